@@ -1,0 +1,352 @@
+//! `arith`: arithmetic in the text, recomputed.
+//!
+//! What it does: evaluates `expr` and compares the value with the quoted number. The
+//! expression language is numbers, `+ - * / % ^`, parentheses, unary minus, the functions
+//! `min`, `max`, `abs`, `sqrt`, `ln`, `log2`, `log10`, `exp`, and variables bound in `vars` to
+//! `stat` queries over raw samples. Nothing else: no names are looked up anywhere else, and no
+//! code runs.
+//!
+//! Why: percentages with the wrong denominator and ratios copied from an older run are the
+//! commonest stale numbers; an expression written next to the sentence makes the arithmetic
+//! visible and re-runnable.
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "arith"
+//! number = "38.1 %"
+//! expr = "(2.1 - 1.3) / 2.1 * 100"
+//! ```
+//! Fails as `expected 38.1 %, observed 61.5 %` when the denominator is wrong.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Context, Observation, stat};
+use crate::diagnostic::Diagnostic;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Spec {
+    pub expr: Spanned<String>,
+    #[serde(default)]
+    pub vars: BTreeMap<String, stat::Spec>,
+}
+
+impl Spec {
+    pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
+        let expr = parse(self.expr.get_ref()).map_err(|e| (format!("bad expression: {}", e.message), self.inner_span(&e.at)))?;
+        for name in expr.variables() {
+            if !self.vars.contains_key(name) {
+                return Err((format!("expression uses `{name}`, which `vars` does not define"), self.expr.span()));
+            }
+        }
+        for var in self.vars.values() {
+            var.validate()?;
+        }
+        Ok(())
+    }
+
+    /// The span inside the TOML string, past its opening quote.
+    fn inner_span(&self, at: &Range<usize>) -> Range<usize> {
+        let base = self.expr.span().start + 1;
+        base + at.start..base + at.end.max(at.start + 1)
+    }
+
+    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+        let expr = parse(self.expr.get_ref()).map_err(|e| ctx.error_at(format!("bad expression: {}", e.message), self.inner_span(&e.at), "here"))?;
+        let mut values = BTreeMap::new();
+        for (name, query) in &self.vars {
+            values.insert(name.as_str(), query.compute(ctx)?.0);
+        }
+        let value = expr.eval(&values).map_err(|e| ctx.error_at(format!("cannot evaluate: {}", e.message), self.inner_span(&e.at), "here"))?;
+        Ok(Observation { value: Some(value), unit: None, problems: Vec::new(), detail: format!("{} = {value}", self.expr.get_ref()) })
+    }
+}
+
+/// A syntax or evaluation error, with its span in the expression text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExprError {
+    pub message: String,
+    pub at: Range<usize>,
+}
+
+/// A parsed expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Number(f64),
+    Var(String, Range<usize>),
+    Neg(Box<Expr>),
+    Binary(char, Box<Expr>, Box<Expr>, Range<usize>),
+    Call(String, Vec<Expr>, Range<usize>),
+}
+
+impl Expr {
+    fn variables(&self) -> Vec<&str> {
+        match self {
+            Expr::Number(_) => vec![],
+            Expr::Var(name, _) => vec![name.as_str()],
+            Expr::Neg(e) => e.variables(),
+            Expr::Binary(_, a, b, _) => [a.variables(), b.variables()].concat(),
+            Expr::Call(_, args, _) => args.iter().flat_map(Expr::variables).collect(),
+        }
+    }
+
+    pub fn eval(&self, vars: &BTreeMap<&str, f64>) -> Result<f64, ExprError> {
+        let v = match self {
+            Expr::Number(v) => *v,
+            Expr::Var(name, at) => *vars.get(name.as_str()).ok_or(ExprError { message: format!("unknown variable `{name}`"), at: at.clone() })?,
+            Expr::Neg(e) => -e.eval(vars)?,
+            Expr::Binary(op, a, b, at) => {
+                let (x, y) = (a.eval(vars)?, b.eval(vars)?);
+                match op {
+                    '+' => x + y,
+                    '-' => x - y,
+                    '*' => x * y,
+                    '/' if y == 0.0 => return Err(ExprError { message: "division by zero".into(), at: at.clone() }),
+                    '/' => x / y,
+                    '%' if y == 0.0 => return Err(ExprError { message: "remainder by zero".into(), at: at.clone() }),
+                    '%' => x % y,
+                    '^' => x.powf(y),
+                    _ => unreachable!("the parser makes only these operators"),
+                }
+            }
+            Expr::Call(name, args, at) => {
+                let vals = args.iter().map(|a| a.eval(vars)).collect::<Result<Vec<_>, _>>()?;
+                let one = || -> Result<f64, ExprError> {
+                    match vals.as_slice() {
+                        [v] => Ok(*v),
+                        _ => Err(ExprError { message: format!("`{name}` takes one argument"), at: at.clone() }),
+                    }
+                };
+                match name.as_str() {
+                    "min" | "max" if vals.is_empty() => {
+                        return Err(ExprError { message: format!("`{name}` needs arguments"), at: at.clone() });
+                    }
+                    "min" => vals.iter().copied().fold(f64::INFINITY, f64::min),
+                    "max" => vals.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                    "abs" => one()?.abs(),
+                    "sqrt" => one()?.sqrt(),
+                    "ln" => one()?.ln(),
+                    "log2" => one()?.log2(),
+                    "log10" => one()?.log10(),
+                    "exp" => one()?.exp(),
+                    _ => return Err(ExprError { message: format!("unknown function `{name}`"), at: at.clone() }),
+                }
+            }
+        };
+        if v.is_finite() { Ok(v) } else { Err(ExprError { message: "the result is not a finite number".into(), at: 0..0 }) }
+    }
+}
+
+/// Parses an expression by precedence climbing: `+ -` below `* / %` below unary minus below
+/// `^`, which is right-associative, so `-2^2` is −4 as in mathematics.
+pub fn parse(text: &str) -> Result<Expr, ExprError> {
+    let tokens = tokenize(text)?;
+    let mut p = Parser { tokens, pos: 0, len: text.len() };
+    let e = p.sum()?;
+    match p.tokens.get(p.pos) {
+        None => Ok(e),
+        Some(t) => Err(ExprError { message: format!("unexpected `{}`", t.text), at: t.at.clone() }),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Token {
+    text: String,
+    at: Range<usize>,
+}
+
+fn tokenize(text: &str) -> Result<Vec<Token>, ExprError> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_digit() || c == b'.' {
+            while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.' || bytes[i] == b'_') {
+                i += 1;
+            }
+            // An exponent such as 1e-6.
+            if i < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
+                let mut j = i + 1;
+                if j < bytes.len() && (bytes[j] == b'+' || bytes[j] == b'-') {
+                    j += 1;
+                }
+                if j < bytes.len() && bytes[j].is_ascii_digit() {
+                    i = j;
+                    while i < bytes.len() && bytes[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                }
+            }
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+        } else if b"+-*/%^(),".contains(&c) {
+            i += 1;
+        } else {
+            let ch = text[i..].chars().next().unwrap_or('?');
+            return Err(ExprError { message: format!("unexpected character `{ch}`"), at: i..i + ch.len_utf8() });
+        }
+        out.push(Token { text: text[start..i].to_string(), at: start..i });
+    }
+    Ok(out)
+}
+
+struct Parser {
+    tokens: Vec<Token>,
+    pos: usize,
+    len: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<&str> {
+        self.tokens.get(self.pos).map(|t| t.text.as_str())
+    }
+
+    fn next(&mut self) -> Result<Token, ExprError> {
+        let t = self.tokens.get(self.pos).cloned().ok_or(ExprError { message: "unexpected end of expression".into(), at: self.len..self.len })?;
+        self.pos += 1;
+        Ok(t)
+    }
+
+    fn sum(&mut self) -> Result<Expr, ExprError> {
+        let mut left = self.product()?;
+        while let Some(op @ ("+" | "-")) = self.peek() {
+            let op = op.chars().next().unwrap();
+            let at = self.next()?.at;
+            let right = self.product()?;
+            left = Expr::Binary(op, Box::new(left), Box::new(right), at);
+        }
+        Ok(left)
+    }
+
+    fn product(&mut self) -> Result<Expr, ExprError> {
+        let mut left = self.unary()?;
+        while let Some(op @ ("*" | "/" | "%")) = self.peek() {
+            let op = op.chars().next().unwrap();
+            let at = self.next()?.at;
+            let right = self.unary()?;
+            left = Expr::Binary(op, Box::new(left), Box::new(right), at);
+        }
+        Ok(left)
+    }
+
+    fn unary(&mut self) -> Result<Expr, ExprError> {
+        if self.peek() == Some("-") {
+            self.next()?;
+            return Ok(Expr::Neg(Box::new(self.unary()?)));
+        }
+        self.power()
+    }
+
+    fn power(&mut self) -> Result<Expr, ExprError> {
+        let base = self.atom()?;
+        if self.peek() == Some("^") {
+            let at = self.next()?.at;
+            let exponent = self.unary()?;
+            return Ok(Expr::Binary('^', Box::new(base), Box::new(exponent), at));
+        }
+        Ok(base)
+    }
+
+    fn atom(&mut self) -> Result<Expr, ExprError> {
+        let t = self.next()?;
+        let first = t.text.as_bytes()[0];
+        if first.is_ascii_digit() || first == b'.' {
+            let clean = t.text.replace('_', "");
+            return clean.parse().map(Expr::Number).map_err(|_| ExprError { message: format!("bad number `{}`", t.text), at: t.at });
+        }
+        if first.is_ascii_alphabetic() || first == b'_' {
+            if self.peek() == Some("(") {
+                self.next()?;
+                let mut args = Vec::new();
+                if self.peek() != Some(")") {
+                    loop {
+                        args.push(self.sum()?);
+                        if self.peek() == Some(",") {
+                            self.next()?;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                let close = self.next()?;
+                if close.text != ")" {
+                    return Err(ExprError { message: "expected `)`".into(), at: close.at });
+                }
+                return Ok(Expr::Call(t.text, args, t.at));
+            }
+            return Ok(Expr::Var(t.text, t.at));
+        }
+        if t.text == "(" {
+            let e = self.sum()?;
+            let close = self.next()?;
+            if close.text != ")" {
+                return Err(ExprError { message: "expected `)`".into(), at: close.at });
+            }
+            return Ok(e);
+        }
+        Err(ExprError { message: format!("unexpected `{}`", t.text), at: t.at })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{Fixture, check_toml, parse_error};
+    use super::*;
+
+    fn eval(text: &str) -> f64 {
+        parse(text).unwrap().eval(&BTreeMap::new()).unwrap()
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        assert_eq!(eval("(2.1-1.3)/2.1*100"), (2.1 - 1.3) / 2.1 * 100.0);
+        assert_eq!(eval("512 % 148"), 68.0);
+        assert_eq!(eval("16777216*4/2^20"), 64.0);
+        assert_eq!(eval("-2^2"), -4.0);
+        assert_eq!(eval("2^3^2"), 512.0);
+        assert_eq!(eval("1e-6 * 2e6"), 2.0);
+        assert_eq!(eval("max(1, 4, 2) + min(3, 5)"), 7.0);
+    }
+
+    #[test]
+    fn syntax_errors_point_at_the_token() {
+        let e = parse("2 * (3 + ").unwrap_err();
+        assert_eq!(e.message, "unexpected end of expression");
+        let e = parse("2 $ 3").unwrap_err();
+        assert_eq!(e.at, 2..3);
+        let e = parse("2 3").unwrap_err();
+        assert_eq!(e.at, 2..3);
+    }
+
+    #[test]
+    fn division_by_zero_is_an_error_not_infinity() {
+        assert!(parse("1/0").unwrap().eval(&BTreeMap::new()).is_err());
+    }
+
+    #[test]
+    fn undefined_variables_are_refused_when_read() {
+        assert!(parse_error("kind = \"arith\"\nexpr = \"a / b\"").contains("`a`"));
+    }
+
+    #[test]
+    fn variables_come_from_stat_queries() {
+        let samples = "{\"v\":\"a\",\"t_us\":2}\n{\"v\":\"a\",\"t_us\":4}\n{\"v\":\"b\",\"t_us\":1}\n";
+        let f = Fixture::new(&[("s.jsonl", samples)]);
+        let check = check_toml(
+            "kind = \"arith\"\nexpr = \"a / b\"\n[vars.a]\nsamples = \"s.jsonl\"\nselect = { v = \"a\" }\nfield = \"t_us\"\nstatistic = \"median\"\n[vars.b]\nsamples = \"s.jsonl\"\nselect = { v = \"b\" }\nfield = \"t_us\"\nstatistic = \"median\"\n",
+        );
+        assert_eq!(f.observe(&check).unwrap().value, Some(3.0));
+    }
+}

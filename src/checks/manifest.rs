@@ -1,0 +1,123 @@
+//! `manifest`: a run directory is exactly what its manifest says.
+//!
+//! What it does: reads `manifest` (`sha256sum` format) and checks that every listed file has
+//! that SHA-256, and that every file of the manifest's directory is listed. A listed file that
+//! is absent here is a failure unless `remote-only` names it (kept elsewhere because of its
+//! size). Yields the number of files verified.
+//!
+//! Why: evidence is written by the tool and never edited; a hash per file makes any edit,
+//! addition or loss visible.
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "manifest"
+//! manifest = "evidence/runs/r1/MANIFEST.sha256"
+//! ```
+//! An edited file fails as `samples.jsonl: sha256 is 3f…, manifest says 9a…`.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Context, Observation};
+use crate::article::sha256_hex;
+use crate::diagnostic::Diagnostic;
+use crate::evidence::{list_files, parse_manifest};
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Spec {
+    pub manifest: Spanned<String>,
+    #[serde(default)]
+    pub remote_only: Vec<String>,
+}
+
+impl Spec {
+    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+        let text = ctx.read_text(&self.manifest)?;
+        let entries = parse_manifest(self.manifest.get_ref(), &text)?;
+        let manifest_path = ctx.resolve(&self.manifest)?;
+        let dir = manifest_path.parent().unwrap_or(ctx.root.dir()).to_path_buf();
+        let manifest_name = manifest_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut problems = Vec::new();
+        let mut verified = 0;
+        for entry in &entries {
+            if entry.path.split('/').any(|p| p == ".." || p.is_empty()) {
+                problems.push(format!("line {}: `{}` leaves the run directory", entry.line, entry.path));
+                continue;
+            }
+            let full = dir.join(&entry.path);
+            match std::fs::read(&full) {
+                Ok(bytes) => {
+                    let actual = sha256_hex(&bytes);
+                    if actual == entry.sha256 {
+                        verified += 1;
+                    } else {
+                        problems.push(format!("{}: sha256 is {}…, manifest says {}…", entry.path, &actual[..12], &entry.sha256[..12]));
+                    }
+                }
+                Err(_) if self.remote_only.contains(&entry.path) => {}
+                Err(_) => problems.push(format!("{}: listed but missing", entry.path)),
+            }
+        }
+        let files = list_files(&dir).map_err(|e| ctx.error_at(format!("listing the run directory: {e}"), self.manifest.span(), "this manifest"))?;
+        for file in files {
+            if file != manifest_name && !entries.iter().any(|e| e.path == file) {
+                problems.push(format!("{file}: present but not listed"));
+            }
+        }
+        Ok(Observation {
+            value: Some(verified as f64),
+            unit: None,
+            problems,
+            detail: format!("{verified} of {} listed files verified", entries.len()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{Fixture, check_toml};
+    use crate::article::sha256_hex;
+
+    fn manifest(files: &[(&str, &str)]) -> String {
+        files.iter().map(|(p, t)| format!("{}  {p}\n", sha256_hex(t.as_bytes()))).collect()
+    }
+
+    const CHECK: &str = "kind = \"manifest\"\nmanifest = \"run/MANIFEST.sha256\"";
+
+    #[test]
+    fn a_whole_run_verifies() {
+        let m = manifest(&[("a.txt", "a"), ("t/b.txt", "b")]);
+        let f = Fixture::new(&[("run/a.txt", "a"), ("run/t/b.txt", "b"), ("run/MANIFEST.sha256", &m)]);
+        let obs = f.observe(&check_toml(CHECK)).unwrap();
+        assert!(obs.problems.is_empty(), "{:?}", obs.problems);
+        assert_eq!(obs.value, Some(2.0));
+    }
+
+    #[test]
+    fn an_edited_file_fails() {
+        let m = manifest(&[("a.txt", "a")]);
+        let f = Fixture::new(&[("run/a.txt", "edited"), ("run/MANIFEST.sha256", &m)]);
+        let obs = f.observe(&check_toml(CHECK)).unwrap();
+        assert!(obs.problems[0].starts_with("a.txt: sha256 is"), "{:?}", obs.problems);
+    }
+
+    #[test]
+    fn an_unlisted_file_fails() {
+        let m = manifest(&[("a.txt", "a")]);
+        let f = Fixture::new(&[("run/a.txt", "a"), ("run/extra.txt", "x"), ("run/MANIFEST.sha256", &m)]);
+        let obs = f.observe(&check_toml(CHECK)).unwrap();
+        assert_eq!(obs.problems, ["extra.txt: present but not listed"]);
+    }
+
+    #[test]
+    fn a_missing_file_fails_unless_remote_only() {
+        let m = manifest(&[("a.txt", "a"), ("big.bin", "b")]);
+        let f = Fixture::new(&[("run/a.txt", "a"), ("run/MANIFEST.sha256", &m)]);
+        let obs = f.observe(&check_toml(CHECK)).unwrap();
+        assert_eq!(obs.problems, ["big.bin: listed but missing"]);
+        let obs = f.observe(&check_toml(&format!("{CHECK}\nremote-only = [\"big.bin\"]"))).unwrap();
+        assert!(obs.problems.is_empty());
+        assert_eq!(obs.value, Some(1.0));
+    }
+}

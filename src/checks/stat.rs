@@ -1,0 +1,216 @@
+//! `stat`: a statistic recomputed from raw JSONL samples.
+//!
+//! What it does: selects the records of `samples` whose fields equal every entry of
+//! `select`, takes the numeric `field` of each, and computes `statistic` (`median`, `mean`,
+//! `min`, `max`, `count`, `stdev`, or a percentile `pNN` by numpy's linear method). Where
+//! `summary` names a saved `summary.json`, the saved value of the same statistic must equal the
+//! recomputed one, so a summary edited by hand fails.
+//!
+//! Why: a latency in prose is only as good as the samples behind it; recomputing from raw
+//! samples catches a re-quoted or mistyped number and a summary that drifted from its data.
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "stat"
+//! number = "14.96 µs"
+//! samples = "evidence/runs/r1/samples.jsonl"
+//! summary = "evidence/runs/r1/summary.json"
+//! select = { suite = "softmax", case = "4096x4096", variant = "fused", mode = "graph" }
+//! field = "host_us"
+//! statistic = "median"
+//! ```
+//! A changed number fails as `expected 15.96 µs, observed 14.96 µs: median host_us of 21 samples`.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Context, Observation};
+use crate::diagnostic::Diagnostic;
+use crate::evidence::{Record, Summary, json_equals_toml};
+use crate::numbers::Unit;
+use crate::stats::Statistic;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Spec {
+    pub samples: Spanned<String>,
+    pub select: Spanned<BTreeMap<String, toml::Value>>,
+    pub field: Spanned<String>,
+    pub statistic: Spanned<String>,
+    #[serde(default)]
+    pub summary: Option<Spanned<String>>,
+}
+
+impl Spec {
+    pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
+        self.parsed_statistic().map(|_| ())
+    }
+
+    fn parsed_statistic(&self) -> Result<Statistic, (String, Range<usize>)> {
+        Statistic::parse(self.statistic.get_ref()).ok_or_else(|| {
+            (
+                format!("unknown statistic `{}`: use median, mean, min, max, count, stdev or pNN", self.statistic.get_ref()),
+                self.statistic.span(),
+            )
+        })
+    }
+
+    pub(super) fn files(&self) -> Vec<&str> {
+        let mut files = vec![self.samples.get_ref().as_str()];
+        files.extend(self.summary.as_ref().map(|s| s.get_ref().as_str()));
+        files
+    }
+
+    /// The statistic's value, in the field's unit, and how many samples it came from.
+    pub fn compute(&self, ctx: &Context<'_>) -> Result<(f64, usize), Diagnostic> {
+        let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
+        let jsonl = ctx.jsonl(&self.samples)?;
+        let selected: Vec<&Record> = jsonl
+            .records
+            .iter()
+            .filter(|r| self.select.get_ref().iter().all(|(k, v)| r.fields.get(k).is_some_and(|j| json_equals_toml(j, v))))
+            .collect();
+        if selected.is_empty() {
+            return Err(ctx.error_at(
+                format!("select matches no record of {}", self.samples.get_ref()),
+                self.select.span(),
+                "no sample has all of these fields",
+            ));
+        }
+        let samples = jsonl.samples(&selected, self.field.get_ref())?;
+        Ok((samples.statistic(statistic), samples.len()))
+    }
+
+    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+        let (value, n) = self.compute(ctx)?;
+        let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
+        let mut problems = Vec::new();
+        if let Some(summary_path) = &self.summary {
+            let text = ctx.read_text(summary_path)?;
+            let summary: Summary = serde_json::from_str(&text)
+                .map_err(|e| ctx.error_at(format!("{}: not a summary.json: {e}", summary_path.get_ref()), summary_path.span(), "this file"))?;
+            match self.saved(&summary, statistic) {
+                Some(saved) if close(saved, value) => {}
+                Some(saved) => problems.push(format!(
+                    "{} says {statistic} {} = {saved}, but the samples give {value}",
+                    summary_path.get_ref(),
+                    self.field.get_ref()
+                )),
+                None => {
+                    if statistic.summary_key().is_some() {
+                        problems.push(format!("{} has no row for this selection and field", summary_path.get_ref()));
+                    }
+                }
+            }
+        }
+        Ok(Observation {
+            value: Some(value),
+            unit: unit_of_field(self.field.get_ref()),
+            problems,
+            detail: format!("{statistic} {} of {n} samples", self.field.get_ref()),
+        })
+    }
+
+    fn saved(&self, summary: &Summary, statistic: Statistic) -> Option<f64> {
+        let key = statistic.summary_key()?;
+        let select = self.select.get_ref();
+        let wanted = |k: &str, v: &str| select.get(k).is_none_or(|t| t.as_str() == Some(v));
+        let row = summary.configurations.iter().find(|r| {
+            r.field == *self.field.get_ref() && wanted("suite", &r.suite) && wanted("case", &r.case) && wanted("variant", &r.variant) && wanted("mode", &r.mode)
+        })?;
+        Some(match key {
+            "median" => row.median,
+            "mean" => row.mean,
+            "min" => row.min,
+            "max" => row.max,
+            "n" => row.n as f64,
+            "p05" => row.p05,
+            "p95" => row.p95,
+            _ => return None,
+        })
+    }
+}
+
+/// The unit a field's name declares by its suffix (`host_us`, `gap_ns`).
+pub fn unit_of_field(field: &str) -> Option<Unit> {
+    if field.ends_with("_us") {
+        Some(Unit::Us)
+    } else if field.ends_with("_ns") {
+        Some(Unit::Ns)
+    } else if field.ends_with("_ms") {
+        Some(Unit::Ms)
+    } else {
+        None
+    }
+}
+
+/// Saved and recomputed values agree when they differ only by the rounding of a JSON
+/// round trip.
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{Fixture, check_toml};
+    use super::*;
+
+    const SAMPLES: &str = "{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"v\",\"mode\":\"graph\",\"host_us\":1.0}\n\
+{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"v\",\"mode\":\"graph\",\"host_us\":3.0}\n\
+{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"v\",\"mode\":\"graph\",\"host_us\":2.0}\n\
+{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"w\",\"mode\":\"graph\",\"host_us\":9.0}\n";
+
+    fn fixture() -> Fixture {
+        Fixture::new(&[("e/samples.jsonl", SAMPLES)])
+    }
+
+    const CHECK: &str = r#"kind = "stat"
+samples = "e/samples.jsonl"
+select = { suite = "s", variant = "v" }
+field = "host_us"
+statistic = "median""#;
+
+    #[test]
+    fn median_of_the_selected_samples() {
+        let f = fixture();
+        let obs = f.observe(&check_toml(CHECK)).unwrap();
+        assert_eq!(obs.value, Some(2.0));
+        assert_eq!(obs.unit, Some(Unit::Us));
+        assert!(obs.detail.contains("3 samples"), "{}", obs.detail);
+    }
+
+    #[test]
+    fn a_selection_that_matches_nothing_is_an_error() {
+        let f = fixture();
+        let err = f.observe(&check_toml(&CHECK.replace("\"v\"", "\"none\""))).unwrap_err();
+        assert!(err.message.contains("select matches no record"), "{}", err.message);
+    }
+
+    #[test]
+    fn an_unknown_statistic_is_refused_when_read() {
+        assert!(super::super::testing::parse_error(&CHECK.replace("median", "mode")).contains("unknown statistic"));
+    }
+
+    #[test]
+    fn a_summary_that_disagrees_with_the_samples_fails() {
+        let summary = r#"{"schema_version":1,"configurations":[{"suite":"s","case":"c","variant":"v","mode":"graph","field":"host_us","n":3,"median":2.5,"mean":2,"p05":1.1,"p95":2.9,"min":1,"max":3}]}"#;
+        let f = Fixture::new(&[("e/samples.jsonl", SAMPLES), ("e/summary.json", summary)]);
+        let obs = f.observe(&check_toml(&format!("{CHECK}\nsummary = \"e/summary.json\""))).unwrap();
+        assert_eq!(obs.problems.len(), 1, "{:?}", obs.problems);
+        assert!(obs.problems[0].contains("2.5"));
+        let good = summary.replace("2.5", "2");
+        let f = Fixture::new(&[("e/samples.jsonl", SAMPLES), ("e/summary.json", &good)]);
+        let obs = f.observe(&check_toml(&format!("{CHECK}\nsummary = \"e/summary.json\""))).unwrap();
+        assert!(obs.problems.is_empty(), "{:?}", obs.problems);
+    }
+
+    #[test]
+    fn a_path_outside_the_root_is_refused() {
+        let f = fixture();
+        let err = f.observe(&check_toml(&CHECK.replace("e/samples.jsonl", "../samples.jsonl"))).unwrap_err();
+        assert!(err.message.contains("climbs out"), "{}", err.message);
+    }
+}

@@ -1,0 +1,458 @@
+//! The evidence formats of a run directory, `evidence/runs/<id>/`: the contract between the
+//! GPU suite that writes them and the checks that read them. This module owns parsing and
+//! writing those files; it never measures anything.
+//!
+//! A run directory holds `meta.json`, `samples.jsonl`, `summary.json`, `validation.jsonl`,
+//! `traces/*.jsonl`, `graphs/*.dot`, `kernels.json`, `ptx/*.ptx` and `MANIFEST.sha256`, which
+//! lists every other file with its SHA-256 in `sha256sum -c` format.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::article::sha256_hex;
+use crate::diagnostic::Diagnostic;
+use crate::stats::{SampleError, Samples};
+
+/// A JSONL file: one JSON object a line, kept with its text so that any line can be shown.
+#[derive(Debug)]
+pub struct Jsonl {
+    pub path: String,
+    text: String,
+    pub records: Vec<Record>,
+}
+
+/// One line of a JSONL file.
+#[derive(Debug)]
+pub struct Record {
+    /// 1-based line number.
+    pub line: usize,
+    span: Range<usize>,
+    pub fields: Map<String, Value>,
+}
+
+impl Jsonl {
+    /// Parses `bytes`; a line that is not a JSON object (truncated, or not JSON at all) is an
+    /// error naming the file and the line. Blank lines are allowed only at the end.
+    pub fn parse(path: &str, bytes: &[u8]) -> Result<Jsonl, Diagnostic> {
+        let text = String::from_utf8(bytes.to_vec()).map_err(|e| {
+            let good = &bytes[..e.utf8_error().valid_up_to()];
+            let line = good.iter().filter(|b| **b == b'\n').count() + 1;
+            Diagnostic::plain(format!("{path}:{line}: not UTF-8"))
+        })?;
+        let mut records = Vec::new();
+        let mut offset = 0;
+        let mut blank_at = None;
+        for (idx, line) in text.split_inclusive('\n').enumerate() {
+            let line_no = idx + 1;
+            let span = offset..offset + line.len();
+            offset += line.len();
+            let body = line.trim_end_matches(['\n', '\r']);
+            if body.trim().is_empty() {
+                blank_at.get_or_insert(line_no);
+                continue;
+            }
+            if let Some(blank) = blank_at {
+                return Err(Diagnostic::at_line(format!("{path}: line {blank} is blank inside the file"), path, blank, "", "blank line"));
+            }
+            let value: Value = serde_json::from_str(body).map_err(|e| {
+                let what = if e.is_eof() { "truncated JSON" } else { "not valid JSON" };
+                Diagnostic::at_line(format!("{path}: line {line_no}: {what}: {e}"), path, line_no, body, what)
+            })?;
+            let Value::Object(fields) = value else {
+                return Err(Diagnostic::at_line(format!("{path}: line {line_no}: expected a JSON object"), path, line_no, body, "not an object"));
+            };
+            records.push(Record { line: line_no, span, fields });
+        }
+        Ok(Jsonl { path: path.to_string(), text, records })
+    }
+
+    /// The text of a record's line, for diagnostics.
+    pub fn line_text(&self, record: &Record) -> &str {
+        self.text[record.span.clone()].trim_end_matches(['\n', '\r'])
+    }
+
+    /// A diagnostic pointing at a record's line.
+    pub fn error_at(&self, record: &Record, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic::at_line(format!("{}: line {}: {}", self.path, record.line, message.into()), &self.path, record.line, self.line_text(record), label)
+    }
+
+    /// The numeric `field` of every record in `selected`, as a validated sample. A record
+    /// without the field, or with a value that is not a finite non-negative number, is an
+    /// error at its line.
+    pub fn samples(&self, selected: &[&Record], field: &str) -> Result<Samples, Diagnostic> {
+        let mut values = Vec::with_capacity(selected.len());
+        for record in selected {
+            let value = match record.fields.get(field) {
+                None => return Err(self.error_at(record, format!("no `{field}` in this sample"), "field missing")),
+                Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+                Some(other) => {
+                    return Err(self.error_at(record, format!("`{field}` is {other}, not a number"), "not a number"));
+                }
+            };
+            values.push(value);
+        }
+        Samples::new(values).map_err(|e| match e {
+            SampleError::Empty => Diagnostic::plain(format!("{}: no samples selected", self.path)),
+            SampleError::NotFinite { index, value } | SampleError::Negative { index, value } => {
+                let what = if value.is_finite() { "negative" } else { "not finite" };
+                self.error_at(selected[index], format!("`{field}` is {what} ({value})"), what)
+            }
+        })
+    }
+}
+
+/// Whether a JSON value equals a TOML value from a registry's `select`.
+pub fn json_equals_toml(json: &Value, toml: &toml::Value) -> bool {
+    match (json, toml) {
+        (Value::String(a), toml::Value::String(b)) => a == b,
+        (Value::Bool(a), toml::Value::Boolean(b)) => a == b,
+        (Value::Number(a), toml::Value::Integer(b)) => a.as_i64() == Some(*b) || a.as_f64() == Some(*b as f64),
+        (Value::Number(a), toml::Value::Float(b)) => a.as_f64() == Some(*b),
+        _ => false,
+    }
+}
+
+/// One timed sample of `samples.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleRecord {
+    pub suite: String,
+    pub case: String,
+    pub variant: String,
+    pub mode: String,
+    pub round: u32,
+    pub order: u32,
+    pub host_us: f64,
+    pub device_us: f64,
+}
+
+/// `summary.json`: per configuration and field, the statistics the audit recomputes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub schema_version: u32,
+    pub configurations: Vec<SummaryRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    pub suite: String,
+    pub case: String,
+    pub variant: String,
+    pub mode: String,
+    pub field: String,
+    pub n: usize,
+    pub median: f64,
+    pub mean: f64,
+    pub p05: f64,
+    pub p95: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Summary {
+    /// Summarises `samples` per (suite, case, variant, mode), for `host_us` and `device_us`,
+    /// with the same statistics code the audit uses.
+    pub fn of(samples: &[SampleRecord]) -> Summary {
+        let mut groups: BTreeMap<(String, String, String, String), (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+        for s in samples {
+            let entry = groups.entry((s.suite.clone(), s.case.clone(), s.variant.clone(), s.mode.clone())).or_default();
+            entry.0.push(s.host_us);
+            entry.1.push(s.device_us);
+        }
+        let mut configurations = Vec::new();
+        for ((suite, case, variant, mode), (host, device)) in groups {
+            for (field, values) in [("device_us", device), ("host_us", host)] {
+                let Ok(s) = Samples::new(values) else { continue };
+                configurations.push(SummaryRow {
+                    suite: suite.clone(),
+                    case: case.clone(),
+                    variant: variant.clone(),
+                    mode: mode.clone(),
+                    field: field.to_string(),
+                    n: s.len(),
+                    median: s.median(),
+                    mean: s.mean(),
+                    p05: s.quantile(0.05),
+                    p95: s.quantile(0.95),
+                    min: s.min(),
+                    max: s.max(),
+                });
+            }
+        }
+        Summary { schema_version: 1, configurations }
+    }
+}
+
+/// One record of `validation.jsonl`: one compared array.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidationRecord {
+    pub suite: String,
+    pub case: String,
+    pub variant: String,
+    /// Which array was compared: `y`, `rms`, `row_max`, `tile_m`, …
+    pub what: String,
+    /// Which fresh random fixture (its seed).
+    pub fixture: u64,
+    pub elements: usize,
+    pub max_abs_err: f64,
+    pub max_rel_err: f64,
+    /// The bound on `max_rel_err`, declared in the code before the run.
+    pub tolerance: f64,
+    /// Elements left at the poison value or not finite.
+    pub unwritten: usize,
+    pub pass: bool,
+}
+
+impl ValidationRecord {
+    /// Whether the record is within its own tolerance, judged afresh rather than trusted.
+    pub fn holds(&self) -> bool {
+        self.unwritten == 0 && self.max_rel_err.is_finite() && self.max_rel_err <= self.tolerance && self.pass
+    }
+}
+
+/// The first line of a trace file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceHeader {
+    pub suite: String,
+    pub case: String,
+    pub variant: String,
+    /// How many tasks the trace must hold, each exactly once.
+    pub tasks: usize,
+    pub workers: usize,
+}
+
+/// One task of a trace: what ran, where, when, and what it waited for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceTask {
+    /// Unique id, `A:17`, `B:3`, `C:900`.
+    pub task: String,
+    pub stage: String,
+    pub index: u32,
+    pub row: u32,
+    pub worker: u32,
+    pub sm: u32,
+    pub start_ns: u64,
+    pub end_ns: u64,
+    /// Ids of the tasks whose results this one reads.
+    pub deps: Vec<String>,
+}
+
+/// One line of `MANIFEST.sha256`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManifestEntry {
+    pub sha256: String,
+    /// Path relative to the manifest's directory.
+    pub path: String,
+    pub line: usize,
+}
+
+/// Parses `sha256sum` output: `<64 hex>  <path>` (or `<hex> *<path>` for binary mode).
+pub fn parse_manifest(path: &str, text: &str) -> Result<Vec<ManifestEntry>, Diagnostic> {
+    let mut out = Vec::new();
+    for (idx, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed = line.split_once("  ").or_else(|| line.split_once(" *"));
+        match parsed {
+            Some((hash, file)) if hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && !file.is_empty() => {
+                out.push(ManifestEntry { sha256: hash.to_ascii_lowercase(), path: file.to_string(), line: idx + 1 });
+            }
+            _ => {
+                return Err(Diagnostic::at_line(
+                    format!("{path}: line {}: expected `<sha256>  <file>`", idx + 1),
+                    path,
+                    idx + 1,
+                    line,
+                    "not a manifest line",
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every regular file under `dir`, as sorted `/`-separated paths relative to it.
+pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let path = entry.path();
+            if kind.is_dir() {
+                walk(base, &path, out)?;
+            } else {
+                let rel = path.strip_prefix(base).unwrap_or(&path);
+                out.push(rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+/// Writes a run directory so that it appears whole or not at all: files go into a temporary
+/// sibling directory, the manifest is written last, and the directory is renamed into place.
+/// An existing run is never overwritten.
+pub struct RunWriter {
+    final_dir: PathBuf,
+    tmp_dir: PathBuf,
+    finished: bool,
+}
+
+impl RunWriter {
+    /// Starts a run named `id` under `runs_dir`.
+    pub fn create(runs_dir: &Path, id: &str) -> anyhow::Result<RunWriter> {
+        let final_dir = runs_dir.join(id);
+        if final_dir.exists() {
+            anyhow::bail!("run {} already exists; runs are never overwritten", final_dir.display());
+        }
+        std::fs::create_dir_all(runs_dir)?;
+        let tmp_dir = runs_dir.join(format!(".{id}.tmp"));
+        if tmp_dir.exists() {
+            std::fs::remove_dir_all(&tmp_dir)?;
+        }
+        std::fs::create_dir_all(&tmp_dir)?;
+        Ok(RunWriter { final_dir, tmp_dir, finished: false })
+    }
+
+    /// Writes `bytes` to `rel` inside the run (creating folders).
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> anyhow::Result<()> {
+        anyhow::ensure!(!rel.contains("..") && !rel.starts_with('/'), "bad run file name {rel}");
+        let path = self.tmp_dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, bytes)?;
+        Ok(())
+    }
+
+    pub fn write_json<T: Serialize>(&self, rel: &str, value: &T) -> anyhow::Result<()> {
+        let mut text = serde_json::to_string_pretty(value)?;
+        text.push('\n');
+        self.write(rel, text.as_bytes())
+    }
+
+    pub fn write_jsonl<T: Serialize>(&self, rel: &str, rows: &[T]) -> anyhow::Result<()> {
+        let mut text = String::new();
+        for row in rows {
+            text.push_str(&serde_json::to_string(row)?);
+            text.push('\n');
+        }
+        self.write(rel, text.as_bytes())
+    }
+
+    /// Writes `MANIFEST.sha256` over every file written and moves the run into place.
+    pub fn finish(mut self) -> anyhow::Result<PathBuf> {
+        let mut manifest = String::new();
+        for rel in list_files(&self.tmp_dir)? {
+            let bytes = std::fs::read(self.tmp_dir.join(&rel))?;
+            manifest.push_str(&format!("{}  {rel}\n", sha256_hex(&bytes)));
+        }
+        std::fs::write(self.tmp_dir.join("MANIFEST.sha256"), manifest)?;
+        if self.final_dir.exists() {
+            anyhow::bail!("run {} appeared while writing; not overwriting it", self.final_dir.display());
+        }
+        std::fs::rename(&self.tmp_dir, &self.final_dir)?;
+        self.finished = true;
+        Ok(self.final_dir.clone())
+    }
+}
+
+impl Drop for RunWriter {
+    /// A run that did not finish leaves nothing behind: no partial evidence directory.
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = std::fs::remove_dir_all(&self.tmp_dir);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncated_line_is_named() {
+        let err = Jsonl::parse("s.jsonl", b"{\"a\":1}\n{\"a\":\n").unwrap_err();
+        assert_eq!(err.position().unwrap(), "s.jsonl:2:1");
+        assert!(err.message.contains("truncated JSON"), "{}", err.message);
+    }
+
+    #[test]
+    fn non_json_line_is_named() {
+        let err = Jsonl::parse("s.jsonl", b"{\"a\":1}\nnot json\n").unwrap_err();
+        assert!(err.message.contains("line 2: not valid JSON"), "{}", err.message);
+    }
+
+    #[test]
+    fn negative_and_missing_values_are_located() {
+        let j = Jsonl::parse("s.jsonl", b"{\"t\":1}\n{\"t\":-2}\n{\"u\":3}\n").unwrap();
+        let all: Vec<&Record> = j.records.iter().collect();
+        let err = j.samples(&all[..2], "t").unwrap_err();
+        assert!(err.message.contains("line 2") && err.message.contains("negative"), "{}", err.message);
+        let err = j.samples(&all[2..], "t").unwrap_err();
+        assert!(err.message.contains("line 3: no `t`"), "{}", err.message);
+    }
+
+    #[test]
+    fn manifest_lines_parse_and_bad_lines_are_located() {
+        let hash = "a".repeat(64);
+        let entries = parse_manifest("M", &format!("{hash}  samples.jsonl\n{hash} *traces/q.jsonl\n")).unwrap();
+        assert_eq!(entries[1].path, "traces/q.jsonl");
+        let err = parse_manifest("M", &format!("{hash}  a\nbroken\n")).unwrap_err();
+        assert_eq!(err.position().unwrap(), "M:2:1");
+    }
+
+    #[test]
+    fn run_writer_renames_whole_runs_and_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = RunWriter::create(dir.path(), "r1").unwrap();
+        w.write("samples.jsonl", b"{}\n").unwrap();
+        w.write("traces/t.jsonl", b"{}\n").unwrap();
+        let run = w.finish().unwrap();
+        let manifest = std::fs::read_to_string(run.join("MANIFEST.sha256")).unwrap();
+        assert_eq!(manifest.lines().count(), 2);
+        assert!(manifest.contains("  traces/t.jsonl"));
+        assert!(RunWriter::create(dir.path(), "r1").is_err());
+    }
+
+    #[test]
+    fn an_abandoned_run_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let w = RunWriter::create(dir.path(), "r2").unwrap();
+            w.write("samples.jsonl", b"{}\n").unwrap();
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn summary_uses_the_shared_statistics() {
+        let rows: Vec<SampleRecord> = (0..5)
+            .map(|i| SampleRecord {
+                suite: "s".into(),
+                case: "c".into(),
+                variant: "v".into(),
+                mode: "graph".into(),
+                round: i,
+                order: 0,
+                host_us: f64::from(i + 1),
+                device_us: 1.0,
+            })
+            .collect();
+        let s = Summary::of(&rows);
+        let host = s.configurations.iter().find(|r| r.field == "host_us").unwrap();
+        assert_eq!((host.n, host.median, host.min, host.max), (5, 3.0, 1.0, 5.0));
+        assert!((host.p95 - 4.8).abs() < 1e-12);
+    }
+}

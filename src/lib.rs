@@ -1,0 +1,9 @@
+pub mod article;
+pub mod binding;
+pub mod checks;
+pub mod diagnostic;
+pub mod evidence;
+pub mod numbers;
+pub mod paths;
+pub mod registry;
+pub mod stats;

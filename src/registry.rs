@@ -1,0 +1,358 @@
+//! The claims registry: TOML files that bind sentences of an article to verdicts, findings,
+//! sources and checks. This module owns reading and validating a registry on its own; it never
+//! reads the article (that is binding's job) and never runs a check.
+//!
+//! Loading returns the registry *and* its diagnostics, so that one bad claim never hides the
+//! others: a claim whose checks cannot be read is kept without them and reported.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::checks::{self, Check};
+use crate::diagnostic::Diagnostic;
+
+/// One registry file.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    /// Root-relative path of the TOML file.
+    pub file: String,
+    /// Its text, so that diagnostics can show any span of it.
+    pub source: String,
+    pub manuscript: Manuscript,
+    pub sources: Vec<Source>,
+    pub claims: Vec<Claim>,
+    pub labels: Vec<Label>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Manuscript {
+    pub path: Spanned<String>,
+    pub sha256: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Source {
+    pub key: Spanned<String>,
+    pub title: String,
+    pub url: String,
+    /// What the source says and in what scope, in the registry's own words.
+    #[serde(default)]
+    pub scope: Option<String>,
+    #[serde(default)]
+    pub accessed: Option<String>,
+}
+
+/// A number of the article that names something (a year, a figure, a case's shape) rather than
+/// states a quantity, declared so that it is not reported as unbound.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Label {
+    pub number: Spanned<String>,
+    /// Limits the label to the one sentence that contains this text; without it the label
+    /// covers every sentence that quotes the number.
+    #[serde(default)]
+    pub quote: Option<Spanned<String>>,
+    pub reason: String,
+}
+
+/// The four verdicts an audit gives a sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The sentence is right as written.
+    Retain,
+    /// Right only with a scope or condition the sentence should state.
+    Qualify,
+    /// Wrong: the finding says what is right.
+    Correct,
+    /// A recommendation or opinion that evidence informs but cannot settle.
+    Judgment,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 4] = [Verdict::Correct, Verdict::Judgment, Verdict::Qualify, Verdict::Retain];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Retain => "retain",
+            Verdict::Qualify => "qualify",
+            Verdict::Correct => "correct",
+            Verdict::Judgment => "judgment",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One claim: a sentence of the article, what the audit found, and how to check it.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    pub id: Spanned<String>,
+    pub quote: Spanned<String>,
+    pub verdict: Spanned<Verdict>,
+    pub finding: String,
+    pub sources: Vec<Spanned<String>>,
+    /// Numbers of the sentence that are labels, not quantities.
+    pub labels: Vec<Spanned<String>>,
+    pub checks: Vec<Check>,
+    /// Span of the claim's table in the registry.
+    pub span: Range<usize>,
+}
+
+/// The registry as serde reads it, before checks are parsed kind by kind.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawRegistry {
+    manuscript: Manuscript,
+    #[serde(default)]
+    source: Vec<Source>,
+    #[serde(default)]
+    claim: Vec<Spanned<RawClaim>>,
+    #[serde(default)]
+    label: Vec<Label>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawClaim {
+    id: Spanned<String>,
+    quote: Spanned<String>,
+    verdict: Spanned<Verdict>,
+    finding: String,
+    #[serde(default)]
+    sources: Vec<Spanned<String>>,
+    #[serde(default)]
+    labels: Vec<Spanned<String>>,
+    // Checks are read a second time from the span-preserving tree, kind by kind, so that each
+    // kind's unknown keys are reported where they stand.
+    #[serde(default)]
+    #[allow(dead_code)]
+    check: Vec<toml::Value>,
+}
+
+/// Reads a registry from `source`, the text of `file`.
+pub fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let toml_error = |e: toml::de::Error| {
+        let span = e.span().unwrap_or(0..0);
+        Diagnostic::at(format!("invalid registry: {}", e.message().trim_end()), file, source, span, "here")
+    };
+    let raw: RawRegistry = match toml::from_str(source) {
+        Ok(raw) => raw,
+        Err(e) => return (None, vec![toml_error(e)]),
+    };
+    let tree = match DeTable::parse(source) {
+        Ok(tree) => tree,
+        Err(e) => return (None, vec![toml_error(e)]),
+    };
+    let raw_checks = check_tables(tree.get_ref());
+
+    let mut claims = Vec::new();
+    for (claim_idx, raw_claim) in raw.claim.into_iter().enumerate() {
+        let span = raw_claim.span();
+        let c = raw_claim.into_inner();
+        let mut parsed = Vec::new();
+        for value in raw_checks.get(claim_idx).into_iter().flatten() {
+            match checks::parse(value) {
+                Ok(check) => parsed.push(check),
+                Err(checks::ParseError::Toml(e)) => diagnostics.push(toml_error(e)),
+                Err(checks::ParseError::At { message, span, label }) => {
+                    diagnostics.push(Diagnostic::at(message, file, source, span, label))
+                }
+            }
+        }
+        claims.push(Claim {
+            id: c.id,
+            quote: c.quote,
+            verdict: c.verdict,
+            finding: c.finding,
+            sources: c.sources,
+            labels: c.labels,
+            checks: parsed,
+            span,
+        });
+    }
+    let registry = Registry {
+        file: file.to_string(),
+        source: source.to_string(),
+        manuscript: raw.manuscript,
+        sources: raw.source,
+        claims,
+        labels: raw.label,
+    };
+    diagnostics.extend(validate(&registry));
+    (Some(registry), diagnostics)
+}
+
+/// The `[[claim.check]]` tables of each claim, in order, with their spans.
+fn check_tables<'a>(tree: &'a DeTable<'a>) -> Vec<Vec<&'a Spanned<DeValue<'a>>>> {
+    let Some(claims) = tree.get("claim").and_then(|v| v.get_ref().as_array()) else {
+        return Vec::new();
+    };
+    claims
+        .iter()
+        .map(|claim| {
+            claim
+                .get_ref()
+                .as_table()
+                .and_then(|t| t.get("check"))
+                .and_then(|c| c.get_ref().as_array())
+                .map(|a| a.iter().collect())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Checks that need the whole registry: unique ids, defined sources, well-formed hashes.
+fn validate(registry: &Registry) -> Vec<Diagnostic> {
+    let file = registry.file.as_str();
+    let source = registry.source.as_str();
+    let mut out = Vec::new();
+    let sha = registry.manuscript.sha256.get_ref();
+    if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()) {
+        out.push(Diagnostic::at(
+            "manuscript.sha256 is not a SHA-256 in lowercase hex (64 characters)",
+            file,
+            source,
+            registry.manuscript.sha256.span(),
+            "expected 64 lowercase hex digits",
+        ));
+    }
+    let mut keys: BTreeMap<&str, Range<usize>> = BTreeMap::new();
+    for s in &registry.sources {
+        if let Some(first) = keys.insert(s.key.get_ref(), s.key.span()) {
+            out.push(
+                Diagnostic::at(format!("source key `{}` is defined twice", s.key.get_ref()), file, source, s.key.span(), "defined again here")
+                    .with_note(format!("first defined at byte {}", first.start)),
+            );
+        }
+    }
+    let mut ids: BTreeMap<&str, Range<usize>> = BTreeMap::new();
+    for claim in &registry.claims {
+        if let Some(first) = ids.get(claim.id.get_ref().as_str()) {
+            let first_line = source[..first.start].matches('\n').count() + 1;
+            out.push(
+                Diagnostic::at(format!("claim id `{}` is used twice", claim.id.get_ref()), file, source, claim.id.span(), "used again here")
+                    .with_note(format!("first used at {file}:{first_line}")),
+            );
+        } else {
+            ids.insert(claim.id.get_ref(), claim.id.span());
+        }
+        for key in &claim.sources {
+            if !keys.contains_key(key.get_ref().as_str()) {
+                out.push(Diagnostic::at(
+                    format!("claim `{}` cites source `{}`, which no [[source]] defines", claim.id.get_ref(), key.get_ref()),
+                    file,
+                    source,
+                    key.span(),
+                    "undefined source",
+                ));
+            }
+        }
+        if claim.quote.get_ref().trim().is_empty() {
+            out.push(Diagnostic::at(format!("claim `{}` has an empty quote", claim.id.get_ref()), file, source, claim.quote.span(), "empty"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+[manuscript]
+path = "article/a.md"
+sha256 = "0000000000000000000000000000000000000000000000000000000000000000"
+
+[[source]]
+key = "guide"
+title = "Guide"
+url = "https://example.org/guide"
+
+[[claim]]
+id = "C1"
+quote = "Replay took 14.96 µs"
+verdict = "retain"
+finding = "Matches the run."
+sources = ["guide"]
+
+  [[claim.check]]
+  kind = "arith"
+  number = "14.96 µs"
+  expr = "14.96"
+"#;
+
+    #[test]
+    fn reads_a_good_registry() {
+        let (reg, diags) = parse("claims/a.toml", GOOD);
+        assert!(diags.is_empty(), "{diags:?}");
+        let reg = reg.unwrap();
+        assert_eq!(reg.claims.len(), 1);
+        assert_eq!(reg.claims[0].checks.len(), 1);
+        assert_eq!(reg.claims[0].checks[0].kind.name(), "arith");
+    }
+
+    #[test]
+    fn malformed_toml_is_located() {
+        let (reg, diags) = parse("claims/a.toml", "[manuscript\npath = 1\n");
+        assert!(reg.is_none());
+        assert_eq!(diags[0].position().unwrap(), "claims/a.toml:1:12");
+    }
+
+    #[test]
+    fn unknown_key_is_located() {
+        let src = GOOD.replace("finding = \"Matches the run.\"", "finding = \"x\"\nfindings = \"y\"");
+        let (_, diags) = parse("claims/a.toml", &src);
+        assert!(diags[0].message.contains("findings"), "{:?}", diags[0]);
+        assert!(diags[0].position().is_some());
+    }
+
+    #[test]
+    fn unknown_check_kind_is_located() {
+        let src = GOOD.replace("kind = \"arith\"", "kind = \"vibes\"");
+        let (reg, diags) = parse("claims/a.toml", &src);
+        assert!(diags[0].message.contains("unknown check kind `vibes`"), "{:?}", diags[0]);
+        let line = src.lines().position(|l| l.contains("vibes")).unwrap() + 1;
+        assert_eq!(diags[0].location.as_ref().unwrap().line, line);
+        // The claim survives without the bad check, so other problems still show.
+        assert_eq!(reg.unwrap().claims[0].checks.len(), 0);
+    }
+
+    #[test]
+    fn unknown_key_in_a_check_is_located() {
+        let src = GOOD.replace("expr = \"14.96\"", "expr = \"14.96\"\nexpresion = \"1\"");
+        let (_, diags) = parse("claims/a.toml", &src);
+        assert!(diags[0].message.contains("expresion"), "{:?}", diags[0]);
+        let line = src.lines().position(|l| l.contains("expresion")).unwrap() + 1;
+        assert_eq!(diags[0].location.as_ref().unwrap().line, line);
+    }
+
+    #[test]
+    fn duplicate_ids_and_undefined_sources_are_reported_together() {
+        let dup = GOOD.to_string() + "\n[[claim]]\nid = \"C1\"\nquote = \"x\"\nverdict = \"qualify\"\nfinding = \"f\"\nsources = [\"nope\"]\n";
+        let (_, diags) = parse("claims/a.toml", &dup);
+        let messages: Vec<_> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert!(messages.iter().any(|m| m.contains("claim id `C1` is used twice")), "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("source `nope`")), "{messages:?}");
+    }
+
+    #[test]
+    fn bad_verdict_is_refused() {
+        let src = GOOD.replace("verdict = \"retain\"", "verdict = \"maybe\"");
+        let (reg, diags) = parse("claims/a.toml", &src);
+        assert!(reg.is_none());
+        assert!(diags[0].message.contains("maybe"), "{:?}", diags[0]);
+    }
+}

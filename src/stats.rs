@@ -1,0 +1,218 @@
+//! Statistics over timing samples. This module owns the `Samples` invariants and the quantile
+//! method; it never reads files.
+//!
+//! Quantiles use numpy's default method (`linear`, type 7 of Hyndman and Fan): for a sorted
+//! sample `x[0..n]` and probability `p`, take `h = (n − 1)·p` and interpolate linearly between
+//! `x[⌊h⌋]` and `x[⌈h⌉]`. The median is the 0.5 quantile.
+
+use std::fmt;
+
+/// A non-empty set of finite, non-negative measurements, kept sorted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Samples {
+    sorted: Vec<f64>,
+    sum: f64,
+}
+
+/// Why a set of values is not a valid sample.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SampleError {
+    #[error("no samples")]
+    Empty,
+    #[error("sample {index} is not a finite number ({value})")]
+    NotFinite { index: usize, value: f64 },
+    #[error("sample {index} is negative ({value})")]
+    Negative { index: usize, value: f64 },
+}
+
+/// A statistic a check can ask for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Statistic {
+    Median,
+    Mean,
+    Min,
+    Max,
+    Count,
+    Stdev,
+    /// A percentile in (0, 100), written `p05`, `p95`, `p99.9`.
+    Percentile(f64),
+}
+
+impl Samples {
+    pub fn new(values: Vec<f64>) -> Result<Samples, SampleError> {
+        if values.is_empty() {
+            return Err(SampleError::Empty);
+        }
+        for (index, &value) in values.iter().enumerate() {
+            if !value.is_finite() {
+                return Err(SampleError::NotFinite { index, value });
+            }
+            if value < 0.0 {
+                return Err(SampleError::Negative { index, value });
+            }
+        }
+        let mut sorted = values;
+        sorted.sort_by(f64::total_cmp);
+        let sum = sorted.iter().sum();
+        Ok(Samples { sorted, sum })
+    }
+
+    pub fn len(&self) -> usize {
+        self.sorted.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    pub fn sorted(&self) -> &[f64] {
+        &self.sorted
+    }
+
+    pub fn min(&self) -> f64 {
+        self.sorted[0]
+    }
+
+    pub fn max(&self) -> f64 {
+        self.sorted[self.sorted.len() - 1]
+    }
+
+    pub fn mean(&self) -> f64 {
+        self.sum / self.sorted.len() as f64
+    }
+
+    /// Sample standard deviation (n − 1 in the denominator); zero for one sample.
+    pub fn stdev(&self) -> f64 {
+        let n = self.sorted.len();
+        if n < 2 {
+            return 0.0;
+        }
+        let mean = self.mean();
+        let ss: f64 = self.sorted.iter().map(|v| (v - mean) * (v - mean)).sum();
+        (ss / (n - 1) as f64).sqrt()
+    }
+
+    /// The `p` quantile, `p` in [0, 1], by numpy's linear method.
+    pub fn quantile(&self, p: f64) -> f64 {
+        quantile_sorted(&self.sorted, p)
+    }
+
+    pub fn median(&self) -> f64 {
+        self.quantile(0.5)
+    }
+
+    pub fn statistic(&self, statistic: Statistic) -> f64 {
+        match statistic {
+            Statistic::Median => self.median(),
+            Statistic::Mean => self.mean(),
+            Statistic::Min => self.min(),
+            Statistic::Max => self.max(),
+            Statistic::Count => self.len() as f64,
+            Statistic::Stdev => self.stdev(),
+            Statistic::Percentile(p) => self.quantile(p / 100.0),
+        }
+    }
+}
+
+/// The `p` quantile of an already sorted, non-empty slice, by numpy's linear method.
+pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * p.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let hi = h.ceil() as usize;
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+impl Statistic {
+    pub fn parse(text: &str) -> Option<Statistic> {
+        Some(match text {
+            "median" => Statistic::Median,
+            "mean" => Statistic::Mean,
+            "min" => Statistic::Min,
+            "max" => Statistic::Max,
+            "count" => Statistic::Count,
+            "stdev" => Statistic::Stdev,
+            _ => {
+                let digits = text.strip_prefix('p')?;
+                let p: f64 = digits.parse().ok()?;
+                if !(p > 0.0 && p < 100.0) || digits.starts_with(['+', '-']) {
+                    return None;
+                }
+                Statistic::Percentile(p)
+            }
+        })
+    }
+
+    /// The key a saved summary stores this statistic under, where it stores it.
+    pub fn summary_key(&self) -> Option<&'static str> {
+        match self {
+            Statistic::Median => Some("median"),
+            Statistic::Mean => Some("mean"),
+            Statistic::Min => Some("min"),
+            Statistic::Max => Some("max"),
+            Statistic::Count => Some("n"),
+            Statistic::Percentile(p) if *p == 5.0 => Some("p05"),
+            Statistic::Percentile(p) if *p == 95.0 => Some("p95"),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Statistic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Statistic::Median => write!(f, "median"),
+            Statistic::Mean => write!(f, "mean"),
+            Statistic::Min => write!(f, "min"),
+            Statistic::Max => write!(f, "max"),
+            Statistic::Count => write!(f, "count"),
+            Statistic::Stdev => write!(f, "stdev"),
+            Statistic::Percentile(p) if *p < 10.0 && p.fract() == 0.0 => write!(f, "p0{p}"),
+            Statistic::Percentile(p) => write!(f, "p{p}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_empty_nan_and_negative() {
+        assert_eq!(Samples::new(vec![]), Err(SampleError::Empty));
+        assert!(matches!(Samples::new(vec![1.0, f64::NAN]), Err(SampleError::NotFinite { index: 1, .. })));
+        assert!(matches!(Samples::new(vec![1.0, f64::INFINITY]), Err(SampleError::NotFinite { .. })));
+        assert!(matches!(Samples::new(vec![-0.5]), Err(SampleError::Negative { index: 0, .. })));
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(Samples::new(vec![3.0, 1.0, 2.0]).unwrap().median(), 2.0);
+        assert_eq!(Samples::new(vec![4.0, 1.0, 2.0, 3.0]).unwrap().median(), 2.5);
+    }
+
+    #[test]
+    fn quantiles_match_numpy_linear() {
+        // numpy.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [5, 95]) == [1.45, 9.55]
+        let s = Samples::new((1..=10).map(f64::from).collect()).unwrap();
+        assert!((s.statistic(Statistic::Percentile(5.0)) - 1.45).abs() < 1e-12);
+        assert!((s.statistic(Statistic::Percentile(95.0)) - 9.55).abs() < 1e-12);
+        // numpy.percentile([15, 20, 35, 40, 50], 40) == 29.0
+        let s = Samples::new(vec![15.0, 20.0, 35.0, 40.0, 50.0]).unwrap();
+        assert!((s.quantile(0.4) - 29.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn parses_statistic_names() {
+        assert_eq!(Statistic::parse("p05"), Some(Statistic::Percentile(5.0)));
+        assert_eq!(Statistic::parse("p99.9"), Some(Statistic::Percentile(99.9)));
+        assert_eq!(Statistic::parse("p100"), None);
+        assert_eq!(Statistic::parse("average"), None);
+        assert_eq!(Statistic::Percentile(5.0).to_string(), "p05");
+    }
+
+    #[test]
+    fn stdev_uses_n_minus_one() {
+        let s = Samples::new(vec![2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]).unwrap();
+        assert!((s.stdev() - 2.138089935299395).abs() < 1e-12);
+    }
+}
