@@ -206,13 +206,22 @@ impl Quoted {
 
     /// The computed value shown at the quoted precision, for reports.
     pub fn display(&self, computed: f64) -> String {
-        let unit = self.unit.map_or(String::new(), |u| format!(" {}", u.symbol()));
-        format!("{}{unit}", format_decimals(computed, self.decimals.max(if computed.abs() < 1.0 { 3 } else { 0 })))
+        // Small values get three decimals at least, so that 0.004 is not shown as 0.
+        let decimals = self.decimals.max(if computed.abs() < 1.0 { 3 } else { 0 });
+        format!("{}{}", format_decimals(computed, decimals), unit_suffix(self.unit))
     }
 
     pub fn shown(&self) -> String {
-        let unit = self.unit.map_or(String::new(), |u| format!(" {}", u.symbol()));
-        format!("{}{unit}", format_decimals(self.value, self.decimals))
+        format!("{}{}", format_decimals(self.value, self.decimals), unit_suffix(self.unit))
+    }
+}
+
+/// `×` sticks to its number as in `1.7×`; every other unit is set off by a space.
+fn unit_suffix(unit: Option<Unit>) -> String {
+    match unit {
+        None => String::new(),
+        Some(Unit::Times) => "×".into(),
+        Some(u) => format!(" {}", u.symbol()),
     }
 }
 

@@ -65,15 +65,16 @@ pub struct Label {
 /// The four verdicts an audit gives a sentence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+// Variants are in alphabetical order, so that counts sort as the counts line prints them.
 pub enum Verdict {
-    /// The sentence is right as written.
-    Retain,
-    /// Right only with a scope or condition the sentence should state.
-    Qualify,
     /// Wrong: the finding says what is right.
     Correct,
     /// A recommendation or opinion that evidence informs but cannot settle.
     Judgment,
+    /// Right only with a scope or condition the sentence should state.
+    Qualify,
+    /// The sentence is right as written.
+    Retain,
 }
 
 impl Verdict {

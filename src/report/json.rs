@@ -1,0 +1,201 @@
+//! The machine-readable review: serde wire types kept apart from the internal review, with a
+//! `schema_version`, so that a change to an internal struct cannot silently change the file
+//! that users parse. Keys are sorted by declaration order and output is deterministic.
+
+use serde::Serialize;
+
+use crate::audit::{ClaimBinding, Review, SentenceRef};
+use crate::checks::Outcome;
+
+/// Bumped whenever a field changes meaning or disappears.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Serialize)]
+pub struct WireReview {
+    pub schema_version: u32,
+    pub exit_code: u8,
+    pub counts: std::collections::BTreeMap<String, usize>,
+    pub registries: Vec<WireRegistry>,
+    pub diagnostics: Vec<WireDiagnostic>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireRegistry {
+    pub file: String,
+    pub manuscript: WireManuscript,
+    pub sources: Vec<WireSource>,
+    pub claims: Vec<WireClaim>,
+    pub unbound: Vec<WireUnbound>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireManuscript {
+    pub path: String,
+    pub sha256: Option<String>,
+    pub recorded_sha256: String,
+    pub sha256_matches: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireSource {
+    pub key: String,
+    pub title: String,
+    pub url: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireClaim {
+    pub id: String,
+    pub verdict: String,
+    pub status: String,
+    pub quote: String,
+    pub finding: String,
+    pub sources: Vec<String>,
+    pub binding: WireBinding,
+    pub checks: Vec<WireCheck>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum WireBinding {
+    Bound { numbers_changed: bool, sentence: WireSentence },
+    Lost { nearest: Option<WireSentence>, similarity: Option<f64> },
+    Ambiguous { sentences: Vec<WireSentence> },
+    NoArticle,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireSentence {
+    pub index: usize,
+    pub section: String,
+    pub line: usize,
+    pub col: usize,
+    pub span: [usize; 2],
+    pub text: String,
+    pub fingerprint: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireCheck {
+    pub kind: String,
+    pub number: Option<String>,
+    pub number_now: Option<String>,
+    pub outcome: String,
+    pub expected: Option<String>,
+    pub observed: Option<String>,
+    pub detail: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireUnbound {
+    pub number: String,
+    pub line: usize,
+    pub col: usize,
+    pub sentence: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireDiagnostic {
+    pub message: String,
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    pub col: Option<usize>,
+    pub notes: Vec<String>,
+}
+
+impl From<&crate::diagnostic::Diagnostic> for WireDiagnostic {
+    fn from(d: &crate::diagnostic::Diagnostic) -> Self {
+        WireDiagnostic {
+            message: d.message.clone(),
+            file: d.location.as_ref().map(|l| l.file.clone()),
+            line: d.location.as_ref().map(|l| l.line),
+            col: d.location.as_ref().map(|l| l.col),
+            notes: d.notes.clone(),
+        }
+    }
+}
+
+fn sentence(s: &SentenceRef) -> WireSentence {
+    WireSentence {
+        index: s.index,
+        section: s.section.clone(),
+        line: s.line,
+        col: s.col,
+        span: [s.span.0, s.span.1],
+        text: s.text.clone(),
+        fingerprint: s.fingerprint.clone(),
+    }
+}
+
+/// The wire form of a review.
+pub fn wire(review: &Review) -> WireReview {
+    let registries = review
+        .registries
+        .iter()
+        .map(|r| WireRegistry {
+            file: r.file.clone(),
+            manuscript: WireManuscript {
+                path: r.manuscript.clone(),
+                sha256: r.actual_sha256.clone(),
+                recorded_sha256: r.recorded_sha256.clone(),
+                sha256_matches: r.actual_sha256.as_deref() == Some(r.recorded_sha256.as_str()),
+            },
+            sources: r.sources.iter().map(|s| WireSource { key: s.key.clone(), title: s.title.clone(), url: s.url.clone() }).collect(),
+            claims: r
+                .claims
+                .iter()
+                .map(|c| WireClaim {
+                    id: c.id.clone(),
+                    verdict: c.verdict.to_string(),
+                    status: c.status().to_string(),
+                    quote: c.quote.clone(),
+                    finding: c.finding.clone(),
+                    sources: c.sources.clone(),
+                    binding: match &c.binding {
+                        ClaimBinding::Bound { sentence: s, numbers_changed } => WireBinding::Bound { numbers_changed: *numbers_changed, sentence: sentence(s) },
+                        ClaimBinding::Lost { nearest } => WireBinding::Lost {
+                            nearest: nearest.as_ref().map(|(s, _)| sentence(s)),
+                            similarity: nearest.as_ref().map(|(_, r)| (r * 1000.0).round() / 1000.0),
+                        },
+                        ClaimBinding::Ambiguous { sentences } => WireBinding::Ambiguous { sentences: sentences.iter().map(sentence).collect() },
+                        ClaimBinding::NoArticle => WireBinding::NoArticle,
+                    },
+                    checks: c.checks.iter().map(check).collect(),
+                })
+                .collect(),
+            unbound: r.unbound.iter().map(|u| WireUnbound { number: u.number.clone(), line: u.line, col: u.col, sentence: u.sentence.clone() }).collect(),
+        })
+        .collect();
+    WireReview {
+        schema_version: SCHEMA_VERSION,
+        exit_code: review.exit_code(),
+        counts: review.counts().into_iter().map(|(v, n)| (v.to_string(), n)).collect(),
+        registries,
+        diagnostics: review.diagnostics.iter().map(WireDiagnostic::from).collect(),
+    }
+}
+
+fn check(c: &crate::audit::CheckReview) -> WireCheck {
+    let (expected, observed, detail) = match &c.outcome {
+        Outcome::Pass { detail } => (None, None, detail.clone()),
+        Outcome::Fail { expected, observed, detail } => (expected.clone(), observed.clone(), detail.clone()),
+        Outcome::Skipped { reason } => (None, None, reason.clone()),
+        Outcome::Error(d) => (None, None, d.to_string()),
+    };
+    WireCheck {
+        kind: c.kind.to_string(),
+        number: c.number.clone(),
+        number_now: c.number_now.clone(),
+        outcome: c.outcome.label().to_string(),
+        expected,
+        observed,
+        detail,
+    }
+}
+
+/// The review as pretty JSON with a trailing newline.
+pub fn render(review: &Review) -> String {
+    let mut s = serde_json::to_string_pretty(&wire(review)).expect("wire types always serialise");
+    s.push('\n');
+    s
+}

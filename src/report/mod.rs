@@ -1,0 +1,5 @@
+//! Renderers: the review as a verdict table for people and as versioned JSON for programs.
+//! Renderers only format; they never decide an outcome.
+
+pub mod json;
+pub mod table;
