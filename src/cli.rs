@@ -32,6 +32,72 @@ pub enum Command {
         #[command(flatten)]
         target: Target,
     },
+    /// Run the GPU suites on the device and write a new run under evidence/runs/ (needs an
+    /// NVIDIA GPU; exits 2 without one).
+    Run {
+        #[arg(long, value_enum, default_value_t = crate::gpu::run::Suite::All)]
+        suite: crate::gpu::run::Suite,
+        #[command(flatten)]
+        timing: Timing,
+    },
+    /// Side-by-side benchmarks written as a normal evidence run (needs an NVIDIA GPU).
+    Bench {
+        #[command(subcommand)]
+        which: BenchKind,
+    },
+    /// The softmax benchmark table of a run (µs, GB/s, fraction of copy, ratio to the best
+    /// peer) and its targets, from the raw samples alone.
+    BenchReport {
+        /// The run directory, relative to the root.
+        run: String,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Name a run as the one the article uses (evidence/accepted.toml), after checking that it
+    /// was accepted and that its manifest verifies.
+    AcceptRun {
+        /// The run directory, relative to the root.
+        run: String,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchKind {
+    /// Copy, our fused softmax, cuDNN and our RMS-scaled fused kernel on six shapes; a peer's
+    /// samples (benches/torch_softmax.py) can be stored in the same run.
+    Softmax {
+        /// A JSONL file of a peer's samples and validation records to store in the run.
+        #[arg(long = "peer", value_name = "FILE")]
+        peers: Vec<PathBuf>,
+        #[command(flatten)]
+        timing: Timing,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct Timing {
+    /// Timed rounds per configuration.
+    #[arg(long, default_value_t = 21)]
+    pub rounds: u32,
+    /// Untimed invocations of every entry before the rounds.
+    #[arg(long, default_value_t = 5)]
+    pub warmup: usize,
+    /// Seed of every fixture and of the shuffled order.
+    #[arg(long, default_value_t = 20261202)]
+    pub seed: u64,
+    /// Fresh random fixtures each variant is validated on before timing.
+    #[arg(long, default_value_t = 2)]
+    pub fixtures: u64,
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+}
+
+impl Timing {
+    fn settings(&self) -> crate::gpu::common::Settings {
+        crate::gpu::common::Settings { rounds: self.rounds, warmup: self.warmup, seed: self.seed, validation_fixtures: self.fixtures }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -71,6 +137,111 @@ pub fn run(cli: Cli) -> u8 {
             let review = audit::audit(&target.options());
             let text = if review.registries.is_empty() { String::new() } else { report::table::verdict_table(&review) };
             emit(&text, &review)
+        }
+        Command::Run { suite, timing } => {
+            if timing.rounds < 2 {
+                eprintln!("error: --rounds must be at least 2");
+                return 2;
+            }
+            let suites = crate::gpu::run::suites_for(suite);
+            gpu_run(&timing, &format!("{suite:?}").to_ascii_lowercase(), &suites, &[])
+        }
+        Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(&timing, "softmax-bench", &["softmax-bench"], &peers),
+        Command::BenchReport { run, root } => bench_report(&root, &run),
+        Command::AcceptRun { run, root } => accept_run(&root, &run),
+    }
+}
+
+fn gpu_run(timing: &Timing, name: &str, suites: &[&str], peers: &[PathBuf]) -> u8 {
+    use crate::gpu::run::RunError;
+    match crate::gpu::run::run(&timing.root, name, suites, timing.settings(), peers) {
+        Ok(outcome) => {
+            println!("{}", outcome.table);
+            let shown = outcome.dir.strip_prefix(&timing.root).unwrap_or(&outcome.dir).display().to_string();
+            if outcome.accepted {
+                println!("run written: {shown} (accepted: every validation passed)");
+                0
+            } else {
+                println!("run written: {shown} (REJECTED: see rejected_because in its meta.json)");
+                1
+            }
+        }
+        Err(RunError::Unavailable(e)) => {
+            eprintln!("error: {e}");
+            2
+        }
+        Err(RunError::BadInput(e)) => {
+            eprintln!("error: {e}");
+            2
+        }
+        Err(RunError::Failed(e)) => {
+            eprintln!("error: the run failed and nothing was written: {e:#}");
+            1
+        }
+    }
+}
+
+/// Reads a run directory's samples, refusing paths outside the root.
+fn run_samples(root: &std::path::Path, run: &str) -> Result<(std::path::PathBuf, Vec<crate::evidence::SampleRecord>), String> {
+    let root = crate::paths::Root::new(root).map_err(|e| format!("cannot open root {}: {e}", root.display()))?;
+    let dir = root.resolve(run).map_err(|e| e.to_string())?;
+    let path = dir.join("samples.jsonl");
+    let bytes = std::fs::read(&path).map_err(|e| format!("reading {run}/samples.jsonl: {e}"))?;
+    let shown = format!("{run}/samples.jsonl");
+    let jsonl = crate::evidence::Jsonl::parse(&shown, &bytes).map_err(|d| d.render())?;
+    let mut samples = Vec::new();
+    for record in &jsonl.records {
+        let s = serde_json::from_value(serde_json::Value::Object(record.fields.clone()))
+            .map_err(|e| jsonl.error_at(record, format!("not a sample: {e}"), "here").render())?;
+        samples.push(s);
+    }
+    Ok((dir, samples))
+}
+
+fn bench_report(root: &std::path::Path, run: &str) -> u8 {
+    match run_samples(root, run).and_then(|(_, s)| report::bench::render(&s)) {
+        Ok((text, all_met)) => {
+            print!("{text}");
+            if all_met { 0 } else { 1 }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn accept_run(root: &std::path::Path, run: &str) -> u8 {
+    let result = (|| -> Result<String, String> {
+        let (dir, _) = run_samples(root, run)?;
+        let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).map_err(|e| format!("reading {run}/meta.json: {e}"))?)
+            .map_err(|e| format!("{run}/meta.json: {e}"))?;
+        let status = meta.get("status").and_then(|s| s.as_str()).unwrap_or("unknown");
+        if status != "accepted" {
+            return Err(format!("{run} is marked `{status}`; a rejected run stays rejected and cannot be named for the article"));
+        }
+        let manifest_path = dir.join("MANIFEST.sha256");
+        let text = std::fs::read_to_string(&manifest_path).map_err(|e| format!("reading {run}/MANIFEST.sha256: {e}"))?;
+        let (verified, problems) = crate::evidence::verify_manifest(&manifest_path, &text, &format!("{run}/MANIFEST.sha256"), &[]).map_err(|d| d.render())?;
+        if !problems.is_empty() {
+            return Err(format!("{run} does not verify against its manifest: {}", problems.join("; ")));
+        }
+        let body = format!(
+            "# Written by `claimcheck accept-run`: the evidence run the article's numbers come from.\nrun = \"{run}\"\nmanifest-sha256 = \"{}\"\n",
+            crate::article::sha256_hex(text.as_bytes())
+        );
+        let target = root.join("evidence/accepted.toml");
+        std::fs::write(&target, body).map_err(|e| format!("writing evidence/accepted.toml: {e}"))?;
+        Ok(format!("evidence/accepted.toml now names {run} ({verified} files verified)"))
+    })();
+    match result {
+        Ok(m) => {
+            println!("{m}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
         }
     }
 }

@@ -278,6 +278,42 @@ pub fn parse_manifest(path: &str, text: &str) -> Result<Vec<ManifestEntry>, Diag
     Ok(out)
 }
 
+/// Verifies a run directory against its manifest: every listed file has its SHA-256, and
+/// every file of the directory is listed. Returns the number of files verified and what does
+/// not hold. `remote_only` names listed files that may be absent here.
+pub fn verify_manifest(manifest_path: &Path, manifest_text: &str, shown: &str, remote_only: &[String]) -> Result<(usize, Vec<String>), Diagnostic> {
+    let entries = parse_manifest(shown, manifest_text)?;
+    let dir = manifest_path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let manifest_name = manifest_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut problems = Vec::new();
+    let mut verified = 0;
+    for entry in &entries {
+        if entry.path.split('/').any(|p| p == ".." || p.is_empty()) {
+            problems.push(format!("line {}: `{}` leaves the run directory", entry.line, entry.path));
+            continue;
+        }
+        match std::fs::read(dir.join(&entry.path)) {
+            Ok(bytes) => {
+                let actual = sha256_hex(&bytes);
+                if actual == entry.sha256 {
+                    verified += 1;
+                } else {
+                    problems.push(format!("{}: sha256 is {}…, manifest says {}…", entry.path, &actual[..12], &entry.sha256[..12]));
+                }
+            }
+            Err(_) if remote_only.contains(&entry.path) => {}
+            Err(_) => problems.push(format!("{}: listed but missing", entry.path)),
+        }
+    }
+    let files = list_files(&dir).map_err(|e| Diagnostic::plain(format!("listing {}: {e}", dir.display())))?;
+    for file in files {
+        if file != manifest_name && !entries.iter().any(|e| e.path == file) {
+            problems.push(format!("{file}: present but not listed"));
+        }
+    }
+    Ok((verified, problems))
+}
+
 /// Every regular file under `dir`, as sorted `/`-separated paths relative to it.
 pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {

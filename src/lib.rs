@@ -60,6 +60,7 @@ pub mod checks;
 pub mod cli;
 pub mod diagnostic;
 pub mod evidence;
+pub mod gpu;
 pub mod numbers;
 pub mod paths;
 pub mod registry;

@@ -19,9 +19,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation};
-use crate::article::sha256_hex;
 use crate::diagnostic::Diagnostic;
-use crate::evidence::{list_files, parse_manifest};
+use crate::evidence::verify_manifest;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -34,43 +33,10 @@ pub struct Spec {
 impl Spec {
     pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
         let text = ctx.read_text(&self.manifest)?;
-        let entries = parse_manifest(self.manifest.get_ref(), &text)?;
-        let manifest_path = ctx.resolve(&self.manifest)?;
-        let dir = manifest_path.parent().unwrap_or(ctx.root.dir()).to_path_buf();
-        let manifest_name = manifest_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let mut problems = Vec::new();
-        let mut verified = 0;
-        for entry in &entries {
-            if entry.path.split('/').any(|p| p == ".." || p.is_empty()) {
-                problems.push(format!("line {}: `{}` leaves the run directory", entry.line, entry.path));
-                continue;
-            }
-            let full = dir.join(&entry.path);
-            match std::fs::read(&full) {
-                Ok(bytes) => {
-                    let actual = sha256_hex(&bytes);
-                    if actual == entry.sha256 {
-                        verified += 1;
-                    } else {
-                        problems.push(format!("{}: sha256 is {}…, manifest says {}…", entry.path, &actual[..12], &entry.sha256[..12]));
-                    }
-                }
-                Err(_) if self.remote_only.contains(&entry.path) => {}
-                Err(_) => problems.push(format!("{}: listed but missing", entry.path)),
-            }
-        }
-        let files = list_files(&dir).map_err(|e| ctx.error_at(format!("listing the run directory: {e}"), self.manifest.span(), "this manifest"))?;
-        for file in files {
-            if file != manifest_name && !entries.iter().any(|e| e.path == file) {
-                problems.push(format!("{file}: present but not listed"));
-            }
-        }
-        Ok(Observation {
-            value: Some(verified as f64),
-            unit: None,
-            problems,
-            detail: format!("{verified} of {} listed files verified", entries.len()),
-        })
+        let path = ctx.resolve(&self.manifest)?;
+        let (verified, problems) = verify_manifest(&path, &text, self.manifest.get_ref(), &self.remote_only)?;
+        let listed = verified + problems.iter().filter(|p| !p.ends_with("present but not listed")).count();
+        Ok(Observation { value: Some(verified as f64), unit: None, problems, detail: format!("{verified} of {listed} listed files verified") })
     }
 }
 

@@ -1,0 +1,342 @@
+// Row softmax on the H200: the article's RMS-scaled softmax y = softmax(x / rms(x)), with
+// rms(x) = sqrt(mean(x^2) + eps), and the plain stable softmax y = softmax(x) for the
+// side-by-side benchmark. FP32 throughout.
+//
+// Variants:
+//   four-kernel   sm_rms, sm_max, sm_sum, sm_norm: one block per row each, with the per-row
+//                 rms, max and sum in global memory between them (20 bytes per element).
+//   fused-block   one block per row, rms, max and sum kept on chip, but the row read from
+//                 global memory on each of its three passes (16 bytes per element, the
+//                 re-reads often served by L2).
+//   fused         the shape-dispatched kernel below: one read and one write per element
+//                 (8 bytes per element), the row held in registers between passes.
+//   rms_scale     the scaling kernel in front of cuDNN's softmax for the library baseline.
+//
+// Dispatch rule of `fused` (chosen on the host, see src/gpu/softmax.rs), and why:
+//   cols in {128, 256, 512, 1024}       a warp per row, 8 rows per block. A block per row
+//                                       would leave most of its threads idle or make one
+//                                       block reduction per 128 elements; a warp reduces with
+//                                       shuffles alone, and each lane keeps cols / 32 values
+//                                       in registers (16-byte loads).
+//   cols in {4096, 8192, 16384}         a block of cols / 16 threads per row, 16 values per
+//                                       thread in registers, 16-byte loads; several blocks per
+//                                       SM hide each other's reductions.
+//   cols == 32768                       a block of 1024 threads, 32 values per thread.
+//   cols a multiple of 16384 and few    the row split over cols / 16384 blocks of one
+//   rows (rows * split <= resident)     cooperative launch: with 8 rows, a block per row would
+//                                       use 8 of 132 SMs. Each block keeps its 16384 values in
+//                                       registers; partial statistics meet in global memory
+//                                       across two grid-wide syncs.
+//   anything else                       fused-block.
+//
+// Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
+// relative error stays near 1e-6, and the declared tolerance is 1e-5.
+
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+#define NEG_INF __int_as_float(0xff800000)
+#define LOG2E 1.4426950408889634f
+
+__device__ __forceinline__ float warp_sum(float v) {
+    for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+__device__ __forceinline__ float warp_max(float v) {
+    for (int o = 16; o; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+// Block-wide sum and max of two values at once (one barrier pair), result in every thread.
+// `red` holds 64 floats.
+__device__ __forceinline__ void block_sum_max(float& s, float& m, float* red) {
+    s = warp_sum(s);
+    m = warp_max(m);
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nwarps = blockDim.x >> 5;
+    __syncthreads();
+    if (lane == 0) { red[warp] = s; red[32 + warp] = m; }
+    __syncthreads();
+    s = lane < nwarps ? red[lane] : 0.f;
+    m = lane < nwarps ? red[32 + lane] : NEG_INF;
+    s = warp_sum(s);
+    m = warp_max(m);
+}
+
+__device__ __forceinline__ float block_sum(float s, float* red) {
+    float m = NEG_INF;
+    block_sum_max(s, m, red);
+    return s;
+}
+
+__device__ __forceinline__ float block_max(float m, float* red) {
+    float s = 0.f;
+    block_sum_max(s, m, red);
+    return m;
+}
+
+// ---------------------------------------------------------------------------------------
+// Four-kernel path: one block per row, grid-stride over the row, intermediates in global.
+
+extern "C" __global__ void sm_rms(const float* __restrict__ x, float* __restrict__ rms, int cols, float eps) {
+    __shared__ float red[64];
+    const float* xr = x + (size_t)blockIdx.x * cols;
+    float s = 0.f;
+    for (int i = threadIdx.x; i < cols; i += blockDim.x) s = fmaf(xr[i], xr[i], s);
+    s = block_sum(s, red);
+    if (threadIdx.x == 0) rms[blockIdx.x] = sqrtf(s / cols + eps);
+}
+
+extern "C" __global__ void sm_max(const float* __restrict__ x, const float* __restrict__ rms, float* __restrict__ mx, int cols) {
+    __shared__ float red[64];
+    const float* xr = x + (size_t)blockIdx.x * cols;
+    float inv = 1.f / rms[blockIdx.x];
+    float m = NEG_INF;
+    for (int i = threadIdx.x; i < cols; i += blockDim.x) m = fmaxf(m, xr[i] * inv);
+    m = block_max(m, red);
+    if (threadIdx.x == 0) mx[blockIdx.x] = m;
+}
+
+extern "C" __global__ void sm_sum(const float* __restrict__ x, const float* __restrict__ rms, const float* __restrict__ mx,
+                                  float* __restrict__ sum, int cols) {
+    __shared__ float red[64];
+    const float* xr = x + (size_t)blockIdx.x * cols;
+    float inv = 1.f / rms[blockIdx.x], m = mx[blockIdx.x];
+    float s = 0.f;
+    for (int i = threadIdx.x; i < cols; i += blockDim.x) s += exp2f((xr[i] * inv - m) * LOG2E);
+    s = block_sum(s, red);
+    if (threadIdx.x == 0) sum[blockIdx.x] = s;
+}
+
+extern "C" __global__ void sm_norm(const float* __restrict__ x, const float* __restrict__ rms, const float* __restrict__ mx,
+                                   const float* __restrict__ sum, float* __restrict__ y, int cols) {
+    const float* xr = x + (size_t)blockIdx.x * cols;
+    float* yr = y + (size_t)blockIdx.x * cols;
+    float inv = 1.f / rms[blockIdx.x], m = mx[blockIdx.x], r = 1.f / sum[blockIdx.x];
+    for (int i = threadIdx.x; i < cols; i += blockDim.x) yr[i] = exp2f((xr[i] * inv - m) * LOG2E) * r;
+}
+
+// The scaling kernel in front of cuDNN: xs = x / rms(x), one block per row.
+extern "C" __global__ void rms_scale(const float* __restrict__ x, float* __restrict__ xs, int cols, float eps) {
+    __shared__ float red[64];
+    const float* xr = x + (size_t)blockIdx.x * cols;
+    float* sr = xs + (size_t)blockIdx.x * cols;
+    float s = 0.f;
+    for (int i = threadIdx.x; i < cols; i += blockDim.x) s = fmaf(xr[i], xr[i], s);
+    s = block_sum(s, red);
+    float inv = 1.f / sqrtf(s / cols + eps);
+    for (int i = threadIdx.x; i < cols; i += blockDim.x) sr[i] = xr[i] * inv;
+}
+
+// ---------------------------------------------------------------------------------------
+// fused-block: one block per row, statistics on chip, the row re-read from global memory.
+// Writes the per-row statistics too (rms, max of the scaled row, sum), for validation.
+
+template <bool RMS>
+__device__ void fused_block_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int cols, float eps) {
+    __shared__ float red[64];
+    const float* xr = x + (size_t)blockIdx.x * cols;
+    float* yr = y + (size_t)blockIdx.x * cols;
+    float sq = 0.f, mx = NEG_INF;
+    for (int i = threadIdx.x; i < cols; i += blockDim.x) {
+        float v = xr[i];
+        sq = fmaf(v, v, sq);
+        mx = fmaxf(mx, v);
+    }
+    block_sum_max(sq, mx, red);
+    // Scaling by a positive factor keeps the maximum where it is, so max(x / rms) = max(x) / rms.
+    float scale = RMS ? 1.f / sqrtf(sq / cols + eps) : 1.f;
+    float k = scale * LOG2E;
+    float s = 0.f;
+    for (int i = threadIdx.x; i < cols; i += blockDim.x) s += exp2f((xr[i] - mx) * k);
+    s = block_sum(s, red);
+    float r = 1.f / s;
+    for (int i = threadIdx.x; i < cols; i += blockDim.x) yr[i] = exp2f((xr[i] - mx) * k) * r;
+    if (stats && threadIdx.x == 0) {
+        stats[3 * blockIdx.x + 0] = 1.f / scale;
+        stats[3 * blockIdx.x + 1] = mx * scale;
+        stats[3 * blockIdx.x + 2] = s;
+    }
+}
+
+extern "C" __global__ void fused_block_rms(const float* x, float* y, float* stats, int cols, float eps) { fused_block_row<true>(x, y, stats, cols, eps); }
+extern "C" __global__ void fused_block_plain(const float* x, float* y, float* stats, int cols, float eps) { fused_block_row<false>(x, y, stats, cols, eps); }
+
+// ---------------------------------------------------------------------------------------
+// fused, warp per row: lane l holds float4s l, l + 32, ..., V of them (cols = 128 V).
+
+template <bool RMS, int V>
+__device__ void fused_warp_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int rows, float eps) {
+    constexpr int cols = 128 * V;
+    int row = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    int lane = threadIdx.x & 31;
+    if (row >= rows) return;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + lane + 32 * k);
+    float sq = 0.f, mx = NEG_INF;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        sq = fmaf(v[k].x, v[k].x, fmaf(v[k].y, v[k].y, fmaf(v[k].z, v[k].z, fmaf(v[k].w, v[k].w, sq))));
+        mx = fmaxf(mx, fmaxf(fmaxf(v[k].x, v[k].y), fmaxf(v[k].z, v[k].w)));
+    }
+    mx = warp_max(mx);
+    float scale = 1.f;
+    if (RMS) scale = 1.f / sqrtf(warp_sum(sq) / cols + eps);
+    float k2 = scale * LOG2E, s = 0.f;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        v[k].x = exp2f((v[k].x - mx) * k2); v[k].y = exp2f((v[k].y - mx) * k2);
+        v[k].z = exp2f((v[k].z - mx) * k2); v[k].w = exp2f((v[k].w - mx) * k2);
+        s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
+    s = warp_sum(s);
+    float r = 1.f / s;
+#pragma unroll
+    for (int k = 0; k < V; ++k) __stcs(yr + lane + 32 * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
+    if (stats && lane == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+}
+
+#define WARP_KERNEL(V)                                                                                                        \
+    extern "C" __global__ void __launch_bounds__(256) fused_warp_rms_##V(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_warp_rows<true, V>(x, y, st, rows, eps);                                                                         \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(256) fused_warp_plain_##V(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_warp_rows<false, V>(x, y, st, rows, eps);                                                                        \
+    }
+WARP_KERNEL(1)
+WARP_KERNEL(2)
+WARP_KERNEL(4)
+WARP_KERNEL(8)
+
+// ---------------------------------------------------------------------------------------
+// fused, block per row: thread t holds float4s t, t + T, ..., V of them (cols = 4 T V).
+
+template <bool RMS, int V>
+__device__ void fused_reg_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int cols, float eps) {
+    __shared__ float red[64];
+    const int T = blockDim.x;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)blockIdx.x * cols);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)blockIdx.x * cols);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
+    float sq = 0.f, mx = NEG_INF;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        sq = fmaf(v[k].x, v[k].x, fmaf(v[k].y, v[k].y, fmaf(v[k].z, v[k].z, fmaf(v[k].w, v[k].w, sq))));
+        mx = fmaxf(mx, fmaxf(fmaxf(v[k].x, v[k].y), fmaxf(v[k].z, v[k].w)));
+    }
+    block_sum_max(sq, mx, red);
+    float scale = RMS ? 1.f / sqrtf(sq / cols + eps) : 1.f;
+    float k2 = scale * LOG2E, s = 0.f;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        v[k].x = exp2f((v[k].x - mx) * k2); v[k].y = exp2f((v[k].y - mx) * k2);
+        v[k].z = exp2f((v[k].z - mx) * k2); v[k].w = exp2f((v[k].w - mx) * k2);
+        s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
+    s = block_sum(s, red);
+    float r = 1.f / s;
+#pragma unroll
+    for (int k = 0; k < V; ++k) __stcs(yr + threadIdx.x + T * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
+    if (stats && threadIdx.x == 0) {
+        stats[3 * blockIdx.x + 0] = 1.f / scale;
+        stats[3 * blockIdx.x + 1] = mx * scale;
+        stats[3 * blockIdx.x + 2] = s;
+    }
+}
+
+#define REG_KERNEL(V, T)                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(T) fused_reg_rms_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_reg_row<true, V>(x, y, st, cols, eps);                                                                           \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T) fused_reg_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_reg_row<false, V>(x, y, st, cols, eps);                                                                          \
+    }
+REG_KERNEL(4, 256)
+REG_KERNEL(4, 512)
+REG_KERNEL(4, 1024)
+REG_KERNEL(8, 1024)
+
+// ---------------------------------------------------------------------------------------
+// fused, row split over `split` blocks of 1024 threads (16384 values each, 16 per thread),
+// cooperative launch with grid = rows * split. `part` holds 3 * rows * split floats.
+
+template <bool RMS>
+__device__ void fused_split_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float* __restrict__ part,
+                                int cols, int split, float eps) {
+    constexpr int V = 4;
+    __shared__ float red[64];
+    __shared__ float row_stat[2];
+    cg::grid_group grid = cg::this_grid();
+    int row = blockIdx.x / split, piece = blockIdx.x % split;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + (size_t)piece * 16384);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + (size_t)piece * 16384);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + 1024 * k);
+    float sq = 0.f, mx = NEG_INF;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        sq = fmaf(v[k].x, v[k].x, fmaf(v[k].y, v[k].y, fmaf(v[k].z, v[k].z, fmaf(v[k].w, v[k].w, sq))));
+        mx = fmaxf(mx, fmaxf(fmaxf(v[k].x, v[k].y), fmaxf(v[k].z, v[k].w)));
+    }
+    block_sum_max(sq, mx, red);
+    float* p = part + 2 * (size_t)row * split;
+    if (threadIdx.x == 0) { p[2 * piece] = sq; p[2 * piece + 1] = mx; }
+    grid.sync();
+    if (threadIdx.x < 32) {
+        float s = 0.f, m = NEG_INF;
+        for (int i = threadIdx.x; i < split; i += 32) { s += __ldcg(p + 2 * i); m = fmaxf(m, __ldcg(p + 2 * i + 1)); }
+        s = warp_sum(s);
+        m = warp_max(m);
+        if (threadIdx.x == 0) { row_stat[0] = s; row_stat[1] = m; }
+    }
+    __syncthreads();
+    sq = row_stat[0];
+    mx = row_stat[1];
+    float scale = RMS ? 1.f / sqrtf(sq / cols + eps) : 1.f;
+    float k2 = scale * LOG2E, s = 0.f;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        v[k].x = exp2f((v[k].x - mx) * k2); v[k].y = exp2f((v[k].y - mx) * k2);
+        v[k].z = exp2f((v[k].z - mx) * k2); v[k].w = exp2f((v[k].w - mx) * k2);
+        s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
+    s = block_sum(s, red);
+    // The second round of partials goes to the other half of `part`'s row slots: the first
+    // half may still be read by slower blocks of this row.
+    float* q = part + 2 * (size_t)gridDim.x + (size_t)row * split;
+    if (threadIdx.x == 0) q[piece] = s;
+    grid.sync();
+    if (threadIdx.x < 32) {
+        float t = 0.f;
+        for (int i = threadIdx.x; i < split; i += 32) t += __ldcg(q + i);
+        t = warp_sum(t);
+        if (threadIdx.x == 0) row_stat[0] = t;
+    }
+    __syncthreads();
+    s = row_stat[0];
+    float r = 1.f / s;
+#pragma unroll
+    for (int k = 0; k < V; ++k) __stcs(yr + threadIdx.x + 1024 * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
+    if (stats && piece == 0 && threadIdx.x == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(1024, 1) fused_split_rms(const float* x, float* y, float* st, float* part, int cols, int split, float eps) {
+    fused_split_row<true>(x, y, st, part, cols, split, eps);
+}
+extern "C" __global__ void __launch_bounds__(1024, 1) fused_split_plain(const float* x, float* y, float* st, float* part, int cols, int split, float eps) {
+    fused_split_row<false>(x, y, st, part, cols, split, eps);
+}

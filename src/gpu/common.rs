@@ -1,0 +1,129 @@
+//! What every suite shares: the evidence it collects, the settings it runs under, seeded
+//! random fixtures, launch configurations, and the rule for rotating buffers past the L2.
+
+use std::collections::BTreeMap;
+
+use cudarc::driver::LaunchConfig;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, Normal};
+use serde::Serialize;
+
+use super::device::KernelInfo;
+use crate::evidence::{SampleRecord, ValidationRecord};
+
+/// Everything a run collects, suite by suite, before it is written out.
+#[derive(Default)]
+pub struct Collected {
+    pub samples: Vec<SampleRecord>,
+    pub validation: Vec<ValidationRecord>,
+    pub kernels: Vec<KernelInfo>,
+    pub graphs: Vec<GraphRecord>,
+    /// Trace files: name (without extension) and lines (header first).
+    pub traces: Vec<(String, Vec<serde_json::Value>)>,
+    pub ptx: BTreeMap<String, String>,
+    pub nvrtc_options: BTreeMap<String, Vec<String>>,
+    pub cases: Vec<CaseMeta>,
+    /// Things the reader of the run must know: a mode that could not run, a fallback taken.
+    pub notes: Vec<String>,
+}
+
+/// One captured graph: its node counts by type, its setup time, and its DOT text.
+#[derive(Debug, Clone, Serialize)]
+pub struct GraphRecord {
+    pub suite: String,
+    pub case: String,
+    pub variant: String,
+    pub nodes: BTreeMap<String, usize>,
+    /// Capture, instantiation and upload of one graph, in µs: setup, excluded from timing.
+    pub setup_us: f64,
+    #[serde(skip)]
+    pub dot: String,
+}
+
+/// How one configuration was set up, for `meta.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseMeta {
+    pub suite: String,
+    pub case: String,
+    pub shape: Vec<usize>,
+    /// Buffer sets the timed invocations rotate through; more than one when one set fits in L2.
+    pub rotation_sets: usize,
+    pub bytes_per_set: usize,
+    pub timing_fixture_seed: u64,
+    pub variants: Vec<String>,
+    pub modes: Vec<String>,
+    /// Logical bytes one invocation of each variant reads and writes (array accesses, not
+    /// DRAM measurements).
+    pub logical_bytes: BTreeMap<String, usize>,
+    pub dispatch: Option<String>,
+}
+
+/// How a run is timed.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Settings {
+    pub rounds: u32,
+    pub warmup: usize,
+    pub seed: u64,
+    /// Fresh random fixtures each variant is validated on before timing.
+    pub validation_fixtures: u64,
+}
+
+/// `n` values drawn from a normal distribution and scaled so that the largest magnitude is
+/// 10, from `seed`: never zeros, which hide unwritten outputs and can run faster.
+pub fn random_input(n: usize, seed: u64) -> Vec<f32> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let normal: Normal<f64> = Normal::new(0.0, 1.0).expect("unit normal");
+    let raw: Vec<f64> = (0..n).map(|_| normal.sample(&mut rng)).collect();
+    let peak = raw.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(f64::MIN_POSITIVE);
+    raw.iter().map(|v| (v * 10.0 / peak) as f32).collect()
+}
+
+/// Buffer sets to rotate through so that the data of `rotation_sets` invocations is at least
+/// three times the L2: each timed invocation then starts with its inputs out of cache.
+pub fn rotation_sets(bytes_per_set: usize, l2_bytes: usize) -> usize {
+    (3 * l2_bytes).div_ceil(bytes_per_set.max(1)).clamp(1, 32)
+}
+
+/// A one-dimensional launch.
+pub fn cfg(blocks: u32, threads: u32, shared: u32) -> LaunchConfig {
+    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared }
+}
+
+/// A seed for fixture `k` of a configuration, derived from the run's seed.
+pub fn fixture_seed(run_seed: u64, suite: &str, case: &str, k: u64) -> u64 {
+    let mut h: u64 = run_seed ^ 0x9e37_79b9_7f4a_7c15;
+    for b in suite.bytes().chain([0]).chain(case.bytes()) {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    h.wrapping_add(k.wrapping_mul(0x9e37_79b9))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_input_is_seeded_scaled_and_never_zero() {
+        let a = random_input(1000, 3);
+        assert_eq!(a, random_input(1000, 3));
+        assert_ne!(a, random_input(1000, 4));
+        let peak = a.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        assert!((peak - 10.0).abs() < 1e-4);
+        assert!(a.iter().any(|v| *v != 0.0));
+    }
+
+    #[test]
+    fn small_sets_rotate_and_large_ones_do_not() {
+        let l2 = 60 << 20;
+        assert_eq!(rotation_sets(256 << 20, l2), 1);
+        assert_eq!(rotation_sets(4 << 20, l2), 32);
+        assert_eq!(rotation_sets(64 << 20, l2), 3);
+    }
+
+    #[test]
+    fn fixture_seeds_differ_by_case_and_index() {
+        assert_ne!(fixture_seed(1, "softmax", "4096x128", 0), fixture_seed(1, "softmax", "4096x128", 1));
+        assert_ne!(fixture_seed(1, "softmax", "4096x128", 0), fixture_seed(1, "softmax", "128x4096", 0));
+    }
+}

@@ -1,0 +1,41 @@
+//! The GPU experiment suite: the article's CUDA kernels (`kernels/`, compiled at run time by
+//! NVRTC for the device), FP64 references, the timing harness and the writer of raw evidence.
+//! Nothing here runs during `audit`.
+
+pub mod common;
+pub mod device;
+pub mod harness;
+pub mod pointwise;
+pub mod reference;
+pub mod run;
+pub mod scheduling;
+pub mod softmax;
+
+/// The repository's kernel sources, compiled into the binary so that a run uses exactly the
+/// source its PTX came from.
+pub const KERNELS: [(&str, &str); 3] = [
+    ("pointwise", include_str!("../../kernels/pointwise.cu")),
+    ("softmax", include_str!("../../kernels/softmax.cu")),
+    ("scheduling", include_str!("../../kernels/scheduling.cu")),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Compiles every kernel with NVRTC for sm_90. Needs the NVRTC library and CUDA headers
+    /// (set CLAIMCHECK_CUDA_INCLUDE), but no GPU.
+    #[test]
+    #[ignore = "needs NVRTC: LD_LIBRARY_PATH with libnvrtc.so.13 and CLAIMCHECK_CUDA_INCLUDE"]
+    fn every_kernel_compiles_for_sm_90() {
+        assert!(device::nvrtc_present(), "NVRTC is not on the library path");
+        let include = std::env::var("CLAIMCHECK_CUDA_INCLUDE").unwrap_or_else(|_| "/usr/local/cuda/include".into());
+        for (name, source) in KERNELS {
+            let (ptx, _) = device::compile(name, source, "sm_90", &include).unwrap_or_else(|e| panic!("{e}"));
+            assert!(ptx.contains(".target sm_90"), "{name}");
+            if let Ok(dir) = std::env::var("CLAIMCHECK_PTX_OUT") {
+                std::fs::write(std::path::Path::new(&dir).join(format!("{name}.ptx")), &ptx).unwrap();
+            }
+        }
+    }
+}

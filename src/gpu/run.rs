@@ -1,0 +1,244 @@
+//! The `run` and `bench softmax` commands: open the device, run the suites, and write one new
+//! evidence run directory, whole or not at all. A run whose validation fails is still written,
+//! marked rejected in its `meta.json`, and never edited afterwards.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::common::{Collected, Settings};
+use super::device::{DeviceInfo, Gpu};
+use crate::evidence::{RunWriter, SampleRecord, Summary, ValidationRecord};
+
+/// Which suites a run holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Suite {
+    Pointwise,
+    Softmax,
+    Scheduling,
+    All,
+}
+
+impl Suite {
+    fn name(self) -> &'static str {
+        match self {
+            Suite::Pointwise => "pointwise",
+            Suite::Softmax => "softmax",
+            Suite::Scheduling => "scheduling",
+            Suite::All => "all",
+        }
+    }
+}
+
+/// The outcome of a run, for the exit code.
+pub struct Outcome {
+    pub dir: PathBuf,
+    pub accepted: bool,
+    pub table: String,
+}
+
+/// Why a run could not be made, for the exit code: no GPU is a usage condition (2), the rest
+/// are failures of the run itself.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Unavailable(#[from] super::device::Unavailable),
+    #[error("{0}")]
+    BadInput(String),
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
+}
+
+#[derive(Serialize)]
+struct Meta<'a> {
+    schema_version: u32,
+    run_id: &'a str,
+    status: &'a str,
+    rejected_because: Vec<String>,
+    suites: Vec<&'a str>,
+    device: &'a DeviceInfo,
+    clocks_before: Option<String>,
+    clocks_after: Option<String>,
+    git_commit: &'a str,
+    claimcheck_version: &'a str,
+    settings: &'a Settings,
+    tolerances: BTreeMap<&'a str, f64>,
+    timing: BTreeMap<&'a str, &'a str>,
+    nvrtc_options: &'a BTreeMap<String, Vec<String>>,
+    cases: &'a [super::common::CaseMeta],
+    graphs: &'a [super::common::GraphRecord],
+    medians: Vec<BTreeMap<&'a str, serde_json::Value>>,
+    peers: Vec<serde_json::Value>,
+    notes: &'a [String],
+}
+
+/// Reads the card's clocks, temperature and power as `nvidia-smi` reports them: read only.
+fn clocks() -> Option<String> {
+    let out = std::process::Command::new("nvidia-smi")
+        .args(["--query-gpu=clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,pstate", "--format=csv,noheader"])
+        .output()
+        .ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn run_id(suite: &str) -> String {
+    let now = time::OffsetDateTime::now_utc();
+    let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
+    format!("{}-{suite}", now.format(&format).unwrap_or_else(|_| "unknown-time".into()))
+}
+
+/// Runs `suites` and writes the run under `root/evidence/runs`. `peers` are JSONL files of a
+/// peer's samples and validation records (the torch script) to store in the same run.
+pub fn run(root: &Path, name: &str, suites: &[&str], settings: Settings, peers: &[PathBuf]) -> Result<Outcome, RunError> {
+    // Peers are read before the device is touched, so that bad input costs no GPU time.
+    let mut peer_samples = Vec::new();
+    let mut peer_validation = Vec::new();
+    let mut peer_meta = Vec::new();
+    for p in peers {
+        read_peer(p, &mut peer_samples, &mut peer_validation, &mut peer_meta).map_err(RunError::BadInput)?;
+    }
+    let gpu = Gpu::open()?;
+    let clocks_before = clocks();
+    let mut out = Collected::default();
+    let progress = indicatif::ProgressBar::new_spinner();
+    let say = |m: &str| progress.set_message(m.to_string());
+    for suite in suites {
+        match *suite {
+            "pointwise" => super::pointwise::run(&gpu, &settings, &mut out, say)?,
+            "softmax" => super::softmax::run(&gpu, &settings, &mut out, false, say)?,
+            "softmax-bench" => super::softmax::run(&gpu, &settings, &mut out, true, say)?,
+            "scheduling" => super::scheduling::run(&gpu, &settings, &mut out, say)?,
+            other => return Err(RunError::BadInput(format!("unknown suite {other}"))),
+        }
+    }
+    progress.finish_and_clear();
+    let clocks_after = clocks();
+    out.samples.extend(peer_samples);
+    out.validation.extend(peer_validation);
+
+    let mut rejected_because: Vec<String> = out
+        .validation
+        .iter()
+        .filter(|r| !r.holds())
+        .map(|r| format!("{} {} {} {}: max rel err {:.3e} over {:.1e}, {} unwritten", r.suite, r.case, r.variant, r.what, r.max_rel_err, r.tolerance, r.unwritten))
+        .collect();
+    if out.samples.is_empty() {
+        rejected_because.push("no timed samples".into());
+    }
+    let accepted = rejected_because.is_empty();
+    let id = run_id(name);
+    let summary = Summary::of(&out.samples);
+    let medians = summary
+        .configurations
+        .iter()
+        .map(|r| {
+            BTreeMap::from([
+                ("suite", serde_json::json!(r.suite)),
+                ("case", serde_json::json!(r.case)),
+                ("variant", serde_json::json!(r.variant)),
+                ("mode", serde_json::json!(r.mode)),
+                ("field", serde_json::json!(r.field)),
+                ("median", serde_json::json!(r.median)),
+            ])
+        })
+        .collect();
+    let meta = Meta {
+        schema_version: 1,
+        run_id: &id,
+        status: if accepted { "accepted" } else { "rejected" },
+        rejected_because,
+        suites: suites.to_vec(),
+        device: &gpu.info,
+        clocks_before,
+        clocks_after,
+        git_commit: env!("CLAIMCHECK_GIT_COMMIT"),
+        claimcheck_version: env!("CARGO_PKG_VERSION"),
+        settings: &settings,
+        tolerances: BTreeMap::from([
+            ("pointwise", super::pointwise::TOLERANCE),
+            ("softmax", super::softmax::TOLERANCE),
+            ("scheduling", super::scheduling::TOLERANCE),
+        ]),
+        timing: BTreeMap::from([
+            ("host_us", "host clock from before the first submission call to after cuStreamSynchronize; graph capture, instantiation and upload excluded"),
+            ("device_us", "cuEventElapsedTime between events recorded on the stream before and after the submission"),
+            ("protocol", "per configuration: warm-up invocations of every entry, then rounds in which every entry runs once in an order shuffled from the timing seed"),
+        ]),
+        nvrtc_options: &out.nvrtc_options,
+        cases: &out.cases,
+        graphs: &out.graphs,
+        medians,
+        peers: peer_meta,
+        notes: &out.notes,
+    };
+
+    let runs = root.join("evidence/runs");
+    let writer = RunWriter::create(&runs, &id)?;
+    writer.write_json("meta.json", &meta)?;
+    writer.write_jsonl("samples.jsonl", &out.samples)?;
+    writer.write_json("summary.json", &summary)?;
+    writer.write_jsonl("validation.jsonl", &out.validation)?;
+    writer.write_json("kernels.json", &serde_json::json!({ "kernels": out.kernels }))?;
+    let mut nodes = BTreeMap::new();
+    for g in &out.graphs {
+        let key = format!("{}-{}-{}", g.suite, g.case, g.variant);
+        writer.write(&format!("graphs/{key}.dot"), g.dot.as_bytes())?;
+        nodes.insert(key, serde_json::json!({ "nodes": g.nodes, "setup_us": g.setup_us }));
+    }
+    if !nodes.is_empty() {
+        writer.write_json("graphs/nodes.json", &nodes)?;
+    }
+    for (name, lines) in &out.traces {
+        writer.write_jsonl(&format!("traces/{name}.jsonl"), lines)?;
+    }
+    for (module, ptx) in &out.ptx {
+        writer.write(&format!("ptx/{module}.ptx"), ptx.as_bytes())?;
+    }
+    let dir = writer.finish()?;
+    Ok(Outcome { table: medians_table(&summary), dir, accepted })
+}
+
+/// A peer's JSONL: one object a line, each `{"sample": …}`, `{"validation": …}` or `{"meta": …}`.
+fn read_peer(path: &Path, samples: &mut Vec<SampleRecord>, validation: &mut Vec<ValidationRecord>, meta: &mut Vec<serde_json::Value>) -> Result<(), String> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("reading peer file {shown}: {e}"))?;
+    let jsonl = crate::evidence::Jsonl::parse(&shown, &bytes).map_err(|d| d.render())?;
+    for record in &jsonl.records {
+        let (key, value) = record.fields.iter().next().ok_or_else(|| format!("{shown}:{}: empty object", record.line))?;
+        let bad = |e: serde_json::Error| format!("{shown}:{}: {key}: {e}", record.line);
+        match key.as_str() {
+            "sample" => samples.push(serde_json::from_value(value.clone()).map_err(bad)?),
+            "validation" => validation.push(serde_json::from_value(value.clone()).map_err(bad)?),
+            "meta" => meta.push(value.clone()),
+            other => return Err(format!("{shown}:{}: unknown record `{other}`; expected sample, validation or meta", record.line)),
+        }
+    }
+    if samples.is_empty() {
+        return Err(format!("{shown}: no samples"));
+    }
+    Ok(())
+}
+
+/// Medians of device and host time per configuration, as a short table.
+fn medians_table(summary: &Summary) -> String {
+    let mut table = comfy_table::Table::new();
+    table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED).force_no_tty();
+    table.set_header(["suite", "case", "variant", "mode", "device µs", "host µs"]);
+    let mut rows: BTreeMap<(String, String, String, String), [f64; 2]> = BTreeMap::new();
+    for r in &summary.configurations {
+        let e = rows.entry((r.suite.clone(), r.case.clone(), r.variant.clone(), r.mode.clone())).or_insert([f64::NAN; 2]);
+        e[if r.field == "device_us" { 0 } else { 1 }] = r.median;
+    }
+    for ((suite, case, variant, mode), [d, h]) in rows {
+        table.add_row([suite, case, variant, mode, format!("{d:.2}"), format!("{h:.2}")]);
+    }
+    table.to_string()
+}
+
+pub fn suites_for(suite: Suite) -> Vec<&'static str> {
+    match suite {
+        Suite::All => vec!["pointwise", "softmax", "scheduling"],
+        one => vec![one.name()],
+    }
+}

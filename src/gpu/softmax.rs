@@ -1,0 +1,532 @@
+//! The softmax suite (the article's RMS-scaled softmax across six shapes, four variants, two
+//! submission modes) and the `softmax-bench` suite (plain and RMS-scaled fused kernels side
+//! by side with a device copy and cuDNN, on the same inputs).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use cudarc::cudnn::{Cudnn, SoftmaxForward, TensorDescriptor, sys as dnn};
+use cudarc::driver::{CudaFunction, CudaGraph, CudaSlice, CudaStream, DevicePtrMut, PushKernelArg, sys};
+
+use super::common::{CaseMeta, Collected, GraphRecord, Settings, cfg, fixture_seed, random_input, rotation_sets};
+use super::device::Gpu;
+use super::harness::{self, Bench, Entry, Timing};
+use super::reference::{self, Compared};
+
+/// The six shapes, rows × columns.
+pub const SHAPES: [(usize, usize); 6] = [(4096, 4096), (4096, 128), (32768, 1024), (1024, 32768), (16384, 512), (8, 262144)];
+/// ε inside the root mean square.
+pub const EPS: f32 = 1e-6;
+/// Declared before any run: the largest element-wise relative error against FP64.
+pub const TOLERANCE: f64 = 1e-5;
+
+/// Which form of the fused kernel a shape gets. The rule and its reasons are in
+/// `kernels/softmax.cu`; this is the same rule in code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fused {
+    /// A warp per row, `v` float4s per lane (cols = 128 v).
+    Warp { v: usize },
+    /// A block of `threads` per row, `v` float4s per thread (cols = 4 · threads · v).
+    Reg { v: usize, threads: u32 },
+    /// The row split over `split` cooperative blocks of 1024 threads (cols = 16384 · split).
+    Split { split: usize },
+    /// One block per row, the row re-read from global memory.
+    Block,
+}
+
+impl Fused {
+    /// Chooses the form for a shape; `resident_split_blocks` is how many 1024-thread blocks of
+    /// the split kernel fit on the device at once (a cooperative launch needs all of them).
+    pub fn choose(rows: usize, cols: usize, resident_split_blocks: usize) -> Fused {
+        match cols {
+            128 | 256 | 512 | 1024 if rows % 8 == 0 => Fused::Warp { v: cols / 128 },
+            4096 | 8192 | 16384 => Fused::Reg { v: 4, threads: (cols / 16) as u32 },
+            32768 => Fused::Reg { v: 8, threads: 1024 },
+            _ if cols % 16384 == 0 && rows * (cols / 16384) <= resident_split_blocks => Fused::Split { split: cols / 16384 },
+            _ => Fused::Block,
+        }
+    }
+
+    pub fn kernel(&self, rms: bool) -> String {
+        let flavour = if rms { "rms" } else { "plain" };
+        match self {
+            Fused::Warp { v } => format!("fused_warp_{flavour}_{v}"),
+            Fused::Reg { v, threads } => format!("fused_reg_{flavour}_{v}_{threads}"),
+            Fused::Split { .. } => format!("fused_split_{flavour}"),
+            Fused::Block => format!("fused_block_{flavour}"),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Fused::Warp { v } => format!("warp per row, 8 rows per 256-thread block, {} values per lane in registers", 4 * v),
+            Fused::Reg { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers", 4 * v),
+            Fused::Split { split } => format!("row split over {split} cooperative blocks of 1024 threads, 16 values per thread, two grid syncs"),
+            Fused::Block => "one block per row, row re-read from global memory".into(),
+        }
+    }
+}
+
+/// Threads per block for the simple row kernels (four-kernel path, fused-block, rms_scale).
+fn row_threads(cols: usize) -> u32 {
+    if cols >= 16384 { 1024 } else { 256 }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Variant {
+    FourKernel,
+    FusedBlock,
+    Fused,
+    Cudnn,
+    /// softmax-bench only: a device-to-device copy of the same bytes.
+    Copy,
+    /// softmax-bench only: the plain stable softmax, fused.
+    FusedPlain,
+    /// softmax-bench only: cuDNN on the plain softmax.
+    CudnnPlain,
+}
+
+impl Variant {
+    fn name(self, bench: bool) -> &'static str {
+        match (self, bench) {
+            (Variant::FourKernel, _) => "four-kernel",
+            (Variant::FusedBlock, _) => "fused-block",
+            (Variant::Fused, false) => "fused",
+            (Variant::Fused, true) => "fused-rms",
+            (Variant::Cudnn, _) => "cudnn-rms",
+            (Variant::Copy, _) => "copy",
+            (Variant::FusedPlain, _) => "fused",
+            (Variant::CudnnPlain, _) => "cudnn",
+        }
+    }
+
+    fn rms(self) -> bool {
+        !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy)
+    }
+
+    /// Logical bytes of one invocation: array accesses as the code makes them.
+    fn logical_bytes(self, rows: usize, cols: usize) -> usize {
+        let e = rows * cols * 4;
+        match self {
+            Variant::FourKernel => 5 * e + 36 * rows,
+            Variant::FusedBlock => 4 * e,
+            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CudnnPlain => 2 * e,
+            Variant::Cudnn => 5 * e,
+        }
+    }
+}
+
+struct Kernels {
+    rms: CudaFunction,
+    max: CudaFunction,
+    sum: CudaFunction,
+    norm: CudaFunction,
+    scale: CudaFunction,
+    block_rms: CudaFunction,
+    fused_rms: CudaFunction,
+    fused_plain: CudaFunction,
+    fused: Fused,
+}
+
+/// One set of buffers; timed invocations rotate through several.
+struct Set {
+    x: CudaSlice<f32>,
+    y: CudaSlice<f32>,
+    xs: CudaSlice<f32>,
+    rms: CudaSlice<f32>,
+    mx: CudaSlice<f32>,
+    sum: CudaSlice<f32>,
+    stats: CudaSlice<f32>,
+    part: CudaSlice<f32>,
+}
+
+struct Library {
+    _dnn: Arc<Cudnn>,
+    softmax: cudarc::cudnn::Softmax<f32>,
+    desc: TensorDescriptor<f32>,
+}
+
+struct Shape {
+    rows: usize,
+    cols: usize,
+    kernels: Kernels,
+    cudnn: Option<Library>,
+}
+
+impl Shape {
+    fn submit(&self, v: Variant, set: &mut Set, stream: &Arc<CudaStream>, with_stats: bool) -> anyhow::Result<()> {
+        let (rows, cols) = (self.rows as u32, self.cols as i32);
+        let eps = EPS;
+        let threads = row_threads(self.cols);
+        let k = &self.kernels;
+        let null = 0u64;
+        // SAFETY (every launch below): argument lists match the kernels' signatures in
+        // kernels/softmax.cu, and every buffer holds rows × cols (or per-row) floats.
+        match v {
+            Variant::FourKernel => unsafe {
+                stream.launch_builder(&k.rms).arg(&set.x).arg(&mut set.rms).arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
+                stream.launch_builder(&k.max).arg(&set.x).arg(&set.rms).arg(&mut set.mx).arg(&cols).launch(cfg(rows, threads, 0))?;
+                stream
+                    .launch_builder(&k.sum)
+                    .arg(&set.x)
+                    .arg(&set.rms)
+                    .arg(&set.mx)
+                    .arg(&mut set.sum)
+                    .arg(&cols)
+                    .launch(cfg(rows, threads, 0))?;
+                stream
+                    .launch_builder(&k.norm)
+                    .arg(&set.x)
+                    .arg(&set.rms)
+                    .arg(&set.mx)
+                    .arg(&set.sum)
+                    .arg(&mut set.y)
+                    .arg(&cols)
+                    .launch(cfg(rows, threads, 0))?;
+            },
+            Variant::FusedBlock => unsafe {
+                let mut b = stream.launch_builder(&k.block_rms);
+                b.arg(&set.x).arg(&mut set.y);
+                if with_stats { b.arg(&mut set.stats) } else { b.arg(&null) };
+                b.arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
+            },
+            Variant::Fused | Variant::FusedPlain => {
+                let f = if v == Variant::Fused { &k.fused_rms } else { &k.fused_plain };
+                let mut b = stream.launch_builder(f);
+                b.arg(&set.x).arg(&mut set.y);
+                if with_stats { b.arg(&mut set.stats) } else { b.arg(&null) };
+                match k.fused {
+                    Fused::Warp { .. } => unsafe {
+                        let rows_i = rows as i32;
+                        b.arg(&rows_i).arg(&eps).launch(cfg(rows.div_ceil(8), 256, 0))?;
+                    },
+                    Fused::Reg { threads, .. } => unsafe {
+                        b.arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
+                    },
+                    Fused::Split { split } => unsafe {
+                        let split_i = split as i32;
+                        b.arg(&mut set.part).arg(&cols).arg(&split_i).arg(&eps).launch_cooperative(cfg(rows * split as u32, 1024, 0))?;
+                    },
+                    Fused::Block => unsafe {
+                        b.arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
+                    },
+                }
+            }
+            Variant::Cudnn | Variant::CudnnPlain => {
+                let lib = self.cudnn.as_ref().ok_or_else(|| anyhow::anyhow!("cuDNN is not available"))?;
+                let op = SoftmaxForward { softmax: &lib.softmax, x: &lib.desc, y: &lib.desc };
+                let algo = dnn::cudnnSoftmaxAlgorithm_t::CUDNN_SOFTMAX_ACCURATE;
+                if v == Variant::Cudnn {
+                    unsafe {
+                        stream.launch_builder(&k.scale).arg(&set.x).arg(&mut set.xs).arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
+                        op.launch((1.0f32, 0.0f32), algo, &set.xs, &mut set.y)?;
+                    }
+                } else {
+                    unsafe { op.launch((1.0f32, 0.0f32), algo, &set.x, &mut set.y)? };
+                }
+            }
+            Variant::Copy => stream.memcpy_dtod(&set.x, &mut set.y)?,
+        }
+        Ok(())
+    }
+}
+
+/// Fills `buf` with NaN on the device, so that an element the kernel does not write fails.
+fn poison(stream: &Arc<CudaStream>, buf: &mut CudaSlice<f32>) -> anyhow::Result<()> {
+    let n = buf.len();
+    let (ptr, _guard) = buf.device_ptr_mut(stream);
+    // SAFETY: `ptr` addresses `n` floats of `buf`; 0x7fc00000 is a quiet NaN.
+    unsafe { sys::cuMemsetD32Async(ptr, 0x7fc0_0000, n, stream.cu_stream()) }.result()?;
+    Ok(())
+}
+
+fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize) -> anyhow::Result<Set> {
+    let n = rows * cols;
+    Ok(Set {
+        x: stream.alloc_zeros(n)?,
+        y: stream.alloc_zeros(n)?,
+        xs: stream.alloc_zeros(n)?,
+        rms: stream.alloc_zeros(rows)?,
+        mx: stream.alloc_zeros(rows)?,
+        sum: stream.alloc_zeros(rows)?,
+        stats: stream.alloc_zeros(3 * rows)?,
+        part: stream.alloc_zeros(3 * rows * split.max(1))?,
+    })
+}
+
+/// Runs the softmax suite (`bench == false`) or the softmax-bench suite over every shape.
+pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bool, mut progress: impl FnMut(&str)) -> anyhow::Result<()> {
+    let module = gpu.module("softmax", super::KERNELS[1].1)?;
+    out.ptx.insert("softmax".into(), module.ptx.clone());
+    out.nvrtc_options.insert("softmax".into(), module.options.clone());
+    let suite = if bench { "softmax-bench" } else { "softmax" };
+    let split_fn = module.function("fused_split_rms")?;
+    let resident = split_fn.occupancy_max_active_blocks_per_multiprocessor(1024, 0, None)? as usize * gpu.info.sm_count as usize;
+    let variants: Vec<Variant> = if bench {
+        vec![Variant::Copy, Variant::FusedPlain, Variant::CudnnPlain, Variant::Fused]
+    } else {
+        vec![Variant::FourKernel, Variant::FusedBlock, Variant::Fused, Variant::Cudnn]
+    };
+    let modes: &[&str] = if bench { &["stream"] } else { &["stream", "graph"] };
+    for (rows, cols) in SHAPES {
+        let case = format!("{rows}x{cols}");
+        progress(&format!("{suite} {case}"));
+        let fused = Fused::choose(rows, cols, resident);
+        let kernels = Kernels {
+            rms: module.function("sm_rms")?,
+            max: module.function("sm_max")?,
+            sum: module.function("sm_sum")?,
+            norm: module.function("sm_norm")?,
+            scale: module.function("rms_scale")?,
+            block_rms: module.function("fused_block_rms")?,
+            fused_rms: module.function(&fused.kernel(true))?,
+            fused_plain: module.function(&fused.kernel(false))?,
+            fused,
+        };
+        let cudnn = if super::device::cudnn_present() {
+            let dnn = Cudnn::new(gpu.stream.clone())?;
+            let softmax = dnn.create_softmax::<f32>(dnn::cudnnSoftmaxMode_t::CUDNN_SOFTMAX_MODE_INSTANCE)?;
+            let desc = dnn.create_4d_tensor::<f32>(dnn::cudnnTensorFormat_t::CUDNN_TENSOR_NCHW, [rows as i32, cols as i32, 1, 1])?;
+            Some(Library { _dnn: dnn, softmax, desc })
+        } else {
+            out.notes.push(format!("{suite} {case}: cuDNN not found; the cuDNN variants did not run"));
+            None
+        };
+        let shape = Shape { rows, cols, kernels, cudnn };
+        let active: Vec<Variant> = variants.iter().copied().filter(|v| shape.cudnn.is_some() || !matches!(v, Variant::Cudnn | Variant::CudnnPlain)).collect();
+        record_kernels(gpu, out, &shape, &module.name)?;
+
+        let split = match fused { Fused::Split { split } => split, _ => 1 };
+        let n = rows * cols;
+        let bytes_per_set = 3 * n * 4;
+        let sets_n = rotation_sets(bytes_per_set, gpu.info.l2_bytes as usize);
+        let mut sets = (0..sets_n).map(|_| alloc_set(&gpu.stream, rows, cols, split)).collect::<anyhow::Result<Vec<_>>>()?;
+
+        // Validation in stream mode on fresh fixtures, outputs and statistics poisoned first.
+        for k in 0..settings.validation_fixtures {
+            let seed = fixture_seed(settings.seed, suite, &case, k);
+            let x = random_input(n, seed);
+            gpu.stream.memcpy_htod(&x, &mut sets[0].x)?;
+            let reference_rms = reference::row_softmax(&x, rows, cols, EPS as f64, true);
+            let reference_plain = if bench { Some(reference::row_softmax(&x, rows, cols, EPS as f64, false)) } else { None };
+            for &v in &active {
+                let set = &mut sets[0];
+                poison(&gpu.stream, &mut set.y)?;
+                poison(&gpu.stream, &mut set.stats)?;
+                poison(&gpu.stream, &mut set.rms)?;
+                poison(&gpu.stream, &mut set.mx)?;
+                poison(&gpu.stream, &mut set.sum)?;
+                gpu.run_once(|s| shape.submit(v, set, s, true))?;
+                let y = gpu.stream.clone_dtoh(&set.y)?;
+                let c = |what| Compared { suite, case: &case, variant: v.name(bench), what, fixture: seed, tolerance: TOLERANCE };
+                if v == Variant::Copy {
+                    out.validation.push(reference::compare_bits(&c("y"), &y, &x));
+                    continue;
+                }
+                let reference = if v.rms() { &reference_rms } else { reference_plain.as_ref().unwrap_or(&reference_rms) };
+                out.validation.push(reference::compare(&c("y"), &y, &reference.y));
+                let stats: Option<(Vec<f32>, Vec<f32>, Vec<f32>)> = match v {
+                    Variant::FourKernel => Some((gpu.stream.clone_dtoh(&set.rms)?, gpu.stream.clone_dtoh(&set.mx)?, gpu.stream.clone_dtoh(&set.sum)?)),
+                    Variant::FusedBlock | Variant::Fused | Variant::FusedPlain => {
+                        let st = gpu.stream.clone_dtoh(&set.stats)?;
+                        Some((st.iter().step_by(3).copied().collect(), st.iter().skip(1).step_by(3).copied().collect(), st.iter().skip(2).step_by(3).copied().collect()))
+                    }
+                    _ => None,
+                };
+                if let Some((rms_got, max_got, sum_got)) = stats {
+                    if v.rms() {
+                        out.validation.push(reference::compare(&c("rms"), &rms_got, &reference.rms));
+                    }
+                    out.validation.push(reference::compare(&c("row_max"), &max_got, &reference.max));
+                    out.validation.push(reference::compare(&c("row_sum"), &sum_got, &reference.sum));
+                }
+            }
+        }
+
+        // Graphs: one per variant and buffer set, same kernels and pointers as the stream mode.
+        let mut graphs: BTreeMap<(Variant, usize), CudaGraph> = BTreeMap::new();
+        let mut graph_variants = Vec::new();
+        if modes.contains(&"graph") {
+            for &v in &active {
+                let mut ok = true;
+                for (i, set) in sets.iter_mut().enumerate() {
+                    match gpu.capture(|s| shape.submit(v, set, s, false)) {
+                        Ok((g, setup_us)) => {
+                            if i == 0 {
+                                out.graphs.push(GraphRecord {
+                                    suite: suite.into(),
+                                    case: case.clone(),
+                                    variant: v.name(bench).into(),
+                                    nodes: super::device::graph_nodes(&g)?,
+                                    setup_us,
+                                    dot: super::device::graph_dot(&g)?,
+                                });
+                            }
+                            graphs.insert((v, i), g);
+                        }
+                        Err(e) => {
+                            out.notes.push(format!("{suite} {case} {}: graph capture failed ({e}); graph mode not run", v.name(bench)));
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if ok {
+                    graph_variants.push(v);
+                }
+            }
+            // Graph replay validated on one more fresh fixture.
+            let seed = fixture_seed(settings.seed, suite, &case, settings.validation_fixtures);
+            let x = random_input(n, seed);
+            gpu.stream.memcpy_htod(&x, &mut sets[0].x)?;
+            let reference = reference::row_softmax(&x, rows, cols, EPS as f64, true);
+            for &v in &graph_variants {
+                poison(&gpu.stream, &mut sets[0].y)?;
+                graphs[&(v, 0)].launch()?;
+                gpu.stream.synchronize()?;
+                let y = gpu.stream.clone_dtoh(&sets[0].y)?;
+                let c = Compared { suite, case: &case, variant: v.name(bench), what: "y-graph", fixture: seed, tolerance: TOLERANCE };
+                out.validation.push(reference::compare(&c, &y, &reference.y));
+            }
+        }
+
+        // The timing fixture: one fixed input per set.
+        let timing_seed = fixture_seed(settings.seed, suite, &case, 1000);
+        for (i, set) in sets.iter_mut().enumerate() {
+            let x = random_input(n, timing_seed + i as u64);
+            gpu.stream.memcpy_htod(&x, &mut set.x)?;
+        }
+        gpu.stream.synchronize()?;
+        let mut entries = Vec::new();
+        for &v in &active {
+            entries.push((v, "stream"));
+            if graph_variants.contains(&v) {
+                entries.push((v, "graph"));
+            }
+        }
+        let mut timed = Timed { gpu, shape: &shape, sets: &mut sets, graphs: &graphs, entries: entries.clone(), next: vec![0; entries.len()], bench };
+        let samples = harness::measure(&mut timed, suite, &case, harness::Protocol { warmup: settings.warmup, rounds: settings.rounds, seed: timing_seed }, || {})?;
+        out.samples.extend(samples);
+        out.cases.push(CaseMeta {
+            suite: suite.into(),
+            case: case.clone(),
+            shape: vec![rows, cols],
+            rotation_sets: sets_n,
+            bytes_per_set,
+            timing_fixture_seed: timing_seed,
+            variants: active.iter().map(|v| v.name(bench).to_string()).collect(),
+            modes: modes.iter().map(|m| m.to_string()).collect(),
+            logical_bytes: active.iter().map(|v| (v.name(bench).to_string(), v.logical_bytes(rows, cols))).collect(),
+            dispatch: Some(format!("{}: {}", fused.kernel(true), fused.describe())),
+        });
+    }
+    Ok(())
+}
+
+fn record_kernels(gpu: &Gpu, out: &mut Collected, shape: &Shape, module: &str) -> anyhow::Result<()> {
+    let k = &shape.kernels;
+    let t = row_threads(shape.cols);
+    let fused_threads = match k.fused {
+        Fused::Warp { .. } => 256,
+        Fused::Reg { threads, .. } => threads,
+        Fused::Split { .. } => 1024,
+        Fused::Block => t,
+    };
+    let list: [(&str, &CudaFunction, u32); 8] = [
+        ("sm_rms", &k.rms, t),
+        ("sm_max", &k.max, t),
+        ("sm_sum", &k.sum, t),
+        ("sm_norm", &k.norm, t),
+        ("rms_scale", &k.scale, t),
+        ("fused_block_rms", &k.block_rms, t),
+        (&"fused-rms", &k.fused_rms, fused_threads),
+        (&"fused-plain", &k.fused_plain, fused_threads),
+    ];
+    for (name, f, threads) in list {
+        let kernel = match name {
+            "fused-rms" => k.fused.kernel(true),
+            "fused-plain" => k.fused.kernel(false),
+            other => other.to_string(),
+        };
+        if out.kernels.iter().any(|i| i.kernel == kernel && i.block_threads == threads) {
+            continue;
+        }
+        out.kernels.push(gpu.kernel_info(module, &kernel, f, threads, 0)?);
+    }
+    Ok(())
+}
+
+/// The timed configuration: each entry rotates through the buffer sets.
+struct Timed<'a> {
+    gpu: &'a Gpu,
+    shape: &'a Shape,
+    sets: &'a mut Vec<Set>,
+    graphs: &'a BTreeMap<(Variant, usize), CudaGraph>,
+    entries: Vec<(Variant, &'static str)>,
+    next: Vec<usize>,
+    bench: bool,
+}
+
+impl Bench for Timed<'_> {
+    fn entries(&self) -> Vec<Entry> {
+        self.entries.iter().map(|(v, m)| Entry { variant: v.name(self.bench).into(), mode: m.to_string() }).collect()
+    }
+
+    fn invoke(&mut self, entry: usize) -> anyhow::Result<Timing> {
+        let (v, mode) = self.entries[entry];
+        let i = self.next[entry];
+        self.next[entry] = (i + 1) % self.sets.len();
+        if mode == "graph" {
+            let g = &self.graphs[&(v, i)];
+            self.gpu.time(|_| Ok(g.launch()?))
+        } else {
+            let set = &mut self.sets[i];
+            let shape = self.shape;
+            self.gpu.time(|s| shape.submit(v, set, s, false))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dispatch_follows_the_documented_rule() {
+        assert_eq!(Fused::choose(4096, 128, 132), Fused::Warp { v: 1 });
+        assert_eq!(Fused::choose(16384, 512, 132), Fused::Warp { v: 4 });
+        assert_eq!(Fused::choose(32768, 1024, 132), Fused::Warp { v: 8 });
+        assert_eq!(Fused::choose(4096, 4096, 132), Fused::Reg { v: 4, threads: 256 });
+        assert_eq!(Fused::choose(1024, 32768, 132), Fused::Reg { v: 8, threads: 1024 });
+        assert_eq!(Fused::choose(8, 262144, 132), Fused::Split { split: 16 });
+        assert_eq!(Fused::choose(64, 262144, 132), Fused::Block);
+        assert_eq!(Fused::choose(10, 1000, 132), Fused::Block);
+    }
+
+    #[test]
+    fn every_dispatched_kernel_exists_in_the_source() {
+        let source = super::super::KERNELS[1].1;
+        for (rows, cols) in SHAPES {
+            for rms in [true, false] {
+                let name = Fused::choose(rows, cols, 132).kernel(rms);
+                assert!(source.contains(&format!("{name}(")) || source.contains(&macro_form(&name)), "{name} is not defined in kernels/softmax.cu");
+            }
+        }
+    }
+
+    /// Kernels made by WARP_KERNEL(V) / REG_KERNEL(V, T) appear as their macro invocation.
+    fn macro_form(name: &str) -> String {
+        let parts: Vec<&str> = name.split('_').collect();
+        match parts.as_slice() {
+            ["fused", "warp", _, v] => format!("WARP_KERNEL({v})"),
+            ["fused", "reg", _, v, t] => format!("REG_KERNEL({v}, {t})"),
+            _ => name.to_string(),
+        }
+    }
+
+    #[test]
+    fn logical_bytes_count_array_accesses() {
+        assert_eq!(Variant::Fused.logical_bytes(4096, 4096), 8 * 4096 * 4096);
+        assert_eq!(Variant::FourKernel.logical_bytes(1, 4), 5 * 16 + 36);
+    }
+}
