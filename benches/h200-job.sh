@@ -21,3 +21,13 @@ for r in $new; do
 done
 tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
 ls -la "$OUT"
+# Optional: memory and race checks of the kernels on small, short runs (SANITIZE=1).
+if [ "${SANITIZE:-0}" = 1 ]; then
+  for tool in memcheck racecheck; do
+    for suite in scheduling pointwise; do
+      rm -rf /tmp/sanitize && mkdir -p /tmp/sanitize
+      timeout 150 compute-sanitizer --tool $tool --print-limit 20 $bin run --suite $suite --rounds 2 --warmup 0 --fixtures 1 --root /tmp/sanitize > "$OUT/sanitize-$tool-$suite.log" 2>&1
+      echo "sanitize $tool $suite: exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize-$tool-$suite.log"
+    done
+  done
+fi

@@ -10,6 +10,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 
 const FIXTURE: &str = "tests/fixtures/example/evidence/runs";
+
+/// The two tests below touch the same directory; they never run at the same time.
+static FIXTURE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 const RUN: &str = "example-run";
 
 fn write_run(runs_dir: &Path) -> std::path::PathBuf {
@@ -54,8 +57,11 @@ fn write_run(runs_dir: &Path) -> std::path::PathBuf {
             elements: 4096,
             max_abs_err: 1e-8,
             max_rel_err: rng.random_range(1e-8..1e-7),
+            norm_rel_err: 1e-8,
+            criterion: "max-rel".into(),
             tolerance: 1e-5,
             unwritten: 0,
+            differing: 0,
             pass: true,
         })
         .collect();
@@ -101,6 +107,7 @@ fn write_run(runs_dir: &Path) -> std::path::PathBuf {
 #[test]
 #[ignore = "rewrites the committed fixture; run by hand after changing the generator"]
 fn regenerate() {
+    let _guard = FIXTURE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let dir = Path::new(FIXTURE).join(RUN);
     if dir.exists() {
         std::fs::remove_dir_all(&dir).unwrap();
@@ -110,6 +117,7 @@ fn regenerate() {
 
 #[test]
 fn committed_fixture_is_generated() {
+    let _guard = FIXTURE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let tmp = tempfile::tempdir().unwrap();
     let fresh = write_run(tmp.path());
     let committed = Path::new(FIXTURE).join(RUN);

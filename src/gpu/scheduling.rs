@@ -10,7 +10,7 @@ use cudarc::driver::{CudaFunction, CudaGraph, CudaSlice, CudaStream, PushKernelA
 use super::common::{CaseMeta, Collected, GraphRecord, Settings, cfg, fixture_seed, random_input, rotation_sets};
 use super::device::Gpu;
 use super::harness::{self, Bench, Entry, Timing};
-use super::reference::{self, Compared};
+use super::reference::{self, Compared, Criterion};
 use crate::evidence::{TraceHeader, TraceTask, ValidationRecord};
 
 pub const TILE: usize = 1024;
@@ -255,8 +255,11 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progress: im
                 elements: total,
                 max_abs_err: 0.0,
                 max_rel_err: if problems.is_empty() { 0.0 } else { 1.0 },
+                norm_rel_err: 0.0,
+                criterion: "max-rel".into(),
                 tolerance: 0.0,
                 unwritten: bad_slots,
+                differing: 0,
                 pass: problems.is_empty() && bad_slots == 0,
             });
             for p in problems {
@@ -372,7 +375,7 @@ fn compare_set(
     let mut out = Vec::new();
     for (what, buf, reference) in arrays {
         let name = format!("{what}{suffix}");
-        let c = Compared { suite, case, variant, what: &name, fixture: seed, tolerance: TOLERANCE };
+        let c = Compared { suite, case, variant, what: &name, fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
         out.push(reference::compare(&c, &gpu.stream.clone_dtoh(buf)?, reference));
     }
     Ok(out)

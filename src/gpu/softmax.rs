@@ -11,7 +11,7 @@ use cudarc::driver::{CudaFunction, CudaGraph, CudaSlice, CudaStream, DevicePtrMu
 use super::common::{CaseMeta, Collected, GraphRecord, Settings, cfg, fixture_seed, random_input, rotation_sets};
 use super::device::Gpu;
 use super::harness::{self, Bench, Entry, Timing};
-use super::reference::{self, Compared};
+use super::reference::{self, Compared, Criterion};
 
 /// The six shapes, rows × columns.
 pub const SHAPES: [(usize, usize); 6] = [(4096, 4096), (4096, 128), (32768, 1024), (1024, 32768), (16384, 512), (8, 262144)];
@@ -78,8 +78,10 @@ enum Variant {
     FusedBlock,
     Fused,
     Cudnn,
-    /// softmax-bench only: a device-to-device copy of the same bytes.
+    /// softmax-bench only: a device-to-device copy of the same bytes (cuMemcpyDtoD).
     Copy,
+    /// softmax-bench only: the same copy done by a kernel on the SMs.
+    CopyKernel,
     /// softmax-bench only: the plain stable softmax, fused.
     FusedPlain,
     /// softmax-bench only: cuDNN on the plain softmax.
@@ -95,13 +97,14 @@ impl Variant {
             (Variant::Fused, true) => "fused-rms",
             (Variant::Cudnn, _) => "cudnn-rms",
             (Variant::Copy, _) => "copy",
+            (Variant::CopyKernel, _) => "copy-kernel",
             (Variant::FusedPlain, _) => "fused",
             (Variant::CudnnPlain, _) => "cudnn",
         }
     }
 
     fn rms(self) -> bool {
-        !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy)
+        !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel)
     }
 
     /// Logical bytes of one invocation: array accesses as the code makes them.
@@ -110,7 +113,7 @@ impl Variant {
         match self {
             Variant::FourKernel => 5 * e + 36 * rows,
             Variant::FusedBlock => 4 * e,
-            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CudnnPlain => 2 * e,
+            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CopyKernel | Variant::CudnnPlain => 2 * e,
             Variant::Cudnn => 5 * e,
         }
     }
@@ -125,6 +128,7 @@ struct Kernels {
     block_rms: CudaFunction,
     fused_rms: CudaFunction,
     fused_plain: CudaFunction,
+    copy: CudaFunction,
     fused: Fused,
 }
 
@@ -226,6 +230,11 @@ impl Shape {
                 }
             }
             Variant::Copy => stream.memcpy_dtod(&set.x, &mut set.y)?,
+            // SAFETY: x and y hold rows × cols floats, a multiple of 4.
+            Variant::CopyKernel => unsafe {
+                let n4 = (self.rows * self.cols / 4) as i64;
+                stream.launch_builder(&k.copy).arg(&set.x).arg(&mut set.y).arg(&n4).launch(cfg((n4 as u32).div_ceil(256), 256, 0))?;
+            },
         }
         Ok(())
     }
@@ -263,7 +272,7 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bool, mut
     let split_fn = module.function("fused_split_rms")?;
     let resident = split_fn.occupancy_max_active_blocks_per_multiprocessor(1024, 0, None)? as usize * gpu.info.sm_count as usize;
     let variants: Vec<Variant> = if bench {
-        vec![Variant::Copy, Variant::FusedPlain, Variant::CudnnPlain, Variant::Fused]
+        vec![Variant::Copy, Variant::CopyKernel, Variant::FusedPlain, Variant::CudnnPlain, Variant::Fused]
     } else {
         vec![Variant::FourKernel, Variant::FusedBlock, Variant::Fused, Variant::Cudnn]
     };
@@ -281,6 +290,7 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bool, mut
             block_rms: module.function("fused_block_rms")?,
             fused_rms: module.function(&fused.kernel(true))?,
             fused_plain: module.function(&fused.kernel(false))?,
+            copy: module.function("copy_f4")?,
             fused,
         };
         let cudnn = if super::device::cudnn_present() {
@@ -318,8 +328,8 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bool, mut
                 poison(&gpu.stream, &mut set.sum)?;
                 gpu.run_once(|s| shape.submit(v, set, s, true))?;
                 let y = gpu.stream.clone_dtoh(&set.y)?;
-                let c = |what| Compared { suite, case: &case, variant: v.name(bench), what, fixture: seed, tolerance: TOLERANCE };
-                if v == Variant::Copy {
+                let c = |what| Compared { suite, case: &case, variant: v.name(bench), what, fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
+                if matches!(v, Variant::Copy | Variant::CopyKernel) {
                     out.validation.push(reference::compare_bits(&c("y"), &y, &x));
                     continue;
                 }
@@ -385,7 +395,7 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bool, mut
                 graphs[&(v, 0)].launch()?;
                 gpu.stream.synchronize()?;
                 let y = gpu.stream.clone_dtoh(&sets[0].y)?;
-                let c = Compared { suite, case: &case, variant: v.name(bench), what: "y-graph", fixture: seed, tolerance: TOLERANCE };
+                let c = Compared { suite, case: &case, variant: v.name(bench), what: "y-graph", fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
                 out.validation.push(reference::compare(&c, &y, &reference.y));
             }
         }

@@ -40,7 +40,8 @@ pub fn rows(samples: &[SampleRecord]) -> Result<(Vec<Row>, Vec<(String, bool)>),
     for (case, by_variant) in &medians {
         let (r, c) = case.split_once('x').and_then(|(r, c)| Some((r.parse::<f64>().ok()?, c.parse::<f64>().ok()?))).ok_or(format!("case `{case}` is not RxC"))?;
         let bytes = 2.0 * r * c * 4.0;
-        let copy = by_variant.get("copy").copied();
+        // The ceiling is the faster of the two copies measured in the same run.
+        let copy = ["copy", "copy-kernel"].iter().filter_map(|c| by_variant.get(*c)).copied().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))));
         let best_peer = ["cudnn", "torch"].iter().filter_map(|p| by_variant.get(*p)).copied().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))));
         for (variant, &median) in by_variant {
             let speedup = match variant.as_str() {
@@ -83,7 +84,7 @@ pub fn render(samples: &[SampleRecord]) -> Result<(String, bool), String> {
     let (rows, targets) = rows(samples)?;
     let mut table = comfy_table::Table::new();
     table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED).force_no_tty();
-    table.set_header(["shape", "variant", "median µs", "GB/s (1 read + 1 write)", "of copy", "best peer ÷ this"]);
+    table.set_header(["shape", "variant", "median µs", "GB/s (1 read + 1 write)", "of best copy", "best peer ÷ this"]);
     for r in &rows {
         table.add_row([
             r.case.clone(),
@@ -113,7 +114,14 @@ mod tests {
 
     #[test]
     fn bandwidth_fraction_and_speedup_come_from_medians() {
-        let samples = vec![s("1024x1024", "copy", 2.0), s("1024x1024", "fused", 2.1), s("1024x1024", "cudnn", 4.2), s("1024x1024", "torch", 3.0), s("1024x1024", "fused-rms", 2.2)];
+        let samples = vec![
+            s("1024x1024", "copy", 2.5),
+            s("1024x1024", "copy-kernel", 2.0),
+            s("1024x1024", "fused", 2.1),
+            s("1024x1024", "cudnn", 4.2),
+            s("1024x1024", "torch", 3.0),
+            s("1024x1024", "fused-rms", 2.2),
+        ];
         let (rows, targets) = rows(&samples).unwrap();
         let fused = rows.iter().find(|r| r.variant == "fused").unwrap();
         assert!((fused.gb_per_s - 2.0 * 1024.0 * 1024.0 * 4.0 / 2.1 / 1e3).abs() < 1e-9);
