@@ -26,8 +26,9 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   for tool in memcheck racecheck; do
     for suite in scheduling pointwise; do
       rm -rf /tmp/sanitize && mkdir -p /tmp/sanitize
-      timeout 150 compute-sanitizer --tool $tool --print-limit 20 $bin run --suite $suite --rounds 2 --warmup 0 --fixtures 1 --root /tmp/sanitize > "$OUT/sanitize-$tool-$suite.log" 2>&1
-      echo "sanitize $tool $suite: exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize-$tool-$suite.log"
+      echo "=== $tool $suite" >> "$OUT/sanitize.log"
+      timeout 150 compute-sanitizer --tool $tool --print-limit 20 $bin run --suite $suite --rounds 2 --warmup 0 --fixtures 1 --root /tmp/sanitize >> "$OUT/sanitize.log" 2>&1
+      echo "sanitize $tool $suite: exit $?"
     done
   done
 fi
