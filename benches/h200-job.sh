@@ -23,13 +23,12 @@ tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
 ls -la "$OUT"
 # Optional: memory and race checks of the kernels on small, short runs (SANITIZE=1).
 if [ "${SANITIZE:-0}" = 1 ]; then
-  short="--rounds 2 --warmup 0 --fixtures 1 --root /tmp/sanitize"
   for tool in memcheck racecheck; do
-    for job in "run --suite scheduling" "run --suite pointwise" "bench softmax"; do
+    for suite in scheduling pointwise; do
       rm -rf /tmp/sanitize && mkdir -p /tmp/sanitize
-      echo "=== $tool $job" >> "$OUT/sanitize.log"
-      timeout ${SANITIZE_LIMIT:-150} compute-sanitizer --tool $tool --print-limit 20 $bin $job $short >> "$OUT/sanitize.log" 2>&1
-      echo "sanitize $tool $job: exit $?"
+      echo "=== $tool $suite" >> "$OUT/sanitize.log"
+      timeout 150 compute-sanitizer --tool $tool --print-limit 20 $bin run --suite $suite --rounds 2 --warmup 0 --fixtures 1 --root /tmp/sanitize >> "$OUT/sanitize.log" 2>&1
+      echo "sanitize $tool $suite: exit $?"
     done
   done
 fi

@@ -21,10 +21,7 @@
 //   cols in {4096, 8192, 16384}         a block of cols / 16 threads per row, 16 values per
 //                                       thread in registers, 16-byte loads; several blocks per
 //                                       SM hide each other's reductions.
-//   cols == 32768                       a cluster of 8 blocks of 256 threads per row, 16 values
-//                                       per thread; a single 1024-thread block per row (32
-//                                       values a thread) fits once per SM and measured 86 % of
-//                                       copy bandwidth (run 20261202T102631Z-softmax-bench).
+//   cols == 32768                       a block of 1024 threads, 32 values per thread.
 //   cols a multiple of 16384 and few    the row split over cols / 16384 blocks of one
 //   rows (rows * split <= resident)     cooperative launch: with 8 rows, a block per row would
 //                                       use 8 of 132 SMs. Each block keeps its 16384 values in
@@ -266,87 +263,7 @@ __device__ void fused_reg_row(const float* __restrict__ x, float* __restrict__ y
 REG_KERNEL(4, 256)
 REG_KERNEL(4, 512)
 REG_KERNEL(4, 1024)
-
-// ---------------------------------------------------------------------------------------
-// fused, row split over a thread-block cluster of 8 blocks of 256 threads (cols = 32768, 16
-// values per thread). A single 1024-thread block per row needs 50 registers a thread, which
-// leaves room for one block per SM: its loads then never overlap another block's reductions
-// and stores. Eight small blocks per row run several to an SM instead, and exchange their
-// partial statistics through distributed shared memory with cluster barriers.
-
-template <bool RMS>
-__device__ void fused_cluster_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int cols, float eps) {
-    constexpr int V = 4, T = 256, C = 8;
-    __shared__ float red[64];
-    __shared__ float part[2];
-    __shared__ float row_stat[2];
-    cg::cluster_group cluster = cg::this_cluster();
-    const unsigned rank = cluster.block_rank();
-    const int row = blockIdx.x / C;
-    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + (size_t)rank * (T * 4 * V));
-    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + (size_t)rank * (T * 4 * V));
-    float4 v[V];
-#pragma unroll
-    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
-    float sq = 0.f, mx = NEG_INF;
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        sq = fmaf(v[k].x, v[k].x, fmaf(v[k].y, v[k].y, fmaf(v[k].z, v[k].z, fmaf(v[k].w, v[k].w, sq))));
-        mx = fmaxf(mx, fmaxf(fmaxf(v[k].x, v[k].y), fmaxf(v[k].z, v[k].w)));
-    }
-    block_sum_max(sq, mx, red);
-    if (threadIdx.x == 0) { part[0] = sq; part[1] = mx; }
-    cluster.sync();
-    if (threadIdx.x < 32) {
-        float s = 0.f, m = NEG_INF;
-        if (threadIdx.x < C) {
-            const float* p = cluster.map_shared_rank(part, threadIdx.x);
-            s = p[0];
-            m = p[1];
-        }
-        s = warp_sum(s);
-        m = warp_max(m);
-        if (threadIdx.x == 0) { row_stat[0] = s; row_stat[1] = m; }
-    }
-    // Every block has read every partial before any block overwrites its own.
-    cluster.sync();
-    sq = row_stat[0];
-    mx = row_stat[1];
-    float scale = RMS ? 1.f / sqrtf(sq / cols + eps) : 1.f;
-    float k2 = scale * LOG2E, s = 0.f;
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        v[k].x = exp2f((v[k].x - mx) * k2); v[k].y = exp2f((v[k].y - mx) * k2);
-        v[k].z = exp2f((v[k].z - mx) * k2); v[k].w = exp2f((v[k].w - mx) * k2);
-        s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
-    }
-    s = block_sum(s, red);
-    if (threadIdx.x == 0) part[0] = s;
-    cluster.sync();
-    if (threadIdx.x < 32) {
-        float t = threadIdx.x < C ? cluster.map_shared_rank(part, threadIdx.x)[0] : 0.f;
-        t = warp_sum(t);
-        if (threadIdx.x == 0) row_stat[0] = t;
-    }
-    // No block may exit while another still reads its shared memory.
-    cluster.sync();
-    s = row_stat[0];
-    float r = 1.f / s;
-#pragma unroll
-    for (int k = 0; k < V; ++k) __stcs(yr + threadIdx.x + T * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
-    if (stats && rank == 0 && threadIdx.x == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
-    }
-}
-
-extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256) fused_cluster_rms_8(const float* x, float* y, float* st, int cols, float eps) {
-    fused_cluster_row<true>(x, y, st, cols, eps);
-}
-extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(256) fused_cluster_plain_8(const float* x, float* y, float* st, int cols, float eps) {
-    fused_cluster_row<false>(x, y, st, cols, eps);
-}
+REG_KERNEL(8, 1024)
 
 // ---------------------------------------------------------------------------------------
 // fused, row split over `split` blocks of 1024 threads (16384 values each, 16 per thread),

@@ -28,8 +28,6 @@ pub enum Fused {
     Warp { v: usize },
     /// A block of `threads` per row, `v` float4s per thread (cols = 4 · threads · v).
     Reg { v: usize, threads: u32 },
-    /// A cluster of 8 blocks of 256 threads per row, 4 float4s per thread (cols = 32768).
-    Cluster,
     /// The row split over `split` cooperative blocks of 1024 threads (cols = 16384 · split).
     Split { split: usize },
     /// One block per row, the row re-read from global memory.
@@ -43,7 +41,7 @@ impl Fused {
         match cols {
             128 | 256 | 512 | 1024 if rows % 8 == 0 => Fused::Warp { v: cols / 128 },
             4096 | 8192 | 16384 => Fused::Reg { v: 4, threads: (cols / 16) as u32 },
-            32768 => Fused::Cluster,
+            32768 => Fused::Reg { v: 8, threads: 1024 },
             _ if cols % 16384 == 0 && rows * (cols / 16384) <= resident_split_blocks => Fused::Split { split: cols / 16384 },
             _ => Fused::Block,
         }
@@ -54,7 +52,6 @@ impl Fused {
         match self {
             Fused::Warp { v } => format!("fused_warp_{flavour}_{v}"),
             Fused::Reg { v, threads } => format!("fused_reg_{flavour}_{v}_{threads}"),
-            Fused::Cluster => format!("fused_cluster_{flavour}_8"),
             Fused::Split { .. } => format!("fused_split_{flavour}"),
             Fused::Block => format!("fused_block_{flavour}"),
         }
@@ -64,7 +61,6 @@ impl Fused {
         match self {
             Fused::Warp { v } => format!("warp per row, 8 rows per 256-thread block, {} values per lane in registers", 4 * v),
             Fused::Reg { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers", 4 * v),
-            Fused::Cluster => "cluster of 8 blocks of 256 threads per row, 16 values per thread, partials through distributed shared memory".into(),
             Fused::Split { split } => format!("row split over {split} cooperative blocks of 1024 threads, 16 values per thread, two grid syncs"),
             Fused::Block => "one block per row, row re-read from global memory".into(),
         }
@@ -210,10 +206,6 @@ impl Shape {
                     },
                     Fused::Reg { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
-                    },
-                    // The cluster size is compiled into the kernel; the grid is 8 blocks a row.
-                    Fused::Cluster => unsafe {
-                        b.arg(&cols).arg(&eps).launch(cfg(rows * 8, 256, 0))?;
                     },
                     Fused::Split { split } => unsafe {
                         let split_i = split as i32;
@@ -447,7 +439,6 @@ fn record_kernels(gpu: &Gpu, out: &mut Collected, shape: &Shape, module: &str) -
     let fused_threads = match k.fused {
         Fused::Warp { .. } => 256,
         Fused::Reg { threads, .. } => threads,
-        Fused::Cluster => 256,
         Fused::Split { .. } => 1024,
         Fused::Block => t,
     };
@@ -516,7 +507,7 @@ mod tests {
         assert_eq!(Fused::choose(16384, 512, 132), Fused::Warp { v: 4 });
         assert_eq!(Fused::choose(32768, 1024, 132), Fused::Warp { v: 8 });
         assert_eq!(Fused::choose(4096, 4096, 132), Fused::Reg { v: 4, threads: 256 });
-        assert_eq!(Fused::choose(1024, 32768, 132), Fused::Cluster);
+        assert_eq!(Fused::choose(1024, 32768, 132), Fused::Reg { v: 8, threads: 1024 });
         assert_eq!(Fused::choose(8, 262144, 132), Fused::Split { split: 16 });
         assert_eq!(Fused::choose(64, 262144, 132), Fused::Block);
         assert_eq!(Fused::choose(10, 1000, 132), Fused::Block);
@@ -539,7 +530,6 @@ mod tests {
         match parts.as_slice() {
             ["fused", "warp", _, v] => format!("WARP_KERNEL({v})"),
             ["fused", "reg", _, v, t] => format!("REG_KERNEL({v}, {t})"),
-            ["fused", "cluster", flavour, n] => format!("fused_cluster_{flavour}_{n}("),
             _ => name.to_string(),
         }
     }
