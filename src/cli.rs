@@ -226,11 +226,24 @@ fn accept_run(root: &std::path::Path, run: &str) -> u8 {
         if !problems.is_empty() {
             return Err(format!("{run} does not verify against its manifest: {}", problems.join("; ")));
         }
-        let body = format!(
-            "# Written by `claimcheck accept-run`: the evidence run the article's numbers come from.\nrun = \"{run}\"\nmanifest-sha256 = \"{}\"\n",
-            crate::article::sha256_hex(text.as_bytes())
-        );
+        let suites: Vec<String> = meta
+            .get("suites")
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+            .unwrap_or_default();
         let target = root.join("evidence/accepted.toml");
+        let mut accepted: AcceptedFile = match std::fs::read_to_string(&target) {
+            Ok(text) => toml::from_str(&text).map_err(|e| format!("evidence/accepted.toml: {}", e.message()))?,
+            Err(_) => AcceptedFile::default(),
+        };
+        // One accepted run per set of suites: a newer one replaces the older.
+        accepted.run.retain(|r| r.suites != suites && r.path != run);
+        accepted.run.push(AcceptedRun { path: run.to_string(), suites, manifest_sha256: crate::article::sha256_hex(text.as_bytes()) });
+        accepted.run.sort_by(|a, b| a.path.cmp(&b.path));
+        let body = format!(
+            "# Written by `claimcheck accept-run`: the evidence runs the article's numbers come from.\n\n{}",
+            toml::to_string(&accepted).map_err(|e| e.to_string())?
+        );
         std::fs::write(&target, body).map_err(|e| format!("writing evidence/accepted.toml: {e}"))?;
         Ok(format!("evidence/accepted.toml now names {run} ({verified} files verified)"))
     })();
@@ -302,4 +315,20 @@ fn emit(text: &str, review: &Review) -> u8 {
             2
         }
     }
+}
+
+/// `evidence/accepted.toml`: the accepted runs, one per set of suites.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AcceptedFile {
+    #[serde(default)]
+    run: Vec<AcceptedRun>,
+}
+
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct AcceptedRun {
+    path: String,
+    suites: Vec<String>,
+    manifest_sha256: String,
 }
