@@ -298,7 +298,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
         let claims = registry.claims.iter().map(|c| claim_shell(c, ClaimBinding::NoArticle)).collect();
         return RegistryReview { claims, ..base };
     };
-    let ctx = Context::new(root, article, &registry.file, &registry.source);
+    let ctx = Context::new(root, article, &registry.sources, &registry.file, &registry.source);
     let bindings = binding::bind(registry, article);
     let mut claims = Vec::new();
     // Numbers verified or declared, per sentence, by their keys.

@@ -53,6 +53,18 @@ pub enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// Render the article's figures (SVG) and article/figures/provenance.toml from the
+    /// accepted run's raw samples and traces.
+    Figures {
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// The run to plot; default: the accepted run that holds the softmax suite.
+        #[arg(long)]
+        run: Option<String>,
+        /// Compare with the committed figures instead of writing them.
+        #[arg(long)]
+        check: bool,
+    },
     /// Name a run as the one the article uses (evidence/accepted.toml), after checking that it
     /// was accepted and that its manifest verifies.
     AcceptRun {
@@ -149,6 +161,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(&timing, "softmax-bench", &["softmax-bench"], &peers),
         Command::BenchReport { run, root } => bench_report(&root, &run),
         Command::AcceptRun { run, root } => accept_run(&root, &run),
+        Command::Figures { root, run, check } => figures(&root, run.as_deref(), check),
     }
 }
 
@@ -232,13 +245,13 @@ fn accept_run(root: &std::path::Path, run: &str) -> u8 {
             .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
             .unwrap_or_default();
         let target = root.join("evidence/accepted.toml");
-        let mut accepted: AcceptedFile = match std::fs::read_to_string(&target) {
+        let mut accepted: crate::evidence::AcceptedFile = match std::fs::read_to_string(&target) {
             Ok(text) => toml::from_str(&text).map_err(|e| format!("evidence/accepted.toml: {}", e.message()))?,
-            Err(_) => AcceptedFile::default(),
+            Err(_) => crate::evidence::AcceptedFile::default(),
         };
         // One accepted run per set of suites: a newer one replaces the older.
         accepted.run.retain(|r| r.suites != suites && r.path != run);
-        accepted.run.push(AcceptedRun { path: run.to_string(), suites, manifest_sha256: crate::article::sha256_hex(text.as_bytes()) });
+        accepted.run.push(crate::evidence::AcceptedRun { path: run.to_string(), suites, manifest_sha256: crate::article::sha256_hex(text.as_bytes()) });
         accepted.run.sort_by(|a, b| a.path.cmp(&b.path));
         let body = format!(
             "# Written by `claimcheck accept-run`: the evidence runs the article's numbers come from.\n\n{}",
@@ -317,18 +330,42 @@ fn emit(text: &str, review: &Review) -> u8 {
     }
 }
 
-/// `evidence/accepted.toml`: the accepted runs, one per set of suites.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AcceptedFile {
-    #[serde(default)]
-    run: Vec<AcceptedRun>,
-}
 
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct AcceptedRun {
-    path: String,
-    suites: Vec<String>,
-    manifest_sha256: String,
+fn figures(root: &std::path::Path, run: Option<&str>, check: bool) -> u8 {
+    let result = (|| -> anyhow::Result<(bool, String)> {
+        let run = match run {
+            Some(r) => r.to_string(),
+            None => crate::evidence::accepted_run_with(root, "softmax")?,
+        };
+        let figures = crate::figures::render(root, &run)?;
+        let provenance = crate::figures::provenance_toml(&figures)?;
+        let dir = root.join("article/figures");
+        let mut files: Vec<(String, String)> = figures.iter().map(|f| (f.name.clone(), f.svg.clone())).collect();
+        files.push(("provenance.toml".into(), provenance));
+        if check {
+            let differing: Vec<String> = files
+                .iter()
+                .filter(|(name, text)| std::fs::read_to_string(dir.join(name)).ok().as_deref() != Some(text.as_str()))
+                .map(|(name, _)| format!("article/figures/{name}"))
+                .collect();
+            let ok = differing.is_empty();
+            let message = if ok { format!("{} files match a fresh rendering of {run}", files.len()) } else { format!("differ from a fresh rendering of {run}: {}", differing.join(", ")) };
+            return Ok((ok, message));
+        }
+        std::fs::create_dir_all(&dir)?;
+        for (name, text) in &files {
+            std::fs::write(dir.join(name), text)?;
+        }
+        Ok((true, format!("wrote {} files to article/figures from {run}", files.len())))
+    })();
+    match result {
+        Ok((ok, message)) => {
+            println!("{message}");
+            if ok { 0 } else { 1 }
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            2
+        }
+    }
 }

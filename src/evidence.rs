@@ -364,6 +364,35 @@ pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
     Ok(out)
 }
 
+/// `evidence/accepted.toml`: the accepted runs, one per set of suites, written by
+/// `claimcheck accept-run`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptedFile {
+    #[serde(default)]
+    pub run: Vec<AcceptedRun>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AcceptedRun {
+    pub path: String,
+    pub suites: Vec<String>,
+    pub manifest_sha256: String,
+}
+
+/// The root-relative path of the accepted run that holds `suite`.
+pub fn accepted_run_with(root: &Path, suite: &str) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(root.join("evidence/accepted.toml")).map_err(|e| anyhow::anyhow!("reading evidence/accepted.toml: {e}"))?;
+    let accepted: AcceptedFile = toml::from_str(&text).map_err(|e| anyhow::anyhow!("evidence/accepted.toml: {}", e.message()))?;
+    accepted
+        .run
+        .into_iter()
+        .find(|r| r.suites.iter().any(|s| s == suite))
+        .map(|r| r.path)
+        .ok_or_else(|| anyhow::anyhow!("evidence/accepted.toml names no run with the {suite} suite"))
+}
+
 /// Writes a run directory so that it appears whole or not at all: files go into a temporary
 /// sibling directory, the manifest is written last, and the directory is renamed into place.
 /// An existing run is never overwritten.

@@ -21,8 +21,11 @@
 //! - [`registry`]: reading and validating `claims/*.toml`.
 //! - [`binding`]: each claim to its one sentence, each check to its number.
 //! - [`checks`]: the closed set of check kinds, one file each (`stat`, `arith`, `manifest`,
-//!   `contains`, `json`, `trace`, `validation`, `words`), and the judgement of an observation
-//!   against the quoted number.
+//!   `contains`, `json`, `trace`, `validation`, `words`, `figure`, `cited`, `compare`), and
+//!   the judgement of an observation against the quoted number.
+//! - [`figures`]: the article's SVG figures rendered from an accepted run, and their provenance.
+//! - [`gpu`]: the GPU suite (kernels compiled by NVRTC, the timing harness, FP64 references,
+//!   the run writer); only `run` and `bench` reach it, never `audit`.
 //! - [`evidence`]: the run-directory formats shared by the GPU suite (writer) and the checks
 //!   (readers), and the writer that makes a run appear whole or not at all.
 //! - [`stats`]: the `Samples` invariants and numpy-compatible quantiles.
@@ -60,6 +63,7 @@ pub mod checks;
 pub mod cli;
 pub mod diagnostic;
 pub mod evidence;
+pub mod figures;
 pub mod gpu;
 pub mod numbers;
 pub mod paths;

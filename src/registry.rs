@@ -47,6 +47,10 @@ pub struct Source {
     pub scope: Option<String>,
     #[serde(default)]
     pub accessed: Option<String>,
+    /// The source's own words that the article's numbers are taken from, quoted verbatim
+    /// and short; `cited` checks read their numbers.
+    #[serde(default)]
+    pub excerpt: Option<String>,
 }
 
 /// A number of the article that names something (a year, a figure, a case's shape) rather than

@@ -3,8 +3,8 @@
 //! What it does: evaluates `expr` and compares the value with the quoted number. The
 //! expression language is numbers, `+ - * / % ^`, parentheses, unary minus, the functions
 //! `min`, `max`, `abs`, `sqrt`, `ln`, `log2`, `log10`, `exp`, and variables bound in `vars` to
-//! `stat` queries over raw samples. Nothing else: no names are looked up anywhere else, and no
-//! code runs.
+//! `stat` queries over raw samples or in `json-vars` to numbers in JSON or TOML evidence.
+//! Nothing else: no names are looked up anywhere else, and no code runs.
 //!
 //! Why: percentages with the wrong denominator and ratios copied from an older run are the
 //! commonest stale numbers; an expression written next to the sentence makes the arithmetic
@@ -24,7 +24,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Context, Observation, stat};
+use super::{Context, Observation, json, stat};
 use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -33,17 +33,23 @@ pub struct Spec {
     pub expr: Spanned<String>,
     #[serde(default)]
     pub vars: BTreeMap<String, stat::Spec>,
+    /// Variables read from JSON or TOML evidence (`file`, `path`).
+    #[serde(default)]
+    pub json_vars: BTreeMap<String, json::Query>,
 }
 
 impl Spec {
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
         let expr = parse(self.expr.get_ref()).map_err(|e| (format!("bad expression: {}", e.message), self.inner_span(&e.at)))?;
         for name in expr.variables() {
-            if !self.vars.contains_key(name) {
-                return Err((format!("expression uses `{name}`, which `vars` does not define"), self.expr.span()));
+            if !self.vars.contains_key(name) && !self.json_vars.contains_key(name) {
+                return Err((format!("expression uses `{name}`, which neither `vars` nor `json-vars` defines"), self.expr.span()));
             }
         }
         for var in self.vars.values() {
+            var.validate()?;
+        }
+        for var in self.json_vars.values() {
             var.validate()?;
         }
         Ok(())
@@ -60,6 +66,9 @@ impl Spec {
         let mut values = BTreeMap::new();
         for (name, query) in &self.vars {
             values.insert(name.as_str(), query.compute(ctx)?.0);
+        }
+        for (name, query) in &self.json_vars {
+            values.insert(name.as_str(), query.number(ctx)?);
         }
         let value = expr.eval(&values).map_err(|e| ctx.error_at(format!("cannot evaluate: {}", e.message), self.inner_span(&e.at), "here"))?;
         Ok(Observation { value: Some(value), unit: None, problems: Vec::new(), detail: format!("{} = {value}", self.expr.get_ref()) })
@@ -338,6 +347,13 @@ mod tests {
     #[test]
     fn undefined_variables_are_refused_when_read() {
         assert!(parse_error("kind = \"arith\"\nexpr = \"a / b\"").contains("`a`"));
+    }
+
+    #[test]
+    fn json_variables_read_evidence() {
+        let f = Fixture::new(&[("m.json", "{\"cases\":[{\"bytes\":{\"four-kernel\":80}}]}")]);
+        let check = check_toml("kind = \"arith\"\nexpr = \"b / 4\"\n[json-vars.b]\nfile = \"m.json\"\npath = \"cases[0].bytes.four-kernel\"\n");
+        assert_eq!(f.observe(&check).unwrap().value, Some(20.0));
     }
 
     #[test]

@@ -48,37 +48,9 @@ impl Spec {
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
-        let text = ctx.read_text(&self.file)?;
         let file = self.file.get_ref();
-        let root: Value = if file.ends_with(".toml") {
-            let t: toml::Value = toml::from_str(&text).map_err(|e| ctx.error_at(format!("{file}: not TOML: {}", e.message()), self.file.span(), "this file"))?;
-            serde_json::to_value(t).map_err(|e| ctx.error_at(format!("{file}: {e}"), self.file.span(), "this file"))?
-        } else {
-            serde_json::from_str(&text).map_err(|e| ctx.error_at(format!("{file}: not JSON: {e}"), self.file.span(), "this file"))?
-        };
-        let steps = steps(self.path.get_ref()).map_err(|m| ctx.error_at(m, self.path.span(), "here"))?;
-        let mut at = &root;
-        let mut walked = String::new();
-        for step in &steps {
-            let next = match step {
-                Step::Key(k) => at.get(k.as_str()),
-                Step::Index(i) => at.get(*i),
-            };
-            let Some(next) = next else {
-                let what = match step {
-                    Step::Key(k) => format!("no key `{k}`"),
-                    Step::Index(i) => format!("no index [{i}]"),
-                };
-                let place = if walked.is_empty() { "the top".to_string() } else { walked.clone() };
-                return Err(ctx.error_at(format!("{file}: {what} at {place}"), self.path.span(), "this path"));
-            };
-            match step {
-                Step::Key(k) if walked.is_empty() => walked.push_str(k),
-                Step::Key(k) => walked.push_str(&format!(".{k}")),
-                Step::Index(i) => walked.push_str(&format!("[{i}]")),
-            }
-            at = next;
-        }
+        let value = lookup(ctx, &self.file, &self.path)?;
+        let at = &value;
         let mut problems = Vec::new();
         if let Some(want) = &self.equals {
             let want_json = serde_json::to_value(want).unwrap_or(Value::Null);
@@ -88,6 +60,61 @@ impl Spec {
         }
         Ok(Observation { value: at.as_f64(), unit: None, problems, detail: format!("{} in {file} is {at}", self.path.get_ref()) })
     }
+}
+
+/// A number at a path of a JSON or TOML file, as an `arith` variable.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Query {
+    pub file: Spanned<String>,
+    pub path: Spanned<String>,
+}
+
+impl Query {
+    pub fn validate(&self) -> Result<(), (String, Range<usize>)> {
+        steps(self.path.get_ref()).map(|_| ()).map_err(|m| (m, self.path.span()))
+    }
+
+    pub fn number(&self, ctx: &Context<'_>) -> Result<f64, Diagnostic> {
+        let v = lookup(ctx, &self.file, &self.path)?;
+        v.as_f64().ok_or_else(|| ctx.error_at(format!("{}: {} is {v}, not a number", self.file.get_ref(), self.path.get_ref()), self.path.span(), "not a number"))
+    }
+}
+
+/// The value at `path` in `file` (TOML when it ends in `.toml`, JSON otherwise).
+fn lookup(ctx: &Context<'_>, file_name: &Spanned<String>, path: &Spanned<String>) -> Result<Value, Diagnostic> {
+    let text = ctx.read_text(file_name)?;
+    let file = file_name.get_ref();
+    let root: Value = if file.ends_with(".toml") {
+        let t: toml::Value = toml::from_str(&text).map_err(|e| ctx.error_at(format!("{file}: not TOML: {}", e.message()), file_name.span(), "this file"))?;
+        serde_json::to_value(t).map_err(|e| ctx.error_at(format!("{file}: {e}"), file_name.span(), "this file"))?
+    } else {
+        serde_json::from_str(&text).map_err(|e| ctx.error_at(format!("{file}: not JSON: {e}"), file_name.span(), "this file"))?
+    };
+    let steps = steps(path.get_ref()).map_err(|m| ctx.error_at(m, path.span(), "here"))?;
+    let mut at = &root;
+    let mut walked = String::new();
+    for step in &steps {
+        let next = match step {
+            Step::Key(k) => at.get(k.as_str()),
+            Step::Index(i) => at.get(*i),
+        };
+        let Some(next) = next else {
+            let what = match step {
+                Step::Key(k) => format!("no key `{k}`"),
+                Step::Index(i) => format!("no index [{i}]"),
+            };
+            let place = if walked.is_empty() { "the top".to_string() } else { walked.clone() };
+            return Err(ctx.error_at(format!("{file}: {what} at {place}"), path.span(), "this path"));
+        };
+        match step {
+            Step::Key(k) if walked.is_empty() => walked.push_str(k),
+            Step::Key(k) => walked.push_str(&format!(".{k}")),
+            Step::Index(i) => walked.push_str(&format!("[{i}]")),
+        }
+        at = next;
+    }
+    Ok(at.clone())
 }
 
 fn steps(path: &str) -> Result<Vec<Step>, String> {

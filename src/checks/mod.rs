@@ -7,7 +7,10 @@
 //! else; it never runs a program, and no registry value becomes a command.
 
 pub mod arith;
+pub mod cited;
+pub mod compare;
 pub mod contains;
+pub mod figure;
 pub mod json;
 pub mod manifest;
 pub mod stat;
@@ -55,6 +58,9 @@ pub enum Kind {
     Trace(trace::Spec),
     Validation(validation::Spec),
     Words(words::Spec),
+    Figure(figure::Spec),
+    Cited(cited::Spec),
+    Compare(compare::Spec),
 }
 
 /// Keys every kind accepts.
@@ -155,6 +161,9 @@ pub fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
         "trace" => Kind::Trace(from_table(table, span.clone()).map_err(ParseError::Toml)?),
         "validation" => Kind::Validation(from_table(table, span.clone()).map_err(ParseError::Toml)?),
         "words" => Kind::Words(from_table(table, span.clone()).map_err(ParseError::Toml)?),
+        "figure" => Kind::Figure(from_table(table, span.clone()).map_err(ParseError::Toml)?),
+        "cited" => Kind::Cited(from_table(table, span.clone()).map_err(ParseError::Toml)?),
+        "compare" => Kind::Compare(from_table(table, span.clone()).map_err(ParseError::Toml)?),
         other => {
             return Err(ParseError::At {
                 message: format!("unknown check kind `{other}`"),
@@ -175,7 +184,7 @@ fn from_table<T: DeserializeOwned>(table: DeTable<'_>, span: Range<usize>) -> Re
 }
 
 impl Kind {
-    pub const NAMES: [&'static str; 8] = ["stat", "arith", "manifest", "contains", "json", "trace", "validation", "words"];
+    pub const NAMES: [&'static str; 11] = ["stat", "arith", "manifest", "contains", "json", "trace", "validation", "words", "figure", "cited", "compare"];
 
     pub fn name(&self) -> &'static str {
         match self {
@@ -187,6 +196,9 @@ impl Kind {
             Kind::Trace(_) => "trace",
             Kind::Validation(_) => "validation",
             Kind::Words(_) => "words",
+            Kind::Figure(_) => "figure",
+            Kind::Cited(_) => "cited",
+            Kind::Compare(_) => "compare",
         }
     }
 
@@ -201,10 +213,13 @@ impl Kind {
             Kind::Trace(s) => s.validate(),
             Kind::Validation(_) => Ok(()),
             Kind::Words(_) => Ok(()),
+            Kind::Figure(_) => Ok(()),
+            Kind::Cited(_) => Ok(()),
+            Kind::Compare(s) => s.validate(),
         }
     }
 
-    fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    fn observe(&self, ctx: &Context<'_>, quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         match self {
             Kind::Stat(s) => s.observe(ctx),
             Kind::Arith(s) => s.observe(ctx),
@@ -214,6 +229,9 @@ impl Kind {
             Kind::Trace(s) => s.observe(ctx),
             Kind::Validation(s) => s.observe(ctx),
             Kind::Words(s) => s.observe(ctx),
+            Kind::Figure(s) => s.observe(ctx),
+            Kind::Cited(s) => s.observe(ctx, quoted),
+            Kind::Compare(s) => s.observe(ctx),
         }
     }
 
@@ -228,6 +246,9 @@ impl Kind {
             Kind::Trace(s) => vec![s.file.get_ref().as_str()],
             Kind::Validation(s) => vec![s.file.get_ref().as_str()],
             Kind::Words(_) => vec![],
+            Kind::Figure(s) => vec![s.provenance.get_ref().as_str()],
+            Kind::Cited(_) => vec![],
+            Kind::Compare(s) => vec![s.samples.get_ref().as_str()],
         }
     }
 }
@@ -237,6 +258,8 @@ impl Kind {
 pub struct Context<'a> {
     pub root: &'a Root,
     pub article: &'a Article,
+    /// The registry's sources, for `cited` checks.
+    pub sources: &'a [crate::registry::Source],
     pub registry_file: &'a str,
     pub registry_source: &'a str,
     jsonl: RefCell<HashMap<PathBuf, Rc<Jsonl>>>,
@@ -244,8 +267,8 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(root: &'a Root, article: &'a Article, registry_file: &'a str, registry_source: &'a str) -> Self {
-        Context { root, article, registry_file, registry_source, jsonl: RefCell::default(), text: RefCell::default() }
+    pub fn new(root: &'a Root, article: &'a Article, sources: &'a [crate::registry::Source], registry_file: &'a str, registry_source: &'a str) -> Self {
+        Context { root, article, sources, registry_file, registry_source, jsonl: RefCell::default(), text: RefCell::default() }
     }
 
     /// A diagnostic pointing into the registry.
@@ -287,7 +310,7 @@ impl<'a> Context<'a> {
 
 /// Runs `check` and judges it against `quoted`, the number of the sentence it verifies.
 pub fn run(check: &Check, quoted: Option<&Quoted>, ctx: &Context<'_>) -> Outcome {
-    let observation = match check.kind.observe(ctx) {
+    let observation = match check.kind.observe(ctx, quoted) {
         Ok(o) => o,
         Err(d) => return Outcome::Error(d),
     };

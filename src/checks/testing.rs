@@ -30,8 +30,8 @@ impl Fixture {
     }
 
     pub fn observe(&self, check: &Check) -> Result<Observation, Diagnostic> {
-        let ctx = Context::new(&self.root, &self.article, "claims/t.toml", "");
-        check.kind.observe(&ctx)
+        let ctx = Context::new(&self.root, &self.article, &[], "claims/t.toml", "");
+        check.kind.observe(&ctx, None)
     }
 }
 

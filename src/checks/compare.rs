@@ -1,0 +1,129 @@
+//! `compare`: an ordering claim, such as "the fused kernel is faster than cuDNN and PyTorch at
+//! every shape".
+//!
+//! What it does: for every case in `cases`, computes `statistic` of `field` over the samples
+//! of `select` plus that case and each variant, and checks that `faster`'s value is below every
+//! `slower` variant's, by at least `min-ratio` (slower ÷ faster) when given. Yields the
+//! smallest ratio found, so a quoted "at least 1.2×" can be checked too.
+//!
+//! Why: orderings survive a change of device better than absolute times, and they are what
+//! readers remember; each one should be recomputed from the samples.
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "compare"
+//! samples = "evidence/runs/r2/samples.jsonl"
+//! select = { suite = "softmax-bench", mode = "stream" }
+//! field = "device_us"
+//! statistic = "median"
+//! faster = "fused"
+//! slower = ["cudnn", "torch"]
+//! cases = ["4096x4096", "4096x128"]
+//! ```
+//! Fails as `4096x128: fused 7.52 is not below cudnn 7.07`.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Context, Observation, stat};
+use crate::diagnostic::Diagnostic;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Spec {
+    pub samples: Spanned<String>,
+    pub select: Spanned<BTreeMap<String, toml::Value>>,
+    pub field: Spanned<String>,
+    pub statistic: Spanned<String>,
+    pub faster: String,
+    pub slower: Vec<String>,
+    pub cases: Vec<String>,
+    #[serde(default)]
+    pub min_ratio: Option<f64>,
+}
+
+impl Spec {
+    pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
+        if self.slower.is_empty() || self.cases.is_empty() {
+            return Err(("a compare check needs at least one `slower` variant and one case".into(), self.select.span()));
+        }
+        self.query("", "").validate()
+    }
+
+    /// The `stat` query for one case and variant.
+    pub fn query(&self, case: &str, variant: &str) -> stat::Spec {
+        let mut select = self.select.get_ref().clone();
+        select.insert("case".into(), toml::Value::String(case.into()));
+        select.insert("variant".into(), toml::Value::String(variant.into()));
+        stat::Spec {
+            samples: self.samples.clone(),
+            select: Spanned::new(self.select.span(), select),
+            field: self.field.clone(),
+            statistic: self.statistic.clone(),
+            summary: None,
+        }
+    }
+
+    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+        let mut problems = Vec::new();
+        let mut smallest = f64::INFINITY;
+        for case in &self.cases {
+            let fast = self.query(case, &self.faster).compute(ctx)?.0;
+            for other in &self.slower {
+                let slow = self.query(case, other).compute(ctx)?.0;
+                let ratio = slow / fast;
+                smallest = smallest.min(ratio);
+                let ok = match self.min_ratio {
+                    Some(r) => ratio >= r,
+                    None => fast < slow,
+                };
+                if !ok {
+                    let need = self.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
+                    problems.push(format!("{case}: {} {fast:.2} is not below {other} {slow:.2}{need}", self.faster));
+                }
+            }
+        }
+        Ok(Observation {
+            value: Some(smallest),
+            unit: None,
+            problems,
+            detail: format!("{} against {} over {} cases; smallest ratio {smallest:.3}", self.faster, self.slower.join(", "), self.cases.len()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{Fixture, check_toml};
+
+    const SAMPLES: &str = "{\"case\":\"a\",\"variant\":\"f\",\"t\":1}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":2}\n{\"case\":\"b\",\"variant\":\"f\",\"t\":3}\n{\"case\":\"b\",\"variant\":\"s\",\"t\":2}\n";
+
+    fn check(cases: &str, extra: &str) -> String {
+        format!("kind = \"compare\"\nsamples = \"s.jsonl\"\nselect = {{}}\nfield = \"t\"\nstatistic = \"median\"\nfaster = \"f\"\nslower = [\"s\"]\ncases = {cases}\n{extra}")
+    }
+
+    #[test]
+    fn an_ordering_that_holds_passes_with_its_smallest_ratio() {
+        let f = Fixture::new(&[("s.jsonl", SAMPLES)]);
+        let obs = f.observe(&check_toml(&check("[\"a\"]", ""))).unwrap();
+        assert!(obs.problems.is_empty());
+        assert_eq!(obs.value, Some(2.0));
+    }
+
+    #[test]
+    fn a_case_where_the_order_flips_fails() {
+        let f = Fixture::new(&[("s.jsonl", SAMPLES)]);
+        let obs = f.observe(&check_toml(&check("[\"a\", \"b\"]", ""))).unwrap();
+        assert_eq!(obs.problems, ["b: f 3.00 is not below s 2.00"]);
+    }
+
+    #[test]
+    fn a_minimum_ratio_is_enforced() {
+        let f = Fixture::new(&[("s.jsonl", SAMPLES)]);
+        let obs = f.observe(&check_toml(&check("[\"a\"]", "min-ratio = 2.5"))).unwrap();
+        assert_eq!(obs.problems.len(), 1);
+    }
+}

@@ -1,0 +1,297 @@
+//! The article's figures, rendered as SVG from the raw samples and traces of an accepted run,
+//! never from typed-in numbers. Rendering is a pure function of the run's files, with an
+//! embedded font for text metrics, so the same run gives byte-identical SVGs on any machine;
+//! the `figure` check re-renders and compares. This module never reads the article.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use plotters::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::evidence::{SampleRecord, TraceTask};
+use crate::stats::Samples;
+
+static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+const FAMILY: &str = "sans-serif";
+
+/// One rendered figure with what it plots.
+#[derive(Debug, Clone)]
+pub struct Figure {
+    /// File name under `article/figures/`.
+    pub name: String,
+    pub svg: String,
+    pub provenance: FigureProvenance,
+}
+
+/// `article/figures/provenance.toml`: every figure and every plotted label, with its source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Provenance {
+    pub figure: Vec<FigureProvenance>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FigureProvenance {
+    pub file: String,
+    pub sha256: String,
+    pub run: String,
+    /// What each point or bar is: `median and p05–p95 of host_us over 21 rounds`.
+    pub shows: String,
+    pub label: Vec<LabelSource>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LabelSource {
+    pub label: String,
+    pub suite: String,
+    pub cases: Vec<String>,
+    pub variant: String,
+    pub mode: String,
+    /// For a trace figure, the trace file the label's bars come from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+}
+
+/// Renders every figure from the run at `run` (root-relative) under `root`.
+pub fn render(root: &Path, run: &str) -> anyhow::Result<Vec<Figure>> {
+    plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).map_err(|_| anyhow::anyhow!("the embedded font does not load"))?;
+    let dir = root.join(run);
+    let samples = read_samples(&dir.join("samples.jsonl"))?;
+    let mut out = Vec::new();
+    out.push(latency_figure(
+        "pointwise.svg",
+        run,
+        &samples,
+        "pointwise",
+        &["n=262144", "n=1048576", "n=4194304", "n=16777216"],
+        &["2^18", "2^20", "2^22", "2^24"],
+        &[("three-kernel", "stream"), ("three-kernel", "graph"), ("fused", "stream"), ("fused", "graph")],
+        "Pointwise y = (x·a + b)²: host completion time by size",
+    )?);
+    out.push(latency_figure(
+        "softmax.svg",
+        run,
+        &samples,
+        "softmax",
+        &["4096x128", "16384x512", "32768x1024", "4096x4096", "1024x32768", "8x262144"],
+        &["4096×128", "16384×512", "32768×1024", "4096×4096", "1024×32768", "8×262144"],
+        &[
+            ("four-kernel", "stream"),
+            ("four-kernel", "graph"),
+            ("cudnn-rms", "stream"),
+            ("cudnn-rms", "graph"),
+            ("fused-block", "stream"),
+            ("fused-block", "graph"),
+            ("fused", "stream"),
+            ("fused", "graph"),
+        ],
+        "RMS-scaled softmax: host completion time by shape",
+    )?);
+    out.push(latency_figure(
+        "scheduling.svg",
+        run,
+        &samples,
+        "scheduling",
+        &["balanced", "ragged"],
+        &["balanced", "ragged"],
+        &[("three-kernel", "stream"), ("three-kernel", "graph"), ("phase-fused", "stream"), ("phase-fused", "graph"), ("queue", "stream"), ("queue", "graph")],
+        "Tiled A/B/C softmax: host completion time by schedule",
+    )?);
+    out.push(timeline_figure("timeline.svg", run, &dir, "traces/queue-ragged.jsonl")?);
+    Ok(out)
+}
+
+/// The provenance file for `figures`.
+pub fn provenance_toml(figures: &[Figure]) -> anyhow::Result<String> {
+    let p = Provenance { figure: figures.iter().map(|f| f.provenance.clone()).collect() };
+    Ok(format!("# Written by `claimcheck figures`: every figure and every plotted label, with its source.\n\n{}", toml::to_string(&p)?))
+}
+
+fn read_samples(path: &Path) -> anyhow::Result<Vec<SampleRecord>> {
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Ok(serde_json::from_str(l)?)).collect()
+}
+
+fn to_plot<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow::anyhow!("drawing: {e:?}")
+}
+
+/// Colours that stay apart in print and for common colour-vision deficiencies.
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(0, 114, 178),
+    RGBColor(86, 180, 233),
+    RGBColor(213, 94, 0),
+    RGBColor(230, 159, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(120, 200, 170),
+    RGBColor(204, 121, 167),
+    RGBColor(90, 40, 120),
+];
+
+#[allow(clippy::too_many_arguments)]
+fn latency_figure(
+    name: &str,
+    run: &str,
+    samples: &[SampleRecord],
+    suite: &str,
+    cases: &[&str],
+    case_labels: &[&str],
+    series: &[(&str, &str)],
+    title: &str,
+) -> anyhow::Result<Figure> {
+    // (case, variant, mode) -> (p05, median, p95) of host_us.
+    let mut groups: BTreeMap<(&str, &str, &str), Vec<f64>> = BTreeMap::new();
+    for s in samples.iter().filter(|s| s.suite == suite) {
+        groups.entry((s.case.as_str(), s.variant.as_str(), s.mode.as_str())).or_default().push(s.host_us);
+    }
+    let mut stats = BTreeMap::new();
+    for (key, values) in groups {
+        let s = Samples::new(values).map_err(|e| anyhow::anyhow!("{suite} {key:?}: {e}"))?;
+        stats.insert(key, (s.quantile(0.05), s.median(), s.quantile(0.95)));
+    }
+    let (lo, hi) = stats.values().fold((f64::INFINITY, 0.0f64), |(a, b), (p05, _, p95)| (a.min(*p05), b.max(*p95)));
+    anyhow::ensure!(hi > 0.0, "no {suite} samples in {run}");
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (960, 520)).into_drawing_area();
+        area.fill(&WHITE).map_err(to_plot)?;
+        let n = cases.len() as f64;
+        let mut chart = ChartBuilder::on(&area)
+            .caption(title, (FAMILY, 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(64)
+            .build_cartesian_2d(-0.5f64..n - 0.5, ((lo * 0.8)..(hi * 1.25)).log_scale())
+            .map_err(to_plot)?;
+        let labels: Vec<String> = case_labels.iter().map(|s| s.to_string()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(cases.len())
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 1e-6 && i >= 0.0 { labels.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
+            })
+            .y_desc("host completion time, µs (log scale)")
+            .label_style((FAMILY, 13))
+            .draw()
+            .map_err(to_plot)?;
+        let width = 0.8 / series.len() as f64;
+        for (k, (variant, mode)) in series.iter().enumerate() {
+            let colour = PALETTE[k % PALETTE.len()];
+            let offset = -0.4 + width * (k as f64 + 0.5);
+            let points: Vec<(f64, f64, f64, f64)> = cases
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| stats.get(&(*c, *variant, *mode)).map(|&(p05, med, p95)| (i as f64 + offset, p05, med, p95)))
+                .collect();
+            chart
+                .draw_series(points.iter().map(|&(x, p05, med, p95)| ErrorBar::new_vertical(x, p05, med, p95, colour.stroke_width(2), 6)))
+                .map_err(to_plot)?
+                .label(format!("{variant}, {mode}"))
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
+            chart.draw_series(points.iter().map(|&(x, _, med, _)| Circle::new((x, med), 3, colour.filled()))).map_err(to_plot)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font((FAMILY, 12))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(to_plot)?;
+        area.present().map_err(to_plot)?;
+    }
+    let provenance = FigureProvenance {
+        file: format!("article/figures/{name}"),
+        sha256: crate::article::sha256_hex(svg.as_bytes()),
+        run: run.to_string(),
+        shows: "dot: median, bar: p05 to p95 of host_us (numpy linear quantiles) over the run's rounds".into(),
+        label: series
+            .iter()
+            .map(|(variant, mode)| LabelSource {
+                label: format!("{variant}, {mode}"),
+                suite: suite.to_string(),
+                cases: cases.iter().map(|c| c.to_string()).collect(),
+                variant: variant.to_string(),
+                mode: mode.to_string(),
+                trace: None,
+            })
+            .collect(),
+    };
+    Ok(Figure { name: name.to_string(), svg, provenance })
+}
+
+fn timeline_figure(name: &str, run: &str, dir: &Path, trace: &str) -> anyhow::Result<Figure> {
+    let text = std::fs::read_to_string(dir.join(trace)).map_err(|e| anyhow::anyhow!("reading {run}/{trace}: {e}"))?;
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: crate::evidence::TraceHeader = serde_json::from_str(lines.next().unwrap_or("{}"))?;
+    let tasks: Vec<TraceTask> = lines.map(serde_json::from_str).collect::<Result<_, _>>()?;
+    let t0 = tasks.iter().map(|t| t.start_ns).min().ok_or_else(|| anyhow::anyhow!("{trace} has no tasks"))?;
+    let t1 = tasks.iter().map(|t| t.end_ns).max().unwrap_or(t0);
+    let span_us = (t1 - t0) as f64 / 1000.0;
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (960, 560)).into_drawing_area();
+        area.fill(&WHITE).map_err(to_plot)?;
+        let title = format!("Queue schedule, {} input: tasks per worker over time ({} tasks, {} workers)", header.case, tasks.len(), header.workers);
+        let mut chart = ChartBuilder::on(&area)
+            .caption(title, (FAMILY, 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0f64..span_us * 1.02, 0f64..header.workers as f64)
+            .map_err(to_plot)?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .x_desc("time since the first task started, µs (%globaltimer)")
+            .y_desc("worker block")
+            .label_style((FAMILY, 13))
+            .draw()
+            .map_err(to_plot)?;
+        for (k, stage) in ["A", "B", "C"].iter().enumerate() {
+            let colour = [PALETTE[0], PALETTE[2], PALETTE[4]][k];
+            chart
+                .draw_series(tasks.iter().filter(|t| t.stage == *stage).map(|t| {
+                    let x0 = (t.start_ns - t0) as f64 / 1000.0;
+                    let x1 = ((t.end_ns - t0) as f64 / 1000.0).max(x0 + span_us * 0.002);
+                    let y = t.worker as f64;
+                    Rectangle::new([(x0, y + 0.1), (x1, y + 0.9)], colour.filled())
+                }))
+                .map_err(to_plot)?
+                .label(format!("{stage} tasks"))
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font((FAMILY, 12))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(to_plot)?;
+        area.present().map_err(to_plot)?;
+    }
+    let provenance = FigureProvenance {
+        file: format!("article/figures/{name}"),
+        sha256: crate::article::sha256_hex(svg.as_bytes()),
+        run: run.to_string(),
+        shows: "one bar per task, from its start to its end %globaltimer reading, on the row of the worker block that ran it".into(),
+        label: ["A", "B", "C"]
+            .iter()
+            .map(|stage| LabelSource {
+                label: format!("{stage} tasks"),
+                suite: header.suite.clone(),
+                cases: vec![header.case.clone()],
+                variant: header.variant.clone(),
+                mode: "trace".into(),
+                trace: Some(format!("{run}/{trace}")),
+            })
+            .collect(),
+    };
+    Ok(Figure { name: name.to_string(), svg, provenance })
+}
