@@ -233,7 +233,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         let unit = r"GFLOP/s|TFLOP/s|GB/s|TB/s|MB/s|KiB|MiB|GiB|bytes|KB|kB|MB|GB|TB|µs|μs|us|ns|ms|%|×|x|s|B";
         Regex::new(&format!(
             r"(?x)
-            (?P<dims>\d+(?:[×x]\d+)+)(?:[^\w.]|$)
+            (?P<dims>\d+(?:[×x]\d+)+)(?:[^\w.]|\.(?:[^\d]|$)|$)
             |
             (?P<lo>{num})
             (?:\x20?(?P<lounit>{unit}))??
@@ -397,6 +397,12 @@ mod tests {
         assert_eq!(n.shape, Shape::Range { high: 1.7, high_decimals: 1 });
         let n = &extract("costs 1.3-2.1 us per launch", &[])[0];
         assert_eq!((n.text.as_str(), n.unit), ("1.3-2.1 us", Some(Unit::Us)));
+    }
+
+    #[test]
+    fn a_shape_may_end_a_sentence() {
+        let found = extract("from 4096×128 to 8×262144.", &[]);
+        assert_eq!(found.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["4096×128", "8×262144"]);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! What it does: for every case in `cases`, computes `statistic` of `field` over the samples
 //! of `select` plus that case and each variant, and checks that `faster`'s value is below every
-//! `slower` variant's, by at least `min-ratio` (slower ÷ faster) when given. Yields the
+//! `slower` variant's, by at least `min-ratio` (slower ÷ faster) when given. With `by = "mode"`
+//! the names are submission modes (`graph` against `stream`) instead of variants. Yields the
 //! smallest ratio found, so a quoted "at least 1.2×" can be checked too.
 //!
 //! Why: orderings survive a change of device better than absolute times, and they are what
@@ -43,6 +44,13 @@ pub struct Spec {
     pub cases: Vec<String>,
     #[serde(default)]
     pub min_ratio: Option<f64>,
+    /// The sample field that `faster` and `slower` name: `variant` (the default) or `mode`.
+    #[serde(default = "default_by")]
+    pub by: String,
+}
+
+fn default_by() -> String {
+    "variant".into()
 }
 
 impl Spec {
@@ -57,7 +65,7 @@ impl Spec {
     pub fn query(&self, case: &str, variant: &str) -> stat::Spec {
         let mut select = self.select.get_ref().clone();
         select.insert("case".into(), toml::Value::String(case.into()));
-        select.insert("variant".into(), toml::Value::String(variant.into()));
+        select.insert(self.by.clone(), toml::Value::String(variant.into()));
         stat::Spec {
             samples: self.samples.clone(),
             select: Spanned::new(self.select.span(), select),
@@ -118,6 +126,14 @@ mod tests {
         let f = Fixture::new(&[("s.jsonl", SAMPLES)]);
         let obs = f.observe(&check_toml(&check("[\"a\", \"b\"]", ""))).unwrap();
         assert_eq!(obs.problems, ["b: f 3.00 is not below s 2.00"]);
+    }
+
+    #[test]
+    fn modes_can_be_compared_instead_of_variants() {
+        let samples = "{\"case\":\"a\",\"mode\":\"graph\",\"t\":1}\n{\"case\":\"a\",\"mode\":\"stream\",\"t\":3}\n";
+        let f = Fixture::new(&[("s.jsonl", samples)]);
+        let body = "kind = \"compare\"\nsamples = \"s.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"median\"\nby = \"mode\"\nfaster = \"graph\"\nslower = [\"stream\"]\ncases = [\"a\"]";
+        assert_eq!(f.observe(&check_toml(body)).unwrap().value, Some(3.0));
     }
 
     #[test]
