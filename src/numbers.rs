@@ -2,9 +2,11 @@
 //! recognising numbers and the matching rule; it never decides which number a check verifies.
 //!
 //! **Matching rule.** A quoted value with `d` decimals matches a computed value `c` when `c`
-//! rounds to it at `d` decimals, that is when `|c − q| ≤ ½·10^−d` (the half-unit interval), unless
-//! the check gives an explicit tolerance, in which case `|c − q| ≤ tolerance`. Integers shown
-//! with thousands separators (`1,764`) have `d = 0`.
+//! rounds to it at `d` decimals: `c` written with `d` decimals (from its exact binary value,
+//! ties to even) is the quoted value. That is the half-unit interval around the quote, with
+//! exactly one quote matching a value that sits on a boundary. With an explicit tolerance the
+//! rule is `|c − q| ≤ tolerance` instead. Integers shown with thousands separators (`1,764`)
+//! have `d = 0`.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -195,19 +197,31 @@ impl Quoted {
         if !computed.is_finite() {
             return false;
         }
-        let allowed = match tolerance {
-            Some(t) => t,
-            // The small relative slack absorbs binary rounding of values such as 0.125 that
-            // sit exactly on the half-unit boundary.
-            None => 0.5 * 10f64.powi(-(self.decimals as i32)) * (1.0 + 1e-9),
-        };
-        (computed - self.value).abs() <= allowed
+        match tolerance {
+            Some(t) => (computed - self.value).abs() <= t,
+            None => {
+                // Comparing the written forms as numbers makes -0.00 and 0.00 equal.
+                let shown: f64 = format_decimals(computed, self.decimals).parse().unwrap_or(f64::NAN);
+                let quoted: f64 = format_decimals(self.value, self.decimals).parse().unwrap_or(f64::NAN);
+                shown == quoted
+            }
+        }
     }
 
     /// The computed value shown at the quoted precision, for reports.
     pub fn display(&self, computed: f64) -> String {
-        // Small values get three decimals at least, so that 0.004 is not shown as 0.
-        let decimals = self.decimals.max(if computed.abs() < 1.0 { 3 } else { 0 });
+        // A recomputed value is shown with at least two decimals below 100 (three below 1), so
+        // that a report of 1.86 against a quoted 5 does not read "2".
+        let floor = if computed.fract() == 0.0 {
+            0
+        } else if computed.abs() < 1.0 {
+            3
+        } else if computed.abs() < 100.0 {
+            2
+        } else {
+            1
+        };
+        let decimals = self.decimals.max(floor);
         format!("{}{}", format_decimals(computed, decimals), unit_suffix(self.unit))
     }
 
@@ -439,9 +453,14 @@ mod tests {
     #[test]
     fn half_unit_rule() {
         let q = Quoted { value: 14.96, decimals: 2, unit: Some(Unit::Us) };
-        assert!(q.matches(14.955, None));
+        assert!(q.matches(14.9551, None));
         assert!(q.matches(14.964, None));
         assert!(!q.matches(14.966, None));
+        // A value on the boundary matches exactly one of its two neighbours.
+        let tie = 20.345;
+        let lo = Quoted { value: 20.34, decimals: 2, unit: None };
+        let hi = Quoted { value: 20.35, decimals: 2, unit: None };
+        assert_ne!(lo.matches(tie, None), hi.matches(tie, None));
         assert!(!q.matches(f64::NAN, None));
         assert!(q.matches(15.0, Some(0.05)));
     }

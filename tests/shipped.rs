@@ -1,0 +1,87 @@
+//! The shipped article is the default the audit proves. These tests run the real binary on a
+//! copy of the repository: the pristine copy passes, and changing any digit of any latency in
+//! the article makes the audit fail on the claim that quotes it.
+
+use std::path::Path;
+use std::process::Command;
+
+use claimcheck::article::Article;
+use claimcheck::numbers::Unit;
+
+const ARTICLE: &str = "article/graphs-fusion-megakernels.md";
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// A copy of what the audit reads: registries, articles, figures, evidence and sources.
+fn repository_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["claims", "article", "evidence", "kernels", "src"] {
+        copy_dir(Path::new(part), &dir.path().join(part));
+    }
+    dir
+}
+
+fn audit_json(root: &Path) -> (i32, serde_json::Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(["audit", "--format", "json", "--root"]).arg(root).output().unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().unwrap(), json)
+}
+
+#[test]
+fn the_shipped_article_passes_with_every_number_bound() {
+    let (code, review) = audit_json(Path::new("."));
+    assert_eq!(code, 0, "{review:#}");
+    for r in review["registries"].as_array().unwrap() {
+        assert_eq!(r["unbound"].as_array().unwrap().len(), 0, "{}", r["file"]);
+        assert_eq!(r["manuscript"]["sha256_matches"], true, "{}", r["file"]);
+    }
+    let verdicts = review["counts"].as_object().unwrap();
+    for v in ["correct", "judgment", "qualify", "retain"] {
+        assert!(verdicts.get(v).and_then(|n| n.as_u64()).unwrap_or(0) > 0, "no {v} claim: {verdicts:?}");
+    }
+}
+
+#[test]
+fn changing_any_digit_of_any_latency_fails_its_claim() {
+    let source = std::fs::read_to_string(ARTICLE).unwrap();
+    let article = Article::parse(ARTICLE, source.as_bytes()).unwrap();
+    let latencies: Vec<(std::ops::Range<usize>, String)> = article
+        .sentences
+        .iter()
+        .flat_map(|s| s.numbers.iter().filter(|n| n.unit == Some(Unit::Us)).map(move |n| (s.source_span(&n.span), n.text.clone())))
+        .collect();
+    assert!(latencies.len() >= 25, "only {} latencies found", latencies.len());
+    let copy = repository_copy();
+    let target = copy.path().join(ARTICLE);
+    let mut missed = Vec::new();
+    for (span, text) in &latencies {
+        // The last digit before the unit, moved by one.
+        let digit_at = span.start + text.rfind(|c: char| c.is_ascii_digit()).unwrap();
+        let old = source.as_bytes()[digit_at];
+        let new = if old == b'9' { b'0' } else { old + 1 };
+        let mut edited = source.clone().into_bytes();
+        edited[digit_at] = new;
+        std::fs::write(&target, &edited).unwrap();
+        let (code, review) = audit_json(copy.path());
+        let mutated = String::from_utf8(edited[span.clone()].to_vec()).unwrap();
+        let failed_on_it = review["registries"][0]["claims"].as_array().unwrap().iter().any(|c| {
+            c["checks"].as_array().unwrap().iter().any(|k| k["outcome"] == "fail" && k["number_now"] == mutated.as_str())
+        });
+        if code != 1 || !failed_on_it {
+            missed.push(format!("{text} -> {mutated}: exit {code}"));
+        }
+    }
+    std::fs::write(&target, &source).unwrap();
+    assert!(missed.is_empty(), "edits the audit did not catch: {missed:?}");
+}
