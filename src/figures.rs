@@ -115,6 +115,24 @@ fn read_samples(path: &Path) -> anyhow::Result<Vec<SampleRecord>> {
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| Ok(serde_json::from_str(l)?)).collect()
 }
 
+/// The legend every figure draws, in one style.
+fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font((FAMILY, 12))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(to_plot)
+}
+
 fn to_plot<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow::anyhow!("drawing: {e:?}")
 }
@@ -195,14 +213,7 @@ fn latency_figure(
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
             chart.draw_series(points.iter().map(|&(x, _, med, _)| Circle::new((x, med), 3, colour.filled()))).map_err(to_plot)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font((FAMILY, 12))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(to_plot)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         area.present().map_err(to_plot)?;
     }
     let provenance = FigureProvenance {
@@ -266,14 +277,7 @@ fn timeline_figure(name: &str, run: &str, dir: &Path, trace: &str) -> anyhow::Re
                 .label(format!("{stage} tasks"))
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FAMILY, 12))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(to_plot)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         area.present().map_err(to_plot)?;
     }
     let provenance = FigureProvenance {

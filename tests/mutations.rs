@@ -2,6 +2,9 @@
 //! and asserts the exit code and the text that must appear. The table is the test.
 
 use std::path::Path;
+
+mod support;
+use support::copy_dir;
 use std::process::Command;
 
 struct Case {
@@ -152,18 +155,6 @@ const CASES: &[Case] = &[
     },
 ];
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 fn run_case(case: &Case) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();

@@ -3,6 +3,9 @@
 //! the article makes the audit fail on the claim that quotes it.
 
 use std::path::Path;
+
+mod support;
+use support::copy_dir;
 use std::process::Command;
 
 use claimcheck::article::Article;
@@ -10,18 +13,6 @@ use claimcheck::numbers::Unit;
 
 const ARTICLE: &str = "article/graphs-fusion-megakernels.md";
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 /// A copy of what the audit reads: registries, articles, figures, evidence and sources.
 fn repository_copy() -> tempfile::TempDir {
