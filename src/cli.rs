@@ -65,6 +65,34 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Recheck every quoted latency and ordering. Without flags: offline, from the quoted runs'
+    /// raw samples and saved summaries. --gpu re-runs the suites those checks depend on and
+    /// judges the fresh run against the accepted one (needs an NVIDIA GPU; exits 2 without
+    /// one); --fresh RUN judges a run already written.
+    Recheck {
+        #[command(flatten)]
+        target: Target,
+        /// Re-run the suites on the device and write the fresh run with its outcome table.
+        #[arg(long)]
+        gpu: bool,
+        /// Judge this run directory (root-relative) as the fresh run, without a GPU.
+        #[arg(long, value_name = "RUN", conflicts_with = "gpu")]
+        fresh: Option<String>,
+        /// A JSONL file of a peer's samples (benches/torch_softmax.py) to store in the fresh run.
+        #[arg(long = "peer", value_name = "FILE", requires = "gpu")]
+        peers: Vec<PathBuf>,
+        /// Timed rounds per configuration in the fresh run (default: as the accepted run).
+        #[arg(long, requires = "gpu")]
+        rounds: Option<u32>,
+        /// Seed of the bootstrap (default: the one a stored recheck.json records, else 20261202).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Bootstrap resamples per judgement.
+        #[arg(long)]
+        replicates: Option<usize>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
     /// Name a run as the one the article uses (evidence/accepted.toml), after checking that it
     /// was accepted and that its manifest verifies.
     AcceptRun {
@@ -160,6 +188,9 @@ pub fn run(cli: Cli) -> u8 {
         }
         Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(&timing, "softmax-bench", &["softmax-bench"], &peers),
         Command::BenchReport { run, root } => bench_report(&root, &run),
+        Command::Recheck { target, gpu, fresh, peers, rounds, seed, replicates, format } => {
+            recheck(&target, RecheckMode::from(gpu, fresh), &peers, rounds, seed, replicates, format)
+        }
         Command::AcceptRun { run, root } => accept_run(&root, &run),
         Command::Figures { root, run, check } => figures(&root, run.as_deref(), check),
     }
@@ -366,6 +397,138 @@ fn figures(root: &std::path::Path, run: Option<&str>, check: bool) -> u8 {
         Err(e) => {
             eprintln!("error: {e:#}");
             2
+        }
+    }
+}
+
+/// Which recheck to make.
+enum RecheckMode {
+    Offline,
+    Gpu,
+    Fresh(String),
+}
+
+impl RecheckMode {
+    fn from(gpu: bool, fresh: Option<String>) -> RecheckMode {
+        match (gpu, fresh) {
+            (true, _) => RecheckMode::Gpu,
+            (false, Some(run)) => RecheckMode::Fresh(run),
+            (false, None) => RecheckMode::Offline,
+        }
+    }
+}
+
+fn recheck(target: &Target, mode: RecheckMode, peers: &[PathBuf], rounds: Option<u32>, seed: Option<u64>, replicates: Option<usize>, format: Format) -> u8 {
+    use crate::recheck::{self, DEFAULT_REPLICATES, DEFAULT_SEED, Mode, Options, Report};
+    if replicates.is_some_and(|r| r < 100) {
+        eprintln!("error: --replicates must be at least 100 for a 90 % interval to mean anything");
+        return 2;
+    }
+    if rounds.is_some_and(|r| r < 2) {
+        eprintln!("error: --rounds must be at least 2");
+        return 2;
+    }
+    let mut options = Options {
+        root: target.root.clone(),
+        claims: target.claims.clone(),
+        seed: seed.unwrap_or(DEFAULT_SEED),
+        replicates: replicates.unwrap_or(DEFAULT_REPLICATES),
+    };
+    let render = |report: &Report| match format {
+        Format::Table => report::recheck::text(report),
+        Format::Json => report::recheck::json(report),
+    };
+    let fail = |diagnostics: Vec<crate::diagnostic::Diagnostic>| {
+        for d in diagnostics {
+            eprintln!("{}\n", d.render());
+        }
+        2
+    };
+    match mode {
+        RecheckMode::Offline => match recheck::offline(&options) {
+            Ok(report) => {
+                print!("{}", render(&report));
+                report.exit_code()
+            }
+            Err(ds) => fail(ds),
+        },
+        RecheckMode::Fresh(run) => {
+            let root = match crate::paths::Root::new(&options.root) {
+                Ok(r) => r,
+                Err(e) => return fail(vec![crate::diagnostic::Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))]),
+            };
+            // A run that stores its judgement is judged again with the seed it records, so
+            // that the two can be compared.
+            let stored: Option<report::recheck::WireRecheck> =
+                root.resolve(&format!("{}/recheck.json", run.trim_end_matches('/'))).ok().and_then(|p| std::fs::read(p).ok()).and_then(|b| serde_json::from_slice(&b).ok());
+            if let Some(s) = &stored {
+                options.seed = seed.unwrap_or(s.rule.seed);
+                options.replicates = replicates.unwrap_or(s.rule.replicates);
+            }
+            let result = (|| {
+                let (targets, not_rechecked) = recheck::targets(&root, &options.claims)?;
+                let mut files = recheck::SampleFiles::new(&root);
+                let (fresh, samples) = recheck::load_fresh(&root, &run, &mut files).map_err(|d| vec![d])?;
+                if fresh.status.as_deref() != Some("accepted") {
+                    return Err(vec![crate::diagnostic::Diagnostic::plain(format!(
+                        "{run} is marked `{}`: a rejected run is not judged",
+                        fresh.status.as_deref().unwrap_or("unknown")
+                    ))]);
+                }
+                let rows = recheck::against_fresh(&root, &options, &targets, &mut files, &fresh, &samples).map_err(|d| vec![d])?;
+                let accepted = recheck::accepted_runs(&root, &targets).map_err(|d| vec![d])?;
+                Ok(Report { mode: Mode::Fresh, seed: options.seed, replicates: options.replicates, accepted, fresh: Some(fresh), rows, not_rechecked })
+            })();
+            match result {
+                Ok(report) => {
+                    print!("{}", render(&report));
+                    let mut code = report.exit_code();
+                    if let Some(s) = &stored {
+                        let c = report::recheck::compare_stored(s, &report::recheck::wire(&report));
+                        if c.differing.is_empty() {
+                            println!("{run}/recheck.json: every stored row is reproduced exactly");
+                        } else {
+                            println!("{run}/recheck.json: {} stored rows DIFFER from this judgement:", c.differing.len());
+                            for d in &c.differing {
+                                println!("  {d}");
+                            }
+                            code = 1;
+                        }
+                        if c.only_stored + c.only_now > 0 {
+                            println!("{run}/recheck.json: {} rows only in the stored table, {} only in this one (the registries changed since the run)", c.only_stored, c.only_now);
+                        }
+                    }
+                    code
+                }
+                Err(ds) => fail(ds),
+            }
+        }
+        RecheckMode::Gpu => {
+            use crate::gpu::run::RunError;
+            match crate::gpu::recheck::run(&options, peers, rounds) {
+                Ok(done) => {
+                    let shown = done.dir.strip_prefix(&options.root).unwrap_or(&done.dir).display().to_string();
+                    match done.report {
+                        Some(report) => {
+                            print!("{}", render(&report));
+                            println!("run written: {shown} (accepted; its recheck.json and recheck.txt hold this table)");
+                            report.exit_code()
+                        }
+                        None => {
+                            println!("run written: {shown} (REJECTED, not judged: {})", done.rejected_because.join("; "));
+                            1
+                        }
+                    }
+                }
+                Err(e @ (RunError::Unavailable(_) | RunError::BadInput(_))) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+                Err(RunError::Failed(e)) => {
+                    eprintln!("error: the recheck run failed and nothing was written: {e:#}");
+                    1
+                }
+            }
         }
     }
 }

@@ -67,6 +67,7 @@ pub mod figures;
 pub mod gpu;
 pub mod numbers;
 pub mod paths;
+pub mod recheck;
 pub mod registry;
 pub mod report;
 pub mod stats;

@@ -83,9 +83,13 @@ pub struct Common {
     /// Why the check is there, for readers of the registry.
     #[serde(default)]
     pub note: Option<String>,
+    /// The equivalence margin δ that `recheck` allows between a fresh run and the accepted
+    /// one, as a fraction (0.1 is ±10 %); only for latency checks (`stat`, `arith`).
+    #[serde(default)]
+    pub margin: Option<f64>,
 }
 
-const COMMON_KEYS: [&str; 5] = ["number", "expect", "tolerance", "part", "note"];
+const COMMON_KEYS: [&str; 6] = ["number", "expect", "tolerance", "part", "note", "margin"];
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -172,6 +176,15 @@ pub fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
             });
         }
     };
+    if let Some(margin) = common.margin {
+        let label = "margin".to_string();
+        if !matches!(kind, Kind::Stat(_) | Kind::Arith(_)) {
+            return Err(ParseError::At { message: format!("`margin` applies to latency checks (stat, arith), not to a {} check", kind.name()), span, label });
+        }
+        if !(margin > 0.0 && margin < 1.0) {
+            return Err(ParseError::At { message: format!("margin {margin} is not a fraction between 0 and 1 (0.1 allows ±10 %)"), span, label });
+        }
+    }
     let check = Check { kind, common, span };
     check.kind.validate().map_err(|(message, span)| ParseError::At { message, span, label: "here".into() })?;
     Ok(check)
@@ -395,6 +408,14 @@ mod tests {
         let obs = Observation { value: Some(1500.0), unit: Some(Unit::Us), ..Observation::default() };
         let ms = Quoted { value: 1.5, decimals: 1, unit: Some(Unit::Ms) };
         assert!(matches!(judge(&check(Expect::Match), Some(&ms), obs), Outcome::Pass { .. }));
+    }
+
+    #[test]
+    fn a_margin_is_a_fraction_on_a_latency_check() {
+        let stat = "kind = \"stat\"\nsamples = \"s.jsonl\"\nselect = {}\nfield = \"t_us\"\nstatistic = \"median\"\n";
+        assert_eq!(testing::check_toml(&format!("{stat}margin = 0.2")).common.margin, Some(0.2));
+        assert!(testing::parse_error(&format!("{stat}margin = 10")).contains("not a fraction"));
+        assert!(testing::parse_error("kind = \"words\"\nmargin = 0.1").contains("applies to latency checks"));
     }
 
     #[test]

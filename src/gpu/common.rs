@@ -60,7 +60,7 @@ pub struct CaseMeta {
 }
 
 /// How a run is timed.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize)]
 pub struct Settings {
     pub rounds: u32,
     pub warmup: usize,

@@ -17,7 +17,7 @@ use super::harness::Timing;
 /// Why the GPU cannot be used here; the command says so in one sentence and exits 2.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Unavailable {
-    #[error("no CUDA driver library found (libcuda): `claimcheck run` needs an NVIDIA GPU and its driver")]
+    #[error("no CUDA driver library found (libcuda): this command needs an NVIDIA GPU and its driver")]
     NoDriver,
     #[error("no NVRTC library found (libnvrtc): put the CUDA toolkit's lib64 on LD_LIBRARY_PATH")]
     NoNvrtc,

@@ -6,6 +6,7 @@ pub mod common;
 pub mod device;
 pub mod harness;
 pub mod pointwise;
+pub mod recheck;
 pub mod reference;
 pub mod run;
 pub mod scheduling;

@@ -82,33 +82,78 @@ fn clocks() -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-fn run_id(suite: &str) -> String {
+/// A new run id: the UTC time to the second, then `suite`.
+pub fn run_id(suite: &str) -> String {
     let now = time::OffsetDateTime::now_utc();
     let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
     format!("{}-{suite}", now.format(&format).unwrap_or_else(|_| "unknown-time".into()))
 }
 
+/// Everything one device session measured, before it is written: the collected evidence, the
+/// device it ran on, the card's clocks around it, and the judgement of its validation.
+pub struct Measured {
+    pub suites: Vec<String>,
+    pub settings: Settings,
+    pub device: DeviceInfo,
+    pub collected: Collected,
+    pub clocks_before: Option<String>,
+    pub clocks_after: Option<String>,
+    pub peer_meta: Vec<serde_json::Value>,
+    /// Why the run is rejected; empty when every validation record holds.
+    pub rejected_because: Vec<String>,
+}
+
+impl Measured {
+    pub fn accepted(&self) -> bool {
+        self.rejected_because.is_empty()
+    }
+}
+
 /// Runs `suites` and writes the run under `root/evidence/runs`. `peers` are JSONL files of a
 /// peer's samples and validation records (the torch script) to store in the same run.
 pub fn run(root: &Path, name: &str, suites: &[&str], settings: Settings, peers: &[PathBuf]) -> Result<Outcome, RunError> {
-    // Peers are read before the device is touched, so that bad input costs no GPU time.
+    let measured = measure(suites, settings, peers)?;
+    Ok(write(root, name, &measured, &[])?)
+}
+
+/// Opens the device, runs `suites` with a progress bar, and judges validation. Peers are read
+/// before the device is touched, so that bad input costs no GPU time. Nothing is written.
+pub fn measure(suites: &[&str], settings: Settings, peers: &[PathBuf]) -> Result<Measured, RunError> {
     let mut peer_samples = Vec::new();
     let mut peer_validation = Vec::new();
     let mut peer_meta = Vec::new();
     for p in peers {
         read_peer(p, &mut peer_samples, &mut peer_validation, &mut peer_meta).map_err(RunError::BadInput)?;
     }
+    for suite in suites {
+        if configurations(suite).is_none() {
+            return Err(RunError::BadInput(format!("unknown suite {suite}")));
+        }
+    }
     let gpu = Gpu::open()?;
     let clocks_before = clocks();
     let mut out = Collected::default();
-    let progress = indicatif::ProgressBar::new_spinner();
-    let say = |m: &str| progress.set_message(m.to_string());
+    let total: usize = suites.iter().filter_map(|s| configurations(s)).sum();
+    let progress = indicatif::ProgressBar::new(total as u64);
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} configurations, {elapsed}: {msg}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    // Each suite announces a configuration as it starts it; the bar counts finished ones.
+    let mut started = 0u64;
+    let say = |m: &str| {
+        if started > 0 {
+            progress.inc(1);
+        }
+        started += 1;
+        progress.set_message(m.to_string());
+    };
+    let mut say = say;
     for suite in suites {
         match *suite {
-            "pointwise" => super::pointwise::run(&gpu, &settings, &mut out, say)?,
-            "softmax" => super::softmax::run(&gpu, &settings, &mut out, false, say)?,
-            "softmax-bench" => super::softmax::run(&gpu, &settings, &mut out, true, say)?,
-            "scheduling" => super::scheduling::run(&gpu, &settings, &mut out, say)?,
+            "pointwise" => super::pointwise::run(&gpu, &settings, &mut out, &mut say)?,
+            "softmax" => super::softmax::run(&gpu, &settings, &mut out, false, &mut say)?,
+            "softmax-bench" => super::softmax::run(&gpu, &settings, &mut out, true, &mut say)?,
+            "scheduling" => super::scheduling::run(&gpu, &settings, &mut out, &mut say)?,
             other => return Err(RunError::BadInput(format!("unknown suite {other}"))),
         }
     }
@@ -126,8 +171,38 @@ pub fn run(root: &Path, name: &str, suites: &[&str], settings: Settings, peers: 
     if out.samples.is_empty() {
         rejected_because.push("no timed samples".into());
     }
-    let accepted = rejected_because.is_empty();
-    let id = run_id(name);
+    Ok(Measured {
+        suites: suites.iter().map(|s| s.to_string()).collect(),
+        settings,
+        device: gpu.info.clone(),
+        collected: out,
+        clocks_before,
+        clocks_after,
+        peer_meta,
+        rejected_because,
+    })
+}
+
+/// How many configurations a suite times, for the progress bar; `None` for an unknown suite.
+pub fn configurations(suite: &str) -> Option<usize> {
+    match suite {
+        "pointwise" => Some(super::pointwise::SIZES.len()),
+        "softmax" | "softmax-bench" => Some(super::softmax::SHAPES.len()),
+        "scheduling" => Some(super::scheduling::CASES.len()),
+        _ => None,
+    }
+}
+
+/// Writes `measured` as a new run directory named from the time and `name`, with `extra`
+/// files (name, bytes) beside the standard ones; all of them are in the manifest.
+pub fn write(root: &Path, name: &str, measured: &Measured, extra: &[(String, Vec<u8>)]) -> anyhow::Result<Outcome> {
+    write_as(root, &run_id(name), measured, extra)
+}
+
+/// As [`write`], under a given run id.
+pub fn write_as(root: &Path, id: &str, measured: &Measured, extra: &[(String, Vec<u8>)]) -> anyhow::Result<Outcome> {
+    let out = &measured.collected;
+    let accepted = measured.accepted();
     let summary = Summary::of(&out.samples);
     let medians = summary
         .configurations
@@ -145,16 +220,16 @@ pub fn run(root: &Path, name: &str, suites: &[&str], settings: Settings, peers: 
         .collect();
     let meta = Meta {
         schema_version: 1,
-        run_id: &id,
+        run_id: id,
         status: if accepted { "accepted" } else { "rejected" },
-        rejected_because,
-        suites: suites.to_vec(),
-        device: &gpu.info,
-        clocks_before,
-        clocks_after,
+        rejected_because: measured.rejected_because.clone(),
+        suites: measured.suites.iter().map(String::as_str).collect(),
+        device: &measured.device,
+        clocks_before: measured.clocks_before.clone(),
+        clocks_after: measured.clocks_after.clone(),
         git_commit: env!("CLAIMCHECK_GIT_COMMIT"),
         claimcheck_version: env!("CARGO_PKG_VERSION"),
-        settings: &settings,
+        settings: &measured.settings,
         tolerances: BTreeMap::from([
             ("pointwise", super::pointwise::TOLERANCE),
             ("softmax", super::softmax::TOLERANCE),
@@ -169,12 +244,12 @@ pub fn run(root: &Path, name: &str, suites: &[&str], settings: Settings, peers: 
         cases: &out.cases,
         graphs: &out.graphs,
         medians,
-        peers: peer_meta,
+        peers: measured.peer_meta.clone(),
         notes: &out.notes,
     };
 
     let runs = root.join("evidence/runs");
-    let writer = RunWriter::create(&runs, &id)?;
+    let writer = RunWriter::create(&runs, id)?;
     writer.write_json("meta.json", &meta)?;
     writer.write_jsonl("samples.jsonl", &out.samples)?;
     writer.write_json("summary.json", &summary)?;
@@ -194,6 +269,9 @@ pub fn run(root: &Path, name: &str, suites: &[&str], settings: Settings, peers: 
     }
     for (module, ptx) in &out.ptx {
         writer.write(&format!("ptx/{module}.ptx"), ptx.as_bytes())?;
+    }
+    for (name, bytes) in extra {
+        writer.write(name, bytes)?;
     }
     let dir = writer.finish()?;
     Ok(Outcome { table: medians_table(&summary), dir, accepted })

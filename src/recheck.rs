@@ -1,0 +1,782 @@
+//! Rechecking quoted latencies: offline against the raw samples and saved summaries, and
+//! against a fresh run of the suites on the device. This module owns which checks are
+//! rechecked, the equivalence rule and its bootstrap; it never runs the GPU itself (the
+//! command hands it a fresh run) and never prints (the renderer in `report::recheck` does).
+//!
+//! What is rechecked:
+//! - a **latency**: a `stat` check, or an `arith` check over `stat` variables, whose quoted
+//!   number is a time (ns, µs, ms, s);
+//! - an **ordering**: a `compare` check (variant A faster than variant B, optionally by at least
+//!   a ratio).
+//!
+//! # The rule
+//!
+//! A latency is judged by an equivalence test on the log ratio of the fresh median to the
+//! accepted one (whatever statistic or expression the check computes). Both runs are
+//! resampled by **rounds** with replacement, independently, `replicates` times from a recorded
+//! seed; each resample recomputes the quantity, and the 5th and 95th percentiles of
+//! ln(fresh / accepted) form a 90 % interval. With the check's margin δ (default 10 %):
+//! MATCH when the interval lies inside ±ln(1 + δ), MISMATCH when it lies wholly outside,
+//! INCONCLUSIVE otherwise. When the fresh run's device model or driver major version differs
+//! from the accepted run's, absolute times are not compared: INCOMPARABLE.
+//!
+//! An ordering is judged inside one run (the fresh one, or offline the accepted one), so it
+//! holds across devices: the interval of ln(slower / faster) over resampled rounds must lie
+//! wholly above ln(min-ratio) (ln 1 = 0 without one) for MATCH, wholly below for MISMATCH;
+//! otherwise INCONCLUSIVE. A check with several cases takes its worst pair.
+//!
+//! Resampling rounds rather than single samples keeps together what one round measured, so an
+//! expression over several configurations (a difference of two medians) sees the pairing the
+//! shuffled round order gave it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::article::Article;
+use crate::audit;
+use crate::binding::{self, Binding};
+use crate::checks::{Expect, Kind, arith, compare, stat};
+use crate::diagnostic::Diagnostic;
+use crate::evidence::{Jsonl, Summary, json_equals_toml};
+use crate::numbers::{Quoted, Unit};
+use crate::paths::Root;
+use crate::stats::{Samples, Statistic, quantile_sorted};
+
+/// The margin δ a latency check gets when its registry entry names none.
+pub const DEFAULT_MARGIN: f64 = 0.10;
+/// The bootstrap seed when none is given; it is recorded with every judgement.
+pub const DEFAULT_SEED: u64 = 20261202;
+/// Resamples per judgement.
+pub const DEFAULT_REPLICATES: usize = 2000;
+/// The interval's coverage.
+pub const CONFIDENCE: f64 = 0.90;
+
+/// What a recheck reads.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub root: std::path::PathBuf,
+    /// Registry files, root-relative; empty means every `claims/*.toml`.
+    pub claims: Vec<String>,
+    pub seed: u64,
+    pub replicates: usize,
+}
+
+/// The outcome of one rechecked quantity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Judgement {
+    Match,
+    Inconclusive,
+    Incomparable,
+    Mismatch,
+}
+
+impl Judgement {
+    pub fn name(self) -> &'static str {
+        match self {
+            Judgement::Match => "MATCH",
+            Judgement::Mismatch => "MISMATCH",
+            Judgement::Inconclusive => "INCONCLUSIVE",
+            Judgement::Incomparable => "INCOMPARABLE",
+        }
+    }
+}
+
+/// A rechecked latency or ordering, found in a registry.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub registry: String,
+    pub claim: String,
+    /// 1-based position of the check in its claim.
+    pub check: usize,
+    pub subject: Subject,
+}
+
+#[derive(Debug, Clone)]
+pub enum Subject {
+    Latency(Latency),
+    Ordering(compare::Spec),
+}
+
+/// A quoted time and how to recompute it.
+#[derive(Debug, Clone)]
+pub struct Latency {
+    pub quoted: Quoted,
+    pub expect: Expect,
+    pub tolerance: Option<f64>,
+    pub margin: f64,
+    /// The expression over `vars`; `None` when the check is one `stat` query.
+    pub expr: Option<arith::Expr>,
+    pub expr_text: Option<String>,
+    pub vars: Vec<(String, stat::Spec)>,
+}
+
+/// One line of a recheck's outcome table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub registry: String,
+    pub claim: String,
+    pub check: usize,
+    pub kind: RowKind,
+    /// The quoted number, or for an ordering `case: faster < slower`.
+    pub what: String,
+    /// Latency: the value recomputed from the accepted run. Ordering: slower ÷ faster there.
+    pub accepted: Option<f64>,
+    /// Latency: the value in the fresh run. Ordering: slower ÷ faster in the judged run.
+    pub fresh: Option<f64>,
+    /// Offline: the value the run's saved summary holds, where it holds one.
+    pub summary: Option<f64>,
+    /// The unit `accepted`, `fresh` and `summary` are shown in.
+    pub unit: Option<Unit>,
+    /// Fresh ÷ accepted (latency), where both exist.
+    pub ratio: Option<f64>,
+    /// The 90 % interval of the judged ratio (fresh ÷ accepted, or slower ÷ faster).
+    pub interval: Option<(f64, f64)>,
+    /// The margin δ (latency) or the minimum ratio (ordering) the interval was judged against.
+    pub bound: Option<f64>,
+    pub outcome: Judgement,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowKind {
+    Latency,
+    Ordering,
+}
+
+impl RowKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RowKind::Latency => "latency",
+            RowKind::Ordering => "ordering",
+        }
+    }
+}
+
+/// How the rows were judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The quoted numbers against the accepted runs' raw samples and saved summaries.
+    Offline,
+    /// A fresh run against the accepted runs.
+    Fresh,
+}
+
+/// A recheck's result, for renderers.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub mode: Mode,
+    pub seed: u64,
+    pub replicates: usize,
+    /// Root-relative run directories the targets read, with the device each records.
+    pub accepted: Vec<RunInfo>,
+    pub fresh: Option<RunInfo>,
+    pub rows: Vec<Row>,
+    /// Checks of the registries that are not rechecked, with why (one line each).
+    pub not_rechecked: usize,
+}
+
+impl Report {
+    /// 1 when any row is a MISMATCH, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.rows.iter().any(|r| r.outcome == Judgement::Mismatch) { 1 } else { 0 }
+    }
+
+    pub fn count(&self, outcome: Judgement) -> usize {
+        self.rows.iter().filter(|r| r.outcome == outcome).count()
+    }
+}
+
+/// What a run directory says about where it ran.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunInfo {
+    pub path: String,
+    pub status: Option<String>,
+    pub device: Option<String>,
+    pub driver_major: Option<i64>,
+    pub suites: Vec<String>,
+    pub settings: Option<serde_json::Value>,
+}
+
+impl RunInfo {
+    /// Reads `dir/meta.json`; a run without one records nothing about its device.
+    pub fn read(root: &Root, dir: &str) -> Result<RunInfo, Diagnostic> {
+        let meta_path = format!("{dir}/meta.json");
+        let meta: serde_json::Value = match root.resolve(&meta_path) {
+            Ok(full) => {
+                let bytes = std::fs::read(&full).map_err(|e| Diagnostic::plain(format!("reading {meta_path}: {e}")))?;
+                serde_json::from_slice(&bytes).map_err(|e| Diagnostic::plain(format!("{meta_path}: not JSON: {e}")))?
+            }
+            Err(_) => serde_json::Value::Null,
+        };
+        Ok(RunInfo::from_meta(dir, &meta))
+    }
+
+    pub fn from_meta(dir: &str, meta: &serde_json::Value) -> RunInfo {
+        let device = &meta["device"];
+        RunInfo {
+            path: dir.to_string(),
+            status: meta["status"].as_str().map(String::from),
+            device: device["name"].as_str().map(String::from),
+            // cuDriverGetVersion reports 1000 × major + 10 × minor.
+            driver_major: device["driver_version"].as_i64().map(|v| v / 1000),
+            suites: meta["suites"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default(),
+            settings: meta.get("settings").cloned(),
+        }
+    }
+
+    /// Why absolute times of `self` cannot be compared with those of `accepted`, if they can't.
+    pub fn incomparable_with(&self, accepted: &RunInfo) -> Option<String> {
+        match (&self.device, &accepted.device, self.driver_major, accepted.driver_major) {
+            (Some(a), Some(b), Some(da), Some(db)) if a == b && da == db => None,
+            (Some(a), Some(b), Some(da), Some(db)) if a == b => Some(format!("driver {da}.x here, {db}.x in {}", accepted.path)),
+            (Some(a), Some(b), _, _) if a != b => Some(format!("{a} here, {b} in {}", accepted.path)),
+            _ => Some(format!("{} records no device and driver to compare with", accepted.path)),
+        }
+    }
+}
+
+/// The rechecked checks of every registry, bound to their sentences. Registry and binding
+/// problems are returned as diagnostics; a claim whose quote does not bind is left out.
+pub fn targets(root: &Root, claims: &[String]) -> Result<(Vec<Target>, usize), Vec<Diagnostic>> {
+    let mut diagnostics = Vec::new();
+    let files = audit::registry_files(root, claims).map_err(|d| vec![d])?;
+    let mut out = Vec::new();
+    let mut skipped = 0;
+    for file in files {
+        let Some(registry) = audit::load_registry(root, &file, &mut diagnostics) else { continue };
+        let Some(article) = audit::load_article(root, &registry, &mut diagnostics) else { continue };
+        collect(&registry, &article, &mut out, &mut skipped);
+    }
+    if !diagnostics.is_empty() {
+        return Err(diagnostics);
+    }
+    Ok((out, skipped))
+}
+
+fn collect(registry: &crate::registry::Registry, article: &Article, out: &mut Vec<Target>, skipped: &mut usize) {
+    for (claim, bound) in registry.claims.iter().zip(binding::bind(registry, article)) {
+        let Binding::Bound(b) = bound else {
+            *skipped += claim.checks.len();
+            continue;
+        };
+        for (idx, (check, cb)) in claim.checks.iter().zip(&b.checks).enumerate() {
+            let target = |subject| Target { registry: registry.file.clone(), claim: claim.id.get_ref().clone(), check: idx + 1, subject };
+            let is_time = |q: &Quoted| q.unit.and_then(Unit::seconds).is_some();
+            let latency = |quoted: &Quoted, expr, expr_text, vars| Latency {
+                quoted: quoted.clone(),
+                expect: check.common.expect,
+                tolerance: check.common.tolerance,
+                margin: check.common.margin.unwrap_or(DEFAULT_MARGIN),
+                expr,
+                expr_text,
+                vars,
+            };
+            match (&check.kind, &cb.quoted) {
+                (Kind::Stat(s), Some(q)) if is_time(q) => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
+                (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() => match arith::parse(a.expr.get_ref()) {
+                    Ok(expr) => {
+                        let vars = a.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                        out.push(target(Subject::Latency(latency(q, Some(expr), Some(a.expr.get_ref().clone()), vars))));
+                    }
+                    Err(_) => *skipped += 1,
+                },
+                (Kind::Compare(c), _) => out.push(target(Subject::Ordering(c.clone()))),
+                _ => *skipped += 1,
+            }
+        }
+    }
+}
+
+/// The run directory a samples path lies in (`evidence/runs/X/samples.jsonl` → `evidence/runs/X`).
+pub fn run_dir(samples: &str) -> String {
+    samples.rsplit_once('/').map_or(".", |(d, _)| d).to_string()
+}
+
+impl Target {
+    /// The samples files this target reads in the accepted runs.
+    pub fn samples_files(&self) -> Vec<String> {
+        match &self.subject {
+            Subject::Latency(l) => l.vars.iter().map(|(_, v)| v.samples.get_ref().clone()).collect(),
+            Subject::Ordering(c) => vec![c.samples.get_ref().clone()],
+        }
+    }
+}
+
+/// Parsed sample files, read once per recheck.
+pub struct SampleFiles<'a> {
+    root: &'a Root,
+    files: BTreeMap<String, Jsonl>,
+}
+
+impl<'a> SampleFiles<'a> {
+    pub fn new(root: &'a Root) -> Self {
+        SampleFiles { root, files: BTreeMap::new() }
+    }
+
+    /// Adds a file parsed elsewhere (the fresh run, before it is written).
+    pub fn insert(&mut self, path: String, jsonl: Jsonl) {
+        self.files.insert(path, jsonl);
+    }
+
+    pub fn get(&mut self, path: &str) -> Result<&Jsonl, Diagnostic> {
+        if !self.files.contains_key(path) {
+            let full = self.root.resolve(path).map_err(|e| Diagnostic::plain(format!("{path}: {e}")))?;
+            let bytes = std::fs::read(&full).map_err(|e| Diagnostic::plain(format!("reading {path}: {e}")))?;
+            self.files.insert(path.to_string(), Jsonl::parse(path, &bytes)?);
+        }
+        Ok(&self.files[path])
+    }
+}
+
+/// The values of one query, grouped by the round they were measured in.
+#[derive(Debug, Clone)]
+pub struct ByRound {
+    statistic: Statistic,
+    rounds: BTreeMap<u64, Vec<f64>>,
+}
+
+impl ByRound {
+    /// Selects the records of `jsonl` that `spec` selects and groups `spec.field` by `round`.
+    pub fn select(jsonl: &Jsonl, spec: &stat::Spec) -> Result<ByRound, Diagnostic> {
+        let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Diagnostic::plain(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
+        let selected: Vec<_> = jsonl
+            .records
+            .iter()
+            .filter(|r| spec.select.get_ref().iter().all(|(k, v)| r.fields.get(k).is_some_and(|j| json_equals_toml(j, v))))
+            .collect();
+        if selected.is_empty() {
+            let select: Vec<String> = spec.select.get_ref().iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            return Err(Diagnostic::plain(format!("{}: no sample has {}", jsonl.path, select.join(", "))));
+        }
+        // The shared sample validation: every value present, finite and non-negative.
+        jsonl.samples(&selected, spec.field.get_ref())?;
+        let mut rounds: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+        for record in selected {
+            let round = record.fields.get("round").and_then(|r| r.as_u64()).ok_or_else(|| jsonl.error_at(record, "no `round` in this sample; rounds are what the recheck resamples", "no round"))?;
+            let value = record.fields.get(spec.field.get_ref()).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+            rounds.entry(round).or_default().push(value);
+        }
+        Ok(ByRound { statistic, rounds })
+    }
+
+    /// The statistic over every sample.
+    pub fn value(&self) -> f64 {
+        self.value_of(self.rounds.keys().copied())
+    }
+
+    fn value_of(&self, rounds: impl Iterator<Item = u64>) -> f64 {
+        let values: Vec<f64> = rounds.filter_map(|r| self.rounds.get(&r)).flatten().copied().collect();
+        Samples::new(values).map_or(f64::NAN, |s| s.statistic(self.statistic))
+    }
+}
+
+/// A quantity over one or more queries of one run: the queries' values combined by `eval`.
+struct Quantity<'e> {
+    vars: Vec<ByRound>,
+    eval: Box<dyn Fn(&[f64]) -> f64 + 'e>,
+}
+
+impl Quantity<'_> {
+    fn rounds(&self) -> Vec<u64> {
+        let set: BTreeSet<u64> = self.vars.iter().flat_map(|v| v.rounds.keys().copied()).collect();
+        set.into_iter().collect()
+    }
+
+    fn value(&self) -> f64 {
+        (self.eval)(&self.vars.iter().map(ByRound::value).collect::<Vec<_>>())
+    }
+
+    /// `replicates` values, each over rounds drawn with replacement.
+    fn resample(&self, rng: &mut ChaCha8Rng, replicates: usize) -> Vec<f64> {
+        let rounds = self.rounds();
+        let mut out = Vec::with_capacity(replicates);
+        let mut drawn = Vec::with_capacity(rounds.len());
+        for _ in 0..replicates {
+            drawn.clear();
+            drawn.extend((0..rounds.len()).map(|_| rounds[rng.random_range(0..rounds.len())]));
+            let values: Vec<f64> = self.vars.iter().map(|v| v.value_of(drawn.iter().copied())).collect();
+            out.push((self.eval)(&values));
+        }
+        out
+    }
+}
+
+/// The 90 % interval of a bootstrap distribution; infinite where a resample gave no finite
+/// value, so that such a quantity is never called a match.
+fn interval(mut values: Vec<f64>) -> (f64, f64) {
+    if values.iter().any(|v| !v.is_finite()) {
+        return (f64::NEG_INFINITY, f64::INFINITY);
+    }
+    values.sort_by(f64::total_cmp);
+    let tail = (1.0 - CONFIDENCE) / 2.0;
+    (quantile_sorted(&values, tail), quantile_sorted(&values, 1.0 - tail))
+}
+
+/// The equivalence rule on an interval of ln(fresh / accepted).
+pub fn equivalence(lo: f64, hi: f64, margin: f64) -> Judgement {
+    let bound = (1.0 + margin).ln();
+    if lo >= -bound && hi <= bound {
+        Judgement::Match
+    } else if hi < -bound || lo > bound {
+        Judgement::Mismatch
+    } else {
+        Judgement::Inconclusive
+    }
+}
+
+/// The ordering rule on an interval of ln(slower / faster).
+pub fn ordering(lo: f64, hi: f64, min_ratio: f64) -> Judgement {
+    let bound = min_ratio.ln();
+    if lo > bound {
+        Judgement::Match
+    } else if hi < bound {
+        Judgement::Mismatch
+    } else {
+        Judgement::Inconclusive
+    }
+}
+
+/// A seed for one judgement, from the recheck's seed and what is judged, so that a row's
+/// interval does not depend on which other rows were judged before it.
+fn row_seed(seed: u64, parts: &[&str]) -> u64 {
+    let mut h: u64 = seed ^ 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for b in part.bytes().chain([0]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Where a target's values come from: the accepted run's files, or one fresh samples file.
+pub enum Source<'f> {
+    Accepted,
+    Fresh(&'f str),
+}
+
+impl Latency {
+    fn quantity<'e>(&'e self, files: &mut SampleFiles<'_>, source: &Source<'_>) -> Result<Quantity<'e>, Diagnostic> {
+        let mut vars = Vec::new();
+        for (_, spec) in &self.vars {
+            let path = match source {
+                Source::Accepted => spec.samples.get_ref().as_str(),
+                Source::Fresh(p) => p,
+            };
+            vars.push(ByRound::select(files.get(path)?, spec)?);
+        }
+        let names: Vec<&str> = self.vars.iter().map(|(n, _)| n.as_str()).collect();
+        // A stat query's value is in its field's unit; the quoted number may be in another.
+        let scale = match (&self.expr, self.vars.first()) {
+            (None, Some((_, spec))) => unit_scale(stat::unit_of_field(spec.field.get_ref()), self.quoted.unit),
+            _ => 1.0,
+        };
+        let eval: Box<dyn Fn(&[f64]) -> f64 + 'e> = match &self.expr {
+            None => Box::new(move |v: &[f64]| v[0] * scale),
+            Some(expr) => Box::new(move |v: &[f64]| {
+                let map: BTreeMap<&str, f64> = names.iter().copied().zip(v.iter().copied()).collect();
+                expr.eval(&map).unwrap_or(f64::NAN)
+            }),
+        };
+        Ok(Quantity { vars, eval })
+    }
+
+    fn describe(&self) -> String {
+        match (&self.expr_text, self.vars.first()) {
+            (Some(e), _) => e.clone(),
+            (None, Some((_, s))) => format!("{} {}", s.statistic.get_ref(), s.field.get_ref()),
+            _ => String::new(),
+        }
+    }
+}
+
+fn unit_scale(from: Option<Unit>, to: Option<Unit>) -> f64 {
+    match (from.and_then(Unit::seconds), to.and_then(Unit::seconds)) {
+        (Some(a), Some(b)) => a / b,
+        _ => 1.0,
+    }
+}
+
+/// The offline recheck: every latency recomputed from the accepted run's raw samples and
+/// compared with the quoted number and the run's saved summary; every ordering judged inside
+/// the accepted run.
+pub fn offline(options: &Options) -> Result<Report, Vec<Diagnostic>> {
+    let root = Root::new(&options.root).map_err(|e| vec![Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))])?;
+    let (targets, not_rechecked) = targets(&root, &options.claims)?;
+    let mut files = SampleFiles::new(&root);
+    let mut rows = Vec::new();
+    for t in &targets {
+        match &t.subject {
+            Subject::Latency(l) => rows.push(offline_latency(&root, t, l, &mut files).map_err(|d| vec![d])?),
+            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, &mut files, &Source::Accepted, options).map_err(|d| vec![d])?),
+        }
+    }
+    let accepted = accepted_runs(&root, &targets).map_err(|d| vec![d])?;
+    Ok(Report { mode: Mode::Offline, seed: options.seed, replicates: options.replicates, accepted, fresh: None, rows, not_rechecked })
+}
+
+fn offline_latency(root: &Root, t: &Target, l: &Latency, files: &mut SampleFiles<'_>) -> Result<Row, Diagnostic> {
+    let quantity = l.quantity(files, &Source::Accepted)?;
+    let value = quantity.value();
+    let mut problems = Vec::new();
+    // The saved summary holds each variable's statistic; recompute the quantity from them.
+    let mut saved = Vec::new();
+    for (name, spec) in &l.vars {
+        match saved_statistic(root, spec)? {
+            Some(v) => saved.push(v),
+            None => problems.push(format!("the saved summary has no {} row for `{name}`", spec.statistic.get_ref())),
+        }
+    }
+    let summary = (saved.len() == l.vars.len()).then(|| (quantity.eval)(&saved));
+    if let Some(s) = summary
+        && (s - value).abs() > 1e-9 * s.abs().max(value.abs()).max(1.0)
+    {
+        problems.push(format!("the saved summary gives {s}, the raw samples {value}"));
+    }
+    let quoted_holds = l.quoted.matches(value, l.tolerance);
+    let expectation_holds = match l.expect {
+        Expect::Match => quoted_holds,
+        Expect::Mismatch => !quoted_holds,
+    };
+    let mut detail = l.describe();
+    if l.expect == Expect::Mismatch {
+        detail.push_str("; the registry records the quote as wrong");
+    }
+    if !problems.is_empty() {
+        detail = format!("{detail}; {}", problems.join("; "));
+    }
+    let outcome = if expectation_holds && problems.is_empty() { Judgement::Match } else { Judgement::Mismatch };
+    Ok(Row {
+        registry: t.registry.clone(),
+        claim: t.claim.clone(),
+        check: t.check,
+        kind: RowKind::Latency,
+        what: l.quoted.shown(),
+        accepted: Some(value),
+        fresh: None,
+        summary,
+        unit: l.quoted.unit,
+        ratio: None,
+        interval: None,
+        bound: None,
+        outcome,
+        detail,
+    })
+}
+
+/// The statistic `spec` asks for, as the summary of its run saved it: the `summary` the check
+/// names, else `summary.json` beside the samples. `None` when the summary has no such row or
+/// does not store that statistic.
+fn saved_statistic(root: &Root, spec: &stat::Spec) -> Result<Option<f64>, Diagnostic> {
+    let path = spec.summary.as_ref().map_or_else(|| format!("{}/summary.json", run_dir(spec.samples.get_ref())), |s| s.get_ref().clone());
+    let Ok(full) = root.resolve(&path) else { return Ok(None) };
+    let text = std::fs::read_to_string(&full).map_err(|e| Diagnostic::plain(format!("reading {path}: {e}")))?;
+    let summary: Summary = serde_json::from_str(&text).map_err(|e| Diagnostic::plain(format!("{path}: not a summary.json: {e}")))?;
+    let Some(statistic) = Statistic::parse(spec.statistic.get_ref()) else { return Ok(None) };
+    let select = spec.select.get_ref();
+    let wanted = |k: &str, v: &str| select.get(k).is_none_or(|t| t.as_str() == Some(v));
+    let row = summary.configurations.iter().find(|r| {
+        r.field == *spec.field.get_ref() && wanted("suite", &r.suite) && wanted("case", &r.case) && wanted("variant", &r.variant) && wanted("mode", &r.mode)
+    });
+    Ok(row.and_then(|r| {
+        Some(match statistic.summary_key()? {
+            "median" => r.median,
+            "mean" => r.mean,
+            "min" => r.min,
+            "max" => r.max,
+            "n" => r.n as f64,
+            "p05" => r.p05,
+            "p95" => r.p95,
+            _ => return None,
+        })
+    }))
+}
+
+/// The recheck of a fresh run: every latency against the accepted run it was quoted from, every
+/// ordering inside the fresh run. `fresh_samples` is the fresh run's samples file, already in
+/// `files`.
+pub fn against_fresh(root: &Root, options: &Options, targets: &[Target], files: &mut SampleFiles<'_>, fresh: &RunInfo, fresh_samples: &str) -> Result<Vec<Row>, Diagnostic> {
+    let mut rows = Vec::new();
+    let mut infos: BTreeMap<String, RunInfo> = BTreeMap::new();
+    for t in targets {
+        match &t.subject {
+            Subject::Latency(l) => {
+                let dir = run_dir(l.vars[0].1.samples.get_ref());
+                if !infos.contains_key(&dir) {
+                    infos.insert(dir.clone(), RunInfo::read(root, &dir)?);
+                }
+                rows.push(judge_latency(t, l, files, fresh_samples, fresh.incomparable_with(&infos[&dir]), options)?);
+            }
+            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Fresh(fresh_samples), options)?),
+        }
+    }
+    Ok(rows)
+}
+
+fn judge_latency(t: &Target, l: &Latency, files: &mut SampleFiles<'_>, fresh_samples: &str, incomparable: Option<String>, options: &Options) -> Result<Row, Diagnostic> {
+    let accepted = l.quantity(files, &Source::Accepted)?;
+    let fresh = l.quantity(files, &Source::Fresh(fresh_samples))?;
+    let (a, f) = (accepted.value(), fresh.value());
+    let mut row = Row {
+        registry: t.registry.clone(),
+        claim: t.claim.clone(),
+        check: t.check,
+        kind: RowKind::Latency,
+        what: l.quoted.shown(),
+        accepted: Some(a),
+        fresh: Some(f),
+        summary: None,
+        unit: l.quoted.unit,
+        ratio: Some(f / a),
+        interval: None,
+        bound: Some(l.margin),
+        outcome: Judgement::Incomparable,
+        detail: l.describe(),
+    };
+    if let Some(why) = incomparable {
+        row.ratio = None;
+        row.detail = format!("{}; absolute times not compared: {why}", row.detail);
+        return Ok(row);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(row_seed(options.seed, &[&t.registry, &t.claim, &t.check.to_string()]));
+    let a_boot = accepted.resample(&mut rng, options.replicates);
+    let f_boot = fresh.resample(&mut rng, options.replicates);
+    let logs: Vec<f64> = a_boot.iter().zip(&f_boot).map(|(a, f)| if *a > 0.0 && *f > 0.0 { (f / a).ln() } else { f64::NAN }).collect();
+    let (lo, hi) = interval(logs);
+    row.interval = Some((lo.exp(), hi.exp()));
+    row.outcome = equivalence(lo, hi, l.margin);
+    Ok(row)
+}
+
+fn judge_ordering(t: &Target, c: &compare::Spec, files: &mut SampleFiles<'_>, source: &Source<'_>, options: &Options) -> Result<Vec<Row>, Diagnostic> {
+    let min_ratio = c.min_ratio.unwrap_or(1.0);
+    let path = match source {
+        Source::Accepted => c.samples.get_ref().as_str(),
+        Source::Fresh(p) => p,
+    };
+    // The accepted run's ratio is shown beside a fresh judgement, for reference.
+    let accepted_path = c.samples.get_ref().clone();
+    let mut rows = Vec::new();
+    for case in &c.cases {
+        for slower in &c.slower {
+            let ratio_in = |files: &mut SampleFiles<'_>, p: &str| -> Result<Quantity<'static>, Diagnostic> {
+                let jsonl = files.get(p)?;
+                let fast = ByRound::select(jsonl, &c.query(case, &c.faster))?;
+                let slow = ByRound::select(jsonl, &c.query(case, slower))?;
+                Ok(Quantity { vars: vec![fast, slow], eval: Box::new(|v: &[f64]| v[1] / v[0]) })
+            };
+            let judged = ratio_in(files, path)?;
+            let accepted_ratio = match source {
+                Source::Accepted => judged.value(),
+                Source::Fresh(_) => ratio_in(files, &accepted_path)?.value(),
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(row_seed(options.seed, &[&t.registry, &t.claim, &t.check.to_string(), case, slower]));
+            let logs: Vec<f64> = judged.resample(&mut rng, options.replicates).into_iter().map(|r| if r > 0.0 { r.ln() } else { f64::NAN }).collect();
+            let (lo, hi) = interval(logs);
+            let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
+            rows.push(Row {
+                registry: t.registry.clone(),
+                claim: t.claim.clone(),
+                check: t.check,
+                kind: RowKind::Ordering,
+                what: format!("{case}: {} < {slower}{need}", c.faster),
+                accepted: Some(accepted_ratio),
+                fresh: match source {
+                    Source::Accepted => None,
+                    Source::Fresh(_) => Some(judged.value()),
+                },
+                summary: None,
+                unit: None,
+                ratio: None,
+                interval: Some((lo.exp(), hi.exp())),
+                bound: Some(min_ratio),
+                outcome: ordering(lo, hi, min_ratio),
+                detail: format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The runs the targets read, with what each records about its device.
+pub fn accepted_runs(root: &Root, targets: &[Target]) -> Result<Vec<RunInfo>, Diagnostic> {
+    let dirs: BTreeSet<String> = targets.iter().flat_map(|t| t.samples_files()).map(|s| run_dir(&s)).collect();
+    dirs.iter().map(|d| RunInfo::read(root, d)).collect()
+}
+
+/// The suites a fresh run must hold to recheck `runs`, in the order `run --suite all` uses.
+pub fn suites_needed(runs: &[RunInfo]) -> Vec<&'static str> {
+    const ORDER: [&str; 4] = ["pointwise", "softmax", "scheduling", "softmax-bench"];
+    ORDER.into_iter().filter(|s| runs.iter().any(|r| r.suites.iter().any(|x| x == s))).collect()
+}
+
+/// The fresh run's samples, parsed as the accepted runs' are, under the path it will have.
+pub fn fresh_samples(run_path: &str, samples: &[crate::evidence::SampleRecord]) -> Result<(String, Jsonl), Diagnostic> {
+    let mut text = String::new();
+    for s in samples {
+        text.push_str(&serde_json::to_string(s).map_err(|e| Diagnostic::plain(e.to_string()))?);
+        text.push('\n');
+    }
+    let path = format!("{run_path}/samples.jsonl");
+    let jsonl = Jsonl::parse(&path, text.as_bytes())?;
+    Ok((path, jsonl))
+}
+
+/// Reads a root-relative run directory's `meta.json` and `samples.jsonl` for `--fresh`.
+pub fn load_fresh(root: &Root, run: &str, files: &mut SampleFiles<'_>) -> Result<(RunInfo, String), Diagnostic> {
+    let run = run.trim_end_matches('/');
+    root.resolve(run).map_err(|e| Diagnostic::plain(format!("run {run}: {e}")))?;
+    let info = RunInfo::read(root, run)?;
+    let samples = format!("{run}/samples.jsonl");
+    files.get(&samples)?;
+    Ok((info, samples))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equivalence_needs_the_whole_interval_inside_the_margin() {
+        let m = 0.10;
+        let b = 1.1f64.ln();
+        assert_eq!(equivalence(-0.02, 0.03, m), Judgement::Match);
+        assert_eq!(equivalence(-b, b, m), Judgement::Match);
+        assert_eq!(equivalence(0.05, b + 0.01, m), Judgement::Inconclusive);
+        assert_eq!(equivalence(b + 0.001, 0.5, m), Judgement::Mismatch);
+        assert_eq!(equivalence(-0.5, -b - 0.001, m), Judgement::Mismatch);
+        assert_eq!(equivalence(f64::NEG_INFINITY, f64::INFINITY, m), Judgement::Inconclusive);
+    }
+
+    #[test]
+    fn an_ordering_must_clear_its_minimum_ratio() {
+        assert_eq!(ordering(0.1, 0.3, 1.0), Judgement::Match);
+        assert_eq!(ordering(-0.1, 0.3, 1.0), Judgement::Inconclusive);
+        assert_eq!(ordering(-0.3, -0.1, 1.0), Judgement::Mismatch);
+        assert_eq!(ordering(0.1, 0.3, 1.2), Judgement::Inconclusive);
+    }
+
+    #[test]
+    fn the_interval_of_a_distribution_with_a_non_finite_value_is_unbounded() {
+        assert_eq!(interval(vec![1.0, f64::NAN, 2.0]), (f64::NEG_INFINITY, f64::INFINITY));
+        let (lo, hi) = interval((0..=100).map(f64::from).collect());
+        assert!((lo - 5.0).abs() < 1e-12 && (hi - 95.0).abs() < 1e-12, "{lo} {hi}");
+    }
+
+    #[test]
+    fn a_device_or_driver_change_makes_runs_incomparable() {
+        let info = |name: &str, driver: i64| RunInfo::from_meta("r", &serde_json::json!({"device": {"name": name, "driver_version": driver}}));
+        assert_eq!(info("NVIDIA H200", 13000).incomparable_with(&info("NVIDIA H200", 13020)), None);
+        assert!(info("NVIDIA H200", 13000).incomparable_with(&info("NVIDIA H100", 13000)).unwrap().contains("NVIDIA H100"));
+        assert!(info("NVIDIA H200", 12080).incomparable_with(&info("NVIDIA H200", 13000)).unwrap().contains("driver 12.x"));
+        assert!(info("NVIDIA H200", 13000).incomparable_with(&RunInfo::from_meta("old", &serde_json::Value::Null)).unwrap().contains("records no device"));
+    }
+
+    #[test]
+    fn row_seeds_differ_by_what_is_judged() {
+        assert_ne!(row_seed(1, &["a", "b"]), row_seed(1, &["ab"]));
+        assert_eq!(row_seed(1, &["a", "b"]), row_seed(1, &["a", "b"]));
+        assert_ne!(row_seed(1, &["a"]), row_seed(2, &["a"]));
+    }
+}
