@@ -3,8 +3,15 @@
 //! writes a file.
 //!
 //! Exit status: 2 when any input could not be read or bound (a diagnostic), else 1 when any
-//! check fails, a quote's numbers changed, a number is unbound, or an article's SHA-256 is not
-//! the one its registry was audited against, else 0.
+//! check fails, a quote's numbers changed, a number is unbound, an article's SHA-256 is not
+//! the one its registry was audited against, or — where the registry has a lock — a claim's
+//! sentence was edited or deleted, a claim is not in the lock, or the lock is out of date;
+//! else 0.
+//!
+//! With a lock (`claims/<name>.lock`, see [`crate::lock`]) a quote that no longer binds because
+//! its audited sentence was deleted or rewritten is a change of the manuscript (exit 1, shown
+//! with the most similar sentence and a word diff). Without one, claimcheck cannot tell a
+//! deleted sentence from a mistyped quote, and reports it at the quote (exit 2).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -13,6 +20,7 @@ use crate::article::Article;
 use crate::binding::{self, Binding};
 use crate::checks::{self, Context, Outcome};
 use crate::diagnostic::Diagnostic;
+use crate::lock;
 use crate::numbers::{self, Number};
 use crate::paths::Root;
 use crate::registry::{self, Registry, Verdict};
@@ -23,6 +31,8 @@ pub struct Options {
     pub root: PathBuf,
     /// Registry files, root-relative; empty means every `claims/*.toml`.
     pub claims: Vec<String>,
+    /// A draft audited in place of its registry's manuscript (any path the user names).
+    pub draft: Option<PathBuf>,
 }
 
 /// The result of an audit, for renderers.
@@ -36,7 +46,12 @@ pub struct Review {
 #[derive(Debug, Clone)]
 pub struct RegistryReview {
     pub file: String,
+    /// The file audited: the manuscript, or the draft given in its place.
     pub manuscript: String,
+    /// With `--draft`, the registry's own manuscript path that the draft stands in for.
+    pub draft_of: Option<String>,
+    /// The comparison with the registry's lock, where it has one.
+    pub lock: Option<LockReview>,
     pub recorded_sha256: String,
     /// The article's SHA-256 now, where it could be read.
     pub actual_sha256: Option<String>,
@@ -61,6 +76,58 @@ pub struct ClaimReview {
     pub sources: Vec<String>,
     pub binding: ClaimBinding,
     pub checks: Vec<CheckReview>,
+    /// The claim's sentence against the lock, where the registry has one.
+    pub change: Option<Change>,
+}
+
+/// A claim's sentence now, against the sentence it held when the lock was accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    Unchanged,
+    /// The quote still binds, but the sentence reads differently.
+    Edited { before: String, diff: String },
+    /// A checked number's value differs; its checks run against the draft's value.
+    NumberChanged { before: String, diff: String },
+    /// The quote no longer binds: the audited sentence was deleted (`deleted`) or rewritten.
+    Lost { before: String, before_line: usize, deleted: bool, nearest: Option<(SentenceRef, f64)>, diff: Option<String> },
+    /// The claim is not in the lock: added to the registry since the last `accept`.
+    NotLocked,
+}
+
+impl Change {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Change::Unchanged => "unchanged",
+            Change::Edited { .. } => "edited",
+            Change::NumberChanged { .. } => "number-changed",
+            Change::Lost { .. } => "lost",
+            Change::NotLocked => "not-locked",
+        }
+    }
+}
+
+/// The manuscript (or draft) against the registry's lock.
+#[derive(Debug, Clone)]
+pub struct LockReview {
+    pub file: String,
+    /// The SHA-256 the lock was accepted at.
+    pub accepted_sha256: String,
+    /// Why the lock does not describe the registry as it is now (empty when it does).
+    pub stale: Vec<String>,
+    pub unchanged: usize,
+    pub changed: usize,
+    pub new: usize,
+    pub deleted: usize,
+    /// Deleted sentences that held claims.
+    pub deleted_claim_sentences: Vec<DeletedSentence>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeletedSentence {
+    /// Line in the accepted manuscript.
+    pub line: usize,
+    pub text: String,
+    pub claims: Vec<String>,
 }
 
 /// Where a claim bound, as the review reports it.
@@ -73,7 +140,7 @@ pub enum ClaimBinding {
     NoArticle,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SentenceRef {
     pub index: usize,
     pub section: String,
@@ -101,6 +168,9 @@ pub struct Unbound {
     pub line: usize,
     pub col: usize,
     pub sentence: String,
+    pub sentence_index: usize,
+    /// Against the lock: whether the sentence is `new`, `changed` or `unchanged`.
+    pub origin: Option<&'static str>,
 }
 
 impl Review {
@@ -117,7 +187,8 @@ impl Review {
         self.registries.iter().any(|r| {
             r.actual_sha256.as_deref() != Some(r.recorded_sha256.as_str())
                 || !r.unbound.is_empty()
-                || r.claims.iter().any(|c| c.failed())
+                || r.claims.iter().any(|c| c.failed() || c.changed())
+                || r.lock.as_ref().is_some_and(|l| !l.stale.is_empty() || !l.deleted_claim_sentences.is_empty())
         })
     }
 
@@ -146,6 +217,11 @@ impl ClaimReview {
         !bound_exactly || self.checks.iter().any(|c| matches!(c.outcome, Outcome::Fail { .. } | Outcome::Error(_)))
     }
 
+    /// Whether the lock says the claim's sentence changed, or does not know the claim.
+    pub fn changed(&self) -> bool {
+        self.change.as_ref().is_some_and(|c| *c != Change::Unchanged)
+    }
+
     /// One word for the table.
     pub fn status(&self) -> &'static str {
         match &self.binding {
@@ -159,6 +235,10 @@ impl ClaimReview {
             "ERROR"
         } else if self.checks.iter().any(|c| matches!(c.outcome, Outcome::Fail { .. })) {
             "FAIL"
+        } else if matches!(self.change, Some(Change::Edited { .. })) {
+            "EDITED"
+        } else if matches!(self.change, Some(Change::NotLocked)) {
+            "NOT LOCKED"
         } else if self.checks.is_empty() {
             "unchecked"
         } else if self.checks.iter().any(|c| matches!(c.outcome, Outcome::Skipped { .. })) {
@@ -219,6 +299,9 @@ pub fn audit(options: &Options) -> Review {
         Ok(f) => f,
         Err(d) => return Review { registries: vec![], diagnostics: vec![d] },
     };
+    if let Some(draft) = &options.draft {
+        return audit_draft(&root, &files, !options.claims.is_empty(), draft);
+    }
     let mut registries = Vec::new();
     let mut articles: BTreeMap<String, Option<Article>> = BTreeMap::new();
     for file in files {
@@ -231,6 +314,40 @@ pub fn audit(options: &Options) -> Review {
         registries.push(review_registry(&root, &registry, article.as_ref(), &mut diagnostics));
     }
     Review { registries, diagnostics }
+}
+
+/// Audits `draft` in place of the manuscript of one registry: the one `--claims` named, else
+/// the one whose manuscript has the draft's file name, else the only one.
+fn audit_draft(root: &Root, files: &[String], named: bool, draft: &Path) -> Review {
+    let mut diagnostics = Vec::new();
+    let registries: Vec<Registry> = files.iter().filter_map(|f| load_registry(root, f, &mut diagnostics)).collect();
+    if !diagnostics.is_empty() {
+        return Review { registries: vec![], diagnostics };
+    }
+    let name = draft.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let candidates: Vec<&Registry> = if named || registries.len() == 1 {
+        registries.iter().collect()
+    } else {
+        registries.iter().filter(|r| Path::new(r.manuscript.path.get_ref()).file_name().is_some_and(|n| n.to_string_lossy() == name)).collect()
+    };
+    let registry = match candidates.as_slice() {
+        [one] => *one,
+        _ => {
+            let list: Vec<String> = registries.iter().map(|r| format!("--claims {} (manuscript {})", r.file, r.manuscript.path.get_ref())).collect();
+            let what = if named { "several registries were named" } else if candidates.is_empty() { "no registry's manuscript is named like it" } else { "several registries' manuscripts are named like it" };
+            let d = Diagnostic::plain(format!("cannot tell which registry the draft {} belongs to: {what}", draft.display()))
+                .with_note(format!("name one with --claims: {}", list.join("; ")));
+            return Review { registries: vec![], diagnostics: vec![d] };
+        }
+    };
+    let shown = draft.display().to_string();
+    let article = match read_article(&shown, draft) {
+        Ok(a) => a,
+        Err(m) => return Review { registries: vec![], diagnostics: vec![Diagnostic::plain(format!("draft: {m}"))] },
+    };
+    let mut review = review_registry(root, registry, Some(&article), &mut diagnostics);
+    review.draft_of = Some(registry.manuscript.path.get_ref().clone());
+    Review { registries: vec![review], diagnostics }
 }
 
 /// Reads and parses one registry, adding its diagnostics.
@@ -287,7 +404,9 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
         .collect();
     let base = RegistryReview {
         file: registry.file.clone(),
-        manuscript: registry.manuscript.path.get_ref().clone(),
+        manuscript: article.map_or_else(|| registry.manuscript.path.get_ref().clone(), |a| a.path.clone()),
+        draft_of: None,
+        lock: None,
         recorded_sha256: registry.manuscript.sha256.get_ref().clone(),
         actual_sha256: article.map(|a| a.sha256.clone()),
         claims: Vec::new(),
@@ -299,7 +418,17 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
         return RegistryReview { claims, ..base };
     };
     let ctx = Context::new(root, article, &registry.sources, &registry.file, &registry.source);
-    let bindings = binding::bind(registry, article);
+    let lock = lock::read(root, &registry.file).unwrap_or_else(|d| {
+        diagnostics.push(d);
+        None
+    });
+    let locked_claims = lock.as_ref().map(|l| l.claim_sentences()).unwrap_or_default();
+    let audited: BTreeMap<&str, &str> = match &lock {
+        Some(l) => locked_claims.iter().map(|(id, i)| (*id, l.sentences[*i].text.as_str())).collect(),
+        None => BTreeMap::new(),
+    };
+    let alignment = lock.as_ref().map(|l| lock::align(l, article));
+    let bindings = binding::bind_against(registry, article, &audited);
     let mut claims = Vec::new();
     // Numbers verified or declared, per sentence, by their keys.
     let mut covered: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
@@ -330,6 +459,38 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
                 }
                 let mut review = claim_shell(claim, ClaimBinding::Bound { sentence: sentence_ref(sentence), numbers_changed: b.numbers_changed });
                 review.checks = checks;
+                review.change = lock.as_ref().map(|l| match locked_claims.get(claim.id.get_ref().as_str()) {
+                    None => Change::NotLocked,
+                    Some(i) if l.sentences[*i].fingerprint == sentence.fingerprint => Change::Unchanged,
+                    Some(i) => {
+                        let before = l.sentences[*i].text.clone();
+                        let diff = lock::word_diff(&before, &sentence.text);
+                        if b.numbers_changed { Change::NumberChanged { before, diff } } else { Change::Edited { before, diff } }
+                    }
+                });
+                claims.push(review);
+            }
+            // With a lock, a quote lost because its audited sentence was deleted or rewritten
+            // is a change of the manuscript, not a registry error.
+            Binding::Lost { .. } if lost_by_edit(&lock, &locked_claims, &alignment, claim.id.get_ref()).is_some() => {
+                let (l, i, successor) = lost_by_edit(&lock, &locked_claims, &alignment, claim.id.get_ref()).expect("checked in the guard");
+                let before = &l.sentences[i];
+                // The sentence it became, where it was rewritten; else the most similar one.
+                let nearest = match successor {
+                    Some(n) => {
+                        let s = &article.sentences[n];
+                        Some((sentence_ref(s), binding::similarity(&before.text, &s.text)))
+                    }
+                    None => binding::nearest(&before.text, article).map(|(n, r)| (sentence_ref(&article.sentences[n]), r)),
+                };
+                let mut review = claim_shell(claim, ClaimBinding::Lost { nearest: nearest.clone() });
+                review.change = Some(Change::Lost {
+                    before: before.text.clone(),
+                    before_line: before.line,
+                    deleted: successor.is_none(),
+                    diff: nearest.as_ref().map(|(s, _)| lock::word_diff(&before.text, &s.text)),
+                    nearest,
+                });
                 claims.push(review);
             }
             Binding::Lost { nearest } => {
@@ -365,8 +526,71 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
             }
         }
     }
-    let unbound = unbound_numbers(registry, article, &covered, diagnostics);
-    RegistryReview { claims, unbound, ..base }
+    let mut unbound = unbound_numbers(registry, article, &covered, diagnostics);
+    let lock_review = match (&lock, &alignment) {
+        (Some(l), Some(a)) => {
+            for u in &mut unbound {
+                u.origin = a.origins.get(u.sentence_index).map(|o| o.name());
+            }
+            Some(lock_review(registry, l, a, &claims))
+        }
+        _ => None,
+    };
+    RegistryReview { claims, unbound, lock: lock_review, ..base }
+}
+
+/// Where a claim's lost quote is explained by the lock: the lock, the claim's locked sentence,
+/// and the draft sentence it became (`None` when it was deleted). `None` when the lock does
+/// not know the claim or its sentence is still there word for word.
+fn lost_by_edit<'l>(
+    lock: &'l Option<lock::Lock>,
+    locked_claims: &BTreeMap<&str, usize>,
+    alignment: &Option<lock::Alignment>,
+    id: &str,
+) -> Option<(&'l lock::Lock, usize, Option<usize>)> {
+    let (l, a) = (lock.as_ref()?, alignment.as_ref()?);
+    let i = *locked_claims.get(id)?;
+    match a.successor(i) {
+        Some((_, lock::Origin::Unchanged(_))) => None,
+        Some((n, _)) => Some((l, i, Some(n))),
+        None => Some((l, i, None)),
+    }
+}
+
+fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims: &[ClaimReview]) -> LockReview {
+    let mut stale = Vec::new();
+    if l.manuscript_sha256 != *registry.manuscript.sha256.get_ref() {
+        stale.push(format!(
+            "it was accepted at SHA-256 {}…, but the registry records {}…",
+            &l.manuscript_sha256[..l.manuscript_sha256.len().min(12)],
+            &registry.manuscript.sha256.get_ref()[..registry.manuscript.sha256.get_ref().len().min(12)]
+        ));
+    }
+    let ids: BTreeSet<&str> = registry.claims.iter().map(|c| c.id.get_ref().as_str()).collect();
+    let gone: Vec<&str> = l.sentences.iter().flat_map(|s| s.claims.iter().map(String::as_str)).filter(|c| !ids.contains(c)).collect();
+    if !gone.is_empty() {
+        stale.push(format!("it holds claims the registry no longer has: {}", gone.join(", ")));
+    }
+    let not_locked: Vec<&str> = claims.iter().filter(|c| c.change == Some(Change::NotLocked)).map(|c| c.id.as_str()).collect();
+    if !not_locked.is_empty() {
+        stale.push(format!("claims added since it was accepted: {}", not_locked.join(", ")));
+    }
+    LockReview {
+        file: lock::path_for(&registry.file),
+        accepted_sha256: l.manuscript_sha256.clone(),
+        stale,
+        unchanged: a.count("unchanged"),
+        changed: a.count("changed"),
+        new: a.count("new"),
+        deleted: a.deleted.len(),
+        deleted_claim_sentences: a
+            .deleted
+            .iter()
+            .map(|i| &l.sentences[*i])
+            .filter(|s| !s.claims.is_empty())
+            .map(|s| DeletedSentence { line: s.line, text: s.text.clone(), claims: s.claims.clone() })
+            .collect(),
+    }
 }
 
 fn claim_shell(claim: &registry::Claim, binding: ClaimBinding) -> ClaimReview {
@@ -378,6 +602,7 @@ fn claim_shell(claim: &registry::Claim, binding: ClaimBinding) -> ClaimReview {
         sources: claim.sources.iter().map(|s| s.get_ref().clone()).collect(),
         binding,
         checks: Vec::new(),
+        change: None,
     }
 }
 
@@ -435,5 +660,5 @@ fn unbound_numbers(
 fn unbound(article: &Article, s: &crate::article::Sentence, n: &Number) -> Unbound {
     let at = s.source_span(&n.span).start;
     let loc = crate::diagnostic::Location::new(&article.path, &article.source, at..at, "");
-    Unbound { number: n.text.clone(), line: loc.line, col: loc.col, sentence: s.text.clone() }
+    Unbound { number: n.text.clone(), line: loc.line, col: loc.col, sentence: s.text.clone(), sentence_index: s.index, origin: None }
 }

@@ -8,6 +8,7 @@
 //! quoted number was edited, so the checks run against the numbers the sentence now shows and
 //! fail there. Otherwise the quote is **lost** (no sentence) or **ambiguous** (several).
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::article::{Article, Sentence};
@@ -50,17 +51,31 @@ pub struct CheckBinding {
 
 /// Binds every claim of `registry` against `article`.
 pub fn bind(registry: &Registry, article: &Article) -> Vec<Binding> {
-    registry.claims.iter().map(|c| bind_claim(registry, c, article)).collect()
+    bind_against(registry, article, &BTreeMap::new())
 }
 
-fn bind_claim(registry: &Registry, claim: &Claim, article: &Article) -> Binding {
+/// Binds as [`bind`] does, knowing the sentence each claim was audited against (claim id →
+/// its text in the lock). A checked number missing from a sentence that is otherwise the audited
+/// one word for word is the number at the same position: the number changed, and the check runs
+/// against the draft's value instead of failing to bind.
+pub fn bind_against(registry: &Registry, article: &Article, audited: &BTreeMap<&str, &str>) -> Vec<Binding> {
+    registry.claims.iter().map(|c| bind_claim(registry, c, article, audited.get(c.id.get_ref().as_str()).copied())).collect()
+}
+
+fn bind_claim(registry: &Registry, claim: &Claim, article: &Article, audited: Option<&str>) -> Binding {
     let quote = normalise(claim.quote.get_ref());
     let exact: Vec<usize> = article.sentences.iter().filter(|s| s.text.contains(&quote)).map(|s| s.index).collect();
     match exact.as_slice() {
         [one] => {
             let sentence = &article.sentences[*one];
-            let checks = claim.checks.iter().map(|check| bind_exact(registry, claim, check, sentence)).collect();
-            return Binding::Bound(Bound { sentence: *one, numbers_changed: false, checks });
+            let mut numbers_changed = false;
+            let mut checks = Vec::new();
+            for check in &claim.checks {
+                let (binding, moved) = bind_exact(registry, claim, check, sentence, audited);
+                numbers_changed |= moved;
+                checks.push(binding);
+            }
+            return Binding::Bound(Bound { sentence: *one, numbers_changed, checks });
         }
         [] => {}
         many => return Binding::Ambiguous { sentences: many.to_vec() },
@@ -106,25 +121,41 @@ fn skeleton(text: &str, numbers: &[Number]) -> String {
     out
 }
 
-fn bind_exact(registry: &Registry, claim: &Claim, check: &crate::checks::Check, sentence: &Sentence) -> CheckBinding {
+/// Binds one check's number in an exactly bound sentence; the flag says that the number was
+/// found only by its position in the audited sentence.
+fn bind_exact(registry: &Registry, claim: &Claim, check: &crate::checks::Check, sentence: &Sentence, audited: Option<&str>) -> (CheckBinding, bool) {
     let Some(number) = &check.common.number else {
-        return CheckBinding::default();
+        return (CheckBinding::default(), false);
     };
     let wanted = match numbers::parse_one(number.get_ref()) {
         Ok(n) => n,
-        Err(m) => return CheckBinding { error: Some(at(registry, number.span(), m, "not one number")), ..CheckBinding::default() },
+        Err(m) => return (CheckBinding { error: Some(at(registry, number.span(), m, "not one number")), ..CheckBinding::default() }, false),
     };
-    let Some(found) = sentence.numbers.iter().find(|n| n.key() == wanted.key()) else {
-        let shown = sentence.numbers.iter().map(|n| format!("`{}`", n.text)).collect::<Vec<_>>().join(", ");
-        let message = format!("claim `{}`: number `{}` is not in its sentence", claim.id.get_ref(), number.get_ref());
-        let d = at(registry, number.span(), message, "not in the sentence").with_note(format!(
-            "the sentence at line {} quotes {}",
-            sentence.line,
-            if shown.is_empty() { "no number".into() } else { shown }
-        ));
-        return CheckBinding { registry_number: Some(number.get_ref().clone()), error: Some(d), ..CheckBinding::default() };
-    };
-    finish(registry, check, number.get_ref(), found.clone())
+    if let Some(found) = sentence.numbers.iter().find(|n| n.key() == wanted.key()) {
+        return (finish(registry, check, number.get_ref(), found.clone()), false);
+    }
+    if let Some(now) = audited.and_then(|old| same_place(old, sentence, &wanted)) {
+        return (finish(registry, check, number.get_ref(), now.clone()), true);
+    }
+    let shown = sentence.numbers.iter().map(|n| format!("`{}`", n.text)).collect::<Vec<_>>().join(", ");
+    let message = format!("claim `{}`: number `{}` is not in its sentence", claim.id.get_ref(), number.get_ref());
+    let d = at(registry, number.span(), message, "not in the sentence").with_note(format!(
+        "the sentence at line {} quotes {}",
+        sentence.line,
+        if shown.is_empty() { "no number".into() } else { shown }
+    ));
+    (CheckBinding { registry_number: Some(number.get_ref().clone()), error: Some(d), ..CheckBinding::default() }, false)
+}
+
+/// The number of `sentence` at the place `wanted` held in the audited text `old`, when the two
+/// differ in their numbers alone.
+fn same_place<'s>(old: &str, sentence: &'s Sentence, wanted: &Number) -> Option<&'s Number> {
+    let old_numbers = numbers::extract(old, &[]);
+    if skeleton(old, &old_numbers) != skeleton(&sentence.text, &sentence.numbers) {
+        return None;
+    }
+    let k = old_numbers.iter().position(|n| n.key() == wanted.key())?;
+    sentence.numbers.get(k)
 }
 
 fn bind_changed(
@@ -172,13 +203,17 @@ pub fn normalise(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The sentence most similar to `text` by word-level diff ratio.
+/// The sentence most similar to `text` by [`similarity`].
 pub fn nearest(text: &str, article: &Article) -> Option<(usize, f64)> {
-    article
-        .sentences
-        .iter()
-        .map(|s| (s.index, similar::TextDiff::from_words(text, s.text.as_str()).ratio() as f64))
-        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+    article.sentences.iter().map(|s| (s.index, similarity(text, &s.text))).max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+}
+
+/// How alike two sentences are, in [0, 1]: twice the words they share in order over the words
+/// of both. Whitespace is not a word, so two unrelated sentences are not half alike.
+pub fn similarity(a: &str, b: &str) -> f64 {
+    let a: Vec<&str> = a.split_whitespace().collect();
+    let b: Vec<&str> = b.split_whitespace().collect();
+    f64::from(similar::TextDiff::from_slices(&a, &b).ratio())
 }
 
 #[cfg(test)]
@@ -238,6 +273,26 @@ mod tests {
         let Binding::Bound(b) = &b[0] else { panic!() };
         let err = b.checks[0].error.as_ref().unwrap();
         assert!(err.message.contains("number `14.97 µs` is not in its sentence"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_number_outside_the_quote_is_found_by_its_audited_place() {
+        let reg = registry_with("Graph replay took", "14.96 µs");
+        let edited = article(&ARTICLE.replace("14.96", "15.96"));
+        let audited = BTreeMap::from([("C1", "Graph replay took 14.96 µs at 4096×4096.")]);
+        let Binding::Bound(b) = &bind_against(&reg, &edited, &audited)[0] else { panic!() };
+        assert!(b.numbers_changed);
+        assert_eq!(b.checks[0].sentence_number.as_ref().unwrap().text, "15.96 µs");
+        // Without the audited sentence the number cannot be placed, and binding says so.
+        let Binding::Bound(b) = &bind(&reg, &edited)[0] else { panic!() };
+        assert!(b.checks[0].error.is_some());
+    }
+
+    #[test]
+    fn similarity_counts_words_not_spaces() {
+        assert_eq!(similarity("a b c d", "a b c d"), 1.0);
+        assert_eq!(similarity("It keeps the order.", "Three techniques attack costs."), 0.0);
+        assert!((similarity("took 1 µs", "took 2 µs") - 2.0 * 2.0 / 6.0).abs() < 1e-6);
     }
 
     #[test]

@@ -24,8 +24,20 @@ pub enum Command {
     Audit {
         #[command(flatten)]
         target: Target,
+        /// Audit this file in place of the registry's manuscript and report what changed since
+        /// the accepted audit (claims/<name>.lock): edited, lost and changed claims, new
+        /// sentences with unbound numbers, deleted sentences that held claims.
+        #[arg(long, value_name = "FILE")]
+        draft: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+    },
+    /// Record a clean audit: write each registry's lock (claims/<name>.lock) and, where the
+    /// manuscript changed, its manuscript.sha256. Writes nothing unless every claim binds,
+    /// every check passes and every number is bound.
+    Accept {
+        #[command(flatten)]
+        target: Target,
     },
     /// Print only the verdict table and the counts line.
     Table {
@@ -158,15 +170,15 @@ pub enum Format {
 
 impl Target {
     fn options(&self) -> Options {
-        Options { root: self.root.clone(), claims: self.claims.clone() }
+        Options { root: self.root.clone(), claims: self.claims.clone(), draft: None }
     }
 }
 
 /// Runs a parsed command line and returns the exit code.
 pub fn run(cli: Cli) -> u8 {
     match cli.command {
-        Command::Audit { target, format } => {
-            let review = audit::audit(&target.options());
+        Command::Audit { target, draft, format } => {
+            let review = audit::audit(&Options { draft, ..target.options() });
             let text = match format {
                 Format::Table => audit_text(&review),
                 Format::Json => report::json::render(&review),
@@ -188,6 +200,7 @@ pub fn run(cli: Cli) -> u8 {
         }
         Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(&timing, "softmax-bench", &["softmax-bench"], &peers),
         Command::BenchReport { run, root } => bench_report(&root, &run),
+        Command::Accept { target } => accept(&target),
         Command::Recheck { target, gpu, fresh, peers, rounds, seed, replicates, format } => {
             recheck(&target, RecheckMode::from(gpu, fresh), &peers, rounds, seed, replicates, format)
         }
@@ -529,6 +542,30 @@ fn recheck(target: &Target, mode: RecheckMode, peers: &[PathBuf], rounds: Option
                     1
                 }
             }
+        }
+    }
+}
+
+fn accept(target: &Target) -> u8 {
+    use crate::accept::Refused;
+    match crate::accept::accept(&target.options()) {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            0
+        }
+        Err(Refused::Input(diagnostics)) => {
+            for d in diagnostics {
+                eprintln!("{}\n", d.render());
+            }
+            eprintln!("error: nothing accepted");
+            2
+        }
+        Err(Refused::NotClean(review, reasons)) => {
+            print!("{}", audit_text(&review));
+            println!("not accepted, nothing written: {}", reasons.join("; "));
+            1
         }
     }
 }

@@ -56,6 +56,7 @@
 //! or a manuscript's hash differs, 2 for bad input or usage. Bad input is always a
 //! [`diagnostic::Diagnostic`] with `file:line:col` and the offending text.
 
+pub mod accept;
 pub mod article;
 pub mod audit;
 pub mod binding;
@@ -65,6 +66,7 @@ pub mod diagnostic;
 pub mod evidence;
 pub mod figures;
 pub mod gpu;
+pub mod lock;
 pub mod numbers;
 pub mod paths;
 pub mod recheck;

@@ -22,16 +22,16 @@ const SAMPLES: &str = "evidence/runs/example-run/samples.jsonl";
 
 const CASES: &[Case] = &[
     Case {
-        name: "a changed latency fails naming the claim, the number and the recomputed value",
+        name: "a changed latency fails naming the claim and the audited, draft and evidence values",
         edits: &[(ARTICLE, "47.81 µs", "48.81 µs")],
         code: 1,
-        expect: &["E2 stat 48.81 µs (registry: 47.81 µs): FAIL: quoted 48.81 µs, recomputed 47.81 µs", "CHANGED"],
+        expect: &["E2 stat 48.81 µs: FAIL: audited 47.81 µs, draft 48.81 µs, evidence 47.81 µs", "CHANGED"],
     },
     Case {
         name: "a changed ratio fails",
         edits: &[(ARTICLE, "1.70×", "1.90×")],
         code: 1,
-        expect: &["E3 arith 1.90× (registry: 1.70×): FAIL: quoted 1.90×, recomputed 1.70×"],
+        expect: &["E3 arith 1.90×: FAIL: audited 1.70×, draft 1.90×, evidence 1.70×"],
     },
     Case {
         name: "a removed sentence is located in the registry",

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 mod support;
-use support::copy_dir;
+use support::repository_copy;
 use std::process::Command;
 
 use claimcheck::article::Article;
@@ -13,15 +13,6 @@ use claimcheck::numbers::Unit;
 
 const ARTICLE: &str = "article/graphs-fusion-megakernels.md";
 
-
-/// A copy of what the audit reads: registries, articles, figures, evidence and sources.
-fn repository_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for part in ["claims", "article", "evidence", "kernels", "src"] {
-        copy_dir(Path::new(part), &dir.path().join(part));
-    }
-    dir
-}
 
 fn audit_json(root: &Path) -> (i32, serde_json::Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(["audit", "--format", "json", "--root"]).arg(root).output().unwrap();

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::audit::{ClaimBinding, Review, SentenceRef};
+use crate::audit::{Change, ClaimBinding, Review, SentenceRef};
 use crate::checks::Outcome;
 
 /// Bumped whenever a field changes meaning or disappears.
@@ -23,14 +23,56 @@ pub struct WireReview {
 pub struct WireRegistry {
     pub file: String,
     pub manuscript: WireManuscript,
+    /// The comparison with `claims/<name>.lock`, where the registry has one.
+    pub lock: Option<WireLock>,
     pub sources: Vec<WireSource>,
     pub claims: Vec<WireClaim>,
     pub unbound: Vec<WireUnbound>,
 }
 
 #[derive(Debug, Serialize)]
+pub struct WireLock {
+    pub file: String,
+    pub accepted_sha256: String,
+    /// Why the lock does not describe the registry as it is (empty when it does).
+    pub stale: Vec<String>,
+    pub sentences: WireSentenceCounts,
+    pub deleted_claim_sentences: Vec<WireDeleted>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireSentenceCounts {
+    pub unchanged: usize,
+    pub changed: usize,
+    pub new: usize,
+    pub deleted: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireDeleted {
+    pub line: usize,
+    pub text: String,
+    pub claims: Vec<String>,
+}
+
+/// A claim's sentence against the lock.
+#[derive(Debug, Serialize)]
+pub struct WireChange {
+    /// `unchanged`, `edited`, `number-changed`, `lost` or `not-locked`.
+    pub state: String,
+    /// The sentence as accepted.
+    pub before: Option<String>,
+    /// A word diff from the accepted sentence: `[-removed-]{+added+}`.
+    pub diff: Option<String>,
+    /// For a lost claim: whether its sentence was deleted (else rewritten).
+    pub deleted: Option<bool>,
+}
+
+#[derive(Debug, Serialize)]
 pub struct WireManuscript {
     pub path: String,
+    /// With `audit --draft`: the manuscript the draft stands in for.
+    pub draft_of: Option<String>,
     pub sha256: Option<String>,
     pub recorded_sha256: String,
     pub sha256_matches: bool,
@@ -52,6 +94,7 @@ pub struct WireClaim {
     pub finding: String,
     pub sources: Vec<String>,
     pub binding: WireBinding,
+    pub change: Option<WireChange>,
     pub checks: Vec<WireCheck>,
 }
 
@@ -92,6 +135,8 @@ pub struct WireUnbound {
     pub line: usize,
     pub col: usize,
     pub sentence: String,
+    /// Against the lock: `new`, `changed` or `unchanged`.
+    pub origin: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -134,8 +179,16 @@ pub fn wire(review: &Review) -> WireReview {
         .iter()
         .map(|r| WireRegistry {
             file: r.file.clone(),
+            lock: r.lock.as_ref().map(|l| WireLock {
+                file: l.file.clone(),
+                accepted_sha256: l.accepted_sha256.clone(),
+                stale: l.stale.clone(),
+                sentences: WireSentenceCounts { unchanged: l.unchanged, changed: l.changed, new: l.new, deleted: l.deleted },
+                deleted_claim_sentences: l.deleted_claim_sentences.iter().map(|d| WireDeleted { line: d.line, text: d.text.clone(), claims: d.claims.clone() }).collect(),
+            }),
             manuscript: WireManuscript {
                 path: r.manuscript.clone(),
+                draft_of: r.draft_of.clone(),
                 sha256: r.actual_sha256.clone(),
                 recorded_sha256: r.recorded_sha256.clone(),
                 sha256_matches: r.actual_sha256.as_deref() == Some(r.recorded_sha256.as_str()),
@@ -160,10 +213,11 @@ pub fn wire(review: &Review) -> WireReview {
                         ClaimBinding::Ambiguous { sentences } => WireBinding::Ambiguous { sentences: sentences.iter().map(sentence).collect() },
                         ClaimBinding::NoArticle => WireBinding::NoArticle,
                     },
+                    change: c.change.as_ref().map(change),
                     checks: c.checks.iter().map(check).collect(),
                 })
                 .collect(),
-            unbound: r.unbound.iter().map(|u| WireUnbound { number: u.number.clone(), line: u.line, col: u.col, sentence: u.sentence.clone() }).collect(),
+            unbound: r.unbound.iter().map(|u| WireUnbound { number: u.number.clone(), line: u.line, col: u.col, sentence: u.sentence.clone(), origin: u.origin.map(String::from) }).collect(),
         })
         .collect();
     WireReview {
@@ -173,6 +227,15 @@ pub fn wire(review: &Review) -> WireReview {
         registries,
         diagnostics: review.diagnostics.iter().map(WireDiagnostic::from).collect(),
     }
+}
+
+fn change(c: &Change) -> WireChange {
+    let (before, diff, deleted) = match c {
+        Change::Unchanged | Change::NotLocked => (None, None, None),
+        Change::Edited { before, diff } | Change::NumberChanged { before, diff } => (Some(before.clone()), Some(diff.clone()), None),
+        Change::Lost { before, deleted, diff, .. } => (Some(before.clone()), diff.clone(), Some(*deleted)),
+    };
+    WireChange { state: c.name().into(), before, diff, deleted }
 }
 
 fn check(c: &crate::audit::CheckReview) -> WireCheck {

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use comfy_table::{ContentArrangement, Table, presets};
 
-use crate::audit::{ClaimBinding, Review};
+use crate::audit::{Change, ClaimBinding, Review};
 use crate::checks::Outcome;
 
 /// The verdict table: ID, section, verdict, quote (shortened), checks passed/total, status;
@@ -37,36 +37,83 @@ pub fn counts_line(review: &Review) -> String {
     if parts.is_empty() { "Counts: no claims.".into() } else { format!("Counts: {}.", parts.join(", ")) }
 }
 
-/// Everything that needs attention, after the table: manuscripts whose hash changed, failing
-/// checks with expected and observed values, changed numbers, and unbound numbers.
+/// Everything that needs attention, after the table: manuscripts whose hash changed, what
+/// changed against the lock, failing checks with their values, and unbound numbers.
 pub fn findings(review: &Review) -> String {
     let mut out = String::new();
     for r in &review.registries {
+        let shown = match &r.draft_of {
+            Some(of) => format!("{} (draft of {of})", r.manuscript),
+            None => r.manuscript.clone(),
+        };
         match &r.actual_sha256 {
             Some(actual) if *actual != r.recorded_sha256 => {
                 let _ = writeln!(
                     out,
-                    "{}: SHA-256 {} differs from the {} recorded in {} (the registry was audited against another draft)",
-                    r.manuscript, short(actual), short(&r.recorded_sha256), r.file
+                    "{shown}: SHA-256 {} differs from the {} recorded in {} (the registry was audited against another draft)",
+                    short(actual), short(&r.recorded_sha256), r.file
                 );
             }
             _ => {}
         }
+        if let Some(l) = &r.lock {
+            if l.changed + l.new + l.deleted > 0 {
+                let _ = writeln!(
+                    out,
+                    "{shown} against {} (accepted at {}): {} sentences unchanged, {} changed, {} new, {} deleted",
+                    l.file,
+                    short(&l.accepted_sha256),
+                    l.unchanged,
+                    l.changed,
+                    l.new,
+                    l.deleted
+                );
+            }
+            for why in &l.stale {
+                let _ = writeln!(out, "{} is out of date: {why}; run `claimcheck accept` after a clean audit", l.file);
+            }
+        }
         for claim in &r.claims {
-            if let ClaimBinding::Bound { numbers_changed: true, sentence } = &claim.binding {
-                let _ = writeln!(out, "{} ({}:{}): a quoted number changed since the audit", claim.id, r.manuscript, sentence.line);
+            let line = match &claim.binding {
+                ClaimBinding::Bound { sentence, .. } => sentence.line,
+                _ => 0,
+            };
+            match (&claim.change, &claim.binding) {
+                (Some(Change::Edited { before, diff }), _) => {
+                    let _ = writeln!(out, "{} edited ({}:{line}): the quote still binds, but the sentence reads differently:\n    was: {before}\n    now: {diff}", claim.id, r.manuscript);
+                }
+                (Some(Change::NumberChanged { diff, .. }), _) => {
+                    let _ = writeln!(out, "{} number changed ({}:{line}): {diff}", claim.id, r.manuscript);
+                }
+                (Some(Change::Lost { before, before_line, deleted, nearest, diff }), _) => {
+                    let how = if *deleted { "was deleted" } else { "was rewritten and no longer holds the quote" };
+                    let _ = writeln!(out, "{} lost: the sentence that held it (line {before_line} of the accepted text) {how}:\n    was: {before}", claim.id);
+                    if let (Some((s, ratio)), Some(diff)) = (nearest, diff) {
+                        let _ = writeln!(out, "    most similar sentence now ({:.0} % alike), {}:{}: {}\n    diff: {diff}", ratio * 100.0, r.manuscript, s.line, s.text);
+                    }
+                }
+                (_, ClaimBinding::Bound { numbers_changed: true, .. }) => {
+                    let _ = writeln!(out, "{} ({}:{line}): a quoted number changed since the audit", claim.id, r.manuscript);
+                }
+                _ => {}
             }
             for check in &claim.checks {
                 let number = match (&check.number, &check.number_now) {
-                    (Some(was), Some(now)) => format!(" {now} (registry: {was})"),
+                    (Some(_), Some(now)) => format!(" {now}"),
                     (Some(n), None) => format!(" {n}"),
                     _ => String::new(),
                 };
                 match &check.outcome {
                     Outcome::Fail { expected, observed, detail } => {
                         let _ = write!(out, "{} {}{number}: FAIL", claim.id, check.kind);
-                        if let (Some(e), Some(o)) = (expected, observed) {
-                            let _ = write!(out, ": quoted {e}, recomputed {o}");
+                        match (expected, observed, &check.number, &check.number_now) {
+                            (Some(e), Some(o), Some(was), Some(_)) => {
+                                let _ = write!(out, ": audited {was}, draft {e}, evidence {o}");
+                            }
+                            (Some(e), Some(o), _, _) => {
+                                let _ = write!(out, ": quoted {e}, evidence {o}");
+                            }
+                            _ => {}
                         }
                         let _ = writeln!(out, " ({detail})");
                     }
@@ -77,8 +124,23 @@ pub fn findings(review: &Review) -> String {
                 }
             }
         }
+        if let Some(l) = &r.lock {
+            // A deleted sentence whose claims are all reported lost above is not repeated.
+            let reported = |id: &String| r.claims.iter().any(|c| c.id == *id && matches!(c.change, Some(Change::Lost { .. })));
+            for d in l.deleted_claim_sentences.iter().filter(|d| !d.claims.iter().all(reported)) {
+                let _ = writeln!(out, "deleted sentence (line {} of the accepted text) held {}: {}", d.line, d.claims.join(", "), d.text);
+            }
+        }
         for u in &r.unbound {
-            let _ = writeln!(out, "{}:{}:{}: unbound number `{}`: no check verifies it and no label declares it", r.manuscript, u.line, u.col, u.number);
+            let origin = match u.origin {
+                Some("new") => " in a new sentence",
+                Some("changed") => " in a changed sentence",
+                _ => "",
+            };
+            let _ = writeln!(out, "{}:{}:{}: unbound number `{}`{origin}: no check verifies it and no label declares it", r.manuscript, u.line, u.col, u.number);
+            if u.origin.is_some_and(|o| o != "unchanged") {
+                let _ = writeln!(out, "    {}", u.sentence);
+            }
         }
     }
     out

@@ -15,3 +15,24 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Runs the built `claimcheck` with `args`; returns the exit code, stdout and stderr.
+#[allow(dead_code)]
+pub fn claimcheck<I, S>(args: I) -> (i32, String, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// A copy of what an audit of the shipped article reads, in a temporary directory.
+#[allow(dead_code)]
+pub fn repository_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["claims", "article", "evidence", "kernels", "src"] {
+        copy_dir(Path::new(part), &dir.path().join(part));
+    }
+    dir
+}
