@@ -737,6 +737,114 @@ pub fn load_fresh(root: &Root, run: &str, files: &mut SampleFiles<'_>) -> Result
 mod tests {
     use super::*;
 
+    /// A samples file of one configuration per variant: 21 rounds around each centre, with a
+    /// relative spread, from a seed.
+    fn samples(variants: &[(&str, f64, f64)], seed: u64) -> String {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = String::new();
+        for round in 0..21 {
+            for (variant, centre, spread) in variants {
+                let value = centre * (1.0 + spread * (rng.random::<f64>() - 0.5));
+                out.push_str(&format!("{{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"{variant}\",\"mode\":\"graph\",\"round\":{round},\"host_us\":{value:.3}}}\n"));
+            }
+        }
+        out
+    }
+
+    /// A root with an accepted run `a` and a fresh run `f`, each with a device in its meta.
+    fn root_with(accepted: &str, fresh: &str, fresh_device: &str) -> (tempfile::TempDir, Root) {
+        let dir = tempfile::tempdir().unwrap();
+        for (run, text, device) in [("a", accepted, "NVIDIA H200"), ("f", fresh, fresh_device)] {
+            let run_dir = dir.path().join("evidence/runs").join(run);
+            std::fs::create_dir_all(&run_dir).unwrap();
+            std::fs::write(run_dir.join("samples.jsonl"), text).unwrap();
+            let meta = serde_json::json!({"status": "accepted", "suites": ["s"], "device": {"name": device, "driver_version": 13000}});
+            std::fs::write(run_dir.join("meta.json"), meta.to_string()).unwrap();
+        }
+        let root = Root::new(dir.path()).unwrap();
+        (dir, root)
+    }
+
+    fn query(variant: &str) -> stat::Spec {
+        toml::from_str(&format!("samples = \"evidence/runs/a/samples.jsonl\"\nselect = {{ suite = \"s\", case = \"c\", variant = \"{variant}\", mode = \"graph\" }}\nfield = \"host_us\"\nstatistic = \"median\"\n")).unwrap()
+    }
+
+    fn latency_target(variant: &str) -> Target {
+        let quoted = Quoted { value: 10.0, decimals: 2, unit: Some(Unit::Us) };
+        let latency = Latency { quoted, expect: Expect::Match, tolerance: None, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), query(variant))] };
+        Target { registry: "claims/t.toml".into(), claim: "C1".into(), check: 1, subject: Subject::Latency(latency) }
+    }
+
+    fn ordering_target() -> Target {
+        let spec: compare::Spec = toml::from_str("samples = \"evidence/runs/a/samples.jsonl\"\nselect = { suite = \"s\", mode = \"graph\" }\nfield = \"host_us\"\nstatistic = \"median\"\nfaster = \"fused\"\nslower = [\"four\"]\ncases = [\"c\"]\n").unwrap();
+        Target { registry: "claims/t.toml".into(), claim: "C2".into(), check: 1, subject: Subject::Ordering(spec) }
+    }
+
+    fn judge(accepted: &str, fresh: &str, fresh_device: &str, target: Target) -> Row {
+        let (_dir, root) = root_with(accepted, fresh, fresh_device);
+        let options = Options { root: root.dir().to_path_buf(), claims: vec![], seed: DEFAULT_SEED, replicates: DEFAULT_REPLICATES };
+        let mut files = SampleFiles::new(&root);
+        let fresh_info = RunInfo::read(&root, "evidence/runs/f").unwrap();
+        let mut rows = against_fresh(&root, &options, &[target], &mut files, &fresh_info, "evidence/runs/f/samples.jsonl").unwrap();
+        rows.remove(0)
+    }
+
+    #[test]
+    fn the_same_latency_measured_again_matches() {
+        let row = judge(&samples(&[("fused", 40.0, 0.04)], 1), &samples(&[("fused", 40.4, 0.04)], 2), "NVIDIA H200", latency_target("fused"));
+        assert_eq!(row.outcome, Judgement::Match, "{row:?}");
+        let (lo, hi) = row.interval.unwrap();
+        assert!(lo < 1.01 && hi > 1.0 && hi < 1.1, "{row:?}");
+    }
+
+    #[test]
+    fn a_latency_half_again_as_long_is_a_mismatch() {
+        let row = judge(&samples(&[("fused", 40.0, 0.04)], 1), &samples(&[("fused", 60.0, 0.04)], 2), "NVIDIA H200", latency_target("fused"));
+        assert_eq!(row.outcome, Judgement::Mismatch, "{row:?}");
+        assert!((row.ratio.unwrap() - 1.5).abs() < 0.03, "{row:?}");
+    }
+
+    #[test]
+    fn a_noisy_fresh_run_near_the_margin_is_inconclusive() {
+        let row = judge(&samples(&[("fused", 40.0, 0.04)], 1), &samples(&[("fused", 43.6, 0.5)], 2), "NVIDIA H200", latency_target("fused"));
+        assert_eq!(row.outcome, Judgement::Inconclusive, "{row:?}");
+    }
+
+    #[test]
+    fn another_device_is_incomparable_but_its_orderings_are_judged() {
+        let a = samples(&[("fused", 40.0, 0.04), ("four", 90.0, 0.04)], 1);
+        let f = samples(&[("fused", 20.0, 0.04), ("four", 45.0, 0.04)], 2);
+        let row = judge(&a, &f, "NVIDIA H100", latency_target("fused"));
+        assert_eq!(row.outcome, Judgement::Incomparable, "{row:?}");
+        assert!(row.detail.contains("NVIDIA H100 here"), "{}", row.detail);
+        let row = judge(&a, &f, "NVIDIA H100", ordering_target());
+        assert_eq!(row.outcome, Judgement::Match, "{row:?}");
+    }
+
+    #[test]
+    fn a_reversed_ordering_is_a_mismatch() {
+        let a = samples(&[("fused", 40.0, 0.04), ("four", 90.0, 0.04)], 1);
+        let f = samples(&[("fused", 95.0, 0.04), ("four", 90.0, 0.04)], 2);
+        let row = judge(&a, &f, "NVIDIA H200", ordering_target());
+        assert_eq!(row.outcome, Judgement::Mismatch, "{row:?}");
+        assert!(row.accepted.unwrap() > 2.0 && row.fresh.unwrap() < 1.0, "{row:?}");
+    }
+
+    #[test]
+    fn the_judgement_is_fixed_by_the_seed() {
+        let a = samples(&[("fused", 40.0, 0.2)], 1);
+        let f = samples(&[("fused", 41.0, 0.2)], 2);
+        assert_eq!(judge(&a, &f, "NVIDIA H200", latency_target("fused")), judge(&a, &f, "NVIDIA H200", latency_target("fused")));
+    }
+
+    #[test]
+    fn a_sample_without_a_round_is_located() {
+        let jsonl = Jsonl::parse("s.jsonl", b"{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"fused\",\"mode\":\"graph\",\"host_us\":1.0}\n").unwrap();
+        let err = ByRound::select(&jsonl, &query("fused")).unwrap_err();
+        assert_eq!(err.position().as_deref(), Some("s.jsonl:1:1"));
+        assert!(err.message.contains("no `round`"), "{}", err.message);
+    }
+
     #[test]
     fn equivalence_needs_the_whole_interval_inside_the_margin() {
         let m = 0.10;
