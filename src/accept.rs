@@ -9,8 +9,6 @@
 //! the whole acceptance, and nothing is written.
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::Path;
 
 use crate::audit::{self, ClaimBinding, Options, Review};
 use crate::checks::Outcome;
@@ -85,7 +83,7 @@ pub fn accept(options: &Options) -> Result<Vec<String>, Refused> {
     }
     for (rel, text) in writes {
         let path = root.join_lexically(&rel).map_err(|e| Refused::Input(vec![Diagnostic::plain(format!("{rel}: {e}"))]))?;
-        write_atomic(&path, text.as_bytes()).map_err(|e| Refused::Input(vec![Diagnostic::plain(format!("writing {rel}: {e}"))]))?;
+        crate::paths::write_atomic(&path, text.as_bytes()).map_err(|e| Refused::Input(vec![Diagnostic::plain(format!("writing {rel}: {e}"))]))?;
     }
     Ok(lines)
 }
@@ -110,15 +108,4 @@ pub fn unclean(review: &Review) -> Vec<String> {
         }
     }
     out
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder, renamed into place, so
-/// that a reader never sees half a file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }

@@ -26,6 +26,8 @@ pub struct Article {
     pub sentences: Vec<Sentence>,
     /// Words of the prose a reader reads: sentences and headings, split on whitespace.
     pub word_count: usize,
+    /// Where the article's images point, as written (`figures/softmax.svg`), in order.
+    pub images: Vec<String>,
 }
 
 /// One sentence of prose.
@@ -84,7 +86,7 @@ impl Article {
                 return Err(ArticleError::NotUtf8 { path: path.to_string(), line, col });
             }
         };
-        let blocks = prose_blocks(&source);
+        let (blocks, images) = prose_blocks(&source);
         let mut sentences = Vec::new();
         let mut word_count = 0;
         for block in &blocks {
@@ -121,7 +123,7 @@ impl Article {
                 sentences.push(sentence);
             }
         }
-        Ok(Article { path: path.to_string(), source, sha256, sentences, word_count })
+        Ok(Article { path: path.to_string(), source, sha256, sentences, word_count, images })
     }
 }
 
@@ -188,7 +190,8 @@ impl Block {
     }
 }
 
-fn prose_blocks(source: &str) -> Vec<Block> {
+/// The prose blocks of `source`, and the destinations of its images.
+fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
     let options = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
     let mut blocks = Vec::new();
     let mut section: Vec<String> = Vec::new();
@@ -197,7 +200,11 @@ fn prose_blocks(source: &str) -> Vec<Block> {
     let mut open: Vec<Block> = Vec::new();
     let mut heading_level = 0usize;
     let mut in_code_block = false;
+    let mut images = Vec::new();
     for (event, range) in Parser::new_ext(source, options).into_offset_iter() {
+        if let Event::Start(Tag::Image { dest_url, .. }) = &event {
+            images.push(dest_url.to_string());
+        }
         match event {
             Event::Start(Tag::CodeBlock(_)) => in_code_block = true,
             Event::End(TagEnd::CodeBlock) => in_code_block = false,
@@ -255,7 +262,7 @@ fn prose_blocks(source: &str) -> Vec<Block> {
             _ => {}
         }
     }
-    blocks
+    (blocks, images)
 }
 
 /// Words after which a period does not end a sentence.
@@ -347,6 +354,12 @@ mod tests {
     fn lists_tables_quotes_and_captions_count() {
         let md = "# T\n\n- First item.\n- Second item.\n\n| a | b |\n|---|---|\n| Cell one. | Two. |\n\n> Quoted.\n\n![A caption.](f.svg)\n";
         assert_eq!(sentences(md), ["First item.", "Second item.", "a", "b", "Cell one.", "Two.", "Quoted.", "A caption."]);
+    }
+
+    #[test]
+    fn image_destinations_are_kept_in_order() {
+        let a = Article::parse("a.md", b"Text.\n\n![One.](figures/a.svg)\n\n![Two.](b.png \"t\")\n").unwrap();
+        assert_eq!(a.images, ["figures/a.svg", "b.png"]);
     }
 
     #[test]

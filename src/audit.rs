@@ -158,6 +158,8 @@ pub struct CheckReview {
     pub number: Option<String>,
     /// The number as the sentence shows it now, where that differs.
     pub number_now: Option<String>,
+    /// The root-relative files the check reads.
+    pub files: Vec<String>,
     pub outcome: Outcome,
 }
 
@@ -455,7 +457,13 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
                         None => checks::run(check, cb.quoted.as_ref(), &ctx),
                     };
                     let number_now = cb.sentence_number.as_ref().map(|n| n.text.clone()).filter(|now| Some(now) != cb.registry_number.as_ref());
-                    checks.push(CheckReview { kind: check.kind.name(), number: cb.registry_number.clone(), number_now, outcome });
+                    checks.push(CheckReview {
+                        kind: check.kind.name(),
+                        number: cb.registry_number.clone(),
+                        number_now,
+                        files: check.kind.files().into_iter().map(String::from).collect(),
+                        outcome,
+                    });
                 }
                 let mut review = claim_shell(claim, ClaimBinding::Bound { sentence: sentence_ref(sentence), numbers_changed: b.numbers_changed });
                 review.checks = checks;

@@ -105,6 +105,17 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Write the machine-readable review: a versioned, deterministic JSON file with the
+    /// manuscripts and their SHA-256, every quoted latency recomputed, every ordering and trace
+    /// check, graph node counts, kernel resources, figure hashes, source URLs, and every
+    /// claim's verdict and check outcomes. Writes nothing when the input is bad.
+    Review {
+        #[command(flatten)]
+        target: Target,
+        /// Where to write the review (`-` for standard output).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
     /// Name a run as the one the article uses (evidence/accepted.toml), after checking that it
     /// was accepted and that its manifest verifies.
     AcceptRun {
@@ -201,6 +212,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(&timing, "softmax-bench", &["softmax-bench"], &peers),
         Command::BenchReport { run, root } => bench_report(&root, &run),
         Command::Accept { target } => accept(&target),
+        Command::Review { target, out } => review(&target, &out),
         Command::Recheck { target, gpu, fresh, peers, rounds, seed, replicates, format } => {
             recheck(&target, RecheckMode::from(gpu, fresh), &peers, rounds, seed, replicates, format)
         }
@@ -568,4 +580,36 @@ fn accept(target: &Target) -> u8 {
             1
         }
     }
+}
+
+fn review(target: &Target, out: &std::path::Path) -> u8 {
+    let file = match crate::review::gather(&target.options()) {
+        Ok(f) => f,
+        Err(diagnostics) => {
+            for d in diagnostics {
+                eprintln!("{}\n", d.render());
+            }
+            eprintln!("error: no review written");
+            return 2;
+        }
+    };
+    let text = report::review::render(&file);
+    let code = report::review::wire(&file).exit_code;
+    if out == std::path::Path::new("-") {
+        print!("{text}");
+        return code;
+    }
+    if let Err(e) = crate::paths::write_atomic(out, text.as_bytes()) {
+        eprintln!("error: writing {}: {e}", out.display());
+        return 2;
+    }
+    println!(
+        "review written: {} ({} claims, {} latencies, {} orderings; {})",
+        out.display(),
+        file.audit.claims().count(),
+        file.recheck.rows.iter().filter(|r| r.kind == crate::recheck::RowKind::Latency).count(),
+        file.recheck.rows.iter().filter(|r| r.kind == crate::recheck::RowKind::Ordering).count(),
+        if code == 0 { "all claims hold" } else { "needs attention" }
+    );
+    code
 }

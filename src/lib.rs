@@ -72,4 +72,5 @@ pub mod paths;
 pub mod recheck;
 pub mod registry;
 pub mod report;
+pub mod review;
 pub mod stats;

@@ -78,7 +78,7 @@ pub struct WireManuscript {
     pub sha256_matches: bool,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct WireSource {
     pub key: String,
     pub title: String,

@@ -4,4 +4,5 @@
 pub mod bench;
 pub mod json;
 pub mod recheck;
+pub mod review;
 pub mod table;
