@@ -116,6 +116,18 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+    /// Medians and p95s of a JSONL samples file, per group: one JSON object a line, in sorted
+    /// group order (numpy's linear quantiles, to the last bit).
+    Stats {
+        /// The samples file (one JSON object a line).
+        file: PathBuf,
+        /// The fields that make a group.
+        #[arg(long, value_delimiter = ',', default_value = "suite,case,variant,mode")]
+        by: Vec<String>,
+        /// The timed fields (repeatable).
+        #[arg(long = "field", default_values_t = ["host_us".to_string(), "device_us".to_string()])]
+        fields: Vec<String>,
+    },
     /// Name a run as the one the article uses (evidence/accepted.toml), after checking that it
     /// was accepted and that its manifest verifies.
     AcceptRun {
@@ -213,6 +225,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::BenchReport { run, root } => bench_report(&root, &run),
         Command::Accept { target } => accept(&target),
         Command::Review { target, out } => review(&target, &out),
+        Command::Stats { file, by, fields } => stats(&file, &by, &fields),
         Command::Recheck { target, gpu, fresh, peers, rounds, seed, replicates, format } => {
             recheck(&target, RecheckMode::from(gpu, fresh), &peers, rounds, seed, replicates, format)
         }
@@ -260,9 +273,7 @@ fn run_samples(root: &std::path::Path, run: &str) -> Result<(std::path::PathBuf,
     let jsonl = crate::evidence::Jsonl::parse(&shown, &bytes).map_err(|d| d.render())?;
     let mut samples = Vec::new();
     for record in &jsonl.records {
-        let s = serde_json::from_value(serde_json::Value::Object(record.fields.clone()))
-            .map_err(|e| jsonl.error_at(record, format!("not a sample: {e}"), "here").render())?;
-        samples.push(s);
+        samples.push(jsonl.record_as(record, "a sample").map_err(|d| d.render())?);
     }
     Ok((dir, samples))
 }
@@ -612,4 +623,46 @@ fn review(target: &Target, out: &std::path::Path) -> u8 {
         if code == 0 { "all claims hold" } else { "needs attention" }
     );
     code
+}
+
+fn stats(file: &std::path::Path, by: &[String], fields: &[String]) -> u8 {
+    let result = (|| -> Result<String, crate::diagnostic::Diagnostic> {
+        let shown = file.display().to_string();
+        let bytes = std::fs::read(file).map_err(|e| crate::diagnostic::Diagnostic::plain(format!("reading {shown}: {e}")))?;
+        let jsonl = crate::evidence::Jsonl::from_vec(&shown, bytes)?;
+        let mut out = String::new();
+        let groups = jsonl.groups(by);
+        for field in fields {
+            for (key, records) in &groups {
+                let samples = jsonl.samples(records, field)?;
+                let mut row = serde_json::Map::new();
+                for (k, v) in by.iter().zip(key) {
+                    row.insert(k.clone(), serde_json::Value::String(v.clone()));
+                }
+                row.insert("field".into(), field.clone().into());
+                row.insert("n".into(), samples.len().into());
+                row.insert("median".into(), samples.median().into());
+                row.insert("p95".into(), samples.quantile(0.95).into());
+                out.push_str(&serde_json::Value::Object(row).to_string());
+                out.push('\n');
+            }
+        }
+        Ok(out)
+    })();
+    match result {
+        Ok(text) => {
+            let mut stdout = std::io::stdout().lock();
+            match stdout.write_all(text.as_bytes()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("error: writing output: {e}");
+                    2
+                }
+                _ => 0,
+            }
+        }
+        Err(d) => {
+            eprintln!("{}", d.render());
+            2
+        }
+    }
 }

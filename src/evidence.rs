@@ -7,114 +7,15 @@
 //! lists every other file with its SHA-256 in `sha256sum -c` format.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use crate::article::sha256_hex;
 use crate::diagnostic::Diagnostic;
-use crate::stats::{SampleError, Samples};
+use crate::stats::Samples;
 
-/// A JSONL file: one JSON object a line, kept with its text so that any line can be shown.
-#[derive(Debug)]
-pub struct Jsonl {
-    pub path: String,
-    text: String,
-    pub records: Vec<Record>,
-}
-
-/// One line of a JSONL file.
-#[derive(Debug)]
-pub struct Record {
-    /// 1-based line number.
-    pub line: usize,
-    span: Range<usize>,
-    pub fields: Map<String, Value>,
-}
-
-impl Jsonl {
-    /// Parses `bytes`; a line that is not a JSON object (truncated, or not JSON at all) is an
-    /// error naming the file and the line. Blank lines are allowed only at the end.
-    pub fn parse(path: &str, bytes: &[u8]) -> Result<Jsonl, Diagnostic> {
-        let text = String::from_utf8(bytes.to_vec()).map_err(|e| {
-            let good = &bytes[..e.utf8_error().valid_up_to()];
-            let line = good.iter().filter(|b| **b == b'\n').count() + 1;
-            Diagnostic::plain(format!("{path}:{line}: not UTF-8"))
-        })?;
-        let mut records = Vec::new();
-        let mut offset = 0;
-        let mut blank_at = None;
-        for (idx, line) in text.split_inclusive('\n').enumerate() {
-            let line_no = idx + 1;
-            let span = offset..offset + line.len();
-            offset += line.len();
-            let body = line.trim_end_matches(['\n', '\r']);
-            if body.trim().is_empty() {
-                blank_at.get_or_insert(line_no);
-                continue;
-            }
-            if let Some(blank) = blank_at {
-                return Err(Diagnostic::at_line(format!("{path}: line {blank} is blank inside the file"), path, blank, "", "blank line"));
-            }
-            let value: Value = serde_json::from_str(body).map_err(|e| {
-                let what = if e.is_eof() { "truncated JSON" } else { "not valid JSON" };
-                Diagnostic::at_line(format!("{path}: line {line_no}: {what}: {e}"), path, line_no, body, what)
-            })?;
-            let Value::Object(fields) = value else {
-                return Err(Diagnostic::at_line(format!("{path}: line {line_no}: expected a JSON object"), path, line_no, body, "not an object"));
-            };
-            records.push(Record { line: line_no, span, fields });
-        }
-        Ok(Jsonl { path: path.to_string(), text, records })
-    }
-
-    /// The text of a record's line, for diagnostics.
-    pub fn line_text(&self, record: &Record) -> &str {
-        self.text[record.span.clone()].trim_end_matches(['\n', '\r'])
-    }
-
-    /// A diagnostic pointing at a record's line.
-    pub fn error_at(&self, record: &Record, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
-        Diagnostic::at_line(format!("{}: line {}: {}", self.path, record.line, message.into()), &self.path, record.line, self.line_text(record), label)
-    }
-
-    /// The numeric `field` of every record in `selected`, as a validated sample. A record
-    /// without the field, or with a value that is not a finite non-negative number, is an
-    /// error at its line.
-    pub fn samples(&self, selected: &[&Record], field: &str) -> Result<Samples, Diagnostic> {
-        let mut values = Vec::with_capacity(selected.len());
-        for record in selected {
-            let value = match record.fields.get(field) {
-                None => return Err(self.error_at(record, format!("no `{field}` in this sample"), "field missing")),
-                Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
-                Some(other) => {
-                    return Err(self.error_at(record, format!("`{field}` is {other}, not a number"), "not a number"));
-                }
-            };
-            values.push(value);
-        }
-        Samples::new(values).map_err(|e| match e {
-            SampleError::Empty => Diagnostic::plain(format!("{}: no samples selected", self.path)),
-            SampleError::NotFinite { index, value } | SampleError::Negative { index, value } => {
-                let what = if value.is_finite() { "negative" } else { "not finite" };
-                self.error_at(selected[index], format!("`{field}` is {what} ({value})"), what)
-            }
-        })
-    }
-}
-
-/// Whether a JSON value equals a TOML value from a registry's `select`.
-pub fn json_equals_toml(json: &Value, toml: &toml::Value) -> bool {
-    match (json, toml) {
-        (Value::String(a), toml::Value::String(b)) => a == b,
-        (Value::Bool(a), toml::Value::Boolean(b)) => a == b,
-        (Value::Number(a), toml::Value::Integer(b)) => a.as_i64() == Some(*b) || a.as_f64() == Some(*b as f64),
-        (Value::Number(a), toml::Value::Float(b)) => a.as_f64() == Some(*b),
-        _ => false,
-    }
-}
+pub use crate::jsonl::{Jsonl, Record, Scalar};
 
 /// One timed sample of `samples.jsonl`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -473,29 +374,6 @@ impl Drop for RunWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn truncated_line_is_named() {
-        let err = Jsonl::parse("s.jsonl", b"{\"a\":1}\n{\"a\":\n").unwrap_err();
-        assert_eq!(err.position().unwrap(), "s.jsonl:2:1");
-        assert!(err.message.contains("truncated JSON"), "{}", err.message);
-    }
-
-    #[test]
-    fn non_json_line_is_named() {
-        let err = Jsonl::parse("s.jsonl", b"{\"a\":1}\nnot json\n").unwrap_err();
-        assert!(err.message.contains("line 2: not valid JSON"), "{}", err.message);
-    }
-
-    #[test]
-    fn negative_and_missing_values_are_located() {
-        let j = Jsonl::parse("s.jsonl", b"{\"t\":1}\n{\"t\":-2}\n{\"u\":3}\n").unwrap();
-        let all: Vec<&Record> = j.records.iter().collect();
-        let err = j.samples(&all[..2], "t").unwrap_err();
-        assert!(err.message.contains("line 2") && err.message.contains("negative"), "{}", err.message);
-        let err = j.samples(&all[2..], "t").unwrap_err();
-        assert!(err.message.contains("line 3: no `t`"), "{}", err.message);
-    }
 
     #[test]
     fn manifest_lines_parse_and_bad_lines_are_located() {

@@ -66,6 +66,7 @@ pub mod diagnostic;
 pub mod evidence;
 pub mod figures;
 pub mod gpu;
+pub mod jsonl;
 pub mod lock;
 pub mod numbers;
 pub mod paths;

@@ -39,7 +39,7 @@ use crate::audit;
 use crate::binding::{self, Binding};
 use crate::checks::{Expect, Kind, arith, compare, stat};
 use crate::diagnostic::Diagnostic;
-use crate::evidence::{Jsonl, Summary, json_equals_toml};
+use crate::evidence::{Jsonl, Scalar, Summary};
 use crate::numbers::{Quoted, Unit};
 use crate::paths::Root;
 use crate::stats::{Samples, Statistic, quantile_sorted};
@@ -324,7 +324,7 @@ impl<'a> SampleFiles<'a> {
         if !self.files.contains_key(path) {
             let full = self.root.resolve(path).map_err(|e| Diagnostic::plain(format!("{path}: {e}")))?;
             let bytes = std::fs::read(&full).map_err(|e| Diagnostic::plain(format!("reading {path}: {e}")))?;
-            self.files.insert(path.to_string(), Jsonl::parse(path, &bytes)?);
+            self.files.insert(path.to_string(), Jsonl::from_vec(path, bytes)?);
         }
         Ok(&self.files[path])
     }
@@ -341,11 +341,7 @@ impl ByRound {
     /// Selects the records of `jsonl` that `spec` selects and groups `spec.field` by `round`.
     pub fn select(jsonl: &Jsonl, spec: &stat::Spec) -> Result<ByRound, Diagnostic> {
         let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Diagnostic::plain(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
-        let selected: Vec<_> = jsonl
-            .records
-            .iter()
-            .filter(|r| spec.select.get_ref().iter().all(|(k, v)| r.fields.get(k).is_some_and(|j| json_equals_toml(j, v))))
-            .collect();
+        let selected = jsonl.select(spec.select.get_ref());
         if selected.is_empty() {
             let select: Vec<String> = spec.select.get_ref().iter().map(|(k, v)| format!("{k} = {v}")).collect();
             return Err(Diagnostic::plain(format!("{}: no sample has {}", jsonl.path, select.join(", "))));
@@ -354,8 +350,15 @@ impl ByRound {
         jsonl.samples(&selected, spec.field.get_ref())?;
         let mut rounds: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
         for record in selected {
-            let round = record.fields.get("round").and_then(|r| r.as_u64()).ok_or_else(|| jsonl.error_at(record, "no `round` in this sample; rounds are what the recheck resamples", "no round"))?;
-            let value = record.fields.get(spec.field.get_ref()).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+            let round = match jsonl.get(record, "round") {
+                Some(Scalar::Int(r)) if r >= 0 => r as u64,
+                _ => return Err(jsonl.error_at(record, "no `round` in this sample; rounds are what the recheck resamples", "no round")),
+            };
+            let value = match jsonl.get(record, spec.field.get_ref()) {
+                Some(Scalar::Int(i)) => i as f64,
+                Some(Scalar::Float(f)) => f,
+                _ => f64::NAN,
+            };
             rounds.entry(round).or_default().push(value);
         }
         Ok(ByRound { statistic, rounds })

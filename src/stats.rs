@@ -114,12 +114,17 @@ impl Samples {
     }
 }
 
-/// The `p` quantile of an already sorted, non-empty slice, by numpy's linear method.
+/// The `p` quantile of an already sorted, non-empty slice, by numpy's linear method, with
+/// numpy's own interpolation (`_lerp`): from the lower neighbour below the midpoint and from
+/// the upper one at or above it, so that the value is the same to the last bit.
 pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
     let h = (sorted.len() - 1) as f64 * p.clamp(0.0, 1.0);
-    let lo = h.floor() as usize;
-    let hi = h.ceil() as usize;
-    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+    let lo = h.floor();
+    let t = h - lo;
+    let a = sorted[lo as usize];
+    let b = sorted[(lo as usize + 1).min(sorted.len() - 1)];
+    let diff = b - a;
+    if t >= 0.5 { b - diff * (1.0 - t) } else { a + diff * t }
 }
 
 impl Statistic {
@@ -199,6 +204,16 @@ mod tests {
         // numpy.percentile([15, 20, 35, 40, 50], 40) == 29.0
         let s = Samples::new(vec![15.0, 20.0, 35.0, 40.0, 50.0]).unwrap();
         assert!((s.quantile(0.4) - 29.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn interpolation_follows_numpy_to_the_last_bit() {
+        // numpy.percentile([0.1, 0.7], 50) is 0.7 - 0.6 * 0.5 = 0.39999999999999997, where
+        // 0.1 + 0.6 * 0.5 would give 0.4.
+        let s = Samples::new(vec![0.1, 0.7]).unwrap();
+        assert_eq!(s.median(), 0.39999999999999997);
+        assert_eq!(s.quantile(1.0), 0.7);
+        assert_eq!(Samples::new(vec![5.0]).unwrap().quantile(0.95), 5.0);
     }
 
     #[test]

@@ -315,7 +315,7 @@ impl<'a> Context<'a> {
             return Ok(hit.clone());
         }
         let bytes = std::fs::read(&full).map_err(|e| self.error_at(format!("reading {}: {e}", path.get_ref()), path.span(), "this file"))?;
-        let parsed = Rc::new(Jsonl::parse(path.get_ref(), &bytes)?);
+        let parsed = Rc::new(Jsonl::from_vec(path.get_ref(), bytes)?);
         self.jsonl.borrow_mut().insert(full, parsed.clone());
         Ok(parsed)
     }

@@ -29,7 +29,7 @@ use toml::Spanned;
 
 use super::{Context, Observation};
 use crate::diagnostic::Diagnostic;
-use crate::evidence::{Record, Summary, json_equals_toml};
+use crate::evidence::{Record, Summary};
 use crate::numbers::Unit;
 use crate::stats::Statistic;
 
@@ -68,11 +68,7 @@ impl Spec {
     pub fn compute(&self, ctx: &Context<'_>) -> Result<(f64, usize), Diagnostic> {
         let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
         let jsonl = ctx.jsonl(&self.samples)?;
-        let selected: Vec<&Record> = jsonl
-            .records
-            .iter()
-            .filter(|r| self.select.get_ref().iter().all(|(k, v)| r.fields.get(k).is_some_and(|j| json_equals_toml(j, v))))
-            .collect();
+        let selected: Vec<&Record> = jsonl.select(self.select.get_ref());
         if selected.is_empty() {
             return Err(ctx.error_at(
                 format!("select matches no record of {}", self.samples.get_ref()),

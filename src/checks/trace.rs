@@ -96,13 +96,10 @@ impl Spec {
         let Some((first, rest)) = jsonl.records.split_first() else {
             return Ok(Observation { problems: vec![format!("{file} is empty")], ..Observation::default() });
         };
-        let header: TraceHeader = serde_json::from_value(serde_json::Value::Object(first.fields.clone()))
-            .map_err(|e| jsonl.error_at(first, format!("not a trace header: {e}"), "expected the header"))?;
+        let header: TraceHeader = jsonl.record_as(first, "a trace header")?;
         let mut tasks = Vec::with_capacity(rest.len());
         for record in rest {
-            let task: TraceTask = serde_json::from_value(serde_json::Value::Object(record.fields.clone()))
-                .map_err(|e| jsonl.error_at(record, format!("not a trace task: {e}"), "here"))?;
-            tasks.push(task);
+            tasks.push(jsonl.record_as::<TraceTask>(record, "a trace task")?);
         }
         let problems = verify(&header, &tasks);
         let (value, detail) = match &self.predicate {

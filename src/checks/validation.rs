@@ -34,8 +34,7 @@ impl Spec {
         let jsonl = ctx.jsonl(&self.file)?;
         let mut problems = Vec::new();
         for record in &jsonl.records {
-            let r: ValidationRecord = serde_json::from_value(serde_json::Value::Object(record.fields.clone()))
-                .map_err(|e| jsonl.error_at(record, format!("not a validation record: {e}"), "here"))?;
+            let r: ValidationRecord = jsonl.record_as(record, "a validation record")?;
             if !r.holds() {
                 problems.push(format!(
                     "line {}: {} {} {} {}: max rel err {:.3e} (tolerance {:.1e}), {} unwritten, pass={}",

@@ -283,7 +283,8 @@ fn read_peer(path: &Path, samples: &mut Vec<SampleRecord>, validation: &mut Vec<
     let bytes = std::fs::read(path).map_err(|e| format!("reading peer file {shown}: {e}"))?;
     let jsonl = crate::evidence::Jsonl::parse(&shown, &bytes).map_err(|d| d.render())?;
     for record in &jsonl.records {
-        let (key, value) = record.fields.iter().next().ok_or_else(|| format!("{shown}:{}: empty object", record.line))?;
+        let fields: serde_json::Map<String, serde_json::Value> = jsonl.record_as(record, "a JSON object").map_err(|d| d.render())?;
+        let (key, value) = fields.iter().next().ok_or_else(|| format!("{shown}:{}: empty object", record.line))?;
         let bad = |e: serde_json::Error| format!("{shown}:{}: {key}: {e}", record.line);
         match key.as_str() {
             "sample" => samples.push(serde_json::from_value(value.clone()).map_err(bad)?),

@@ -1,0 +1,581 @@
+//! JSONL evidence files read once and kept small: one JSON object a line, with every line's
+//! text kept for diagnostics. This module owns parsing and looking up fields; it knows nothing
+//! of what the fields mean.
+//!
+//! A run's samples file holds up to millions of lines, and a map of owned keys and values per
+//! line costs about a kilobyte each. So a line's fields are kept as `(key, scalar)` pairs in one
+//! array shared by the whole file, with keys and string values interned: the same name read a
+//! million times is stored once. Objects and arrays nested in a line (a trace task's `deps`)
+//! are not kept as fields; a record that needs them is deserialised from its line's text
+//! ([`Jsonl::record_as`]). Numbers are parsed correctly rounded (serde_json's
+//! `float_roundtrip`), so a value read here is the value written in the file.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+
+use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use crate::diagnostic::Diagnostic;
+use crate::stats::{SampleError, Samples};
+
+/// A parsed JSONL file.
+pub struct Jsonl {
+    pub path: String,
+    text: String,
+    pub records: Vec<Record>,
+    symbols: Symbols,
+    fields: Vec<(u32, Scalar)>,
+}
+
+/// One line of a JSONL file.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// 1-based line number.
+    pub line: usize,
+    span: Range<usize>,
+    fields: Range<usize>,
+}
+
+/// A field's value. Strings are interned in their file; nested objects and arrays are only
+/// marked, and read through [`Jsonl::record_as`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    Str(u32),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Null,
+    Nested,
+}
+
+/// A field name of one file, looked up once and then compared as a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key(u32);
+
+impl fmt::Debug for Jsonl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Jsonl {{ path: {:?}, records: {} }}", self.path, self.records.len())
+    }
+}
+
+impl Jsonl {
+    /// Parses `bytes`; a line that is not a JSON object (truncated, or not JSON at all) is an
+    /// error naming the file and the line. Blank lines are allowed only at the end.
+    pub fn parse(path: &str, bytes: &[u8]) -> Result<Jsonl, Diagnostic> {
+        Jsonl::from_vec(path, bytes.to_vec())
+    }
+
+    /// As [`Jsonl::parse`], taking the bytes without a copy.
+    ///
+    /// A large file is read on every core: it is cut at line starts, each piece is parsed on
+    /// its own, and the pieces' symbols are merged. Should any piece fail, the whole file is
+    /// read again in one piece, so that the error names the same line it would have.
+    pub fn from_vec(path: &str, bytes: Vec<u8>) -> Result<Jsonl, Diagnostic> {
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = good.iter().filter(|b| **b == b'\n').count() + 1;
+            Diagnostic::plain(format!("{path}:{line}: not UTF-8"))
+        })?;
+        let cuts = cuts(&text, std::thread::available_parallelism().map_or(1, |n| n.get()));
+        if cuts.len() > 2 {
+            let pieces: Vec<Result<Piece, Diagnostic>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = cuts.windows(2).map(|w| (w[0], w[1])).map(|(a, b)| scope.spawn({
+                    let text = &text;
+                    move || Piece::parse(path, &text[a..b], a)
+                })).collect();
+                handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Diagnostic::plain(format!("{path}: a reader thread failed"))))).collect()
+            });
+            if let Ok(pieces) = pieces.into_iter().collect::<Result<Vec<_>, _>>()
+                && let Some(merged) = Piece::merge(pieces)
+            {
+                return Ok(Jsonl { path: path.to_string(), text, records: merged.records, symbols: merged.symbols, fields: merged.fields });
+            }
+        }
+        let piece = Piece::parse(path, &text, 0)?;
+        Ok(Jsonl { path: path.to_string(), text, records: piece.records, symbols: piece.symbols, fields: piece.fields })
+    }
+
+    /// The text of a record's line, for diagnostics.
+    pub fn line_text(&self, record: &Record) -> &str {
+        self.text[record.span.clone()].trim_end_matches(['\n', '\r'])
+    }
+
+    /// A diagnostic pointing at a record's line.
+    pub fn error_at(&self, record: &Record, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic::at_line(format!("{}: line {}: {}", self.path, record.line, message.into()), &self.path, record.line, self.line_text(record), label)
+    }
+
+    /// The key `name`, if any line of the file has it.
+    pub fn key(&self, name: &str) -> Option<Key> {
+        self.symbols.ids.get(name).map(|id| Key(*id))
+    }
+
+    /// A record's value of `key`; the last one where a line repeats a key, as JSON readers do.
+    pub fn value(&self, record: &Record, key: Key) -> Option<Scalar> {
+        self.fields[record.fields.clone()].iter().rev().find(|(k, _)| *k == key.0).map(|(_, v)| *v)
+    }
+
+    /// A record's value of the field `name`.
+    pub fn get(&self, record: &Record, name: &str) -> Option<Scalar> {
+        self.value(record, self.key(name)?)
+    }
+
+    /// The text of an interned string.
+    pub fn str(&self, value: Scalar) -> Option<&str> {
+        match value {
+            Scalar::Str(id) => Some(&self.symbols.names[id as usize]),
+            _ => None,
+        }
+    }
+
+    /// A value as text: a string as it is, anything else as JSON writes it.
+    pub fn text_of(&self, value: Option<Scalar>) -> String {
+        match value {
+            None => String::new(),
+            Some(Scalar::Str(id)) => self.symbols.names[id as usize].to_string(),
+            Some(Scalar::Int(i)) => i.to_string(),
+            Some(Scalar::Float(f)) => serde_json::Number::from_f64(f).map_or_else(|| f.to_string(), |n| n.to_string()),
+            Some(Scalar::Bool(b)) => b.to_string(),
+            Some(Scalar::Null) => "null".into(),
+            Some(Scalar::Nested) => "…".into(),
+        }
+    }
+
+    /// Whether a value equals a TOML value from a registry's `select`.
+    pub fn equals_toml(&self, value: Scalar, toml: &toml::Value) -> bool {
+        match (value, toml) {
+            (Scalar::Str(_), toml::Value::String(b)) => self.str(value) == Some(b.as_str()),
+            (Scalar::Bool(a), toml::Value::Boolean(b)) => a == *b,
+            (Scalar::Int(a), toml::Value::Integer(b)) => a == *b,
+            (Scalar::Float(a), toml::Value::Integer(b)) => a == *b as f64,
+            (Scalar::Int(a), toml::Value::Float(b)) => a as f64 == *b,
+            (Scalar::Float(a), toml::Value::Float(b)) => a == *b,
+            _ => false,
+        }
+    }
+
+    /// The records whose fields equal every entry of `select`.
+    pub fn select<'a>(&'a self, select: &BTreeMap<String, toml::Value>) -> Vec<&'a Record> {
+        let mut wanted = Vec::with_capacity(select.len());
+        for (name, value) in select {
+            match self.key(name) {
+                Some(k) => wanted.push((k, value)),
+                None => return Vec::new(),
+            }
+        }
+        self.records.iter().filter(|r| wanted.iter().all(|(k, v)| self.value(r, *k).is_some_and(|j| self.equals_toml(j, v)))).collect()
+    }
+
+    /// A record deserialised from its line, as `T`; an error is located at the line.
+    pub fn record_as<T: DeserializeOwned>(&self, record: &Record, what: &str) -> Result<T, Diagnostic> {
+        serde_json::from_str(self.line_text(record)).map_err(|e| self.error_at(record, format!("not {what}: {e}"), "here"))
+    }
+
+    /// The numeric `field` of every record in `selected`, as a validated sample. A record
+    /// without the field, or with a value that is not a finite non-negative number, is an
+    /// error at its line.
+    pub fn samples(&self, selected: &[&Record], field: &str) -> Result<Samples, Diagnostic> {
+        let key = self.key(field);
+        let mut values = Vec::with_capacity(selected.len());
+        for record in selected {
+            let value = match key.and_then(|k| self.value(record, k)) {
+                None => return Err(self.error_at(record, format!("no `{field}` in this sample"), "field missing")),
+                Some(Scalar::Int(i)) => i as f64,
+                Some(Scalar::Float(f)) => f,
+                Some(other) => {
+                    return Err(self.error_at(record, format!("`{field}` is {}, not a number", self.text_of(Some(other))), "not a number"));
+                }
+            };
+            values.push(value);
+        }
+        Samples::new(values).map_err(|e| match e {
+            SampleError::Empty => Diagnostic::plain(format!("{}: no samples selected", self.path)),
+            SampleError::NotFinite { index, value } | SampleError::Negative { index, value } => {
+                let what = if value.is_finite() { "negative" } else { "not finite" };
+                self.error_at(selected[index], format!("`{field}` is {what} ({value})"), what)
+            }
+        })
+    }
+
+    /// The records grouped by the values of the fields `by` (as text; a missing field is
+    /// empty), in sorted group order.
+    pub fn groups(&self, by: &[String]) -> BTreeMap<Vec<String>, Vec<&Record>> {
+        let keys: Vec<Option<Key>> = by.iter().map(|k| self.key(k)).collect();
+        // Grouping on the interned values keeps the per-line work to comparing numbers, and
+        // one scratch key serves every line.
+        let mut index: rustc_hash::FxHashMap<Vec<Option<Scalar>>, usize> = rustc_hash::FxHashMap::default();
+        let mut members: Vec<Vec<&Record>> = Vec::new();
+        let mut scratch: Vec<Option<Scalar>> = Vec::with_capacity(keys.len());
+        for record in &self.records {
+            scratch.clear();
+            scratch.extend(keys.iter().map(|k| k.and_then(|k| self.value(record, k))));
+            let group = match index.get(scratch.as_slice()) {
+                Some(g) => *g,
+                None => {
+                    index.insert(scratch.clone(), members.len());
+                    members.push(Vec::new());
+                    members.len() - 1
+                }
+            };
+            members[group].push(record);
+        }
+        index.into_iter().map(|(key, g)| (key.into_iter().map(|v| self.text_of(v)).collect(), std::mem::take(&mut members[g]))).collect()
+    }
+}
+
+// Grouping hashes values; a float is hashed by its bits, so equal bits group together.
+impl Eq for Scalar {}
+
+impl std::hash::Hash for Scalar {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Scalar::Str(id) => id.hash(state),
+            Scalar::Int(i) => i.hash(state),
+            Scalar::Float(f) => f.to_bits().hash(state),
+            Scalar::Bool(b) => b.hash(state),
+            Scalar::Null | Scalar::Nested => {}
+        }
+    }
+}
+
+/// Where to cut `text` for `cores` readers: line starts, first 0 and last the length. A file
+/// under 4 MiB is read in one piece, where threads would cost more than they save.
+fn cuts(text: &str, cores: usize) -> Vec<usize> {
+    let pieces = if text.len() < 4 << 20 { 1 } else { cores.clamp(1, 8) };
+    let mut out = vec![0];
+    for i in 1..pieces {
+        let at = text.len() * i / pieces;
+        if let Some(nl) = text[at..].find('\n') {
+            let cut = at + nl + 1;
+            if cut > *out.last().unwrap_or(&0) && cut < text.len() {
+                out.push(cut);
+            }
+        }
+    }
+    out.push(text.len());
+    out
+}
+
+/// A run of whole lines parsed on its own: line numbers count from its first line.
+struct Piece {
+    records: Vec<Record>,
+    fields: Vec<(u32, Scalar)>,
+    symbols: Symbols,
+    lines: usize,
+    /// The first of the blank lines that end the piece, if it ends with any.
+    trailing_blank: Option<usize>,
+}
+
+impl Piece {
+    /// Parses `text`, which starts at byte `base` of the file.
+    fn parse(path: &str, text: &str, base: usize) -> Result<Piece, Diagnostic> {
+        let mut symbols = Symbols::default();
+        let mut fields = Vec::new();
+        let mut records = Vec::new();
+        let mut offset = base;
+        let mut blank_at = None;
+        let mut lines = 0;
+        for (idx, line) in text.split_inclusive('\n').enumerate() {
+            let line_no = idx + 1;
+            lines = line_no;
+            let span = offset..offset + line.len();
+            offset += line.len();
+            let body = line.trim_end_matches(['\n', '\r']);
+            if body.trim().is_empty() {
+                blank_at.get_or_insert(line_no);
+                continue;
+            }
+            if let Some(blank) = blank_at {
+                return Err(Diagnostic::at_line(format!("{path}: line {blank} is blank inside the file"), path, blank, "", "blank line"));
+            }
+            let start = fields.len();
+            let mut de = serde_json::Deserializer::from_str(body);
+            let object = LineSeed { symbols: &mut symbols, out: &mut fields }.deserialize(&mut de).and_then(|o| de.end().map(|()| o)).map_err(|e| {
+                let what = if e.is_eof() { "truncated JSON" } else { "not valid JSON" };
+                Diagnostic::at_line(format!("{path}: line {line_no}: {what}: {e}"), path, line_no, body, what)
+            })?;
+            if !object {
+                return Err(Diagnostic::at_line(format!("{path}: line {line_no}: expected a JSON object"), path, line_no, body, "not an object"));
+            }
+            records.push(Record { line: line_no, span, fields: start..fields.len() });
+        }
+        Ok(Piece { records, fields, symbols, lines, trailing_blank: blank_at })
+    }
+
+    /// The pieces of one file as one, in order; `None` when a piece that ends in blank lines is
+    /// followed by records (a blank line inside the file, which a whole read reports).
+    fn merge(pieces: Vec<Piece>) -> Option<Piece> {
+        let mut iter = pieces.into_iter();
+        let mut whole = iter.next()?;
+        for piece in iter {
+            if whole.trailing_blank.is_some() && !piece.records.is_empty() {
+                return None;
+            }
+            let ids: Vec<u32> = piece.symbols.names.iter().map(|n| whole.symbols.intern(n)).collect();
+            let field_base = whole.fields.len();
+            whole.fields.extend(piece.fields.into_iter().map(|(k, v)| {
+                let v = match v {
+                    Scalar::Str(id) => Scalar::Str(ids[id as usize]),
+                    other => other,
+                };
+                (ids[k as usize], v)
+            }));
+            let line_base = whole.lines;
+            whole.records.extend(piece.records.into_iter().map(|r| Record {
+                line: r.line + line_base,
+                span: r.span,
+                fields: r.fields.start + field_base..r.fields.end + field_base,
+            }));
+            whole.lines += piece.lines;
+            if !whole.records.is_empty() || piece.trailing_blank.is_some() {
+                whole.trailing_blank = piece.trailing_blank.map(|b| b + line_base);
+            }
+        }
+        Some(whole)
+    }
+}
+
+/// Interned names: keys and string values of one file. The map hashes with FxHash: a dozen
+/// lookups a line make the hash the largest cost of reading a big file, and these keys come
+/// from our own evidence files, not from an adversary.
+#[derive(Default)]
+struct Symbols {
+    ids: rustc_hash::FxHashMap<Box<str>, u32>,
+    names: Vec<Box<str>>,
+}
+
+impl Symbols {
+    fn intern(&mut self, s: &str) -> u32 {
+        if let Some(id) = self.ids.get(s) {
+            return *id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(s.into());
+        self.ids.insert(s.into(), id);
+        id
+    }
+}
+
+/// Reads one line into `out`; yields whether it was an object.
+struct LineSeed<'a> {
+    symbols: &'a mut Symbols,
+    out: &'a mut Vec<(u32, Scalar)>,
+}
+
+impl<'de> DeserializeSeed<'de> for LineSeed<'_> {
+    type Value = bool;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LineSeed<'_> {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        while let Some(key) = map.next_key_seed(Intern(self.symbols))? {
+            let value = map.next_value_seed(ScalarSeed(self.symbols))?;
+            self.out.push((key, value));
+        }
+        Ok(true)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_unit<E>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+}
+
+/// A key, interned.
+struct Intern<'a>(&'a mut Symbols);
+
+impl<'de> DeserializeSeed<'de> for Intern<'_> {
+    type Value = u32;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<u32, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Intern<'_> {
+    type Value = u32;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E>(self, s: &str) -> Result<u32, E> {
+        Ok(self.0.intern(s))
+    }
+}
+
+/// A value, as a scalar.
+struct ScalarSeed<'a>(&'a mut Symbols);
+
+impl<'de> DeserializeSeed<'de> for ScalarSeed<'_> {
+    type Value = Scalar;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Scalar, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ScalarSeed<'_> {
+    type Value = Scalar;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Scalar, E> {
+        Ok(Scalar::Str(self.0.intern(s)))
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Scalar, E> {
+        Ok(Scalar::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<Scalar, E> {
+        Ok(Scalar::Int(i))
+    }
+    fn visit_u64<E>(self, u: u64) -> Result<Scalar, E> {
+        Ok(i64::try_from(u).map_or(Scalar::Float(u as f64), Scalar::Int))
+    }
+    fn visit_f64<E>(self, f: f64) -> Result<Scalar, E> {
+        Ok(Scalar::Float(f))
+    }
+    fn visit_unit<E>(self) -> Result<Scalar, E> {
+        Ok(Scalar::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Scalar::Nested)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Scalar::Nested)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncated_line_is_named() {
+        let err = Jsonl::parse("s.jsonl", b"{\"a\":1}\n{\"a\":\n").unwrap_err();
+        assert_eq!(err.position().unwrap(), "s.jsonl:2:1");
+        assert!(err.message.contains("truncated JSON"), "{}", err.message);
+    }
+
+    #[test]
+    fn non_json_and_non_objects_are_named() {
+        let err = Jsonl::parse("s.jsonl", b"{\"a\":1}\nnot json\n").unwrap_err();
+        assert!(err.message.contains("line 2: not valid JSON"), "{}", err.message);
+        let err = Jsonl::parse("s.jsonl", b"[1, 2]\n").unwrap_err();
+        assert!(err.message.contains("line 1: expected a JSON object"), "{}", err.message);
+        let err = Jsonl::parse("s.jsonl", b"{\"a\":1} x\n").unwrap_err();
+        assert!(err.message.contains("line 1: not valid JSON"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_blank_line_inside_the_file_is_refused() {
+        let err = Jsonl::parse("s.jsonl", b"{\"a\":1}\n\n{\"a\":2}\n").unwrap_err();
+        assert!(err.message.contains("line 2 is blank inside the file"), "{}", err.message);
+        assert_eq!(Jsonl::parse("s.jsonl", b"{\"a\":1}\n\n").unwrap().records.len(), 1);
+    }
+
+    #[test]
+    fn negative_and_missing_values_are_located() {
+        let j = Jsonl::parse("s.jsonl", b"{\"t\":1}\n{\"t\":-2}\n{\"u\":3}\n").unwrap();
+        let all: Vec<&Record> = j.records.iter().collect();
+        let err = j.samples(&all[..2], "t").unwrap_err();
+        assert!(err.message.contains("line 2") && err.message.contains("negative"), "{}", err.message);
+        let err = j.samples(&all[2..], "t").unwrap_err();
+        assert!(err.message.contains("line 3: no `t`"), "{}", err.message);
+    }
+
+    #[test]
+    fn selection_compares_with_toml_values_by_type() {
+        let j = Jsonl::parse("s.jsonl", b"{\"v\":\"a\",\"n\":2,\"x\":1.5,\"b\":true}\n{\"v\":\"b\",\"n\":2.0}\n").unwrap();
+        let select = |t: &str| -> Vec<usize> { j.select(&toml::from_str(t).unwrap()).iter().map(|r| r.line).collect() };
+        assert_eq!(select("v = \"a\""), [1]);
+        assert_eq!(select("n = 2"), [1, 2]);
+        assert_eq!(select("x = 1.5\nb = true"), [1]);
+        assert_eq!(select("v = 1"), Vec::<usize>::new());
+        assert_eq!(select("missing = \"a\""), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn records_group_by_their_fields() {
+        let j = Jsonl::parse("s.jsonl", b"{\"v\":\"a\",\"t\":1}\n{\"v\":\"b\",\"t\":5}\n{\"v\":\"a\",\"t\":3}\n").unwrap();
+        let groups = j.groups(&["v".to_string()]);
+        let medians: Vec<(String, f64)> = groups.iter().map(|(k, r)| (k[0].clone(), j.samples(r, "t").unwrap().median())).collect();
+        assert_eq!(medians, [("a".to_string(), 2.0), ("b".to_string(), 5.0)]);
+    }
+
+    #[test]
+    fn nested_values_are_read_through_the_line() {
+        #[derive(serde::Deserialize)]
+        struct Task {
+            deps: Vec<String>,
+        }
+        let j = Jsonl::parse("t.jsonl", b"{\"task\":\"B:1\",\"deps\":[\"A:1\",\"A:2\"]}\n").unwrap();
+        assert_eq!(j.get(&j.records[0], "deps"), Some(Scalar::Nested));
+        assert_eq!(j.record_as::<Task>(&j.records[0], "a task").unwrap().deps, ["A:1", "A:2"]);
+        let err = j.record_as::<Vec<u8>>(&j.records[0], "a list").unwrap_err();
+        assert!(err.message.starts_with("t.jsonl: line 1: not a list"), "{}", err.message);
+    }
+
+    /// A file big enough to be read in pieces: the pieces give what one read gives, and an
+    /// error in a later piece names its line in the whole file.
+    #[test]
+    fn a_file_read_in_pieces_is_the_file_read_whole() {
+        let mut text = String::new();
+        for i in 0..100_000 {
+            text.push_str(&format!("{{\"case\":\"c{}\",\"round\":{i},\"t\":{}.25,\"deps\":[\"A:{i}\"]}}\n", i % 7, i % 1000));
+        }
+        assert!(cuts(&text, 4).len() > 2, "the test file must be cut");
+        let pieces = Jsonl::parse("s.jsonl", text.as_bytes()).unwrap();
+        let whole = {
+            let piece = Piece::parse("s.jsonl", &text, 0).unwrap();
+            Jsonl { path: "s.jsonl".into(), text: text.clone(), records: piece.records, symbols: piece.symbols, fields: piece.fields }
+        };
+        assert_eq!(pieces.records.len(), whole.records.len());
+        for (a, b) in pieces.records.iter().zip(&whole.records) {
+            assert_eq!((a.line, pieces.line_text(a)), (b.line, whole.line_text(b)));
+            for k in ["case", "round", "t", "deps"] {
+                assert_eq!(pieces.text_of(pieces.get(a, k)), whole.text_of(whole.get(b, k)));
+            }
+        }
+        let broken = text.replacen("\"round\":59000,", "\"round\":59000", 1);
+        assert_ne!(broken, text);
+        let err = Jsonl::parse("s.jsonl", broken.as_bytes()).unwrap_err();
+        assert!(err.message.contains("line 59001: not valid JSON"), "{}", err.message);
+        let blank = text.replacen("\n{\"case\":\"c0\",\"round\":70000", "\n\n{\"case\":\"c0\",\"round\":70000", 1);
+        assert_ne!(blank, text);
+        let err = Jsonl::parse("s.jsonl", blank.as_bytes()).unwrap_err();
+        assert!(err.message.contains("line 70001 is blank inside the file"), "{}", err.message);
+    }
+
+    #[test]
+    fn decimals_read_as_the_nearest_double() {
+        // 0.1 + 0.2 written with 17 digits must read back as exactly that double.
+        let j = Jsonl::parse("s.jsonl", b"{\"t\":0.30000000000000004,\"u\":24.577}\n").unwrap();
+        assert_eq!(j.get(&j.records[0], "t"), Some(Scalar::Float(0.1 + 0.2)));
+        assert_eq!(j.get(&j.records[0], "u"), Some(Scalar::Float(24.577)));
+    }
+}
