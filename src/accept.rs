@@ -30,14 +30,7 @@ pub enum Refused {
 pub fn accept(options: &Options) -> Result<Vec<String>, Refused> {
     let options = Options { draft: None, ..options.clone() };
     let review = audit::audit(&options);
-    let mut errors = review.diagnostics.clone();
-    for c in review.claims() {
-        for k in &c.checks {
-            if let Outcome::Error(d) = &k.outcome {
-                errors.push(d.clone());
-            }
-        }
-    }
+    let errors = review.errors();
     if !errors.is_empty() {
         return Err(Refused::Input(errors));
     }

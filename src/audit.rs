@@ -185,6 +185,19 @@ impl Review {
         if self.needs_attention() { 1 } else { 0 }
     }
 
+    /// Every input problem: the review's diagnostics, then the checks that could not run.
+    pub fn errors(&self) -> Vec<Diagnostic> {
+        let mut out = self.diagnostics.clone();
+        for c in self.claims() {
+            for k in &c.checks {
+                if let Outcome::Error(d) = &k.outcome {
+                    out.push(d.clone());
+                }
+            }
+        }
+        out
+    }
+
     fn needs_attention(&self) -> bool {
         self.registries.iter().any(|r| {
             r.actual_sha256.as_deref() != Some(r.recorded_sha256.as_str())

@@ -25,14 +25,14 @@ pub enum Command {
         #[command(flatten)]
         target: Target,
         /// Audit this file in place of the registry's manuscript and report what changed since
-        /// the accepted audit (claims/<name>.lock): edited, lost and changed claims, new
+        /// the accepted audit (`claims/<name>.lock`): edited, lost and changed claims, new
         /// sentences with unbound numbers, deleted sentences that held claims.
         #[arg(long, value_name = "FILE")]
         draft: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
-    /// Record a clean audit: write each registry's lock (claims/<name>.lock) and, where the
+    /// Record a clean audit: write each registry's lock (`claims/<name>.lock`) and, where the
     /// manuscript changed, its manuscript.sha256. Writes nothing unless every claim binds,
     /// every check passes and every number is bound.
     Accept {
@@ -354,9 +354,10 @@ fn audit_text(review: &Review) -> String {
     let count = |label: &str| checks.iter().filter(|c| c.outcome.label() == label).count();
     let unbound: usize = review.registries.iter().map(|r| r.unbound.len()).sum();
     out.push_str(&format!(
-        "\naudit: {} claims in {} registries; {} checks: {} passed, {} failed, {} skipped, {} errors; {} unbound numbers; {}\n",
+        "\naudit: {} claims in {} {}; {} checks: {} passed, {} failed, {} skipped, {} errors; {} unbound numbers; {}\n",
         review.claims().count(),
         review.registries.len(),
+        if review.registries.len() == 1 { "registry" } else { "registries" },
         checks.len(),
         count("pass"),
         count("fail"),
@@ -376,15 +377,8 @@ fn audit_text(review: &Review) -> String {
 /// is not an error.
 fn emit(text: &str, review: &Review) -> u8 {
     let mut stderr = std::io::stderr().lock();
-    for d in &review.diagnostics {
+    for d in review.errors() {
         let _ = writeln!(stderr, "{}\n", d.render());
-    }
-    for c in review.claims() {
-        for k in &c.checks {
-            if let crate::checks::Outcome::Error(d) = &k.outcome {
-                let _ = writeln!(stderr, "{}\n", d.render());
-            }
-        }
     }
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()) {

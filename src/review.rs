@@ -42,14 +42,7 @@ pub struct Figure {
 /// diagnostics, and then nothing should be written.
 pub fn gather(options: &Options) -> Result<ReviewFile, Vec<Diagnostic>> {
     let review = audit::audit(options);
-    let mut errors = review.diagnostics.clone();
-    for c in review.claims() {
-        for k in &c.checks {
-            if let crate::checks::Outcome::Error(d) = &k.outcome {
-                errors.push(d.clone());
-            }
-        }
-    }
+    let errors = review.errors();
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -110,7 +110,8 @@ impl Spec {
         })
     }
 
-    fn saved(&self, summary: &Summary, statistic: Statistic) -> Option<f64> {
+    /// The value of `statistic` that a saved summary holds for this query, where it holds one.
+    pub fn saved(&self, summary: &Summary, statistic: Statistic) -> Option<f64> {
         let key = statistic.summary_key()?;
         let select = self.select.get_ref();
         let wanted = |k: &str, v: &str| select.get(k).is_none_or(|t| t.as_str() == Some(v));

@@ -199,7 +199,7 @@ pub fn write(root: &Path, name: &str, measured: &Measured, extra: &[(String, Vec
     write_as(root, &run_id(name), measured, extra)
 }
 
-/// As [`write`], under a given run id.
+/// As [`write()`], under a given run id.
 pub fn write_as(root: &Path, id: &str, measured: &Measured, extra: &[(String, Vec<u8>)]) -> anyhow::Result<Outcome> {
     let out = &measured.collected;
     let accepted = measured.accepted();
