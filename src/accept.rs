@@ -44,10 +44,15 @@ pub fn accept(options: &Options) -> Result<Vec<String>, Refused> {
     // registry leaves the first untouched.
     let mut writes: Vec<(String, String)> = Vec::new();
     let mut lines = Vec::new();
-    for (file, r) in files.iter().zip(&review.registries) {
+    for file in &files {
+        let Some(r) = review.registries.iter().find(|r| r.file == *file) else { continue };
         let mut diagnostics = Vec::new();
         let registry = audit::load_registry(&root, file, &mut diagnostics).ok_or_else(|| Refused::Input(diagnostics.clone()))?;
         let article = audit::load_article(&root, &registry, &mut diagnostics).ok_or_else(|| Refused::Input(diagnostics.clone()))?;
+        // The lock must hold the sentences that were audited, not a later edit.
+        if r.actual_sha256.as_deref() != Some(article.sha256.as_str()) {
+            return Err(Refused::Input(vec![Diagnostic::plain(format!("{} changed while it was being accepted; run accept again", r.manuscript))]));
+        }
         let bound: BTreeMap<String, usize> = r
             .claims
             .iter()

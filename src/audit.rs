@@ -448,8 +448,12 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
     // Numbers verified or declared, per sentence, by their keys.
     let mut covered: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     for (claim, bound) in registry.claims.iter().zip(&bindings) {
-        match bound {
-            Binding::Bound(b) => {
+        let explained = match bound {
+            Binding::Lost { .. } => lost_by_edit(&lock, &locked_claims, &alignment, claim.id.get_ref()),
+            _ => None,
+        };
+        match (bound, explained) {
+            (Binding::Bound(b), _) => {
                 let sentence = &article.sentences[b.sentence];
                 let keys = covered.entry(b.sentence).or_default();
                 for label in &claim.labels {
@@ -493,8 +497,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
             }
             // With a lock, a quote lost because its audited sentence was deleted or rewritten
             // is a change of the manuscript, not a registry error.
-            Binding::Lost { .. } if lost_by_edit(&lock, &locked_claims, &alignment, claim.id.get_ref()).is_some() => {
-                let (l, i, successor) = lost_by_edit(&lock, &locked_claims, &alignment, claim.id.get_ref()).expect("checked in the guard");
+            (Binding::Lost { .. }, Some((l, i, successor))) => {
                 let before = &l.sentences[i];
                 // The sentence it became, where it was rewritten; else the most similar one.
                 let nearest = match successor {
@@ -514,7 +517,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
                 });
                 claims.push(review);
             }
-            Binding::Lost { nearest } => {
+            (Binding::Lost { nearest }, None) => {
                 let mut d = Diagnostic::at(
                     format!("claim `{}`: its quote matches no sentence of {}", claim.id.get_ref(), article.path),
                     &registry.file,
@@ -530,7 +533,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
                 let nearest = nearest.map(|(i, r)| (sentence_ref(&article.sentences[i]), r));
                 claims.push(claim_shell(claim, ClaimBinding::Lost { nearest }));
             }
-            Binding::Ambiguous { sentences } => {
+            (Binding::Ambiguous { sentences }, _) => {
                 let lines = sentences.iter().map(|i| article.sentences[*i].line.to_string()).collect::<Vec<_>>().join(", ");
                 diagnostics.push(
                     Diagnostic::at(
@@ -580,6 +583,9 @@ fn lost_by_edit<'l>(
 
 fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims: &[ClaimReview]) -> LockReview {
     let mut stale = Vec::new();
+    if l.registry != registry.file || l.manuscript != *registry.manuscript.path.get_ref() {
+        stale.push(format!("it was accepted for {} with {}", l.manuscript, l.registry));
+    }
     if l.manuscript_sha256 != *registry.manuscript.sha256.get_ref() {
         stale.push(format!(
             "it was accepted at SHA-256 {}…, but the registry records {}…",

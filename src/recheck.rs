@@ -173,7 +173,7 @@ pub struct Report {
     pub accepted: Vec<RunInfo>,
     pub fresh: Option<RunInfo>,
     pub rows: Vec<Row>,
-    /// Checks of the registries that are not rechecked, with why (one line each).
+    /// How many checks of the registries are neither latencies nor orderings.
     pub not_rechecked: usize,
 }
 
