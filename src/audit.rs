@@ -449,7 +449,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
     let mut covered: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     for (claim, bound) in registry.claims.iter().zip(&bindings) {
         let explained = match bound {
-            Binding::Lost { .. } => lost_by_edit(&lock, &locked_claims, &alignment, claim.id.get_ref()),
+            Binding::Lost { .. } => lost_by_edit(lock.as_ref(), &locked_claims, alignment.as_ref(), claim.id.get_ref()),
             _ => None,
         };
         match (bound, explained) {
@@ -567,12 +567,12 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
 /// and the draft sentence it became (`None` when it was deleted). `None` when the lock does
 /// not know the claim or its sentence is still there word for word.
 fn lost_by_edit<'l>(
-    lock: &'l Option<lock::Lock>,
+    lock: Option<&'l lock::Lock>,
     locked_claims: &BTreeMap<&str, usize>,
-    alignment: &Option<lock::Alignment>,
+    alignment: Option<&lock::Alignment>,
     id: &str,
 ) -> Option<(&'l lock::Lock, usize, Option<usize>)> {
-    let (l, a) = (lock.as_ref()?, alignment.as_ref()?);
+    let (l, a) = (lock?, alignment?);
     let i = *locked_claims.get(id)?;
     match a.successor(i) {
         Some((_, lock::Origin::Unchanged(_))) => None,
@@ -606,9 +606,9 @@ fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims:
         file: lock::path_for(&registry.file),
         accepted_sha256: l.manuscript_sha256.clone(),
         stale,
-        unchanged: a.count("unchanged"),
-        changed: a.count("changed"),
-        new: a.count("new"),
+        unchanged: a.origins.iter().filter(|o| matches!(o, lock::Origin::Unchanged(_))).count(),
+        changed: a.origins.iter().filter(|o| matches!(o, lock::Origin::Changed(_))).count(),
+        new: a.origins.iter().filter(|o| matches!(o, lock::Origin::New)).count(),
         deleted: a.deleted.len(),
         deleted_claim_sentences: a
             .deleted

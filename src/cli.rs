@@ -497,16 +497,16 @@ fn recheck(target: &Target, mode: RecheckMode, peers: &[PathBuf], rounds: Option
             }
             let result = (|| {
                 let (targets, not_rechecked) = recheck::targets(&root, &options.claims)?;
-                let mut files = recheck::SampleFiles::new(&root);
-                let (fresh, samples) = recheck::load_fresh(&root, &run, &mut files).map_err(|d| vec![d])?;
+                let files = crate::jsonl::JsonlCache::new(&root);
+                let (fresh, samples) = recheck::load_fresh(&root, &run, &files).map_err(|d| vec![d])?;
                 if fresh.status.as_deref() != Some("accepted") {
                     return Err(vec![crate::diagnostic::Diagnostic::plain(format!(
                         "{run} is marked `{}`: a rejected run is not judged",
                         fresh.status.as_deref().unwrap_or("unknown")
                     ))]);
                 }
-                let rows = recheck::against_fresh(&root, &options, &targets, &mut files, &fresh, &samples).map_err(|d| vec![d])?;
                 let accepted = recheck::accepted_runs(&root, &targets).map_err(|d| vec![d])?;
+                let rows = recheck::against_fresh(&options, &targets, &accepted, &files, &fresh, &samples).map_err(|d| vec![d])?;
                 Ok(Report { mode: Mode::Fresh, seed: options.seed, replicates: options.replicates, accepted, fresh: Some(fresh), rows, not_rechecked })
             })();
             match result {

@@ -230,6 +230,14 @@ impl Quoted {
     }
 }
 
+/// Converts `value` between time units; any other pair is left as it stands.
+pub fn convert(value: f64, from: Option<Unit>, to: Option<Unit>) -> f64 {
+    match (from.and_then(Unit::seconds), to.and_then(Unit::seconds)) {
+        (Some(a), Some(b)) => value * a / b,
+        _ => value,
+    }
+}
+
 /// `×` sticks to its number as in `1.7×`; every other unit is set off by a space.
 fn unit_suffix(unit: Option<Unit>) -> String {
     match unit {

@@ -30,6 +30,7 @@
 //! shuffled round order gave it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -37,10 +38,11 @@ use rand_chacha::ChaCha8Rng;
 use crate::article::Article;
 use crate::audit;
 use crate::binding::{self, Binding};
-use crate::checks::{Expect, Kind, arith, compare, stat};
+use crate::checks::{self, Check, Expect, Kind, Observation, Outcome, arith, compare, stat};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::{Jsonl, Scalar, Summary};
-use crate::numbers::{Quoted, Unit};
+use crate::jsonl::JsonlCache;
+use crate::numbers::{Quoted, Unit, convert};
 use crate::paths::Root;
 use crate::stats::{Samples, Statistic, quantile_sorted};
 
@@ -102,9 +104,9 @@ pub enum Subject {
 /// A quoted time and how to recompute it.
 #[derive(Debug, Clone)]
 pub struct Latency {
+    /// The check as the registry states it: its quoted value is judged by the audit's rule.
+    pub check: Check,
     pub quoted: Quoted,
-    pub expect: Expect,
-    pub tolerance: Option<f64>,
     pub margin: f64,
     /// The expression over `vars`; `None` when the check is one `stat` query.
     pub expr: Option<arith::Expr>,
@@ -265,9 +267,8 @@ fn collect(registry: &crate::registry::Registry, article: &Article, out: &mut Ve
             let target = |subject| Target { registry: registry.file.clone(), claim: claim.id.get_ref().clone(), check: idx + 1, subject };
             let is_time = |q: &Quoted| q.unit.and_then(Unit::seconds).is_some();
             let latency = |quoted: &Quoted, expr, expr_text, vars| Latency {
+                check: check.clone(),
                 quoted: quoted.clone(),
-                expect: check.common.expect,
-                tolerance: check.common.tolerance,
                 margin: check.common.margin.unwrap_or(DEFAULT_MARGIN),
                 expr,
                 expr_text,
@@ -304,30 +305,9 @@ impl Target {
     }
 }
 
-/// Parsed sample files, read once per recheck.
-pub struct SampleFiles<'a> {
-    root: &'a Root,
-    files: BTreeMap<String, Jsonl>,
-}
-
-impl<'a> SampleFiles<'a> {
-    pub fn new(root: &'a Root) -> Self {
-        SampleFiles { root, files: BTreeMap::new() }
-    }
-
-    /// Adds a file parsed elsewhere (the fresh run, before it is written).
-    pub fn insert(&mut self, path: String, jsonl: Jsonl) {
-        self.files.insert(path, jsonl);
-    }
-
-    pub fn get(&mut self, path: &str) -> Result<&Jsonl, Diagnostic> {
-        if !self.files.contains_key(path) {
-            let full = self.root.resolve(path).map_err(|e| Diagnostic::plain(format!("{path}: {e}")))?;
-            let bytes = std::fs::read(&full).map_err(|e| Diagnostic::plain(format!("reading {path}: {e}")))?;
-            self.files.insert(path.to_string(), Jsonl::from_vec(path, bytes)?);
-        }
-        Ok(&self.files[path])
-    }
+/// A sample file of the shared cache, with a plain diagnostic when it cannot be had.
+fn sample_file(files: &JsonlCache<'_>, path: &str) -> Result<Rc<Jsonl>, Diagnostic> {
+    files.get(path).map_err(|e| e.at(path))
 }
 
 /// The values of one query, grouped by the round they were measured in.
@@ -460,19 +440,19 @@ pub enum Source<'f> {
 }
 
 impl Latency {
-    fn quantity<'e>(&'e self, files: &mut SampleFiles<'_>, source: &Source<'_>) -> Result<Quantity<'e>, Diagnostic> {
+    fn quantity<'e>(&'e self, files: &JsonlCache<'_>, source: &Source<'_>) -> Result<Quantity<'e>, Diagnostic> {
         let mut vars = Vec::new();
         for (_, spec) in &self.vars {
             let path = match source {
                 Source::Accepted => spec.samples.get_ref().as_str(),
                 Source::Fresh(p) => p,
             };
-            vars.push(ByRound::select(files.get(path)?, spec)?);
+            vars.push(ByRound::select(&*sample_file(files, path)?, spec)?);
         }
         let names: Vec<&str> = self.vars.iter().map(|(n, _)| n.as_str()).collect();
         // A stat query's value is in its field's unit; the quoted number may be in another.
         let scale = match (&self.expr, self.vars.first()) {
-            (None, Some((_, spec))) => unit_scale(stat::unit_of_field(spec.field.get_ref()), self.quoted.unit),
+            (None, Some((_, spec))) => convert(1.0, stat::unit_of_field(spec.field.get_ref()), self.quoted.unit),
             _ => 1.0,
         };
         let eval: Box<dyn Fn(&[f64]) -> f64 + 'e> = match &self.expr {
@@ -494,32 +474,25 @@ impl Latency {
     }
 }
 
-fn unit_scale(from: Option<Unit>, to: Option<Unit>) -> f64 {
-    match (from.and_then(Unit::seconds), to.and_then(Unit::seconds)) {
-        (Some(a), Some(b)) => a / b,
-        _ => 1.0,
-    }
-}
-
 /// The offline recheck: every latency recomputed from the accepted run's raw samples and
 /// compared with the quoted number and the run's saved summary; every ordering judged inside
 /// the accepted run.
 pub fn offline(options: &Options) -> Result<Report, Vec<Diagnostic>> {
     let root = Root::new(&options.root).map_err(|e| vec![Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))])?;
     let (targets, not_rechecked) = targets(&root, &options.claims)?;
-    let mut files = SampleFiles::new(&root);
+    let files = JsonlCache::new(&root);
     let mut rows = Vec::new();
     for t in &targets {
         match &t.subject {
-            Subject::Latency(l) => rows.push(offline_latency(&root, t, l, &mut files).map_err(|d| vec![d])?),
-            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, &mut files, &Source::Accepted, options).map_err(|d| vec![d])?),
+            Subject::Latency(l) => rows.push(offline_latency(&root, t, l, &files).map_err(|d| vec![d])?),
+            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, &files, &Source::Accepted, options).map_err(|d| vec![d])?),
         }
     }
     let accepted = accepted_runs(&root, &targets).map_err(|d| vec![d])?;
     Ok(Report { mode: Mode::Offline, seed: options.seed, replicates: options.replicates, accepted, fresh: None, rows, not_rechecked })
 }
 
-fn offline_latency(root: &Root, t: &Target, l: &Latency, files: &mut SampleFiles<'_>) -> Result<Row, Diagnostic> {
+fn offline_latency(root: &Root, t: &Target, l: &Latency, files: &JsonlCache<'_>) -> Result<Row, Diagnostic> {
     let quantity = l.quantity(files, &Source::Accepted)?;
     let value = quantity.value();
     let mut problems = Vec::new();
@@ -540,19 +513,19 @@ fn offline_latency(root: &Root, t: &Target, l: &Latency, files: &mut SampleFiles
         let six = |v: f64| (v * 1e6).round() / 1e6;
         problems.push(format!("the saved summary gives {}, the raw samples {}", six(s), six(value)));
     }
-    let quoted_holds = l.quoted.matches(value, l.tolerance);
-    let expectation_holds = match l.expect {
-        Expect::Match => quoted_holds,
-        Expect::Mismatch => !quoted_holds,
-    };
     let mut detail = l.describe();
-    if l.expect == Expect::Mismatch {
+    if l.check.common.expect == Expect::Mismatch {
         detail.push_str("; the registry records the quote as wrong");
     }
     if !problems.is_empty() {
         detail = format!("{detail}; {}", problems.join("; "));
     }
-    let outcome = if expectation_holds && problems.is_empty() { Judgement::Match } else { Judgement::Mismatch };
+    // The quantity is already in the quoted unit, so the observation carries none.
+    let observation = Observation { value: Some(value), unit: None, problems, detail: String::new() };
+    let outcome = match checks::judge(&l.check, Some(&l.quoted), observation) {
+        Outcome::Pass { .. } => Judgement::Match,
+        _ => Judgement::Mismatch,
+    };
     Ok(Row {
         registry: t.registry.clone(),
         claim: t.claim.clone(),
@@ -583,19 +556,19 @@ fn saved_statistic(root: &Root, spec: &stat::Spec) -> Result<Option<f64>, Diagno
 }
 
 /// The recheck of a fresh run: every latency against the accepted run it was quoted from, every
-/// ordering inside the fresh run. `fresh_samples` is the fresh run's samples file, already in
-/// `files`.
-pub fn against_fresh(root: &Root, options: &Options, targets: &[Target], files: &mut SampleFiles<'_>, fresh: &RunInfo, fresh_samples: &str) -> Result<Vec<Row>, Diagnostic> {
+/// ordering inside the fresh run. `accepted` are the runs the targets read
+/// ([`accepted_runs`]); `fresh_samples` is the fresh run's samples file, already in `files`.
+pub fn against_fresh(options: &Options, targets: &[Target], accepted: &[RunInfo], files: &JsonlCache<'_>, fresh: &RunInfo, fresh_samples: &str) -> Result<Vec<Row>, Diagnostic> {
     let mut rows = Vec::new();
-    let mut infos: BTreeMap<String, RunInfo> = BTreeMap::new();
     for t in targets {
         match &t.subject {
             Subject::Latency(l) => {
                 let dir = run_dir(l.vars[0].1.samples.get_ref());
-                if !infos.contains_key(&dir) {
-                    infos.insert(dir.clone(), RunInfo::read(root, &dir)?);
-                }
-                rows.push(judge_latency(t, l, files, fresh_samples, fresh.incomparable_with(&infos[&dir]), options)?);
+                let incomparable = match accepted.iter().find(|r| r.path == dir) {
+                    Some(info) => fresh.incomparable_with(info),
+                    None => Some(format!("{dir} is not among the accepted runs read")),
+                };
+                rows.push(judge_latency(t, l, files, fresh_samples, incomparable, options)?);
             }
             Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Fresh(fresh_samples), options)?),
         }
@@ -603,7 +576,7 @@ pub fn against_fresh(root: &Root, options: &Options, targets: &[Target], files: 
     Ok(rows)
 }
 
-fn judge_latency(t: &Target, l: &Latency, files: &mut SampleFiles<'_>, fresh_samples: &str, incomparable: Option<String>, options: &Options) -> Result<Row, Diagnostic> {
+fn judge_latency(t: &Target, l: &Latency, files: &JsonlCache<'_>, fresh_samples: &str, incomparable: Option<String>, options: &Options) -> Result<Row, Diagnostic> {
     let accepted = l.quantity(files, &Source::Accepted)?;
     let fresh = l.quantity(files, &Source::Fresh(fresh_samples))?;
     let (a, f) = (accepted.value(), fresh.value());
@@ -638,7 +611,7 @@ fn judge_latency(t: &Target, l: &Latency, files: &mut SampleFiles<'_>, fresh_sam
     Ok(row)
 }
 
-fn judge_ordering(t: &Target, c: &compare::Spec, files: &mut SampleFiles<'_>, source: &Source<'_>, options: &Options) -> Result<Vec<Row>, Diagnostic> {
+fn judge_ordering(t: &Target, c: &compare::Spec, files: &JsonlCache<'_>, source: &Source<'_>, options: &Options) -> Result<Vec<Row>, Diagnostic> {
     let min_ratio = c.min_ratio.unwrap_or(1.0);
     let path = match source {
         Source::Accepted => c.samples.get_ref().as_str(),
@@ -649,10 +622,10 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &mut SampleFiles<'_>, so
     let mut rows = Vec::new();
     for case in &c.cases {
         for slower in &c.slower {
-            let ratio_in = |files: &mut SampleFiles<'_>, p: &str| -> Result<Quantity<'static>, Diagnostic> {
-                let jsonl = files.get(p)?;
-                let fast = ByRound::select(jsonl, &c.query(case, &c.faster))?;
-                let slow = ByRound::select(jsonl, &c.query(case, slower))?;
+            let ratio_in = |files: &JsonlCache<'_>, p: &str| -> Result<Quantity<'static>, Diagnostic> {
+                let jsonl = sample_file(files, p)?;
+                let fast = ByRound::select(&*jsonl, &c.query(case, &c.faster))?;
+                let slow = ByRound::select(&*jsonl, &c.query(case, slower))?;
                 Ok(Quantity { vars: vec![fast, slow], eval: Box::new(|v: &[f64]| v[1] / v[0]) })
             };
             let judged = ratio_in(files, path)?;
@@ -713,12 +686,12 @@ pub fn fresh_samples(run_path: &str, samples: &[crate::evidence::SampleRecord]) 
 }
 
 /// Reads a root-relative run directory's `meta.json` and `samples.jsonl` for `--fresh`.
-pub fn load_fresh(root: &Root, run: &str, files: &mut SampleFiles<'_>) -> Result<(RunInfo, String), Diagnostic> {
+pub fn load_fresh(root: &Root, run: &str, files: &JsonlCache<'_>) -> Result<(RunInfo, String), Diagnostic> {
     let run = run.trim_end_matches('/');
     root.resolve(run).map_err(|e| Diagnostic::plain(format!("run {run}: {e}")))?;
     let info = RunInfo::read(root, run)?;
     let samples = format!("{run}/samples.jsonl");
-    files.get(&samples)?;
+    sample_file(files, &samples)?;
     Ok((info, samples))
 }
 
@@ -760,7 +733,9 @@ mod tests {
 
     fn latency_target(variant: &str) -> Target {
         let quoted = Quoted { value: 10.0, decimals: 2, unit: Some(Unit::Us) };
-        let latency = Latency { quoted, expect: Expect::Match, tolerance: None, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), query(variant))] };
+        let spec = query(variant);
+        let check = Check { kind: Kind::Stat(spec.clone()), common: checks::Common::default(), span: 0..0 };
+        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)] };
         Target { registry: "claims/t.toml".into(), claim: "C1".into(), check: 1, subject: Subject::Latency(latency) }
     }
 
@@ -772,9 +747,10 @@ mod tests {
     fn judge(accepted: &str, fresh: &str, fresh_device: &str, target: Target) -> Row {
         let (_dir, root) = root_with(accepted, fresh, fresh_device);
         let options = Options { root: root.dir().to_path_buf(), claims: vec![], seed: DEFAULT_SEED, replicates: DEFAULT_REPLICATES };
-        let mut files = SampleFiles::new(&root);
+        let files = JsonlCache::new(&root);
         let fresh_info = RunInfo::read(&root, "evidence/runs/f").unwrap();
-        let mut rows = against_fresh(&root, &options, &[target], &mut files, &fresh_info, "evidence/runs/f/samples.jsonl").unwrap();
+        let accepted = [RunInfo::read(&root, "evidence/runs/a").unwrap()];
+        let mut rows = against_fresh(&options, &[target], &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl").unwrap();
         rows.remove(0)
     }
 

@@ -34,7 +34,7 @@ use toml::de::{DeTable, DeValue, Deserializer};
 
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
-use crate::evidence::Jsonl;
+use crate::jsonl::{CacheError, Jsonl, JsonlCache};
 use crate::numbers::{Part, Quoted, Unit};
 use crate::paths::Root;
 
@@ -275,13 +275,13 @@ pub struct Context<'a> {
     pub sources: &'a [crate::registry::Source],
     pub registry_file: &'a str,
     pub registry_source: &'a str,
-    jsonl: RefCell<HashMap<PathBuf, Rc<Jsonl>>>,
+    jsonl: JsonlCache<'a>,
     text: RefCell<HashMap<PathBuf, Rc<String>>>,
 }
 
 impl<'a> Context<'a> {
     pub fn new(root: &'a Root, article: &'a Article, sources: &'a [crate::registry::Source], registry_file: &'a str, registry_source: &'a str) -> Self {
-        Context { root, article, sources, registry_file, registry_source, jsonl: RefCell::default(), text: RefCell::default() }
+        Context { root, article, sources, registry_file, registry_source, jsonl: JsonlCache::new(root), text: RefCell::default() }
     }
 
     /// A diagnostic pointing into the registry.
@@ -310,14 +310,11 @@ impl<'a> Context<'a> {
 
     /// A JSONL evidence file the registry names, parsed once per audit.
     pub fn jsonl(&self, path: &Spanned<String>) -> Result<Rc<Jsonl>, Diagnostic> {
-        let full = self.resolve(path)?;
-        if let Some(hit) = self.jsonl.borrow().get(&full) {
-            return Ok(hit.clone());
-        }
-        let bytes = std::fs::read(&full).map_err(|e| self.error_at(format!("reading {}: {e}", path.get_ref()), path.span(), "this file"))?;
-        let parsed = Rc::new(Jsonl::from_vec(path.get_ref(), bytes)?);
-        self.jsonl.borrow_mut().insert(full, parsed.clone());
-        Ok(parsed)
+        self.jsonl.get(path.get_ref()).map_err(|e| match e {
+            CacheError::Path(e) => self.error_at(e.to_string(), path.span(), "this path"),
+            CacheError::Read(e) => self.error_at(format!("reading {}: {e}", path.get_ref()), path.span(), "this file"),
+            CacheError::Parse(d) => d,
+        })
     }
 }
 
@@ -347,7 +344,7 @@ pub fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observation) -
             detail: format!("a {} check yields no value to compare with a quoted number", check.kind.name()),
         };
     };
-    let value = convert(value, unit, quoted.unit);
+    let value = crate::numbers::convert(value, unit, quoted.unit);
     let matches = quoted.matches(value, check.common.tolerance);
     let shown = quoted.display(value);
     match (check.common.expect, matches) {
@@ -359,14 +356,6 @@ pub fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observation) -
             observed: Some(shown),
             detail: format!("{detail}; the registry records this number as wrong, but it now matches"),
         },
-    }
-}
-
-/// Converts between time units; any other pair is compared as it stands.
-fn convert(value: f64, from: Option<Unit>, to: Option<Unit>) -> f64 {
-    match (from.and_then(Unit::seconds), to.and_then(Unit::seconds)) {
-        (Some(a), Some(b)) => value * a / b,
-        _ => value,
     }
 }
 

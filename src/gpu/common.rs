@@ -3,13 +3,16 @@
 
 use std::collections::BTreeMap;
 
-use cudarc::driver::LaunchConfig;
+use std::sync::Arc;
+
+use cudarc::driver::{CudaGraph, CudaStream, LaunchConfig};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 use serde::Serialize;
 
-use super::device::KernelInfo;
+use super::device::{Gpu, KernelInfo};
+use super::harness::{Bench, Entry, Timing};
 use crate::evidence::{SampleRecord, ValidationRecord};
 
 /// Everything a run collects, suite by suite, before it is written out.
@@ -39,6 +42,54 @@ pub struct GraphRecord {
     pub setup_us: f64,
     #[serde(skip)]
     pub dot: String,
+}
+
+/// The timed side of one configuration, the same for every suite: each (variant, mode) entry
+/// runs on the next buffer set of its own rotation, so that consecutive invocations of an
+/// entry never find their inputs in L2. A graph entry replays the graph captured on that set; a
+/// stream entry submits through `submit`.
+pub struct Rotation<'a, V, S, F> {
+    gpu: &'a Gpu,
+    sets: &'a mut [S],
+    graphs: &'a BTreeMap<(V, usize), CudaGraph>,
+    entries: Vec<(V, &'static str)>,
+    names: Vec<String>,
+    next: Vec<usize>,
+    submit: F,
+}
+
+impl<'a, V: Copy + Ord, S, F: FnMut(V, &mut S, &Arc<CudaStream>) -> anyhow::Result<()>> Rotation<'a, V, S, F> {
+    /// `entries` are (variant, `stream` or `graph`); `name` gives a variant's name in the samples.
+    pub fn new(
+        gpu: &'a Gpu,
+        sets: &'a mut [S],
+        graphs: &'a BTreeMap<(V, usize), CudaGraph>,
+        entries: Vec<(V, &'static str)>,
+        name: impl Fn(V) -> String,
+        submit: F,
+    ) -> Self {
+        let names = entries.iter().map(|(v, _)| name(*v)).collect();
+        Rotation { gpu, sets, graphs, next: vec![0; entries.len()], entries, names, submit }
+    }
+}
+
+impl<V: Copy + Ord, S, F: FnMut(V, &mut S, &Arc<CudaStream>) -> anyhow::Result<()>> Bench for Rotation<'_, V, S, F> {
+    fn entries(&self) -> Vec<Entry> {
+        self.entries.iter().zip(&self.names).map(|((_, mode), name)| Entry { variant: name.clone(), mode: mode.to_string() }).collect()
+    }
+
+    fn invoke(&mut self, entry: usize) -> anyhow::Result<Timing> {
+        let (v, mode) = self.entries[entry];
+        let i = self.next[entry];
+        self.next[entry] = (i + 1) % self.sets.len();
+        if mode == "graph" {
+            let g = &self.graphs[&(v, i)];
+            self.gpu.time(|_| Ok(g.launch()?))
+        } else {
+            let (set, submit) = (&mut self.sets[i], &mut self.submit);
+            self.gpu.time(|s| submit(v, set, s))
+        }
+    }
 }
 
 /// How one configuration was set up, for `meta.json`.

@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaGraph, CudaSlice, CudaStream, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
 
-use super::common::{CaseMeta, Collected, GraphRecord, Settings, cfg, fixture_seed, random_input, rotation_sets};
+use super::common::{CaseMeta, Collected, GraphRecord, Rotation, Settings, cfg, fixture_seed, random_input, rotation_sets};
 use super::device::Gpu;
-use super::harness::{self, Bench, Entry, Timing};
+use super::harness;
 use super::reference::{self, Compared, Criterion};
 
 pub const SIZES: [usize; 4] = [1 << 18, 1 << 20, 1 << 22, 1 << 24];
@@ -153,7 +153,7 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progress: im
         }
         gpu.stream.synchronize()?;
         let entries: Vec<(Variant, &str)> = variants.iter().flat_map(|&v| [(v, "stream"), (v, "graph")]).collect();
-        let mut timed = Timed { gpu, k: &k, n, sets: &mut sets, graphs: &graphs, next: vec![0; entries.len()], entries };
+        let mut timed = Rotation::new(gpu, &mut sets, &graphs, entries, |v| v.name().to_string(), |v, set, s| submit(&k, v, set, n, s));
         let protocol = harness::Protocol { warmup: settings.warmup, rounds: settings.rounds, seed: timing_seed };
         out.samples.extend(harness::measure(&mut timed, suite, &case, protocol, || {})?);
         out.cases.push(CaseMeta {
@@ -172,31 +172,3 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progress: im
     Ok(())
 }
 
-struct Timed<'a> {
-    gpu: &'a Gpu,
-    k: &'a Kernels,
-    n: usize,
-    sets: &'a mut Vec<Set>,
-    graphs: &'a BTreeMap<(Variant, usize), CudaGraph>,
-    entries: Vec<(Variant, &'static str)>,
-    next: Vec<usize>,
-}
-
-impl Bench for Timed<'_> {
-    fn entries(&self) -> Vec<Entry> {
-        self.entries.iter().map(|(v, m)| Entry { variant: v.name().into(), mode: m.to_string() }).collect()
-    }
-
-    fn invoke(&mut self, entry: usize) -> anyhow::Result<Timing> {
-        let (v, mode) = self.entries[entry];
-        let i = self.next[entry];
-        self.next[entry] = (i + 1) % self.sets.len();
-        if mode == "graph" {
-            let g = &self.graphs[&(v, i)];
-            self.gpu.time(|_| Ok(g.launch()?))
-        } else {
-            let (k, n, set) = (self.k, self.n, &mut self.sets[i]);
-            self.gpu.time(|s| submit(k, v, set, n, s))
-        }
-    }
-}

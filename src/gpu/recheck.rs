@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use super::common::Settings;
 use super::run::{self, RunError};
 use crate::paths::Root;
-use crate::recheck::{self, Mode, Options, Report, RunInfo, SampleFiles};
+use crate::jsonl::JsonlCache;
+use crate::recheck::{self, Mode, Options, Report, RunInfo};
 
 /// What the session produced.
 pub struct Done {
@@ -45,12 +46,12 @@ pub fn run(options: &Options, peers: &[PathBuf], rounds: Option<u32>) -> Result<
     let mut extra = Vec::new();
     let mut report = None;
     if measured.accepted() {
-        let mut files = SampleFiles::new(&root);
+        let files = JsonlCache::new(&root);
         let (samples, jsonl) = recheck::fresh_samples(&run_path, &measured.collected.samples).map_err(|d| RunError::Failed(anyhow::anyhow!(d.render())))?;
         files.insert(samples.clone(), jsonl);
         let meta = serde_json::json!({ "status": "accepted", "device": measured.device, "suites": measured.suites });
         let fresh = RunInfo::from_meta(&run_path, &meta);
-        let rows = recheck::against_fresh(&root, options, &targets, &mut files, &fresh, &samples).map_err(|d| RunError::Failed(anyhow::anyhow!(d.render())))?;
+        let rows = recheck::against_fresh(options, &targets, &accepted, &files, &fresh, &samples).map_err(|d| RunError::Failed(anyhow::anyhow!(d.render())))?;
         let r = Report { mode: Mode::Fresh, seed: options.seed, replicates: options.replicates, accepted, fresh: Some(fresh), rows, not_rechecked };
         extra.push(("recheck.json".to_string(), crate::report::recheck::json(&r).into_bytes()));
         extra.push(("recheck.txt".to_string(), crate::report::recheck::text(&r).into_bytes()));

@@ -113,7 +113,7 @@ impl Measured {
 /// peer's samples and validation records (the torch script) to store in the same run.
 pub fn run(root: &Path, name: &str, suites: &[&str], settings: Settings, peers: &[PathBuf]) -> Result<Outcome, RunError> {
     let measured = measure(suites, settings, peers)?;
-    Ok(write(root, name, &measured, &[])?)
+    Ok(write_as(root, &run_id(name), &measured, &[])?)
 }
 
 /// Opens the device, runs `suites` with a progress bar, and judges validation. Peers are read
@@ -193,13 +193,8 @@ pub fn configurations(suite: &str) -> Option<usize> {
     }
 }
 
-/// Writes `measured` as a new run directory named from the time and `name`, with `extra`
-/// files (name, bytes) beside the standard ones; all of them are in the manifest.
-pub fn write(root: &Path, name: &str, measured: &Measured, extra: &[(String, Vec<u8>)]) -> anyhow::Result<Outcome> {
-    write_as(root, &run_id(name), measured, extra)
-}
-
-/// As [`write()`], under a given run id.
+/// Writes `measured` as the new run directory `id` (see [`run_id`]), with `extra` files
+/// (name, bytes) beside the standard ones; all of them are in the manifest.
 pub fn write_as(root: &Path, id: &str, measured: &Measured, extra: &[(String, Vec<u8>)]) -> anyhow::Result<Outcome> {
     let out = &measured.collected;
     let accepted = measured.accepted();

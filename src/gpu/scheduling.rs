@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaGraph, CudaSlice, CudaStream, PushKernelArg, sys};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg, sys};
 
-use super::common::{CaseMeta, Collected, GraphRecord, Settings, cfg, fixture_seed, random_input, rotation_sets};
+use super::common::{CaseMeta, Collected, GraphRecord, Rotation, Settings, cfg, fixture_seed, random_input, rotation_sets};
 use super::device::Gpu;
-use super::harness::{self, Bench, Entry, Timing};
+use super::harness;
 use super::reference::{self, Compared, Criterion};
 use crate::evidence::{TraceHeader, TraceTask, ValidationRecord};
 
@@ -325,7 +325,7 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progress: im
                 entries.push((v, "graph"));
             }
         }
-        let mut timed = Timed { gpu, k: &k, ix: &ix, sets: &mut sets, graphs: &graphs, next: vec![0; entries.len()], entries };
+        let mut timed = Rotation::new(gpu, &mut sets, &graphs, entries, |v| v.name().to_string(), |v, set, s| submit(&k, &ix, v, set, 0, s));
         let protocol = harness::Protocol { warmup: settings.warmup, rounds: settings.rounds, seed: timing_seed };
         out.samples.extend(harness::measure(&mut timed, suite, case, protocol, || {})?);
         out.cases.push(CaseMeta {
@@ -419,35 +419,6 @@ fn decode_trace(raw: &[u64], ix: &Index, case: &str, variant: &str, workers: usi
     }
     let header = TraceHeader { suite: "scheduling".into(), case: case.into(), variant: variant.into(), tasks: 2 * nt + nr, workers };
     (header, tasks, bad)
-}
-
-struct Timed<'a> {
-    gpu: &'a Gpu,
-    k: &'a Kernels,
-    ix: &'a Index,
-    sets: &'a mut Vec<Set>,
-    graphs: &'a BTreeMap<(Variant, usize), CudaGraph>,
-    entries: Vec<(Variant, &'static str)>,
-    next: Vec<usize>,
-}
-
-impl Bench for Timed<'_> {
-    fn entries(&self) -> Vec<Entry> {
-        self.entries.iter().map(|(v, m)| Entry { variant: v.name().into(), mode: m.to_string() }).collect()
-    }
-
-    fn invoke(&mut self, entry: usize) -> anyhow::Result<Timing> {
-        let (v, mode) = self.entries[entry];
-        let i = self.next[entry];
-        self.next[entry] = (i + 1) % self.sets.len();
-        if mode == "graph" {
-            let g = &self.graphs[&(v, i)];
-            self.gpu.time(|_| Ok(g.launch()?))
-        } else {
-            let (k, ix, set) = (self.k, self.ix, &mut self.sets[i]);
-            self.gpu.time(|s| submit(k, ix, v, set, 0, s))
-        }
-    }
 }
 
 #[cfg(test)]

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use cudarc::cudnn::{Cudnn, SoftmaxForward, TensorDescriptor, sys as dnn};
 use cudarc::driver::{CudaFunction, CudaGraph, CudaSlice, CudaStream, DevicePtrMut, PushKernelArg, sys};
 
-use super::common::{CaseMeta, Collected, GraphRecord, Settings, cfg, fixture_seed, random_input, rotation_sets};
+use super::common::{CaseMeta, Collected, GraphRecord, Rotation, Settings, cfg, fixture_seed, random_input, rotation_sets};
 use super::device::Gpu;
-use super::harness::{self, Bench, Entry, Timing};
+use super::harness;
 use super::reference::{self, Compared, Criterion};
 
 /// The six shapes, rows × columns.
@@ -414,7 +414,7 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bool, mut
                 entries.push((v, "graph"));
             }
         }
-        let mut timed = Timed { gpu, shape: &shape, sets: &mut sets, graphs: &graphs, entries: entries.clone(), next: vec![0; entries.len()], bench };
+        let mut timed = Rotation::new(gpu, &mut sets, &graphs, entries, |v| v.name(bench).to_string(), |v, set, s| shape.submit(v, set, s, false));
         let samples = harness::measure(&mut timed, suite, &case, harness::Protocol { warmup: settings.warmup, rounds: settings.rounds, seed: timing_seed }, || {})?;
         out.samples.extend(samples);
         out.cases.push(CaseMeta {
@@ -467,36 +467,6 @@ fn record_kernels(gpu: &Gpu, out: &mut Collected, shape: &Shape, module: &str) -
 }
 
 /// The timed configuration: each entry rotates through the buffer sets.
-struct Timed<'a> {
-    gpu: &'a Gpu,
-    shape: &'a Shape,
-    sets: &'a mut Vec<Set>,
-    graphs: &'a BTreeMap<(Variant, usize), CudaGraph>,
-    entries: Vec<(Variant, &'static str)>,
-    next: Vec<usize>,
-    bench: bool,
-}
-
-impl Bench for Timed<'_> {
-    fn entries(&self) -> Vec<Entry> {
-        self.entries.iter().map(|(v, m)| Entry { variant: v.name(self.bench).into(), mode: m.to_string() }).collect()
-    }
-
-    fn invoke(&mut self, entry: usize) -> anyhow::Result<Timing> {
-        let (v, mode) = self.entries[entry];
-        let i = self.next[entry];
-        self.next[entry] = (i + 1) % self.sets.len();
-        if mode == "graph" {
-            let g = &self.graphs[&(v, i)];
-            self.gpu.time(|_| Ok(g.launch()?))
-        } else {
-            let set = &mut self.sets[i];
-            let shape = self.shape;
-            self.gpu.time(|s| shape.submit(v, set, s, false))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
