@@ -93,3 +93,14 @@ fn a_fresh_run_outside_the_root_is_refused() {
     assert_eq!(code, 2);
     assert!(stderr.contains("../elsewhere"), "{stderr}");
 }
+
+#[test]
+fn the_recheck_run_of_the_shared_timing_code_reproduces_its_stored_table() {
+    // Made after the three suites' timed invocations became one `Rotation`: it was accepted,
+    // and found no quoted latency that does not hold.
+    let run = "evidence/runs/20261202T141249Z-recheck";
+    let (code, stdout, stderr) = claimcheck(["recheck", "--fresh", run]);
+    assert!(stdout.contains(&format!("{run}/recheck.json: every stored row is reproduced exactly")), "{stdout}{stderr}");
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("0 MISMATCH"), "{stdout}");
+}
