@@ -32,9 +32,9 @@ fn main() {
 
     let mut group = c.benchmark_group("audit");
     group.bench_function("shipped-article", |b| {
-        let options = claimcheck::audit::Options { root: PathBuf::from("."), ..Default::default() };
+        let options = claimcheck::commands::audit::Options { root: PathBuf::from("."), ..Default::default() };
         b.iter(|| {
-            let review = claimcheck::audit::audit(&options);
+            let review = claimcheck::commands::audit::audit(&options);
             assert_eq!(review.exit_code(), 0, "the shipped article must pass for its audit time to mean anything");
             review
         })

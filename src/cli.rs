@@ -1,14 +1,17 @@
-//! The command line: argument parsing and dispatch to the library. Each command returns an
-//! exit code (0 all passes, 1 something needs attention, 2 bad input or usage) and writes its
-//! output; nothing here decides an outcome.
+//! The command line: argument parsing, and one short arm per command that loads what it needs,
+//! calls the module that decides, and hands the result to a renderer. Nothing here decides an
+//! outcome or prints an error: every command returns `Result<Status, Failure>`, and
+//! [`crate::status::finish`] maps that to the exit code.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::audit::{self, Options, Review};
+use crate::commands::{accept, accept_run, audit, bench, review, stats};
+use crate::recheck;
 use crate::report;
+use crate::status::{Failure, Output, Status};
+use crate::workspace::{Options, Workspace};
 
 #[derive(Debug, Parser)]
 #[command(name = "claimcheck", version, about = "Keeps a technical article about GPU performance honest: every sentence bound to a verdict and to checks over raw evidence.")]
@@ -192,471 +195,123 @@ pub enum Format {
 }
 
 impl Target {
-    fn options(&self) -> Options {
-        Options { root: self.root.clone(), claims: self.claims.clone(), draft: None }
+    fn load(&self, draft: Option<PathBuf>) -> Workspace {
+        Workspace::load(&Options { root: self.root.clone(), claims: self.claims.clone(), draft })
     }
 }
 
-/// Runs a parsed command line and returns the exit code.
-pub fn run(cli: Cli) -> u8 {
+/// Runs a parsed command line, writing its output to `out`.
+pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
     match cli.command {
         Command::Audit { target, draft, format } => {
-            let review = audit::audit(&Options { draft, ..target.options() });
-            let text = match format {
-                Format::Table => audit_text(&review),
+            let review = audit::audit(&target.load(draft));
+            out.print(&match format {
+                Format::Table => report::table::audit_text(&review),
                 Format::Json => report::json::render(&review),
-            };
-            emit(&text, &review)
+            })?;
+            review.status()
         }
         Command::Table { target } => {
-            let review = audit::audit(&target.options());
-            let text = if review.registries.is_empty() { String::new() } else { report::table::verdict_table(&review) };
-            emit(&text, &review)
-        }
-        Command::Run { suite, timing } => {
-            if timing.rounds < 2 {
-                eprintln!("error: --rounds must be at least 2");
-                return 2;
+            let review = audit::audit(&target.load(None));
+            if !review.registries.is_empty() {
+                out.print(&report::table::verdict_table(&review))?;
             }
-            let suites = crate::gpu::run::suites_for(suite);
-            gpu_run(&timing, &format!("{suite:?}").to_ascii_lowercase(), &suites, &[])
+            review.status()
         }
-        Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(&timing, "softmax-bench", &["softmax-bench"], &peers),
-        Command::BenchReport { run, root } => bench_report(&root, &run),
-        Command::Accept { target } => accept(&target),
-        Command::Review { target, out } => review(&target, &out),
-        Command::Stats { file, by, fields } => stats(&file, &by, &fields),
-        Command::Recheck { target, gpu, fresh, peers, rounds, seed, replicates, format } => {
-            recheck(&target, RecheckMode::from(gpu, fresh), &peers, rounds, seed, replicates, format)
-        }
-        Command::AcceptRun { run, root } => accept_run(&root, &run),
-        Command::Figures { root, run, check } => figures(&root, run.as_deref(), check),
-    }
-}
-
-fn gpu_run(timing: &Timing, name: &str, suites: &[&str], peers: &[PathBuf]) -> u8 {
-    use crate::gpu::run::RunError;
-    match crate::gpu::run::run(&timing.root, name, suites, timing.settings(), peers) {
-        Ok(outcome) => {
-            println!("{}", outcome.table);
-            let shown = outcome.dir.strip_prefix(&timing.root).unwrap_or(&outcome.dir).display().to_string();
-            if outcome.accepted {
-                println!("run written: {shown} (accepted: every validation passed)");
-                0
-            } else {
-                println!("run written: {shown} (REJECTED: see rejected_because in its meta.json)");
-                1
+        Command::Accept { target } => match accept::accept(&target.load(None)).map_err(|f| f.refusing("nothing accepted"))? {
+            accept::Accepted::Written(lines) => {
+                lines.iter().try_for_each(|l| out.line(l))?;
+                Ok(Status::Clean)
             }
-        }
-        Err(RunError::Unavailable(e)) => {
-            eprintln!("error: {e}");
-            2
-        }
-        Err(RunError::BadInput(e)) => {
-            eprintln!("error: {e}");
-            2
-        }
-        Err(RunError::Failed(e)) => {
-            eprintln!("error: the run failed and nothing was written: {e:#}");
-            1
-        }
-    }
-}
-
-/// Reads a run directory's samples, refusing paths outside the root.
-fn run_samples(root: &std::path::Path, run: &str) -> Result<(std::path::PathBuf, Vec<crate::evidence::SampleRecord>), String> {
-    let root = crate::paths::Root::new(root).map_err(|e| format!("cannot open root {}: {e}", root.display()))?;
-    let dir = root.resolve(run).map_err(|e| e.to_string())?;
-    let path = dir.join("samples.jsonl");
-    let bytes = std::fs::read(&path).map_err(|e| format!("reading {run}/samples.jsonl: {e}"))?;
-    let shown = format!("{run}/samples.jsonl");
-    let jsonl = crate::evidence::Jsonl::parse(&shown, &bytes).map_err(|d| d.render())?;
-    let mut samples = Vec::new();
-    for record in &jsonl.records {
-        samples.push(jsonl.record_as(record, "a sample").map_err(|d| d.render())?);
-    }
-    Ok((dir, samples))
-}
-
-fn bench_report(root: &std::path::Path, run: &str) -> u8 {
-    match run_samples(root, run).and_then(|(_, s)| report::bench::render(&s)) {
-        Ok((text, all_met)) => {
-            print!("{text}");
-            if all_met { 0 } else { 1 }
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
-}
-
-fn accept_run(root: &std::path::Path, run: &str) -> u8 {
-    let result = (|| -> Result<String, String> {
-        let (dir, _) = run_samples(root, run)?;
-        let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).map_err(|e| format!("reading {run}/meta.json: {e}"))?)
-            .map_err(|e| format!("{run}/meta.json: {e}"))?;
-        let status = meta.get("status").and_then(|s| s.as_str()).unwrap_or("unknown");
-        if status != "accepted" {
-            return Err(format!("{run} is marked `{status}`; a rejected run stays rejected and cannot be named for the article"));
-        }
-        let manifest_path = dir.join("MANIFEST.sha256");
-        let text = std::fs::read_to_string(&manifest_path).map_err(|e| format!("reading {run}/MANIFEST.sha256: {e}"))?;
-        let (verified, problems) = crate::evidence::verify_manifest(&manifest_path, &text, &format!("{run}/MANIFEST.sha256"), &[]).map_err(|d| d.render())?;
-        if !problems.is_empty() {
-            return Err(format!("{run} does not verify against its manifest: {}", problems.join("; ")));
-        }
-        let suites: Vec<String> = meta
-            .get("suites")
-            .and_then(|v| v.as_array())
-            .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
-            .unwrap_or_default();
-        let target = root.join("evidence/accepted.toml");
-        let mut accepted: crate::evidence::AcceptedFile = match std::fs::read_to_string(&target) {
-            Ok(text) => toml::from_str(&text).map_err(|e| format!("evidence/accepted.toml: {}", e.message()))?,
-            Err(_) => crate::evidence::AcceptedFile::default(),
-        };
-        // One accepted run per set of suites: a newer one replaces the older.
-        accepted.run.retain(|r| r.suites != suites && r.path != run);
-        accepted.run.push(crate::evidence::AcceptedRun { path: run.to_string(), suites, manifest_sha256: crate::article::sha256_hex(text.as_bytes()) });
-        accepted.run.sort_by(|a, b| a.path.cmp(&b.path));
-        let body = format!(
-            "# Written by `claimcheck accept-run`: the evidence runs the article's numbers come from.\n\n{}",
-            toml::to_string(&accepted).map_err(|e| e.to_string())?
-        );
-        std::fs::write(&target, body).map_err(|e| format!("writing evidence/accepted.toml: {e}"))?;
-        Ok(format!("evidence/accepted.toml now names {run} ({verified} files verified)"))
-    })();
-    match result {
-        Ok(m) => {
-            println!("{m}");
-            0
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
-}
-
-/// The table, the findings and a closing summary line.
-fn audit_text(review: &Review) -> String {
-    if review.registries.is_empty() {
-        return String::new();
-    }
-    let mut out = report::table::verdict_table(review);
-    let findings = report::table::findings(review);
-    if !findings.is_empty() {
-        out.push('\n');
-        out.push_str(&findings);
-    }
-    let checks: Vec<_> = review.claims().flat_map(|c| c.checks.iter()).collect();
-    let count = |label: &str| checks.iter().filter(|c| c.outcome.label() == label).count();
-    let unbound: usize = review.registries.iter().map(|r| r.unbound.len()).sum();
-    out.push_str(&format!(
-        "\naudit: {} claims in {} {}; {} checks: {} passed, {} failed, {} skipped, {} errors; {} unbound numbers; {}\n",
-        review.claims().count(),
-        review.registries.len(),
-        if review.registries.len() == 1 { "registry" } else { "registries" },
-        checks.len(),
-        count("pass"),
-        count("fail"),
-        count("skipped"),
-        count("error"),
-        unbound,
-        match review.exit_code() {
-            0 => "all claims hold",
-            1 => "needs attention",
-            _ => "input errors (see above)",
-        }
-    ));
-    out
-}
-
-/// Writes `text` to stdout and the review's diagnostics to stderr. A closed pipe (`| head`)
-/// is not an error.
-fn emit(text: &str, review: &Review) -> u8 {
-    let mut stderr = std::io::stderr().lock();
-    for d in review.errors() {
-        let _ = writeln!(stderr, "{}\n", d.render());
-    }
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()) {
-        Ok(()) => review.exit_code(),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => review.exit_code(),
-        Err(e) => {
-            let _ = writeln!(stderr, "error: writing output: {e}");
-            2
-        }
-    }
-}
-
-
-fn figures(root: &std::path::Path, run: Option<&str>, check: bool) -> u8 {
-    let result = (|| -> anyhow::Result<(bool, String)> {
-        let run = match run {
-            Some(r) => r.to_string(),
-            None => crate::evidence::accepted_run_with(root, "softmax")?,
-        };
-        let figures = crate::figures::render(root, &run)?;
-        let provenance = crate::figures::provenance_toml(&figures)?;
-        let dir = root.join("article/figures");
-        let mut files: Vec<(String, String)> = figures.iter().map(|f| (f.name.clone(), f.svg.clone())).collect();
-        files.push(("provenance.toml".into(), provenance));
-        if check {
-            let differing: Vec<String> = files
-                .iter()
-                .filter(|(name, text)| std::fs::read_to_string(dir.join(name)).ok().as_deref() != Some(text.as_str()))
-                .map(|(name, _)| format!("article/figures/{name}"))
-                .collect();
-            let ok = differing.is_empty();
-            let message = if ok { format!("{} files match a fresh rendering of {run}", files.len()) } else { format!("differ from a fresh rendering of {run}: {}", differing.join(", ")) };
-            return Ok((ok, message));
-        }
-        std::fs::create_dir_all(&dir)?;
-        for (name, text) in &files {
-            std::fs::write(dir.join(name), text)?;
-        }
-        Ok((true, format!("wrote {} files to article/figures from {run}", files.len())))
-    })();
-    match result {
-        Ok((ok, message)) => {
-            println!("{message}");
-            if ok { 0 } else { 1 }
-        }
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            2
-        }
-    }
-}
-
-/// Which recheck to make.
-enum RecheckMode {
-    Offline,
-    Gpu,
-    Fresh(String),
-}
-
-impl RecheckMode {
-    fn from(gpu: bool, fresh: Option<String>) -> RecheckMode {
-        match (gpu, fresh) {
-            (true, _) => RecheckMode::Gpu,
-            (false, Some(run)) => RecheckMode::Fresh(run),
-            (false, None) => RecheckMode::Offline,
-        }
-    }
-}
-
-fn recheck(target: &Target, mode: RecheckMode, peers: &[PathBuf], rounds: Option<u32>, seed: Option<u64>, replicates: Option<usize>, format: Format) -> u8 {
-    use crate::recheck::{self, DEFAULT_REPLICATES, DEFAULT_SEED, Mode, Options, Report};
-    if replicates.is_some_and(|r| r < 100) {
-        eprintln!("error: --replicates must be at least 100 for a 90 % interval to mean anything");
-        return 2;
-    }
-    if rounds.is_some_and(|r| r < 2) {
-        eprintln!("error: --rounds must be at least 2");
-        return 2;
-    }
-    let mut options = Options {
-        root: target.root.clone(),
-        claims: target.claims.clone(),
-        seed: seed.unwrap_or(DEFAULT_SEED),
-        replicates: replicates.unwrap_or(DEFAULT_REPLICATES),
-    };
-    let render = |report: &Report| match format {
-        Format::Table => report::recheck::text(report),
-        Format::Json => report::recheck::json(report),
-    };
-    let fail = |diagnostics: Vec<crate::diagnostic::Diagnostic>| {
-        for d in diagnostics {
-            eprintln!("{}\n", d.render());
-        }
-        2
-    };
-    match mode {
-        RecheckMode::Offline => match recheck::offline(&options) {
-            Ok(report) => {
-                print!("{}", render(&report));
-                report.exit_code()
+            accept::Accepted::Refused(review, reasons) => {
+                out.print(&report::table::audit_text(&review))?;
+                out.line(&format!("not accepted, nothing written: {}", reasons.join("; ")))?;
+                Ok(Status::NeedsAttention)
             }
-            Err(ds) => fail(ds),
         },
-        RecheckMode::Fresh(run) => {
-            let root = match crate::paths::Root::new(&options.root) {
-                Ok(r) => r,
-                Err(e) => return fail(vec![crate::diagnostic::Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))]),
+        Command::Run { suite, timing } => {
+            let suites = crate::gpu::run::suites_for(suite);
+            gpu_run(out, &timing, &format!("{suite:?}").to_ascii_lowercase(), &suites, &[])
+        }
+        Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(out, &timing, "softmax-bench", &["softmax-bench"], &peers),
+        Command::BenchReport { run, root } => {
+            let report = bench::report(&root, &run)?;
+            out.print(&report::bench::render(&report))?;
+            Ok(Status::from_attention(!report.all_met()))
+        }
+        Command::Figures { root, run, check } => {
+            let done = crate::figures::write_or_check(&root, run.as_deref(), check).map_err(Failure::Internal)?;
+            out.line(&done.message)?;
+            Ok(Status::from_attention(!done.matched))
+        }
+        Command::Recheck { target, gpu, fresh, peers, rounds, seed, replicates, format } => {
+            if replicates.is_some_and(|r| r < 100) {
+                return Err(Failure::Usage("--replicates must be at least 100 for a 90 % interval to mean anything".into()));
+            }
+            if rounds.is_some_and(|r| r < 2) {
+                return Err(Failure::Usage("--rounds must be at least 2".into()));
+            }
+            let ws = target.load(None);
+            let rule = recheck::Rule::new(seed, replicates);
+            let render = |r: &recheck::Report| match format {
+                Format::Table => report::recheck::text(r),
+                Format::Json => report::recheck::json(r),
             };
-            // A run that stores its judgement is judged again with the seed it records, so
-            // that the two can be compared.
-            let stored: Option<report::recheck::WireRecheck> =
-                root.resolve(&format!("{}/recheck.json", run.trim_end_matches('/'))).ok().and_then(|p| std::fs::read(p).ok()).and_then(|b| serde_json::from_slice(&b).ok());
-            if let Some(s) = &stored {
-                options.seed = seed.unwrap_or(s.rule.seed);
-                options.replicates = replicates.unwrap_or(s.rule.replicates);
-            }
-            let result = (|| {
-                let (targets, not_rechecked) = recheck::targets(&root, &options.claims)?;
-                let files = crate::jsonl::JsonlCache::new(&root);
-                let (fresh, samples) = recheck::load_fresh(&root, &run, &files).map_err(|d| vec![d])?;
-                if fresh.status.as_deref() != Some("accepted") {
-                    return Err(vec![crate::diagnostic::Diagnostic::plain(format!(
-                        "{run} is marked `{}`: a rejected run is not judged",
-                        fresh.status.as_deref().unwrap_or("unknown")
-                    ))]);
+            if gpu {
+                let done = recheck::device::run(&ws, rule, &peers, rounds)?;
+                out.print(&render(&done.report))?;
+                out.line(&format!("run written: {} (accepted; its recheck.json and recheck.txt hold this table)", done.run))?;
+                Ok(done.report.status())
+            } else if let Some(run) = fresh {
+                let judged = recheck::fresh(&ws, &run, seed, replicates)?;
+                out.print(&render(&judged.report))?;
+                let mut status = judged.report.status();
+                if let Some(c) = &judged.stored {
+                    out.print(&report::recheck::stored_text(&run, c))?;
+                    status = status.and(Status::from_attention(!c.differing.is_empty()));
                 }
-                let accepted = recheck::accepted_runs(&root, &targets).map_err(|d| vec![d])?;
-                let rows = recheck::against_fresh(&options, &targets, &accepted, &files, &fresh, &samples).map_err(|d| vec![d])?;
-                Ok(Report { mode: Mode::Fresh, seed: options.seed, replicates: options.replicates, accepted, fresh: Some(fresh), rows, not_rechecked })
-            })();
-            match result {
-                Ok(report) => {
-                    print!("{}", render(&report));
-                    let mut code = report.exit_code();
-                    if let Some(s) = &stored {
-                        let c = report::recheck::compare_stored(s, &report::recheck::wire(&report));
-                        if c.differing.is_empty() {
-                            println!("{run}/recheck.json: every stored row is reproduced exactly");
-                        } else {
-                            println!("{run}/recheck.json: {} stored rows DIFFER from this judgement:", c.differing.len());
-                            for d in &c.differing {
-                                println!("  {d}");
-                            }
-                            code = 1;
-                        }
-                        if c.only_stored + c.only_now > 0 {
-                            println!("{run}/recheck.json: {} rows only in the stored table, {} only in this one (the registries changed since the run)", c.only_stored, c.only_now);
-                        }
-                    }
-                    code
-                }
-                Err(ds) => fail(ds),
+                Ok(status)
+            } else {
+                let report = recheck::offline(&ws, rule)?;
+                out.print(&render(&report))?;
+                Ok(report.status())
             }
         }
-        RecheckMode::Gpu => {
-            use crate::gpu::run::RunError;
-            match crate::gpu::recheck::run(&options, peers, rounds) {
-                Ok(done) => {
-                    let shown = done.dir.strip_prefix(&options.root).unwrap_or(&done.dir).display().to_string();
-                    match done.report {
-                        Some(report) => {
-                            print!("{}", render(&report));
-                            println!("run written: {shown} (accepted; its recheck.json and recheck.txt hold this table)");
-                            report.exit_code()
-                        }
-                        None => {
-                            println!("run written: {shown} (REJECTED, not judged: {})", done.rejected_because.join("; "));
-                            1
-                        }
-                    }
-                }
-                Err(e @ (RunError::Unavailable(_) | RunError::BadInput(_))) => {
-                    eprintln!("error: {e}");
-                    2
-                }
-                Err(RunError::Failed(e)) => {
-                    eprintln!("error: the recheck run failed and nothing was written: {e:#}");
-                    1
-                }
+        Command::Review { target, out: path } => {
+            let file = review::gather(&target.load(None)).map_err(|f| f.refusing("no review written"))?;
+            let text = report::review::render(&file);
+            if path == std::path::Path::new("-") {
+                out.print(&text)?;
+            } else {
+                crate::paths::write_atomic(&path, text.as_bytes()).map_err(|e| Failure::Internal(anyhow::anyhow!("writing {}: {e}", path.display())))?;
+                out.line(&report::review::written_line(&path.display().to_string(), &file))?;
             }
+            Ok(file.status)
+        }
+        Command::Stats { file, by, fields } => {
+            out.print(&stats::stats(&file, &by, &fields)?)?;
+            Ok(Status::Clean)
+        }
+        Command::AcceptRun { run, root } => {
+            out.line(&accept_run::accept_run(&root, &run)?)?;
+            Ok(Status::Clean)
         }
     }
 }
 
-fn accept(target: &Target) -> u8 {
-    use crate::accept::Refused;
-    match crate::accept::accept(&target.options()) {
-        Ok(lines) => {
-            for l in lines {
-                println!("{l}");
-            }
-            0
-        }
-        Err(Refused::Input(diagnostics)) => {
-            for d in diagnostics {
-                eprintln!("{}\n", d.render());
-            }
-            eprintln!("error: nothing accepted");
-            2
-        }
-        Err(Refused::NotClean(review, reasons)) => {
-            print!("{}", audit_text(&review));
-            println!("not accepted, nothing written: {}", reasons.join("; "));
-            1
-        }
+/// `run` and `bench`: measure on the device and write a run.
+fn gpu_run(out: &mut Output, timing: &Timing, name: &str, suites: &[&str], peers: &[PathBuf]) -> Result<Status, Failure> {
+    if timing.rounds < 2 {
+        return Err(Failure::Usage("--rounds must be at least 2".into()));
     }
-}
-
-fn review(target: &Target, out: &std::path::Path) -> u8 {
-    let file = match crate::review::gather(&target.options()) {
-        Ok(f) => f,
-        Err(diagnostics) => {
-            for d in diagnostics {
-                eprintln!("{}\n", d.render());
-            }
-            eprintln!("error: no review written");
-            return 2;
-        }
-    };
-    let text = report::review::render(&file);
-    let code = report::review::wire(&file).exit_code;
-    if out == std::path::Path::new("-") {
-        print!("{text}");
-        return code;
-    }
-    if let Err(e) = crate::paths::write_atomic(out, text.as_bytes()) {
-        eprintln!("error: writing {}: {e}", out.display());
-        return 2;
-    }
-    println!(
-        "review written: {} ({} claims, {} latencies, {} orderings; {})",
-        out.display(),
-        file.audit.claims().count(),
-        file.recheck.rows.iter().filter(|r| r.kind == crate::recheck::RowKind::Latency).count(),
-        file.recheck.rows.iter().filter(|r| r.kind == crate::recheck::RowKind::Ordering).count(),
-        if code == 0 { "all claims hold" } else { "needs attention" }
-    );
-    code
-}
-
-fn stats(file: &std::path::Path, by: &[String], fields: &[String]) -> u8 {
-    let result = (|| -> Result<String, crate::diagnostic::Diagnostic> {
-        let shown = file.display().to_string();
-        let bytes = std::fs::read(file).map_err(|e| crate::diagnostic::Diagnostic::plain(format!("reading {shown}: {e}")))?;
-        let jsonl = crate::evidence::Jsonl::from_vec(&shown, bytes)?;
-        let mut out = String::new();
-        let groups = jsonl.groups(by);
-        for field in fields {
-            for (key, records) in &groups {
-                let samples = jsonl.samples(records, field)?;
-                let mut row = serde_json::Map::new();
-                for (k, v) in by.iter().zip(key) {
-                    row.insert(k.clone(), serde_json::Value::String(v.clone()));
-                }
-                row.insert("field".into(), field.clone().into());
-                row.insert("n".into(), samples.len().into());
-                row.insert("median".into(), samples.median().into());
-                row.insert("p95".into(), samples.quantile(0.95).into());
-                out.push_str(&serde_json::Value::Object(row).to_string());
-                out.push('\n');
-            }
-        }
-        Ok(out)
-    })();
-    match result {
-        Ok(text) => {
-            let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(text.as_bytes()) {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    eprintln!("error: writing output: {e}");
-                    2
-                }
-                _ => 0,
-            }
-        }
-        Err(d) => {
-            eprintln!("{}", d.render());
-            2
-        }
+    let outcome = crate::gpu::run::run(&timing.root, name, suites, timing.settings(), peers)?;
+    out.line(&outcome.table)?;
+    let shown = outcome.dir.strip_prefix(&timing.root).unwrap_or(&outcome.dir).display().to_string();
+    if outcome.accepted {
+        out.line(&format!("run written: {shown} (accepted: every validation passed)"))?;
+        Ok(Status::Clean)
+    } else {
+        out.line(&format!("run written: {shown} (REJECTED: see rejected_because in its meta.json)"))?;
+        Err(Failure::RunRejected(format!("{shown} is marked rejected")))
     }
 }

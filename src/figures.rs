@@ -9,7 +9,10 @@ use std::path::Path;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::evidence::accepted;
+use crate::evidence::store::Evidence;
 use crate::evidence::{SampleRecord, TraceTask};
+use crate::paths::Root;
 use crate::stats::Samples;
 
 static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
@@ -55,11 +58,51 @@ pub struct LabelSource {
     pub trace: Option<String>,
 }
 
-/// Renders every figure from the run at `run` (root-relative) under `root`.
-pub fn render(root: &Path, run: &str) -> anyhow::Result<Vec<Figure>> {
+/// What `claimcheck figures` did.
+pub struct Written {
+    /// False when `--check` found a committed figure that differs from a fresh rendering.
+    pub matched: bool,
+    pub message: String,
+}
+
+/// `claimcheck figures`: renders every figure of `run` (default: the accepted run that holds the
+/// softmax suite) into `article/figures/`, or with `check` compares them with the committed files.
+pub fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> anyhow::Result<Written> {
+    let root = Root::new(root).map_err(|e| anyhow::anyhow!("cannot open root {}: {e}", root.display()))?;
+    let evidence = Evidence::new(root);
+    let run = match run {
+        Some(r) => r.trim_end_matches('/').to_string(),
+        None => accepted::run_with(&evidence, "softmax").map_err(|d| anyhow::anyhow!(d.render()))?,
+    };
+    let figures = render(&evidence, &run)?;
+    let provenance = provenance_toml(&figures)?;
+    let mut files: Vec<(String, String)> = figures.iter().map(|f| (format!("{DIR}/{}", f.name), f.svg.clone())).collect();
+    files.push((format!("{DIR}/provenance.toml"), provenance));
+    if check {
+        let differing: Vec<&str> = files
+            .iter()
+            .filter(|(path, text)| evidence.bytes(path).ok().as_deref().map(Vec::as_slice) != Some(text.as_bytes()))
+            .map(|(path, _)| path.as_str())
+            .collect();
+        let matched = differing.is_empty();
+        let message = if matched { format!("{} files match a fresh rendering of {run}", files.len()) } else { format!("differ from a fresh rendering of {run}: {}", differing.join(", ")) };
+        return Ok(Written { matched, message });
+    }
+    let dir = evidence.root().join_lexically(DIR)?;
+    std::fs::create_dir_all(&dir)?;
+    for (path, text) in &files {
+        crate::paths::write_atomic(&evidence.root().join_lexically(path)?, text.as_bytes())?;
+    }
+    Ok(Written { matched: true, message: format!("wrote {} files to {DIR} from {run}", files.len()) })
+}
+
+/// Where the figures live, relative to the root.
+const DIR: &str = "article/figures";
+
+/// Renders every figure from the run at `run` (root-relative), reading through `evidence`.
+pub fn render(evidence: &Evidence, run: &str) -> anyhow::Result<Vec<Figure>> {
     plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).map_err(|_| anyhow::anyhow!("the embedded font does not load"))?;
-    let dir = root.join(run);
-    let samples = read_samples(&dir.join("samples.jsonl"))?;
+    let samples = read_samples(evidence, &format!("{run}/samples.jsonl"))?;
     let mut out = Vec::new();
     out.push(latency_figure(
         "pointwise.svg",
@@ -100,7 +143,7 @@ pub fn render(root: &Path, run: &str) -> anyhow::Result<Vec<Figure>> {
         &[("three-kernel", "stream"), ("three-kernel", "graph"), ("phase-fused", "stream"), ("phase-fused", "graph"), ("queue", "stream"), ("queue", "graph")],
         "Tiled A/B/C softmax: host completion time by schedule",
     )?);
-    out.push(timeline_figure("timeline.svg", run, &dir, "traces/queue-ragged.jsonl")?);
+    out.push(timeline_figure("timeline.svg", run, evidence, "traces/queue-ragged.jsonl")?);
     Ok(out)
 }
 
@@ -110,9 +153,9 @@ pub fn provenance_toml(figures: &[Figure]) -> anyhow::Result<String> {
     Ok(format!("# Written by `claimcheck figures`: every figure and every plotted label, with its source.\n\n{}", toml::to_string(&p)?))
 }
 
-fn read_samples(path: &Path) -> anyhow::Result<Vec<SampleRecord>> {
-    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Ok(serde_json::from_str(l)?)).collect()
+fn read_samples(evidence: &Evidence, path: &str) -> anyhow::Result<Vec<SampleRecord>> {
+    let jsonl = evidence.jsonl(path).map_err(|e| anyhow::anyhow!(e.at(path).render()))?;
+    jsonl.records.iter().map(|r| jsonl.record_as(r, "a sample").map_err(|d| anyhow::anyhow!(d.render()))).collect()
 }
 
 /// The legend every figure draws, in one style.
@@ -218,7 +261,7 @@ fn latency_figure(
     }
     let provenance = FigureProvenance {
         file: format!("article/figures/{name}"),
-        sha256: crate::article::sha256_hex(svg.as_bytes()),
+        sha256: crate::hash::sha256_hex(svg.as_bytes()),
         run: run.to_string(),
         shows: "dot: median, bar: p05 to p95 of host_us (numpy linear quantiles) over the run's rounds".into(),
         label: series
@@ -236,8 +279,9 @@ fn latency_figure(
     Ok(Figure { name: name.to_string(), svg, provenance })
 }
 
-fn timeline_figure(name: &str, run: &str, dir: &Path, trace: &str) -> anyhow::Result<Figure> {
-    let text = std::fs::read_to_string(dir.join(trace)).map_err(|e| anyhow::anyhow!("reading {run}/{trace}: {e}"))?;
+fn timeline_figure(name: &str, run: &str, evidence: &Evidence, trace: &str) -> anyhow::Result<Figure> {
+    let path = format!("{run}/{trace}");
+    let text = evidence.text(&path).map_err(|e| anyhow::anyhow!(e.at(&path).render()))?;
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let header: crate::evidence::TraceHeader = serde_json::from_str(lines.next().unwrap_or("{}"))?;
     let tasks: Vec<TraceTask> = lines.map(serde_json::from_str).collect::<Result<_, _>>()?;
@@ -282,7 +326,7 @@ fn timeline_figure(name: &str, run: &str, dir: &Path, trace: &str) -> anyhow::Re
     }
     let provenance = FigureProvenance {
         file: format!("article/figures/{name}"),
-        sha256: crate::article::sha256_hex(svg.as_bytes()),
+        sha256: crate::hash::sha256_hex(svg.as_bytes()),
         run: run.to_string(),
         shows: "one bar per task, from its start to its end %globaltimer reading, on the row of the worker block that ran it".into(),
         label: ["A", "B", "C"]

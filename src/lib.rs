@@ -90,22 +90,19 @@
 //! Determinism: output is sorted, paths are root-relative, and randomness (fixtures, the
 //! timing order, the recheck bootstrap) comes from recorded seeds.
 
-pub mod accept;
 pub mod article;
-pub mod audit;
-pub mod binding;
 pub mod checks;
 pub mod cli;
+pub mod commands;
 pub mod diagnostic;
 pub mod evidence;
 pub mod figures;
 pub mod gpu;
-pub mod jsonl;
-pub mod lock;
-pub mod numbers;
+pub mod hash;
 pub mod paths;
 pub mod recheck;
 pub mod registry;
 pub mod report;
-pub mod review;
 pub mod stats;
+pub mod status;
+pub mod workspace;

@@ -1,4 +1,6 @@
-//! The `claimcheck` binary: parse the command line, run it, exit 0, 1 or 2.
+//! The `claimcheck` binary: parse the command line, run it, and exit with the code
+//! [`claimcheck::status::finish`] gives (0 clean, 1 needs attention, 2 bad input or usage,
+//! 3 rejected GPU run, 4 internal failure).
 
 use std::process::ExitCode;
 
@@ -14,5 +16,6 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    ExitCode::from(claimcheck::cli::run(cli))
+    let mut out = claimcheck::status::Output::stdout();
+    ExitCode::from(claimcheck::status::finish(claimcheck::cli::run(cli, &mut out)))
 }

@@ -32,7 +32,7 @@ fn the_review_holds_what_a_reader_needs() {
     assert_eq!(review["exit_code"], 0);
     let manuscript = &review["registries"][0]["manuscript"];
     let article = std::fs::read("article/graphs-fusion-megakernels.md").unwrap();
-    assert_eq!(manuscript["sha256"], claimcheck::article::sha256_hex(&article));
+    assert_eq!(manuscript["sha256"], claimcheck::hash::sha256_hex(&article));
     // Every quoted latency, with its value recomputed and its outcome.
     let latencies = review["latencies"].as_array().unwrap();
     assert!(latencies.len() >= 24);
@@ -47,7 +47,7 @@ fn the_review_holds_what_a_reader_needs() {
     assert!(all["kernels"].as_array().unwrap().iter().all(|k| k["registers"].is_u64()));
     for f in review["figures"].as_array().unwrap() {
         let bytes = std::fs::read(f["path"].as_str().unwrap()).unwrap();
-        assert_eq!(f["sha256"], claimcheck::article::sha256_hex(&bytes), "{f}");
+        assert_eq!(f["sha256"], claimcheck::hash::sha256_hex(&bytes), "{f}");
     }
     assert!(review["figures"].as_array().unwrap().len() >= 2);
     let sources = review["sources"].as_array().unwrap();

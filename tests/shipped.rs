@@ -9,7 +9,7 @@ use support::repository_copy;
 use std::process::Command;
 
 use claimcheck::article::Article;
-use claimcheck::numbers::Unit;
+use claimcheck::article::numbers::Unit;
 
 const ARTICLE: &str = "article/graphs-fusion-megakernels.md";
 

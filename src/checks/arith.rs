@@ -25,6 +25,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation, json, stat};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -39,6 +40,11 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        self.vars.values().flat_map(|v| v.files()).collect()
+    }
+
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
         let expr = parse(self.expr.get_ref()).map_err(|e| (format!("bad expression: {}", e.message), self.inner_span(&e.at)))?;
         for name in expr.variables() {
@@ -61,7 +67,7 @@ impl Spec {
         base + at.start..base + at.end.max(at.start + 1)
     }
 
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let expr = parse(self.expr.get_ref()).map_err(|e| ctx.error_at(format!("bad expression: {}", e.message), self.inner_span(&e.at), "here"))?;
         let mut values = BTreeMap::new();
         for (name, query) in &self.vars {

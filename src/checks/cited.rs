@@ -20,7 +20,7 @@ use toml::Spanned;
 
 use super::{Context, Observation};
 use crate::diagnostic::Diagnostic;
-use crate::numbers::{self, Quoted, Shape};
+use crate::article::numbers::{self, Quoted, Shape};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -29,6 +29,16 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![]
+    }
+
+    /// Nothing to check before files are read.
+    pub(super) fn validate(&self) -> Result<(), (String, std::ops::Range<usize>)> {
+        Ok(())
+    }
+
     pub(super) fn observe(&self, ctx: &Context<'_>, quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let key = self.source.get_ref();
         let source = ctx.sources.iter().find(|s| s.key.get_ref() == key).ok_or_else(|| ctx.error_at(format!("no [[source]] has key `{key}`"), self.source.span(), "undefined source"))?;
@@ -62,7 +72,7 @@ impl Spec {
 mod tests {
     use super::*;
     use crate::checks::testing::{Fixture, check_toml};
-    use crate::numbers::Unit;
+    use crate::article::numbers::Unit;
     use crate::registry::Source;
 
     fn source() -> Source {
@@ -79,7 +89,7 @@ mod tests {
     fn observe(quoted: Quoted) -> Observation {
         let f = Fixture::new(&[]);
         let sources = [source()];
-        let ctx = Context::new(&f.root, &f.article, &sources, "claims/t.toml", "");
+        let ctx = Context::new(&f.evidence, &f.article, &sources, "claims/t.toml", "");
         let check = check_toml("kind = \"cited\"\nsource = \"hazy\"");
         let crate::checks::Kind::Cited(spec) = &check.kind else { panic!() };
         spec.observe(&ctx, Some(&quoted)).unwrap()

@@ -30,6 +30,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation, stat};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -54,6 +55,11 @@ fn default_by() -> String {
 }
 
 impl Spec {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![self.samples.get_ref().as_str()]
+    }
+
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
         if self.slower.is_empty() || self.cases.is_empty() {
             return Err(("a compare check needs at least one `slower` variant and one case".into(), self.select.span()));
@@ -75,7 +81,7 @@ impl Spec {
         }
     }
 
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let mut problems = Vec::new();
         let mut smallest = f64::INFINITY;
         for case in &self.cases {

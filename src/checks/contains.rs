@@ -23,6 +23,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -37,6 +38,11 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![self.file.get_ref().as_str()]
+    }
+
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
         self.regex().map(|_| ())?;
         if self.absent && self.count.is_some_and(|c| c > 0) {
@@ -49,7 +55,7 @@ impl Spec {
         Regex::new(self.pattern.get_ref()).map_err(|e| (format!("bad pattern: {e}"), self.pattern.span()))
     }
 
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let regex = self.regex().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
         let text = ctx.read_text(&self.file)?;
         let found = regex.find_iter(&text).count();

@@ -21,6 +21,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 use crate::figures::Provenance;
 
@@ -31,7 +32,17 @@ pub struct Spec {
 }
 
 impl Spec {
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![self.provenance.get_ref().as_str()]
+    }
+
+    /// Nothing to check before files are read.
+    pub(super) fn validate(&self) -> Result<(), (String, std::ops::Range<usize>)> {
+        Ok(())
+    }
+
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let text = ctx.read_text(&self.provenance)?;
         let provenance: Provenance = toml::from_str(&text)
             .map_err(|e| ctx.error_at(format!("{}: {}", self.provenance.get_ref(), e.message()), self.provenance.span(), "this file"))?;
@@ -39,31 +50,35 @@ impl Spec {
         let runs: BTreeSet<&str> = provenance.figure.iter().map(|f| f.run.as_str()).collect();
         for run in runs {
             let at = |m: String| ctx.error_at(m, self.provenance.span(), "this provenance");
-            let dir = ctx.root.resolve(run).map_err(|e| at(format!("{}: run {run}: {e}", self.provenance.get_ref())))?;
-            let samples = std::fs::read_to_string(dir.join("samples.jsonl")).map_err(|e| at(format!("reading {run}/samples.jsonl: {e}")))?;
+            ctx.evidence.root().resolve(run).map_err(|e| at(format!("{}: run {run}: {e}", self.provenance.get_ref())))?;
+            let samples_path = format!("{run}/samples.jsonl");
+            let samples = ctx.evidence.jsonl(&samples_path).map_err(|e| at(e.at(&samples_path).message))?;
             let present: BTreeSet<(String, String, String, String)> = samples
-                .lines()
-                .filter_map(|l| serde_json::from_str::<crate::evidence::SampleRecord>(l).ok())
+                .records
+                .iter()
+                .filter_map(|r| samples.record_as::<crate::evidence::SampleRecord>(r, "a sample").ok())
                 .map(|s| (s.suite, s.case, s.variant, s.mode))
                 .collect();
-            let fresh = crate::figures::render(ctx.root.dir(), run).map_err(|e| at(format!("rendering the figures of {run}: {e:#}")))?;
+            // Every registry that checks the figures of a run shares one rendering of it.
+            let fresh = ctx.evidence.derived(&format!("figures of {run}"), || crate::figures::render(ctx.evidence, run).map_err(|e| format!("{e:#}")));
+            let fresh = fresh.as_ref().as_ref().map_err(|e| at(format!("rendering the figures of {run}: {e}")))?;
             for figure in provenance.figure.iter().filter(|f| f.run == run) {
-                let committed = ctx.root.resolve(&figure.file).ok().and_then(|p| std::fs::read(p).ok());
+                let committed = ctx.evidence.bytes(&figure.file).ok();
                 match &committed {
                     None => problems.push(format!("{} is missing", figure.file)),
-                    Some(bytes) if crate::article::sha256_hex(bytes) != figure.sha256 => {
+                    Some(bytes) if crate::hash::sha256_hex(bytes.as_slice()) != figure.sha256 => {
                         problems.push(format!("{}: sha256 differs from the provenance file", figure.file))
                     }
                     Some(_) => {}
                 }
                 match fresh.iter().find(|f| format!("article/figures/{}", f.name) == figure.file) {
-                    Some(f) if committed.as_deref() == Some(f.svg.as_bytes()) => {}
+                    Some(f) if committed.as_deref().map(Vec::as_slice) == Some(f.svg.as_bytes()) => {}
                     Some(_) => problems.push(format!("{} differs from a fresh rendering of {run}", figure.file)),
                     None => problems.push(format!("{} is not a figure that claimcheck renders", figure.file)),
                 }
                 for label in &figure.label {
                     let found = match &label.trace {
-                        Some(trace) => ctx.root.resolve(trace).is_ok(),
+                        Some(trace) => ctx.evidence.exists(trace),
                         None => label.cases.iter().all(|c| present.contains(&(label.suite.clone(), c.clone(), label.variant.clone(), label.mode.clone()))),
                     };
                     if !found {

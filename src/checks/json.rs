@@ -24,6 +24,7 @@ use serde_json::Value;
 use toml::Spanned;
 
 use super::{Context, Observation};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -43,11 +44,16 @@ enum Step {
 }
 
 impl Spec {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![self.file.get_ref().as_str()]
+    }
+
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
         steps(self.path.get_ref()).map(|_| ()).map_err(|m| (m, self.path.span()))
     }
 
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let file = self.file.get_ref();
         let value = lookup(ctx, &self.file, &self.path)?;
         let at = &value;

@@ -19,8 +19,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
-use crate::evidence::verify_manifest;
+use crate::evidence::manifest;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -31,10 +32,21 @@ pub struct Spec {
 }
 
 impl Spec {
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![self.manifest.get_ref().as_str()]
+    }
+
+    /// Nothing to check before files are read.
+    pub(super) fn validate(&self) -> Result<(), (String, std::ops::Range<usize>)> {
+        Ok(())
+    }
+
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let text = ctx.read_text(&self.manifest)?;
-        let path = ctx.resolve(&self.manifest)?;
-        let (verified, problems) = verify_manifest(&path, &text, self.manifest.get_ref(), &self.remote_only)?;
+        let shown = self.manifest.get_ref();
+        let dir = shown.rsplit_once('/').map_or(".", |(d, _)| d);
+        let (verified, problems) = manifest::verify(ctx.evidence, dir, &text, shown, &self.remote_only)?;
         let listed = verified + problems.iter().filter(|p| !p.ends_with("present but not listed")).count();
         Ok(Observation { value: Some(verified as f64), unit: None, problems, detail: format!("{verified} of {listed} listed files verified") })
     }
@@ -43,7 +55,7 @@ impl Spec {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{Fixture, check_toml};
-    use crate::article::sha256_hex;
+    use crate::hash::sha256_hex;
 
     fn manifest(files: &[(&str, &str)]) -> String {
         files.iter().map(|(p, t)| format!("{}  {p}\n", sha256_hex(t.as_bytes()))).collect()

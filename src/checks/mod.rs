@@ -21,10 +21,7 @@ pub mod words;
 #[cfg(test)]
 mod testing;
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::ops::Range;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 use serde::Deserialize;
@@ -34,9 +31,10 @@ use toml::de::{DeTable, DeValue, Deserializer};
 
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::{CacheError, Jsonl, JsonlCache};
-use crate::numbers::{Part, Quoted, Unit};
-use crate::paths::Root;
+use crate::evidence::jsonl::Jsonl;
+use crate::evidence::store::{Evidence, ReadError};
+use crate::article::numbers::{Part, Quoted, Unit};
+use crate::registry::source::Source;
 
 /// One check of a claim.
 #[derive(Debug, Clone)]
@@ -47,20 +45,102 @@ pub struct Check {
     pub span: Range<usize>,
 }
 
-/// The closed set of check kinds. Adding one forces every `match` over it to handle it.
-#[derive(Debug, Clone)]
-pub enum Kind {
-    Stat(stat::Spec),
-    Arith(arith::Spec),
-    Manifest(manifest::Spec),
-    Contains(contains::Spec),
-    Json(json::Spec),
-    Trace(trace::Spec),
-    Validation(validation::Spec),
-    Words(words::Spec),
-    Figure(figure::Spec),
-    Cited(cited::Spec),
-    Compare(compare::Spec),
+/// The closed set of check kinds, as one table: each row names the kind's variant, its name in a
+/// registry, its module, and whether `recheck` judges it again (a latency or an ordering). The
+/// enum, the names, parsing and every dispatch below come from this table, so adding a kind is
+/// one row, and every `match` over [`Kind`] elsewhere is exhaustive.
+macro_rules! kinds {
+    ($($variant:ident => $name:literal, $module:ident, $rechecked:literal;)*) => {
+        /// One check kind with its spec. Adding one forces every `match` over it to handle it.
+        #[derive(Debug, Clone)]
+        pub enum Kind {
+            $($variant($module::Spec),)*
+        }
+
+        /// A kind without its spec: what renderers and the recheck match on.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum KindName {
+            $($variant,)*
+        }
+
+        impl KindName {
+            /// Every kind, in the table's order.
+            pub const ALL: &'static [KindName] = &[$(KindName::$variant,)*];
+
+            /// The kind's name in a registry.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(KindName::$variant => $name,)*
+                }
+            }
+
+            /// Whether `recheck` judges checks of this kind again: latencies and orderings.
+            pub fn rechecked(self) -> bool {
+                match self {
+                    $(KindName::$variant => $rechecked,)*
+                }
+            }
+
+            /// The kind named `name` in a registry.
+            pub fn parse(name: &str) -> Option<KindName> {
+                KindName::ALL.iter().copied().find(|k| k.as_str() == name)
+            }
+        }
+
+        impl Kind {
+            pub fn name(&self) -> KindName {
+                match self {
+                    $(Kind::$variant(_) => KindName::$variant,)*
+                }
+            }
+
+            fn from_table(name: KindName, table: DeTable<'_>, span: Range<usize>) -> Result<Kind, toml::de::Error> {
+                match name {
+                    $(KindName::$variant => Ok(Kind::$variant(from_table(table, span)?)),)*
+                }
+            }
+
+            /// Checks that need no file: a statistic name, an expression's syntax, a pattern.
+            fn validate(&self) -> Result<(), (String, Range<usize>)> {
+                match self {
+                    $(Kind::$variant(s) => s.validate(),)*
+                }
+            }
+
+            fn observe(&self, ctx: &Context<'_>, quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
+                match self {
+                    $(Kind::$variant(s) => s.observe(ctx, quoted),)*
+                }
+            }
+
+            /// The root-relative files this check reads, for the review and for `recheck`.
+            pub fn files(&self) -> Vec<&str> {
+                match self {
+                    $(Kind::$variant(s) => s.files(),)*
+                }
+            }
+        }
+    };
+}
+
+kinds! {
+    Stat => "stat", stat, true;
+    Arith => "arith", arith, true;
+    Manifest => "manifest", manifest, false;
+    Contains => "contains", contains, false;
+    Json => "json", json, false;
+    Trace => "trace", trace, false;
+    Validation => "validation", validation, false;
+    Words => "words", words, false;
+    Figure => "figure", figure, false;
+    Cited => "cited", cited, false;
+    Compare => "compare", compare, true;
+}
+
+impl std::fmt::Display for KindName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Keys every kind accepts.
@@ -156,26 +236,11 @@ pub fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
         }
     }
     let common: Common = from_table(common_table, span.clone()).map_err(ParseError::Toml)?;
-    let kind = match kind_name.as_str() {
-        "stat" => Kind::Stat(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "arith" => Kind::Arith(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "manifest" => Kind::Manifest(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "contains" => Kind::Contains(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "json" => Kind::Json(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "trace" => Kind::Trace(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "validation" => Kind::Validation(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "words" => Kind::Words(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "figure" => Kind::Figure(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "cited" => Kind::Cited(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        "compare" => Kind::Compare(from_table(table, span.clone()).map_err(ParseError::Toml)?),
-        other => {
-            return Err(ParseError::At {
-                message: format!("unknown check kind `{other}`"),
-                span: kind.span(),
-                label: format!("expected one of: {}", Kind::NAMES.join(", ")),
-            });
-        }
+    let Some(name) = KindName::parse(&kind_name) else {
+        let names: Vec<&str> = KindName::ALL.iter().map(|k| k.as_str()).collect();
+        return Err(ParseError::At { message: format!("unknown check kind `{kind_name}`"), span: kind.span(), label: format!("expected one of: {}", names.join(", ")) });
     };
+    let kind = Kind::from_table(name, table, span.clone()).map_err(ParseError::Toml)?;
     if let Some(margin) = common.margin {
         let label = "margin".to_string();
         if !matches!(kind, Kind::Stat(_) | Kind::Arith(_)) {
@@ -196,92 +261,20 @@ fn from_table<T: DeserializeOwned>(table: DeTable<'_>, span: Range<usize>) -> Re
     T::deserialize(Deserializer::from(Spanned::new(span, owned)))
 }
 
-impl Kind {
-    pub const NAMES: [&'static str; 11] = ["stat", "arith", "manifest", "contains", "json", "trace", "validation", "words", "figure", "cited", "compare"];
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            Kind::Stat(_) => "stat",
-            Kind::Arith(_) => "arith",
-            Kind::Manifest(_) => "manifest",
-            Kind::Contains(_) => "contains",
-            Kind::Json(_) => "json",
-            Kind::Trace(_) => "trace",
-            Kind::Validation(_) => "validation",
-            Kind::Words(_) => "words",
-            Kind::Figure(_) => "figure",
-            Kind::Cited(_) => "cited",
-            Kind::Compare(_) => "compare",
-        }
-    }
-
-    /// Checks that need no file: a statistic name, an expression's syntax, a pattern.
-    fn validate(&self) -> Result<(), (String, Range<usize>)> {
-        match self {
-            Kind::Stat(s) => s.validate(),
-            Kind::Arith(s) => s.validate(),
-            Kind::Manifest(_) => Ok(()),
-            Kind::Contains(s) => s.validate(),
-            Kind::Json(s) => s.validate(),
-            Kind::Trace(s) => s.validate(),
-            Kind::Validation(_) => Ok(()),
-            Kind::Words(_) => Ok(()),
-            Kind::Figure(_) => Ok(()),
-            Kind::Cited(_) => Ok(()),
-            Kind::Compare(s) => s.validate(),
-        }
-    }
-
-    fn observe(&self, ctx: &Context<'_>, quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
-        match self {
-            Kind::Stat(s) => s.observe(ctx),
-            Kind::Arith(s) => s.observe(ctx),
-            Kind::Manifest(s) => s.observe(ctx),
-            Kind::Contains(s) => s.observe(ctx),
-            Kind::Json(s) => s.observe(ctx),
-            Kind::Trace(s) => s.observe(ctx),
-            Kind::Validation(s) => s.observe(ctx),
-            Kind::Words(s) => s.observe(ctx),
-            Kind::Figure(s) => s.observe(ctx),
-            Kind::Cited(s) => s.observe(ctx, quoted),
-            Kind::Compare(s) => s.observe(ctx),
-        }
-    }
-
-    /// The root-relative files this check reads, for the review and for `recheck`.
-    pub fn files(&self) -> Vec<&str> {
-        match self {
-            Kind::Stat(s) => s.files(),
-            Kind::Arith(s) => s.vars.values().flat_map(|v| v.files()).collect(),
-            Kind::Manifest(s) => vec![s.manifest.get_ref().as_str()],
-            Kind::Contains(s) => vec![s.file.get_ref().as_str()],
-            Kind::Json(s) => vec![s.file.get_ref().as_str()],
-            Kind::Trace(s) => vec![s.file.get_ref().as_str()],
-            Kind::Validation(s) => vec![s.file.get_ref().as_str()],
-            Kind::Words(_) => vec![],
-            Kind::Figure(s) => vec![s.provenance.get_ref().as_str()],
-            Kind::Cited(_) => vec![],
-            Kind::Compare(s) => vec![s.samples.get_ref().as_str()],
-        }
-    }
-}
-
-/// What every check reads through: the root, the article, the registry (for locating
-/// diagnostics) and a cache of parsed evidence files shared by all checks of one audit.
+/// What every check reads through: the workspace's evidence (one reader for every registry of
+/// the run), the article, and the registry (for locating diagnostics).
 pub struct Context<'a> {
-    pub root: &'a Root,
+    pub evidence: &'a Evidence,
     pub article: &'a Article,
     /// The registry's sources, for `cited` checks.
-    pub sources: &'a [crate::registry::Source],
+    pub sources: &'a [Source],
     pub registry_file: &'a str,
     pub registry_source: &'a str,
-    jsonl: JsonlCache<'a>,
-    text: RefCell<HashMap<PathBuf, Rc<String>>>,
 }
 
 impl<'a> Context<'a> {
-    pub fn new(root: &'a Root, article: &'a Article, sources: &'a [crate::registry::Source], registry_file: &'a str, registry_source: &'a str) -> Self {
-        Context { root, article, sources, registry_file, registry_source, jsonl: JsonlCache::new(root), text: RefCell::default() }
+    pub fn new(evidence: &'a Evidence, article: &'a Article, sources: &'a [Source], registry_file: &'a str, registry_source: &'a str) -> Self {
+        Context { evidence, article, sources, registry_file, registry_source }
     }
 
     /// A diagnostic pointing into the registry.
@@ -289,32 +282,29 @@ impl<'a> Context<'a> {
         Diagnostic::at(message, self.registry_file, self.registry_source, span, label)
     }
 
-    /// Resolves a path the registry names, refusing anything outside the root.
-    pub fn resolve(&self, path: &Spanned<String>) -> Result<PathBuf, Diagnostic> {
-        self.root.resolve(path.get_ref()).map_err(|e| self.error_at(e.to_string(), path.span(), "this path"))
-    }
-
-    /// A text file the registry names, read once per audit.
-    pub fn read_text(&self, path: &Spanned<String>) -> Result<Rc<String>, Diagnostic> {
-        let full = self.resolve(path)?;
-        if let Some(hit) = self.text.borrow().get(&full) {
-            return Ok(hit.clone());
+    /// The error of a file the registry names, located at the path in the registry unless the
+    /// problem lies inside the file.
+    fn locate(&self, path: &Spanned<String>, e: ReadError) -> Diagnostic {
+        match e {
+            ReadError::Path(e) => self.error_at(e.to_string(), path.span(), "this path"),
+            ReadError::Io(e) => self.error_at(format!("reading {}: {e}", path.get_ref()), path.span(), "this file"),
+            ReadError::Parse(d) => d,
         }
-        let bytes = std::fs::read(&full).map_err(|e| self.error_at(format!("reading {}: {e}", path.get_ref()), path.span(), "this file"))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|e| self.error_at(format!("{} is not UTF-8 (byte {})", path.get_ref(), e.utf8_error().valid_up_to()), path.span(), "this file"))?;
-        let text = Rc::new(text);
-        self.text.borrow_mut().insert(full, text.clone());
-        Ok(text)
     }
 
-    /// A JSONL evidence file the registry names, parsed once per audit.
+    /// The bytes of a file the registry names.
+    pub fn read_bytes(&self, path: &Spanned<String>) -> Result<std::rc::Rc<Vec<u8>>, Diagnostic> {
+        self.evidence.bytes(path.get_ref()).map_err(|e| self.locate(path, e))
+    }
+
+    /// A text file the registry names.
+    pub fn read_text(&self, path: &Spanned<String>) -> Result<Rc<String>, Diagnostic> {
+        self.evidence.text(path.get_ref()).map_err(|e| self.locate(path, e))
+    }
+
+    /// A JSONL evidence file the registry names.
     pub fn jsonl(&self, path: &Spanned<String>) -> Result<Rc<Jsonl>, Diagnostic> {
-        self.jsonl.get(path.get_ref()).map_err(|e| match e {
-            CacheError::Path(e) => self.error_at(e.to_string(), path.span(), "this path"),
-            CacheError::Read(e) => self.error_at(format!("reading {}: {e}", path.get_ref()), path.span(), "this file"),
-            CacheError::Parse(d) => d,
-        })
+        self.evidence.jsonl(path.get_ref()).map_err(|e| self.locate(path, e))
     }
 }
 
@@ -344,7 +334,7 @@ pub fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observation) -
             detail: format!("a {} check yields no value to compare with a quoted number", check.kind.name()),
         };
     };
-    let value = crate::numbers::convert(value, unit, quoted.unit);
+    let value = crate::article::numbers::convert(value, unit, quoted.unit);
     let matches = quoted.matches(value, check.common.tolerance);
     let shown = quoted.display(value);
     match (check.common.expect, matches) {
@@ -362,7 +352,7 @@ pub fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observation) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numbers::Unit;
+    use crate::article::numbers::Unit;
 
     fn check(expect: Expect) -> Check {
         Check { kind: Kind::Words(words::Spec::default()), common: Common { expect, ..Common::default() }, span: 0..0 }

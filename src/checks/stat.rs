@@ -28,9 +28,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::{Record, Summary};
-use crate::numbers::Unit;
+use crate::article::numbers::Unit;
 use crate::stats::Statistic;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -80,7 +81,7 @@ impl Spec {
         Ok((samples.statistic(statistic), samples.len()))
     }
 
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let (value, n) = self.compute(ctx)?;
         let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
         let mut problems = Vec::new();

@@ -4,11 +4,12 @@
 use super::{Check, Context, Observation};
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
+use crate::evidence::store::Evidence;
 use crate::paths::Root;
 
 pub struct Fixture {
     _dir: tempfile::TempDir,
-    pub root: Root,
+    pub evidence: Evidence,
     pub article: Article,
 }
 
@@ -26,11 +27,11 @@ impl Fixture {
         }
         let root = Root::new(dir.path()).unwrap();
         let article = Article::parse("a.md", article.as_bytes()).unwrap();
-        Fixture { _dir: dir, root, article }
+        Fixture { _dir: dir, evidence: Evidence::new(root), article }
     }
 
     pub fn observe(&self, check: &Check) -> Result<Observation, Diagnostic> {
-        let ctx = Context::new(&self.root, &self.article, &[], "claims/t.toml", "");
+        let ctx = Context::new(&self.evidence, &self.article, &[], "claims/t.toml", "");
         check.kind.observe(&ctx, None)
     }
 }

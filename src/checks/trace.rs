@@ -34,8 +34,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
-use crate::evidence::{TraceHeader, TraceTask};
+use crate::evidence::trace::{TraceHeader, TraceTask, verify};
 use crate::stats::{Samples, Statistic};
 
 #[derive(Debug, Clone, Deserialize)]
@@ -83,6 +84,11 @@ pub enum Quantity {
 }
 
 impl Spec {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![self.file.get_ref().as_str()]
+    }
+
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
         if let Some(p) = &self.predicate {
             parse_predicate(p.get_ref()).map_err(|m| (m, p.span()))?;
@@ -90,7 +96,7 @@ impl Spec {
         Ok(())
     }
 
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let jsonl = ctx.jsonl(&self.file)?;
         let file = self.file.get_ref();
         let Some((first, rest)) = jsonl.records.split_first() else {
@@ -111,56 +117,11 @@ impl Spec {
             }
         };
         let unit = match &self.predicate {
-            Some(p) if p.get_ref().contains("_us") => Some(crate::numbers::Unit::Us),
+            Some(p) if p.get_ref().contains("_us") => Some(crate::article::numbers::Unit::Us),
             _ => None,
         };
         Ok(Observation { value, unit, problems, detail })
     }
-}
-
-/// Coverage and order. Returns what does not hold, at most a few of each kind, so that a
-/// broken trace gives a readable report.
-pub fn verify(header: &TraceHeader, tasks: &[TraceTask]) -> Vec<String> {
-    const SHOWN: usize = 5;
-    let mut problems = Vec::new();
-    let mut by_id: BTreeMap<&str, &TraceTask> = BTreeMap::new();
-    let mut duplicates = Vec::new();
-    for t in tasks {
-        if by_id.insert(t.task.as_str(), t).is_some() {
-            duplicates.push(t.task.as_str());
-        }
-        if t.end_ns < t.start_ns {
-            problems.push(format!("task {} ends before it starts", t.task));
-        }
-    }
-    if !duplicates.is_empty() {
-        problems.push(format!("{} tasks ran more than once: {}", duplicates.len(), duplicates.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ")));
-    }
-    if by_id.len() != header.tasks {
-        problems.push(format!("the trace holds {} distinct tasks, the header declares {}", by_id.len(), header.tasks));
-    }
-    let mut missing = BTreeSet::new();
-    let mut early = Vec::new();
-    for t in tasks {
-        for dep in &t.deps {
-            match by_id.get(dep.as_str()) {
-                None => {
-                    missing.insert(dep.as_str());
-                }
-                Some(d) if t.start_ns < d.end_ns => early.push(format!("task {} starts {} ns before its dependency {} ends", t.task, d.end_ns - t.start_ns, d.task)),
-                Some(_) => {}
-            }
-        }
-    }
-    if !missing.is_empty() {
-        problems.push(format!("{} dependencies never ran: {}", missing.len(), missing.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ")));
-    }
-    if !early.is_empty() {
-        let n = early.len();
-        early.truncate(SHOWN);
-        problems.push(format!("{n} order violations: {}", early.join("; ")));
-    }
-    problems
 }
 
 pub fn parse_predicate(text: &str) -> Result<Predicate, String> {

@@ -20,6 +20,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::ValidationRecord;
 
@@ -30,7 +31,17 @@ pub struct Spec {
 }
 
 impl Spec {
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![self.file.get_ref().as_str()]
+    }
+
+    /// Nothing to check before files are read.
+    pub(super) fn validate(&self) -> Result<(), (String, std::ops::Range<usize>)> {
+        Ok(())
+    }
+
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let jsonl = ctx.jsonl(&self.file)?;
         let mut problems = Vec::new();
         for record in &jsonl.records {

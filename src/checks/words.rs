@@ -18,6 +18,7 @@
 use serde::Deserialize;
 
 use super::{Context, Observation};
+use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -30,7 +31,17 @@ pub struct Spec {
 }
 
 impl Spec {
-    pub(super) fn observe(&self, ctx: &Context<'_>) -> Result<Observation, Diagnostic> {
+    /// The root-relative files this check reads.
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![]
+    }
+
+    /// Nothing to check before files are read.
+    pub(super) fn validate(&self) -> Result<(), (String, std::ops::Range<usize>)> {
+        Ok(())
+    }
+
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let n = ctx.article.word_count;
         let mut problems = Vec::new();
         if let Some(min) = self.min.filter(|m| n < *m) {

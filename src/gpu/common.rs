@@ -9,9 +9,11 @@ use cudarc::driver::{CudaGraph, CudaStream, LaunchConfig};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
-use serde::Serialize;
 
-use super::device::{Gpu, KernelInfo};
+use super::device::Gpu;
+pub use crate::evidence::graphs::GraphRecord;
+pub use crate::evidence::kernels::KernelInfo;
+pub use crate::evidence::meta::{CaseMeta, Settings};
 use super::harness::{Bench, Entry, Timing};
 use crate::evidence::{SampleRecord, ValidationRecord};
 
@@ -29,19 +31,6 @@ pub struct Collected {
     pub cases: Vec<CaseMeta>,
     /// Things the reader of the run must know: a mode that could not run, a fallback taken.
     pub notes: Vec<String>,
-}
-
-/// One captured graph: its node counts by type, its setup time, and its DOT text.
-#[derive(Debug, Clone, Serialize)]
-pub struct GraphRecord {
-    pub suite: String,
-    pub case: String,
-    pub variant: String,
-    pub nodes: BTreeMap<String, usize>,
-    /// Capture, instantiation and upload of one graph, in µs: setup, excluded from timing.
-    pub setup_us: f64,
-    #[serde(skip)]
-    pub dot: String,
 }
 
 /// The timed side of one configuration, the same for every suite: each (variant, mode) entry
@@ -90,34 +79,6 @@ impl<V: Copy + Ord, S, F: FnMut(V, &mut S, &Arc<CudaStream>) -> anyhow::Result<(
             self.gpu.time(|s| submit(v, set, s))
         }
     }
-}
-
-/// How one configuration was set up, for `meta.json`.
-#[derive(Debug, Clone, Serialize)]
-pub struct CaseMeta {
-    pub suite: String,
-    pub case: String,
-    pub shape: Vec<usize>,
-    /// Buffer sets the timed invocations rotate through; more than one when one set fits in L2.
-    pub rotation_sets: usize,
-    pub bytes_per_set: usize,
-    pub timing_fixture_seed: u64,
-    pub variants: Vec<String>,
-    pub modes: Vec<String>,
-    /// Logical bytes one invocation of each variant reads and writes (array accesses, not
-    /// DRAM measurements).
-    pub logical_bytes: BTreeMap<String, usize>,
-    pub dispatch: Option<String>,
-}
-
-/// How a run is timed.
-#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize)]
-pub struct Settings {
-    pub rounds: u32,
-    pub warmup: usize,
-    pub seed: u64,
-    /// Fresh random fixtures each variant is validated on before timing.
-    pub validation_fixtures: u64,
 }
 
 /// `n` values drawn from a normal distribution and scaled so that the largest magnitude is

@@ -10,9 +10,9 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaGraph, CudaModule, CudaStream, sys};
 use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
-use serde::Serialize;
-
 use super::harness::Timing;
+pub use crate::evidence::kernels::KernelInfo;
+pub use crate::evidence::meta::DeviceInfo;
 
 /// Why the GPU cannot be used here; the command says so in one sentence and exits 2.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -23,21 +23,6 @@ pub enum Unavailable {
     NoNvrtc,
     #[error("no CUDA device could be opened: {0}")]
     NoDevice(String),
-}
-
-/// What the run records about the device and the software it ran under.
-#[derive(Debug, Clone, Serialize)]
-pub struct DeviceInfo {
-    pub name: String,
-    pub compute_capability: [i32; 2],
-    pub sm_count: i32,
-    pub l2_bytes: i32,
-    pub max_shared_per_block_optin: i32,
-    pub max_shared_per_sm: i32,
-    pub total_memory_bytes: usize,
-    pub driver_version: i32,
-    pub nvrtc_version: [i32; 2],
-    pub cudnn_version: Option<usize>,
 }
 
 /// Whether the NVRTC library can be loaded, without touching the driver.
@@ -87,20 +72,6 @@ impl Module {
     pub fn function(&self, name: &str) -> anyhow::Result<CudaFunction> {
         self.module.load_function(name).map_err(|e| anyhow::anyhow!("loading {name} from {}: {e}", self.name))
     }
-}
-
-/// Register, memory and occupancy facts about one kernel at its launch configuration.
-#[derive(Debug, Clone, Serialize)]
-pub struct KernelInfo {
-    pub module: String,
-    pub kernel: String,
-    pub block_threads: u32,
-    pub dynamic_shared_bytes: u32,
-    pub registers: i32,
-    pub static_shared_bytes: i32,
-    pub local_bytes: i32,
-    pub max_threads_per_block: i32,
-    pub max_active_blocks_per_sm: u32,
 }
 
 /// The opened device: a context with event tracking off (graph capture needs that) and one

@@ -6,7 +6,6 @@ pub mod common;
 pub mod device;
 pub mod harness;
 pub mod pointwise;
-pub mod recheck;
 pub mod reference;
 pub mod run;
 pub mod scheduling;

@@ -5,10 +5,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use super::common::{Collected, Settings};
 use super::device::{DeviceInfo, Gpu};
+use crate::evidence::graphs::nodes_file;
+use crate::evidence::kernels::KernelsFile;
+use crate::evidence::meta::{self, Median, Meta};
 use crate::evidence::{RunWriter, SampleRecord, Summary, ValidationRecord};
 
 /// Which suites a run holds.
@@ -48,29 +49,6 @@ pub enum RunError {
     BadInput(String),
     #[error(transparent)]
     Failed(#[from] anyhow::Error),
-}
-
-#[derive(Serialize)]
-struct Meta<'a> {
-    schema_version: u32,
-    run_id: &'a str,
-    status: &'a str,
-    rejected_because: Vec<String>,
-    suites: Vec<&'a str>,
-    device: &'a DeviceInfo,
-    clocks_before: Option<String>,
-    clocks_after: Option<String>,
-    git_commit: &'a str,
-    claimcheck_version: &'a str,
-    settings: &'a Settings,
-    tolerances: BTreeMap<&'a str, f64>,
-    timing: BTreeMap<&'a str, &'a str>,
-    nvrtc_options: &'a BTreeMap<String, Vec<String>>,
-    cases: &'a [super::common::CaseMeta],
-    graphs: &'a [super::common::GraphRecord],
-    medians: Vec<BTreeMap<&'a str, serde_json::Value>>,
-    peers: Vec<serde_json::Value>,
-    notes: &'a [String],
 }
 
 /// Reads the card's clocks, temperature and power as `nvidia-smi` reports them: read only.
@@ -202,45 +180,37 @@ pub fn write_as(root: &Path, id: &str, measured: &Measured, extra: &[(String, Ve
     let medians = summary
         .configurations
         .iter()
-        .map(|r| {
-            BTreeMap::from([
-                ("suite", serde_json::json!(r.suite)),
-                ("case", serde_json::json!(r.case)),
-                ("variant", serde_json::json!(r.variant)),
-                ("mode", serde_json::json!(r.mode)),
-                ("field", serde_json::json!(r.field)),
-                ("median", serde_json::json!(r.median)),
-            ])
-        })
+        .map(|r| Median { case: r.case.clone(), field: r.field.clone(), median: r.median, mode: r.mode.clone(), suite: r.suite.clone(), variant: r.variant.clone() })
         .collect();
+    let text = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let meta = Meta {
         schema_version: 1,
-        run_id: id,
-        status: if accepted { "accepted" } else { "rejected" },
+        run_id: id.to_string(),
+        status: Some(if accepted { meta::ACCEPTED } else { meta::REJECTED }.to_string()),
         rejected_because: measured.rejected_because.clone(),
-        suites: measured.suites.iter().map(String::as_str).collect(),
-        device: &measured.device,
+        suites: measured.suites.clone(),
+        device: Some(measured.device.clone()),
         clocks_before: measured.clocks_before.clone(),
         clocks_after: measured.clocks_after.clone(),
-        git_commit: env!("CLAIMCHECK_GIT_COMMIT"),
-        claimcheck_version: env!("CARGO_PKG_VERSION"),
-        settings: &measured.settings,
+        git_commit: env!("CLAIMCHECK_GIT_COMMIT").to_string(),
+        claimcheck_version: env!("CARGO_PKG_VERSION").to_string(),
+        settings: Some(measured.settings),
         tolerances: BTreeMap::from([
-            ("pointwise", super::pointwise::TOLERANCE),
-            ("softmax", super::softmax::TOLERANCE),
-            ("scheduling", super::scheduling::TOLERANCE),
+            ("pointwise".to_string(), super::pointwise::TOLERANCE),
+            ("softmax".to_string(), super::softmax::TOLERANCE),
+            ("scheduling".to_string(), super::scheduling::TOLERANCE),
         ]),
-        timing: BTreeMap::from([
+        timing: text(&[
             ("host_us", "host clock from before the first submission call to after cuStreamSynchronize; graph capture, instantiation and upload excluded"),
             ("device_us", "cuEventElapsedTime between events recorded on the stream before and after the submission"),
             ("protocol", "per configuration: warm-up invocations of every entry, then rounds in which every entry runs once in an order shuffled from the timing seed"),
         ]),
-        nvrtc_options: &out.nvrtc_options,
-        cases: &out.cases,
-        graphs: &out.graphs,
+        nvrtc_options: out.nvrtc_options.clone(),
+        cases: out.cases.clone(),
+        graphs: out.graphs.clone(),
         medians,
         peers: measured.peer_meta.clone(),
-        notes: &out.notes,
+        notes: out.notes.clone(),
     };
 
     let runs = root.join("evidence/runs");
@@ -249,15 +219,12 @@ pub fn write_as(root: &Path, id: &str, measured: &Measured, extra: &[(String, Ve
     writer.write_jsonl("samples.jsonl", &out.samples)?;
     writer.write_json("summary.json", &summary)?;
     writer.write_jsonl("validation.jsonl", &out.validation)?;
-    writer.write_json("kernels.json", &serde_json::json!({ "kernels": out.kernels }))?;
-    let mut nodes = BTreeMap::new();
+    writer.write_json("kernels.json", &KernelsFile { kernels: out.kernels.clone() })?;
     for g in &out.graphs {
-        let key = format!("{}-{}-{}", g.suite, g.case, g.variant);
-        writer.write(&format!("graphs/{key}.dot"), g.dot.as_bytes())?;
-        nodes.insert(key, serde_json::json!({ "nodes": g.nodes, "setup_us": g.setup_us }));
+        writer.write(&format!("graphs/{}.dot", g.key()), g.dot.as_bytes())?;
     }
-    if !nodes.is_empty() {
-        writer.write_json("graphs/nodes.json", &nodes)?;
+    if !out.graphs.is_empty() {
+        writer.write_json("graphs/nodes.json", &nodes_file(&out.graphs))?;
     }
     for (name, lines) in &out.traces {
         writer.write_jsonl(&format!("traces/{name}.jsonl"), lines)?;
@@ -314,5 +281,16 @@ pub fn suites_for(suite: Suite) -> Vec<&'static str> {
     match suite {
         Suite::All => vec!["pointwise", "softmax", "scheduling"],
         one => vec![one.name()],
+    }
+}
+
+impl From<RunError> for crate::status::Failure {
+    fn from(e: RunError) -> Self {
+        use crate::status::Failure;
+        match e {
+            RunError::Unavailable(e) => Failure::NoGpu(e.to_string()),
+            RunError::BadInput(m) => Failure::Usage(m),
+            RunError::Failed(e) => Failure::Internal(e.context("the run failed and nothing was written")),
+        }
     }
 }

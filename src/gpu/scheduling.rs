@@ -245,7 +245,7 @@ pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progress: im
             out.validation.extend(compare_set(gpu, set, &expected, suite, case, v.name(), seed, "-traced")?);
             let raw = gpu.stream.clone_dtoh(&trace_buf)?;
             let (header, tasks, bad_slots) = decode_trace(&raw, &ix, case, v.name(), k.workers as usize);
-            let problems = crate::checks::trace::verify(&header, &tasks);
+            let problems = crate::evidence::trace::verify(&header, &tasks);
             out.validation.push(ValidationRecord {
                 suite: suite.into(),
                 case: case.into(),

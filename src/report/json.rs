@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::audit::{Change, ClaimBinding, Review, SentenceRef};
+use crate::commands::audit::{Change, ClaimBinding, Review, SentenceRef};
 use crate::checks::Outcome;
 
 /// Bumped whenever a field changes meaning or disappears.
@@ -238,7 +238,7 @@ fn change(c: &Change) -> WireChange {
     WireChange { state: c.name().into(), before, diff, deleted }
 }
 
-fn check(c: &crate::audit::CheckReview) -> WireCheck {
+fn check(c: &crate::commands::audit::CheckReview) -> WireCheck {
     let (expected, observed, detail) = match &c.outcome {
         Outcome::Pass { detail } => (None, None, detail.clone()),
         Outcome::Fail { expected, observed, detail } => (expected.clone(), observed.clone(), detail.clone()),

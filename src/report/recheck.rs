@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use comfy_table::{Table, presets};
 use serde::{Deserialize, Serialize};
 
-use crate::numbers::Unit;
+use crate::article::numbers::Unit;
 use crate::recheck::{CONFIDENCE, DEFAULT_MARGIN, Judgement, Mode, Report, Row, RowKind, RunInfo};
 
 /// Bumped whenever a field changes meaning or disappears.
@@ -121,33 +121,20 @@ pub fn json(report: &Report) -> String {
     s
 }
 
-/// How a judgement made again compares with the one a run stores, row by row: rows are keyed
-/// by registry, claim, check and what they judge, so that a registry edited since the run
-/// shows as rows added or removed rather than as a different judgement.
-#[derive(Debug, Default, PartialEq)]
-pub struct StoredComparison {
-    /// Rows judged differently, as `claim #check what: stored → now`.
-    pub differing: Vec<String>,
-    pub only_stored: usize,
-    pub only_now: usize,
-}
-
-pub fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredComparison {
-    let key = |r: &WireRow| (r.registry.clone(), r.claim.clone(), r.check, r.what.clone());
-    let stored_rows: BTreeMap<_, &WireRow> = stored.rows.iter().map(|r| (key(r), r)).collect();
-    let now_rows: BTreeMap<_, &WireRow> = now.rows.iter().map(|r| (key(r), r)).collect();
-    let mut out = StoredComparison::default();
-    if stored.rule != now.rule || stored.fresh_run != now.fresh_run {
-        out.differing.push("the rule or the fresh run differs".into());
-    }
-    for (k, s) in &stored_rows {
-        match now_rows.get(k) {
-            Some(n) if n == s => {}
-            Some(n) => out.differing.push(format!("{} #{} {}: stored {} {:?}, now {} {:?}", k.1, k.2, k.3, s.outcome, s.interval, n.outcome, n.interval)),
-            None => out.only_stored += 1,
+/// What `recheck --fresh` says about the judgement a run stores.
+pub fn stored_text(run: &str, c: &crate::recheck::StoredComparison) -> String {
+    let mut out = String::new();
+    if c.differing.is_empty() {
+        out.push_str(&format!("{run}/recheck.json: every stored row is reproduced exactly\n"));
+    } else {
+        out.push_str(&format!("{run}/recheck.json: {} stored rows DIFFER from this judgement:\n", c.differing.len()));
+        for d in &c.differing {
+            out.push_str(&format!("  {d}\n"));
         }
     }
-    out.only_now = now_rows.keys().filter(|k| !stored_rows.contains_key(*k)).count();
+    if c.only_stored + c.only_now > 0 {
+        out.push_str(&format!("{run}/recheck.json: {} rows only in the stored table, {} only in this one (the registries changed since the run)\n", c.only_stored, c.only_now));
+    }
     out
 }
 

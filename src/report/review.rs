@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::checks::Outcome;
-use crate::review::ReviewFile;
+use crate::checks::{KindName, Outcome};
+use crate::status::Status;
+use crate::commands::review::ReviewFile;
 
 /// Bumped whenever a field changes meaning or disappears.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -80,7 +81,7 @@ pub fn wire(file: &ReviewFile) -> WireReviewFile {
     let mut traces = Vec::new();
     for r in &file.audit.registries {
         for c in &r.claims {
-            for (i, k) in c.checks.iter().enumerate().filter(|(_, k)| k.kind == "trace") {
+            for (i, k) in c.checks.iter().enumerate().filter(|(_, k)| k.kind == KindName::Trace) {
                 let (outcome, detail) = match &k.outcome {
                     Outcome::Pass { detail } => ("pass", detail.clone()),
                     Outcome::Fail { detail, .. } => ("fail", detail.clone()),
@@ -106,7 +107,10 @@ pub fn wire(file: &ReviewFile) -> WireReviewFile {
     WireReviewFile {
         schema_version: SCHEMA_VERSION,
         tool: WireTool { name: "claimcheck".into(), version: env!("CARGO_PKG_VERSION").into() },
-        exit_code: audit.exit_code.max(file.recheck.exit_code()),
+        exit_code: match file.status {
+            Status::Clean => 0,
+            Status::NeedsAttention => 1,
+        },
         counts: audit.counts,
         registries: audit.registries,
         latencies,
@@ -117,8 +121,8 @@ pub fn wire(file: &ReviewFile) -> WireReviewFile {
             .iter()
             .map(|r| WireRun {
                 path: r.path.clone(),
-                graphs: r.graphs.iter().map(|(name, (nodes, setup_us))| WireGraph { name: name.clone(), nodes: nodes.clone(), setup_us: *setup_us }).collect(),
-                kernels: r.kernels.clone(),
+                graphs: r.graphs.iter().map(|(name, g)| WireGraph { name: name.clone(), nodes: g.nodes.clone(), setup_us: g.setup_us }).collect(),
+                kernels: r.kernels.iter().map(|k| serde_json::to_value(k).expect("kernel facts always serialise")).collect(),
             })
             .collect(),
         figures: file.figures.iter().map(|f| WireFigure { manuscript: f.manuscript.clone(), path: f.path.clone(), sha256: f.sha256.clone() }).collect(),
@@ -156,4 +160,19 @@ mod tests {
         let v = serde_json::json!({"b": 1, "a": {"d": [{"z": 1, "y": 2}], "c": 3}});
         assert_eq!(serde_json::to_string(&sorted(v)).unwrap(), r#"{"a":{"c":3,"d":[{"y":2,"z":1}]},"b":1}"#);
     }
+}
+
+/// The line `review --out FILE` prints once the file is written.
+pub fn written_line(path: &str, file: &ReviewFile) -> String {
+    use crate::recheck::RowKind;
+    format!(
+        "review written: {path} ({} claims, {} latencies, {} orderings; {})",
+        file.audit.claims().count(),
+        file.recheck.rows.iter().filter(|r| r.kind == RowKind::Latency).count(),
+        file.recheck.rows.iter().filter(|r| r.kind == RowKind::Ordering).count(),
+        match file.status {
+            Status::Clean => "all claims hold",
+            Status::NeedsAttention => "needs attention",
+        }
+    )
 }

@@ -4,7 +4,9 @@ use std::fmt::Write;
 
 use comfy_table::{ContentArrangement, Table, presets};
 
-use crate::audit::{Change, ClaimBinding, Review};
+use crate::commands::audit::{Change, ClaimBinding, Review};
+use crate::hash::short;
+use crate::status::Status;
 use crate::checks::Outcome;
 
 /// The verdict table: ID, section, verdict, quote (shortened), checks passed/total, status;
@@ -146,9 +148,40 @@ pub fn findings(review: &Review) -> String {
     out
 }
 
-fn short(sha: &str) -> &str {
-    &sha[..sha.len().min(12)]
+/// The table, the findings and a closing summary line.
+pub fn audit_text(review: &Review) -> String {
+    if review.registries.is_empty() {
+        return String::new();
+    }
+    let mut out = verdict_table(review);
+    let findings = findings(review);
+    if !findings.is_empty() {
+        out.push('\n');
+        out.push_str(&findings);
+    }
+    let checks: Vec<_> = review.claims().flat_map(|c| c.checks.iter()).collect();
+    let count = |label: &str| checks.iter().filter(|c| c.outcome.label() == label).count();
+    let unbound: usize = review.registries.iter().map(|r| r.unbound.len()).sum();
+    out.push_str(&format!(
+        "\naudit: {} claims in {} {}; {} checks: {} passed, {} failed, {} skipped, {} errors; {} unbound numbers; {}\n",
+        review.claims().count(),
+        review.registries.len(),
+        if review.registries.len() == 1 { "registry" } else { "registries" },
+        checks.len(),
+        count("pass"),
+        count("fail"),
+        count("skipped"),
+        count("error"),
+        unbound,
+        match review.status() {
+            Ok(Status::Clean) => "all claims hold",
+            Ok(Status::NeedsAttention) => "needs attention",
+            Err(_) => "input errors (see above)",
+        }
+    ));
+    out
 }
+
 
 fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

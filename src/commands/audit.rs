@@ -8,32 +8,23 @@
 //! sentence was edited or deleted, a claim is not in the lock, or the lock is out of date;
 //! else 0.
 //!
-//! With a lock (`claims/<name>.lock`, see [`crate::lock`]) a quote that no longer binds because
+//! With a lock (`claims/<name>.lock`, see [`crate::registry::lock`]) a quote that no longer binds because
 //! its audited sentence was deleted or rewritten is a change of the manuscript (exit 1, shown
 //! with the most similar sentence and a word diff). Without one, claimcheck cannot tell a
 //! deleted sentence from a mistyped quote, and reports it at the quote (exit 2).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 
 use crate::article::Article;
-use crate::binding::{self, Binding};
-use crate::checks::{self, Context, Outcome};
+use crate::article::numbers::{self, Number};
+use crate::checks::{self, Context, KindName, Outcome};
 use crate::diagnostic::Diagnostic;
-use crate::lock;
-use crate::numbers::{self, Number};
-use crate::paths::Root;
+use crate::evidence::store::Evidence;
+use crate::registry::binding::{self, Binding};
+use crate::registry::lock;
 use crate::registry::{self, Registry, Verdict};
-
-/// What to audit.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    pub root: PathBuf,
-    /// Registry files, root-relative; empty means every `claims/*.toml`.
-    pub claims: Vec<String>,
-    /// A draft audited in place of its registry's manuscript (any path the user names).
-    pub draft: Option<PathBuf>,
-}
+use crate::status::{Failure, Status};
+use crate::workspace::{Loaded, Workspace};
 
 /// The result of an audit, for renderers.
 #[derive(Debug, Clone)]
@@ -153,7 +144,7 @@ pub struct SentenceRef {
 
 #[derive(Debug, Clone)]
 pub struct CheckReview {
-    pub kind: &'static str,
+    pub kind: KindName,
     /// The number as the registry names it.
     pub number: Option<String>,
     /// The number as the sentence shows it now, where that differs.
@@ -176,6 +167,17 @@ pub struct Unbound {
 }
 
 impl Review {
+    /// How the audit ended: its input errors as a failure, else whether anything needs
+    /// attention.
+    pub fn status(&self) -> Result<Status, Failure> {
+        let errors = self.errors();
+        if !errors.is_empty() {
+            return Err(Failure::Input(errors));
+        }
+        Ok(Status::from_attention(self.needs_attention()))
+    }
+
+    /// The exit code [`Review::status`] leads to, for the wire formats that record it.
     pub fn exit_code(&self) -> u8 {
         let errors = !self.diagnostics.is_empty()
             || self.claims().any(|c| c.checks.iter().any(|k| matches!(k.outcome, Outcome::Error(_))));
@@ -221,6 +223,40 @@ impl Review {
     }
 }
 
+/// A claim's status in one word, as the table and the JSON show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimStatus {
+    Lost,
+    Ambiguous,
+    NoArticle,
+    Changed,
+    Error,
+    Fail,
+    Edited,
+    NotLocked,
+    Unchecked,
+    OkWithSkips,
+    Ok,
+}
+
+impl std::fmt::Display for ClaimStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ClaimStatus::Lost => "LOST",
+            ClaimStatus::Ambiguous => "AMBIGUOUS",
+            ClaimStatus::NoArticle => "NO ARTICLE",
+            ClaimStatus::Changed => "CHANGED",
+            ClaimStatus::Error => "ERROR",
+            ClaimStatus::Fail => "FAIL",
+            ClaimStatus::Edited => "EDITED",
+            ClaimStatus::NotLocked => "NOT LOCKED",
+            ClaimStatus::Unchecked => "unchecked",
+            ClaimStatus::OkWithSkips => "ok (skips)",
+            ClaimStatus::Ok => "ok",
+        })
+    }
+}
+
 impl ClaimReview {
     pub fn passed(&self) -> usize {
         self.checks.iter().filter(|c| matches!(c.outcome, Outcome::Pass { .. })).count()
@@ -237,29 +273,30 @@ impl ClaimReview {
         self.change.as_ref().is_some_and(|c| *c != Change::Unchanged)
     }
 
-    /// One word for the table.
-    pub fn status(&self) -> &'static str {
+    /// The claim's status: the first that applies of a binding problem, a check that could
+    /// not run, a failing check, a change since the lock, no checks, skipped checks, ok.
+    pub fn status(&self) -> ClaimStatus {
         match &self.binding {
-            ClaimBinding::Lost { .. } => return "LOST",
-            ClaimBinding::Ambiguous { .. } => return "AMBIGUOUS",
-            ClaimBinding::NoArticle => return "NO ARTICLE",
-            ClaimBinding::Bound { numbers_changed: true, .. } => return "CHANGED",
+            ClaimBinding::Lost { .. } => return ClaimStatus::Lost,
+            ClaimBinding::Ambiguous { .. } => return ClaimStatus::Ambiguous,
+            ClaimBinding::NoArticle => return ClaimStatus::NoArticle,
+            ClaimBinding::Bound { numbers_changed: true, .. } => return ClaimStatus::Changed,
             ClaimBinding::Bound { .. } => {}
         }
         if self.checks.iter().any(|c| matches!(c.outcome, Outcome::Error(_))) {
-            "ERROR"
+            ClaimStatus::Error
         } else if self.checks.iter().any(|c| matches!(c.outcome, Outcome::Fail { .. })) {
-            "FAIL"
+            ClaimStatus::Fail
         } else if matches!(self.change, Some(Change::Edited { .. })) {
-            "EDITED"
+            ClaimStatus::Edited
         } else if matches!(self.change, Some(Change::NotLocked)) {
-            "NOT LOCKED"
+            ClaimStatus::NotLocked
         } else if self.checks.is_empty() {
-            "unchecked"
+            ClaimStatus::Unchecked
         } else if self.checks.iter().any(|c| matches!(c.outcome, Outcome::Skipped { .. })) {
-            "ok (skips)"
+            ClaimStatus::OkWithSkips
         } else {
-            "ok"
+            ClaimStatus::Ok
         }
     }
 
@@ -271,147 +308,21 @@ impl ClaimReview {
     }
 }
 
-/// The registries an audit reads: those named, or every `claims/*.toml` under the root.
-pub fn registry_files(root: &Root, named: &[String]) -> Result<Vec<String>, Diagnostic> {
-    if !named.is_empty() {
-        return Ok(named.to_vec());
-    }
-    let dir = root.dir().join("claims");
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".toml"))
-                .map(|n| format!("claims/{n}"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    if files.is_empty() {
-        return Err(Diagnostic::plain(format!("no claims registry found: expected claims/*.toml under {}", display_root(root.dir())))
-            .with_note("pass --root DIR for another repository, or --claims FILE for one registry"));
-    }
-    Ok(files)
-}
-
-fn display_root(dir: &Path) -> String {
-    let shown = dir.display().to_string();
-    if shown.is_empty() { ".".into() } else { shown }
-}
-
-/// Runs the audit. Input problems are collected, not returned early, so that one bad claim
-/// never hides the others.
-pub fn audit(options: &Options) -> Review {
-    let mut diagnostics = Vec::new();
-    let root = match Root::new(&options.root) {
-        Ok(r) => r,
-        Err(e) => {
-            return Review { registries: vec![], diagnostics: vec![Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))] };
-        }
+/// Audits every registry of the workspace. Input problems are collected, not returned early,
+/// so that one bad claim never hides the others.
+pub fn audit(ws: &Workspace) -> Review {
+    let mut diagnostics = ws.diagnostics.clone();
+    let registries = match ws.evidence() {
+        Some(evidence) => ws.registries.iter().map(|loaded| review_registry(evidence, loaded, &mut diagnostics)).collect(),
+        None => Vec::new(),
     };
-    let files = match registry_files(&root, &options.claims) {
-        Ok(f) => f,
-        Err(d) => return Review { registries: vec![], diagnostics: vec![d] },
-    };
-    if let Some(draft) = &options.draft {
-        return audit_draft(&root, &files, !options.claims.is_empty(), draft);
-    }
-    let mut registries = Vec::new();
-    let mut articles: BTreeMap<String, Option<Article>> = BTreeMap::new();
-    for file in files {
-        let Some(registry) = load_registry(&root, &file, &mut diagnostics) else { continue };
-        let article_path = registry.manuscript.path.get_ref().clone();
-        let article = articles
-            .entry(article_path.clone())
-            .or_insert_with(|| load_article(&root, &registry, &mut diagnostics))
-            .clone();
-        registries.push(review_registry(&root, &registry, article.as_ref(), &mut diagnostics));
-    }
     Review { registries, diagnostics }
 }
 
-/// Audits `draft` in place of the manuscript of one registry: the one `--claims` named, else
-/// the one whose manuscript has the draft's file name, else the only one.
-fn audit_draft(root: &Root, files: &[String], named: bool, draft: &Path) -> Review {
-    let mut diagnostics = Vec::new();
-    let registries: Vec<Registry> = files.iter().filter_map(|f| load_registry(root, f, &mut diagnostics)).collect();
-    if !diagnostics.is_empty() {
-        return Review { registries: vec![], diagnostics };
-    }
-    let name = draft.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let candidates: Vec<&Registry> = if named || registries.len() == 1 {
-        registries.iter().collect()
-    } else {
-        registries.iter().filter(|r| Path::new(r.manuscript.path.get_ref()).file_name().is_some_and(|n| n.to_string_lossy() == name)).collect()
-    };
-    let registry = match candidates.as_slice() {
-        [one] => *one,
-        _ => {
-            let list: Vec<String> = registries.iter().map(|r| format!("--claims {} (manuscript {})", r.file, r.manuscript.path.get_ref())).collect();
-            let what = if named { "several registries were named" } else if candidates.is_empty() { "no registry's manuscript is named like it" } else { "several registries' manuscripts are named like it" };
-            let d = Diagnostic::plain(format!("cannot tell which registry the draft {} belongs to: {what}", draft.display()))
-                .with_note(format!("name one with --claims: {}", list.join("; ")));
-            return Review { registries: vec![], diagnostics: vec![d] };
-        }
-    };
-    let shown = draft.display().to_string();
-    let article = match read_article(&shown, draft) {
-        Ok(a) => a,
-        Err(m) => return Review { registries: vec![], diagnostics: vec![Diagnostic::plain(format!("draft: {m}"))] },
-    };
-    let mut review = review_registry(root, registry, Some(&article), &mut diagnostics);
-    review.draft_of = Some(registry.manuscript.path.get_ref().clone());
-    Review { registries: vec![review], diagnostics }
-}
-
-/// Reads and parses one registry, adding its diagnostics.
-pub fn load_registry(root: &Root, file: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<Registry> {
-    let path = match root.resolve(file) {
-        Ok(p) => p,
-        Err(e) => {
-            diagnostics.push(Diagnostic::plain(format!("registry {file}: {e}")));
-            return None;
-        }
-    };
-    let text = match std::fs::read(&path).map(String::from_utf8) {
-        Ok(Ok(t)) => t,
-        Ok(Err(_)) => {
-            diagnostics.push(Diagnostic::plain(format!("registry {file} is not UTF-8")));
-            return None;
-        }
-        Err(e) => {
-            diagnostics.push(Diagnostic::plain(format!("reading registry {file}: {e}")));
-            return None;
-        }
-    };
-    let (registry, mut found) = registry::parse(file, &text);
-    diagnostics.append(&mut found);
-    registry
-}
-
-/// Reads the article a registry names, or the draft given in its place.
-pub fn load_article(root: &Root, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) -> Option<Article> {
-    let path = &registry.manuscript.path;
-    let at = |m: String| Diagnostic::at(m, &registry.file, &registry.source, path.span(), "the manuscript");
-    let full = match root.resolve(path.get_ref()) {
-        Ok(p) => p,
-        Err(e) => {
-            diagnostics.push(at(format!("manuscript: {e}")));
-            return None;
-        }
-    };
-    read_article(path.get_ref(), &full).map_err(|m| diagnostics.push(at(m))).ok()
-}
-
-/// Reads and parses an article file.
-pub fn read_article(shown: &str, full: &Path) -> Result<Article, String> {
-    let bytes = std::fs::read(full).map_err(|e| format!("reading {shown}: {e}"))?;
-    Article::parse(shown, &bytes).map_err(|e| e.to_string())
-}
-
 /// Binds and checks one registry against its article.
-pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Article>, diagnostics: &mut Vec<Diagnostic>) -> RegistryReview {
+fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<Diagnostic>) -> RegistryReview {
+    let registry = &loaded.registry;
+    let article = loaded.article.as_deref();
     let sources = registry
         .sources
         .iter()
@@ -420,7 +331,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
     let base = RegistryReview {
         file: registry.file.clone(),
         manuscript: article.map_or_else(|| registry.manuscript.path.get_ref().clone(), |a| a.path.clone()),
-        draft_of: None,
+        draft_of: loaded.draft_of.clone(),
         lock: None,
         recorded_sha256: registry.manuscript.sha256.get_ref().clone(),
         actual_sha256: article.map(|a| a.sha256.clone()),
@@ -432,24 +343,17 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
         let claims = registry.claims.iter().map(|c| claim_shell(c, ClaimBinding::NoArticle)).collect();
         return RegistryReview { claims, ..base };
     };
-    let ctx = Context::new(root, article, &registry.sources, &registry.file, &registry.source);
-    let lock = lock::read(root, &registry.file).unwrap_or_else(|d| {
-        diagnostics.push(d);
-        None
-    });
-    let locked_claims = lock.as_ref().map(|l| l.claim_sentences()).unwrap_or_default();
-    let audited: BTreeMap<&str, &str> = match &lock {
-        Some(l) => locked_claims.iter().map(|(id, i)| (*id, l.sentences[*i].text.as_str())).collect(),
-        None => BTreeMap::new(),
-    };
-    let alignment = lock.as_ref().map(|l| lock::align(l, article));
-    let bindings = binding::bind_against(registry, article, &audited);
+    let ctx = Context::new(evidence, article, &registry.sources, &registry.file, &registry.source);
+    let lock = loaded.lock.as_ref();
+    let locked_claims = lock.map(|l| l.claim_sentences()).unwrap_or_default();
+    let alignment = loaded.alignment.as_ref();
+    let bindings = &loaded.bindings;
     let mut claims = Vec::new();
     // Numbers verified or declared, per sentence, by their keys.
     let mut covered: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
-    for (claim, bound) in registry.claims.iter().zip(&bindings) {
+    for (claim, bound) in registry.claims.iter().zip(bindings) {
         let explained = match bound {
-            Binding::Lost { .. } => lost_by_edit(lock.as_ref(), &locked_claims, alignment.as_ref(), claim.id.get_ref()),
+            Binding::Lost { .. } => lost_by_edit(lock, &locked_claims, alignment, claim.id.get_ref()),
             _ => None,
         };
         match (bound, explained) {
@@ -484,7 +388,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
                 }
                 let mut review = claim_shell(claim, ClaimBinding::Bound { sentence: sentence_ref(sentence), numbers_changed: b.numbers_changed });
                 review.checks = checks;
-                review.change = lock.as_ref().map(|l| match locked_claims.get(claim.id.get_ref().as_str()) {
+                review.change = lock.map(|l| match locked_claims.get(claim.id.get_ref().as_str()) {
                     None => Change::NotLocked,
                     Some(i) if l.sentences[*i].fingerprint == sentence.fingerprint => Change::Unchanged,
                     Some(i) => {
@@ -551,7 +455,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
         }
     }
     let mut unbound = unbound_numbers(registry, article, &covered, diagnostics);
-    let lock_review = match (&lock, &alignment) {
+    let lock_review = match (lock, alignment) {
         (Some(l), Some(a)) => {
             for u in &mut unbound {
                 u.origin = a.origins.get(u.sentence_index).map(|o| o.name());
@@ -589,8 +493,8 @@ fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims:
     if l.manuscript_sha256 != *registry.manuscript.sha256.get_ref() {
         stale.push(format!(
             "it was accepted at SHA-256 {}…, but the registry records {}…",
-            &l.manuscript_sha256[..l.manuscript_sha256.len().min(12)],
-            &registry.manuscript.sha256.get_ref()[..registry.manuscript.sha256.get_ref().len().min(12)]
+            crate::hash::short(&l.manuscript_sha256),
+            crate::hash::short(registry.manuscript.sha256.get_ref())
         ));
     }
     let ids: BTreeSet<&str> = registry.claims.iter().map(|c| c.id.get_ref().as_str()).collect();

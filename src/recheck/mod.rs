@@ -29,21 +29,24 @@
 //! expression over several configurations (a difference of two medians) sees the pairing the
 //! shuffled round order gave it.
 
+pub mod device;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::article::Article;
-use crate::audit;
-use crate::binding::{self, Binding};
+use crate::registry::binding::Binding;
 use crate::checks::{self, Check, Expect, Kind, Observation, Outcome, arith, compare, stat};
 use crate::diagnostic::Diagnostic;
+use crate::evidence::meta::{self, Meta, Settings};
+use crate::evidence::store::{Evidence, ReadError};
 use crate::evidence::{Jsonl, Scalar, Summary};
-use crate::jsonl::JsonlCache;
-use crate::numbers::{Quoted, Unit, convert};
-use crate::paths::Root;
+use crate::article::numbers::{Quoted, Unit, convert};
+use crate::report::recheck::{WireRecheck, WireRow};
+use crate::status::{Failure, Status};
+use crate::workspace::Workspace;
 use crate::stats::{Samples, Statistic, quantile_sorted};
 
 /// The margin δ a latency check gets when its registry entry names none.
@@ -55,14 +58,24 @@ pub const DEFAULT_REPLICATES: usize = 2000;
 /// The interval's coverage.
 pub const CONFIDENCE: f64 = 0.90;
 
-/// What a recheck reads.
-#[derive(Debug, Clone)]
-pub struct Options {
-    pub root: std::path::PathBuf,
-    /// Registry files, root-relative; empty means every `claims/*.toml`.
-    pub claims: Vec<String>,
+/// The bootstrap's seed and size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
     pub seed: u64,
     pub replicates: usize,
+}
+
+impl Default for Rule {
+    fn default() -> Rule {
+        Rule { seed: DEFAULT_SEED, replicates: DEFAULT_REPLICATES }
+    }
+}
+
+impl Rule {
+    /// The rule with what the command line gives, the defaults for the rest.
+    pub fn new(seed: Option<u64>, replicates: Option<usize>) -> Rule {
+        Rule { seed: seed.unwrap_or(DEFAULT_SEED), replicates: replicates.unwrap_or(DEFAULT_REPLICATES) }
+    }
 }
 
 /// The outcome of one rechecked quantity.
@@ -180,9 +193,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// 1 when any row is a MISMATCH, else 0.
-    pub fn exit_code(&self) -> u8 {
-        if self.rows.iter().any(|r| r.outcome == Judgement::Mismatch) { 1 } else { 0 }
+    /// Needs attention when any row is a MISMATCH.
+    pub fn status(&self) -> Status {
+        Status::from_attention(self.rows.iter().any(|r| r.outcome == Judgement::Mismatch))
     }
 
     pub fn count(&self, outcome: Judgement) -> usize {
@@ -198,33 +211,30 @@ pub struct RunInfo {
     pub device: Option<String>,
     pub driver_major: Option<i64>,
     pub suites: Vec<String>,
-    pub settings: Option<serde_json::Value>,
+    pub settings: Option<Settings>,
 }
 
 impl RunInfo {
     /// Reads `dir/meta.json`; a run without one records nothing about its device.
-    pub fn read(root: &Root, dir: &str) -> Result<RunInfo, Diagnostic> {
+    pub fn read(evidence: &Evidence, dir: &str) -> Result<RunInfo, Diagnostic> {
         let meta_path = format!("{dir}/meta.json");
-        let meta: serde_json::Value = match root.resolve(&meta_path) {
-            Ok(full) => {
-                let bytes = std::fs::read(&full).map_err(|e| Diagnostic::plain(format!("reading {meta_path}: {e}")))?;
-                serde_json::from_slice(&bytes).map_err(|e| Diagnostic::plain(format!("{meta_path}: not JSON: {e}")))?
-            }
-            Err(_) => serde_json::Value::Null,
-        };
-        Ok(RunInfo::from_meta(dir, &meta))
+        match evidence.json::<Meta>(&meta_path) {
+            Ok(meta) => Ok(RunInfo::from_meta(dir, &meta)),
+            Err(ReadError::Path(_)) => Ok(RunInfo::from_meta(dir, &Meta::default())),
+            Err(e) => Err(e.at(&meta_path)),
+        }
     }
 
-    pub fn from_meta(dir: &str, meta: &serde_json::Value) -> RunInfo {
-        let device = &meta["device"];
+    pub fn from_meta(dir: &str, meta: &Meta) -> RunInfo {
+        let device = meta.device.as_ref();
         RunInfo {
             path: dir.to_string(),
-            status: meta["status"].as_str().map(String::from),
-            device: device["name"].as_str().map(String::from),
-            // cuDriverGetVersion reports 1000 × major + 10 × minor.
-            driver_major: device["driver_version"].as_i64().map(|v| v / 1000),
-            suites: meta["suites"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default(),
-            settings: meta.get("settings").cloned(),
+            status: meta.status.clone(),
+            device: device.map(|d| d.name.clone()).filter(|n| !n.is_empty()),
+            // cuDriverGetVersion reports 1000 × major + 10 × minor; 0 means not recorded.
+            driver_major: device.map(|d| d.driver_version).filter(|v| *v != 0).map(|v| i64::from(v) / 1000),
+            suites: meta.suites.clone(),
+            settings: meta.settings,
         }
     }
 
@@ -239,26 +249,22 @@ impl RunInfo {
     }
 }
 
-/// The rechecked checks of every registry, bound to their sentences. Registry and binding
-/// problems are returned as diagnostics; a claim whose quote does not bind is left out.
-pub fn targets(root: &Root, claims: &[String]) -> Result<(Vec<Target>, usize), Vec<Diagnostic>> {
-    let mut diagnostics = Vec::new();
-    let files = audit::registry_files(root, claims).map_err(|d| vec![d])?;
+/// The rechecked checks of every registry, bound to their sentences as the audit binds them
+/// (through the lock). A claim whose quote does not bind is left out.
+pub fn targets(ws: &Workspace) -> Result<(Vec<Target>, usize), Vec<Diagnostic>> {
+    if !ws.diagnostics.is_empty() {
+        return Err(ws.diagnostics.clone());
+    }
     let mut out = Vec::new();
     let mut skipped = 0;
-    for file in files {
-        let Some(registry) = audit::load_registry(root, &file, &mut diagnostics) else { continue };
-        let Some(article) = audit::load_article(root, &registry, &mut diagnostics) else { continue };
-        collect(&registry, &article, &mut out, &mut skipped);
-    }
-    if !diagnostics.is_empty() {
-        return Err(diagnostics);
+    for loaded in &ws.registries {
+        collect(&loaded.registry, &loaded.bindings, &mut out, &mut skipped);
     }
     Ok((out, skipped))
 }
 
-fn collect(registry: &crate::registry::Registry, article: &Article, out: &mut Vec<Target>, skipped: &mut usize) {
-    for (claim, bound) in registry.claims.iter().zip(binding::bind(registry, article)) {
+fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut Vec<Target>, skipped: &mut usize) {
+    for (claim, bound) in registry.claims.iter().zip(bindings) {
         let Binding::Bound(b) = bound else {
             *skipped += claim.checks.len();
             continue;
@@ -305,9 +311,9 @@ impl Target {
     }
 }
 
-/// A sample file of the shared cache, with a plain diagnostic when it cannot be had.
-fn sample_file(files: &JsonlCache<'_>, path: &str) -> Result<Rc<Jsonl>, Diagnostic> {
-    files.get(path).map_err(|e| e.at(path))
+/// A samples file of the workspace's evidence, with a plain diagnostic when it cannot be had.
+fn sample_file(files: &Evidence, path: &str) -> Result<Rc<Jsonl>, Diagnostic> {
+    files.jsonl(path).map_err(|e| e.at(path))
 }
 
 /// The values of one query, grouped by the round they were measured in.
@@ -440,7 +446,7 @@ pub enum Source<'f> {
 }
 
 impl Latency {
-    fn quantity<'e>(&'e self, files: &JsonlCache<'_>, source: &Source<'_>) -> Result<Quantity<'e>, Diagnostic> {
+    fn quantity<'e>(&'e self, files: &Evidence, source: &Source<'_>) -> Result<Quantity<'e>, Diagnostic> {
         let mut vars = Vec::new();
         for (_, spec) in &self.vars {
             let path = match source {
@@ -477,29 +483,28 @@ impl Latency {
 /// The offline recheck: every latency recomputed from the accepted run's raw samples and
 /// compared with the quoted number and the run's saved summary; every ordering judged inside
 /// the accepted run.
-pub fn offline(options: &Options) -> Result<Report, Vec<Diagnostic>> {
-    let root = Root::new(&options.root).map_err(|e| vec![Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))])?;
-    let (targets, not_rechecked) = targets(&root, &options.claims)?;
-    let files = JsonlCache::new(&root);
+pub fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
+    let (targets, not_rechecked) = targets(ws)?;
+    let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
     let mut rows = Vec::new();
     for t in &targets {
         match &t.subject {
-            Subject::Latency(l) => rows.push(offline_latency(&root, t, l, &files).map_err(|d| vec![d])?),
-            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, &files, &Source::Accepted, options).map_err(|d| vec![d])?),
+            Subject::Latency(l) => rows.push(offline_latency(t, l, files)?),
+            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Accepted, rule)?),
         }
     }
-    let accepted = accepted_runs(&root, &targets).map_err(|d| vec![d])?;
-    Ok(Report { mode: Mode::Offline, seed: options.seed, replicates: options.replicates, accepted, fresh: None, rows, not_rechecked })
+    let accepted = accepted_runs(files, &targets)?;
+    Ok(Report { mode: Mode::Offline, seed: rule.seed, replicates: rule.replicates, accepted, fresh: None, rows, not_rechecked })
 }
 
-fn offline_latency(root: &Root, t: &Target, l: &Latency, files: &JsonlCache<'_>) -> Result<Row, Diagnostic> {
+fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<Row, Diagnostic> {
     let quantity = l.quantity(files, &Source::Accepted)?;
     let value = quantity.value();
     let mut problems = Vec::new();
     // The saved summary holds each variable's statistic; recompute the quantity from them.
     let mut saved = Vec::new();
     for (name, spec) in &l.vars {
-        match saved_statistic(root, spec)? {
+        match saved_statistic(files, spec)? {
             Some(v) => saved.push(v),
             None => problems.push(format!("the saved summary has no {} row for `{name}`", spec.statistic.get_ref())),
         }
@@ -547,18 +552,20 @@ fn offline_latency(root: &Root, t: &Target, l: &Latency, files: &JsonlCache<'_>)
 /// The statistic `spec` asks for, as the summary of its run saved it: the `summary` the check
 /// names, else `summary.json` beside the samples. `None` when the summary has no such row or
 /// does not store that statistic.
-fn saved_statistic(root: &Root, spec: &stat::Spec) -> Result<Option<f64>, Diagnostic> {
+fn saved_statistic(files: &Evidence, spec: &stat::Spec) -> Result<Option<f64>, Diagnostic> {
     let path = spec.summary.as_ref().map_or_else(|| format!("{}/summary.json", run_dir(spec.samples.get_ref())), |s| s.get_ref().clone());
-    let Ok(full) = root.resolve(&path) else { return Ok(None) };
-    let text = std::fs::read_to_string(&full).map_err(|e| Diagnostic::plain(format!("reading {path}: {e}")))?;
-    let summary: Summary = serde_json::from_str(&text).map_err(|e| Diagnostic::plain(format!("{path}: not a summary.json: {e}")))?;
+    let summary = match files.json::<Summary>(&path) {
+        Ok(s) => s,
+        Err(ReadError::Path(_)) => return Ok(None),
+        Err(e) => return Err(e.at(&path)),
+    };
     Ok(Statistic::parse(spec.statistic.get_ref()).and_then(|statistic| spec.saved(&summary, statistic)))
 }
 
 /// The recheck of a fresh run: every latency against the accepted run it was quoted from, every
 /// ordering inside the fresh run. `accepted` are the runs the targets read
 /// ([`accepted_runs`]); `fresh_samples` is the fresh run's samples file, already in `files`.
-pub fn against_fresh(options: &Options, targets: &[Target], accepted: &[RunInfo], files: &JsonlCache<'_>, fresh: &RunInfo, fresh_samples: &str) -> Result<Vec<Row>, Diagnostic> {
+pub fn against_fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo], files: &Evidence, fresh: &RunInfo, fresh_samples: &str) -> Result<Vec<Row>, Diagnostic> {
     let mut rows = Vec::new();
     for t in targets {
         match &t.subject {
@@ -568,15 +575,15 @@ pub fn against_fresh(options: &Options, targets: &[Target], accepted: &[RunInfo]
                     Some(info) => fresh.incomparable_with(info),
                     None => Some(format!("{dir} is not among the accepted runs read")),
                 };
-                rows.push(judge_latency(t, l, files, fresh_samples, incomparable, options)?);
+                rows.push(judge_latency(t, l, files, fresh_samples, incomparable, rule)?);
             }
-            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Fresh(fresh_samples), options)?),
+            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Fresh(fresh_samples), rule)?),
         }
     }
     Ok(rows)
 }
 
-fn judge_latency(t: &Target, l: &Latency, files: &JsonlCache<'_>, fresh_samples: &str, incomparable: Option<String>, options: &Options) -> Result<Row, Diagnostic> {
+fn judge_latency(t: &Target, l: &Latency, files: &Evidence, fresh_samples: &str, incomparable: Option<String>, rule: Rule) -> Result<Row, Diagnostic> {
     let accepted = l.quantity(files, &Source::Accepted)?;
     let fresh = l.quantity(files, &Source::Fresh(fresh_samples))?;
     let (a, f) = (accepted.value(), fresh.value());
@@ -601,9 +608,9 @@ fn judge_latency(t: &Target, l: &Latency, files: &JsonlCache<'_>, fresh_samples:
         row.detail = format!("{}; absolute times not compared: {why}", row.detail);
         return Ok(row);
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(row_seed(options.seed, &[&t.registry, &t.claim, &t.check.to_string()]));
-    let a_boot = accepted.resample(&mut rng, options.replicates);
-    let f_boot = fresh.resample(&mut rng, options.replicates);
+    let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string()]));
+    let a_boot = accepted.resample(&mut rng, rule.replicates);
+    let f_boot = fresh.resample(&mut rng, rule.replicates);
     let logs: Vec<f64> = a_boot.iter().zip(&f_boot).map(|(a, f)| if *a > 0.0 && *f > 0.0 { (f / a).ln() } else { f64::NAN }).collect();
     let (lo, hi) = interval(logs);
     row.interval = Some((lo.exp(), hi.exp()));
@@ -611,7 +618,7 @@ fn judge_latency(t: &Target, l: &Latency, files: &JsonlCache<'_>, fresh_samples:
     Ok(row)
 }
 
-fn judge_ordering(t: &Target, c: &compare::Spec, files: &JsonlCache<'_>, source: &Source<'_>, options: &Options) -> Result<Vec<Row>, Diagnostic> {
+fn judge_ordering(t: &Target, c: &compare::Spec, files: &Evidence, source: &Source<'_>, rule: Rule) -> Result<Vec<Row>, Diagnostic> {
     let min_ratio = c.min_ratio.unwrap_or(1.0);
     let path = match source {
         Source::Accepted => c.samples.get_ref().as_str(),
@@ -622,7 +629,7 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &JsonlCache<'_>, source:
     let mut rows = Vec::new();
     for case in &c.cases {
         for slower in &c.slower {
-            let ratio_in = |files: &JsonlCache<'_>, p: &str| -> Result<Quantity<'static>, Diagnostic> {
+            let ratio_in = |files: &Evidence, p: &str| -> Result<Quantity<'static>, Diagnostic> {
                 let jsonl = sample_file(files, p)?;
                 let fast = ByRound::select(&*jsonl, &c.query(case, &c.faster))?;
                 let slow = ByRound::select(&*jsonl, &c.query(case, slower))?;
@@ -633,8 +640,8 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &JsonlCache<'_>, source:
                 Source::Accepted => judged.value(),
                 Source::Fresh(_) => ratio_in(files, &accepted_path)?.value(),
             };
-            let mut rng = ChaCha8Rng::seed_from_u64(row_seed(options.seed, &[&t.registry, &t.claim, &t.check.to_string(), case, slower]));
-            let logs: Vec<f64> = judged.resample(&mut rng, options.replicates).into_iter().map(|r| if r > 0.0 { r.ln() } else { f64::NAN }).collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), case, slower]));
+            let logs: Vec<f64> = judged.resample(&mut rng, rule.replicates).into_iter().map(|r| if r > 0.0 { r.ln() } else { f64::NAN }).collect();
             let (lo, hi) = interval(logs);
             let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
             rows.push(Row {
@@ -662,9 +669,9 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &JsonlCache<'_>, source:
 }
 
 /// The runs the targets read, with what each records about its device.
-pub fn accepted_runs(root: &Root, targets: &[Target]) -> Result<Vec<RunInfo>, Diagnostic> {
+pub fn accepted_runs(files: &Evidence, targets: &[Target]) -> Result<Vec<RunInfo>, Diagnostic> {
     let dirs: BTreeSet<String> = targets.iter().flat_map(|t| t.samples_files()).map(|s| run_dir(&s)).collect();
-    dirs.iter().map(|d| RunInfo::read(root, d)).collect()
+    dirs.iter().map(|d| RunInfo::read(files, d)).collect()
 }
 
 /// The suites a fresh run must hold to recheck `runs`, in the order `run --suite all` uses.
@@ -685,14 +692,71 @@ pub fn fresh_samples(run_path: &str, samples: &[crate::evidence::SampleRecord]) 
     Ok((path, jsonl))
 }
 
-/// Reads a root-relative run directory's `meta.json` and `samples.jsonl` for `--fresh`.
-pub fn load_fresh(root: &Root, run: &str, files: &JsonlCache<'_>) -> Result<(RunInfo, String), Diagnostic> {
+/// A stored run judged again, and how the judgement compares with the one it stores.
+pub struct Judged {
+    pub report: Report,
+    pub stored: Option<StoredComparison>,
+}
+
+/// `recheck --fresh RUN`: judges a run already written (root-relative) against the accepted
+/// runs. A run that stores its judgement (`recheck.json`) is judged again with the seed and
+/// size it records, unless `seed` or `replicates` say otherwise, so that the two compare.
+pub fn fresh(ws: &Workspace, run: &str, seed: Option<u64>, replicates: Option<usize>) -> Result<Judged, Failure> {
+    let (targets, not_rechecked) = targets(ws)?;
+    let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
     let run = run.trim_end_matches('/');
-    root.resolve(run).map_err(|e| Diagnostic::plain(format!("run {run}: {e}")))?;
-    let info = RunInfo::read(root, run)?;
+    files.root().resolve(run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;
+    let stored_path = format!("{run}/recheck.json");
+    let stored = match files.json::<WireRecheck>(&stored_path) {
+        Ok(s) => Some(s),
+        Err(ReadError::Path(_)) => None,
+        Err(e) => return Err(e.at(&stored_path).into()),
+    };
+    let rule = match &stored {
+        Some(s) => Rule { seed: seed.unwrap_or(s.rule.seed), replicates: replicates.unwrap_or(s.rule.replicates) },
+        None => Rule::new(seed, replicates),
+    };
+    let info = RunInfo::read(files, run)?;
+    if info.status.as_deref() != Some(meta::ACCEPTED) {
+        return Err(Failure::input(format!("{run} is marked `{}`: a rejected run is not judged", info.status.as_deref().unwrap_or("unknown"))));
+    }
     let samples = format!("{run}/samples.jsonl");
     sample_file(files, &samples)?;
-    Ok((info, samples))
+    let accepted = accepted_runs(files, &targets)?;
+    let rows = against_fresh(rule, &targets, &accepted, files, &info, &samples)?;
+    let report = Report { mode: Mode::Fresh, seed: rule.seed, replicates: rule.replicates, accepted, fresh: Some(info), rows, not_rechecked };
+    let stored = stored.map(|s| compare_stored(&s, &crate::report::recheck::wire(&report)));
+    Ok(Judged { report, stored })
+}
+
+/// How a judgement made again compares with the one a run stores, row by row: rows are keyed
+/// by registry, claim, check and what they judge, so that a registry edited since the run
+/// shows as rows added or removed rather than as a different judgement.
+#[derive(Debug, Default, PartialEq)]
+pub struct StoredComparison {
+    /// Rows judged differently, as `claim #check what: stored → now`.
+    pub differing: Vec<String>,
+    pub only_stored: usize,
+    pub only_now: usize,
+}
+
+pub fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredComparison {
+    let key = |r: &WireRow| (r.registry.clone(), r.claim.clone(), r.check, r.what.clone());
+    let stored_rows: BTreeMap<_, &WireRow> = stored.rows.iter().map(|r| (key(r), r)).collect();
+    let now_rows: BTreeMap<_, &WireRow> = now.rows.iter().map(|r| (key(r), r)).collect();
+    let mut out = StoredComparison::default();
+    if stored.rule != now.rule || stored.fresh_run != now.fresh_run {
+        out.differing.push("the rule or the fresh run differs".into());
+    }
+    for (k, s) in &stored_rows {
+        match now_rows.get(k) {
+            Some(n) if n == s => {}
+            Some(n) => out.differing.push(format!("{} #{} {}: stored {} {:?}, now {} {:?}", k.1, k.2, k.3, s.outcome, s.interval, n.outcome, n.interval)),
+            None => out.only_stored += 1,
+        }
+    }
+    out.only_now = now_rows.keys().filter(|k| !stored_rows.contains_key(*k)).count();
+    out
 }
 
 #[cfg(test)]
@@ -714,7 +778,7 @@ mod tests {
     }
 
     /// A root with an accepted run `a` and a fresh run `f`, each with a device in its meta.
-    fn root_with(accepted: &str, fresh: &str, fresh_device: &str) -> (tempfile::TempDir, Root) {
+    fn root_with(accepted: &str, fresh: &str, fresh_device: &str) -> (tempfile::TempDir, Evidence) {
         let dir = tempfile::tempdir().unwrap();
         for (run, text, device) in [("a", accepted, "NVIDIA H200"), ("f", fresh, fresh_device)] {
             let run_dir = dir.path().join("evidence/runs").join(run);
@@ -723,8 +787,8 @@ mod tests {
             let meta = serde_json::json!({"status": "accepted", "suites": ["s"], "device": {"name": device, "driver_version": 13000}});
             std::fs::write(run_dir.join("meta.json"), meta.to_string()).unwrap();
         }
-        let root = Root::new(dir.path()).unwrap();
-        (dir, root)
+        let root = crate::paths::Root::new(dir.path()).unwrap();
+        (dir, Evidence::new(root))
     }
 
     fn query(variant: &str) -> stat::Spec {
@@ -745,12 +809,10 @@ mod tests {
     }
 
     fn judge(accepted: &str, fresh: &str, fresh_device: &str, target: Target) -> Row {
-        let (_dir, root) = root_with(accepted, fresh, fresh_device);
-        let options = Options { root: root.dir().to_path_buf(), claims: vec![], seed: DEFAULT_SEED, replicates: DEFAULT_REPLICATES };
-        let files = JsonlCache::new(&root);
-        let fresh_info = RunInfo::read(&root, "evidence/runs/f").unwrap();
-        let accepted = [RunInfo::read(&root, "evidence/runs/a").unwrap()];
-        let mut rows = against_fresh(&options, &[target], &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl").unwrap();
+        let (_dir, files) = root_with(accepted, fresh, fresh_device);
+        let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+        let accepted = [RunInfo::read(&files, "evidence/runs/a").unwrap()];
+        let mut rows = against_fresh(Rule::default(), &[target], &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl").unwrap();
         rows.remove(0)
     }
 
@@ -839,11 +901,13 @@ mod tests {
 
     #[test]
     fn a_device_or_driver_change_makes_runs_incomparable() {
-        let info = |name: &str, driver: i64| RunInfo::from_meta("r", &serde_json::json!({"device": {"name": name, "driver_version": driver}}));
+        let info = |name: &str, driver: i32| {
+            RunInfo::from_meta("r", &Meta { device: Some(crate::evidence::meta::DeviceInfo { name: name.into(), driver_version: driver, ..Default::default() }), ..Meta::default() })
+        };
         assert_eq!(info("NVIDIA H200", 13000).incomparable_with(&info("NVIDIA H200", 13020)), None);
         assert!(info("NVIDIA H200", 13000).incomparable_with(&info("NVIDIA H100", 13000)).unwrap().contains("NVIDIA H100"));
         assert!(info("NVIDIA H200", 12080).incomparable_with(&info("NVIDIA H200", 13000)).unwrap().contains("driver 12.x"));
-        assert!(info("NVIDIA H200", 13000).incomparable_with(&RunInfo::from_meta("old", &serde_json::Value::Null)).unwrap().contains("records no device"));
+        assert!(info("NVIDIA H200", 13000).incomparable_with(&RunInfo::from_meta("old", &Meta::default())).unwrap().contains("records no device"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use crate::article::{Article, Sentence};
 use crate::diagnostic::Diagnostic;
-use crate::numbers::{self, Number, Quoted};
+use crate::article::numbers::{self, Number, Quoted};
 use crate::registry::{Claim, Registry};
 
 /// How one claim bound.

@@ -10,68 +10,14 @@
 //! ([`Jsonl::record_as`]). Numbers are parsed correctly rounded (serde_json's
 //! `float_roundtrip`), so a value read here is the value written in the file.
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
-use std::rc::Rc;
 
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::diagnostic::Diagnostic;
-use crate::paths::{PathError, Root};
 use crate::stats::{SampleError, Samples};
-
-/// JSONL files under a root, each read and parsed once, by root-relative path. Every reader
-/// of evidence goes through one: a check's context during an audit, and a recheck, which also
-/// puts a fresh run's samples here before they are written.
-pub struct JsonlCache<'a> {
-    root: &'a Root,
-    files: RefCell<HashMap<String, Rc<Jsonl>>>,
-}
-
-/// Why a JSONL file could not be had; each caller locates it as suits its reader.
-#[derive(Debug)]
-pub enum CacheError {
-    Path(PathError),
-    Read(std::io::Error),
-    /// Parsing failed; the diagnostic is located in the file.
-    Parse(Diagnostic),
-}
-
-impl<'a> JsonlCache<'a> {
-    pub fn new(root: &'a Root) -> Self {
-        JsonlCache { root, files: RefCell::default() }
-    }
-
-    /// The file at `rel`, parsed on first use.
-    pub fn get(&self, rel: &str) -> Result<Rc<Jsonl>, CacheError> {
-        if let Some(hit) = self.files.borrow().get(rel) {
-            return Ok(hit.clone());
-        }
-        let full = self.root.resolve(rel).map_err(CacheError::Path)?;
-        let bytes = std::fs::read(&full).map_err(CacheError::Read)?;
-        let parsed = Rc::new(Jsonl::from_vec(rel, bytes).map_err(CacheError::Parse)?);
-        self.files.borrow_mut().insert(rel.to_string(), parsed.clone());
-        Ok(parsed)
-    }
-
-    /// Puts a file parsed elsewhere under `rel`.
-    pub fn insert(&self, rel: String, jsonl: Jsonl) {
-        self.files.borrow_mut().insert(rel, Rc::new(jsonl));
-    }
-}
-
-impl CacheError {
-    /// The error as a plain diagnostic about `rel`.
-    pub fn at(self, rel: &str) -> Diagnostic {
-        match self {
-            CacheError::Path(e) => Diagnostic::plain(format!("{rel}: {e}")),
-            CacheError::Read(e) => Diagnostic::plain(format!("reading {rel}: {e}")),
-            CacheError::Parse(d) => d,
-        }
-    }
-}
 
 /// A parsed JSONL file.
 pub struct Jsonl {

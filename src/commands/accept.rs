@@ -10,49 +10,45 @@
 
 use std::collections::BTreeMap;
 
-use crate::audit::{self, ClaimBinding, Options, Review};
 use crate::checks::Outcome;
+use crate::commands::audit::{self, ClaimBinding, Review};
 use crate::diagnostic::Diagnostic;
-use crate::lock;
-use crate::paths::Root;
+use crate::registry::lock;
+use crate::status::Failure;
+use crate::workspace::Workspace;
 
-/// Why nothing was accepted.
+/// What `accept` did.
 #[derive(Debug)]
-pub enum Refused {
-    /// The input could not be read (exit 2).
-    Input(Vec<Diagnostic>),
-    /// The audit is not clean (exit 1): the review, and why.
-    NotClean(Box<Review>, Vec<String>),
+pub enum Accepted {
+    /// One line per file written or found up to date.
+    Written(Vec<String>),
+    /// The audit is not clean (exit 1): the review, and why; nothing was written.
+    Refused(Box<Review>, Vec<String>),
 }
 
-/// Accepts the audit of every registry `options` names; returns one line per file written or
-/// found up to date.
-pub fn accept(options: &Options) -> Result<Vec<String>, Refused> {
-    let options = Options { draft: None, ..options.clone() };
-    let review = audit::audit(&options);
+/// Accepts the audit of every registry of the workspace, from the very articles it audited.
+pub fn accept(ws: &Workspace) -> Result<Accepted, Failure> {
+    let review = audit::audit(ws);
     let errors = review.errors();
     if !errors.is_empty() {
-        return Err(Refused::Input(errors));
+        return Err(Failure::Input(errors));
+    }
+    if ws.registries.iter().any(|l| l.draft_of.is_some()) {
+        return Err(Failure::Usage("a draft is audited against the lock, never accepted; accept the manuscript itself".into()));
     }
     let reasons = unclean(&review);
     if !reasons.is_empty() {
-        return Err(Refused::NotClean(Box::new(review), reasons));
+        return Ok(Accepted::Refused(Box::new(review), reasons));
     }
-    let root = Root::new(&options.root).map_err(|e| Refused::Input(vec![Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))]))?;
-    let files = audit::registry_files(&root, &options.claims).map_err(|d| Refused::Input(vec![d]))?;
+    let Some(evidence) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
+    let root = evidence.root();
     // Everything is prepared before anything is written, so that a problem found on the second
     // registry leaves the first untouched.
     let mut writes: Vec<(String, String)> = Vec::new();
     let mut lines = Vec::new();
-    for file in &files {
-        let Some(r) = review.registries.iter().find(|r| r.file == *file) else { continue };
-        let mut diagnostics = Vec::new();
-        let registry = audit::load_registry(&root, file, &mut diagnostics).ok_or_else(|| Refused::Input(diagnostics.clone()))?;
-        let article = audit::load_article(&root, &registry, &mut diagnostics).ok_or_else(|| Refused::Input(diagnostics.clone()))?;
-        // The lock must hold the sentences that were audited, not a later edit.
-        if r.actual_sha256.as_deref() != Some(article.sha256.as_str()) {
-            return Err(Refused::Input(vec![Diagnostic::plain(format!("{} changed while it was being accepted; run accept again", r.manuscript))]));
-        }
+    for (loaded, r) in ws.registries.iter().zip(&review.registries) {
+        let registry = &loaded.registry;
+        let Some(article) = loaded.article.as_deref() else { continue };
         let bound: BTreeMap<String, usize> = r
             .claims
             .iter()
@@ -61,9 +57,10 @@ pub fn accept(options: &Options) -> Result<Vec<String>, Refused> {
                 _ => None,
             })
             .collect();
+        let file = &registry.file;
         let lock_file = lock::path_for(file);
-        let text = lock::render(&lock::build(file, registry.manuscript.path.get_ref(), &article, &bound));
-        let current = root.join_lexically(&lock_file).ok().and_then(|p| std::fs::read_to_string(p).ok());
+        let text = lock::render(&lock::build(file, registry.manuscript.path.get_ref(), article, &bound));
+        let current = loaded.lock.as_ref().map(lock::render);
         if current.as_deref() == Some(text.as_str()) {
             lines.push(format!("{lock_file}: up to date ({} sentences, {} claims)", article.sentences.len(), bound.len()));
         } else {
@@ -75,15 +72,15 @@ pub fn accept(options: &Options) -> Result<Vec<String>, Refused> {
             let span = registry.manuscript.sha256.span();
             let mut source = registry.source.clone();
             source.replace_range(span, &format!("\"{}\"", article.sha256));
-            lines.push(format!("{file}: manuscript.sha256 {}… → {}…", &recorded[..recorded.len().min(12)], &article.sha256[..12]));
+            lines.push(format!("{file}: manuscript.sha256 {}… → {}…", crate::hash::short(recorded), &article.sha256[..12]));
             writes.push((file.clone(), source));
         }
     }
     for (rel, text) in writes {
-        let path = root.join_lexically(&rel).map_err(|e| Refused::Input(vec![Diagnostic::plain(format!("{rel}: {e}"))]))?;
-        crate::paths::write_atomic(&path, text.as_bytes()).map_err(|e| Refused::Input(vec![Diagnostic::plain(format!("writing {rel}: {e}"))]))?;
+        let path = root.join_lexically(&rel).map_err(|e| Failure::Input(vec![Diagnostic::plain(format!("{rel}: {e}"))]))?;
+        crate::paths::write_atomic(&path, text.as_bytes()).map_err(|e| Failure::Internal(anyhow::anyhow!("writing {rel}: {e}")))?;
     }
-    Ok(lines)
+    Ok(Accepted::Written(lines))
 }
 
 /// Why a review is not clean enough to accept; empty when it is.

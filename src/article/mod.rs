@@ -7,12 +7,14 @@
 //! prose. Inline code and link text stay in the sentence as they read, but a sentence never
 //! ends inside inline code, and no number is taken from inside it.
 
+pub mod numbers;
+
 use std::ops::Range;
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
-use sha2::{Digest, Sha256};
+use crate::hash::sha256_hex;
 
-use crate::numbers::{self, Number};
+use numbers::Number;
 
 /// A parsed article.
 #[derive(Debug, Clone)]
@@ -125,12 +127,6 @@ impl Article {
         }
         Ok(Article { path: path.to_string(), source, sha256, sentences, word_count, images })
     }
-}
-
-/// SHA-256 of `bytes` as lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The fingerprint of a sentence: SHA-256 of its text with runs of whitespace made one space.

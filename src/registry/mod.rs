@@ -5,6 +5,10 @@
 //! Loading returns the registry *and* its diagnostics, so that one bad claim never hides the
 //! others: a claim whose checks cannot be read is kept without them and reported.
 
+pub mod binding;
+pub mod lock;
+pub mod source;
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
@@ -14,6 +18,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::checks::{self, Check};
+pub use source::Source;
 use crate::diagnostic::Diagnostic;
 
 /// One registry file.
@@ -34,23 +39,6 @@ pub struct Registry {
 pub struct Manuscript {
     pub path: Spanned<String>,
     pub sha256: Spanned<String>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Source {
-    pub key: Spanned<String>,
-    pub title: String,
-    pub url: String,
-    /// What the source says and in what scope, in the registry's own words.
-    #[serde(default)]
-    pub scope: Option<String>,
-    #[serde(default)]
-    pub accessed: Option<String>,
-    /// The source's own words that the article's numbers are taken from, quoted verbatim
-    /// and short; `cited` checks read their numbers.
-    #[serde(default)]
-    pub excerpt: Option<String>,
 }
 
 /// A number of the article that names something (a year, a figure, a case's shape) rather than
@@ -306,7 +294,7 @@ sources = ["guide"]
         let reg = reg.unwrap();
         assert_eq!(reg.claims.len(), 1);
         assert_eq!(reg.claims[0].checks.len(), 1);
-        assert_eq!(reg.claims[0].checks[0].kind.name(), "arith");
+        assert_eq!(reg.claims[0].checks[0].kind.name().as_str(), "arith");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
-use crate::paths::Root;
+use crate::evidence::store::{Evidence, ReadError};
 
 /// Bumped whenever a field changes meaning or disappears.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -100,15 +100,14 @@ pub fn path_for(registry_file: &str) -> String {
 }
 
 /// Reads the lock of `registry_file`; `Ok(None)` when there is none.
-pub fn read(root: &Root, registry_file: &str) -> Result<Option<Lock>, Diagnostic> {
+pub fn read(evidence: &Evidence, registry_file: &str) -> Result<Option<Lock>, Diagnostic> {
     let file = path_for(registry_file);
-    let full = match root.resolve(&file) {
-        Ok(p) => p,
-        Err(crate::paths::PathError::Missing(_)) => return Ok(None),
-        Err(e) => return Err(Diagnostic::plain(format!("lock {file}: {e}"))),
-    };
-    let text = std::fs::read_to_string(&full).map_err(|e| Diagnostic::plain(format!("reading {file}: {e}")))?;
-    parse(&file, &text).map(Some)
+    match evidence.text(&file) {
+        Ok(text) => parse(&file, &text).map(Some),
+        Err(ReadError::Path(crate::paths::PathError::Missing(_))) => Ok(None),
+        Err(ReadError::Path(e)) => Err(Diagnostic::plain(format!("lock {file}: {e}"))),
+        Err(e) => Err(e.at(&file)),
+    }
 }
 
 /// Parses a lock's text; a malformed lock is an error located in it.
@@ -192,7 +191,7 @@ pub fn align(lock: &Lock, article: &Article) -> Alignment {
             continue;
         }
         for (o, locked) in lock.sentences.iter().enumerate().filter(|(o, _)| !taken[*o]) {
-            let ratio = crate::binding::similarity(&locked.text, &article.sentences[n].text);
+            let ratio = crate::registry::binding::similarity(&locked.text, &article.sentences[n].text);
             if ratio >= EDIT_SIMILARITY {
                 candidates.push((ratio, n, o));
             }

@@ -1,0 +1,89 @@
+//! The review file (`claimcheck review --out FILE`): everything an outside reader needs to
+//! trust the article, gathered in one place. This module gathers: the audit, the offline
+//! recheck of every quoted latency and ordering, the graph node counts and kernel resource
+//! metadata of every run the checks read, and the SHA-256 of every figure the manuscripts
+//! show. It never decides an outcome (the audit and the recheck do) and never writes (the
+//! command does); `report::review` renders it.
+
+use std::collections::BTreeSet;
+
+use crate::commands::audit::{self, Review};
+use crate::diagnostic::Diagnostic;
+use crate::evidence::graphs::NodesFile;
+use crate::evidence::kernels::{KernelInfo, KernelsFile};
+use crate::evidence::store::{Evidence, ReadError};
+use crate::paths::PathError;
+use crate::recheck;
+use crate::status::{Failure, Status};
+use crate::workspace::Workspace;
+
+/// What the review file holds, before it is put on the wire.
+pub struct ReviewFile {
+    pub audit: Review,
+    pub recheck: recheck::Report,
+    pub runs: Vec<RunEvidence>,
+    pub figures: Vec<Figure>,
+    /// The audit's and the recheck's status together.
+    pub status: Status,
+}
+
+/// A run the checks read: its graphs and kernels, as the run recorded them.
+pub struct RunEvidence {
+    pub path: String,
+    /// Graph name → node counts by type and setup time (µs), from `graphs/nodes.json`.
+    pub graphs: NodesFile,
+    /// The kernels of `kernels.json`.
+    pub kernels: Vec<KernelInfo>,
+}
+
+/// An image of a manuscript and the SHA-256 of its file.
+pub struct Figure {
+    pub manuscript: String,
+    /// Root-relative path of the image.
+    pub path: String,
+    /// `None` when the file is not there (or not inside the root).
+    pub sha256: Option<String>,
+}
+
+/// Gathers the review of the workspace. Input problems are a failure, and then nothing should
+/// be written.
+pub fn gather(ws: &Workspace) -> Result<ReviewFile, Failure> {
+    let review = audit::audit(ws);
+    let audit_status = review.status()?;
+    let recheck = recheck::offline(ws, recheck::Rule::default())?;
+    let Some(evidence) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
+    let run_dirs: BTreeSet<String> = review.claims().flat_map(|c| c.checks.iter()).flat_map(|k| k.files.iter()).filter_map(|f| run_of(f)).collect();
+    let runs = run_dirs.iter().map(|d| run_evidence(evidence, d)).collect::<Result<Vec<_>, _>>()?;
+    let mut figures = Vec::new();
+    for loaded in &ws.registries {
+        let Some(article) = &loaded.article else { continue };
+        let dir = article.path.rsplit_once('/').map_or("", |(d, _)| d);
+        for image in &article.images {
+            let path = if dir.is_empty() { image.clone() } else { format!("{dir}/{image}") };
+            let sha256 = evidence.bytes(&path).ok().map(|b| crate::hash::sha256_hex(&b));
+            figures.push(Figure { manuscript: article.path.clone(), path, sha256 });
+        }
+    }
+    let status = audit_status.and(recheck.status());
+    Ok(ReviewFile { audit: review, recheck, runs, figures, status })
+}
+
+/// `evidence/runs/X/...` → `evidence/runs/X`.
+fn run_of(file: &str) -> Option<String> {
+    let rest = file.strip_prefix("evidence/runs/")?;
+    let (run, _) = rest.split_once('/')?;
+    Some(format!("evidence/runs/{run}"))
+}
+
+fn run_evidence(evidence: &Evidence, dir: &str) -> Result<RunEvidence, Diagnostic> {
+    fn optional<T: serde::de::DeserializeOwned + Clone + Default + 'static>(evidence: &Evidence, rel: &str) -> Result<T, Diagnostic> {
+        match evidence.json::<T>(rel) {
+            Ok(v) => Ok((*v).clone()),
+            Err(ReadError::Path(PathError::Missing(_))) => Ok(T::default()),
+            Err(e) => Err(e.at(rel)),
+        }
+    }
+    let graphs: NodesFile = optional(evidence, &format!("{dir}/graphs/nodes.json"))?;
+    let kernels: KernelsFile = optional(evidence, &format!("{dir}/kernels.json"))?;
+    Ok(RunEvidence { path: dir.to_string(), graphs, kernels: kernels.kernels })
+}

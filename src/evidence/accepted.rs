@@ -1,0 +1,59 @@
+//! `evidence/accepted.toml`: the runs the article's numbers come from, written by
+//! `claimcheck accept-run`.
+
+use serde::{Deserialize, Serialize};
+
+use super::store::{Evidence, ReadError};
+use crate::diagnostic::Diagnostic;
+use crate::paths::{PathError, Root};
+
+/// `evidence/accepted.toml`: the accepted runs, one per set of suites, written by
+/// `claimcheck accept-run`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptedFile {
+    #[serde(default)]
+    pub run: Vec<AcceptedRun>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AcceptedRun {
+    pub path: String,
+    pub suites: Vec<String>,
+    pub manifest_sha256: String,
+}
+
+/// Where the file lives, relative to the root.
+pub const PATH: &str = "evidence/accepted.toml";
+
+/// Reads the file; `Ok(None)` when there is none. A malformed file is an error located in it.
+pub fn read(evidence: &Evidence) -> Result<Option<AcceptedFile>, Diagnostic> {
+    let text = match evidence.text(PATH) {
+        Ok(t) => t,
+        Err(ReadError::Path(PathError::Missing(_))) => return Ok(None),
+        Err(e) => return Err(e.at(PATH)),
+    };
+    toml::from_str(&text).map(Some).map_err(|e| {
+        Diagnostic::at(format!("{PATH}: {}", e.message().trim_end()), PATH, &text, e.span().unwrap_or(0..0), "here")
+            .with_note("this file is written by `claimcheck accept-run`")
+    })
+}
+
+/// The root-relative path of the accepted run that holds `suite`.
+pub fn run_with(evidence: &Evidence, suite: &str) -> Result<String, Diagnostic> {
+    let file = read(evidence)?.ok_or_else(|| Diagnostic::plain(format!("{PATH} does not exist; name a run with `claimcheck accept-run`")))?;
+    file.run
+        .into_iter()
+        .find(|r| r.suites.iter().any(|s| s == suite))
+        .map(|r| r.path)
+        .ok_or_else(|| Diagnostic::plain(format!("{PATH} names no run with the {suite} suite")))
+}
+
+/// Writes the file whole, replacing the old one.
+pub fn write(root: &Root, file: &AcceptedFile) -> anyhow::Result<()> {
+    let body = format!("# Written by `claimcheck accept-run`: the evidence runs the article's numbers come from.\n\n{}", toml::to_string(file)?);
+    let path = root.join_lexically(PATH)?;
+    crate::paths::write_atomic(&path, body.as_bytes())?;
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! `kernels.json`: register, memory and occupancy facts of every kernel a run launched, at its
+//! launch configuration.
+
+use serde::{Deserialize, Serialize};
+
+/// One kernel at its launch configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KernelInfo {
+    pub module: String,
+    pub kernel: String,
+    pub block_threads: u32,
+    pub dynamic_shared_bytes: u32,
+    pub registers: i32,
+    pub static_shared_bytes: i32,
+    pub local_bytes: i32,
+    pub max_threads_per_block: i32,
+    pub max_active_blocks_per_sm: u32,
+}
+
+/// The whole file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct KernelsFile {
+    #[serde(default)]
+    pub kernels: Vec<KernelInfo>,
+}

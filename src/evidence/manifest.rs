@@ -1,0 +1,118 @@
+//! `MANIFEST.sha256`: every file of a run with its SHA-256, in `sha256sum -c` format, and its
+//! verification.
+
+use std::path::Path;
+
+use super::store::{Evidence, ReadError};
+use crate::diagnostic::Diagnostic;
+use crate::paths::PathError;
+use crate::hash::sha256_hex;
+
+/// One line of `MANIFEST.sha256`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManifestEntry {
+    pub sha256: String,
+    /// Path relative to the manifest's directory.
+    pub path: String,
+    pub line: usize,
+}
+
+/// Parses `sha256sum` output: `<64 hex>  <path>` (or `<hex> *<path>` for binary mode).
+pub fn parse_manifest(path: &str, text: &str) -> Result<Vec<ManifestEntry>, Diagnostic> {
+    let mut out = Vec::new();
+    for (idx, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed = line.split_once("  ").or_else(|| line.split_once(" *"));
+        match parsed {
+            Some((hash, file)) if hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && !file.is_empty() => {
+                out.push(ManifestEntry { sha256: hash.to_ascii_lowercase(), path: file.to_string(), line: idx + 1 });
+            }
+            _ => {
+                return Err(Diagnostic::at_line(
+                    format!("{path}: line {}: expected `<sha256>  <file>`", idx + 1),
+                    path,
+                    idx + 1,
+                    line,
+                    "not a manifest line",
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Verifies a run directory (root-relative `dir`) against its manifest text: every listed file
+/// has its SHA-256, and every file of the directory is listed. Returns the number of files
+/// verified and what does not hold. `remote_only` names listed files that may be absent here.
+pub fn verify(evidence: &Evidence, dir: &str, manifest_text: &str, shown: &str, remote_only: &[String]) -> Result<(usize, Vec<String>), Diagnostic> {
+    let entries = parse_manifest(shown, manifest_text)?;
+    let manifest_name = shown.rsplit('/').next().unwrap_or(shown).to_string();
+    let mut problems = Vec::new();
+    let mut verified = 0;
+    for entry in &entries {
+        if entry.path.split('/').any(|p| p == ".." || p.is_empty()) {
+            problems.push(format!("line {}: `{}` leaves the run directory", entry.line, entry.path));
+            continue;
+        }
+        match evidence.bytes(&format!("{dir}/{}", entry.path)) {
+            Ok(bytes) => {
+                let actual = sha256_hex(&bytes);
+                if actual == entry.sha256 {
+                    verified += 1;
+                } else {
+                    problems.push(format!("{}: sha256 is {}…, manifest says {}…", entry.path, &actual[..12], &entry.sha256[..12]));
+                }
+            }
+            Err(_) if remote_only.contains(&entry.path) => {}
+            Err(ReadError::Path(PathError::Missing(_))) => problems.push(format!("{}: listed but missing", entry.path)),
+            Err(ReadError::Path(e)) => problems.push(format!("{}: {e}", entry.path)),
+            Err(e) => problems.push(e.at(&entry.path).message),
+        }
+    }
+    let full = evidence.root().resolve(dir).map_err(|e| Diagnostic::plain(format!("{dir}: {e}")))?;
+    let files = list_files(&full).map_err(|e| Diagnostic::plain(format!("listing {dir}: {e}")))?;
+    for file in files {
+        if file != manifest_name && !entries.iter().any(|e| e.path == file) {
+            problems.push(format!("{file}: present but not listed"));
+        }
+    }
+    Ok((verified, problems))
+}
+
+/// Every regular file under `dir`, as sorted `/`-separated paths relative to it.
+pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let path = entry.path();
+            if kind.is_dir() {
+                walk(base, &path, out)?;
+            } else {
+                let rel = path.strip_prefix(base).unwrap_or(&path);
+                out.push(rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_lines_parse_and_bad_lines_are_located() {
+        let hash = "a".repeat(64);
+        let entries = parse_manifest("M", &format!("{hash}  samples.jsonl\n{hash} *traces/q.jsonl\n")).unwrap();
+        assert_eq!(entries[1].path, "traces/q.jsonl");
+        let err = parse_manifest("M", &format!("{hash}  a\nbroken\n")).unwrap_err();
+        assert_eq!(err.position().unwrap(), "M:2:1");
+    }
+}

@@ -1,0 +1,139 @@
+//! `meta.json`: on what, with what and how a run was measured, and whether it was accepted.
+//! The GPU suite writes it through [`Meta`] and every reader reads it through the same type, so
+//! a field can only change in one place. Reading is lenient about what a run does not record
+//! (older or hand-made runs, such as the test fixture's), never about a field's type.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::graphs::GraphRecord;
+
+/// The whole file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Meta {
+    pub schema_version: u32,
+    pub run_id: String,
+    /// `accepted` when every validation record held, else `rejected`.
+    pub status: Option<String>,
+    pub rejected_because: Vec<String>,
+    pub suites: Vec<String>,
+    pub device: Option<DeviceInfo>,
+    pub clocks_before: Option<String>,
+    pub clocks_after: Option<String>,
+    pub git_commit: String,
+    pub claimcheck_version: String,
+    pub settings: Option<Settings>,
+    pub tolerances: BTreeMap<String, f64>,
+    pub timing: BTreeMap<String, String>,
+    pub nvrtc_options: BTreeMap<String, Vec<String>>,
+    pub cases: Vec<CaseMeta>,
+    pub graphs: Vec<GraphRecord>,
+    pub medians: Vec<Median>,
+    pub peers: Vec<serde_json::Value>,
+    pub notes: Vec<String>,
+}
+
+/// The status a run is written with when every validation record holds.
+pub const ACCEPTED: &str = "accepted";
+/// The status a run is written with when any does not.
+pub const REJECTED: &str = "rejected";
+
+impl Meta {
+    /// Whether the run was accepted when it was written.
+    pub fn is_accepted(&self) -> bool {
+        self.status.as_deref() == Some(ACCEPTED)
+    }
+
+    /// The status as the run records it, or `unknown`.
+    pub fn status_name(&self) -> &str {
+        self.status.as_deref().unwrap_or("unknown")
+    }
+}
+
+/// What the run records about the device and the software it ran under.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub compute_capability: [i32; 2],
+    pub sm_count: i32,
+    pub l2_bytes: i32,
+    pub max_shared_per_block_optin: i32,
+    pub max_shared_per_sm: i32,
+    pub total_memory_bytes: usize,
+    /// As cuDriverGetVersion reports it: 1000 × major + 10 × minor.
+    pub driver_version: i32,
+    pub nvrtc_version: [i32; 2],
+    pub cudnn_version: Option<usize>,
+}
+
+/// How a run is timed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub rounds: u32,
+    pub warmup: usize,
+    pub seed: u64,
+    /// Fresh random fixtures each variant is validated on before timing.
+    pub validation_fixtures: u64,
+}
+
+/// How one configuration was set up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseMeta {
+    pub suite: String,
+    pub case: String,
+    pub shape: Vec<usize>,
+    /// Buffer sets the timed invocations rotate through; more than one when one set fits in L2.
+    pub rotation_sets: usize,
+    pub bytes_per_set: usize,
+    pub timing_fixture_seed: u64,
+    pub variants: Vec<String>,
+    pub modes: Vec<String>,
+    /// Logical bytes one invocation of each variant reads and writes (array accesses, not
+    /// DRAM measurements).
+    pub logical_bytes: BTreeMap<String, usize>,
+    pub dispatch: Option<String>,
+}
+
+/// The median of one configuration and field. The fields are declared in the order the run
+/// has always written them (sorted by name).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Median {
+    pub case: String,
+    pub field: String,
+    pub median: f64,
+    pub mode: String,
+    pub suite: String,
+    pub variant: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_committed_run_reads_and_writes_back_the_same_json() {
+        let runs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("evidence/runs");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(runs).unwrap() {
+            let path = entry.unwrap().path().join("meta.json");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let meta: Meta = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let mut again = serde_json::to_string_pretty(&meta).unwrap();
+            again.push('\n');
+            assert_eq!(again, text, "{}", path.display());
+            seen += 1;
+        }
+        assert!(seen >= 6);
+    }
+
+    #[test]
+    fn a_partial_meta_reads_with_what_it_records() {
+        let meta: Meta = serde_json::from_str(r#"{"status":"accepted","device":{"name":"NVIDIA H200","driver_version":13000},"suites":["softmax"]}"#).unwrap();
+        assert!(meta.is_accepted());
+        assert_eq!(meta.device.unwrap().driver_version, 13000);
+        assert!(serde_json::from_str::<Meta>(r#"{"suites":"softmax"}"#).is_err());
+    }
+}

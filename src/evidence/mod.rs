@@ -1,0 +1,38 @@
+//! The evidence a registry's checks read, and the run directory the GPU suite writes: the
+//! contract between them. This module owns reading and writing those files through typed
+//! readers and writers, one file each; it never measures anything and never judges a claim.
+//!
+//! A run directory, `evidence/runs/<id>/`, holds `meta.json` ([`meta`]), `samples.jsonl`
+//! ([`samples`]), `summary.json` ([`summary`]), `validation.jsonl` ([`validation`]),
+//! `traces/*.jsonl` ([`trace`], with its verifier), `graphs/*.dot` and `graphs/nodes.json`
+//! ([`graphs`]), `kernels.json` ([`kernels`]), `ptx/*.ptx`, and `MANIFEST.sha256`
+//! ([`manifest`]), which lists every other file with its SHA-256 in `sha256sum -c` format.
+//! [`writer`] makes a run appear whole or not at all; [`accepted`] is `evidence/accepted.toml`.
+//!
+//! [`store::Evidence`] is the one reader of evidence files for a loaded workspace: it opens each
+//! file once, keeps what it parsed, and shares it between registries and checks.
+//!
+//! **Architecture Invariant:** nothing here imports the checks, the commands, the reports or the
+//! GPU suite; the GPU suite writes through these types.
+
+pub mod accepted;
+pub mod graphs;
+pub mod jsonl;
+pub mod kernels;
+pub mod manifest;
+pub mod meta;
+pub mod samples;
+pub mod store;
+pub mod summary;
+pub mod trace;
+pub mod validation;
+pub mod writer;
+
+pub use accepted::{AcceptedFile, AcceptedRun};
+pub use jsonl::{Jsonl, Record, Scalar};
+pub use manifest::list_files;
+pub use samples::SampleRecord;
+pub use summary::Summary;
+pub use trace::{TraceHeader, TraceTask};
+pub use validation::ValidationRecord;
+pub use writer::RunWriter;

@@ -1,0 +1,217 @@
+//! The loaded workspace: everything a command reads, read once. Loading opens the root, reads
+//! the registries, their manuscripts (or the draft given in place of one), their locks, binds
+//! every claim through the one lock-aware binding, and keeps one evidence reader shared by all
+//! of them. Every command that audits (`audit`, `table`, `accept`, `recheck`, `review`) takes a
+//! `&Workspace`, so no command reads a file twice and no two commands bind differently.
+//!
+//! Loading never stops at the first problem: what could not be read is a diagnostic beside
+//! what could.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::article::Article;
+use crate::diagnostic::Diagnostic;
+use crate::evidence::store::{Evidence, ReadError};
+use crate::paths::Root;
+use crate::registry::binding::{self, Binding};
+use crate::registry::lock::{self, Alignment, Lock};
+use crate::registry::{self, Registry};
+
+/// What to load.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub root: PathBuf,
+    /// Registry files, root-relative; empty means every `claims/*.toml`.
+    pub claims: Vec<String>,
+    /// A draft loaded in place of its registry's manuscript (any path the user names).
+    pub draft: Option<PathBuf>,
+}
+
+/// Everything loaded, for the commands.
+pub struct Workspace {
+    /// The one reader of files under the root; `None` when the root could not be opened.
+    evidence: Option<Evidence>,
+    pub registries: Vec<Loaded>,
+    /// Problems loading: unreadable registries, articles and locks, bad quotes.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One registry with what it was loaded against.
+pub struct Loaded {
+    pub registry: Registry,
+    /// The manuscript, or the draft standing in for it; `None` when it could not be read.
+    pub article: Option<Rc<Article>>,
+    /// With a draft: the manuscript path the draft stands in for.
+    pub draft_of: Option<String>,
+    pub lock: Option<Lock>,
+    /// The article's sentences against the lock's.
+    pub alignment: Option<Alignment>,
+    /// One per claim, in order; empty when there is no article.
+    pub bindings: Vec<Binding>,
+}
+
+impl Workspace {
+    /// Loads what `options` names. Problems become diagnostics; nothing is written.
+    pub fn load(options: &Options) -> Workspace {
+        let root = match Root::new(&options.root) {
+            Ok(r) => r,
+            Err(e) => return Workspace::failed(Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))),
+        };
+        let evidence = Evidence::new(root);
+        let files = match registry_files(evidence.root(), &options.claims) {
+            Ok(f) => f,
+            Err(d) => return Workspace { evidence: Some(evidence), registries: vec![], diagnostics: vec![d] },
+        };
+        let mut diagnostics = Vec::new();
+        let registries: Vec<Registry> = files.iter().filter_map(|f| load_registry(&evidence, f, &mut diagnostics)).collect();
+        let registries = match &options.draft {
+            Some(draft) => {
+                if !diagnostics.is_empty() {
+                    return Workspace { evidence: Some(evidence), registries: vec![], diagnostics };
+                }
+                match load_draft(&evidence, registries, !options.claims.is_empty(), draft, &mut diagnostics) {
+                    Ok(one) => vec![one],
+                    Err(d) => return Workspace { evidence: Some(evidence), registries: vec![], diagnostics: vec![d] },
+                }
+            }
+            None => {
+                let mut articles: BTreeMap<String, Option<Rc<Article>>> = BTreeMap::new();
+                registries
+                    .into_iter()
+                    .map(|registry| {
+                        let path = registry.manuscript.path.get_ref().clone();
+                        let article = articles.entry(path).or_insert_with(|| load_article(&evidence, &registry, &mut diagnostics).map(Rc::new)).clone();
+                        Loaded::bind(&evidence, registry, article, None, &mut diagnostics)
+                    })
+                    .collect()
+            }
+        };
+        Workspace { evidence: Some(evidence), registries, diagnostics }
+    }
+
+    fn failed(d: Diagnostic) -> Workspace {
+        Workspace { evidence: None, registries: vec![], diagnostics: vec![d] }
+    }
+
+    /// The evidence reader, where the root could be opened.
+    pub fn evidence(&self) -> Option<&Evidence> {
+        self.evidence.as_ref()
+    }
+}
+
+impl Loaded {
+    /// Reads the registry's lock and binds its claims through it.
+    fn bind(evidence: &Evidence, registry: Registry, article: Option<Rc<Article>>, draft_of: Option<String>, diagnostics: &mut Vec<Diagnostic>) -> Loaded {
+        let Some(article) = article else {
+            return Loaded { registry, article: None, draft_of, lock: None, alignment: None, bindings: vec![] };
+        };
+        let lock = lock::read(evidence, &registry.file).unwrap_or_else(|d| {
+            diagnostics.push(d);
+            None
+        });
+        let bindings = {
+            let locked = lock.as_ref().map(|l| l.claim_sentences()).unwrap_or_default();
+            let audited: BTreeMap<&str, &str> = match &lock {
+                Some(l) => locked.iter().map(|(id, i)| (*id, l.sentences[*i].text.as_str())).collect(),
+                None => BTreeMap::new(),
+            };
+            binding::bind_against(&registry, &article, &audited)
+        };
+        let alignment = lock.as_ref().map(|l| lock::align(l, &article));
+        Loaded { registry, article: Some(article), draft_of, lock, alignment, bindings }
+    }
+}
+
+/// The registries a command reads: those named, or every `claims/*.toml` under the root.
+fn registry_files(root: &Root, named: &[String]) -> Result<Vec<String>, Diagnostic> {
+    if !named.is_empty() {
+        return Ok(named.to_vec());
+    }
+    let dir = root.dir().join("claims");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".toml"))
+                .map(|n| format!("claims/{n}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    if files.is_empty() {
+        let shown = root.dir().display().to_string();
+        return Err(Diagnostic::plain(format!("no claims registry found: expected claims/*.toml under {}", if shown.is_empty() { "." } else { &shown }))
+            .with_note("pass --root DIR for another repository, or --claims FILE for one registry"));
+    }
+    Ok(files)
+}
+
+/// Reads and parses one registry, adding its diagnostics.
+fn load_registry(evidence: &Evidence, file: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<Registry> {
+    let text = match evidence.text(file) {
+        Ok(t) => t,
+        Err(ReadError::Path(e)) => {
+            diagnostics.push(Diagnostic::plain(format!("registry {file}: {e}")));
+            return None;
+        }
+        Err(ReadError::Io(e)) => {
+            diagnostics.push(Diagnostic::plain(format!("reading registry {file}: {e}")));
+            return None;
+        }
+        Err(ReadError::Parse(d)) => {
+            diagnostics.push(d);
+            return None;
+        }
+    };
+    let (registry, mut found) = registry::parse(file, &text);
+    diagnostics.append(&mut found);
+    registry
+}
+
+/// Reads the article a registry names.
+fn load_article(evidence: &Evidence, registry: &Registry, diagnostics: &mut Vec<Diagnostic>) -> Option<Article> {
+    let path = &registry.manuscript.path;
+    let at = |m: String| Diagnostic::at(m, &registry.file, &registry.source, path.span(), "the manuscript");
+    let bytes = match evidence.bytes(path.get_ref()) {
+        Ok(b) => b,
+        Err(ReadError::Path(e)) => {
+            diagnostics.push(at(format!("manuscript: {e}")));
+            return None;
+        }
+        Err(e) => {
+            diagnostics.push(at(e.at(path.get_ref()).message));
+            return None;
+        }
+    };
+    Article::parse(path.get_ref(), &bytes).map_err(|e| diagnostics.push(at(e.to_string()))).ok()
+}
+
+/// Loads `draft` in place of the manuscript of one registry: the one `--claims` named, else the
+/// one whose manuscript has the draft's file name, else the only one.
+fn load_draft(evidence: &Evidence, registries: Vec<Registry>, named: bool, draft: &Path, diagnostics: &mut Vec<Diagnostic>) -> Result<Loaded, Diagnostic> {
+    let name = draft.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let matching = |r: &Registry| Path::new(r.manuscript.path.get_ref()).file_name().is_some_and(|n| n.to_string_lossy() == name);
+    let candidates: Vec<usize> = (0..registries.len()).filter(|i| named || registries.len() == 1 || matching(&registries[*i])).collect();
+    let [chosen] = candidates.as_slice() else {
+        let list: Vec<String> = registries.iter().map(|r| format!("--claims {} (manuscript {})", r.file, r.manuscript.path.get_ref())).collect();
+        let what = if named {
+            "several registries were named"
+        } else if candidates.is_empty() {
+            "no registry's manuscript is named like it"
+        } else {
+            "several registries' manuscripts are named like it"
+        };
+        return Err(Diagnostic::plain(format!("cannot tell which registry the draft {} belongs to: {what}", draft.display()))
+            .with_note(format!("name one with --claims: {}", list.join("; "))));
+    };
+    let registry = registries.into_iter().nth(*chosen).expect("a candidate index");
+    let shown = draft.display().to_string();
+    // The draft is any file the user names, often outside the root, so it is read as given.
+    let bytes = std::fs::read(draft).map_err(|e| Diagnostic::plain(format!("draft: reading {shown}: {e}")))?;
+    let article = Article::parse(&shown, &bytes).map_err(|e| Diagnostic::plain(format!("draft: {e}")))?;
+    let draft_of = Some(registry.manuscript.path.get_ref().clone());
+    Ok(Loaded::bind(evidence, registry, Some(Rc::new(article)), draft_of, diagnostics))
+}
