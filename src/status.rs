@@ -136,3 +136,34 @@ impl Output {
         self.print(&format!("{line}\n"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_ending_has_its_exit_code() {
+        assert_eq!(finish(Ok(Status::Clean)), 0);
+        assert_eq!(finish(Ok(Status::NeedsAttention)), 1);
+        assert_eq!(finish(Err(Failure::input("bad"))), 2);
+        assert_eq!(finish(Err(Failure::Usage("bad".into()))), 2);
+        assert_eq!(finish(Err(Failure::NoGpu("none".into()))), 2);
+        assert_eq!(finish(Err(Failure::RunRejected("r".into()))), 3);
+        assert_eq!(finish(Err(Failure::Internal(anyhow::anyhow!("x")))), 4);
+        assert_eq!(finish(Err(Failure::ClosedPipe)), 0);
+    }
+
+    #[test]
+    fn a_closed_reader_ends_the_output_quietly() {
+        struct Closed;
+        impl Write for Closed {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        assert!(matches!(Output::to(Box::new(Closed)).print("x"), Err(Failure::ClosedPipe)));
+    }
+}

@@ -79,3 +79,21 @@ fn a_dash_writes_to_standard_output() {
     let review: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(review["tool"]["name"], "claimcheck");
 }
+
+#[test]
+fn a_reader_that_closes_early_ends_the_review_quietly() {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_claimcheck"))
+        .args(["review", "--out", "-"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe is closed here, as `| head -c10` closes it.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -73,7 +73,7 @@ mod tests {
     use super::*;
     use crate::checks::testing::{Fixture, check_toml};
     use crate::article::numbers::Unit;
-    use crate::registry::Source;
+    use crate::registry::source::Source;
 
     fn source() -> Source {
         Source {

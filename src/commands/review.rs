@@ -87,3 +87,24 @@ fn run_evidence(evidence: &Evidence, dir: &str) -> Result<RunEvidence, Diagnosti
     let kernels: KernelsFile = optional(evidence, &format!("{dir}/kernels.json"))?;
     Ok(RunEvidence { path: dir.to_string(), graphs, kernels: kernels.kernels })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::Options;
+
+    #[test]
+    fn reviewing_the_shipped_repository_opens_each_file_once() {
+        let ws = Workspace::load(&Options { root: env!("CARGO_MANIFEST_DIR").into(), ..Options::default() });
+        let file = gather(&ws).unwrap_or_else(|f| panic!("{f:?}"));
+        assert!(file.recheck.rows.len() > 20 && !file.runs.is_empty());
+        let opens = ws.evidence().unwrap().opens();
+        // The registries, manuscripts, locks and every evidence file the checks read.
+        assert!(opens.len() > 50, "{opens:?}");
+        let twice: Vec<_> = opens.iter().filter(|(_, n)| **n > 1).collect();
+        assert!(twice.is_empty(), "opened more than once: {twice:?}");
+        for file in ["claims/graphs-fusion-megakernels.toml", "article/graphs-fusion-megakernels.md", "evidence/runs/20261202T102605Z-all/summary.json", "evidence/runs/20261202T102605Z-all/samples.jsonl"] {
+            assert_eq!(opens.get(file), Some(&1), "{file}");
+        }
+    }
+}
