@@ -20,7 +20,7 @@ const FAMILY: &str = "sans-serif";
 
 /// One rendered figure with what it plots.
 #[derive(Debug, Clone)]
-pub struct Figure {
+pub(crate) struct Figure {
     /// File name under `article/figures/`.
     pub name: String,
     pub svg: String,
@@ -30,13 +30,13 @@ pub struct Figure {
 /// `article/figures/provenance.toml`: every figure and every plotted label, with its source.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Provenance {
+pub(crate) struct Provenance {
     pub figure: Vec<FigureProvenance>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct FigureProvenance {
+pub(crate) struct FigureProvenance {
     pub file: String,
     pub sha256: String,
     pub run: String,
@@ -47,7 +47,7 @@ pub struct FigureProvenance {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct LabelSource {
+pub(crate) struct LabelSource {
     pub label: String,
     pub suite: String,
     pub cases: Vec<String>,
@@ -59,7 +59,7 @@ pub struct LabelSource {
 }
 
 /// What `claimcheck figures` did.
-pub struct Written {
+pub(crate) struct Written {
     /// False when `--check` found a committed figure that differs from a fresh rendering.
     pub matched: bool,
     pub message: String,
@@ -67,7 +67,7 @@ pub struct Written {
 
 /// `claimcheck figures`: renders every figure of `run` (default: the accepted run that holds the
 /// softmax suite) into `article/figures/`, or with `check` compares them with the committed files.
-pub fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> anyhow::Result<Written> {
+pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> anyhow::Result<Written> {
     let root = Root::new(root).map_err(|e| anyhow::anyhow!("cannot open root {}: {e}", root.display()))?;
     let evidence = Evidence::new(root);
     let run = match run {
@@ -100,7 +100,7 @@ pub fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> anyhow::Re
 const DIR: &str = "article/figures";
 
 /// Renders every figure from the run at `run` (root-relative), reading through `evidence`.
-pub fn render(evidence: &Evidence, run: &str) -> anyhow::Result<Vec<Figure>> {
+pub(crate) fn render(evidence: &Evidence, run: &str) -> anyhow::Result<Vec<Figure>> {
     plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).map_err(|_| anyhow::anyhow!("the embedded font does not load"))?;
     let samples = read_samples(evidence, &format!("{run}/samples.jsonl"))?;
     let mut out = Vec::new();
@@ -148,7 +148,7 @@ pub fn render(evidence: &Evidence, run: &str) -> anyhow::Result<Vec<Figure>> {
 }
 
 /// The provenance file for `figures`.
-pub fn provenance_toml(figures: &[Figure]) -> anyhow::Result<String> {
+pub(crate) fn provenance_toml(figures: &[Figure]) -> anyhow::Result<String> {
     let p = Provenance { figure: figures.iter().map(|f| f.provenance.clone()).collect() };
     Ok(format!("# Written by `claimcheck figures`: every figure and every plotted label, with its source.\n\n{}", toml::to_string(&p)?))
 }

@@ -21,7 +21,7 @@ use crate::registry::{self, Registry};
 
 /// What to load.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub(crate) struct Options {
     pub root: PathBuf,
     /// Registry files, root-relative; empty means every `claims/*.toml`.
     pub claims: Vec<String>,
@@ -30,7 +30,7 @@ pub struct Options {
 }
 
 /// Everything loaded, for the commands.
-pub struct Workspace {
+pub(crate) struct Workspace {
     /// The one reader of files under the root; `None` when the root could not be opened.
     evidence: Option<Evidence>,
     pub registries: Vec<Loaded>,
@@ -39,7 +39,7 @@ pub struct Workspace {
 }
 
 /// One registry with what it was loaded against.
-pub struct Loaded {
+pub(crate) struct Loaded {
     pub registry: Registry,
     /// The manuscript, or the draft standing in for it; `None` when it could not be read.
     pub article: Option<Rc<Article>>,
@@ -54,7 +54,7 @@ pub struct Loaded {
 
 impl Workspace {
     /// Loads what `options` names. Problems become diagnostics; nothing is written.
-    pub fn load(options: &Options) -> Workspace {
+    pub(crate) fn load(options: &Options) -> Workspace {
         let root = match Root::new(&options.root) {
             Ok(r) => r,
             Err(e) => return Workspace::failed(Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))),
@@ -96,7 +96,7 @@ impl Workspace {
     }
 
     /// The evidence reader, where the root could be opened.
-    pub fn evidence(&self) -> Option<&Evidence> {
+    pub(crate) fn evidence(&self) -> Option<&Evidence> {
         self.evidence.as_ref()
     }
 }

@@ -30,7 +30,7 @@ use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub expr: Spanned<String>,
     #[serde(default)]
     pub vars: BTreeMap<String, stat::Spec>,
@@ -83,14 +83,14 @@ impl Spec {
 
 /// A syntax or evaluation error, with its span in the expression text.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ExprError {
+pub(crate) struct ExprError {
     pub message: String,
     pub at: Range<usize>,
 }
 
 /// A parsed expression.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Expr {
+pub(crate) enum Expr {
     Number(f64),
     Var(String, Range<usize>),
     Neg(Box<Expr>),
@@ -109,7 +109,7 @@ impl Expr {
         }
     }
 
-    pub fn eval(&self, vars: &BTreeMap<&str, f64>) -> Result<f64, ExprError> {
+    pub(crate) fn eval(&self, vars: &BTreeMap<&str, f64>) -> Result<f64, ExprError> {
         let v = match self {
             Expr::Number(v) => *v,
             Expr::Var(name, at) => *vars.get(name.as_str()).ok_or(ExprError { message: format!("unknown variable `{name}`"), at: at.clone() })?,
@@ -158,7 +158,7 @@ impl Expr {
 
 /// Parses an expression by precedence climbing: `+ -` below `* / %` below unary minus below
 /// `^`, which is right-associative, so `-2^2` is −4 as in mathematics.
-pub fn parse(text: &str) -> Result<Expr, ExprError> {
+pub(crate) fn parse(text: &str) -> Result<Expr, ExprError> {
     let tokens = tokenize(text)?;
     let mut p = Parser { tokens, pos: 0, len: text.len() };
     let e = p.sum()?;

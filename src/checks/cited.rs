@@ -24,7 +24,7 @@ use crate::article::numbers::{self, Quoted, Shape};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub source: Spanned<String>,
 }
 

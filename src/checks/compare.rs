@@ -35,7 +35,7 @@ use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub samples: Spanned<String>,
     pub select: Spanned<BTreeMap<String, toml::Value>>,
     pub field: Spanned<String>,
@@ -68,7 +68,7 @@ impl Spec {
     }
 
     /// The `stat` query for one case and variant.
-    pub fn query(&self, case: &str, variant: &str) -> stat::Spec {
+    pub(crate) fn query(&self, case: &str, variant: &str) -> stat::Spec {
         let mut select = self.select.get_ref().clone();
         select.insert("case".into(), toml::Value::String(case.into()));
         select.insert(self.by.clone(), toml::Value::String(variant.into()));

@@ -28,7 +28,7 @@ use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub file: Spanned<String>,
     pub pattern: Spanned<String>,
     #[serde(default)]

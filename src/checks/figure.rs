@@ -27,7 +27,7 @@ use crate::figures::Provenance;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub provenance: Spanned<String>,
 }
 

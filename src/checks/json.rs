@@ -29,7 +29,7 @@ use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub file: Spanned<String>,
     pub path: Spanned<String>,
     #[serde(default)]
@@ -71,17 +71,17 @@ impl Spec {
 /// A number at a path of a JSON or TOML file, as an `arith` variable.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Query {
+pub(crate) struct Query {
     pub file: Spanned<String>,
     pub path: Spanned<String>,
 }
 
 impl Query {
-    pub fn validate(&self) -> Result<(), (String, Range<usize>)> {
+    pub(crate) fn validate(&self) -> Result<(), (String, Range<usize>)> {
         steps(self.path.get_ref()).map(|_| ()).map_err(|m| (m, self.path.span()))
     }
 
-    pub fn number(&self, ctx: &Context<'_>) -> Result<f64, Diagnostic> {
+    pub(crate) fn number(&self, ctx: &Context<'_>) -> Result<f64, Diagnostic> {
         let v = lookup(ctx, &self.file, &self.path)?;
         v.as_f64().ok_or_else(|| ctx.error_at(format!("{}: {} is {v}, not a number", self.file.get_ref(), self.path.get_ref()), self.path.span(), "not a number"))
     }

@@ -25,7 +25,7 @@ use crate::evidence::manifest;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub manifest: Spanned<String>,
     #[serde(default)]
     pub remote_only: Vec<String>,

@@ -6,17 +6,17 @@
 //! **Architecture Invariant:** a check reads files under the repository root and nothing
 //! else; it never runs a program, and no registry value becomes a command.
 
-pub mod arith;
-pub mod cited;
-pub mod compare;
-pub mod contains;
-pub mod figure;
-pub mod json;
-pub mod manifest;
-pub mod stat;
-pub mod trace;
-pub mod validation;
-pub mod words;
+pub(crate) mod arith;
+pub(crate) mod cited;
+pub(crate) mod compare;
+pub(crate) mod contains;
+pub(crate) mod figure;
+pub(crate) mod json;
+pub(crate) mod manifest;
+pub(crate) mod stat;
+pub(crate) mod trace;
+pub(crate) mod validation;
+pub(crate) mod words;
 
 #[cfg(test)]
 mod testing;
@@ -38,7 +38,7 @@ use crate::registry::source::Source;
 
 /// One check of a claim.
 #[derive(Debug, Clone)]
-pub struct Check {
+pub(crate) struct Check {
     pub kind: Kind,
     pub common: Common,
     /// Span of the check's table in the registry.
@@ -53,42 +53,42 @@ macro_rules! kinds {
     ($($variant:ident => $name:literal, $module:ident, $rechecked:literal;)*) => {
         /// One check kind with its spec. Adding one forces every `match` over it to handle it.
         #[derive(Debug, Clone)]
-        pub enum Kind {
+        pub(crate) enum Kind {
             $($variant($module::Spec),)*
         }
 
         /// A kind without its spec: what renderers and the recheck match on.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum KindName {
+        pub(crate) enum KindName {
             $($variant,)*
         }
 
         impl KindName {
             /// Every kind, in the table's order.
-            pub const ALL: &'static [KindName] = &[$(KindName::$variant,)*];
+            pub(crate) const ALL: &'static [KindName] = &[$(KindName::$variant,)*];
 
             /// The kind's name in a registry.
-            pub fn as_str(self) -> &'static str {
+            pub(crate) fn as_str(self) -> &'static str {
                 match self {
                     $(KindName::$variant => $name,)*
                 }
             }
 
             /// Whether `recheck` judges checks of this kind again: latencies and orderings.
-            pub fn rechecked(self) -> bool {
+            pub(crate) fn rechecked(self) -> bool {
                 match self {
                     $(KindName::$variant => $rechecked,)*
                 }
             }
 
             /// The kind named `name` in a registry.
-            pub fn parse(name: &str) -> Option<KindName> {
+            pub(crate) fn parse(name: &str) -> Option<KindName> {
                 KindName::ALL.iter().copied().find(|k| k.as_str() == name)
             }
         }
 
         impl Kind {
-            pub fn name(&self) -> KindName {
+            pub(crate) fn name(&self) -> KindName {
                 match self {
                     $(Kind::$variant(_) => KindName::$variant,)*
                 }
@@ -114,7 +114,7 @@ macro_rules! kinds {
             }
 
             /// The root-relative files this check reads, for the review and for `recheck`.
-            pub fn files(&self) -> Vec<&str> {
+            pub(crate) fn files(&self) -> Vec<&str> {
                 match self {
                     $(Kind::$variant(s) => s.files(),)*
                 }
@@ -146,7 +146,7 @@ impl std::fmt::Display for KindName {
 /// Keys every kind accepts.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Common {
+pub(crate) struct Common {
     /// Which number of the sentence this check verifies, as the sentence shows it.
     #[serde(default)]
     pub number: Option<Spanned<String>>,
@@ -162,6 +162,7 @@ pub struct Common {
     pub part: Option<Part>,
     /// Why the check is there, for readers of the registry.
     #[serde(default)]
+    #[allow(dead_code)] // Read by people, never by the tool.
     pub note: Option<String>,
     /// The equivalence margin δ that `recheck` allows between a fresh run and the accepted
     /// one, as a fraction (0.1 is ±10 %); only for latency checks (`stat`, `arith`).
@@ -173,7 +174,7 @@ const COMMON_KEYS: [&str; 6] = ["number", "expect", "tolerance", "part", "note",
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Expect {
+pub(crate) enum Expect {
     #[default]
     Match,
     Mismatch,
@@ -181,7 +182,7 @@ pub enum Expect {
 
 /// What a kind saw, before it is judged against the sentence.
 #[derive(Debug, Clone, Default)]
-pub struct Observation {
+pub(crate) struct Observation {
     /// The value a quoted number is compared with, where the kind yields one.
     pub value: Option<f64>,
     /// The unit of `value`, where the kind knows it (a field named `host_us` is in µs).
@@ -194,15 +195,18 @@ pub struct Observation {
 
 /// The result of one check.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     Pass { detail: String },
     Fail { expected: Option<String>, observed: Option<String>, detail: String },
+    // No kind skips today; the variant stays because the audit JSON's `skipped` outcome is part
+    // of its versioned schema, which users parse.
+    #[allow(dead_code)]
     Skipped { reason: String },
     Error(Diagnostic),
 }
 
 impl Outcome {
-    pub fn label(&self) -> &'static str {
+    pub(crate) fn label(&self) -> &'static str {
         match self {
             Outcome::Pass { .. } => "pass",
             Outcome::Fail { .. } => "fail",
@@ -213,13 +217,13 @@ impl Outcome {
 }
 
 /// Why a check table could not be read.
-pub enum ParseError {
+pub(crate) enum ParseError {
     Toml(toml::de::Error),
     At { message: String, span: Range<usize>, label: String },
 }
 
 /// Reads one `[[claim.check]]` table into its kind.
-pub fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
+pub(crate) fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
     let span = value.span();
     let Some(table) = value.get_ref().as_table() else {
         return Err(ParseError::At { message: "a check must be a table".into(), span, label: "not a table".into() });
@@ -263,7 +267,7 @@ fn from_table<T: DeserializeOwned>(table: DeTable<'_>, span: Range<usize>) -> Re
 
 /// What every check reads through: the workspace's evidence (one reader for every registry of
 /// the run), the article, and the registry (for locating diagnostics).
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub evidence: &'a Evidence,
     pub article: &'a Article,
     /// The registry's sources, for `cited` checks.
@@ -273,12 +277,12 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(evidence: &'a Evidence, article: &'a Article, sources: &'a [Source], registry_file: &'a str, registry_source: &'a str) -> Self {
+    pub(crate) fn new(evidence: &'a Evidence, article: &'a Article, sources: &'a [Source], registry_file: &'a str, registry_source: &'a str) -> Self {
         Context { evidence, article, sources, registry_file, registry_source }
     }
 
     /// A diagnostic pointing into the registry.
-    pub fn error_at(&self, message: impl Into<String>, span: Range<usize>, label: impl Into<String>) -> Diagnostic {
+    pub(crate) fn error_at(&self, message: impl Into<String>, span: Range<usize>, label: impl Into<String>) -> Diagnostic {
         Diagnostic::at(message, self.registry_file, self.registry_source, span, label)
     }
 
@@ -292,24 +296,19 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The bytes of a file the registry names.
-    pub fn read_bytes(&self, path: &Spanned<String>) -> Result<std::rc::Rc<Vec<u8>>, Diagnostic> {
-        self.evidence.bytes(path.get_ref()).map_err(|e| self.locate(path, e))
-    }
-
     /// A text file the registry names.
-    pub fn read_text(&self, path: &Spanned<String>) -> Result<Rc<String>, Diagnostic> {
+    pub(crate) fn read_text(&self, path: &Spanned<String>) -> Result<Rc<String>, Diagnostic> {
         self.evidence.text(path.get_ref()).map_err(|e| self.locate(path, e))
     }
 
     /// A JSONL evidence file the registry names.
-    pub fn jsonl(&self, path: &Spanned<String>) -> Result<Rc<Jsonl>, Diagnostic> {
+    pub(crate) fn jsonl(&self, path: &Spanned<String>) -> Result<Rc<Jsonl>, Diagnostic> {
         self.evidence.jsonl(path.get_ref()).map_err(|e| self.locate(path, e))
     }
 }
 
 /// Runs `check` and judges it against `quoted`, the number of the sentence it verifies.
-pub fn run(check: &Check, quoted: Option<&Quoted>, ctx: &Context<'_>) -> Outcome {
+pub(crate) fn run(check: &Check, quoted: Option<&Quoted>, ctx: &Context<'_>) -> Outcome {
     let observation = match check.kind.observe(ctx, quoted) {
         Ok(o) => o,
         Err(d) => return Outcome::Error(d),
@@ -319,7 +318,7 @@ pub fn run(check: &Check, quoted: Option<&Quoted>, ctx: &Context<'_>) -> Outcome
 
 /// The comparison of an observation with the sentence, kept apart from I/O so that it can be
 /// tested on its own.
-pub fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observation) -> Outcome {
+pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observation) -> Outcome {
     let Observation { value, unit, problems, detail } = observation;
     if !problems.is_empty() {
         return Outcome::Fail { expected: None, observed: None, detail: problems.join("; ") };

@@ -36,7 +36,7 @@ use crate::stats::Statistic;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub samples: Spanned<String>,
     pub select: Spanned<BTreeMap<String, toml::Value>>,
     pub field: Spanned<String>,
@@ -66,7 +66,7 @@ impl Spec {
     }
 
     /// The statistic's value, in the field's unit, and how many samples it came from.
-    pub fn compute(&self, ctx: &Context<'_>) -> Result<(f64, usize), Diagnostic> {
+    pub(crate) fn compute(&self, ctx: &Context<'_>) -> Result<(f64, usize), Diagnostic> {
         let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
         let jsonl = ctx.jsonl(&self.samples)?;
         let selected: Vec<&Record> = jsonl.select(self.select.get_ref());
@@ -112,7 +112,7 @@ impl Spec {
     }
 
     /// The value of `statistic` that a saved summary holds for this query, where it holds one.
-    pub fn saved(&self, summary: &Summary, statistic: Statistic) -> Option<f64> {
+    pub(crate) fn saved(&self, summary: &Summary, statistic: Statistic) -> Option<f64> {
         let key = statistic.summary_key()?;
         let select = self.select.get_ref();
         let wanted = |k: &str, v: &str| select.get(k).is_none_or(|t| t.as_str() == Some(v));
@@ -133,7 +133,7 @@ impl Spec {
 }
 
 /// The unit a field's name declares by its suffix (`host_us`, `gap_ns`).
-pub fn unit_of_field(field: &str) -> Option<Unit> {
+pub(crate) fn unit_of_field(field: &str) -> Option<Unit> {
     if field.ends_with("_us") {
         Some(Unit::Us)
     } else if field.ends_with("_ns") {

@@ -7,18 +7,18 @@ use crate::diagnostic::Diagnostic;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
 
-pub struct Fixture {
+pub(crate) struct Fixture {
     _dir: tempfile::TempDir,
     pub evidence: Evidence,
     pub article: Article,
 }
 
 impl Fixture {
-    pub fn new(files: &[(&str, &str)]) -> Fixture {
+    pub(crate) fn new(files: &[(&str, &str)]) -> Fixture {
         Fixture::with_article("# T\n\nOne sentence here. Another one.\n", files)
     }
 
-    pub fn with_article(article: &str, files: &[(&str, &str)]) -> Fixture {
+    pub(crate) fn with_article(article: &str, files: &[(&str, &str)]) -> Fixture {
         let dir = tempfile::tempdir().unwrap();
         for (path, text) in files {
             let full = dir.path().join(path);
@@ -30,14 +30,14 @@ impl Fixture {
         Fixture { _dir: dir, evidence: Evidence::new(root), article }
     }
 
-    pub fn observe(&self, check: &Check) -> Result<Observation, Diagnostic> {
+    pub(crate) fn observe(&self, check: &Check) -> Result<Observation, Diagnostic> {
         let ctx = Context::new(&self.evidence, &self.article, &[], "claims/t.toml", "");
         check.kind.observe(&ctx, None)
     }
 }
 
 /// Reads a check from the body of one `[[claim.check]]` table.
-pub fn check_toml(body: &str) -> Check {
+pub(crate) fn check_toml(body: &str) -> Check {
     let tree = toml::de::DeTable::parse(body).unwrap();
     let value = toml::Spanned::new(tree.span(), toml::de::DeValue::Table(tree.into_inner()));
     match super::parse(&value) {
@@ -48,7 +48,7 @@ pub fn check_toml(body: &str) -> Check {
 }
 
 /// The message of a check table that does not parse.
-pub fn parse_error(body: &str) -> String {
+pub(crate) fn parse_error(body: &str) -> String {
     let tree = toml::de::DeTable::parse(body).unwrap();
     let value = toml::Spanned::new(tree.span(), toml::de::DeValue::Table(tree.into_inner()));
     match super::parse(&value) {

@@ -41,7 +41,7 @@ use crate::stats::{Samples, Statistic};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub file: Spanned<String>,
     #[serde(default)]
     pub predicate: Option<Spanned<String>>,
@@ -49,7 +49,7 @@ pub struct Spec {
 
 /// A parsed predicate.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Predicate {
+pub(crate) enum Predicate {
     CountBefore { stage: String, edge: Edge, cmp: Cmp, agg: Agg, other: String, other_edge: Edge },
     CountStage(String),
     Stat { statistic: Statistic, stage: String, quantity: Quantity },
@@ -58,13 +58,13 @@ pub enum Predicate {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Edge {
+pub(crate) enum Edge {
     Start,
     End,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Cmp {
+pub(crate) enum Cmp {
     Lt,
     Le,
     Gt,
@@ -72,13 +72,13 @@ pub enum Cmp {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Agg {
+pub(crate) enum Agg {
     Max,
     Min,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Quantity {
+pub(crate) enum Quantity {
     WaitUs,
     DurationUs,
 }
@@ -124,7 +124,7 @@ impl Spec {
     }
 }
 
-pub fn parse_predicate(text: &str) -> Result<Predicate, String> {
+pub(crate) fn parse_predicate(text: &str) -> Result<Predicate, String> {
     static COUNT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^count\(\s*(\w+)\.(start|end)\s*(<=|<|>=|>)\s*(max|min)\(\s*(\w+)\.(start|end)\s*\)\s*\)$").expect("valid")
     });
@@ -160,7 +160,7 @@ pub fn parse_predicate(text: &str) -> Result<Predicate, String> {
 }
 
 /// The predicate's value over the tasks; `None` when it selects no task to take a statistic of.
-pub fn evaluate(predicate: &Predicate, tasks: &[TraceTask]) -> Option<f64> {
+pub(crate) fn evaluate(predicate: &Predicate, tasks: &[TraceTask]) -> Option<f64> {
     let at = |t: &TraceTask, e: Edge| match e {
         Edge::Start => t.start_ns,
         Edge::End => t.end_ns,

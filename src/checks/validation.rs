@@ -26,7 +26,7 @@ use crate::evidence::ValidationRecord;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     pub file: Spanned<String>,
 }
 

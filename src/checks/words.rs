@@ -23,7 +23,7 @@ use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Spec {
+pub(crate) struct Spec {
     #[serde(default)]
     pub min: Option<usize>,
     #[serde(default)]

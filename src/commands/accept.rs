@@ -19,7 +19,7 @@ use crate::workspace::Workspace;
 
 /// What `accept` did.
 #[derive(Debug)]
-pub enum Accepted {
+pub(crate) enum Accepted {
     /// One line per file written or found up to date.
     Written(Vec<String>),
     /// The audit is not clean (exit 1): the review, and why; nothing was written.
@@ -27,7 +27,7 @@ pub enum Accepted {
 }
 
 /// Accepts the audit of every registry of the workspace, from the very articles it audited.
-pub fn accept(ws: &Workspace) -> Result<Accepted, Failure> {
+pub(crate) fn accept(ws: &Workspace) -> Result<Accepted, Failure> {
     let review = audit::audit(ws);
     let errors = review.errors();
     if !errors.is_empty() {
@@ -84,7 +84,7 @@ pub fn accept(ws: &Workspace) -> Result<Accepted, Failure> {
 }
 
 /// Why a review is not clean enough to accept; empty when it is.
-pub fn unclean(review: &Review) -> Vec<String> {
+pub(crate) fn unclean(review: &Review) -> Vec<String> {
     let mut out = Vec::new();
     for r in &review.registries {
         for c in &r.claims {

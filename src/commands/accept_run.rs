@@ -12,7 +12,7 @@ use crate::paths::Root;
 use crate::status::Failure;
 
 /// Accepts `run` (root-relative) and returns the line to print.
-pub fn accept_run(root: &Path, run: &str) -> Result<String, Failure> {
+pub(crate) fn accept_run(root: &Path, run: &str) -> Result<String, Failure> {
     let root = Root::new(root).map_err(|e| Failure::input(format!("cannot open root {}: {e}", root.display())))?;
     let run = run.trim_end_matches('/');
     root.resolve(run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;

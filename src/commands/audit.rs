@@ -28,14 +28,14 @@ use crate::workspace::{Loaded, Workspace};
 
 /// The result of an audit, for renderers.
 #[derive(Debug, Clone)]
-pub struct Review {
+pub(crate) struct Review {
     pub registries: Vec<RegistryReview>,
     /// Problems with the input, each located.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 #[derive(Debug, Clone)]
-pub struct RegistryReview {
+pub(crate) struct RegistryReview {
     pub file: String,
     /// The file audited: the manuscript, or the draft given in its place.
     pub manuscript: String,
@@ -52,14 +52,14 @@ pub struct RegistryReview {
 }
 
 #[derive(Debug, Clone)]
-pub struct SourceReview {
+pub(crate) struct SourceReview {
     pub key: String,
     pub title: String,
     pub url: String,
 }
 
 #[derive(Debug, Clone)]
-pub struct ClaimReview {
+pub(crate) struct ClaimReview {
     pub id: String,
     pub verdict: Verdict,
     pub quote: String,
@@ -73,7 +73,7 @@ pub struct ClaimReview {
 
 /// A claim's sentence now, against the sentence it held when the lock was accepted.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Change {
+pub(crate) enum Change {
     Unchanged,
     /// The quote still binds, but the sentence reads differently.
     Edited { before: String, diff: String },
@@ -86,7 +86,7 @@ pub enum Change {
 }
 
 impl Change {
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Change::Unchanged => "unchanged",
             Change::Edited { .. } => "edited",
@@ -99,7 +99,7 @@ impl Change {
 
 /// The manuscript (or draft) against the registry's lock.
 #[derive(Debug, Clone)]
-pub struct LockReview {
+pub(crate) struct LockReview {
     pub file: String,
     /// The SHA-256 the lock was accepted at.
     pub accepted_sha256: String,
@@ -114,7 +114,7 @@ pub struct LockReview {
 }
 
 #[derive(Debug, Clone)]
-pub struct DeletedSentence {
+pub(crate) struct DeletedSentence {
     /// Line in the accepted manuscript.
     pub line: usize,
     pub text: String,
@@ -123,7 +123,7 @@ pub struct DeletedSentence {
 
 /// Where a claim bound, as the review reports it.
 #[derive(Debug, Clone)]
-pub enum ClaimBinding {
+pub(crate) enum ClaimBinding {
     Bound { sentence: SentenceRef, numbers_changed: bool },
     Lost { nearest: Option<(SentenceRef, f64)> },
     Ambiguous { sentences: Vec<SentenceRef> },
@@ -132,7 +132,7 @@ pub enum ClaimBinding {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct SentenceRef {
+pub(crate) struct SentenceRef {
     pub index: usize,
     pub section: String,
     pub line: usize,
@@ -143,7 +143,7 @@ pub struct SentenceRef {
 }
 
 #[derive(Debug, Clone)]
-pub struct CheckReview {
+pub(crate) struct CheckReview {
     pub kind: KindName,
     /// The number as the registry names it.
     pub number: Option<String>,
@@ -156,7 +156,7 @@ pub struct CheckReview {
 
 /// A number of the article that no check verifies and no label declares.
 #[derive(Debug, Clone)]
-pub struct Unbound {
+pub(crate) struct Unbound {
     pub number: String,
     pub line: usize,
     pub col: usize,
@@ -169,7 +169,7 @@ pub struct Unbound {
 impl Review {
     /// How the audit ended: its input errors as a failure, else whether anything needs
     /// attention.
-    pub fn status(&self) -> Result<Status, Failure> {
+    pub(crate) fn status(&self) -> Result<Status, Failure> {
         let errors = self.errors();
         if !errors.is_empty() {
             return Err(Failure::Input(errors));
@@ -178,7 +178,7 @@ impl Review {
     }
 
     /// The exit code [`Review::status`] leads to, for the wire formats that record it.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         let errors = !self.diagnostics.is_empty()
             || self.claims().any(|c| c.checks.iter().any(|k| matches!(k.outcome, Outcome::Error(_))));
         if errors {
@@ -188,7 +188,7 @@ impl Review {
     }
 
     /// Every input problem: the review's diagnostics, then the checks that could not run.
-    pub fn errors(&self) -> Vec<Diagnostic> {
+    pub(crate) fn errors(&self) -> Vec<Diagnostic> {
         let mut out = self.diagnostics.clone();
         for c in self.claims() {
             for k in &c.checks {
@@ -209,12 +209,12 @@ impl Review {
         })
     }
 
-    pub fn claims(&self) -> impl Iterator<Item = &ClaimReview> {
+    pub(crate) fn claims(&self) -> impl Iterator<Item = &ClaimReview> {
         self.registries.iter().flat_map(|r| r.claims.iter())
     }
 
     /// Claims per verdict, over every registry.
-    pub fn counts(&self) -> BTreeMap<Verdict, usize> {
+    pub(crate) fn counts(&self) -> BTreeMap<Verdict, usize> {
         let mut out = BTreeMap::new();
         for c in self.claims() {
             *out.entry(c.verdict).or_insert(0) += 1;
@@ -225,7 +225,7 @@ impl Review {
 
 /// A claim's status in one word, as the table and the JSON show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClaimStatus {
+pub(crate) enum ClaimStatus {
     Lost,
     Ambiguous,
     NoArticle,
@@ -258,24 +258,24 @@ impl std::fmt::Display for ClaimStatus {
 }
 
 impl ClaimReview {
-    pub fn passed(&self) -> usize {
+    pub(crate) fn passed(&self) -> usize {
         self.checks.iter().filter(|c| matches!(c.outcome, Outcome::Pass { .. })).count()
     }
 
     /// A claim fails when a check fails or errs, or its binding is not exact.
-    pub fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         let bound_exactly = matches!(self.binding, ClaimBinding::Bound { numbers_changed: false, .. });
         !bound_exactly || self.checks.iter().any(|c| matches!(c.outcome, Outcome::Fail { .. } | Outcome::Error(_)))
     }
 
     /// Whether the lock says the claim's sentence changed, or does not know the claim.
-    pub fn changed(&self) -> bool {
+    pub(crate) fn changed(&self) -> bool {
         self.change.as_ref().is_some_and(|c| *c != Change::Unchanged)
     }
 
     /// The claim's status: the first that applies of a binding problem, a check that could
     /// not run, a failing check, a change since the lock, no checks, skipped checks, ok.
-    pub fn status(&self) -> ClaimStatus {
+    pub(crate) fn status(&self) -> ClaimStatus {
         match &self.binding {
             ClaimBinding::Lost { .. } => return ClaimStatus::Lost,
             ClaimBinding::Ambiguous { .. } => return ClaimStatus::Ambiguous,
@@ -300,7 +300,7 @@ impl ClaimReview {
         }
     }
 
-    pub fn section(&self) -> &str {
+    pub(crate) fn section(&self) -> &str {
         match &self.binding {
             ClaimBinding::Bound { sentence, .. } => &sentence.section,
             _ => "",
@@ -310,7 +310,7 @@ impl ClaimReview {
 
 /// Audits every registry of the workspace. Input problems are collected, not returned early,
 /// so that one bad claim never hides the others.
-pub fn audit(ws: &Workspace) -> Review {
+pub(crate) fn audit(ws: &Workspace) -> Review {
     let mut diagnostics = ws.diagnostics.clone();
     let registries = match ws.evidence() {
         Some(evidence) => ws.registries.iter().map(|loaded| review_registry(evidence, loaded, &mut diagnostics)).collect(),
@@ -537,7 +537,7 @@ fn claim_shell(claim: &registry::Claim, binding: ClaimBinding) -> ClaimReview {
     }
 }
 
-pub fn sentence_ref(s: &crate::article::Sentence) -> SentenceRef {
+pub(crate) fn sentence_ref(s: &crate::article::Sentence) -> SentenceRef {
     SentenceRef {
         index: s.index,
         section: s.section_title(),

@@ -14,19 +14,19 @@ use crate::status::Failure;
 
 /// The rows and the targets with whether each holds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BenchReport {
+pub(crate) struct BenchReport {
     pub rows: Vec<Row>,
     pub targets: Vec<(String, bool)>,
 }
 
 impl BenchReport {
-    pub fn all_met(&self) -> bool {
+    pub(crate) fn all_met(&self) -> bool {
         self.targets.iter().all(|(_, ok)| *ok)
     }
 }
 
 /// Reads `run/samples.jsonl` (root-relative) and judges it.
-pub fn report(root: &Path, run: &str) -> Result<BenchReport, Failure> {
+pub(crate) fn report(root: &Path, run: &str) -> Result<BenchReport, Failure> {
     let root = Root::new(root).map_err(|e| Failure::input(format!("cannot open root {}: {e}", root.display())))?;
     let run = run.trim_end_matches('/');
     let evidence = Evidence::new(root);
@@ -38,7 +38,7 @@ pub fn report(root: &Path, run: &str) -> Result<BenchReport, Failure> {
 
 /// One row of the report.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Row {
+pub(crate) struct Row {
     pub case: String,
     pub variant: String,
     pub median_us: f64,
@@ -49,7 +49,7 @@ pub struct Row {
 }
 
 /// The report's rows, and the targets with whether each holds.
-pub fn rows(samples: &[SampleRecord]) -> Result<BenchReport, String> {
+pub(crate) fn rows(samples: &[SampleRecord]) -> Result<BenchReport, String> {
     let mut groups: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
     for s in samples.iter().filter(|s| s.suite == "softmax-bench") {
         groups.entry((s.case.clone(), s.variant.clone())).or_default().push(s.device_us);

@@ -1,9 +1,9 @@
 //! The commands that read a loaded [`crate::workspace::Workspace`] and decide: the audit, its
 //! acceptance as a lock, the review file. Each returns data for a renderer; none prints.
 
-pub mod accept;
-pub mod audit;
-pub mod review;
-pub mod accept_run;
-pub mod bench;
-pub mod stats;
+pub(crate) mod accept;
+pub(crate) mod audit;
+pub(crate) mod review;
+pub(crate) mod accept_run;
+pub(crate) mod bench;
+pub(crate) mod stats;

@@ -18,7 +18,7 @@ use crate::status::{Failure, Status};
 use crate::workspace::Workspace;
 
 /// What the review file holds, before it is put on the wire.
-pub struct ReviewFile {
+pub(crate) struct ReviewFile {
     pub audit: Review,
     pub recheck: recheck::Report,
     pub runs: Vec<RunEvidence>,
@@ -28,7 +28,7 @@ pub struct ReviewFile {
 }
 
 /// A run the checks read: its graphs and kernels, as the run recorded them.
-pub struct RunEvidence {
+pub(crate) struct RunEvidence {
     pub path: String,
     /// Graph name → node counts by type and setup time (µs), from `graphs/nodes.json`.
     pub graphs: NodesFile,
@@ -37,7 +37,7 @@ pub struct RunEvidence {
 }
 
 /// An image of a manuscript and the SHA-256 of its file.
-pub struct Figure {
+pub(crate) struct Figure {
     pub manuscript: String,
     /// Root-relative path of the image.
     pub path: String,
@@ -47,7 +47,7 @@ pub struct Figure {
 
 /// Gathers the review of the workspace. Input problems are a failure, and then nothing should
 /// be written.
-pub fn gather(ws: &Workspace) -> Result<ReviewFile, Failure> {
+pub(crate) fn gather(ws: &Workspace) -> Result<ReviewFile, Failure> {
     let review = audit::audit(ws);
     let audit_status = review.status()?;
     let recheck = recheck::offline(ws, recheck::Rule::default())?;

@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::evidence::Jsonl;
 
 /// The lines to print for `file` grouped `by`, for each of `fields`.
-pub fn stats(file: &Path, by: &[String], fields: &[String]) -> Result<String, Diagnostic> {
+pub(crate) fn stats(file: &Path, by: &[String], fields: &[String]) -> Result<String, Diagnostic> {
     let shown = file.display().to_string();
     let bytes = std::fs::read(file).map_err(|e| Diagnostic::plain(format!("reading {shown}: {e}")))?;
     let jsonl = Jsonl::from_vec(&shown, bytes)?;

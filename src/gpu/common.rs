@@ -11,15 +11,15 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 
 use super::device::Gpu;
-pub use crate::evidence::graphs::GraphRecord;
-pub use crate::evidence::kernels::KernelInfo;
-pub use crate::evidence::meta::{CaseMeta, Settings};
+pub(crate) use crate::evidence::graphs::GraphRecord;
+pub(crate) use crate::evidence::kernels::KernelInfo;
+pub(crate) use crate::evidence::meta::{CaseMeta, Settings};
 use super::harness::{Bench, Entry, Timing};
 use crate::evidence::{SampleRecord, ValidationRecord};
 
 /// Everything a run collects, suite by suite, before it is written out.
 #[derive(Default)]
-pub struct Collected {
+pub(crate) struct Collected {
     pub samples: Vec<SampleRecord>,
     pub validation: Vec<ValidationRecord>,
     pub kernels: Vec<KernelInfo>,
@@ -37,7 +37,7 @@ pub struct Collected {
 /// runs on the next buffer set of its own rotation, so that consecutive invocations of an
 /// entry never find their inputs in L2. A graph entry replays the graph captured on that set; a
 /// stream entry submits through `submit`.
-pub struct Rotation<'a, V, S, F> {
+pub(crate) struct Rotation<'a, V, S, F> {
     gpu: &'a Gpu,
     sets: &'a mut [S],
     graphs: &'a BTreeMap<(V, usize), CudaGraph>,
@@ -49,7 +49,7 @@ pub struct Rotation<'a, V, S, F> {
 
 impl<'a, V: Copy + Ord, S, F: FnMut(V, &mut S, &Arc<CudaStream>) -> anyhow::Result<()>> Rotation<'a, V, S, F> {
     /// `entries` are (variant, `stream` or `graph`); `name` gives a variant's name in the samples.
-    pub fn new(
+    pub(crate) fn new(
         gpu: &'a Gpu,
         sets: &'a mut [S],
         graphs: &'a BTreeMap<(V, usize), CudaGraph>,
@@ -83,7 +83,7 @@ impl<V: Copy + Ord, S, F: FnMut(V, &mut S, &Arc<CudaStream>) -> anyhow::Result<(
 
 /// `n` values drawn from a normal distribution and scaled so that the largest magnitude is
 /// 10, from `seed`: never zeros, which hide unwritten outputs and can run faster.
-pub fn random_input(n: usize, seed: u64) -> Vec<f32> {
+pub(crate) fn random_input(n: usize, seed: u64) -> Vec<f32> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let normal: Normal<f64> = Normal::new(0.0, 1.0).expect("unit normal");
     let raw: Vec<f64> = (0..n).map(|_| normal.sample(&mut rng)).collect();
@@ -93,17 +93,17 @@ pub fn random_input(n: usize, seed: u64) -> Vec<f32> {
 
 /// Buffer sets to rotate through so that the data of `rotation_sets` invocations is at least
 /// three times the L2: each timed invocation then starts with its inputs out of cache.
-pub fn rotation_sets(bytes_per_set: usize, l2_bytes: usize) -> usize {
+pub(crate) fn rotation_sets(bytes_per_set: usize, l2_bytes: usize) -> usize {
     (3 * l2_bytes).div_ceil(bytes_per_set.max(1)).clamp(1, 32)
 }
 
 /// A one-dimensional launch.
-pub fn cfg(blocks: u32, threads: u32, shared: u32) -> LaunchConfig {
+pub(crate) fn cfg(blocks: u32, threads: u32, shared: u32) -> LaunchConfig {
     LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared }
 }
 
 /// A seed for fixture `k` of a configuration, derived from the run's seed.
-pub fn fixture_seed(run_seed: u64, suite: &str, case: &str, k: u64) -> u64 {
+pub(crate) fn fixture_seed(run_seed: u64, suite: &str, case: &str, k: u64) -> u64 {
     let mut h: u64 = run_seed ^ 0x9e37_79b9_7f4a_7c15;
     for b in suite.bytes().chain([0]).chain(case.bytes()) {
         h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);

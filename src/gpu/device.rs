@@ -11,12 +11,12 @@ use std::time::Instant;
 use cudarc::driver::{CudaContext, CudaFunction, CudaGraph, CudaModule, CudaStream, sys};
 use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
 use super::harness::Timing;
-pub use crate::evidence::kernels::KernelInfo;
-pub use crate::evidence::meta::DeviceInfo;
+pub(crate) use crate::evidence::kernels::KernelInfo;
+pub(crate) use crate::evidence::meta::DeviceInfo;
 
 /// Why the GPU cannot be used here; the command says so in one sentence and exits 2.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum Unavailable {
+pub(crate) enum Unavailable {
     #[error("no CUDA driver library found (libcuda): this command needs an NVIDIA GPU and its driver")]
     NoDriver,
     #[error("no NVRTC library found (libnvrtc): put the CUDA toolkit's lib64 on LD_LIBRARY_PATH")]
@@ -26,20 +26,20 @@ pub enum Unavailable {
 }
 
 /// Whether the NVRTC library can be loaded, without touching the driver.
-pub fn nvrtc_present() -> bool {
+pub(crate) fn nvrtc_present() -> bool {
     // SAFETY: only tries to open the library; no symbol is called.
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 
 /// Whether cuDNN can be loaded.
-pub fn cudnn_present() -> bool {
+pub(crate) fn cudnn_present() -> bool {
     // SAFETY: as above.
     unsafe { cudarc::cudnn::sys::is_culib_present() }
 }
 
 /// Compiles `source` to PTX for `arch` (such as `sm_90`). Needs NVRTC but no GPU, so the
 /// kernels' syntax can be checked on any machine that has the library.
-pub fn compile(name: &str, source: &str, arch: &'static str, include_dir: &str) -> anyhow::Result<(String, Vec<String>)> {
+pub(crate) fn compile(name: &str, source: &str, arch: &'static str, include_dir: &str) -> anyhow::Result<(String, Vec<String>)> {
     // CUDA 13 keeps the CCCL headers that cooperative_groups.h includes (<nv/target>) under
     // include/cccl; older layouts keep them in include itself. Both are searched.
     let mut include_paths = vec![include_dir.to_string()];
@@ -61,7 +61,7 @@ pub fn compile(name: &str, source: &str, arch: &'static str, include_dir: &str) 
 }
 
 /// A compiled module with its PTX and the options it was compiled with.
-pub struct Module {
+pub(crate) struct Module {
     pub name: String,
     pub ptx: String,
     pub options: Vec<String>,
@@ -69,14 +69,14 @@ pub struct Module {
 }
 
 impl Module {
-    pub fn function(&self, name: &str) -> anyhow::Result<CudaFunction> {
+    pub(crate) fn function(&self, name: &str) -> anyhow::Result<CudaFunction> {
         self.module.load_function(name).map_err(|e| anyhow::anyhow!("loading {name} from {}: {e}", self.name))
     }
 }
 
 /// The opened device: a context with event tracking off (graph capture needs that) and one
 /// non-default stream that every submission goes to.
-pub struct Gpu {
+pub(crate) struct Gpu {
     pub ctx: Arc<CudaContext>,
     pub stream: Arc<CudaStream>,
     pub info: DeviceInfo,
@@ -86,7 +86,7 @@ pub struct Gpu {
 
 impl Gpu {
     /// Probes the libraries, then opens device 0.
-    pub fn open() -> Result<Gpu, Unavailable> {
+    pub(crate) fn open() -> Result<Gpu, Unavailable> {
         // SAFETY: is_culib_present only tries to open the library.
         if !unsafe { sys::is_culib_present() } {
             return Err(Unavailable::NoDriver);
@@ -127,7 +127,7 @@ impl Gpu {
     }
 
     /// Compiles and loads one of the repository's kernel files.
-    pub fn module(&self, name: &str, source: &str) -> anyhow::Result<Module> {
+    pub(crate) fn module(&self, name: &str, source: &str) -> anyhow::Result<Module> {
         let (ptx, options) = compile(name, source, self.arch, &self.include_dir)?;
         let module = self.ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx.clone()))?;
         Ok(Module { name: name.to_string(), ptx, options, module })
@@ -135,7 +135,7 @@ impl Gpu {
 
     /// Times one submission: an event and the host clock before `submit`, an event after it,
     /// then a stream synchronise; host time runs from before submission to after the sync.
-    pub fn time(&self, submit: impl FnOnce(&Arc<CudaStream>) -> anyhow::Result<()>) -> anyhow::Result<Timing> {
+    pub(crate) fn time(&self, submit: impl FnOnce(&Arc<CudaStream>) -> anyhow::Result<()>) -> anyhow::Result<Timing> {
         let flags = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
         let start = self.stream.record_event(flags)?;
         let t0 = Instant::now();
@@ -148,7 +148,7 @@ impl Gpu {
     }
 
     /// Runs `submit` once on the stream and waits, reporting any launch error.
-    pub fn run_once(&self, submit: impl FnOnce(&Arc<CudaStream>) -> anyhow::Result<()>) -> anyhow::Result<()> {
+    pub(crate) fn run_once(&self, submit: impl FnOnce(&Arc<CudaStream>) -> anyhow::Result<()>) -> anyhow::Result<()> {
         submit(&self.stream)?;
         self.stream.synchronize()?;
         Ok(())
@@ -157,7 +157,7 @@ impl Gpu {
     /// Captures what `submit` enqueues into a graph, instantiates and uploads it. Capture,
     /// instantiation and upload are setup: the caller keeps them out of the timing and records
     /// how long they took.
-    pub fn capture(&self, submit: impl FnOnce(&Arc<CudaStream>) -> anyhow::Result<()>) -> anyhow::Result<(CudaGraph, f64)> {
+    pub(crate) fn capture(&self, submit: impl FnOnce(&Arc<CudaStream>) -> anyhow::Result<()>) -> anyhow::Result<(CudaGraph, f64)> {
         let t0 = Instant::now();
         self.stream.begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)?;
         let submitted = submit(&self.stream);
@@ -171,7 +171,7 @@ impl Gpu {
 
     /// Register, memory and occupancy facts for `f` launched with `threads` threads and
     /// `dynamic_shared` bytes.
-    pub fn kernel_info(&self, module: &str, kernel: &str, f: &CudaFunction, threads: u32, dynamic_shared: u32) -> anyhow::Result<KernelInfo> {
+    pub(crate) fn kernel_info(&self, module: &str, kernel: &str, f: &CudaFunction, threads: u32, dynamic_shared: u32) -> anyhow::Result<KernelInfo> {
         Ok(KernelInfo {
             module: module.into(),
             kernel: kernel.into(),
@@ -187,7 +187,7 @@ impl Gpu {
 }
 
 /// Node counts of a graph by type (`kernel`, `memset`, …).
-pub fn graph_nodes(graph: &CudaGraph) -> anyhow::Result<BTreeMap<String, usize>> {
+pub(crate) fn graph_nodes(graph: &CudaGraph) -> anyhow::Result<BTreeMap<String, usize>> {
     let g = graph.cu_graph();
     let mut n = 0usize;
     // SAFETY: a null node array asks for the count only.
@@ -207,7 +207,7 @@ pub fn graph_nodes(graph: &CudaGraph) -> anyhow::Result<BTreeMap<String, usize>>
 }
 
 /// The graph in Graphviz form, as the driver prints it, written to a temporary file first.
-pub fn graph_dot(graph: &CudaGraph) -> anyhow::Result<String> {
+pub(crate) fn graph_dot(graph: &CudaGraph) -> anyhow::Result<String> {
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("graph.dot");
     let c_path = std::ffi::CString::new(path.to_string_lossy().as_bytes())?;

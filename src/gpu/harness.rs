@@ -12,27 +12,27 @@ use crate::evidence::SampleRecord;
 /// One timed invocation: host completion time (submission through stream synchronise, host
 /// clock) and device time (events around the same submission).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Timing {
+pub(crate) struct Timing {
     pub host_us: f64,
     pub device_us: f64,
 }
 
 /// One entry of a configuration: a variant in a submission mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub variant: String,
     pub mode: String,
 }
 
 /// A configuration that can be timed: its entries, and one invocation of any of them.
-pub trait Bench {
+pub(crate) trait Bench {
     fn entries(&self) -> Vec<Entry>;
     fn invoke(&mut self, entry: usize) -> anyhow::Result<Timing>;
 }
 
 /// How a configuration is timed.
 #[derive(Debug, Clone, Copy)]
-pub struct Protocol {
+pub(crate) struct Protocol {
     pub warmup: usize,
     pub rounds: u32,
     pub seed: u64,
@@ -41,7 +41,7 @@ pub struct Protocol {
 /// Times every entry of `bench`: `warmup` untimed invocations of each, then `rounds` rounds
 /// with the entries in a shuffled order. `on_sample` is called after each timed invocation
 /// (for a progress bar).
-pub fn measure(
+pub(crate) fn measure(
     bench: &mut dyn Bench,
     suite: &str,
     case: &str,

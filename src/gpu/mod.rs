@@ -2,18 +2,18 @@
 //! NVRTC for the device), FP64 references, the timing harness and the writer of raw evidence.
 //! Nothing here runs during `audit`.
 
-pub mod common;
-pub mod device;
-pub mod harness;
-pub mod pointwise;
-pub mod reference;
-pub mod run;
-pub mod scheduling;
-pub mod softmax;
+pub(crate) mod common;
+pub(crate) mod device;
+pub(crate) mod harness;
+pub(crate) mod pointwise;
+pub(crate) mod reference;
+pub(crate) mod run;
+pub(crate) mod scheduling;
+pub(crate) mod softmax;
 
 /// The repository's kernel sources, compiled into the binary so that a run uses exactly the
 /// source its PTX came from.
-pub const KERNELS: [(&str, &str); 3] = [
+pub(crate) const KERNELS: [(&str, &str); 3] = [
     ("pointwise", include_str!("../../kernels/pointwise.cu")),
     ("softmax", include_str!("../../kernels/softmax.cu")),
     ("scheduling", include_str!("../../kernels/scheduling.cu")),

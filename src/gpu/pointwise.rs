@@ -11,13 +11,13 @@ use super::device::Gpu;
 use super::harness;
 use super::reference::{self, Compared, Criterion};
 
-pub const SIZES: [usize; 4] = [1 << 18, 1 << 20, 1 << 22, 1 << 24];
+pub(crate) const SIZES: [usize; 4] = [1 << 18, 1 << 20, 1 << 22, 1 << 24];
 const A: f32 = 1.5;
 const B: f32 = -0.25;
 /// Against FP64, norm-wise: x·a + b cancels where x·a is near −b, so an element-wise bound
 /// would blame the correct rounding of x·a. Element for element the GPU must instead equal,
 /// bit for bit, the same correctly rounded FP32 operations done on the CPU.
-pub const TOLERANCE: f64 = 1e-6;
+pub(crate) const TOLERANCE: f64 = 1e-6;
 const THREADS: u32 = 256;
 
 struct Kernels {
@@ -69,7 +69,7 @@ fn submit(k: &Kernels, v: Variant, set: &mut Set, n: usize, stream: &Arc<CudaStr
     Ok(())
 }
 
-pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progress: impl FnMut(&str)) -> anyhow::Result<()> {
+pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progress: impl FnMut(&str)) -> anyhow::Result<()> {
     let module = gpu.module("pointwise", super::KERNELS[0].1)?;
     out.ptx.insert("pointwise".into(), module.ptx.clone());
     out.nvrtc_options.insert("pointwise".into(), module.options.clone());

@@ -4,7 +4,7 @@
 use crate::evidence::ValidationRecord;
 
 /// The pointwise chain y = (x·a + b)², with its two intermediates.
-pub fn pointwise(x: &[f32], a: f32, b: f32) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+pub(crate) fn pointwise(x: &[f32], a: f32, b: f32) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let t1: Vec<f64> = x.iter().map(|&v| v as f64 * a as f64).collect();
     let t2: Vec<f64> = t1.iter().map(|&v| v + b as f64).collect();
     let y = t2.iter().map(|&v| v * v).collect();
@@ -14,7 +14,7 @@ pub fn pointwise(x: &[f32], a: f32, b: f32) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
 /// Per-row statistics and output of a row softmax: with `rms`, y = softmax(x / rms(x)) where
 /// rms(x) = sqrt(mean(x²) + eps); without, the plain stable softmax (and `rms` is 1).
 #[derive(Debug, Clone, PartialEq)]
-pub struct RowSoftmax {
+pub(crate) struct RowSoftmax {
     pub rms: Vec<f64>,
     /// Maximum of the (scaled) row.
     pub max: Vec<f64>,
@@ -23,7 +23,7 @@ pub struct RowSoftmax {
     pub y: Vec<f64>,
 }
 
-pub fn row_softmax(x: &[f32], rows: usize, cols: usize, eps: f64, rms: bool) -> RowSoftmax {
+pub(crate) fn row_softmax(x: &[f32], rows: usize, cols: usize, eps: f64, rms: bool) -> RowSoftmax {
     let mut out = RowSoftmax { rms: vec![], max: vec![], sum: vec![], y: vec![0.0; rows * cols] };
     for r in 0..rows {
         let row = &x[r * cols..(r + 1) * cols];
@@ -44,7 +44,7 @@ pub fn row_softmax(x: &[f32], rows: usize, cols: usize, eps: f64, rms: bool) -> 
 /// The tiled A/B/C softmax's intermediates and output, for rows of the given lengths (each a
 /// multiple of `tile`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Tiled {
+pub(crate) struct Tiled {
     pub tile_m: Vec<f64>,
     pub tile_z: Vec<f64>,
     pub row_m: Vec<f64>,
@@ -52,7 +52,7 @@ pub struct Tiled {
     pub y: Vec<f64>,
 }
 
-pub fn tiled_softmax(x: &[f32], row_lengths: &[usize], tile: usize) -> Tiled {
+pub(crate) fn tiled_softmax(x: &[f32], row_lengths: &[usize], tile: usize) -> Tiled {
     let mut out = Tiled { tile_m: vec![], tile_z: vec![], row_m: vec![], row_z: vec![], y: vec![0.0; x.len()] };
     let mut offset = 0;
     for &len in row_lengths {
@@ -78,7 +78,7 @@ pub fn tiled_softmax(x: &[f32], row_lengths: &[usize], tile: usize) -> Tiled {
 
 /// The pointwise chain in FP32 with each operation correctly rounded, as `__fmul_rn` and
 /// `__fadd_rn` compute it: the GPU must match it bit for bit.
-pub fn pointwise_f32(x: &[f32], a: f32, b: f32) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+pub(crate) fn pointwise_f32(x: &[f32], a: f32, b: f32) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
     // Rust's f32 operations are IEEE round-to-nearest and never contracted into an FMA.
     let t1: Vec<f32> = x.iter().map(|&v| v * a).collect();
     let t2: Vec<f32> = t1.iter().map(|&v| v + b).collect();
@@ -88,7 +88,7 @@ pub fn pointwise_f32(x: &[f32], a: f32, b: f32) -> (Vec<f32>, Vec<f32>, Vec<f32>
 
 /// Which error a comparison's tolerance bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Criterion {
+pub(crate) enum Criterion {
     /// The largest element-wise relative error.
     MaxRel,
     /// ‖out − ref‖₂ / ‖ref‖₂: for results with cancellation, where an element-wise bound
@@ -98,7 +98,7 @@ pub enum Criterion {
 
 /// What a comparison is about, for its validation record.
 #[derive(Debug, Clone)]
-pub struct Compared<'a> {
+pub(crate) struct Compared<'a> {
     pub suite: &'a str,
     pub case: &'a str,
     pub variant: &'a str,
@@ -111,7 +111,7 @@ pub struct Compared<'a> {
 /// Compares `got` with `reference`: the largest absolute error, the largest element-wise
 /// relative error (against |reference|, never below 1e-30), and the elements left unwritten
 /// (still NaN from the poisoning, or otherwise not finite).
-pub fn compare(c: &Compared<'_>, got: &[f32], reference: &[f64]) -> ValidationRecord {
+pub(crate) fn compare(c: &Compared<'_>, got: &[f32], reference: &[f64]) -> ValidationRecord {
     let mut max_abs: f64 = 0.0;
     let mut max_rel: f64 = 0.0;
     let mut unwritten = 0;
@@ -159,7 +159,7 @@ pub fn compare(c: &Compared<'_>, got: &[f32], reference: &[f64]) -> ValidationRe
 }
 
 /// Compares two FP32 results bit for bit (fused against unfused pointwise).
-pub fn compare_bits(c: &Compared<'_>, got: &[f32], other: &[f32]) -> ValidationRecord {
+pub(crate) fn compare_bits(c: &Compared<'_>, got: &[f32], other: &[f32]) -> ValidationRecord {
     let reference: Vec<f64> = other.iter().map(|&v| v as f64).collect();
     let mut record = compare(c, got, &reference);
     record.differing = got.iter().zip(other).filter(|(a, b)| a.to_bits() != b.to_bits()).count() + got.len().abs_diff(other.len());

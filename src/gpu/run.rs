@@ -33,7 +33,7 @@ impl Suite {
 }
 
 /// The outcome of a run, for the exit code.
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub dir: PathBuf,
     pub accepted: bool,
     pub table: String,
@@ -42,7 +42,7 @@ pub struct Outcome {
 /// Why a run could not be made, for the exit code: no GPU is a usage condition (2), the rest
 /// are failures of the run itself.
 #[derive(Debug, thiserror::Error)]
-pub enum RunError {
+pub(crate) enum RunError {
     #[error(transparent)]
     Unavailable(#[from] super::device::Unavailable),
     #[error("{0}")]
@@ -61,7 +61,7 @@ fn clocks() -> Option<String> {
 }
 
 /// A new run id: the UTC time to the second, then `suite`.
-pub fn run_id(suite: &str) -> String {
+pub(crate) fn run_id(suite: &str) -> String {
     let now = time::OffsetDateTime::now_utc();
     let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
     format!("{}-{suite}", now.format(&format).unwrap_or_else(|_| "unknown-time".into()))
@@ -69,7 +69,7 @@ pub fn run_id(suite: &str) -> String {
 
 /// Everything one device session measured, before it is written: the collected evidence, the
 /// device it ran on, the card's clocks around it, and the judgement of its validation.
-pub struct Measured {
+pub(crate) struct Measured {
     pub suites: Vec<String>,
     pub settings: Settings,
     pub device: DeviceInfo,
@@ -82,21 +82,21 @@ pub struct Measured {
 }
 
 impl Measured {
-    pub fn accepted(&self) -> bool {
+    pub(crate) fn accepted(&self) -> bool {
         self.rejected_because.is_empty()
     }
 }
 
 /// Runs `suites` and writes the run under `root/evidence/runs`. `peers` are JSONL files of a
 /// peer's samples and validation records (the torch script) to store in the same run.
-pub fn run(root: &Path, name: &str, suites: &[&str], settings: Settings, peers: &[PathBuf]) -> Result<Outcome, RunError> {
+pub(crate) fn run(root: &Path, name: &str, suites: &[&str], settings: Settings, peers: &[PathBuf]) -> Result<Outcome, RunError> {
     let measured = measure(suites, settings, peers)?;
     Ok(write_as(root, &run_id(name), &measured, &[])?)
 }
 
 /// Opens the device, runs `suites` with a progress bar, and judges validation. Peers are read
 /// before the device is touched, so that bad input costs no GPU time. Nothing is written.
-pub fn measure(suites: &[&str], settings: Settings, peers: &[PathBuf]) -> Result<Measured, RunError> {
+pub(crate) fn measure(suites: &[&str], settings: Settings, peers: &[PathBuf]) -> Result<Measured, RunError> {
     let mut peer_samples = Vec::new();
     let mut peer_validation = Vec::new();
     let mut peer_meta = Vec::new();
@@ -162,7 +162,7 @@ pub fn measure(suites: &[&str], settings: Settings, peers: &[PathBuf]) -> Result
 }
 
 /// How many configurations a suite times, for the progress bar; `None` for an unknown suite.
-pub fn configurations(suite: &str) -> Option<usize> {
+pub(crate) fn configurations(suite: &str) -> Option<usize> {
     match suite {
         "pointwise" => Some(super::pointwise::SIZES.len()),
         "softmax" | "softmax-bench" => Some(super::softmax::SHAPES.len()),
@@ -173,7 +173,7 @@ pub fn configurations(suite: &str) -> Option<usize> {
 
 /// Writes `measured` as the new run directory `id` (see [`run_id`]), with `extra` files
 /// (name, bytes) beside the standard ones; all of them are in the manifest.
-pub fn write_as(root: &Path, id: &str, measured: &Measured, extra: &[(String, Vec<u8>)]) -> anyhow::Result<Outcome> {
+pub(crate) fn write_as(root: &Path, id: &str, measured: &Measured, extra: &[(String, Vec<u8>)]) -> anyhow::Result<Outcome> {
     let out = &measured.collected;
     let accepted = measured.accepted();
     let summary = Summary::of(&out.samples);
@@ -277,7 +277,7 @@ fn medians_table(summary: &Summary) -> String {
     table.to_string()
 }
 
-pub fn suites_for(suite: Suite) -> Vec<&'static str> {
+pub(crate) fn suites_for(suite: Suite) -> Vec<&'static str> {
     match suite {
         Suite::All => vec!["pointwise", "softmax", "scheduling"],
         one => vec![one.name()],

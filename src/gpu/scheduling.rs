@@ -13,19 +13,19 @@ use super::harness;
 use super::reference::{self, Compared, Criterion};
 use crate::evidence::{TraceHeader, TraceTask, ValidationRecord};
 
-pub const TILE: usize = 1024;
-pub const TOLERANCE: f64 = 1e-5;
+pub(crate) const TILE: usize = 1024;
+pub(crate) const TOLERANCE: f64 = 1e-5;
 const THREADS: u32 = 256;
 
 /// Row lengths of the two inputs, each 1,048,576 elements in 1024 tiles and 128 rows.
-pub fn layout(case: &str) -> Vec<usize> {
+pub(crate) fn layout(case: &str) -> Vec<usize> {
     match case {
         "balanced" => vec![8192; 128],
         _ => (0..16).flat_map(|_| std::iter::once(36864).chain(std::iter::repeat_n(4096, 7))).collect(),
     }
 }
 
-pub const CASES: [&str; 2] = ["balanced", "ragged"];
+pub(crate) const CASES: [&str; 2] = ["balanced", "ragged"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Variant {
@@ -144,7 +144,7 @@ fn submit(k: &Kernels, ix: &Index, v: Variant, set: &mut Set, trace: u64, stream
     Ok(())
 }
 
-pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progress: impl FnMut(&str)) -> anyhow::Result<()> {
+pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progress: impl FnMut(&str)) -> anyhow::Result<()> {
     let module = gpu.module("scheduling", super::KERNELS[2].1)?;
     out.ptx.insert("scheduling".into(), module.ptx.clone());
     out.nvrtc_options.insert("scheduling".into(), module.options.clone());

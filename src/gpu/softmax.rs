@@ -16,14 +16,14 @@ use super::reference::{self, Compared, Criterion};
 /// The six shapes, rows × columns.
 pub const SHAPES: [(usize, usize); 6] = [(4096, 4096), (4096, 128), (32768, 1024), (1024, 32768), (16384, 512), (8, 262144)];
 /// ε inside the root mean square.
-pub const EPS: f32 = 1e-6;
+pub(crate) const EPS: f32 = 1e-6;
 /// Declared before any run: the largest element-wise relative error against FP64.
-pub const TOLERANCE: f64 = 1e-5;
+pub(crate) const TOLERANCE: f64 = 1e-5;
 
 /// Which form of the fused kernel a shape gets. The rule and its reasons are in
 /// `kernels/softmax.cu`; this is the same rule in code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fused {
+pub(crate) enum Fused {
     /// A warp per row, `v` float4s per lane (cols = 128 v).
     Warp { v: usize },
     /// A block of `threads` per row, `v` float4s per thread (cols = 4 · threads · v).
@@ -37,17 +37,17 @@ pub enum Fused {
 impl Fused {
     /// Chooses the form for a shape; `resident_split_blocks` is how many 1024-thread blocks of
     /// the split kernel fit on the device at once (a cooperative launch needs all of them).
-    pub fn choose(rows: usize, cols: usize, resident_split_blocks: usize) -> Fused {
+    pub(crate) fn choose(rows: usize, cols: usize, resident_split_blocks: usize) -> Fused {
         match cols {
-            128 | 256 | 512 | 1024 if rows % 8 == 0 => Fused::Warp { v: cols / 128 },
+            128 | 256 | 512 | 1024 if rows.is_multiple_of(8) => Fused::Warp { v: cols / 128 },
             4096 | 8192 | 16384 => Fused::Reg { v: 4, threads: (cols / 16) as u32 },
             32768 => Fused::Reg { v: 8, threads: 1024 },
-            _ if cols % 16384 == 0 && rows * (cols / 16384) <= resident_split_blocks => Fused::Split { split: cols / 16384 },
+            _ if cols.is_multiple_of(16384) && rows * (cols / 16384) <= resident_split_blocks => Fused::Split { split: cols / 16384 },
             _ => Fused::Block,
         }
     }
 
-    pub fn kernel(&self, rms: bool) -> String {
+    pub(crate) fn kernel(&self, rms: bool) -> String {
         let flavour = if rms { "rms" } else { "plain" };
         match self {
             Fused::Warp { v } => format!("fused_warp_{flavour}_{v}"),
@@ -57,7 +57,7 @@ impl Fused {
         }
     }
 
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Fused::Warp { v } => format!("warp per row, 8 rows per 256-thread block, {} values per lane in registers", 4 * v),
             Fused::Reg { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers", 4 * v),
@@ -264,7 +264,7 @@ fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize) -
 }
 
 /// Runs the softmax suite (`bench == false`) or the softmax-bench suite over every shape.
-pub fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bool, mut progress: impl FnMut(&str)) -> anyhow::Result<()> {
+pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bool, mut progress: impl FnMut(&str)) -> anyhow::Result<()> {
     let module = gpu.module("softmax", super::KERNELS[1].1)?;
     out.ptx.insert("softmax".into(), module.ptx.clone());
     out.nvrtc_options.insert("softmax".into(), module.options.clone());
@@ -449,8 +449,8 @@ fn record_kernels(gpu: &Gpu, out: &mut Collected, shape: &Shape, module: &str) -
         ("sm_norm", &k.norm, t),
         ("rms_scale", &k.scale, t),
         ("fused_block_rms", &k.block_rms, t),
-        (&"fused-rms", &k.fused_rms, fused_threads),
-        (&"fused-plain", &k.fused_plain, fused_threads),
+        ("fused-rms", &k.fused_rms, fused_threads),
+        ("fused-plain", &k.fused_plain, fused_threads),
     ];
     for (name, f, threads) in list {
         let kernel = match name {

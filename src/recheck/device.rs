@@ -14,7 +14,7 @@ use crate::status::Failure;
 use crate::workspace::Workspace;
 
 /// What the session produced: the judgement and where the fresh run was written.
-pub struct Done {
+pub(crate) struct Done {
     pub report: Report,
     /// The fresh run, root-relative.
     pub run: String,
@@ -22,7 +22,7 @@ pub struct Done {
 
 /// Re-runs the suites the checks depend on and judges the fresh run. `rounds` overrides the
 /// accepted runs' round count.
-pub fn run(ws: &Workspace, rule: Rule, peers: &[PathBuf], rounds: Option<u32>) -> Result<Done, Failure> {
+pub(crate) fn run(ws: &Workspace, rule: Rule, peers: &[PathBuf], rounds: Option<u32>) -> Result<Done, Failure> {
     let (targets, not_rechecked) = super::targets(ws)?;
     let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
     if targets.is_empty() {

@@ -29,7 +29,7 @@
 //! expression over several configurations (a difference of two medians) sees the pairing the
 //! shuffled round order gave it.
 
-pub mod device;
+pub(crate) mod device;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -50,17 +50,17 @@ use crate::workspace::Workspace;
 use crate::stats::{Samples, Statistic, quantile_sorted};
 
 /// The margin δ a latency check gets when its registry entry names none.
-pub const DEFAULT_MARGIN: f64 = 0.10;
+pub(crate) const DEFAULT_MARGIN: f64 = 0.10;
 /// The bootstrap seed when none is given; it is recorded with every judgement.
-pub const DEFAULT_SEED: u64 = 20261202;
+pub(crate) const DEFAULT_SEED: u64 = 20261202;
 /// Resamples per judgement.
-pub const DEFAULT_REPLICATES: usize = 2000;
+pub(crate) const DEFAULT_REPLICATES: usize = 2000;
 /// The interval's coverage.
-pub const CONFIDENCE: f64 = 0.90;
+pub(crate) const CONFIDENCE: f64 = 0.90;
 
 /// The bootstrap's seed and size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rule {
+pub(crate) struct Rule {
     pub seed: u64,
     pub replicates: usize,
 }
@@ -73,14 +73,14 @@ impl Default for Rule {
 
 impl Rule {
     /// The rule with what the command line gives, the defaults for the rest.
-    pub fn new(seed: Option<u64>, replicates: Option<usize>) -> Rule {
+    pub(crate) fn new(seed: Option<u64>, replicates: Option<usize>) -> Rule {
         Rule { seed: seed.unwrap_or(DEFAULT_SEED), replicates: replicates.unwrap_or(DEFAULT_REPLICATES) }
     }
 }
 
 /// The outcome of one rechecked quantity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Judgement {
+pub(crate) enum Judgement {
     Match,
     Inconclusive,
     Incomparable,
@@ -88,7 +88,7 @@ pub enum Judgement {
 }
 
 impl Judgement {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Judgement::Match => "MATCH",
             Judgement::Mismatch => "MISMATCH",
@@ -100,7 +100,7 @@ impl Judgement {
 
 /// A rechecked latency or ordering, found in a registry.
 #[derive(Debug, Clone)]
-pub struct Target {
+pub(crate) struct Target {
     pub registry: String,
     pub claim: String,
     /// 1-based position of the check in its claim.
@@ -109,14 +109,14 @@ pub struct Target {
 }
 
 #[derive(Debug, Clone)]
-pub enum Subject {
+pub(crate) enum Subject {
     Latency(Latency),
     Ordering(compare::Spec),
 }
 
 /// A quoted time and how to recompute it.
 #[derive(Debug, Clone)]
-pub struct Latency {
+pub(crate) struct Latency {
     /// The check as the registry states it: its quoted value is judged by the audit's rule.
     pub check: Check,
     pub quoted: Quoted,
@@ -129,7 +129,7 @@ pub struct Latency {
 
 /// One line of a recheck's outcome table.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Row {
+pub(crate) struct Row {
     pub registry: String,
     pub claim: String,
     pub check: usize,
@@ -155,13 +155,13 @@ pub struct Row {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowKind {
+pub(crate) enum RowKind {
     Latency,
     Ordering,
 }
 
 impl RowKind {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             RowKind::Latency => "latency",
             RowKind::Ordering => "ordering",
@@ -171,7 +171,7 @@ impl RowKind {
 
 /// How the rows were judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// The quoted numbers against the accepted runs' raw samples and saved summaries.
     Offline,
     /// A fresh run against the accepted runs.
@@ -180,7 +180,7 @@ pub enum Mode {
 
 /// A recheck's result, for renderers.
 #[derive(Debug, Clone)]
-pub struct Report {
+pub(crate) struct Report {
     pub mode: Mode,
     pub seed: u64,
     pub replicates: usize,
@@ -194,18 +194,18 @@ pub struct Report {
 
 impl Report {
     /// Needs attention when any row is a MISMATCH.
-    pub fn status(&self) -> Status {
+    pub(crate) fn status(&self) -> Status {
         Status::from_attention(self.rows.iter().any(|r| r.outcome == Judgement::Mismatch))
     }
 
-    pub fn count(&self, outcome: Judgement) -> usize {
+    pub(crate) fn count(&self, outcome: Judgement) -> usize {
         self.rows.iter().filter(|r| r.outcome == outcome).count()
     }
 }
 
 /// What a run directory says about where it ran.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RunInfo {
+pub(crate) struct RunInfo {
     pub path: String,
     pub status: Option<String>,
     pub device: Option<String>,
@@ -216,7 +216,7 @@ pub struct RunInfo {
 
 impl RunInfo {
     /// Reads `dir/meta.json`; a run without one records nothing about its device.
-    pub fn read(evidence: &Evidence, dir: &str) -> Result<RunInfo, Diagnostic> {
+    pub(crate) fn read(evidence: &Evidence, dir: &str) -> Result<RunInfo, Diagnostic> {
         let meta_path = format!("{dir}/meta.json");
         match evidence.json::<Meta>(&meta_path) {
             Ok(meta) => Ok(RunInfo::from_meta(dir, &meta)),
@@ -225,7 +225,7 @@ impl RunInfo {
         }
     }
 
-    pub fn from_meta(dir: &str, meta: &Meta) -> RunInfo {
+    pub(crate) fn from_meta(dir: &str, meta: &Meta) -> RunInfo {
         let device = meta.device.as_ref();
         RunInfo {
             path: dir.to_string(),
@@ -239,7 +239,7 @@ impl RunInfo {
     }
 
     /// Why absolute times of `self` cannot be compared with those of `accepted`, if they can't.
-    pub fn incomparable_with(&self, accepted: &RunInfo) -> Option<String> {
+    pub(crate) fn incomparable_with(&self, accepted: &RunInfo) -> Option<String> {
         match (&self.device, &accepted.device, self.driver_major, accepted.driver_major) {
             (Some(a), Some(b), Some(da), Some(db)) if a == b && da == db => None,
             (Some(a), Some(b), Some(da), Some(db)) if a == b => Some(format!("driver {da}.x here, {db}.x in {}", accepted.path)),
@@ -251,7 +251,7 @@ impl RunInfo {
 
 /// The rechecked checks of every registry, bound to their sentences as the audit binds them
 /// (through the lock). A claim whose quote does not bind is left out.
-pub fn targets(ws: &Workspace) -> Result<(Vec<Target>, usize), Vec<Diagnostic>> {
+pub(crate) fn targets(ws: &Workspace) -> Result<(Vec<Target>, usize), Vec<Diagnostic>> {
     if !ws.diagnostics.is_empty() {
         return Err(ws.diagnostics.clone());
     }
@@ -270,6 +270,12 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
             continue;
         };
         for (idx, (check, cb)) in claim.checks.iter().zip(&b.checks).enumerate() {
+            // The kinds table says which kinds are rechecked at all; below, which of their
+            // checks are latencies (a time quoted) or orderings.
+            if !check.kind.name().rechecked() {
+                *skipped += 1;
+                continue;
+            }
             let target = |subject| Target { registry: registry.file.clone(), claim: claim.id.get_ref().clone(), check: idx + 1, subject };
             let is_time = |q: &Quoted| q.unit.and_then(Unit::seconds).is_some();
             let latency = |quoted: &Quoted, expr, expr_text, vars| Latency {
@@ -290,20 +296,26 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                     Err(_) => *skipped += 1,
                 },
                 (Kind::Compare(c), _) => out.push(target(Subject::Ordering(c.clone()))),
-                _ => *skipped += 1,
+                // A statistic or an expression whose quoted number is not a time, or that reads
+                // `json` variables, which no run can reproduce; the other kinds were passed over
+                // above.
+                (
+                    Kind::Stat(_) | Kind::Arith(_) | Kind::Manifest(_) | Kind::Contains(_) | Kind::Json(_) | Kind::Trace(_) | Kind::Validation(_) | Kind::Words(_) | Kind::Figure(_) | Kind::Cited(_),
+                    _,
+                ) => *skipped += 1,
             }
         }
     }
 }
 
 /// The run directory a samples path lies in (`evidence/runs/X/samples.jsonl` → `evidence/runs/X`).
-pub fn run_dir(samples: &str) -> String {
+pub(crate) fn run_dir(samples: &str) -> String {
     samples.rsplit_once('/').map_or(".", |(d, _)| d).to_string()
 }
 
 impl Target {
     /// The samples files this target reads in the accepted runs.
-    pub fn samples_files(&self) -> Vec<String> {
+    pub(crate) fn samples_files(&self) -> Vec<String> {
         match &self.subject {
             Subject::Latency(l) => l.vars.iter().map(|(_, v)| v.samples.get_ref().clone()).collect(),
             Subject::Ordering(c) => vec![c.samples.get_ref().clone()],
@@ -318,14 +330,14 @@ fn sample_file(files: &Evidence, path: &str) -> Result<Rc<Jsonl>, Diagnostic> {
 
 /// The values of one query, grouped by the round they were measured in.
 #[derive(Debug, Clone)]
-pub struct ByRound {
+pub(crate) struct ByRound {
     statistic: Statistic,
     rounds: BTreeMap<u64, Vec<f64>>,
 }
 
 impl ByRound {
     /// Selects the records of `jsonl` that `spec` selects and groups `spec.field` by `round`.
-    pub fn select(jsonl: &Jsonl, spec: &stat::Spec) -> Result<ByRound, Diagnostic> {
+    pub(crate) fn select(jsonl: &Jsonl, spec: &stat::Spec) -> Result<ByRound, Diagnostic> {
         let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Diagnostic::plain(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
         let selected = jsonl.select(spec.select.get_ref());
         if selected.is_empty() {
@@ -351,7 +363,7 @@ impl ByRound {
     }
 
     /// The statistic over every sample.
-    pub fn value(&self) -> f64 {
+    pub(crate) fn value(&self) -> f64 {
         self.value_of(self.rounds.keys().copied())
     }
 
@@ -404,7 +416,7 @@ fn interval(mut values: Vec<f64>) -> (f64, f64) {
 }
 
 /// The equivalence rule on an interval of ln(fresh / accepted).
-pub fn equivalence(lo: f64, hi: f64, margin: f64) -> Judgement {
+pub(crate) fn equivalence(lo: f64, hi: f64, margin: f64) -> Judgement {
     let bound = (1.0 + margin).ln();
     if lo >= -bound && hi <= bound {
         Judgement::Match
@@ -416,7 +428,7 @@ pub fn equivalence(lo: f64, hi: f64, margin: f64) -> Judgement {
 }
 
 /// The ordering rule on an interval of ln(slower / faster).
-pub fn ordering(lo: f64, hi: f64, min_ratio: f64) -> Judgement {
+pub(crate) fn ordering(lo: f64, hi: f64, min_ratio: f64) -> Judgement {
     let bound = min_ratio.ln();
     if lo > bound {
         Judgement::Match
@@ -440,7 +452,7 @@ fn row_seed(seed: u64, parts: &[&str]) -> u64 {
 }
 
 /// Where a target's values come from: the accepted run's files, or one fresh samples file.
-pub enum Source<'f> {
+pub(crate) enum Source<'f> {
     Accepted,
     Fresh(&'f str),
 }
@@ -483,7 +495,7 @@ impl Latency {
 /// The offline recheck: every latency recomputed from the accepted run's raw samples and
 /// compared with the quoted number and the run's saved summary; every ordering judged inside
 /// the accepted run.
-pub fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
+pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
     let (targets, not_rechecked) = targets(ws)?;
     let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
     let mut rows = Vec::new();
@@ -565,7 +577,7 @@ fn saved_statistic(files: &Evidence, spec: &stat::Spec) -> Result<Option<f64>, D
 /// The recheck of a fresh run: every latency against the accepted run it was quoted from, every
 /// ordering inside the fresh run. `accepted` are the runs the targets read
 /// ([`accepted_runs`]); `fresh_samples` is the fresh run's samples file, already in `files`.
-pub fn against_fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo], files: &Evidence, fresh: &RunInfo, fresh_samples: &str) -> Result<Vec<Row>, Diagnostic> {
+pub(crate) fn against_fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo], files: &Evidence, fresh: &RunInfo, fresh_samples: &str) -> Result<Vec<Row>, Diagnostic> {
     let mut rows = Vec::new();
     for t in targets {
         match &t.subject {
@@ -631,8 +643,8 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &Evidence, source: &Sour
         for slower in &c.slower {
             let ratio_in = |files: &Evidence, p: &str| -> Result<Quantity<'static>, Diagnostic> {
                 let jsonl = sample_file(files, p)?;
-                let fast = ByRound::select(&*jsonl, &c.query(case, &c.faster))?;
-                let slow = ByRound::select(&*jsonl, &c.query(case, slower))?;
+                let fast = ByRound::select(&jsonl, &c.query(case, &c.faster))?;
+                let slow = ByRound::select(&jsonl, &c.query(case, slower))?;
                 Ok(Quantity { vars: vec![fast, slow], eval: Box::new(|v: &[f64]| v[1] / v[0]) })
             };
             let judged = ratio_in(files, path)?;
@@ -669,19 +681,19 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &Evidence, source: &Sour
 }
 
 /// The runs the targets read, with what each records about its device.
-pub fn accepted_runs(files: &Evidence, targets: &[Target]) -> Result<Vec<RunInfo>, Diagnostic> {
+pub(crate) fn accepted_runs(files: &Evidence, targets: &[Target]) -> Result<Vec<RunInfo>, Diagnostic> {
     let dirs: BTreeSet<String> = targets.iter().flat_map(|t| t.samples_files()).map(|s| run_dir(&s)).collect();
     dirs.iter().map(|d| RunInfo::read(files, d)).collect()
 }
 
 /// The suites a fresh run must hold to recheck `runs`, in the order `run --suite all` uses.
-pub fn suites_needed(runs: &[RunInfo]) -> Vec<&'static str> {
+pub(crate) fn suites_needed(runs: &[RunInfo]) -> Vec<&'static str> {
     const ORDER: [&str; 4] = ["pointwise", "softmax", "scheduling", "softmax-bench"];
     ORDER.into_iter().filter(|s| runs.iter().any(|r| r.suites.iter().any(|x| x == s))).collect()
 }
 
 /// The fresh run's samples, parsed as the accepted runs' are, under the path it will have.
-pub fn fresh_samples(run_path: &str, samples: &[crate::evidence::SampleRecord]) -> Result<(String, Jsonl), Diagnostic> {
+pub(crate) fn fresh_samples(run_path: &str, samples: &[crate::evidence::SampleRecord]) -> Result<(String, Jsonl), Diagnostic> {
     let mut text = String::new();
     for s in samples {
         text.push_str(&serde_json::to_string(s).map_err(|e| Diagnostic::plain(e.to_string()))?);
@@ -693,7 +705,7 @@ pub fn fresh_samples(run_path: &str, samples: &[crate::evidence::SampleRecord]) 
 }
 
 /// A stored run judged again, and how the judgement compares with the one it stores.
-pub struct Judged {
+pub(crate) struct Judged {
     pub report: Report,
     pub stored: Option<StoredComparison>,
 }
@@ -701,7 +713,7 @@ pub struct Judged {
 /// `recheck --fresh RUN`: judges a run already written (root-relative) against the accepted
 /// runs. A run that stores its judgement (`recheck.json`) is judged again with the seed and
 /// size it records, unless `seed` or `replicates` say otherwise, so that the two compare.
-pub fn fresh(ws: &Workspace, run: &str, seed: Option<u64>, replicates: Option<usize>) -> Result<Judged, Failure> {
+pub(crate) fn fresh(ws: &Workspace, run: &str, seed: Option<u64>, replicates: Option<usize>) -> Result<Judged, Failure> {
     let (targets, not_rechecked) = targets(ws)?;
     let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
     let run = run.trim_end_matches('/');
@@ -733,14 +745,14 @@ pub fn fresh(ws: &Workspace, run: &str, seed: Option<u64>, replicates: Option<us
 /// by registry, claim, check and what they judge, so that a registry edited since the run
 /// shows as rows added or removed rather than as a different judgement.
 #[derive(Debug, Default, PartialEq)]
-pub struct StoredComparison {
+pub(crate) struct StoredComparison {
     /// Rows judged differently, as `claim #check what: stored → now`.
     pub differing: Vec<String>,
     pub only_stored: usize,
     pub only_now: usize,
 }
 
-pub fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredComparison {
+pub(crate) fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredComparison {
     let key = |r: &WireRow| (r.registry.clone(), r.claim.clone(), r.check, r.what.clone());
     let stored_rows: BTreeMap<_, &WireRow> = stored.rows.iter().map(|r| (key(r), r)).collect();
     let now_rows: BTreeMap<_, &WireRow> = now.rows.iter().map(|r| (key(r), r)).collect();

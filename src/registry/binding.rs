@@ -18,7 +18,7 @@ use crate::registry::{Claim, Registry};
 
 /// How one claim bound.
 #[derive(Debug, Clone)]
-pub enum Binding {
+pub(crate) enum Binding {
     Bound(Bound),
     /// No sentence holds the quote, even with numbers masked. `nearest` is the most similar
     /// sentence, with its similarity in [0, 1].
@@ -28,7 +28,7 @@ pub enum Binding {
 }
 
 #[derive(Debug, Clone)]
-pub struct Bound {
+pub(crate) struct Bound {
     pub sentence: usize,
     /// True when the quote matched only with its numbers masked.
     pub numbers_changed: bool,
@@ -38,7 +38,7 @@ pub struct Bound {
 
 /// The number a check verifies, as the registry names it and as the sentence now shows it.
 #[derive(Debug, Clone, Default)]
-pub struct CheckBinding {
+pub(crate) struct CheckBinding {
     /// The registry's `number`, where the check has one.
     pub registry_number: Option<String>,
     /// The sentence's number it maps to.
@@ -49,16 +49,11 @@ pub struct CheckBinding {
     pub error: Option<Diagnostic>,
 }
 
-/// Binds every claim of `registry` against `article`.
-pub fn bind(registry: &Registry, article: &Article) -> Vec<Binding> {
-    bind_against(registry, article, &BTreeMap::new())
-}
-
-/// Binds as [`bind`] does, knowing the sentence each claim was audited against (claim id →
+/// Binds every claim of `registry` against `article`, knowing the sentence each claim was audited against (claim id →
 /// its text in the lock). A checked number missing from a sentence that is otherwise the audited
 /// one word for word is the number at the same position: the number changed, and the check runs
 /// against the draft's value instead of failing to bind.
-pub fn bind_against(registry: &Registry, article: &Article, audited: &BTreeMap<&str, &str>) -> Vec<Binding> {
+pub(crate) fn bind_against(registry: &Registry, article: &Article, audited: &BTreeMap<&str, &str>) -> Vec<Binding> {
     registry.claims.iter().map(|c| bind_claim(registry, c, article, audited.get(c.id.get_ref().as_str()).copied())).collect()
 }
 
@@ -199,18 +194,18 @@ fn at(registry: &Registry, span: Range<usize>, message: impl Into<String>, label
     Diagnostic::at(message, &registry.file, &registry.source, span, label)
 }
 
-pub fn normalise(text: &str) -> String {
+pub(crate) fn normalise(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The sentence most similar to `text` by [`similarity`].
-pub fn nearest(text: &str, article: &Article) -> Option<(usize, f64)> {
+pub(crate) fn nearest(text: &str, article: &Article) -> Option<(usize, f64)> {
     article.sentences.iter().map(|s| (s.index, similarity(text, &s.text))).max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
 }
 
 /// How alike two sentences are, in [0, 1]: twice the words they share in order over the words
 /// of both. Whitespace is not a word, so two unrelated sentences are not half alike.
-pub fn similarity(a: &str, b: &str) -> f64 {
+pub(crate) fn similarity(a: &str, b: &str) -> f64 {
     let a: Vec<&str> = a.split_whitespace().collect();
     let b: Vec<&str> = b.split_whitespace().collect();
     f64::from(similar::TextDiff::from_slices(&a, &b).ratio())
@@ -219,6 +214,10 @@ pub fn similarity(a: &str, b: &str) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn bind(registry: &Registry, article: &Article) -> Vec<Binding> {
+        bind_against(registry, article, &BTreeMap::new())
+    }
     use crate::registry;
 
     const ARTICLE: &str = "# T\n\nGraph replay took 14.96 µs at 4096×4096. The stream took 19.40 µs.\n\nFusion helps. Fusion helps.\n";
@@ -284,7 +283,7 @@ mod tests {
         assert!(b.numbers_changed);
         assert_eq!(b.checks[0].sentence_number.as_ref().unwrap().text, "15.96 µs");
         // Without the audited sentence the number cannot be placed, and binding says so.
-        let Binding::Bound(b) = &bind(&reg, &edited)[0] else { panic!() };
+        let Binding::Bound(b) = &bind_against(&reg, &edited, &BTreeMap::new())[0] else { panic!() };
         assert!(b.checks[0].error.is_some());
     }
 

@@ -17,14 +17,14 @@ use crate::diagnostic::Diagnostic;
 use crate::evidence::store::{Evidence, ReadError};
 
 /// Bumped whenever a field changes meaning or disappears.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// A sentence pair is "the same sentence, edited" from this word similarity up.
-pub const EDIT_SIMILARITY: f64 = 0.5;
+pub(crate) const EDIT_SIMILARITY: f64 = 0.5;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Lock {
+pub(crate) struct Lock {
     pub schema_version: u32,
     /// The registry this lock belongs to, root-relative.
     pub registry: String,
@@ -38,7 +38,7 @@ pub struct Lock {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct LockedSentence {
+pub(crate) struct LockedSentence {
     /// 1-based line in the accepted manuscript.
     pub line: usize,
     pub fingerprint: String,
@@ -50,7 +50,7 @@ pub struct LockedSentence {
 
 /// Where a sentence of the draft came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     /// The locked sentence with this index, word for word.
     Unchanged(usize),
     /// The locked sentence with this index, edited.
@@ -59,7 +59,7 @@ pub enum Origin {
 }
 
 impl Origin {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Origin::Unchanged(_) => "unchanged",
             Origin::Changed(_) => "changed",
@@ -67,7 +67,7 @@ impl Origin {
         }
     }
 
-    pub fn locked(self) -> Option<usize> {
+    pub(crate) fn locked(self) -> Option<usize> {
         match self {
             Origin::Unchanged(i) | Origin::Changed(i) => Some(i),
             Origin::New => None,
@@ -77,7 +77,7 @@ impl Origin {
 
 /// The draft's sentences set against the locked ones.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Alignment {
+pub(crate) struct Alignment {
     /// One entry per sentence of the draft, in order.
     pub origins: Vec<Origin>,
     /// Locked sentences with no counterpart in the draft, by index.
@@ -86,13 +86,13 @@ pub struct Alignment {
 
 impl Alignment {
     /// The draft sentence a locked sentence became, if any.
-    pub fn successor(&self, locked: usize) -> Option<(usize, Origin)> {
+    pub(crate) fn successor(&self, locked: usize) -> Option<(usize, Origin)> {
         self.origins.iter().enumerate().find(|(_, o)| o.locked() == Some(locked)).map(|(i, o)| (i, *o))
     }
 }
 
 /// `claims/name.toml` → `claims/name.lock`.
-pub fn path_for(registry_file: &str) -> String {
+pub(crate) fn path_for(registry_file: &str) -> String {
     match registry_file.strip_suffix(".toml") {
         Some(stem) => format!("{stem}.lock"),
         None => format!("{registry_file}.lock"),
@@ -100,7 +100,7 @@ pub fn path_for(registry_file: &str) -> String {
 }
 
 /// Reads the lock of `registry_file`; `Ok(None)` when there is none.
-pub fn read(evidence: &Evidence, registry_file: &str) -> Result<Option<Lock>, Diagnostic> {
+pub(crate) fn read(evidence: &Evidence, registry_file: &str) -> Result<Option<Lock>, Diagnostic> {
     let file = path_for(registry_file);
     match evidence.text(&file) {
         Ok(text) => parse(&file, &text).map(Some),
@@ -111,7 +111,7 @@ pub fn read(evidence: &Evidence, registry_file: &str) -> Result<Option<Lock>, Di
 }
 
 /// Parses a lock's text; a malformed lock is an error located in it.
-pub fn parse(file: &str, text: &str) -> Result<Lock, Diagnostic> {
+pub(crate) fn parse(file: &str, text: &str) -> Result<Lock, Diagnostic> {
     let lock: Lock = toml::from_str(text).map_err(|e| {
         let span: Range<usize> = e.span().unwrap_or(0..0);
         Diagnostic::at(format!("invalid lock: {}", e.message().trim_end()), file, text, span, "here")
@@ -125,7 +125,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lock, Diagnostic> {
 
 /// The lock of a clean audit: every sentence of `article`, with the claims `bound` puts on it
 /// (claim id → sentence index).
-pub fn build(registry_file: &str, manuscript: &str, article: &Article, bound: &BTreeMap<String, usize>) -> Lock {
+pub(crate) fn build(registry_file: &str, manuscript: &str, article: &Article, bound: &BTreeMap<String, usize>) -> Lock {
     let mut claims: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     for (id, sentence) in bound {
         claims.entry(*sentence).or_default().push(id.clone());
@@ -144,7 +144,7 @@ pub fn build(registry_file: &str, manuscript: &str, article: &Article, bound: &B
 }
 
 /// The lock as TOML, with a header saying who writes it.
-pub fn render(lock: &Lock) -> String {
+pub(crate) fn render(lock: &Lock) -> String {
     let body = toml::to_string(lock).expect("a lock always serialises");
     format!(
         "# Written by `claimcheck accept` after a clean audit of {}; do not edit.\n# `claimcheck audit --draft FILE` compares a draft's sentences with these.\n\n{body}",
@@ -154,7 +154,7 @@ pub fn render(lock: &Lock) -> String {
 
 impl Lock {
     /// Claim id → index of the locked sentence that held it.
-    pub fn claim_sentences(&self) -> BTreeMap<&str, usize> {
+    pub(crate) fn claim_sentences(&self) -> BTreeMap<&str, usize> {
         let mut out = BTreeMap::new();
         for (i, s) in self.sentences.iter().enumerate() {
             for c in &s.claims {
@@ -169,7 +169,7 @@ impl Lock {
 /// is unchanged, wherever it moved (repeated sentences pair in order). Of the rest, the most
 /// similar pairs by word diff, at least [`EDIT_SIMILARITY`] alike, are the same sentence edited;
 /// what is left is new (draft) or deleted (lock).
-pub fn align(lock: &Lock, article: &Article) -> Alignment {
+pub(crate) fn align(lock: &Lock, article: &Article) -> Alignment {
     let mut by_fingerprint: BTreeMap<&str, VecDeque<usize>> = BTreeMap::new();
     for (i, s) in lock.sentences.iter().enumerate() {
         by_fingerprint.entry(s.fingerprint.as_str()).or_default().push_back(i);
@@ -210,7 +210,7 @@ pub fn align(lock: &Lock, article: &Article) -> Alignment {
 }
 
 /// A word diff in the `wdiff` style: `[-removed-]{+added+}`, everything else as it reads.
-pub fn word_diff(before: &str, after: &str) -> String {
+pub(crate) fn word_diff(before: &str, after: &str) -> String {
     let diff = similar::TextDiff::from_words(before, after);
     let mut out = String::new();
     let (mut removed, mut added) = (String::new(), String::new());

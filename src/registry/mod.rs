@@ -5,9 +5,9 @@
 //! Loading returns the registry *and* its diagnostics, so that one bad claim never hides the
 //! others: a claim whose checks cannot be read is kept without them and reported.
 
-pub mod binding;
-pub mod lock;
-pub mod source;
+pub(crate) mod binding;
+pub(crate) mod lock;
+pub(crate) mod source;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -18,12 +18,12 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::checks::{self, Check};
-pub use source::Source;
+pub(crate) use source::Source;
 use crate::diagnostic::Diagnostic;
 
 /// One registry file.
 #[derive(Debug, Clone)]
-pub struct Registry {
+pub(crate) struct Registry {
     /// Root-relative path of the TOML file.
     pub file: String,
     /// Its text, so that diagnostics can show any span of it.
@@ -36,7 +36,7 @@ pub struct Registry {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Manuscript {
+pub(crate) struct Manuscript {
     pub path: Spanned<String>,
     pub sha256: Spanned<String>,
 }
@@ -45,12 +45,15 @@ pub struct Manuscript {
 /// states a quantity, declared so that it is not reported as unbound.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Label {
+pub(crate) struct Label {
     pub number: Spanned<String>,
     /// Limits the label to the one sentence that contains this text; without it the label
     /// covers every sentence that quotes the number.
     #[serde(default)]
     pub quote: Option<Spanned<String>>,
+    /// Why the number is a label; required so that every exemption is explained, and read by
+    /// the registry's reviewers rather than by the tool.
+    #[allow(dead_code)]
     pub reason: String,
 }
 
@@ -58,7 +61,7 @@ pub struct Label {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 // Variants are in alphabetical order, so that counts sort as the counts line prints them.
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Wrong: the finding says what is right.
     Correct,
     /// A recommendation or opinion that evidence informs but cannot settle.
@@ -70,9 +73,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 4] = [Verdict::Correct, Verdict::Judgment, Verdict::Qualify, Verdict::Retain];
-
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Verdict::Retain => "retain",
             Verdict::Qualify => "qualify",
@@ -90,7 +91,7 @@ impl fmt::Display for Verdict {
 
 /// One claim: a sentence of the article, what the audit found, and how to check it.
 #[derive(Debug, Clone)]
-pub struct Claim {
+pub(crate) struct Claim {
     pub id: Spanned<String>,
     pub quote: Spanned<String>,
     pub verdict: Spanned<Verdict>,
@@ -99,8 +100,6 @@ pub struct Claim {
     /// Numbers of the sentence that are labels, not quantities.
     pub labels: Vec<Spanned<String>>,
     pub checks: Vec<Check>,
-    /// Span of the claim's table in the registry.
-    pub span: Range<usize>,
 }
 
 /// The registry as serde reads it, before checks are parsed kind by kind.
@@ -135,7 +134,7 @@ struct RawClaim {
 }
 
 /// Reads a registry from `source`, the text of `file`.
-pub fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnostic>) {
+pub(crate) fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let toml_error = |e: toml::de::Error| {
         let span = e.span().unwrap_or(0..0);
@@ -153,7 +152,6 @@ pub fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnostic>) {
 
     let mut claims = Vec::new();
     for (claim_idx, raw_claim) in raw.claim.into_iter().enumerate() {
-        let span = raw_claim.span();
         let c = raw_claim.into_inner();
         let mut parsed = Vec::new();
         for value in raw_checks.get(claim_idx).into_iter().flatten() {
@@ -173,7 +171,6 @@ pub fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnostic>) {
             sources: c.sources,
             labels: c.labels,
             checks: parsed,
-            span,
         });
     }
     let registry = Registry {

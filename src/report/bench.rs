@@ -6,7 +6,7 @@ use std::fmt::Write;
 use crate::commands::bench::BenchReport;
 
 /// The report as text.
-pub fn render(report: &BenchReport) -> String {
+pub(crate) fn render(report: &BenchReport) -> String {
     let mut table = comfy_table::Table::new();
     table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED).force_no_tty();
     table.set_header(["shape", "variant", "median µs", "GB/s (1 read + 1 write)", "of best copy", "best peer ÷ this"]);

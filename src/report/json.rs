@@ -8,10 +8,10 @@ use crate::commands::audit::{Change, ClaimBinding, Review, SentenceRef};
 use crate::checks::Outcome;
 
 /// Bumped whenever a field changes meaning or disappears.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 #[derive(Debug, Serialize)]
-pub struct WireReview {
+pub(crate) struct WireReview {
     pub schema_version: u32,
     pub exit_code: u8,
     pub counts: std::collections::BTreeMap<String, usize>,
@@ -20,7 +20,7 @@ pub struct WireReview {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireRegistry {
+pub(crate) struct WireRegistry {
     pub file: String,
     pub manuscript: WireManuscript,
     /// The comparison with `claims/<name>.lock`, where the registry has one.
@@ -31,7 +31,7 @@ pub struct WireRegistry {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireLock {
+pub(crate) struct WireLock {
     pub file: String,
     pub accepted_sha256: String,
     /// Why the lock does not describe the registry as it is (empty when it does).
@@ -41,7 +41,7 @@ pub struct WireLock {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireSentenceCounts {
+pub(crate) struct WireSentenceCounts {
     pub unchanged: usize,
     pub changed: usize,
     pub new: usize,
@@ -49,7 +49,7 @@ pub struct WireSentenceCounts {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireDeleted {
+pub(crate) struct WireDeleted {
     pub line: usize,
     pub text: String,
     pub claims: Vec<String>,
@@ -57,7 +57,7 @@ pub struct WireDeleted {
 
 /// A claim's sentence against the lock.
 #[derive(Debug, Serialize)]
-pub struct WireChange {
+pub(crate) struct WireChange {
     /// `unchanged`, `edited`, `number-changed`, `lost` or `not-locked`.
     pub state: String,
     /// The sentence as accepted.
@@ -69,7 +69,7 @@ pub struct WireChange {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireManuscript {
+pub(crate) struct WireManuscript {
     pub path: String,
     /// With `audit --draft`: the manuscript the draft stands in for.
     pub draft_of: Option<String>,
@@ -79,14 +79,14 @@ pub struct WireManuscript {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct WireSource {
+pub(crate) struct WireSource {
     pub key: String,
     pub title: String,
     pub url: String,
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireClaim {
+pub(crate) struct WireClaim {
     pub id: String,
     pub verdict: String,
     pub status: String,
@@ -100,7 +100,7 @@ pub struct WireClaim {
 
 #[derive(Debug, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
-pub enum WireBinding {
+pub(crate) enum WireBinding {
     Bound { numbers_changed: bool, sentence: WireSentence },
     Lost { nearest: Option<WireSentence>, similarity: Option<f64> },
     Ambiguous { sentences: Vec<WireSentence> },
@@ -108,7 +108,7 @@ pub enum WireBinding {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireSentence {
+pub(crate) struct WireSentence {
     pub index: usize,
     pub section: String,
     pub line: usize,
@@ -119,7 +119,7 @@ pub struct WireSentence {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireCheck {
+pub(crate) struct WireCheck {
     pub kind: String,
     pub number: Option<String>,
     pub number_now: Option<String>,
@@ -130,7 +130,7 @@ pub struct WireCheck {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireUnbound {
+pub(crate) struct WireUnbound {
     pub number: String,
     pub line: usize,
     pub col: usize,
@@ -140,7 +140,7 @@ pub struct WireUnbound {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireDiagnostic {
+pub(crate) struct WireDiagnostic {
     pub message: String,
     pub file: Option<String>,
     pub line: Option<usize>,
@@ -173,7 +173,7 @@ fn sentence(s: &SentenceRef) -> WireSentence {
 }
 
 /// The wire form of a review.
-pub fn wire(review: &Review) -> WireReview {
+pub(crate) fn wire(review: &Review) -> WireReview {
     let registries = review
         .registries
         .iter()
@@ -257,7 +257,7 @@ fn check(c: &crate::commands::audit::CheckReview) -> WireCheck {
 }
 
 /// The review as pretty JSON with a trailing newline.
-pub fn render(review: &Review) -> String {
+pub(crate) fn render(review: &Review) -> String {
     let mut s = serde_json::to_string_pretty(&wire(review)).expect("wire types always serialise");
     s.push('\n');
     s

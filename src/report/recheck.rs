@@ -13,7 +13,7 @@ use crate::article::numbers::Unit;
 use crate::recheck::{CONFIDENCE, DEFAULT_MARGIN, Judgement, Mode, Report, Row, RowKind, RunInfo};
 
 /// Bumped whenever a field changes meaning or disappears.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WireRecheck {
@@ -94,7 +94,7 @@ fn row(r: &Row) -> WireRow {
 }
 
 /// The wire form of a report.
-pub fn wire(report: &Report) -> WireRecheck {
+pub(crate) fn wire(report: &Report) -> WireRecheck {
     let mut counts = BTreeMap::new();
     for r in &report.rows {
         *counts.entry(r.outcome.name().to_string()).or_insert(0) += 1;
@@ -115,14 +115,14 @@ pub fn wire(report: &Report) -> WireRecheck {
 }
 
 /// The report as pretty JSON with a trailing newline.
-pub fn json(report: &Report) -> String {
+pub(crate) fn json(report: &Report) -> String {
     let mut s = serde_json::to_string_pretty(&wire(report)).expect("wire types always serialise");
     s.push('\n');
     s
 }
 
 /// What `recheck --fresh` says about the judgement a run stores.
-pub fn stored_text(run: &str, c: &crate::recheck::StoredComparison) -> String {
+pub(crate) fn stored_text(run: &str, c: &crate::recheck::StoredComparison) -> String {
     let mut out = String::new();
     if c.differing.is_empty() {
         out.push_str(&format!("{run}/recheck.json: every stored row is reproduced exactly\n"));
@@ -139,7 +139,7 @@ pub fn stored_text(run: &str, c: &crate::recheck::StoredComparison) -> String {
 }
 
 /// The outcome tables (latencies, then orderings) and a closing counts line.
-pub fn text(report: &Report) -> String {
+pub(crate) fn text(report: &Report) -> String {
     let mut out = String::new();
     if let Some(fresh) = &report.fresh {
         let device = fresh.device.as_deref().unwrap_or("an unknown device");

@@ -12,10 +12,10 @@ use crate::status::Status;
 use crate::commands::review::ReviewFile;
 
 /// Bumped whenever a field changes meaning or disappears.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 #[derive(Debug, Serialize)]
-pub struct WireReviewFile {
+pub(crate) struct WireReviewFile {
     pub schema_version: u32,
     pub tool: WireTool,
     /// 0 when everything holds, 1 when something needs attention.
@@ -37,13 +37,13 @@ pub struct WireReviewFile {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireTool {
+pub(crate) struct WireTool {
     pub name: String,
     pub version: String,
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireTrace {
+pub(crate) struct WireTrace {
     pub registry: String,
     pub claim: String,
     pub check: usize,
@@ -54,28 +54,28 @@ pub struct WireTrace {
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireRun {
+pub(crate) struct WireRun {
     pub path: String,
     pub graphs: Vec<WireGraph>,
     pub kernels: Vec<Value>,
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireGraph {
+pub(crate) struct WireGraph {
     pub name: String,
     pub nodes: BTreeMap<String, u64>,
     pub setup_us: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
-pub struct WireFigure {
+pub(crate) struct WireFigure {
     pub manuscript: String,
     pub path: String,
     pub sha256: Option<String>,
 }
 
 /// The wire form of a review file.
-pub fn wire(file: &ReviewFile) -> WireReviewFile {
+pub(crate) fn wire(file: &ReviewFile) -> WireReviewFile {
     let audit = super::json::wire(&file.audit);
     let recheck = super::recheck::wire(&file.recheck);
     let mut traces = Vec::new();
@@ -131,7 +131,7 @@ pub fn wire(file: &ReviewFile) -> WireReviewFile {
 }
 
 /// The review file as pretty JSON with every object's keys sorted and a trailing newline.
-pub fn render(file: &ReviewFile) -> String {
+pub(crate) fn render(file: &ReviewFile) -> String {
     let value = serde_json::to_value(wire(file)).expect("wire types always serialise");
     let mut s = serde_json::to_string_pretty(&sorted(value)).expect("a JSON value always serialises");
     s.push('\n');
@@ -163,7 +163,7 @@ mod tests {
 }
 
 /// The line `review --out FILE` prints once the file is written.
-pub fn written_line(path: &str, file: &ReviewFile) -> String {
+pub(crate) fn written_line(path: &str, file: &ReviewFile) -> String {
     use crate::recheck::RowKind;
     format!(
         "review written: {path} ({} claims, {} latencies, {} orderings; {})",

@@ -11,7 +11,7 @@ use crate::checks::Outcome;
 
 /// The verdict table: ID, section, verdict, quote (shortened), checks passed/total, status;
 /// then the counts line.
-pub fn verdict_table(review: &Review) -> String {
+pub(crate) fn verdict_table(review: &Review) -> String {
     let mut table = Table::new();
     table.load_style(presets::UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Disabled).force_no_tty();
     table.set_header(["ID", "Section", "Verdict", "Quote", "Checks", "Status"]);
@@ -33,7 +33,7 @@ pub fn verdict_table(review: &Review) -> String {
 }
 
 /// `Counts: correct 11, judgment 1, qualify 38, retain 21.`
-pub fn counts_line(review: &Review) -> String {
+pub(crate) fn counts_line(review: &Review) -> String {
     let counts = review.counts();
     let parts: Vec<String> = counts.iter().map(|(v, n)| format!("{v} {n}")).collect();
     if parts.is_empty() { "Counts: no claims.".into() } else { format!("Counts: {}.", parts.join(", ")) }
@@ -41,7 +41,7 @@ pub fn counts_line(review: &Review) -> String {
 
 /// Everything that needs attention, after the table: manuscripts whose hash changed, what
 /// changed against the lock, failing checks with their values, and unbound numbers.
-pub fn findings(review: &Review) -> String {
+pub(crate) fn findings(review: &Review) -> String {
     let mut out = String::new();
     for r in &review.registries {
         let shown = match &r.draft_of {
@@ -149,7 +149,7 @@ pub fn findings(review: &Review) -> String {
 }
 
 /// The table, the findings and a closing summary line.
-pub fn audit_text(review: &Review) -> String {
+pub(crate) fn audit_text(review: &Review) -> String {
     if review.registries.is_empty() {
         return String::new();
     }
