@@ -8,72 +8,86 @@
 //! Data flows one way:
 //!
 //! ```text
+//!                 workspace (loaded once)
 //! article (Markdown) ──► sentences + numbers ──┐
 //!                                              ├─► binding ──► checks ──► outcomes ──► renderers
 //! registry (TOML) ──► claims + check specs ────┘    ▲             ▲
 //!          lock (claims/<name>.lock) ───────────────┘             │
-//!                                        evidence (JSONL, JSON) ──┘
+//!                          evidence (one reader, each file once) ─┘
 //! ```
 //!
-//! Four consumers sit on that line. `audit` runs it and reports (with `--draft`, on a file in
-//! place of the manuscript, against the lock). `accept` records a clean audit as the lock.
-//! `recheck` takes the bound latency and ordering checks and judges them again: offline from
-//! the raw samples, or against a fresh run of the GPU suite. `review` gathers the audit, the
-//! offline recheck and the runs' metadata into one versioned file.
+//! `workspace::Workspace` is the input stage: it opens the root, reads the registries, their
+//! manuscripts (or a draft in place of one) and their locks, binds every claim through the one
+//! lock-aware binding, and owns the one evidence reader ([`evidence::store::Evidence`]). Every
+//! command that audits takes a `&Workspace`: `audit` and `table` report on it, `accept` records
+//! a clean audit of it as the lock, `recheck` judges its bound latency and ordering checks again
+//! (offline from the raw samples, against a stored run, or against a fresh run of the GPU
+//! suite), and `review` gathers the audit, the offline recheck and the runs' metadata into one
+//! versioned file.
 //!
 //! # Code map
 //!
-//! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, and
-//!   the images it shows.
-//! - [`numbers`]: numbers quoted in prose, with unit and precision, and the matching rule.
-//! - [`registry`]: reading and validating `claims/*.toml`.
-//! - [`lock`]: the accepted sentences of a manuscript (`claims/<name>.lock`), and the
-//!   alignment of a draft's sentences with them: unchanged, changed, new, deleted.
-//! - [`binding`]: each claim to its one sentence, each check to its number (by its place in
-//!   the audited sentence where the lock knows it).
-//! - [`checks`]: the closed set of check kinds, one file each (`stat`, `arith`, `manifest`,
-//!   `contains`, `json`, `trace`, `validation`, `words`, `figure`, `cited`, `compare`), and
-//!   the judgement of an observation against the quoted number.
-//! - [`audit`]: the order of the steps, the lock comparison and the exit status; builds the
-//!   internal review.
-//! - [`accept`]: the one writer of locks and of a registry's `manuscript.sha256`.
+//! - [`workspace`]: loading everything once; the only place that finds registries and reads a
+//!   draft.
+//! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, and the
+//!   images it shows; [`article::numbers`]: numbers quoted in prose, with unit and precision, and
+//!   the matching rule.
+//! - [`registry`]: reading and validating `claims/*.toml`; `registry::binding`: each claim to
+//!   its one sentence and each check to its number (by its place in the audited sentence where
+//!   the lock knows it); `registry::lock`: the accepted sentences of a manuscript and the
+//!   alignment of a draft with them; `registry::source`: a cited source, a leaf the checks
+//!   read.
+//! - [`checks`]: the closed set of check kinds, one file each, generated with their names,
+//!   dispatch and whether `recheck` judges them from one table (`kinds!`); the judgement of an
+//!   observation against the quoted number.
+//! - [`evidence`]: the typed run directory, one file per file of a run (`meta`, `samples`,
+//!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `manifest`,
+//!   `accepted`, the `writer`), JSONL kept compact (`jsonl`), and the one reader (`store`).
+//! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
+//!   review file, the benchmark targets, `stats`.
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule and its
-//!   bootstrap over rounds, offline and against a fresh run.
-//! - [`review`]: gathers the review file: audit, offline recheck, graph and kernel metadata
-//!   of the runs the checks read, figure hashes.
+//!   bootstrap, offline and against a stored run; `recheck::device` asks the GPU suite for a
+//!   fresh run.
+//! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON, the
+//!   recheck table and `recheck.json`, the review file, the benchmark table. They lay out what
+//!   was decided; they never decide.
 //! - [`figures`]: the article's SVG figures rendered from an accepted run, and their provenance.
-//! - [`gpu`]: the GPU suite (kernels compiled by NVRTC, the timing harness, FP64 references,
-//!   the run writer) and the device session of `recheck --gpu`; only `run`, `bench` and
-//!   `recheck --gpu` reach it, never `audit`.
-//! - [`evidence`]: the run-directory formats shared by the GPU suite (writer) and the checks
-//!   (readers), and the writer that makes a run appear whole or not at all.
-//! - [`jsonl`]: JSONL files kept compact (interned keys and strings, one field array), read
-//!   on every core when large.
-//! - [`stats`]: the `Samples` invariants and numpy-identical quantiles.
-//! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON,
-//!   the recheck table and `recheck.json`, the review file, the benchmark table.
-//! - [`diagnostic`], [`paths`]: located errors, paths that never leave the root, atomic writes.
-//! - [`cli`]: argument parsing and dispatch; `main.rs` only maps the result to an exit code.
+//! - [`gpu`]: the GPU suite (kernels compiled by NVRTC, the timing harness, FP64 references);
+//!   it writes runs through [`evidence`] and imports nothing above it.
+//! - [`status`]: how a command ended (`Status`, `Failure`), the one mapping to exit codes, and
+//!   the one output writer; [`cli`]: argument parsing and one short arm per command.
+//! - [`diagnostic`], [`paths`], [`hash`], [`stats`]: located errors, paths that never leave the
+//!   root and replaced files, SHA-256, numpy-identical quantiles.
 //!
 //! # Architecture invariants
 //!
 //! **Architecture Invariant:** a registry is data. No value in it becomes a command, and every
 //! path it names is resolved inside the repository root ([`paths::Root::resolve`]), symbolic
-//! links included.
+//! links included. Only the GPU suite starts a process (`nvidia-smi`, read-only, for the clocks
+//! it records); a test holds every other module to that.
 //!
-//! **Architecture Invariant:** reading never stops at the first problem. Registry parsing and
-//! binding return what they could read *plus* diagnostics, so one bad claim never hides the
-//! others; one failing check never stops the audit.
+//! **Architecture Invariant:** reading never stops at the first problem. Registry parsing,
+//! loading and binding return what they could read *plus* diagnostics, so one bad claim never
+//! hides the others; one failing check never stops the audit.
 //!
-//! **Architecture Invariant:** the audit writes nothing. Each writer writes one kind of thing,
-//! whole or not at all: `run`, `bench` and `recheck --gpu` a new run directory, renamed into
-//! place when complete ([`evidence::RunWriter`]), never an existing one; `accept` locks and
+//! **Architecture Invariant:** no command opens a file under the root twice: every read goes
+//! through the workspace's [`evidence::store::Evidence`], which keeps what it parsed. A test
+//! holds `review` of the shipped repository to one open per file.
+//!
+//! **Architecture Invariant:** the audit writes nothing. Each writer writes one kind of thing:
+//! `run`, `bench` and `recheck --gpu` a new run directory, renamed into place when complete
+//! ([`evidence::writer::RunWriter`]), never an existing one; `accept` locks and
 //! `manuscript.sha256`, only after a clean audit; `figures` the figures; `review` its `--out`
-//! file; `accept-run` `evidence/accepted.toml`. Files are replaced through a temporary file
-//! and a rename ([`paths::write_atomic`]), and bad input writes nothing.
+//! file; `accept-run` `evidence/accepted.toml`. Each of those files is replaced through a
+//! temporary file and a rename ([`paths::write_atomic`]), and bad input writes nothing.
 //!
-//! **Architecture Invariant:** check kinds are a closed enum ([`checks::Kind`]); every `match`
-//! over it is exhaustive, so a new kind must be handled by parsing, running and reporting.
+//! **Architecture Invariant:** check kinds are a closed enum (`checks::Kind`) generated from
+//! one table; every `match` over it is exhaustive, so a new kind must be handled by parsing,
+//! running, rechecking and reporting.
+//!
+//! **Architecture Invariant:** layers only reach down. `evidence` and `gpu` import nothing
+//! above them, the checks reach the registry only through its `source` leaf, and renderers
+//! neither load nor run anything (`tests/architecture.rs`).
 //!
 //! **Architecture Invariant:** wire types are apart from internal types. The audit JSON, the
 //! recheck table and the review file each have their own serde types and `schema_version`
@@ -81,11 +95,14 @@
 //!
 //! # Cross-cutting concerns
 //!
-//! Exit codes: 0 when everything holds, 1 when something needs attention (a check fails, a
-//! number is unbound or changed, a manuscript's hash differs, a claim's sentence changed since
-//! the lock, a recheck MISMATCH), 2 for bad input or usage, and for GPU work without a GPU.
-//! Bad input is always a [`diagnostic::Diagnostic`] with `file:line:col` and the offending
-//! text.
+//! Exit codes ([`status`]): 0 when everything holds (or standard output was closed early), 1
+//! when something needs attention (a check fails, a number is unbound or changed, a manuscript's
+//! hash differs, a claim's sentence changed since the lock, a recheck MISMATCH, a benchmark
+//! target missed), 2 for bad input or usage and for GPU work without a GPU, 3 for a GPU run that
+//! was written but rejected by its own validation, 4 for an internal failure. Bad input is a
+//! [`diagnostic::Diagnostic`], located at `file:line:col` with the offending text wherever the
+//! input has a place to point at; a few whole-file problems (a missing file, a root that cannot
+//! be opened) are plain.
 //!
 //! Determinism: output is sorted, paths are root-relative, and randomness (fixtures, the
 //! timing order, the recheck bootstrap) comes from recorded seeds.

@@ -1,4 +1,4 @@
-//! The commands that read a loaded [`crate::workspace::Workspace`] and decide: the audit, its
+//! The commands that read a loaded `crate::workspace::Workspace` and decide: the audit, its
 //! acceptance as a lock, the review file. Each returns data for a renderer; none prints.
 
 pub(crate) mod accept;
