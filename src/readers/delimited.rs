@@ -43,7 +43,7 @@ pub(super) fn read(src: &Source, delimiter: u8) -> Result<Jsonl, Diagnostic> {
             Err(e) => return Err(located(src, kind, &e)),
         }
         let (line, span) = match row.position() {
-            Some(pos) => (pos.line() as usize, src.locate(pos.byte() as usize).1),
+            Some(pos) => src.locate(row_start(src.text, pos.byte() as usize)),
             None => (0, 0..0),
         };
         out.push(line, span, headers.iter().zip(row.iter()).map(|(name, value)| (name, cell(value))));
@@ -72,6 +72,19 @@ fn cell(text: &str) -> FieldValue<'_> {
     FieldValue::Str(text)
 }
 
+/// Where the row the `csv` crate places at byte `at` starts. With CRLF line ends the crate's
+/// position is one byte early (on the `\n` that ends the previous row) and its line count
+/// falls behind, so the row is found from the byte, past any line-end characters; a row
+/// never starts with one, since the crate skips blank lines.
+fn row_start(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = at.min(bytes.len());
+    while i < bytes.len() && matches!(bytes[i], b'\r' | b'\n') {
+        i += 1;
+    }
+    i
+}
+
 /// A `csv` error as a diagnostic at the row it is about.
 fn located(src: &Source, kind: &str, err: &csv::Error) -> Diagnostic {
     let (pos, message) = match err.kind() {
@@ -83,8 +96,9 @@ fn located(src: &Source, kind: &str, err: &csv::Error) -> Diagnostic {
     };
     match pos {
         Some(pos) => {
-            let span = src.locate(pos.byte() as usize).1;
-            let span = span.start..span.end - usize::from(src.text[span.clone()].ends_with('\n'));
+            let span = src.locate(row_start(src.text, pos.byte() as usize)).1;
+            let shown = src.text[span.clone()].trim_end_matches(['\n', '\r']).len();
+            let span = span.start..span.start + shown;
             src.error(span, message, "this row")
         }
         None => Diagnostic::plain(format!("{}: {message}", src.path)),
@@ -127,6 +141,19 @@ mod tests {
         assert_eq!(err.position().unwrap(), "r.csv:3:1");
         assert!(err.message.contains("line 3: this row has 3 cells, but the header has 2 columns"), "{}", err.message);
         assert_eq!(err.location.unwrap().excerpt, "3,4,5");
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_crlf_line_ends_are_read() {
+        let t = read_text("r.csv", "\u{feff}name,t_s\r\na,1.5\r\nb,2\r\n", None).unwrap();
+        let j = &t.jsonl;
+        assert_eq!(j.get(&j.records[0], "t_s"), Some(Scalar::Float(1.5)));
+        assert_eq!(j.line_text(&j.records[1]), "b,2");
+        assert_eq!(j.records.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 3]);
+        assert_eq!(samples(&t, "name = \"b\"", "t_s").median(), 2.0);
+        let err = read_text("r.csv", "a,b\r\n1,2\r\n1,2,3\r\n", None).unwrap_err();
+        assert_eq!(err.position().unwrap(), "r.csv:3:1");
+        assert_eq!(err.location.unwrap().excerpt.trim_end(), "1,2,3");
     }
 
     #[test]

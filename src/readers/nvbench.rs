@@ -73,10 +73,10 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
                 .ok_or_else(|| src.error(size_node.span.clone(), "`size` is not a count written as a string", "expected \"N\""))?;
             let path = beside(src.path, filename);
             let bytes = sidecar(&path).map_err(|e| src.error(filename_node.span.clone(), format!("cannot read the sample file `{path}`: {e}"), "named here"))?;
-            if bytes.len() != size * 4 {
+            if size.checked_mul(4) != Some(bytes.len()) {
                 return Err(src.error(
                     filename_node.span.clone(),
-                    format!("`{path}` has {} bytes, but `size` says {size} float32 samples ({} bytes)", bytes.len(), size * 4),
+                    format!("`{path}` has {} bytes, but `size` says {size} float32 samples of 4 bytes each", bytes.len()),
                     "wrong size",
                 ));
             }
@@ -201,7 +201,7 @@ mod tests {
         assert!(err.message.contains("cannot read the sample file `nvbench/jsonbin/axes.json-bin/1.bin`: no such file"), "{}", err.message);
         let short = |rel: &str| -> Result<Vec<u8>, String> { fixture_sidecar(rel).map(|mut b| { b.pop(); b }) };
         let err = read(FILE, text.as_bytes(), None, None, &short).unwrap_err();
-        assert!(err.message.contains("has 43 bytes, but `size` says 11 float32 samples (44 bytes)"), "{}", err.message);
+        assert!(err.message.contains("has 43 bytes, but `size` says 11 float32 samples of 4 bytes each"), "{}", err.message);
     }
 
     #[test]
