@@ -221,7 +221,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
         Ok(doc) => {
             let format = classify(&doc, text).ok_or_else(|| {
                 src.error(
-                    doc.span.start..doc.span.start + 1,
+                    head(&doc),
                     "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
                     "this object",
                 )
@@ -263,8 +263,8 @@ fn classify(doc: &Node, text: &str) -> Option<Format> {
         return Some(Format::Json);
     }
     doc.as_object()?;
-    let has_line_count = text.trim().lines().count();
-    if has_line_count == 1 && cargo_criterion::first_line_is_a_message(text) {
+    let n_lines = text.trim().lines().count();
+    if n_lines == 1 && cargo_criterion::first_line_is_a_message(text) {
         return Some(Format::CargoCriterion);
     }
     if hyperfine::looks_like(doc) {
@@ -283,7 +283,7 @@ fn classify(doc: &Node, text: &str) -> Option<Format> {
         return Some(Format::PytestBenchmark);
     }
     // A file of one JSON object on one line is JSON Lines with one record.
-    if has_line_count == 1 {
+    if n_lines == 1 {
         return Some(Format::Jsonl);
     }
     None
