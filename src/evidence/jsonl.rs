@@ -579,3 +579,89 @@ mod tests {
         assert_eq!(j.get(&j.records[0], "u"), Some(Scalar::Float(24.577)));
     }
 }
+
+/// A table made by a reader of another evidence format (`crate::readers`): the same records
+/// and fields a JSONL file gives, each record located at a line of its own source file, so
+/// that checks and their errors work alike whatever the file was.
+///
+/// `text` is the source file's text: a record's `span` is a range of it (the line where the
+/// record or sample is), which diagnostics show. [`Jsonl::record_as`] reads a record from
+/// that text, so it serves only tables whose records are JSON lines.
+pub(crate) struct JsonlBuilder {
+    path: String,
+    text: String,
+    records: Vec<Record>,
+    symbols: Symbols,
+    fields: Vec<(u32, Scalar)>,
+}
+
+/// A field's value handed to [`JsonlBuilder::push`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum FieldValue<'a> {
+    Str(&'a str),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Null,
+    /// An object or array, kept only as a mark, as the JSONL reader keeps one.
+    Nested,
+}
+
+impl JsonlBuilder {
+    pub(crate) fn new(path: &str, text: String) -> Self {
+        JsonlBuilder { path: path.to_string(), text, records: Vec::new(), symbols: Symbols::default(), fields: Vec::new() }
+    }
+
+    /// Adds a record at 1-based `line`, whose text for diagnostics is `span` of the source
+    /// (clamped to the text and to character boundaries, so a bad span cannot panic later).
+    pub(crate) fn push<'v>(&mut self, line: usize, span: Range<usize>, fields: impl IntoIterator<Item = (&'v str, FieldValue<'v>)>) {
+        let end = crate::diagnostic::floor_char_boundary(&self.text, span.end.min(self.text.len()));
+        let start = crate::diagnostic::floor_char_boundary(&self.text, span.start.min(end));
+        let first = self.fields.len();
+        for (key, value) in fields {
+            let key = self.symbols.intern(key);
+            let value = match value {
+                FieldValue::Str(s) => Scalar::Str(self.symbols.intern(s)),
+                FieldValue::Int(i) => Scalar::Int(i),
+                FieldValue::Float(f) => Scalar::Float(f),
+                FieldValue::Bool(b) => Scalar::Bool(b),
+                FieldValue::Null => Scalar::Null,
+                FieldValue::Nested => Scalar::Nested,
+            };
+            self.fields.push((key, value));
+        }
+        self.records.push(Record { line, span: start..end, fields: first..self.fields.len() });
+    }
+
+    pub(crate) fn finish(self) -> Jsonl {
+        Jsonl { path: self.path, text: self.text, records: self.records, symbols: self.symbols, fields: self.fields }
+    }
+}
+
+#[cfg(test)]
+mod builder_tests {
+    use super::*;
+
+    #[test]
+    fn a_built_table_reads_like_a_parsed_one() {
+        let text = "command,time_s\nsleep,0.5\nsleep,1.5\n".to_string();
+        let mut b = JsonlBuilder::new("t.csv", text);
+        b.push(2, 15..25, [("command", FieldValue::Str("sleep")), ("time_s", FieldValue::Float(0.5))]);
+        b.push(3, 25..35, [("command", FieldValue::Str("sleep")), ("time_s", FieldValue::Int(-1))]);
+        let j = b.finish();
+        assert_eq!(j.line_text(&j.records[0]), "sleep,0.5");
+        assert_eq!(j.select(&toml::from_str("command = \"sleep\"").unwrap()).len(), 2);
+        let all: Vec<&Record> = j.records.iter().collect();
+        let err = j.samples(&all, "time_s").unwrap_err();
+        assert_eq!(err.position().unwrap(), "t.csv:3:1");
+        assert!(err.message.contains("line 3: `time_s` is negative"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_span_past_the_text_is_clamped() {
+        let mut b = JsonlBuilder::new("t", "µ".to_string());
+        b.push(1, 1..99, [("a", FieldValue::Null)]);
+        let j = b.finish();
+        assert_eq!(j.line_text(&j.records[0]), "µ");
+    }
+}

@@ -1,0 +1,608 @@
+//! Evidence readers: every evidence format a check can read, each turned into the same table
+//! of records that the JSONL reader gives ([`crate::jsonl::Jsonl`]). This module owns
+//! choosing the format (given, or detected by file name and content) and the helpers the
+//! readers share; each format is one file beside it. It never reads files itself: the caller
+//! hands in the bytes, and a reader that needs another file (nvbench's sample sidecar,
+//! criterion's `benchmark.json`) asks for it through the caller's `sidecar` function, so that
+//! the caller keeps every path inside the repository root. It does no network or process work.
+//!
+//! | format | what it reads | records |
+//! |---|---|---|
+//! | `jsonl` | one JSON object a line | one a line, fields as written |
+//! | `json` | an array of objects, or the array at `records = "a.b"` | one per element; nested objects flattened to `a.b` keys |
+//! | `csv`, `tsv` | a header row, then rows (the `csv` crate) | one per row; numbers, `true`/`false`, empty = null |
+//! | `criterion` | `target/criterion/<id>/new/sample.json` | one per sample: `id`, `group`, `function`, `value`, `sample`, `iters`, `batch_time_ns`, `time_ns` |
+//! | `cargo-criterion` | `cargo criterion --message-format=json` | one per sample of each `benchmark-complete` line: `id`, `group`, `function`, `value`, `sample`, `iters`, `batch_time_ns`, `time_ns`, `unit` |
+//! | `google-benchmark` | `--benchmark_format=json` with repetitions | one per `run_type = "iteration"` row: `name`, `run_name`, `repetition_index`, `iterations`, `real_time_ns`, `cpu_time_ns`, … |
+//! | `nvbench` | `--jsonbin` JSON and its float32 sample files | one per sample: `benchmark`, `state`, `device`, axis values, `sample`, `gpu_time_s` |
+//! | `hyperfine` | `--export-json` | one per run: `command`, `parameter_<name>`, `run`, `time_s`, `exit_code` |
+//! | `pytest-benchmark` | `--benchmark-json` | one per round: `name`, `fullname`, `group`, `param`, `param_<k>`, `round`, `iterations`, `time_s` |
+//!
+//! `src/readers/README.md` lists every field of every harness format with its meaning.
+//!
+//! **Invariant:** a reader never panics on its input. Every malformed file gives a
+//! [`Diagnostic`] located at `file:line:col` with the offending text, and every record's
+//! `line` is the line of the source file where the record (or its sample) is written.
+//!
+//! **Invariant:** a file that holds only summaries (criterion's `estimates.json`, Google
+//! Benchmark's aggregates, nvbench's `--json` without `--jsonbin`) is refused, with a sentence
+//! saying what to export instead: a statistic is recomputed from samples or not at all.
+//!
+//! Time fields carry their unit as a suffix (`_s`, `_ns`), from which the checks infer units.
+
+mod cargo_criterion;
+mod criterion;
+mod delimited;
+mod google_benchmark;
+mod hyperfine;
+mod json;
+mod jsonl;
+mod nvbench;
+mod pytest_benchmark;
+mod tree;
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::diagnostic::Diagnostic;
+use crate::jsonl::{FieldValue, Jsonl};
+use tree::{Kind, Node, Number};
+
+/// An evidence format, as a registry names it (`format = "hyperfine"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Format {
+    Jsonl,
+    Json,
+    Csv,
+    Tsv,
+    Criterion,
+    CargoCriterion,
+    GoogleBenchmark,
+    Nvbench,
+    Hyperfine,
+    PytestBenchmark,
+}
+
+/// How the format of a file was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Detected {
+    /// The caller named it (`format`, or `records`, which only JSON records take).
+    Given,
+    /// From the file's name: its extension, or criterion's directory layout.
+    ByName,
+    /// From what the file holds.
+    ByContent,
+}
+
+/// A file read as a table of records, and how its format was chosen.
+#[derive(Debug)]
+pub(crate) struct Table {
+    pub(crate) format: Format,
+    pub(crate) detected: Detected,
+    pub(crate) jsonl: Jsonl,
+}
+
+/// Reads another file for a reader (a sidecar), by root-relative path; the error says why not.
+pub(crate) type Sidecar<'a> = &'a dyn Fn(&str) -> Result<Vec<u8>, String>;
+
+/// Reads the evidence file `rel_path` (its `bytes`) as `format`, or as the format its name and
+/// content show when none is given. `records` is the dotted path to the array of records in a
+/// JSON document (`json` only). `sidecar` reads the other files a format refers to, by path
+/// relative to the root; readers resolve names relative to `rel_path`'s directory.
+pub(crate) fn read(
+    rel_path: &str,
+    bytes: &[u8],
+    format: Option<Format>,
+    records: Option<&str>,
+    sidecar: Sidecar<'_>,
+) -> Result<Table, Diagnostic> {
+    if let (Some(f), Some(_)) = (format, records)
+        && f != Format::Json
+    {
+        return Err(Diagnostic::plain(format!("{rel_path}: `records` applies to the json format only, not to {}", f.name())));
+    }
+    let text = utf8(rel_path, bytes)?;
+    let (format, detected, doc) = match (format, records) {
+        (Some(f), _) => (f, Detected::Given, None),
+        (None, Some(_)) => (Format::Json, Detected::Given, None),
+        (None, None) => detect(rel_path, text)?,
+    };
+    let src = Source::new(rel_path, text);
+    // A document parsed for detection is read once; otherwise the reader parses it now.
+    let mut doc = doc;
+    let mut doc = || -> Result<Node, Diagnostic> {
+        match doc.take() {
+            Some(d) => Ok(d),
+            None => src.parse_json(),
+        }
+    };
+    let jsonl = match format {
+        Format::Jsonl => jsonl::read(rel_path, bytes)?,
+        Format::Json => json::read(&src, &doc()?, records)?,
+        Format::Csv => delimited::read(&src, b',')?,
+        Format::Tsv => delimited::read(&src, b'\t')?,
+        Format::Criterion => criterion::read(&src, &doc()?, sidecar)?,
+        Format::CargoCriterion => cargo_criterion::read(&src)?,
+        Format::GoogleBenchmark => google_benchmark::read(&src, &doc()?)?,
+        Format::Nvbench => nvbench::read(&src, &doc()?, sidecar)?,
+        Format::Hyperfine => hyperfine::read(&src, &doc()?)?,
+        Format::PytestBenchmark => pytest_benchmark::read(&src, &doc()?)?,
+    };
+    Ok(Table { format, detected, jsonl })
+}
+
+impl Format {
+    pub(crate) const ALL: [Format; 10] = [
+        Format::Jsonl,
+        Format::Json,
+        Format::Csv,
+        Format::Tsv,
+        Format::Criterion,
+        Format::CargoCriterion,
+        Format::GoogleBenchmark,
+        Format::Nvbench,
+        Format::Hyperfine,
+        Format::PytestBenchmark,
+    ];
+
+    /// The format a registry's `format = "..."` names.
+    pub(crate) fn parse(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The name a registry writes.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Format::Jsonl => "jsonl",
+            Format::Json => "json",
+            Format::Csv => "csv",
+            Format::Tsv => "tsv",
+            Format::Criterion => "criterion",
+            Format::CargoCriterion => "cargo-criterion",
+            Format::GoogleBenchmark => "google-benchmark",
+            Format::Nvbench => "nvbench",
+            Format::Hyperfine => "hyperfine",
+            Format::PytestBenchmark => "pytest-benchmark",
+        }
+    }
+
+    /// What the format is, in words, for reports: "read as hyperfine JSON".
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Format::Jsonl => "JSON Lines",
+            Format::Json => "JSON records",
+            Format::Csv => "CSV",
+            Format::Tsv => "TSV",
+            Format::Criterion => "criterion sample.json",
+            Format::CargoCriterion => "cargo-criterion JSON messages",
+            Format::GoogleBenchmark => "Google Benchmark JSON",
+            Format::Nvbench => "nvbench JSON with --jsonbin samples",
+            Format::Hyperfine => "hyperfine JSON",
+            Format::PytestBenchmark => "pytest-benchmark JSON",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Table {
+    /// How the file was read, for the report: "read as hyperfine JSON (detected)".
+    pub(crate) fn read_as(&self) -> String {
+        match self.detected {
+            Detected::Given => format!("read as {}", self.format.describe()),
+            Detected::ByName => format!("read as {} (detected by its name)", self.format.describe()),
+            Detected::ByContent => format!("read as {} (detected)", self.format.describe()),
+        }
+    }
+}
+
+/// The format of a file none was given for: by name where the name says it, else by content.
+/// A JSON document parsed to look at it is handed on, so it is read once.
+fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>), Diagnostic> {
+    let name = rel_path.rsplit('/').next().unwrap_or(rel_path);
+    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    match ext.as_str() {
+        "jsonl" | "ndjson" if cargo_criterion::first_line_is_a_message(text) => return Ok((Format::CargoCriterion, Detected::ByContent, None)),
+        "jsonl" | "ndjson" => return Ok((Format::Jsonl, Detected::ByName, None)),
+        "csv" => return Ok((Format::Csv, Detected::ByName, None)),
+        "tsv" | "tab" => return Ok((Format::Tsv, Detected::ByName, None)),
+        _ => {}
+    }
+    if criterion::is_criterion_path(rel_path) {
+        return Ok((Format::Criterion, Detected::ByName, None));
+    }
+    let src = Source::new(rel_path, text);
+    let first_char = text.trim_start_matches('\u{feff}').trim_start().chars().next();
+    match tree::parse(text) {
+        Ok(doc) => {
+            let format = classify(&doc, text).ok_or_else(|| {
+                src.error(
+                    head(&doc),
+                    "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
+                    "this object",
+                )
+                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark")
+            })?;
+            Ok((format, Detected::ByContent, Some(doc)))
+        }
+        Err(err) => {
+            // Several JSON objects, one a line: JSON Lines, or cargo-criterion's messages.
+            if first_char == Some('{') {
+                let first_line = text.trim_start_matches('\u{feff}').lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+                if let Ok(line) = tree::parse(first_line)
+                    && line.as_object().is_some()
+                {
+                    let format = if cargo_criterion::first_line_is_a_message(text) { Format::CargoCriterion } else { Format::Jsonl };
+                    return Ok((format, Detected::ByContent, None));
+                }
+            }
+            if matches!(first_char, Some('{' | '[')) || ext == "json" {
+                return Err(src.syntax(err));
+            }
+            let header = text.lines().next().unwrap_or("");
+            if header.contains('\t') {
+                Ok((Format::Tsv, Detected::ByContent, None))
+            } else if header.contains(',') {
+                Ok((Format::Csv, Detected::ByContent, None))
+            } else {
+                Err(src
+                    .error(0..header.len(), "cannot tell the format of this file: it is neither JSON nor a table with a header row", "first line")
+                    .with_note("name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark"))
+            }
+        }
+    }
+}
+
+/// Which format a whole JSON document is, by the keys each harness writes.
+fn classify(doc: &Node, text: &str) -> Option<Format> {
+    if doc.as_array().is_some() {
+        return Some(Format::Json);
+    }
+    doc.as_object()?;
+    let n_lines = text.trim().lines().count();
+    if n_lines == 1 && cargo_criterion::first_line_is_a_message(text) {
+        return Some(Format::CargoCriterion);
+    }
+    if hyperfine::looks_like(doc) {
+        return Some(Format::Hyperfine);
+    }
+    if criterion::looks_like(doc) {
+        return Some(Format::Criterion);
+    }
+    if google_benchmark::looks_like(doc) {
+        return Some(Format::GoogleBenchmark);
+    }
+    if nvbench::looks_like(doc) {
+        return Some(Format::Nvbench);
+    }
+    if pytest_benchmark::looks_like(doc) {
+        return Some(Format::PytestBenchmark);
+    }
+    // A file of one JSON object on one line is JSON Lines with one record.
+    if n_lines == 1 {
+        return Some(Format::Jsonl);
+    }
+    None
+}
+
+/// `bytes` as text, or an error naming the line where it stops being UTF-8.
+fn utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, Diagnostic> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|b| **b == b'\n').count() + 1;
+        let line_start = good.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        let shown = std::str::from_utf8(&bytes[line_start..e.valid_up_to()]).unwrap_or("");
+        Diagnostic::at_line(format!("{path}: line {line}: not UTF-8 (a binary file?)"), path, line, shown, "the text stops being UTF-8 after this")
+    })
+}
+
+/// A source file's text with its line starts, to locate records and errors.
+pub(crate) struct Source<'a> {
+    pub(crate) path: &'a str,
+    pub(crate) text: &'a str,
+    line_starts: Vec<usize>,
+}
+
+impl<'a> Source<'a> {
+    pub(crate) fn new(path: &'a str, text: &'a str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Source { path, text, line_starts }
+    }
+
+    /// The 1-based line that holds byte `offset`, and that line's span (with its newline).
+    pub(crate) fn locate(&self, offset: usize) -> (usize, Range<usize>) {
+        let idx = self.line_starts.partition_point(|s| *s <= offset).max(1) - 1;
+        let start = self.line_starts[idx];
+        let end = self.line_starts.get(idx + 1).copied().unwrap_or(self.text.len());
+        (idx + 1, start..end)
+    }
+
+    /// A diagnostic at `span`, its message prefixed with the file and line, as the JSONL
+    /// reader's are.
+    pub(crate) fn error(&self, span: Range<usize>, message: impl fmt::Display, label: impl Into<String>) -> Diagnostic {
+        let (line, _) = self.locate(span.start);
+        Diagnostic::at(format!("{}: line {line}: {message}", self.path), self.path, self.text, span, label)
+    }
+
+    /// The text as one JSON document, or its located syntax error.
+    pub(crate) fn parse_json(&self) -> Result<Node, Diagnostic> {
+        tree::parse(self.text).map_err(|e| self.syntax(e))
+    }
+
+    fn syntax(&self, err: tree::SyntaxError) -> Diagnostic {
+        let lines_of_objects = err.message.starts_with("more text after") && self.text[err.span.start..].starts_with('{');
+        let d = self.error(err.span, format!("not valid JSON: {}", err.message), err.label);
+        if lines_of_objects { d.with_note("one JSON object a line is JSON Lines: `format = \"jsonl\"`") } else { d }
+    }
+
+    /// A record's place: the line where `node` starts, and that line's span.
+    pub(crate) fn at(&self, node: &Node) -> (usize, Range<usize>) {
+        self.locate(node.span.start)
+    }
+
+    /// The error for a value of the wrong kind: "`times` is a string, not an array".
+    pub(crate) fn wrong(&self, node: &Node, name: &str, expected: &str) -> Diagnostic {
+        self.error(head(node), format!("`{name}` is {}, not {expected}", node.what()), format!("expected {expected}"))
+    }
+
+    /// The member `key` of `object`, or an error at the object naming what it is.
+    pub(crate) fn member<'n>(&self, object: &'n Node, key: &str, what: &str) -> Result<&'n Node, Diagnostic> {
+        if object.as_object().is_none() {
+            return Err(self.error(head(object), format!("{what} is {}, not an object", object.what()), "expected an object"));
+        }
+        object.get(key).ok_or_else(|| self.error(head(object), format!("no `{key}` in this {what}"), format!("`{key}` missing")))
+    }
+
+    /// The array `key` of `object`.
+    pub(crate) fn array<'n>(&self, object: &'n Node, key: &str, what: &str) -> Result<&'n [Node], Diagnostic> {
+        let node = self.member(object, key, what)?;
+        node.as_array().ok_or_else(|| self.wrong(node, key, "an array"))
+    }
+
+    /// The string `key` of `object`.
+    pub(crate) fn string<'n>(&self, object: &'n Node, key: &str, what: &str) -> Result<&'n str, Diagnostic> {
+        let node = self.member(object, key, what)?;
+        node.as_str().ok_or_else(|| self.wrong(node, key, "a string"))
+    }
+
+    /// `node` as a finite number; `name` says what it is in the error.
+    pub(crate) fn finite(&self, node: &Node, name: &str) -> Result<f64, Diagnostic> {
+        match node.f64(self.text) {
+            Some(v) if v.is_finite() => Ok(v),
+            Some(_) => Err(self.error(node.span.clone(), format!("`{name}` is too large to be a finite number"), "not finite")),
+            None => Err(self.wrong(node, name, "a number")),
+        }
+    }
+
+    /// Each element of `items` as a finite number.
+    pub(crate) fn numbers(&self, items: &[Node], name: &str) -> Result<Vec<f64>, Diagnostic> {
+        items.iter().map(|n| self.finite(n, name)).collect()
+    }
+
+    /// The refusal of a file that holds summaries and no samples: `what` it is, and what to
+    /// export instead.
+    pub(crate) fn summary_only(&self, span: Range<usize>, what: &str, instead: &str) -> Diagnostic {
+        self.error(span, format!("{what} holds only summaries, not samples, so no statistic can be recomputed from it: {instead}"), "summaries only")
+            .with_note("a `json` check can still read one value from this file")
+    }
+}
+
+/// A JSON scalar as a field value; an object or array is only marked, as in JSONL.
+pub(crate) fn scalar<'n>(node: &'n Node, text: &str) -> FieldValue<'n> {
+    match &node.kind {
+        Kind::Null => FieldValue::Null,
+        Kind::Bool(b) => FieldValue::Bool(*b),
+        Kind::Number => match node.number(text) {
+            Some(Number::Int(i)) => FieldValue::Int(i),
+            Some(Number::Float(f)) => FieldValue::Float(f),
+            None => FieldValue::Null,
+        },
+        Kind::Str(s) => FieldValue::Str(s),
+        Kind::Array(_) | Kind::Object(_) => FieldValue::Nested,
+    }
+}
+
+/// The first character of a value, to underline an object or array without all its lines.
+pub(crate) fn head(node: &Node) -> Range<usize> {
+    node.span.start..(node.span.start + 1).min(node.span.end)
+}
+
+/// The root-relative path of `name` written in the file `rel_path`, resolved against that
+/// file's directory, with `.` and `dir/..` folded. A name that climbs out of the root stays
+/// as it is, for the caller's sidecar function to refuse.
+pub(crate) fn beside(rel_path: &str, name: &str) -> String {
+    if name.starts_with('/') {
+        return name.to_string();
+    }
+    let dir = rel_path.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut parts: Vec<&str> = Vec::new();
+    for part in dir.split('/').chain(name.split('/')) {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Fixture access for the readers' tests.
+
+    use super::*;
+
+    /// The root of the harness fixtures.
+    pub(crate) const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/harness");
+
+    /// Reads `rel` (under the fixtures' root) as `format`, sidecars from the same tree.
+    pub(crate) fn read_fixture(rel: &str, format: Option<Format>) -> Result<Table, Diagnostic> {
+        let bytes = std::fs::read(format!("{ROOT}/{rel}")).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        read(rel, &bytes, format, None, &fixture_sidecar)
+    }
+
+    pub(crate) fn fixture_sidecar(rel: &str) -> Result<Vec<u8>, String> {
+        std::fs::read(format!("{ROOT}/{rel}")).map_err(|e| e.to_string())
+    }
+
+    /// A sidecar function for inputs that need none.
+    pub(crate) fn no_sidecar(rel: &str) -> Result<Vec<u8>, String> {
+        Err(format!("{rel}: no such file"))
+    }
+
+    /// Reads `text` as the file `path`.
+    pub(crate) fn read_text(path: &str, text: &str, format: Option<Format>) -> Result<Table, Diagnostic> {
+        read(path, text.as_bytes(), format, None, &no_sidecar)
+    }
+
+    /// The numeric `field` of every record whose fields equal `select` (TOML), as samples.
+    pub(crate) fn samples(table: &Table, select: &str, field: &str) -> crate::stats::Samples {
+        let j = &table.jsonl;
+        let selected = j.select(&toml::from_str(select).unwrap());
+        assert!(!selected.is_empty(), "{select} selects nothing");
+        j.samples(&selected, field).unwrap()
+    }
+
+    /// The JSON file `rel` under the fixtures' root, as serde_json reads it, for the harness's
+    /// own numbers.
+    pub(crate) fn json_fixture(rel: &str) -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(format!("{ROOT}/{rel}")).unwrap()).unwrap()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+
+    #[test]
+    fn every_format_name_parses_back() {
+        for f in Format::ALL {
+            assert_eq!(Format::parse(f.name()), Some(f));
+        }
+        assert_eq!(Format::parse("JSON"), None);
+    }
+
+    #[test]
+    fn formats_are_detected_by_name_then_content() {
+        let cases = [
+            ("e/a.jsonl", "{\"t\":1}\n", Format::Jsonl, Detected::ByName),
+            ("e/a.csv", "t\n1\n", Format::Csv, Detected::ByName),
+            ("e/a.tsv", "t\n1\n", Format::Tsv, Detected::ByName),
+            ("e/a.json", "[{\"t\":1}]", Format::Json, Detected::ByContent),
+            ("e/a.json", "{\"t\":1}\n{\"t\":2}\n", Format::Jsonl, Detected::ByContent),
+            ("e/a.json", "{\"t\":1}", Format::Jsonl, Detected::ByContent),
+            ("e/a.txt", "a\tt\nx\t1\n", Format::Tsv, Detected::ByContent),
+            ("e/a.txt", "a,t\nx,1\n", Format::Csv, Detected::ByContent),
+        ];
+        for (path, text, format, detected) in cases {
+            let table = read_text(path, text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
+            assert_eq!((table.format, table.detected), (format, detected), "{path}: {text:?}");
+        }
+    }
+
+    #[test]
+    fn the_report_says_how_a_file_was_read() {
+        let t = read_text("a.json", "[{\"t\":1}]", None).unwrap();
+        assert_eq!(t.read_as(), "read as JSON records (detected)");
+        let t = read_text("a.json", "[{\"t\":1}]", Some(Format::Json)).unwrap();
+        assert_eq!(t.read_as(), "read as JSON records");
+        let t = read_text("a.csv", "t\n1\n", None).unwrap();
+        assert_eq!(t.read_as(), "read as CSV (detected by its name)");
+    }
+
+    #[test]
+    fn an_unknown_object_or_text_is_not_guessed() {
+        let err = read_text("a.json", "{\n  \"x\": 1\n}\n", None).unwrap_err();
+        assert_eq!(err.position().unwrap(), "a.json:1:1");
+        assert!(err.message.contains("cannot tell which format"), "{}", err.message);
+        let err = read_text("a.txt", "hello\n", None).unwrap_err();
+        assert!(err.message.contains("cannot tell the format"), "{}", err.message);
+    }
+
+    #[test]
+    fn records_take_the_json_format_only() {
+        let err = read("a.csv", b"t\n1\n", Some(Format::Csv), Some("a"), &no_sidecar).unwrap_err();
+        assert!(err.message.contains("`records` applies to the json format only"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_binary_file_is_refused_at_its_line() {
+        let err = read("a.json", b"[\n{\"t\":1},\n\xff\xfe]", None, None, &no_sidecar).unwrap_err();
+        assert_eq!(err.position().unwrap(), "a.json:3:1");
+        assert!(err.message.contains("not UTF-8"), "{}", err.message);
+    }
+
+    #[test]
+    fn json_lines_read_as_one_document_get_a_hint() {
+        let err = read_text("a.json", "{\"t\":1}\n{\"t\":2}\n", Some(Format::Json)).unwrap_err();
+        assert_eq!(err.position().unwrap(), "a.json:2:1");
+        assert!(err.notes.iter().any(|n| n.contains("format = \"jsonl\"")), "{:?}", err.notes);
+    }
+
+    #[test]
+    fn sidecar_names_resolve_beside_the_file() {
+        assert_eq!(beside("e/r/out.json", "out.json-bin/0.bin"), "e/r/out.json-bin/0.bin");
+        assert_eq!(beside("e/r/out.json", "./x/../y.bin"), "e/r/y.bin");
+        assert_eq!(beside("out.json", "../../y.bin"), "../../y.bin");
+        assert_eq!(beside("e/out.json", "/abs/y.bin"), "/abs/y.bin");
+    }
+
+    /// Every fixture cut short at many places, and with a byte changed, read with and without
+    /// its format: a reader never panics, and every refusal is located in the file.
+    #[test]
+    fn damaged_fixtures_give_located_errors_and_never_panic() {
+        let files = [
+            ("hyperfine/accepted.json", Format::Hyperfine),
+            ("criterion/criterion/sum/iter/64/new/sample.json", Format::Criterion),
+            ("cargo-criterion/messages.jsonl", Format::CargoCriterion),
+            ("google-benchmark/repetitions.json", Format::GoogleBenchmark),
+            ("pytest-benchmark/benchmark.json", Format::PytestBenchmark),
+            ("nvbench/jsonbin/axes.json", Format::Nvbench),
+        ];
+        let mut refused = 0;
+        for (rel, format) in files {
+            let bytes = std::fs::read(format!("{ROOT}/{rel}")).unwrap();
+            let step = (bytes.len() / 97).max(1);
+            for cut in (1..bytes.len()).step_by(step) {
+                let mut damaged: Vec<Vec<u8>> = vec![bytes[..cut].to_vec()];
+                for replacement in [b'"', b'x', b'\n', b'-'] {
+                    let mut changed = bytes.clone();
+                    changed[cut] = replacement;
+                    damaged.push(changed);
+                }
+                for input in &damaged {
+                    for given in [None, Some(format)] {
+                        if let Err(err) = read(rel, input, given, None, &fixture_sidecar) {
+                            refused += 1;
+                            assert!(err.location.is_some(), "{rel} cut at {cut}, format {given:?}: unlocated: {}", err.message);
+                            // The JSONL reader keeps serde's wording after its own location
+                            // ("line 3: truncated JSON: EOF while parsing …"); every other
+                            // reader says where an unclosed value opens instead.
+                            if !err.message.contains(": truncated JSON: ") {
+                                assert!(!err.message.contains("EOF while parsing"), "{}", err.message);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(refused > 1000, "only {refused} inputs were refused");
+    }
+
+    #[test]
+    fn lines_are_located_from_byte_offsets() {
+        let src = Source::new("f", "ab\ncd\n\nef");
+        assert_eq!(src.locate(0), (1, 0..3));
+        assert_eq!(src.locate(4), (2, 3..6));
+        assert_eq!(src.locate(6), (3, 6..7));
+        assert_eq!(src.locate(8), (4, 7..9));
+    }
+}
