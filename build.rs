@@ -14,11 +14,10 @@ fn main() {
             println!("cargo:rerun-if-changed=.git/packed-refs");
             if let Ok(id) = std::fs::read_to_string(git.join(reference)) {
                 commit = id.trim().to_string();
-            } else if let Ok(packed) = std::fs::read_to_string(git.join("packed-refs")) {
-                if let Some(line) = packed.lines().find(|l| l.ends_with(reference)) {
+            } else if let Ok(packed) = std::fs::read_to_string(git.join("packed-refs"))
+                && let Some(line) = packed.lines().find(|l| l.ends_with(reference)) {
                     commit = line.split_whitespace().next().unwrap_or("unknown").to_string();
                 }
-            }
         } else {
             commit = head.to_string();
         }

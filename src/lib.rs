@@ -129,10 +129,6 @@ pub mod figures;
 pub mod gpu;
 pub mod hash;
 pub mod paths;
-// Evidence readers for every supported format; the checks do not read through them yet, so
-// nothing outside their tests calls them, which the allow says until they do.
-#[allow(dead_code)]
-pub(crate) mod readers;
 pub mod recheck;
 pub mod registry;
 pub mod report;

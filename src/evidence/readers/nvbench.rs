@@ -28,7 +28,7 @@
 
 use super::{Sidecar, Source, beside, head, tree::Node};
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::{FieldValue, Jsonl, JsonlBuilder};
+use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
 const SAMPLE_TIMES: &str = "nv/json/bin:nv/cold/sample_times";
 const FIXED: [&str; 5] = ["benchmark", "state", "device", "sample", "gpu_time_s"];
@@ -141,7 +141,7 @@ fn axis_fields<'n>(src: &Source, state: &'n Node) -> Result<Vec<(String, FieldVa
 mod tests {
     use super::super::testing::{fixture_sidecar, json_fixture, read_fixture, samples};
     use super::super::{Detected, Format, read};
-    use crate::jsonl::Scalar;
+    use crate::evidence::jsonl::Scalar;
 
     const FILE: &str = "nvbench/jsonbin/axes.json";
 

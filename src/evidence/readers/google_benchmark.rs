@@ -31,7 +31,7 @@
 
 use super::{Source, head, scalar, tree::Node};
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::{FieldValue, Jsonl, JsonlBuilder};
+use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
 /// Whether a document is Google Benchmark's: a `context` object beside a `benchmarks` array.
 pub(super) fn looks_like(doc: &Node) -> bool {
@@ -97,7 +97,7 @@ pub(super) fn read(src: &Source, doc: &Node) -> Result<Jsonl, Diagnostic> {
 mod tests {
     use super::super::testing::{json_fixture, read_fixture, read_text, samples};
     use super::super::{Detected, Format};
-    use crate::jsonl::Scalar;
+    use crate::evidence::jsonl::Scalar;
 
     const FILE: &str = "google-benchmark/repetitions.json";
 

@@ -1,5 +1,5 @@
 //! Evidence readers: every evidence format a check can read, each turned into the same table
-//! of records that the JSONL reader gives ([`crate::jsonl::Jsonl`]). This module owns
+//! of records that the JSONL reader gives ([`crate::evidence::jsonl::Jsonl`]). This module owns
 //! choosing the format (given, or detected by file name and content) and the helpers the
 //! readers share; each format is one file beside it. It never reads files itself: the caller
 //! hands in the bytes, and a reader that needs another file (nvbench's sample sidecar,
@@ -45,7 +45,7 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::{FieldValue, Jsonl};
+use crate::evidence::jsonl::{FieldValue, Jsonl};
 use tree::{Kind, Node, Number};
 
 /// An evidence format, as a registry names it (`format = "hyperfine"`).

@@ -11,7 +11,7 @@
 
 use super::{Source, tree};
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::{FieldValue, Jsonl, JsonlBuilder};
+use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
 pub(super) fn read(src: &Source, delimiter: u8) -> Result<Jsonl, Diagnostic> {
     let kind = if delimiter == b'\t' { "TSV" } else { "CSV" };
@@ -109,7 +109,7 @@ fn located(src: &Source, kind: &str, err: &csv::Error) -> Diagnostic {
 mod tests {
     use super::super::testing::{read_text, samples};
     use super::super::{Detected, Format};
-    use crate::jsonl::Scalar;
+    use crate::evidence::jsonl::Scalar;
 
     #[test]
     fn rows_become_typed_records_at_their_lines() {

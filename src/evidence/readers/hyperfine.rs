@@ -17,7 +17,7 @@
 
 use super::{Source, head, scalar, tree::Node};
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::{FieldValue, Jsonl, JsonlBuilder};
+use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
 /// Whether a document is hyperfine's: a `results` array of objects with a `command`.
 pub(super) fn looks_like(doc: &Node) -> bool {
@@ -79,7 +79,7 @@ pub(super) fn read(src: &Source, doc: &Node) -> Result<Jsonl, Diagnostic> {
 mod tests {
     use super::super::testing::{json_fixture, read_fixture, read_text, samples};
     use super::super::{Detected, Format};
-    use crate::jsonl::Scalar;
+    use crate::evidence::jsonl::Scalar;
 
     #[test]
     fn a_hyperfine_export_is_detected() {

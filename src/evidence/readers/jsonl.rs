@@ -1,8 +1,8 @@
 //! `jsonl`: one JSON object a line, today's evidence format. This module only hands the
-//! bytes to [`crate::jsonl::Jsonl`], which owns the format; it adds nothing.
+//! bytes to [`crate::evidence::jsonl::Jsonl`], which owns the format; it adds nothing.
 
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::Jsonl;
+use crate::evidence::jsonl::Jsonl;
 
 pub(super) fn read(path: &str, bytes: &[u8]) -> Result<Jsonl, Diagnostic> {
     Jsonl::parse(path, bytes)

@@ -29,7 +29,7 @@ use serde::Deserialize;
 
 use super::{Sidecar, Source, beside, head, tree::Node};
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::{FieldValue, Jsonl, JsonlBuilder};
+use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
 /// Whether a path is one criterion writes: a JSON file of its own name in a baseline directory
 /// (`new`, `base`, …) under a directory called `criterion`.
@@ -141,7 +141,7 @@ mod tests {
     use super::super::testing::{json_fixture, no_sidecar, read_fixture, read_text, samples};
     use super::super::{Detected, Format, read};
     use super::*;
-    use crate::jsonl::Scalar;
+    use crate::evidence::jsonl::Scalar;
 
     const SAMPLE_64: &str = "criterion/criterion/sum/iter/64/new/sample.json";
 

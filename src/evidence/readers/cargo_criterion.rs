@@ -24,7 +24,7 @@
 
 use super::{Source, head, tree};
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::{FieldValue, Jsonl, JsonlBuilder};
+use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
 /// Whether the first line of `text` is one of cargo-criterion's messages.
 pub(super) fn first_line_is_a_message(text: &str) -> bool {
@@ -111,7 +111,7 @@ fn relocate(mut d: Diagnostic, line_no: usize) -> Diagnostic {
 mod tests {
     use super::super::testing::{read_fixture, read_text, samples};
     use super::super::{Detected, Format};
-    use crate::jsonl::Scalar;
+    use crate::evidence::jsonl::Scalar;
 
     const FILE: &str = "cargo-criterion/messages.jsonl";
 

@@ -9,7 +9,7 @@
 
 use super::{Source, head, scalar, tree::Node};
 use crate::diagnostic::Diagnostic;
-use crate::jsonl::{FieldValue, Jsonl, JsonlBuilder};
+use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
 pub(super) fn read(src: &Source, doc: &Node, records: Option<&str>) -> Result<Jsonl, Diagnostic> {
     let array = match records {
