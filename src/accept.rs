@@ -75,7 +75,7 @@ pub fn accept(options: &Options) -> Result<Vec<String>, Refused> {
             let span = registry.manuscript.sha256.span();
             let mut source = registry.source.clone();
             source.replace_range(span, &format!("\"{}\"", article.sha256));
-            lines.push(format!("{file}: manuscript.sha256 {}… → {}…", &recorded[..recorded.len().min(12)], &article.sha256[..12]));
+            lines.push(format!("{file}: manuscript.sha256 {}… → {}…", crate::diagnostic::first_chars(recorded, 12), crate::diagnostic::first_chars(&article.sha256, 12)));
             writes.push((file.clone(), source));
         }
     }

@@ -57,6 +57,10 @@ pub struct RegistryReview {
     pub actual_sha256: Option<String>,
     pub claims: Vec<ClaimReview>,
     pub unbound: Vec<Unbound>,
+    /// The text of each sentence that holds an unbound number, once, by sentence index: the
+    /// numbers refer to it rather than each carrying a copy, which for a long sentence with
+    /// many numbers would cost the sentence's length times their count.
+    pub unbound_sentences: BTreeMap<usize, String>,
     pub sources: Vec<SourceReview>,
 }
 
@@ -169,7 +173,7 @@ pub struct Unbound {
     pub number: String,
     pub line: usize,
     pub col: usize,
-    pub sentence: String,
+    /// The sentence that quotes it; its text is in [`RegistryReview::unbound_sentences`].
     pub sentence_index: usize,
     /// Against the lock: whether the sentence is `new`, `changed` or `unchanged`.
     pub origin: Option<&'static str>,
@@ -185,14 +189,19 @@ impl Review {
         if self.needs_attention() { 1 } else { 0 }
     }
 
-    /// Every input problem: the review's diagnostics, then the checks that could not run.
+    /// Every input problem: the review's diagnostics, then the checks that could not run, each
+    /// once. Several checks reading one bad file meet the same problem, located in that file,
+    /// and it is reported once rather than once per check.
     pub fn errors(&self) -> Vec<Diagnostic> {
-        let mut out = self.diagnostics.clone();
-        for c in self.claims() {
-            for k in &c.checks {
-                if let Outcome::Error(d) = &k.outcome {
-                    out.push(d.clone());
-                }
+        let mut out: Vec<Diagnostic> = Vec::new();
+        let mut seen = BTreeSet::new();
+        let checks = self.claims().flat_map(|c| c.checks.iter()).filter_map(|k| match &k.outcome {
+            Outcome::Error(d) => Some(d),
+            _ => None,
+        });
+        for d in self.diagnostics.iter().chain(checks) {
+            if seen.insert((d.position(), d.message.clone())) {
+                out.push(d.clone());
             }
         }
         out
@@ -328,7 +337,19 @@ pub fn audit(options: &Options) -> Review {
             .clone();
         registries.push(review_registry(&root, &registry, article.as_ref(), &mut diagnostics));
     }
+    check_run_files(&root, &registries, &mut diagnostics);
     Review { registries, diagnostics }
+}
+
+/// Reads the metadata files of every run the checks read, as `review` and `recheck` do, so
+/// that a malformed `meta.json` or `graphs/nodes.json` is bad input to every command alike.
+fn check_run_files(root: &Root, registries: &[RegistryReview], diagnostics: &mut Vec<Diagnostic>) {
+    let files = registries.iter().flat_map(|r| r.claims.iter()).flat_map(|c| c.checks.iter()).flat_map(|k| k.files.iter().map(String::as_str));
+    for dir in crate::evidence::run_dirs(files) {
+        if let Err(d) = crate::evidence::read_run_files(root, &dir) {
+            diagnostics.push(d);
+        }
+    }
 }
 
 /// Audits `draft` in place of the manuscript of one registry: the one `--claims` named, else
@@ -358,11 +379,14 @@ fn audit_draft(root: &Root, files: &[String], named: bool, draft: &Path) -> Revi
     let shown = draft.display().to_string();
     let article = match read_article(&shown, draft) {
         Ok(a) => a,
-        Err(m) => return Review { registries: vec![], diagnostics: vec![Diagnostic::plain(format!("draft: {m}"))] },
+        Err(d) if d.location.is_some() => return Review { registries: vec![], diagnostics: vec![d] },
+        Err(d) => return Review { registries: vec![], diagnostics: vec![Diagnostic::plain(format!("draft: {}", d.message))] },
     };
     let mut review = review_registry(root, registry, Some(&article), &mut diagnostics);
     review.draft_of = Some(registry.manuscript.path.get_ref().clone());
-    Review { registries: vec![review], diagnostics }
+    let registries = vec![review];
+    check_run_files(root, &registries, &mut diagnostics);
+    Review { registries, diagnostics }
 }
 
 /// Reads and parses one registry, adding its diagnostics.
@@ -376,8 +400,8 @@ pub fn load_registry(root: &Root, file: &str, diagnostics: &mut Vec<Diagnostic>)
     };
     let text = match std::fs::read(&path).map(String::from_utf8) {
         Ok(Ok(t)) => t,
-        Ok(Err(_)) => {
-            diagnostics.push(Diagnostic::plain(format!("registry {file} is not UTF-8")));
+        Ok(Err(e)) => {
+            diagnostics.push(Diagnostic::not_utf8(file, e.as_bytes(), e.utf8_error().valid_up_to()));
             return None;
         }
         Err(e) => {
@@ -401,13 +425,23 @@ pub fn load_article(root: &Root, registry: &Registry, diagnostics: &mut Vec<Diag
             return None;
         }
     };
-    read_article(path.get_ref(), &full).map_err(|m| diagnostics.push(at(m))).ok()
+    read_article(path.get_ref(), &full)
+        .map_err(|d| match d.location {
+            // A manuscript that cannot be decoded is located in itself; one that cannot be
+            // read at all, at the registry line that names it.
+            Some(_) => diagnostics.push(d.with_note(format!("the manuscript of {}", registry.file))),
+            None => diagnostics.push(at(d.message)),
+        })
+        .ok()
 }
 
-/// Reads and parses an article file.
-pub fn read_article(shown: &str, full: &Path) -> Result<Article, String> {
-    let bytes = std::fs::read(full).map_err(|e| format!("reading {shown}: {e}"))?;
-    Article::parse(shown, &bytes).map_err(|e| e.to_string())
+/// Reads and parses an article file; text that is not UTF-8 is located at its first bad byte.
+pub fn read_article(shown: &str, full: &Path) -> Result<Article, Diagnostic> {
+    let bytes = std::fs::read(full).map_err(|e| Diagnostic::plain(format!("reading {shown}: {e}")))?;
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        return Err(Diagnostic::not_utf8(shown, &bytes, e.valid_up_to()));
+    }
+    Article::parse(shown, &bytes).map_err(|e| Diagnostic::plain(e.to_string()))
 }
 
 /// Binds and checks one registry against its article.
@@ -426,6 +460,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
         actual_sha256: article.map(|a| a.sha256.clone()),
         claims: Vec::new(),
         unbound: Vec::new(),
+        unbound_sentences: BTreeMap::new(),
         sources,
     };
     let Some(article) = article else {
@@ -560,7 +595,8 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
         }
         _ => None,
     };
-    RegistryReview { claims, unbound, lock: lock_review, ..base }
+    let unbound_sentences = unbound.iter().map(|u| (u.sentence_index, article.sentences[u.sentence_index].text.clone())).collect();
+    RegistryReview { claims, unbound, unbound_sentences, lock: lock_review, ..base }
 }
 
 /// Where a claim's lost quote is explained by the lock: the lock, the claim's locked sentence,
@@ -589,8 +625,8 @@ fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims:
     if l.manuscript_sha256 != *registry.manuscript.sha256.get_ref() {
         stale.push(format!(
             "it was accepted at SHA-256 {}…, but the registry records {}…",
-            &l.manuscript_sha256[..l.manuscript_sha256.len().min(12)],
-            &registry.manuscript.sha256.get_ref()[..registry.manuscript.sha256.get_ref().len().min(12)]
+            crate::diagnostic::first_chars(&l.manuscript_sha256, 12),
+            crate::diagnostic::first_chars(registry.manuscript.sha256.get_ref(), 12)
         ));
     }
     let ids: BTreeSet<&str> = registry.claims.iter().map(|c| c.id.get_ref().as_str()).collect();
@@ -669,23 +705,24 @@ fn unbound_numbers(
             }
         }
     }
-    let mut out = Vec::new();
+    let mut found: Vec<(&Number, usize)> = Vec::new();
     for s in &article.sentences {
+        // Which scoped labels hold in this sentence is decided once per sentence, not once per
+        // number: a long sentence with many numbers is searched once.
+        let here: BTreeSet<&str> = scoped.iter().filter(|(_, q)| s.text.contains(q.as_str())).map(|(k, _)| k.as_str()).collect();
         for n in &s.numbers {
             let key = n.key();
-            let ok = global.contains(&key)
-                || covered.get(&s.index).is_some_and(|k| k.contains(&key))
-                || scoped.iter().any(|(k, q)| *k == key && s.text.contains(q.as_str()));
+            let ok = global.contains(&key) || covered.get(&s.index).is_some_and(|k| k.contains(&key)) || here.contains(key.as_str());
             if !ok {
-                out.push(unbound(article, s, n));
+                found.push((n, s.index));
             }
         }
     }
-    out
-}
-
-fn unbound(article: &Article, s: &crate::article::Sentence, n: &Number) -> Unbound {
-    let at = s.source_span(&n.span).start;
-    let loc = crate::diagnostic::Location::new(&article.path, &article.source, at..at, "");
-    Unbound { number: n.text.clone(), line: loc.line, col: loc.col, sentence: s.text.clone(), sentence_index: s.index, origin: None }
+    let offsets: Vec<usize> = found.iter().map(|(n, i)| article.sentences[*i].source_span(&n.span).start).collect();
+    let places = crate::diagnostic::line_cols(&article.source, &offsets);
+    found
+        .into_iter()
+        .zip(places)
+        .map(|((n, sentence_index), (line, col))| Unbound { number: n.text.clone(), line, col, sentence_index, origin: None })
+        .collect()
 }

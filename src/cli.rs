@@ -263,48 +263,72 @@ fn gpu_run(timing: &Timing, name: &str, suites: &[&str], peers: &[PathBuf]) -> u
     }
 }
 
+/// Writes `text` to standard output. A reader that stopped reading (`| head`) is not an
+/// error, as in ripgrep; any other failure is reported and makes the command exit 2.
+fn stdout(text: &str) -> Result<(), u8> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => {
+            eprintln!("error: writing output: {e}");
+            Err(2)
+        }
+    }
+}
+
+/// `stdout`, then `code` unless the output could not be written.
+fn print_then(text: &str, code: u8) -> u8 {
+    stdout(text).map_or_else(|failed| failed, |()| code)
+}
+
+/// Prints a command's input error once: a diagnostic renders its own `error:` title.
+fn print_error(d: &crate::diagnostic::Diagnostic) {
+    eprintln!("{}", d.render());
+}
+
 /// Reads a run directory's samples, refusing paths outside the root.
-fn run_samples(root: &std::path::Path, run: &str) -> Result<(std::path::PathBuf, Vec<crate::evidence::SampleRecord>), String> {
-    let root = crate::paths::Root::new(root).map_err(|e| format!("cannot open root {}: {e}", root.display()))?;
-    let dir = root.resolve(run).map_err(|e| e.to_string())?;
+fn run_samples(root: &std::path::Path, run: &str) -> Result<(std::path::PathBuf, Vec<crate::evidence::SampleRecord>), crate::diagnostic::Diagnostic> {
+    use crate::diagnostic::Diagnostic;
+    let root = crate::paths::Root::new(root).map_err(|e| Diagnostic::plain(format!("cannot open root {}: {e}", root.display())))?;
+    let dir = root.resolve(run).map_err(|e| Diagnostic::plain(e.to_string()))?;
     let path = dir.join("samples.jsonl");
-    let bytes = std::fs::read(&path).map_err(|e| format!("reading {run}/samples.jsonl: {e}"))?;
+    let bytes = std::fs::read(&path).map_err(|e| Diagnostic::plain(format!("reading {run}/samples.jsonl: {e}")))?;
     let shown = format!("{run}/samples.jsonl");
-    let jsonl = crate::evidence::Jsonl::parse(&shown, &bytes).map_err(|d| d.render())?;
+    let jsonl = crate::evidence::Jsonl::from_vec(&shown, bytes)?;
     let mut samples = Vec::new();
     for record in &jsonl.records {
-        samples.push(jsonl.record_as(record, "a sample").map_err(|d| d.render())?);
+        samples.push(jsonl.record_as(record, "a sample")?);
     }
     Ok((dir, samples))
 }
 
 fn bench_report(root: &std::path::Path, run: &str) -> u8 {
-    match run_samples(root, run).and_then(|(_, s)| report::bench::render(&s)) {
-        Ok((text, all_met)) => {
-            print!("{text}");
-            if all_met { 0 } else { 1 }
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
+    match run_samples(root, run).and_then(|(_, s)| report::bench::render(&s).map_err(crate::diagnostic::Diagnostic::plain)) {
+        Ok((text, all_met)) => print_then(&text, if all_met { 0 } else { 1 }),
+        Err(d) => {
+            print_error(&d);
             2
         }
     }
 }
 
 fn accept_run(root: &std::path::Path, run: &str) -> u8 {
-    let result = (|| -> Result<String, String> {
+    use crate::diagnostic::Diagnostic;
+    let result = (|| -> Result<String, Diagnostic> {
         let (dir, _) = run_samples(root, run)?;
-        let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).map_err(|e| format!("reading {run}/meta.json: {e}"))?)
-            .map_err(|e| format!("{run}/meta.json: {e}"))?;
+        let meta_shown = format!("{run}/meta.json");
+        let meta = crate::evidence::parse_json(&meta_shown, &std::fs::read(dir.join("meta.json")).map_err(|e| Diagnostic::plain(format!("reading {meta_shown}: {e}")))?)?;
         let status = meta.get("status").and_then(|s| s.as_str()).unwrap_or("unknown");
         if status != "accepted" {
-            return Err(format!("{run} is marked `{status}`; a rejected run stays rejected and cannot be named for the article"));
+            return Err(Diagnostic::plain(format!("{run} is marked `{status}`; a rejected run stays rejected and cannot be named for the article")));
         }
         let manifest_path = dir.join("MANIFEST.sha256");
-        let text = std::fs::read_to_string(&manifest_path).map_err(|e| format!("reading {run}/MANIFEST.sha256: {e}"))?;
-        let (verified, problems) = crate::evidence::verify_manifest(&manifest_path, &text, &format!("{run}/MANIFEST.sha256"), &[]).map_err(|d| d.render())?;
+        let manifest_shown = format!("{run}/MANIFEST.sha256");
+        let text = crate::evidence::read_text(&manifest_shown, &manifest_path)?;
+        let (verified, problems) = crate::evidence::verify_manifest(&manifest_path, &text, &manifest_shown, &[])?;
         if !problems.is_empty() {
-            return Err(format!("{run} does not verify against its manifest: {}", problems.join("; ")));
+            return Err(Diagnostic::plain(format!("{run} does not verify against its manifest: {}", problems.join("; "))));
         }
         let suites: Vec<String> = meta
             .get("suites")
@@ -312,9 +336,15 @@ fn accept_run(root: &std::path::Path, run: &str) -> u8 {
             .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
             .unwrap_or_default();
         let target = root.join("evidence/accepted.toml");
-        let mut accepted: crate::evidence::AcceptedFile = match std::fs::read_to_string(&target) {
-            Ok(text) => toml::from_str(&text).map_err(|e| format!("evidence/accepted.toml: {}", e.message()))?,
-            Err(_) => crate::evidence::AcceptedFile::default(),
+        // A missing file is an empty list; one that is there must read, or nothing is written
+        // over it.
+        let mut accepted: crate::evidence::AcceptedFile = match std::fs::read(&target) {
+            Ok(bytes) => {
+                let text = String::from_utf8(bytes).map_err(|e| Diagnostic::not_utf8("evidence/accepted.toml", e.as_bytes(), e.utf8_error().valid_up_to()))?;
+                crate::evidence::parse_accepted("evidence/accepted.toml", &text)?
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => crate::evidence::AcceptedFile::default(),
+            Err(e) => return Err(Diagnostic::plain(format!("reading evidence/accepted.toml: {e}"))),
         };
         // One accepted run per set of suites: a newer one replaces the older.
         accepted.run.retain(|r| r.suites != suites && r.path != run);
@@ -322,18 +352,15 @@ fn accept_run(root: &std::path::Path, run: &str) -> u8 {
         accepted.run.sort_by(|a, b| a.path.cmp(&b.path));
         let body = format!(
             "# Written by `claimcheck accept-run`: the evidence runs the article's numbers come from.\n\n{}",
-            toml::to_string(&accepted).map_err(|e| e.to_string())?
+            toml::to_string(&accepted).map_err(|e| Diagnostic::plain(e.to_string()))?
         );
-        std::fs::write(&target, body).map_err(|e| format!("writing evidence/accepted.toml: {e}"))?;
-        Ok(format!("evidence/accepted.toml now names {run} ({verified} files verified)"))
+        std::fs::write(&target, body).map_err(|e| Diagnostic::plain(format!("writing evidence/accepted.toml: {e}")))?;
+        Ok(format!("evidence/accepted.toml now names {run} ({verified} files verified)\n"))
     })();
     match result {
-        Ok(m) => {
-            println!("{m}");
-            0
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
+        Ok(m) => print_then(&m, 0),
+        Err(d) => {
+            print_error(&d);
             2
         }
     }
@@ -393,11 +420,17 @@ fn emit(text: &str, review: &Review) -> u8 {
 
 
 fn figures(root: &std::path::Path, run: Option<&str>, check: bool) -> u8 {
+    let run = match run {
+        Some(r) => r.to_string(),
+        None => match crate::evidence::accepted_run_with(root, "softmax") {
+            Ok(r) => r,
+            Err(d) => {
+                print_error(&d);
+                return 2;
+            }
+        },
+    };
     let result = (|| -> anyhow::Result<(bool, String)> {
-        let run = match run {
-            Some(r) => r.to_string(),
-            None => crate::evidence::accepted_run_with(root, "softmax")?,
-        };
         let figures = crate::figures::render(root, &run)?;
         let provenance = crate::figures::provenance_toml(&figures)?;
         let dir = root.join("article/figures");
@@ -420,10 +453,7 @@ fn figures(root: &std::path::Path, run: Option<&str>, check: bool) -> u8 {
         Ok((true, format!("wrote {} files to article/figures from {run}", files.len())))
     })();
     match result {
-        Ok((ok, message)) => {
-            println!("{message}");
-            if ok { 0 } else { 1 }
-        }
+        Ok((ok, message)) => print_then(&format!("{message}\n"), if ok { 0 } else { 1 }),
         Err(e) => {
             eprintln!("error: {e:#}");
             2
@@ -476,10 +506,7 @@ fn recheck(target: &Target, mode: RecheckMode, peers: &[PathBuf], rounds: Option
     };
     match mode {
         RecheckMode::Offline => match recheck::offline(&options) {
-            Ok(report) => {
-                print!("{}", render(&report));
-                report.exit_code()
-            }
+            Ok(report) => print_then(&render(&report), report.exit_code()),
             Err(ds) => fail(ds),
         },
         RecheckMode::Fresh(run) => {
@@ -511,24 +538,25 @@ fn recheck(target: &Target, mode: RecheckMode, peers: &[PathBuf], rounds: Option
             })();
             match result {
                 Ok(report) => {
-                    print!("{}", render(&report));
+                    use std::fmt::Write as _;
+                    let mut text = render(&report);
                     let mut code = report.exit_code();
                     if let Some(s) = &stored {
                         let c = report::recheck::compare_stored(s, &report::recheck::wire(&report));
                         if c.differing.is_empty() {
-                            println!("{run}/recheck.json: every stored row is reproduced exactly");
+                            let _ = writeln!(text, "{run}/recheck.json: every stored row is reproduced exactly");
                         } else {
-                            println!("{run}/recheck.json: {} stored rows DIFFER from this judgement:", c.differing.len());
+                            let _ = writeln!(text, "{run}/recheck.json: {} stored rows DIFFER from this judgement:", c.differing.len());
                             for d in &c.differing {
-                                println!("  {d}");
+                                let _ = writeln!(text, "  {d}");
                             }
                             code = 1;
                         }
                         if c.only_stored + c.only_now > 0 {
-                            println!("{run}/recheck.json: {} rows only in the stored table, {} only in this one (the registries changed since the run)", c.only_stored, c.only_now);
+                            let _ = writeln!(text, "{run}/recheck.json: {} rows only in the stored table, {} only in this one (the registries changed since the run)", c.only_stored, c.only_now);
                         }
                     }
-                    code
+                    print_then(&text, code)
                 }
                 Err(ds) => fail(ds),
             }
@@ -566,12 +594,7 @@ fn recheck(target: &Target, mode: RecheckMode, peers: &[PathBuf], rounds: Option
 fn accept(target: &Target) -> u8 {
     use crate::accept::Refused;
     match crate::accept::accept(&target.options()) {
-        Ok(lines) => {
-            for l in lines {
-                println!("{l}");
-            }
-            0
-        }
+        Ok(lines) => print_then(&lines.iter().map(|l| format!("{l}\n")).collect::<String>(), 0),
         Err(Refused::Input(diagnostics)) => {
             for d in diagnostics {
                 eprintln!("{}\n", d.render());
@@ -579,11 +602,7 @@ fn accept(target: &Target) -> u8 {
             eprintln!("error: nothing accepted");
             2
         }
-        Err(Refused::NotClean(review, reasons)) => {
-            print!("{}", audit_text(&review));
-            println!("not accepted, nothing written: {}", reasons.join("; "));
-            1
-        }
+        Err(Refused::NotClean(review, reasons)) => print_then(&format!("{}not accepted, nothing written: {}\n", audit_text(&review), reasons.join("; ")), 1),
     }
 }
 
@@ -601,22 +620,21 @@ fn review(target: &Target, out: &std::path::Path) -> u8 {
     let text = report::review::render(&file);
     let code = report::review::wire(&file).exit_code;
     if out == std::path::Path::new("-") {
-        print!("{text}");
-        return code;
+        return print_then(&text, code);
     }
     if let Err(e) = crate::paths::write_atomic(out, text.as_bytes()) {
         eprintln!("error: writing {}: {e}", out.display());
         return 2;
     }
-    println!(
-        "review written: {} ({} claims, {} latencies, {} orderings; {})",
+    let written = format!(
+        "review written: {} ({} claims, {} latencies, {} orderings; {})\n",
         out.display(),
         file.audit.claims().count(),
         file.recheck.rows.iter().filter(|r| r.kind == crate::recheck::RowKind::Latency).count(),
         file.recheck.rows.iter().filter(|r| r.kind == crate::recheck::RowKind::Ordering).count(),
         if code == 0 { "all claims hold" } else { "needs attention" }
     );
-    code
+    print_then(&written, code)
 }
 
 fn stats(file: &std::path::Path, by: &[String], fields: &[String]) -> u8 {

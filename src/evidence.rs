@@ -227,7 +227,7 @@ pub fn verify_manifest(manifest_path: &Path, manifest_text: &str, shown: &str, r
                 if actual == entry.sha256 {
                     verified += 1;
                 } else {
-                    problems.push(format!("{}: sha256 is {}…, manifest says {}…", entry.path, &actual[..12], &entry.sha256[..12]));
+                    problems.push(format!("{}: sha256 is {}…, manifest says {}…", entry.path, crate::diagnostic::first_chars(&actual, 12), crate::diagnostic::first_chars(&entry.sha256, 12)));
                 }
             }
             Err(_) if remote_only.contains(&entry.path) => {}
@@ -265,6 +265,83 @@ pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
     Ok(out)
 }
 
+/// Reads a text file; bytes that are not UTF-8 are an error located at the first of them.
+pub fn read_text(shown: &str, full: &Path) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(full).map_err(|e| Diagnostic::plain(format!("reading {shown}: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| Diagnostic::not_utf8(shown, e.as_bytes(), e.utf8_error().valid_up_to()))
+}
+
+/// Parses a JSON evidence file; an error is located at the line and column where it stops.
+pub fn parse_json(shown: &str, bytes: &[u8]) -> Result<serde_json::Value, Diagnostic> {
+    let text = std::str::from_utf8(bytes).map_err(|e| Diagnostic::not_utf8(shown, bytes, e.valid_up_to()))?;
+    serde_json::from_str(text).map_err(|e| Diagnostic::json(&format!("{shown}: not JSON"), shown, text, &e))
+}
+
+/// The metadata files of a run directory that reports read, each parsed where present:
+/// `meta.json`, `graphs/nodes.json`, `kernels.json` and `summary.json`.
+#[derive(Debug, Default)]
+pub struct RunFiles {
+    pub meta: Option<serde_json::Value>,
+    pub nodes: Option<serde_json::Value>,
+    pub kernels: Option<serde_json::Value>,
+    pub summary: Option<Summary>,
+}
+
+/// Reads a run's metadata files. The audit reads them too, for every run its checks read, so
+/// that a malformed one is the same input error for `audit` as for `review` and `recheck`.
+/// Each must be a JSON object; a file that is not there is `None`.
+pub fn read_run_files(root: &crate::paths::Root, dir: &str) -> Result<RunFiles, Diagnostic> {
+    let read = |name: &str| -> Result<Option<serde_json::Value>, Diagnostic> {
+        let rel = format!("{dir}/{name}");
+        let Ok(full) = root.resolve(&rel) else { return Ok(None) };
+        if !full.is_file() {
+            return Ok(None);
+        }
+        let bytes = std::fs::read(&full).map_err(|e| Diagnostic::plain(format!("reading {rel}: {e}")))?;
+        let value = parse_json(&rel, &bytes)?;
+        if !value.is_object() {
+            let text = String::from_utf8_lossy(&bytes);
+            let at = text.len() - text.trim_start().len();
+            return Err(Diagnostic::at(format!("{rel}: expected a JSON object"), &rel, &text, at..at + 1, "not an object"));
+        }
+        Ok(Some(value))
+    };
+    let summary = match read("summary.json")? {
+        None => None,
+        Some(value) => {
+            // Typed as `recheck` reads it, located by re-reading the text on failure.
+            let rel = format!("{dir}/summary.json");
+            match serde_json::from_value::<Summary>(value) {
+                Ok(s) => Some(s),
+                Err(_) => {
+                    let text = read_text(&rel, &root.resolve(&rel).map_err(|e| Diagnostic::plain(e.to_string()))?)?;
+                    let e = serde_json::from_str::<Summary>(&text).err();
+                    return Err(match e {
+                        Some(e) => Diagnostic::json(&format!("{rel}: not a summary.json"), &rel, &text, &e),
+                        None => Diagnostic::plain(format!("{rel}: not a summary.json")),
+                    });
+                }
+            }
+        }
+    };
+    Ok(RunFiles { meta: read("meta.json")?, nodes: read("graphs/nodes.json")?, kernels: read("kernels.json")?, summary })
+}
+
+/// The run directories whose metadata a review of checks reading `files` reads: the folder
+/// of each file, and the run a file under `evidence/runs/` belongs to.
+pub fn run_dirs<'a>(files: impl Iterator<Item = &'a str>) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for file in files {
+        if let Some((dir, _)) = file.rsplit_once('/') {
+            out.insert(dir.to_string());
+        }
+        if let Some((run, _)) = file.strip_prefix("evidence/runs/").and_then(|rest| rest.split_once('/')) {
+            out.insert(format!("evidence/runs/{run}"));
+        }
+    }
+    out
+}
+
 /// `evidence/accepted.toml`: the accepted runs, one per set of suites, written by
 /// `claimcheck accept-run`.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -282,16 +359,24 @@ pub struct AcceptedRun {
     pub manifest_sha256: String,
 }
 
+/// Parses `evidence/accepted.toml`; a malformed one is an error located in it.
+pub fn parse_accepted(shown: &str, text: &str) -> Result<AcceptedFile, Diagnostic> {
+    toml::from_str(text).map_err(|e| {
+        Diagnostic::toml(&format!("{shown}: not a list of accepted runs"), shown, text, &e).with_note("it is written by `claimcheck accept-run`")
+    })
+}
+
 /// The root-relative path of the accepted run that holds `suite`.
-pub fn accepted_run_with(root: &Path, suite: &str) -> anyhow::Result<String> {
-    let text = std::fs::read_to_string(root.join("evidence/accepted.toml")).map_err(|e| anyhow::anyhow!("reading evidence/accepted.toml: {e}"))?;
-    let accepted: AcceptedFile = toml::from_str(&text).map_err(|e| anyhow::anyhow!("evidence/accepted.toml: {}", e.message()))?;
+pub fn accepted_run_with(root: &Path, suite: &str) -> Result<String, Diagnostic> {
+    const SHOWN: &str = "evidence/accepted.toml";
+    let text = read_text(SHOWN, &root.join(SHOWN))?;
+    let accepted = parse_accepted(SHOWN, &text)?;
     accepted
         .run
         .into_iter()
         .find(|r| r.suites.iter().any(|s| s == suite))
         .map(|r| r.path)
-        .ok_or_else(|| anyhow::anyhow!("evidence/accepted.toml names no run with the {suite} suite"))
+        .ok_or_else(|| Diagnostic::plain(format!("evidence/accepted.toml names no run with the {suite} suite")))
 }
 
 /// Writes a run directory so that it appears whole or not at all: files go into a temporary

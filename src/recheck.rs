@@ -208,7 +208,7 @@ impl RunInfo {
         let meta: serde_json::Value = match root.resolve(&meta_path) {
             Ok(full) => {
                 let bytes = std::fs::read(&full).map_err(|e| Diagnostic::plain(format!("reading {meta_path}: {e}")))?;
-                serde_json::from_slice(&bytes).map_err(|e| Diagnostic::plain(format!("{meta_path}: not JSON: {e}")))?
+                crate::evidence::parse_json(&meta_path, &bytes)?
             }
             Err(_) => serde_json::Value::Null,
         };
@@ -550,8 +550,8 @@ fn offline_latency(root: &Root, t: &Target, l: &Latency, files: &JsonlCache<'_>)
 fn saved_statistic(root: &Root, spec: &stat::Spec) -> Result<Option<f64>, Diagnostic> {
     let path = spec.summary.as_ref().map_or_else(|| format!("{}/summary.json", run_dir(spec.samples.get_ref())), |s| s.get_ref().clone());
     let Ok(full) = root.resolve(&path) else { return Ok(None) };
-    let text = std::fs::read_to_string(&full).map_err(|e| Diagnostic::plain(format!("reading {path}: {e}")))?;
-    let summary: Summary = serde_json::from_str(&text).map_err(|e| Diagnostic::plain(format!("{path}: not a summary.json: {e}")))?;
+    let text = crate::evidence::read_text(&path, &full)?;
+    let summary: Summary = serde_json::from_str(&text).map_err(|e| Diagnostic::json(&format!("{path}: not a summary.json"), &path, &text, &e))?;
     Ok(Statistic::parse(spec.statistic.get_ref()).and_then(|statistic| spec.saved(&summary, statistic)))
 }
 

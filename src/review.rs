@@ -76,19 +76,14 @@ fn run_of(file: &str) -> Option<String> {
 }
 
 fn run_evidence(root: &Root, dir: &str) -> Result<RunEvidence, Diagnostic> {
-    let read = |name: &str| -> Result<Option<serde_json::Value>, Diagnostic> {
-        let rel = format!("{dir}/{name}");
-        let Ok(full) = root.resolve(&rel) else { return Ok(None) };
-        let bytes = std::fs::read(full).map_err(|e| Diagnostic::plain(format!("reading {rel}: {e}")))?;
-        serde_json::from_slice(&bytes).map(Some).map_err(|e| Diagnostic::plain(format!("{rel}: not JSON: {e}")))
-    };
+    let files = crate::evidence::read_run_files(root, dir)?;
     let mut graphs = BTreeMap::new();
-    if let Some(serde_json::Value::Object(nodes)) = read("graphs/nodes.json")? {
+    if let Some(serde_json::Value::Object(nodes)) = files.nodes {
         for (name, g) in nodes {
             let counts = g["nodes"].as_object().map(|o| o.iter().filter_map(|(k, v)| Some((k.clone(), v.as_u64()?))).collect()).unwrap_or_default();
             graphs.insert(name, (counts, g["setup_us"].as_f64()));
         }
     }
-    let kernels = read("kernels.json")?.and_then(|k| k["kernels"].as_array().cloned()).unwrap_or_default();
+    let kernels = files.kernels.and_then(|k| k["kernels"].as_array().cloned()).unwrap_or_default();
     Ok(RunEvidence { path: dir.to_string(), graphs, kernels })
 }

@@ -155,7 +155,19 @@ pub fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
             common_table.insert(k, v);
         }
     }
+    let tolerance_span = common_table.get("tolerance").map_or(span.clone(), |v| v.span());
     let common: Common = from_table(common_table, span.clone()).map_err(ParseError::Toml)?;
+    // An infinite tolerance passes any number, and a negative or NaN one none: both are
+    // mistakes, refused where they are written.
+    if let Some(t) = common.tolerance
+        && !(t.is_finite() && t >= 0.0)
+    {
+        return Err(ParseError::At {
+            message: format!("tolerance {t} is not a finite number at least 0"),
+            span: tolerance_span,
+            label: "tolerance".into(),
+        });
+    }
     let kind = match kind_name.as_str() {
         "stat" => Kind::Stat(from_table(table, span.clone()).map_err(ParseError::Toml)?),
         "arith" => Kind::Arith(from_table(table, span.clone()).map_err(ParseError::Toml)?),
@@ -277,11 +289,12 @@ pub struct Context<'a> {
     pub registry_source: &'a str,
     jsonl: JsonlCache<'a>,
     text: RefCell<HashMap<PathBuf, Rc<String>>>,
+    failed: RefCell<HashMap<PathBuf, Diagnostic>>,
 }
 
 impl<'a> Context<'a> {
     pub fn new(root: &'a Root, article: &'a Article, sources: &'a [crate::registry::Source], registry_file: &'a str, registry_source: &'a str) -> Self {
-        Context { root, article, sources, registry_file, registry_source, jsonl: JsonlCache::new(root), text: RefCell::default() }
+        Context { root, article, sources, registry_file, registry_source, jsonl: JsonlCache::new(root), text: RefCell::default(), failed: RefCell::default() }
     }
 
     /// A diagnostic pointing into the registry.
@@ -300,9 +313,16 @@ impl<'a> Context<'a> {
         if let Some(hit) = self.text.borrow().get(&full) {
             return Ok(hit.clone());
         }
+        if let Some(d) = self.failed.borrow().get(&full) {
+            return Err(d.clone());
+        }
         let bytes = std::fs::read(&full).map_err(|e| self.error_at(format!("reading {}: {e}", path.get_ref()), path.span(), "this file"))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|e| self.error_at(format!("{} is not UTF-8 (byte {})", path.get_ref(), e.utf8_error().valid_up_to()), path.span(), "this file"))?;
+        // Undecodable text is located in the file itself, once, whichever checks read it.
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let d = Diagnostic::not_utf8(path.get_ref(), e.as_bytes(), e.utf8_error().valid_up_to());
+            self.failed.borrow_mut().insert(full.clone(), d.clone());
+            d
+        })?;
         let text = Rc::new(text);
         self.text.borrow_mut().insert(full, text.clone());
         Ok(text)
@@ -405,6 +425,15 @@ mod tests {
         assert_eq!(testing::check_toml(&format!("{stat}margin = 0.2")).common.margin, Some(0.2));
         assert!(testing::parse_error(&format!("{stat}margin = 10")).contains("not a fraction"));
         assert!(testing::parse_error("kind = \"words\"\nmargin = 0.1").contains("applies to latency checks"));
+    }
+
+    #[test]
+    fn a_tolerance_must_be_finite_and_not_negative() {
+        for bad in ["inf", "-inf", "nan", "-0.5"] {
+            let err = testing::parse_error(&format!("kind = \"words\"\ntolerance = {bad}"));
+            assert!(err.contains("not a finite number at least 0"), "{bad}: {err}");
+        }
+        assert_eq!(testing::check_toml("kind = \"words\"\ntolerance = 0.0").common.tolerance, Some(0.0));
     }
 
     #[test]

@@ -10,8 +10,9 @@ use serde_json::Value;
 use crate::checks::Outcome;
 use crate::review::ReviewFile;
 
-/// Bumped whenever a field changes meaning or disappears.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Bumped whenever a field changes meaning or disappears. Version 2: the registries are the
+/// audit JSON's version 2 (unbound numbers refer to their sentence by index).
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Serialize)]
 pub struct WireReviewFile {
