@@ -448,7 +448,7 @@ mod tests {
         let a = article("# T\n\nAlpha beta gamma. Delta epsilon zeta. Alpha beta gamma delta.\n");
         assert_eq!(nearest("Alpha beta gamma.", &a).map(|(i, r)| (i, r)), Some((0, 1.0)));
         assert_eq!(nearest("alpha beta gamma", &a).map(|(i, _)| i), Some(2));
-        assert_eq!(nearest("Alpha beta gamma delta", &a).map(|(i, r)| (i, r)), Some((2, 1.0)));
+        assert_eq!(nearest("Alpha beta gamma delta.", &a).map(|(i, r)| (i, r)), Some((2, 1.0)));
         assert_eq!(nearest("nothing shared", &a), Some((0, 0.0)));
         let exhaustive = a.sentences.iter().map(|s| (s.index, similarity("Delta epsilon", &s.text))).max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)));
         assert_eq!(nearest("Delta epsilon", &a), exhaustive);

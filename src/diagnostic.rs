@@ -325,7 +325,7 @@ mod tests {
         let src = "{\n  \"a\": 1,\n  \"b\": tru\n}";
         let e = serde_json::from_str::<serde_json::Value>(src).unwrap_err();
         let d = Diagnostic::json("meta.json: not JSON", "r/meta.json", src, &e);
-        assert_eq!(d.position().unwrap(), "r/meta.json:3:12");
+        assert_eq!(d.position().unwrap(), "r/meta.json:3:11");
         assert!(!d.message.contains("at line"), "{}", d.message);
     }
 
