@@ -595,7 +595,9 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
         }
         _ => None,
     };
-    let unbound_sentences = unbound.iter().map(|u| (u.sentence_index, article.sentences[u.sentence_index].text.clone())).collect();
+    // Each sentence's text once, however many of its numbers are unbound.
+    let indices: BTreeSet<usize> = unbound.iter().map(|u| u.sentence_index).collect();
+    let unbound_sentences = indices.into_iter().map(|i| (i, article.sentences[i].text.clone())).collect();
     RegistryReview { claims, unbound, unbound_sentences, lock: lock_review, ..base }
 }
 
