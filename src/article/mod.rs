@@ -96,34 +96,43 @@ impl Article {
             if block.is_heading {
                 continue;
             }
+            // Code spans and sentences both run in order through the block, so one cursor
+            // walks the spans once instead of every sentence scanning all of them.
+            let mut first_code = 0;
             for range in split_sentences(&block.text, &block.code) {
                 let text = block.text[range.clone()].to_string();
                 let offsets: Vec<usize> = block.offsets[range.start..=range.end].to_vec();
-                let code: Vec<Range<usize>> = block
-                    .code
+                while first_code < block.code.len() && block.code[first_code].end <= range.start {
+                    first_code += 1;
+                }
+                let code: Vec<Range<usize>> = block.code[first_code..]
                     .iter()
+                    .take_while(|c| c.start < range.end)
                     .filter(|c| c.start < range.end && range.start < c.end)
                     .map(|c| c.start.saturating_sub(range.start)..(c.end - range.start).min(text.len()))
                     .collect();
                 let numbers = numbers::extract(&text, &code);
-                let start = offsets[0];
-                let line = source[..start].matches('\n').count() + 1;
-                let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-                let col = source[line_start..start].chars().count() + 1;
                 let mut sentence = Sentence {
                     index: sentences.len(),
                     fingerprint: fingerprint(&text),
                     text,
                     section: block.section.clone(),
                     span: 0..0,
-                    line,
-                    col,
+                    line: 0,
+                    col: 0,
                     numbers,
                     offsets,
                 };
                 sentence.span = sentence.source_span(&(0..sentence.text.len()));
                 sentences.push(sentence);
             }
+        }
+        // Lines and columns in one sweep of the source for all sentences: counting from the
+        // start for each sentence is quadratic in a long article.
+        let starts: Vec<usize> = sentences.iter().map(|s: &Sentence| s.offsets[0]).collect();
+        for (sentence, (line, col)) in sentences.iter_mut().zip(crate::diagnostic::line_cols(&source, &starts)) {
+            sentence.line = line;
+            sentence.col = col;
         }
         Ok(Article { path: path.to_string(), source, sha256, sentences, word_count, images })
     }
@@ -271,7 +280,15 @@ fn split_sentences(text: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let in_code = |i: usize| code.iter().any(|c| c.start <= i && i < c.end);
+    // Code spans are in order and positions only grow, so a cursor answers "inside code?"
+    // without scanning every span at every character.
+    let mut code_at = 0;
+    let mut in_code = |i: usize| {
+        while code_at < code.len() && code[code_at].end <= i {
+            code_at += 1;
+        }
+        code.get(code_at).is_some_and(|c| c.start <= i)
+    };
     let mut k = 0;
     while k < chars.len() {
         let (i, c) = chars[k];

@@ -135,7 +135,7 @@ impl Number {
                 let (lo, hi) = self.range_texts();
                 format!("{}–{}{unit}", plain(&lo), plain(&hi))
             }
-            Shape::Dims(d) => d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("×"),
+            Shape::Dims(_) => self.text.split(['×', 'x']).map(dimension_digits).collect::<Vec<_>>().join("×"),
         }
     }
 
@@ -274,12 +274,15 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             if overlaps(&span, skip) || is_part_of_name(text, span.start) {
                 continue;
             }
-            let parts = dims.as_str().split(['×', 'x']).filter_map(|p| p.parse::<u64>().ok()).collect::<Vec<_>>();
+            // A dimension too large for 64 bits is still a label: it saturates here, and its
+            // key is taken from the digits as written, so nothing overflows or goes missing.
+            let digits = dims.as_str().split(['×', 'x']).collect::<Vec<_>>();
+            let parts = digits.iter().map(|p| p.parse::<u64>().unwrap_or(u64::MAX)).collect::<Vec<_>>();
             at = span.end;
             out.push(Number {
                 text: dims.as_str().to_string(),
                 span,
-                value: parts[0] as f64,
+                value: digits.first().and_then(|d| d.parse::<f64>().ok()).unwrap_or(f64::NAN),
                 decimals: 0,
                 unit: None,
                 shape: Shape::Dims(parts),
@@ -355,12 +358,34 @@ pub fn parse_one(text: &str) -> Result<Number, String> {
 
 fn parse_digits(s: &str) -> (f64, u32) {
     let clean: String = s.chars().filter(|c| *c != ',').collect();
-    let decimals = clean.split_once('.').map_or(0, |(_, d)| d.len() as u32);
+    // A count of decimals beyond `u32` would need a 4 GiB number; it saturates rather than wraps.
+    let decimals = clean.split_once('.').map_or(0, |(_, d)| u32::try_from(d.len()).unwrap_or(u32::MAX));
     (clean.parse().unwrap_or(f64::NAN), decimals)
 }
 
-fn format_decimals(v: f64, decimals: u32) -> String {
-    format!("{v:.*}", decimals as usize)
+/// A dimension's digits without leading zeros: the same text `u64::to_string` gives for any
+/// dimension that fits, and still exact for one that does not.
+fn dimension_digits(digits: &str) -> &str {
+    let trimmed = digits.trim_start_matches('0');
+    if trimmed.is_empty() && !digits.is_empty() { "0" } else { trimmed }
+}
+
+/// Every finite `f64` is a binary fraction whose decimal expansion ends within 1,074 places
+/// (2^-1074 is the smallest subnormal), so writing more places only appends zeros.
+const EXACT_DECIMALS: u32 = 1100;
+
+/// `v` written with `decimals` places, exactly, for any count of places. The formatter itself
+/// refuses a precision above 65,535, so the places past every f64's exact expansion are
+/// appended as the zeros they are.
+pub(crate) fn format_decimals(v: f64, decimals: u32) -> String {
+    if decimals <= EXACT_DECIMALS || !v.is_finite() {
+        return format!("{v:.*}", decimals.min(EXACT_DECIMALS) as usize);
+    }
+    let mut s = format!("{v:.*}", EXACT_DECIMALS as usize);
+    let extra = (decimals - EXACT_DECIMALS) as usize;
+    s.reserve(extra);
+    s.extend(std::iter::repeat_n('0', extra));
+    s
 }
 
 fn plain(s: &str) -> String {
@@ -478,6 +503,35 @@ mod tests {
         assert_eq!(parse_one("14.96 µs").unwrap().key(), parse_one("14.96us").unwrap().key());
         assert_eq!(parse_one("14.96 μs").unwrap().key(), parse_one("14.96 µs").unwrap().key());
         assert!(parse_one("about 3").is_err());
+    }
+
+    #[test]
+    fn a_shape_too_large_for_64_bits_is_a_label_not_a_crash() {
+        let big = "99999999999999999999x99999999999999999999";
+        for text in [format!("Shape {big} here."), big.to_string(), format!("at {big}")] {
+            let found = extract(&text, &[]);
+            assert_eq!(found.len(), 1, "{text}");
+            assert!(found[0].is_dims());
+            assert_eq!(found[0].key(), "99999999999999999999×99999999999999999999");
+        }
+        assert_eq!(parse_one(big).unwrap().key(), parse_one("099999999999999999999×99999999999999999999").unwrap().key());
+        assert_eq!(parse_one("4096x0128").unwrap().key(), "4096×128");
+        assert_eq!(parse_one("0x7").map(|n| n.key()), Ok("0×7".to_string()));
+    }
+
+    #[test]
+    fn numbers_with_more_decimals_than_the_formatter_allows_are_exact() {
+        let text = format!("took 1.{} µs", "5".repeat(70_000));
+        let n = &extract(&text, &[])[0];
+        assert_eq!(n.decimals, 70_000);
+        let key = n.key();
+        assert_eq!(key.len(), "1.".len() + 70_000 + "µs".len());
+        let q = Quoted::from_number(n, None).unwrap();
+        assert!(q.matches(n.value, None));
+        assert!(!q.matches(1.5, None));
+        assert_eq!(format_decimals(0.5, 1105), format!("0.5{}", "0".repeat(1104)));
+        assert_eq!(format_decimals(0.1, 3), "0.100");
+        assert_eq!(format_decimals(f64::NAN, 70_000), "NaN");
     }
 
     #[test]

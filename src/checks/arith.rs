@@ -156,11 +156,22 @@ impl Expr {
     }
 }
 
+/// The most tokens an expression may have. The tree is evaluated recursively, and its depth
+/// is at most its number of tokens, so this bounds the stack the evaluation can use; a
+/// registry's arithmetic is a line, not a program.
+pub const MAX_TOKENS: usize = 1000;
+
+/// The deepest nesting of parentheses, calls, unary minus and `^` the parser accepts: it
+/// descends recursively, once per level.
+pub const MAX_DEPTH: usize = 64;
+
 /// Parses an expression by precedence climbing: `+ -` below `* / %` below unary minus below
-/// `^`, which is right-associative, so `-2^2` is −4 as in mathematics.
-pub(crate) fn parse(text: &str) -> Result<Expr, ExprError> {
+/// `^`, which is right-associative, so `-2^2` is −4 as in mathematics. An expression longer
+/// than [`MAX_TOKENS`] or nested deeper than [`MAX_DEPTH`] is an error at the token that
+/// crosses the limit, never a stack overflow.
+pub fn parse(text: &str) -> Result<Expr, ExprError> {
     let tokens = tokenize(text)?;
-    let mut p = Parser { tokens, pos: 0, len: text.len() };
+    let mut p = Parser { tokens, pos: 0, len: text.len(), depth: 0 };
     let e = p.sum()?;
     match p.tokens.get(p.pos) {
         None => Ok(e),
@@ -179,6 +190,13 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ExprError> {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
+        if out.len() == MAX_TOKENS && !bytes[i..].iter().all(u8::is_ascii_whitespace) {
+            // Stop at the first token past the limit, so that a huge expression costs no more
+            // than a long one.
+            let end = text[i..].find(|c: char| c.is_ascii_whitespace()).map_or(text.len(), |n| i + n);
+            let end = end.max(i + text[i..].chars().next().map_or(1, char::len_utf8));
+            return Err(ExprError { message: format!("expression too long: more than {MAX_TOKENS} tokens"), at: i..end });
+        }
         let c = bytes[i];
         let start = i;
         if c.is_ascii_whitespace() {
@@ -221,9 +239,23 @@ struct Parser {
     tokens: Vec<Token>,
     pos: usize,
     len: usize,
+    /// How many nested descents are open: parentheses, calls, unary minus, exponents.
+    depth: usize,
 }
 
 impl Parser {
+    /// Runs `f` one level deeper, refusing to go past [`MAX_DEPTH`].
+    fn nested(&mut self, f: impl FnOnce(&mut Parser) -> Result<Expr, ExprError>) -> Result<Expr, ExprError> {
+        if self.depth >= MAX_DEPTH {
+            let at = self.tokens.get(self.pos.saturating_sub(1)).map_or(self.len..self.len, |t| t.at.clone());
+            return Err(ExprError { message: format!("expression too deep: more than {MAX_DEPTH} nested parentheses, calls, signs or powers"), at });
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
     fn peek(&self) -> Option<&str> {
         self.tokens.get(self.pos).map(|t| t.text.as_str())
     }
@@ -259,7 +291,7 @@ impl Parser {
     fn unary(&mut self) -> Result<Expr, ExprError> {
         if self.peek() == Some("-") {
             self.next()?;
-            return Ok(Expr::Neg(Box::new(self.unary()?)));
+            return Ok(Expr::Neg(Box::new(self.nested(Parser::unary)?)));
         }
         self.power()
     }
@@ -268,7 +300,7 @@ impl Parser {
         let base = self.atom()?;
         if self.peek() == Some("^") {
             let at = self.next()?.at;
-            let exponent = self.unary()?;
+            let exponent = self.nested(Parser::unary)?;
             return Ok(Expr::Binary('^', Box::new(base), Box::new(exponent), at));
         }
         Ok(base)
@@ -287,7 +319,7 @@ impl Parser {
                 let mut args = Vec::new();
                 if self.peek() != Some(")") {
                     loop {
-                        args.push(self.sum()?);
+                        args.push(self.nested(Parser::sum)?);
                         if self.peek() == Some(",") {
                             self.next()?;
                             continue;
@@ -304,7 +336,7 @@ impl Parser {
             return Ok(Expr::Var(t.text, t.at));
         }
         if t.text == "(" {
-            let e = self.sum()?;
+            let e = self.nested(Parser::sum)?;
             let close = self.next()?;
             if close.text != ")" {
                 return Err(ExprError { message: "expected `)`".into(), at: close.at });
@@ -343,6 +375,60 @@ mod tests {
         assert_eq!(e.at, 2..3);
         let e = parse("2 3").unwrap_err();
         assert_eq!(e.at, 2..3);
+    }
+
+    /// The four shapes that overflowed the stack when the tree was unbounded. Each must be a
+    /// located error, and is run on a thread with a small stack to prove the bound.
+    #[test]
+    fn huge_expressions_are_errors_not_stack_overflows() {
+        let cases = [
+            ("(".repeat(10_000) + "1" + &")".repeat(10_000), "expression too"),
+            ("-".repeat(40_000) + "1", "expression too"),
+            (vec!["2"; 100_000].join("^"), "expression too"),
+            (vec!["1"; 50_000].join("+"), "expression too long"),
+            ("(".repeat(100) + "1" + &")".repeat(100), "expression too deep"),
+            ("-".repeat(100) + "1", "expression too deep"),
+            (vec!["2"; 100].join("^"), "expression too deep"),
+            ("min(".repeat(100) + "1" + &")".repeat(100), "expression too deep"),
+            (vec!["1"; 60].join("^"), "ok"),
+        ];
+        std::thread::Builder::new()
+            .stack_size(1024 * 1024)
+            .spawn(move || {
+                for (text, want) in cases {
+                    match parse(&text) {
+                        Ok(e) => {
+                            assert_eq!(want, "ok", "{}…", &text[..20]);
+                            let _ = e.eval(&BTreeMap::new());
+                        }
+                        Err(e) => {
+                            assert!(e.message.contains(want), "{} for {}…", e.message, &text[..20]);
+                            assert!(e.at.end <= text.len() && e.at.start < e.at.end, "{:?}", e.at);
+                        }
+                    }
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn the_longest_accepted_expression_evaluates_on_a_small_stack() {
+        let text = vec!["1"; MAX_TOKENS / 2].join("+");
+        std::thread::Builder::new()
+            .stack_size(1024 * 1024)
+            .spawn(move || assert_eq!(parse(&text).unwrap().eval(&BTreeMap::new()).unwrap(), (MAX_TOKENS / 2) as f64))
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn a_too_long_expression_in_a_registry_is_located() {
+        let expr = vec!["1"; 2000].join(" + ");
+        let err = parse_error(&format!("kind = \"arith\"\nexpr = \"{expr}\""));
+        assert!(err.contains("expression too long"), "{err}");
     }
 
     #[test]

@@ -44,8 +44,7 @@ impl Spec {
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let text = ctx.read_text(&self.provenance)?;
-        let provenance: Provenance = toml::from_str(&text)
-            .map_err(|e| ctx.error_at(format!("{}: {}", self.provenance.get_ref(), e.message()), self.provenance.span(), "this file"))?;
+        let provenance: Provenance = toml::from_str(&text).map_err(|e| Diagnostic::toml(&format!("{}: not a provenance file", self.provenance.get_ref()), self.provenance.get_ref(), &text, &e))?;
         let mut problems = Vec::new();
         let runs: BTreeSet<&str> = provenance.figure.iter().map(|f| f.run.as_str()).collect();
         for run in runs {

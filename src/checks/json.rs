@@ -91,11 +91,12 @@ impl Query {
 fn lookup(ctx: &Context<'_>, file_name: &Spanned<String>, path: &Spanned<String>) -> Result<Value, Diagnostic> {
     let text = ctx.read_text(file_name)?;
     let file = file_name.get_ref();
+    // A malformed evidence file is located in itself, where its parser stopped.
     let root: Value = if file.ends_with(".toml") {
-        let t: toml::Value = toml::from_str(&text).map_err(|e| ctx.error_at(format!("{file}: not TOML: {}", e.message()), file_name.span(), "this file"))?;
+        let t: toml::Value = toml::from_str(&text).map_err(|e| Diagnostic::toml(&format!("{file}: not TOML"), file, &text, &e))?;
         serde_json::to_value(t).map_err(|e| ctx.error_at(format!("{file}: {e}"), file_name.span(), "this file"))?
     } else {
-        serde_json::from_str(&text).map_err(|e| ctx.error_at(format!("{file}: not JSON: {e}"), file_name.span(), "this file"))?
+        serde_json::from_str(&text).map_err(|e| Diagnostic::json(&format!("{file}: not JSON"), file, &text, &e))?
     };
     let steps = steps(path.get_ref()).map_err(|m| ctx.error_at(m, path.span(), "here"))?;
     let mut at = &root;

@@ -239,7 +239,19 @@ pub(crate) fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
             common_table.insert(k, v);
         }
     }
+    let tolerance_span = common_table.get("tolerance").map_or(span.clone(), |v| v.span());
     let common: Common = from_table(common_table, span.clone()).map_err(ParseError::Toml)?;
+    // An infinite tolerance passes any number, and a negative or NaN one none: both are
+    // mistakes, refused where they are written.
+    if let Some(t) = common.tolerance
+        && !(t.is_finite() && t >= 0.0)
+    {
+        return Err(ParseError::At {
+            message: format!("tolerance {t} is not a finite number at least 0"),
+            span: tolerance_span,
+            label: "tolerance".into(),
+        });
+    }
     let Some(name) = KindName::parse(&kind_name) else {
         let names: Vec<&str> = KindName::ALL.iter().map(|k| k.as_str()).collect();
         return Err(ParseError::At { message: format!("unknown check kind `{kind_name}`"), span: kind.span(), label: format!("expected one of: {}", names.join(", ")) });
@@ -394,6 +406,15 @@ mod tests {
         assert_eq!(testing::check_toml(&format!("{stat}margin = 0.2")).common.margin, Some(0.2));
         assert!(testing::parse_error(&format!("{stat}margin = 10")).contains("not a fraction"));
         assert!(testing::parse_error("kind = \"words\"\nmargin = 0.1").contains("applies to latency checks"));
+    }
+
+    #[test]
+    fn a_tolerance_must_be_finite_and_not_negative() {
+        for bad in ["inf", "-inf", "nan", "-0.5"] {
+            let err = testing::parse_error(&format!("kind = \"words\"\ntolerance = {bad}"));
+            assert!(err.contains("not a finite number at least 0"), "{bad}: {err}");
+        }
+        assert_eq!(testing::check_toml("kind = \"words\"\ntolerance = 0.0").common.tolerance, Some(0.0));
     }
 
     #[test]

@@ -88,7 +88,7 @@ impl Spec {
         if let Some(summary_path) = &self.summary {
             let text = ctx.read_text(summary_path)?;
             let summary: Summary = serde_json::from_str(&text)
-                .map_err(|e| ctx.error_at(format!("{}: not a summary.json: {e}", summary_path.get_ref()), summary_path.span(), "this file"))?;
+                .map_err(|e| Diagnostic::json(&format!("{}: not a summary.json", summary_path.get_ref()), summary_path.get_ref(), &text, &e))?;
             match self.saved(&summary, statistic) {
                 Some(saved) if close(saved, value) => {}
                 Some(saved) => problems.push(format!(

@@ -48,6 +48,10 @@ pub(crate) struct RegistryReview {
     pub actual_sha256: Option<String>,
     pub claims: Vec<ClaimReview>,
     pub unbound: Vec<Unbound>,
+    /// The text of each sentence that holds an unbound number, once, by sentence index: the
+    /// numbers refer to it rather than each carrying a copy, which for a long sentence with
+    /// many numbers would cost the sentence's length times their count.
+    pub unbound_sentences: BTreeMap<usize, String>,
     pub sources: Vec<SourceReview>,
 }
 
@@ -160,7 +164,7 @@ pub(crate) struct Unbound {
     pub number: String,
     pub line: usize,
     pub col: usize,
-    pub sentence: String,
+    /// The sentence that quotes it; its text is in [`RegistryReview::unbound_sentences`].
     pub sentence_index: usize,
     /// Against the lock: whether the sentence is `new`, `changed` or `unchanged`.
     pub origin: Option<&'static str>,
@@ -187,14 +191,19 @@ impl Review {
         if self.needs_attention() { 1 } else { 0 }
     }
 
-    /// Every input problem: the review's diagnostics, then the checks that could not run.
+    /// Every input problem: the review's diagnostics, then the checks that could not run, each
+    /// once. Several checks reading one bad file meet the same problem, located in that file,
+    /// and it is reported once rather than once per check.
     pub(crate) fn errors(&self) -> Vec<Diagnostic> {
-        let mut out = self.diagnostics.clone();
-        for c in self.claims() {
-            for k in &c.checks {
-                if let Outcome::Error(d) = &k.outcome {
-                    out.push(d.clone());
-                }
+        let mut out: Vec<Diagnostic> = Vec::new();
+        let mut seen = BTreeSet::new();
+        let checks = self.claims().flat_map(|c| c.checks.iter()).filter_map(|k| match &k.outcome {
+            Outcome::Error(d) => Some(d),
+            _ => None,
+        });
+        for d in self.diagnostics.iter().chain(checks) {
+            if seen.insert((d.position(), d.message.clone())) {
+                out.push(d.clone());
             }
         }
         out
@@ -337,6 +346,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         actual_sha256: article.map(|a| a.sha256.clone()),
         claims: Vec::new(),
         unbound: Vec::new(),
+        unbound_sentences: BTreeMap::new(),
         sources,
     };
     let Some(article) = article else {
@@ -464,7 +474,10 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         }
         _ => None,
     };
-    RegistryReview { claims, unbound, lock: lock_review, ..base }
+    // Each sentence's text once, however many of its numbers are unbound.
+    let indices: BTreeSet<usize> = unbound.iter().map(|u| u.sentence_index).collect();
+    let unbound_sentences = indices.into_iter().map(|i| (i, article.sentences[i].text.clone())).collect();
+    RegistryReview { claims, unbound, unbound_sentences, lock: lock_review, ..base }
 }
 
 /// Where a claim's lost quote is explained by the lock: the lock, the claim's locked sentence,
@@ -573,23 +586,24 @@ fn unbound_numbers(
             }
         }
     }
-    let mut out = Vec::new();
+    let mut found: Vec<(&Number, usize)> = Vec::new();
     for s in &article.sentences {
+        // Which scoped labels hold in this sentence is decided once per sentence, not once per
+        // number: a long sentence with many numbers is searched once.
+        let here: BTreeSet<&str> = scoped.iter().filter(|(_, q)| s.text.contains(q.as_str())).map(|(k, _)| k.as_str()).collect();
         for n in &s.numbers {
             let key = n.key();
-            let ok = global.contains(&key)
-                || covered.get(&s.index).is_some_and(|k| k.contains(&key))
-                || scoped.iter().any(|(k, q)| *k == key && s.text.contains(q.as_str()));
+            let ok = global.contains(&key) || covered.get(&s.index).is_some_and(|k| k.contains(&key)) || here.contains(key.as_str());
             if !ok {
-                out.push(unbound(article, s, n));
+                found.push((n, s.index));
             }
         }
     }
-    out
-}
-
-fn unbound(article: &Article, s: &crate::article::Sentence, n: &Number) -> Unbound {
-    let at = s.source_span(&n.span).start;
-    let loc = crate::diagnostic::Location::new(&article.path, &article.source, at..at, "");
-    Unbound { number: n.text.clone(), line: loc.line, col: loc.col, sentence: s.text.clone(), sentence_index: s.index, origin: None }
+    let offsets: Vec<usize> = found.iter().map(|(n, i)| article.sentences[*i].source_span(&n.span).start).collect();
+    let places = crate::diagnostic::line_cols(&article.source, &offsets);
+    found
+        .into_iter()
+        .zip(places)
+        .map(|((n, sentence_index), (line, col))| Unbound { number: n.text.clone(), line, col, sentence_index, origin: None })
+        .collect()
 }

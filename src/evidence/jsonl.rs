@@ -72,11 +72,7 @@ impl Jsonl {
     /// its own, and the pieces' symbols are merged. Should any piece fail, the whole file is
     /// read again in one piece, so that the error names the same line it would have.
     pub fn from_vec(path: &str, bytes: Vec<u8>) -> Result<Jsonl, Diagnostic> {
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-            let line = good.iter().filter(|b| **b == b'\n').count() + 1;
-            Diagnostic::plain(format!("{path}:{line}: not UTF-8"))
-        })?;
+        let text = String::from_utf8(bytes).map_err(|e| Diagnostic::not_utf8(path, e.as_bytes(), e.utf8_error().valid_up_to()))?;
         let cuts = cuts(&text, std::thread::available_parallelism().map_or(1, |n| n.get()));
         if cuts.len() > 2 {
             let pieces: Vec<Result<Piece, Diagnostic>> = std::thread::scope(|scope| {
@@ -292,9 +288,15 @@ impl Piece {
             }
             let start = fields.len();
             let mut de = serde_json::Deserializer::from_str(body);
-            let object = LineSeed { symbols: &mut symbols, out: &mut fields }.deserialize(&mut de).and_then(|o| de.end().map(|()| o)).map_err(|e| {
-                let what = if e.is_eof() { "truncated JSON" } else { "not valid JSON" };
-                Diagnostic::at_line(format!("{path}: line {line_no}: {what}: {e}"), path, line_no, body, what)
+            let object = LineSeed { symbols: &mut symbols, out: &mut fields, start }.deserialize(&mut de).and_then(|o| de.end().map(|()| o)).map_err(|e| {
+                let what = if e.is_eof() {
+                    "truncated JSON"
+                } else if e.is_data() {
+                    "not a record"
+                } else {
+                    "not valid JSON"
+                };
+                Diagnostic::at_line(format!("{path}: line {line_no}: {what}: {e}"), path, line_no, body, what).at_column(body, e.column())
             })?;
             if !object {
                 return Err(Diagnostic::at_line(format!("{path}: line {line_no}: expected a JSON object"), path, line_no, body, "not an object"));
@@ -358,11 +360,16 @@ impl Symbols {
     }
 }
 
-/// Reads one line into `out`; yields whether it was an object.
+/// Reads one line into `out`, whose fields of this line begin at `start`; yields whether it
+/// was an object.
 struct LineSeed<'a> {
     symbols: &'a mut Symbols,
     out: &'a mut Vec<(u32, Scalar)>,
+    start: usize,
 }
+
+/// Past this many fields a line's keys are checked for repeats through a set, not a scan.
+const SCAN_KEYS: usize = 32;
 
 impl<'de> DeserializeSeed<'de> for LineSeed<'_> {
     type Value = bool;
@@ -377,7 +384,24 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
         f.write_str("a JSON object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        // A repeated key would silently let the last value win, so a sample could say two
+        // things at once; it is an error at the repeat instead.
+        let mut seen: Option<rustc_hash::FxHashSet<u32>> = None;
         while let Some(key) = map.next_key_seed(Intern(self.symbols))? {
+            let line = &self.out[self.start..];
+            let repeated = match &mut seen {
+                Some(set) => !set.insert(key),
+                None if line.len() < SCAN_KEYS => line.iter().any(|(k, _)| *k == key),
+                None => {
+                    let mut set: rustc_hash::FxHashSet<u32> = line.iter().map(|(k, _)| *k).collect();
+                    let repeated = !set.insert(key);
+                    seen = Some(set);
+                    repeated
+                }
+            };
+            if repeated {
+                return Err(serde::de::Error::custom(format!("duplicate key `{}`", self.symbols.names[key as usize])));
+            }
             let value = map.next_value_seed(ScalarSeed(self.symbols))?;
             self.out.push((key, value));
         }
@@ -477,7 +501,7 @@ mod tests {
     #[test]
     fn truncated_line_is_named() {
         let err = Jsonl::parse("s.jsonl", b"{\"a\":1}\n{\"a\":\n").unwrap_err();
-        assert_eq!(err.position().unwrap(), "s.jsonl:2:1");
+        assert!(err.position().unwrap().starts_with("s.jsonl:2:"), "{:?}", err.position());
         assert!(err.message.contains("truncated JSON"), "{}", err.message);
     }
 
@@ -489,6 +513,25 @@ mod tests {
         assert!(err.message.contains("line 1: expected a JSON object"), "{}", err.message);
         let err = Jsonl::parse("s.jsonl", b"{\"a\":1} x\n").unwrap_err();
         assert!(err.message.contains("line 1: not valid JSON"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_repeated_key_in_a_line_is_located() {
+        let err = Jsonl::parse("s.jsonl", b"{\"t\":1}\n{\"t\":1,\"u\":2,\"t\":3}\n").unwrap_err();
+        assert!(err.message.contains("line 2: not a record: duplicate key `t`"), "{}", err.message);
+        assert!(err.position().unwrap().starts_with("s.jsonl:2:"), "{:?}", err.position());
+        let many: String = (0..100).map(|i| format!("\"k{i}\":{i},")).collect();
+        let line = format!("{{{many}\"k7\":0}}\n");
+        let err = Jsonl::parse("s.jsonl", line.as_bytes()).unwrap_err();
+        assert!(err.message.contains("duplicate key `k7`"), "{}", err.message);
+        assert_eq!(Jsonl::parse("s.jsonl", format!("{{{many}\"z\":0}}\n").as_bytes()).unwrap().records.len(), 1);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_located() {
+        let err = Jsonl::parse("s.jsonl", b"{\"t\":1}\n{\"t\":\"\xc3\"}\n").unwrap_err();
+        assert_eq!(err.position().unwrap(), "s.jsonl:2:7");
+        assert!(err.render().contains("{\"t\":\"\u{fffd}\"}"), "{}", err.render());
     }
 
     #[test]

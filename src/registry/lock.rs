@@ -22,6 +22,16 @@ pub(crate) const SCHEMA_VERSION: u32 = 1;
 /// A sentence pair is "the same sentence, edited" from this word similarity up.
 pub(crate) const EDIT_SIMILARITY: f64 = 0.5;
 
+/// At most this many locked sentences are diffed against each new sentence of a draft: those
+/// sharing the most words with it. An edit keeps at least half its words, so its original is
+/// among them unless many locked sentences repeat the same words.
+pub const MAX_EDIT_CANDIDATES: usize = 16;
+
+/// A word diff compares at most this many words a side after their common beginning and end;
+/// past it the middles are shown as removed and added whole. The diff's cost grows with the
+/// product of the two lengths, and no reader wants a word diff of a megabyte.
+pub const MAX_DIFF_WORDS: usize = 2000;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct Lock {
@@ -110,16 +120,25 @@ pub(crate) fn read(evidence: &Evidence, registry_file: &str) -> Result<Option<Lo
     }
 }
 
-/// Parses a lock's text; a malformed lock is an error located in it.
-pub(crate) fn parse(file: &str, text: &str) -> Result<Lock, Diagnostic> {
-    let lock: Lock = toml::from_str(text).map_err(|e| {
-        let span: Range<usize> = e.span().unwrap_or(0..0);
-        Diagnostic::at(format!("invalid lock: {}", e.message().trim_end()), file, text, span, "here")
-            .with_note("a lock is written by `claimcheck accept`; delete it and accept again rather than edit it")
-    })?;
-    if lock.schema_version != SCHEMA_VERSION {
-        return Err(Diagnostic::plain(format!("{file}: schema-version {} is not {SCHEMA_VERSION}; accept again with this claimcheck", lock.schema_version)));
+const REWRITE: &str = "a lock is written by `claimcheck accept`; delete it and accept again rather than edit it";
+
+/// Parses a lock's text; a malformed lock is an error located in it. The schema version is
+/// read first, so that a lock of another version is named as such rather than as a list of
+/// fields this version does not know.
+pub fn parse(file: &str, text: &str) -> Result<Lock, Diagnostic> {
+    let tree = toml::de::DeTable::parse(text).map_err(|e| Diagnostic::toml("invalid lock", file, text, &e).with_note(REWRITE))?;
+    if let Some(version) = tree.get_ref().get("schema-version") {
+        let span: Range<usize> = version.span();
+        let found = match version.get_ref() {
+            toml::de::DeValue::Integer(i) => i.as_str().to_string(),
+            _ => text.get(span.clone()).unwrap_or("?").to_string(),
+        };
+        if found.parse::<u32>().ok() != Some(SCHEMA_VERSION) {
+            return Err(Diagnostic::at(format!("{file}: schema-version {found} is not {SCHEMA_VERSION}"), file, text, span, "another version")
+                .with_note("accept again with this claimcheck to write a lock it reads"));
+        }
     }
+    let lock: Lock = toml::from_str(text).map_err(|e| Diagnostic::toml("invalid lock", file, text, &e).with_note(REWRITE))?;
     Ok(lock)
 }
 
@@ -186,14 +205,21 @@ pub(crate) fn align(lock: &Lock, article: &Article) -> Alignment {
         }
     }
     let mut candidates = Vec::new();
-    for (n, origin) in origins.iter().enumerate() {
-        if *origin != Origin::New {
-            continue;
-        }
-        for (o, locked) in lock.sentences.iter().enumerate().filter(|(o, _)| !taken[*o]) {
-            let ratio = crate::registry::binding::similarity(&locked.text, &article.sentences[n].text);
-            if ratio >= EDIT_SIMILARITY {
-                candidates.push((ratio, n, o));
+    if origins.contains(&Origin::New) {
+        // Only locked sentences that share enough words with a new one can be half alike, so
+        // an index of their words nominates the few worth a word diff; pairing every new
+        // sentence with every locked one is quadratic in a long draft.
+        let index = crate::registry::binding::WordIndex::new(lock.sentences.iter().map(|s| s.text.as_str()));
+        for (n, origin) in origins.iter().enumerate() {
+            if *origin != Origin::New {
+                continue;
+            }
+            let words = crate::registry::binding::compared_words(&article.sentences[n].text);
+            for (o, _) in index.candidates(&words, MAX_EDIT_CANDIDATES, EDIT_SIMILARITY, |o| !taken[o]) {
+                let ratio = crate::registry::binding::similarity(&lock.sentences[o].text, &article.sentences[n].text);
+                if ratio >= EDIT_SIMILARITY {
+                    candidates.push((ratio, n, o));
+                }
             }
         }
     }
@@ -210,8 +236,49 @@ pub(crate) fn align(lock: &Lock, article: &Article) -> Alignment {
 }
 
 /// A word diff in the `wdiff` style: `[-removed-]{+added+}`, everything else as it reads.
-pub(crate) fn word_diff(before: &str, after: &str) -> String {
-    let diff = similar::TextDiff::from_words(before, after);
+/// Removing the marks and the added words gives `before`; removing the marks and the removed
+/// words gives `after`.
+pub fn word_diff(before: &str, after: &str) -> String {
+    let (a, b) = (tokens(before), tokens(after));
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (middle_a, middle_b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    if middle_a.len().max(middle_b.len()) <= 2 * MAX_DIFF_WORDS {
+        let diff = similar::TextDiff::from_words(before, after);
+        return render_diff(diff.iter_all_changes().map(|c| (c.tag(), c.value())));
+    }
+    // Too long to diff word by word: the common ends read as they are, the middles as one
+    // removal and one addition.
+    let changes = a[..prefix]
+        .iter()
+        .map(|t| (similar::ChangeTag::Equal, *t))
+        .chain(middle_a.iter().map(|t| (similar::ChangeTag::Delete, *t)))
+        .chain(middle_b.iter().map(|t| (similar::ChangeTag::Insert, *t)))
+        .chain(a[a.len() - suffix..].iter().map(|t| (similar::ChangeTag::Equal, *t)));
+    render_diff(changes)
+}
+
+/// Words and the whitespace between them, as `similar` splits text for a word diff.
+fn tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut space = None;
+    for (i, c) in text.char_indices() {
+        let is_space = c.is_whitespace();
+        if space.is_some_and(|s| s != is_space) {
+            out.push(&text[start..i]);
+            start = i;
+        }
+        space = Some(is_space);
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// Renders a sequence of changes in the `wdiff` style.
+fn render_diff<'a>(changes: impl Iterator<Item = (similar::ChangeTag, &'a str)>) -> String {
     let mut out = String::new();
     let (mut removed, mut added) = (String::new(), String::new());
     let flush = |out: &mut String, removed: &mut String, added: &mut String| {
@@ -230,14 +297,14 @@ pub(crate) fn word_diff(before: &str, after: &str) -> String {
         removed.clear();
         added.clear();
     };
-    for change in diff.iter_all_changes() {
-        match change.tag() {
+    for (tag, value) in changes {
+        match tag {
             similar::ChangeTag::Equal => {
                 flush(&mut out, &mut removed, &mut added);
-                out.push_str(change.value());
+                out.push_str(value);
             }
-            similar::ChangeTag::Delete => removed.push_str(change.value()),
-            similar::ChangeTag::Insert => added.push_str(change.value()),
+            similar::ChangeTag::Delete => removed.push_str(value),
+            similar::ChangeTag::Insert => added.push_str(value),
         }
     }
     flush(&mut out, &mut removed, &mut added);
@@ -304,6 +371,46 @@ mod tests {
         let err = parse("claims/a.lock", &text).unwrap_err();
         assert!(err.message.contains("fingerprnt"), "{}", err.message);
         assert!(err.position().unwrap().starts_with("claims/a.lock:"), "{:?}", err.position());
+    }
+
+    #[test]
+    fn a_huge_diff_is_bounded_and_keeps_its_common_ends() {
+        let before = format!("start {}end", "a ".repeat(1_000_000));
+        let after = format!("start {}end", "b ".repeat(1_000_000));
+        let started = std::time::Instant::now();
+        let d = word_diff(&before, &after);
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+        assert!(d.starts_with("start [-a a"), "{}", &d[..40]);
+        assert!(d.ends_with("+} end"), "{}", &d[d.len() - 40..]);
+    }
+
+    #[test]
+    fn tokens_split_words_and_spaces_as_similar_does() {
+        for text in ["a  b\tc ", " lead", "", "µs 1.5 µs"] {
+            let ours: Vec<&str> = tokens(text);
+            let theirs: Vec<&str> = similar::TextDiff::from_words(text, text).iter_all_changes().map(|c| c.value()).collect();
+            assert_eq!(ours, theirs, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_long_draft_aligns_in_seconds() {
+        let many: String = (0..50_000).map(|i| format!("Sentence number {i} is here. ")).collect();
+        let lock = lock_of(&format!("# T\n\n{many}\n"));
+        let edited: String = (0..50_000).map(|i| format!("Sentence number {i} is there. ")).collect();
+        let started = std::time::Instant::now();
+        let a = align(&lock, &Article::parse("a.md", format!("# T\n\n{edited}\n").as_bytes()).unwrap());
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+        assert_eq!(a.origins[123], Origin::Changed(123));
+    }
+
+    #[test]
+    fn another_schema_version_is_located() {
+        let text = render(&lock_of(ACCEPTED)).replace("schema-version = 1", "schema-version = 7\nfuture = true");
+        let err = parse("claims/a.lock", &text).unwrap_err();
+        assert!(err.message.contains("schema-version 7 is not 1"), "{}", err.message);
+        let line = text.lines().position(|l| l.starts_with("schema-version")).unwrap() + 1;
+        assert_eq!(err.position().unwrap(), format!("claims/a.lock:{line}:18"));
     }
 
     #[test]

@@ -136,10 +136,7 @@ struct RawClaim {
 /// Reads a registry from `source`, the text of `file`.
 pub(crate) fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
-    let toml_error = |e: toml::de::Error| {
-        let span = e.span().unwrap_or(0..0);
-        Diagnostic::at(format!("invalid registry: {}", e.message().trim_end()), file, source, span, "here")
-    };
+    let toml_error = |e: toml::de::Error| Diagnostic::toml("invalid registry", file, source, &e);
     let raw: RawRegistry = match toml::from_str(source) {
         Ok(raw) => raw,
         Err(e) => return (None, vec![toml_error(e)]),
@@ -204,6 +201,27 @@ fn check_tables<'a>(tree: &'a DeTable<'a>) -> Vec<Vec<&'a Spanned<DeValue<'a>>>>
         .collect()
 }
 
+/// The rule for a claim id, as README states it: ids name claims in reports, locks and file
+/// names of findings, so they are short and plain.
+pub const ID_RULE: &str = "a claim id is 1 to 64 ASCII letters, digits, `-`, `_` or `.`, starting with a letter or digit (such as `F11` or `graphs-3`)";
+
+/// Whether `id` follows [`ID_RULE`]; the error says how it does not.
+pub fn check_id(id: &str) -> Result<(), &'static str> {
+    if id.is_empty() {
+        return Err("is empty");
+    }
+    if id.len() > 64 {
+        return Err("is longer than 64 characters");
+    }
+    if !id.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return Err("does not start with a letter or digit");
+    }
+    if !id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
+        return Err("holds a character other than ASCII letters, digits, `-`, `_` and `.`");
+    }
+    Ok(())
+}
+
 /// Checks that need the whole registry: unique ids, defined sources, well-formed hashes.
 fn validate(registry: &Registry) -> Vec<Diagnostic> {
     let file = registry.file.as_str();
@@ -230,6 +248,9 @@ fn validate(registry: &Registry) -> Vec<Diagnostic> {
     }
     let mut ids: BTreeMap<&str, Range<usize>> = BTreeMap::new();
     for claim in &registry.claims {
+        if let Err(why) = check_id(claim.id.get_ref()) {
+            out.push(Diagnostic::at(format!("claim id `{}` {why}", claim.id.get_ref()), file, source, claim.id.span(), "not a claim id").with_note(ID_RULE));
+        }
         if let Some(first) = ids.get(claim.id.get_ref().as_str()) {
             let first_line = source[..first.start].matches('\n').count() + 1;
             out.push(
@@ -336,6 +357,20 @@ sources = ["guide"]
         let messages: Vec<_> = diags.iter().map(|d| d.message.as_str()).collect();
         assert!(messages.iter().any(|m| m.contains("claim id `C1` is used twice")), "{messages:?}");
         assert!(messages.iter().any(|m| m.contains("source `nope`")), "{messages:?}");
+    }
+
+    #[test]
+    fn claim_ids_follow_the_documented_rule() {
+        for bad in ["", " ", "C 1", "-C1", "Ç1", &"C".repeat(65)] {
+            let src = GOOD.replace("id = \"C1\"", &format!("id = \"{bad}\""));
+            let (_, diags) = parse("claims/a.toml", &src);
+            let d = diags.iter().find(|d| d.message.starts_with("claim id")).unwrap_or_else(|| panic!("{bad:?} accepted: {diags:?}"));
+            let line = src.lines().position(|l| l.starts_with("id = ")).unwrap() + 1;
+            assert_eq!(d.location.as_ref().unwrap().line, line, "{bad:?}");
+        }
+        for good in ["C1", "F11", "graphs-3", "a.b_c", "7"] {
+            assert_eq!(check_id(good), Ok(()), "{good}");
+        }
     }
 
     #[test]

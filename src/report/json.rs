@@ -7,8 +7,10 @@ use serde::Serialize;
 use crate::commands::audit::{Change, ClaimBinding, Review, SentenceRef};
 use crate::checks::Outcome;
 
-/// Bumped whenever a field changes meaning or disappears.
-pub(crate) const SCHEMA_VERSION: u32 = 1;
+/// Bumped whenever a field changes meaning or disappears. Version 2: an unbound number names
+/// its sentence by index (`sentence`), and each such sentence's text is given once in the
+/// registry's `unbound_sentences`.
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct WireReview {
@@ -28,6 +30,14 @@ pub(crate) struct WireRegistry {
     pub sources: Vec<WireSource>,
     pub claims: Vec<WireClaim>,
     pub unbound: Vec<WireUnbound>,
+    /// The sentences that hold unbound numbers, each once, in article order.
+    pub unbound_sentences: Vec<WireUnboundSentence>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireUnboundSentence {
+    pub index: usize,
+    pub text: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -134,7 +144,8 @@ pub(crate) struct WireUnbound {
     pub number: String,
     pub line: usize,
     pub col: usize,
-    pub sentence: String,
+    /// The index of its sentence, whose text is in the registry's `unbound_sentences`.
+    pub sentence: usize,
     /// Against the lock: `new`, `changed` or `unchanged`.
     pub origin: Option<String>,
 }
@@ -217,7 +228,8 @@ pub(crate) fn wire(review: &Review) -> WireReview {
                     checks: c.checks.iter().map(check).collect(),
                 })
                 .collect(),
-            unbound: r.unbound.iter().map(|u| WireUnbound { number: u.number.clone(), line: u.line, col: u.col, sentence: u.sentence.clone(), origin: u.origin.map(String::from) }).collect(),
+            unbound: r.unbound.iter().map(|u| WireUnbound { number: u.number.clone(), line: u.line, col: u.col, sentence: u.sentence_index, origin: u.origin.map(String::from) }).collect(),
+            unbound_sentences: r.unbound_sentences.iter().map(|(index, text)| WireUnboundSentence { index: *index, text: text.clone() }).collect(),
         })
         .collect();
     WireReview {

@@ -133,15 +133,17 @@ pub(crate) fn findings(review: &Review) -> String {
                 let _ = writeln!(out, "deleted sentence (line {} of the accepted text) held {}: {}", d.line, d.claims.join(", "), d.text);
             }
         }
-        for u in &r.unbound {
+        for (k, u) in r.unbound.iter().enumerate() {
             let origin = match u.origin {
                 Some("new") => " in a new sentence",
                 Some("changed") => " in a changed sentence",
                 _ => "",
             };
             let _ = writeln!(out, "{}:{}:{}: unbound number `{}`{origin}: no check verifies it and no label declares it", r.manuscript, u.line, u.col, u.number);
-            if u.origin.is_some_and(|o| o != "unchanged") {
-                let _ = writeln!(out, "    {}", u.sentence);
+            // A new or changed sentence is shown once, after the last of its unbound numbers.
+            let last_of_sentence = r.unbound.get(k + 1).is_none_or(|next| next.sentence_index != u.sentence_index);
+            if last_of_sentence && u.origin.is_some_and(|o| o != "unchanged") {
+                let _ = writeln!(out, "    {}", r.unbound_sentences.get(&u.sentence_index).map_or("", String::as_str));
             }
         }
     }
@@ -201,6 +203,12 @@ mod tests {
         assert_eq!(shorten("abc", 5), "abc");
         assert_eq!(shorten("abcdefgh", 5), "abcd…");
         assert_eq!(shorten("µµµµµµ", 3), "µµ…");
+    }
+
+    #[test]
+    fn a_hash_with_multibyte_characters_is_shortened_on_a_character_boundary() {
+        assert_eq!(short("é".repeat(64).as_str()), "é".repeat(12));
+        assert_eq!(short("abc"), "abc");
     }
 
     #[test]

@@ -19,6 +19,6 @@ mod tests {
         assert_eq!((t.format, t.detected), (Format::Jsonl, Detected::ByName));
         assert_eq!(t.jsonl.records.len(), 2);
         let err = read_text("s.jsonl", "{\"t\":1}\n{\"t\":\n", None).unwrap_err();
-        assert_eq!(err.position().unwrap(), "s.jsonl:2:1");
+        assert_eq!(err.position().unwrap(), "s.jsonl:2:5");
     }
 }
