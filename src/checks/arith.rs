@@ -99,7 +99,7 @@ pub(crate) enum Expr {
 }
 
 impl Expr {
-    fn variables(&self) -> Vec<&str> {
+    pub(crate) fn variables(&self) -> Vec<&str> {
         match self {
             Expr::Number(_) => vec![],
             Expr::Var(name, _) => vec![name.as_str()],

@@ -45,6 +45,15 @@ pub(crate) struct Spec {
     pub cases: Vec<String>,
     #[serde(default)]
     pub min_ratio: Option<f64>,
+    /// As `stat`'s: the evidence format, the JSON records path, a filter, derived fields.
+    #[serde(default)]
+    pub format: Option<Spanned<String>>,
+    #[serde(default)]
+    pub records: Option<Spanned<String>>,
+    #[serde(default, rename = "where")]
+    pub filter: Option<Spanned<String>>,
+    #[serde(default)]
+    pub derive: BTreeMap<String, Spanned<String>>,
     /// The sample field that `faster` and `slower` name: `variant` (the default) or `mode`.
     #[serde(default = "default_by")]
     pub by: String,
@@ -78,6 +87,10 @@ impl Spec {
             field: self.field.clone(),
             statistic: self.statistic.clone(),
             summary: None,
+            format: self.format.clone(),
+            records: self.records.clone(),
+            filter: self.filter.clone(),
+            derive: self.derive.clone(),
         }
     }
 

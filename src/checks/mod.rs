@@ -11,8 +11,10 @@ pub(crate) mod cited;
 pub(crate) mod compare;
 pub(crate) mod contains;
 pub(crate) mod figure;
+pub(crate) mod filter;
 pub(crate) mod json;
 pub(crate) mod manifest;
+pub(crate) mod query;
 pub(crate) mod stat;
 pub(crate) mod trace;
 pub(crate) mod validation;
@@ -300,7 +302,7 @@ impl<'a> Context<'a> {
 
     /// The error of a file the registry names, located at the path in the registry unless the
     /// problem lies inside the file.
-    fn locate(&self, path: &Spanned<String>, e: ReadError) -> Diagnostic {
+    pub(crate) fn locate(&self, path: &Spanned<String>, e: ReadError) -> Diagnostic {
         match e {
             ReadError::Path(e) => self.error_at(e.to_string(), path.span(), "this path"),
             ReadError::Io(e) => self.error_at(format!("reading {}: {e}", path.get_ref()), path.span(), "this file"),

@@ -20,6 +20,20 @@
 //! statistic = "median"
 //! ```
 //! A changed number fails as `expected 15.96 µs, observed 14.96 µs: median host_us of 21 samples`.
+//!
+//! The samples may be in any format claimcheck reads (`format`: `jsonl`, `json` with the array
+//! at `records = "a.b"`, `csv`, `tsv`, `criterion`, `cargo-criterion`, `google-benchmark`,
+//! `nvbench`, `hyperfine`, `pytest-benchmark`; detected from the file when absent). `where`
+//! filters records beyond `select`'s equalities, and `derive` computes a field per record:
+//!
+//! ```toml
+//! samples = "evidence/raw_data/groq_70b.json"
+//! select = {}
+//! where = "error_code == null"
+//! derive = { tokens_per_s = "number_output_tokens / end_to_end_latency_s" }
+//! field = "tokens_per_s"
+//! statistic = "median"
+//! ```
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -27,10 +41,10 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Context, Observation};
+use super::{Context, Observation, query};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
-use crate::evidence::{Record, Summary};
+use crate::evidence::Summary;
 use crate::article::numbers::Unit;
 use crate::stats::Statistic;
 
@@ -43,11 +57,24 @@ pub(crate) struct Spec {
     pub statistic: Spanned<String>,
     #[serde(default)]
     pub summary: Option<Spanned<String>>,
+    /// The evidence format; detected from the file when absent.
+    #[serde(default)]
+    pub format: Option<Spanned<String>>,
+    /// For `json`: the dotted path to the array of records.
+    #[serde(default)]
+    pub records: Option<Spanned<String>>,
+    /// A filter over records, beside `select` ([`super::filter`]).
+    #[serde(default, rename = "where")]
+    pub filter: Option<Spanned<String>>,
+    /// Fields computed per record from others, by an `arith` expression.
+    #[serde(default)]
+    pub derive: BTreeMap<String, Spanned<String>>,
 }
 
 impl Spec {
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
-        self.parsed_statistic().map(|_| ())
+        self.parsed_statistic()?;
+        query::validate(self.format.as_ref(), self.filter.as_ref(), &self.derive)
     }
 
     fn parsed_statistic(&self) -> Result<Statistic, (String, Range<usize>)> {
@@ -68,16 +95,7 @@ impl Spec {
     /// The statistic's value, in the field's unit, and how many samples it came from.
     pub(crate) fn compute(&self, ctx: &Context<'_>) -> Result<(f64, usize), Diagnostic> {
         let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
-        let jsonl = ctx.jsonl(&self.samples)?;
-        let selected: Vec<&Record> = jsonl.select(self.select.get_ref());
-        if selected.is_empty() {
-            return Err(ctx.error_at(
-                format!("select matches no record of {}", self.samples.get_ref()),
-                self.select.span(),
-                "no sample has all of these fields",
-            ));
-        }
-        let samples = jsonl.samples(&selected, self.field.get_ref())?;
+        let samples = query::samples(ctx, &self.query())?;
         Ok((samples.statistic(statistic), samples.len()))
     }
 
@@ -109,6 +127,19 @@ impl Spec {
             problems,
             detail: format!("{statistic} {} of {n} samples", self.field.get_ref()),
         })
+    }
+
+    /// The records and field this check reads.
+    pub(crate) fn query(&self) -> query::Query<'_> {
+        query::Query {
+            samples: &self.samples,
+            format: self.format.as_ref(),
+            records: self.records.as_ref(),
+            select: &self.select,
+            filter: self.filter.as_ref(),
+            derive: &self.derive,
+            field: &self.field,
+        }
     }
 
     /// The value of `statistic` that a saved summary holds for this query, where it holds one.

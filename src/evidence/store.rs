@@ -16,6 +16,7 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 
 use super::jsonl::Jsonl;
+use super::readers::{self, Format, Table};
 use crate::diagnostic::Diagnostic;
 use crate::paths::{PathError, Root};
 
@@ -76,7 +77,12 @@ impl Evidence {
 
     /// The value `parse` makes of the file at `rel`, made once per file and type.
     pub fn parsed<T: 'static>(&self, rel: &str, parse: impl FnOnce(&str, &[u8]) -> Result<T, Diagnostic>) -> Result<Rc<T>, ReadError> {
-        let key = (self.key(rel)?, TypeId::of::<T>());
+        self.parsed_as(rel, "", parse)
+    }
+
+    /// As [`Evidence::parsed`], for one of several readings of a file told apart by `how`.
+    fn parsed_as<T: 'static>(&self, rel: &str, how: &str, parse: impl FnOnce(&str, &[u8]) -> Result<T, Diagnostic>) -> Result<Rc<T>, ReadError> {
+        let key = (format!("{}{how}", self.key(rel)?), TypeId::of::<T>());
         if let Some(hit) = self.parsed.borrow().get(&key) {
             return Ok(hit.clone().downcast::<T>().expect("one type per key"));
         }
@@ -101,6 +107,17 @@ impl Evidence {
     pub fn text(&self, rel: &str) -> Result<Rc<String>, ReadError> {
         self.parsed(rel, |rel, bytes| {
             String::from_utf8(bytes.to_vec()).map_err(|e| not_utf8(rel, bytes, e.utf8_error().valid_up_to()))
+        })
+    }
+
+    /// The evidence file at `rel` as a table of records, in `format` or the one detected.
+    /// Files a format refers to (nvbench's sample files, criterion's `benchmark.json`) are read
+    /// through this reader too, so they are inside the root like everything else.
+    pub(crate) fn table(&self, rel: &str, format: Option<Format>, records: Option<&str>) -> Result<Rc<Table>, ReadError> {
+        let how = format!("#{}#{}", format.map_or("", |f| f.name()), records.unwrap_or(""));
+        self.parsed_as(rel, &how, |rel, bytes| {
+            let sidecar = |path: &str| self.bytes(path).map(|b| b.to_vec()).map_err(|e| e.at(path).message);
+            readers::read(rel, bytes, format, records, &sidecar)
         })
     }
 
