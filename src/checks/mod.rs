@@ -199,6 +199,9 @@ pub(crate) struct Observation {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Outcome {
     Pass { detail: String },
+    /// The registry records the sentence as wrong (`expect = "mismatch"`), and it is: what the
+    /// sentence says and what the evidence says. The check holds.
+    Wrong { says: String, evidence: String, detail: String },
     Fail { expected: Option<String>, observed: Option<String>, detail: String },
     // No kind skips today; the variant stays because the audit JSON's `skipped` outcome is part
     // of its versioned schema, which users parse.
@@ -210,7 +213,7 @@ pub(crate) enum Outcome {
 impl Outcome {
     pub(crate) fn label(&self) -> &'static str {
         match self {
-            Outcome::Pass { .. } => "pass",
+            Outcome::Pass { .. } | Outcome::Wrong { .. } => "pass",
             Outcome::Fail { .. } => "fail",
             Outcome::Skipped { .. } => "skipped",
             Outcome::Error(_) => "error",
@@ -352,7 +355,7 @@ pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observa
     let shown = quoted.display(value);
     match (check.common.expect, matches) {
         (Expect::Match, true) => Outcome::Pass { detail: format!("{detail}: {shown}") },
-        (Expect::Mismatch, false) => Outcome::Pass { detail: format!("{detail}: {shown}; the sentence's {} is wrong, as recorded", quoted.shown()) },
+        (Expect::Mismatch, false) => Outcome::Wrong { says: quoted.shown(), evidence: shown, detail },
         (Expect::Match, false) => Outcome::Fail { expected: Some(quoted.shown()), observed: Some(shown), detail },
         (Expect::Mismatch, true) => Outcome::Fail {
             expected: Some(format!("not {}", quoted.shown())),
@@ -391,7 +394,10 @@ mod tests {
     #[test]
     fn expected_mismatch_inverts_the_judgement() {
         let obs = |v| Observation { value: Some(v), ..Observation::default() };
-        assert!(matches!(judge(&check(Expect::Mismatch), Some(&us(38.0, 0)), obs(61.9)), Outcome::Pass { .. }));
+        match judge(&check(Expect::Mismatch), Some(&us(38.0, 0)), obs(61.9)) {
+            Outcome::Wrong { says, evidence, .. } => assert_eq!((says.as_str(), evidence.as_str()), ("38 µs", "61.90 µs")),
+            other => panic!("{other:?}"),
+        }
         assert!(matches!(judge(&check(Expect::Mismatch), Some(&us(38.0, 0)), obs(38.2)), Outcome::Fail { .. }));
     }
 

@@ -93,7 +93,7 @@ pub(crate) fn unclean(review: &Review) -> Vec<String> {
                 ClaimBinding::Bound { numbers_changed: true, .. } => out.push(format!("{}: a quoted number changed", c.id)),
                 _ => out.push(format!("{}: its quote does not bind to one sentence", c.id)),
             }
-            let failing = c.checks.iter().filter(|k| !matches!(k.outcome, Outcome::Pass { .. })).count();
+            let failing = c.checks.iter().filter(|k| !matches!(k.outcome, Outcome::Pass { .. } | Outcome::Wrong { .. })).count();
             if failing > 0 {
                 out.push(format!("{}: {failing} checks do not pass", c.id));
             }

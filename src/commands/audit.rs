@@ -241,6 +241,8 @@ pub(crate) enum ClaimStatus {
     Changed,
     Error,
     Fail,
+    /// Found wrong, as the registry records: the sentence says one thing, the evidence another.
+    Wrong,
     Edited,
     NotLocked,
     Unchecked,
@@ -257,6 +259,7 @@ impl std::fmt::Display for ClaimStatus {
             ClaimStatus::Changed => "CHANGED",
             ClaimStatus::Error => "ERROR",
             ClaimStatus::Fail => "FAIL",
+            ClaimStatus::Wrong => "wrong",
             ClaimStatus::Edited => "EDITED",
             ClaimStatus::NotLocked => "NOT LOCKED",
             ClaimStatus::Unchecked => "unchecked",
@@ -268,7 +271,7 @@ impl std::fmt::Display for ClaimStatus {
 
 impl ClaimReview {
     pub(crate) fn passed(&self) -> usize {
-        self.checks.iter().filter(|c| matches!(c.outcome, Outcome::Pass { .. })).count()
+        self.checks.iter().filter(|c| matches!(c.outcome, Outcome::Pass { .. } | Outcome::Wrong { .. })).count()
     }
 
     /// A claim fails when a check fails or errs, or its binding is not exact.
@@ -296,6 +299,8 @@ impl ClaimReview {
             ClaimStatus::Error
         } else if self.checks.iter().any(|c| matches!(c.outcome, Outcome::Fail { .. })) {
             ClaimStatus::Fail
+        } else if self.checks.iter().any(|c| matches!(c.outcome, Outcome::Wrong { .. })) {
+            ClaimStatus::Wrong
         } else if matches!(self.change, Some(Change::Edited { .. })) {
             ClaimStatus::Edited
         } else if matches!(self.change, Some(Change::NotLocked)) {

@@ -253,6 +253,7 @@ fn change(c: &Change) -> WireChange {
 fn check(c: &crate::commands::audit::CheckReview) -> WireCheck {
     let (expected, observed, detail) = match &c.outcome {
         Outcome::Pass { detail } => (None, None, detail.clone()),
+        Outcome::Wrong { says, evidence, detail } => (Some(says.clone()), Some(evidence.clone()), detail.clone()),
         Outcome::Fail { expected, observed, detail } => (expected.clone(), observed.clone(), detail.clone()),
         Outcome::Skipped { reason } => (None, None, reason.clone()),
         Outcome::Error(d) => (None, None, d.to_string()),

@@ -84,7 +84,7 @@ pub(crate) fn wire(file: &ReviewFile) -> WireReviewFile {
         for c in &r.claims {
             for (i, k) in c.checks.iter().enumerate().filter(|(_, k)| k.kind == KindName::Trace) {
                 let (outcome, detail) = match &k.outcome {
-                    Outcome::Pass { detail } => ("pass", detail.clone()),
+                    Outcome::Pass { detail } | Outcome::Wrong { detail, .. } => ("pass", detail.clone()),
                     Outcome::Fail { detail, .. } => ("fail", detail.clone()),
                     Outcome::Skipped { reason } => ("skipped", reason.clone()),
                     Outcome::Error(d) => ("error", d.message.clone()),

@@ -122,6 +122,9 @@ pub(crate) fn findings(review: &Review) -> String {
                     Outcome::Skipped { reason } => {
                         let _ = writeln!(out, "{} {}{number}: skipped: {reason}", claim.id, check.kind);
                     }
+                    Outcome::Wrong { says, evidence, detail } => {
+                        let _ = writeln!(out, "{} {}{number}: wrong, as recorded: sentence says {says}; evidence says {evidence} ({detail})", claim.id, check.kind);
+                    }
                     Outcome::Pass { .. } | Outcome::Error(_) => {}
                 }
             }
