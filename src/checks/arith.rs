@@ -81,6 +81,19 @@ impl Spec {
     }
 }
 
+/// Whether `number`, a single value of a sentence, is written literally in `expr`: "Going from
+/// 2.1 µs to 1.3 µs is a 38 % reduction" with `(2.1-1.3)/2.1*100` computes the 38 % from the
+/// 2.1 and the 1.3, which are then its inputs rather than numbers no check verifies. A literal
+/// matches when it reads as the same value at the sentence's precision.
+pub(crate) fn is_operand(expr: &str, number: &crate::article::numbers::Number) -> bool {
+    if !matches!(number.shape, crate::article::numbers::Shape::Single) {
+        return false;
+    }
+    let literals = expr.split(|c: char| !(c.is_ascii_digit() || c == '.')).filter(|t| !t.is_empty() && t.chars().any(|c| c.is_ascii_digit()));
+    let scale = 10f64.powi(number.decimals as i32);
+    literals.filter_map(|t| t.parse::<f64>().ok()).any(|v| (v * scale).round() == (number.value.abs() * scale).round() && (v - number.value.abs()).abs() * scale < 0.5 + 1e-9)
+}
+
 /// A syntax or evaluation error, with its span in the expression text.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ExprError {

@@ -98,7 +98,7 @@ pub(crate) fn unclean(review: &Review) -> Vec<String> {
                 out.push(format!("{}: {failing} checks do not pass", c.id));
             }
         }
-        if !r.unbound.is_empty() {
+        if !r.unbound.is_empty() && !r.unbound_warns {
             out.push(format!("{}: {} unbound numbers", r.manuscript, r.unbound.len()));
         }
     }

@@ -17,12 +17,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::article::Article;
 use crate::article::numbers::{self, Number};
-use crate::checks::{self, Context, KindName, Outcome};
+use crate::checks::{self, Context, Kind, KindName, Outcome, arith};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::store::Evidence;
 use crate::registry::binding::{self, Binding};
 use crate::registry::lock;
-use crate::registry::{self, Registry, Verdict};
+use crate::registry::{self, Registry, UnboundPolicy, Verdict};
 use crate::status::{Failure, Status};
 use crate::workspace::{Loaded, Workspace};
 
@@ -52,7 +52,20 @@ pub(crate) struct RegistryReview {
     /// numbers refer to it rather than each carrying a copy, which for a long sentence with
     /// many numbers would cost the sentence's length times their count.
     pub unbound_sentences: BTreeMap<usize, String>,
+    /// Whether unbound numbers only warn (`[policy] unbound = "warn"`).
+    pub unbound_warns: bool,
+    /// Numbers in sections the registry ignores (`[[ignore]]`), by section.
+    pub ignored: BTreeMap<String, usize>,
+    /// Numbers bound as the literal operands of a passing `arith` check of their claim.
+    pub inputs: Vec<Input>,
     pub sources: Vec<SourceReview>,
+}
+
+/// A number of a claim's sentence that its `arith` check computes from.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Input {
+    pub claim: String,
+    pub number: String,
 }
 
 #[derive(Debug, Clone)]
@@ -212,7 +225,7 @@ impl Review {
     fn needs_attention(&self) -> bool {
         self.registries.iter().any(|r| {
             r.actual_sha256.as_deref() != Some(r.recorded_sha256.as_str())
-                || !r.unbound.is_empty()
+                || (!r.unbound.is_empty() && !r.unbound_warns)
                 || r.claims.iter().any(|c| c.failed() || c.changed())
                 || r.lock.as_ref().is_some_and(|l| !l.stale.is_empty() || !l.deleted_claim_sentences.is_empty())
         })
@@ -352,6 +365,9 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         claims: Vec::new(),
         unbound: Vec::new(),
         unbound_sentences: BTreeMap::new(),
+        unbound_warns: registry.policy.unbound == UnboundPolicy::Warn,
+        ignored: BTreeMap::new(),
+        inputs: Vec::new(),
         sources,
     };
     let Some(article) = article else {
@@ -364,6 +380,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
     let alignment = loaded.alignment.as_ref();
     let bindings = &loaded.bindings;
     let mut claims = Vec::new();
+    let mut inputs = Vec::new();
     // Numbers verified or declared, per sentence, by their keys.
     let mut covered: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     for (claim, bound) in registry.claims.iter().zip(bindings) {
@@ -384,6 +401,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                     }
                 }
                 let mut checks = Vec::new();
+                let mut passing_arith = Vec::new();
                 for (check, cb) in claim.checks.iter().zip(&b.checks) {
                     if let Some(n) = &cb.sentence_number {
                         keys.insert(n.key());
@@ -392,6 +410,9 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         Some(d) => Outcome::Error(d.clone()),
                         None => checks::run(check, cb.quoted.as_ref(), &ctx),
                     };
+                    if let (Kind::Arith(a), Outcome::Pass { .. }) = (&check.kind, &outcome) {
+                        passing_arith.push(a.expr.get_ref().as_str());
+                    }
                     let number_now = cb.sentence_number.as_ref().map(|n| n.text.clone()).filter(|now| Some(now) != cb.registry_number.as_ref());
                     checks.push(CheckReview {
                         kind: check.kind.name(),
@@ -400,6 +421,15 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         files: check.kind.files().into_iter().map(String::from).collect(),
                         outcome,
                     });
+                }
+                // A number of the sentence that no check verifies, written literally as an
+                // operand of a passing `arith` check, is what the check computed from: an input,
+                // bound by it.
+                for n in &sentence.numbers {
+                    if !keys.contains(&n.key()) && passing_arith.iter().any(|e| arith::is_operand(e, n)) {
+                        keys.insert(n.key());
+                        inputs.push(Input { claim: claim.id.get_ref().clone(), number: n.text.clone() });
+                    }
                 }
                 let mut review = claim_shell(claim, ClaimBinding::Bound { sentence: sentence_ref(sentence), numbers_changed: b.numbers_changed });
                 review.checks = checks;
@@ -469,7 +499,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
             }
         }
     }
-    let mut unbound = unbound_numbers(registry, article, &covered, diagnostics);
+    let (mut unbound, ignored) = unbound_numbers(registry, article, &covered, diagnostics);
     let lock_review = match (lock, alignment) {
         (Some(l), Some(a)) => {
             for u in &mut unbound {
@@ -482,7 +512,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
     // Each sentence's text once, however many of its numbers are unbound.
     let indices: BTreeSet<usize> = unbound.iter().map(|u| u.sentence_index).collect();
     let unbound_sentences = indices.into_iter().map(|i| (i, article.sentences[i].text.clone())).collect();
-    RegistryReview { claims, unbound, unbound_sentences, lock: lock_review, ..base }
+    RegistryReview { claims, unbound, unbound_sentences, ignored, inputs, lock: lock_review, ..base }
 }
 
 /// Where a claim's lost quote is explained by the lock: the lock, the claim's locked sentence,
@@ -567,13 +597,15 @@ pub(crate) fn sentence_ref(s: &crate::article::Sentence) -> SentenceRef {
     }
 }
 
-/// Numbers of the article that no check of a bound claim verifies and no label declares.
+/// Numbers of the article that no check of a bound claim verifies and no label declares, and how
+/// many numbers each ignored section holds.
 fn unbound_numbers(
     registry: &Registry,
     article: &Article,
     covered: &BTreeMap<usize, BTreeSet<String>>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Unbound> {
+) -> (Vec<Unbound>, BTreeMap<String, usize>) {
+    let mut ignored: BTreeMap<String, usize> = BTreeMap::new();
     let mut global = BTreeSet::new();
     let mut scoped: Vec<(String, String)> = Vec::new();
     for label in &registry.labels {
@@ -593,6 +625,10 @@ fn unbound_numbers(
     }
     let mut found: Vec<(&Number, usize)> = Vec::new();
     for s in &article.sentences {
+        if let Some(i) = registry.ignore.iter().find(|i| s.section.iter().any(|h| h == i.section.get_ref())) {
+            *ignored.entry(i.section.get_ref().clone()).or_insert(0) += s.numbers.len();
+            continue;
+        }
         // Which scoped labels hold in this sentence is decided once per sentence, not once per
         // number: a long sentence with many numbers is searched once.
         let here: BTreeSet<&str> = scoped.iter().filter(|(_, q)| s.text.contains(q.as_str())).map(|(k, _)| k.as_str()).collect();
@@ -606,9 +642,21 @@ fn unbound_numbers(
     }
     let offsets: Vec<usize> = found.iter().map(|(n, i)| article.sentences[*i].source_span(&n.span).start).collect();
     let places = crate::diagnostic::line_cols(&article.source, &offsets);
-    found
+    for i in &registry.ignore {
+        if !article.sentences.iter().any(|s| s.section.iter().any(|h| h == i.section.get_ref())) {
+            diagnostics.push(Diagnostic::at(
+                format!("[[ignore]] names the section \"{}\", which {} has no heading for", i.section.get_ref(), article.path),
+                &registry.file,
+                &registry.source,
+                i.section.span(),
+                "no such heading",
+            ));
+        }
+    }
+    let unbound = found
         .into_iter()
         .zip(places)
         .map(|((n, sentence_index), (line, col))| Unbound { number: n.text.clone(), line, col, sentence_index, origin: None })
-        .collect()
+        .collect();
+    (unbound, ignored)
 }

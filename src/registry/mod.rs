@@ -32,6 +32,40 @@ pub(crate) struct Registry {
     pub sources: Vec<Source>,
     pub claims: Vec<Claim>,
     pub labels: Vec<Label>,
+    /// Parts of the article the registry does not audit (`[[ignore]]`).
+    pub ignore: Vec<Ignore>,
+    pub policy: Policy,
+}
+
+/// A section whose numbers the registry does not audit, so they are not reported unbound:
+/// every heading of that name, with what lies under it. The report lists them as ignored.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct Ignore {
+    /// A heading's text, as the article writes it.
+    pub section: Spanned<String>,
+    /// Why, for the registry's readers.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub reason: Option<String>,
+}
+
+/// How the audit treats what it finds (`[policy]`).
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct Policy {
+    #[serde(default)]
+    pub unbound: UnboundPolicy,
+}
+
+/// Whether an unbound number fails the audit (`error`, the default) or is only reported
+/// (`warn`): then it neither fails the audit nor blocks `accept`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum UnboundPolicy {
+    #[default]
+    Error,
+    Warn,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -113,6 +147,10 @@ struct RawRegistry {
     claim: Vec<Spanned<RawClaim>>,
     #[serde(default)]
     label: Vec<Label>,
+    #[serde(default)]
+    ignore: Vec<Ignore>,
+    #[serde(default)]
+    policy: Policy,
 }
 
 #[derive(Deserialize)]
@@ -177,6 +215,8 @@ pub(crate) fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnost
         sources: raw.source,
         claims,
         labels: raw.label,
+        ignore: raw.ignore,
+        policy: raw.policy,
     };
     diagnostics.extend(validate(&registry));
     (Some(registry), diagnostics)

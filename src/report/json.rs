@@ -32,6 +32,18 @@ pub(crate) struct WireRegistry {
     pub unbound: Vec<WireUnbound>,
     /// The sentences that hold unbound numbers, each once, in article order.
     pub unbound_sentences: Vec<WireUnboundSentence>,
+    /// `error` (unbound numbers fail the audit) or `warn` (they are only reported).
+    pub unbound_policy: String,
+    /// Sections the registry ignores, with how many numbers each holds.
+    pub ignored: std::collections::BTreeMap<String, usize>,
+    /// Numbers bound as the operands of a passing `arith` check of their claim.
+    pub inputs: Vec<WireInput>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireInput {
+    pub claim: String,
+    pub number: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -230,6 +242,9 @@ pub(crate) fn wire(review: &Review) -> WireReview {
                 .collect(),
             unbound: r.unbound.iter().map(|u| WireUnbound { number: u.number.clone(), line: u.line, col: u.col, sentence: u.sentence_index, origin: u.origin.map(String::from) }).collect(),
             unbound_sentences: r.unbound_sentences.iter().map(|(index, text)| WireUnboundSentence { index: *index, text: text.clone() }).collect(),
+            unbound_policy: if r.unbound_warns { "warn" } else { "error" }.into(),
+            ignored: r.ignored.clone(),
+            inputs: r.inputs.iter().map(|i| WireInput { claim: i.claim.clone(), number: i.number.clone() }).collect(),
         })
         .collect();
     WireReview {

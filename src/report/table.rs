@@ -136,13 +136,20 @@ pub(crate) fn findings(review: &Review) -> String {
                 let _ = writeln!(out, "deleted sentence (line {} of the accepted text) held {}: {}", d.line, d.claims.join(", "), d.text);
             }
         }
+        for i in &r.inputs {
+            let _ = writeln!(out, "{} {}: bound as an input of its arith check", i.claim, i.number);
+        }
+        for (section, n) in &r.ignored {
+            let _ = writeln!(out, "{}: section \"{section}\" is not audited ([[ignore]]): {n} numbers not checked", r.manuscript);
+        }
         for (k, u) in r.unbound.iter().enumerate() {
             let origin = match u.origin {
                 Some("new") => " in a new sentence",
                 Some("changed") => " in a changed sentence",
                 _ => "",
             };
-            let _ = writeln!(out, "{}:{}:{}: unbound number `{}`{origin}: no check verifies it and no label declares it", r.manuscript, u.line, u.col, u.number);
+            let warns = if r.unbound_warns { " (a warning: the registry's policy is unbound = \"warn\")" } else { "" };
+            let _ = writeln!(out, "{}:{}:{}: unbound number `{}`{origin}: no check verifies it and no label declares it{warns}", r.manuscript, u.line, u.col, u.number);
             // A new or changed sentence is shown once, after the last of its unbound numbers.
             let last_of_sentence = r.unbound.get(k + 1).is_none_or(|next| next.sentence_index != u.sentence_index);
             if last_of_sentence && u.origin.is_some_and(|o| o != "unchanged") {
