@@ -53,7 +53,13 @@
 //! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON,
 //!   the recheck table and `recheck.json`, the review file, the benchmark table.
 //! - [`diagnostic`], [`paths`]: located errors, paths that never leave the root, atomic writes.
+//! - `confined`, `atomic` (crate-private, not yet wired in): the root as a directory handle that
+//!   opens files one component at a time and refuses, at open time, any path that leaves the
+//!   root through a symbolic link; and the one writer that replaces a file whole (temporary
+//!   file in the same folder, fsync, rename, fsync of the folder), keeping its mode.
 //! - [`cli`]: argument parsing and dispatch; `main.rs` only maps the result to an exit code.
+//! - `fuzz_api` (hidden): the only items the fuzz targets in `fuzz/` call, one thin wrapper per
+//!   parser, so that everything else can stay private to the crate.
 //!
 //! # Architecture invariants
 //!
@@ -92,13 +98,17 @@
 
 pub mod accept;
 pub mod article;
+mod atomic;
 pub mod audit;
 pub mod binding;
 pub mod checks;
 pub mod cli;
+mod confined;
 pub mod diagnostic;
 pub mod evidence;
 pub mod figures;
+#[doc(hidden)]
+pub mod fuzz_api;
 pub mod gpu;
 pub mod jsonl;
 pub mod lock;
