@@ -15,7 +15,11 @@ secs=${1:-600}
 shift || true
 if [ $# -gt 0 ]; then targets=("$@"); else mapfile -t targets < <(cargo +nightly fuzz list); fi
 mkdir -p logs
+# Built once, then each binary is run directly: `cargo fuzz run` would rebuild mid-run if the
+# sources changed meanwhile.
 cargo +nightly fuzz build >/dev/null
+bin=target/x86_64-unknown-linux-gnu/release
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_odr_violation=0}
 summary=()
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t"
@@ -23,7 +27,7 @@ for t in "${targets[@]}"; do
     start=$(date +%s)
     # -jobs=1 runs the fuzzer in one worker whose output libFuzzer writes to fuzz-0.log.
     rm -f fuzz-0.log
-    cargo +nightly fuzz run "$t" "corpus/$t" "seeds/$t" -- \
+    "$bin/$t" "corpus/$t" "seeds/$t" -artifact_prefix="artifacts/$t/" \
         -max_total_time="$secs" -jobs=1 -workers=1 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 >/dev/null 2>&1 || true
     end=$(date +%s)
