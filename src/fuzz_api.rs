@@ -81,6 +81,16 @@ pub fn parse_jsonl(bytes: &[u8]) {
         let _ = jsonl.record_as::<crate::evidence::SampleRecord>(r, "a sample");
         let _ = jsonl.line_text(r);
     }
+    // Read as a trace, as the `trace` check does: a header, then tasks.
+    let Some((first, rest)) = jsonl.records.split_first() else { return };
+    let Ok(header) = jsonl.record_as::<crate::evidence::TraceHeader>(first, "a trace header") else { return };
+    let Ok(tasks) = rest.iter().map(|r| jsonl.record_as::<crate::evidence::TraceTask>(r, "a trace task")).collect::<Result<Vec<_>, _>>() else { return };
+    let _ = crate::checks::trace::verify(&header, &tasks);
+    for predicate in ["count(B.start < max(A.end))", "count(C)", "median(C.wait_us)", "p95(A.duration_us)", "makespan_us", "workers_used"] {
+        if let Ok(p) = crate::checks::trace::parse_predicate(predicate) {
+            let _ = crate::checks::trace::evaluate(&p, &tasks);
+        }
+    }
 }
 
 /// Parses a lock, aligns an article with it, and diffs each changed sentence.

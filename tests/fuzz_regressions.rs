@@ -71,3 +71,10 @@ fn a_key_deeper_than_toml_allows() {
 fn a_huge_word_diff() {
     fuzz_api::word_diff(&"a ".repeat(500_000), &"b ".repeat(500_000));
 }
+
+#[test]
+fn a_trace_whose_tasks_end_before_they_start() {
+    let header = "{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"v\",\"tasks\":1,\"workers\":1}\n";
+    let task = "{\"task\":\"A:1\",\"stage\":\"A\",\"index\":1,\"row\":0,\"worker\":0,\"sm\":0,\"start_ns\":9,\"end_ns\":1,\"deps\":[]}\n";
+    fuzz_api::parse_jsonl(format!("{header}{task}").as_bytes());
+}
