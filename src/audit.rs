@@ -479,6 +479,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
     };
     let alignment = lock.as_ref().map(|l| lock::align(l, article));
     let bindings = binding::bind_against(registry, article, &audited);
+    let nearest_in_article = binding::Nearest::new(article);
     let mut claims = Vec::new();
     // Numbers verified or declared, per sentence, by their keys.
     let mut covered: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
@@ -540,7 +541,7 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
                         let s = &article.sentences[n];
                         Some((sentence_ref(s), binding::similarity(&before.text, &s.text)))
                     }
-                    None => binding::nearest(&before.text, article).map(|(n, r)| (sentence_ref(&article.sentences[n]), r)),
+                    None => nearest_in_article.find(&before.text).map(|(n, r)| (sentence_ref(&article.sentences[n]), r)),
                 };
                 let mut review = claim_shell(claim, ClaimBinding::Lost { nearest: nearest.clone() });
                 review.change = Some(Change::Lost {
@@ -562,7 +563,10 @@ pub fn review_registry(root: &Root, registry: &Registry, article: Option<&Articl
                 );
                 if let Some((i, ratio)) = nearest {
                     let s = &article.sentences[*i];
-                    d = d.with_note(format!("the most similar sentence ({:.0} % alike) is at {}:{}: {}", ratio * 100.0, article.path, s.line, s.text));
+                    // A note shows the start of a long sentence; its line leads to the rest.
+                    let shown = crate::diagnostic::first_chars(&s.text, 400);
+                    let cut = if shown.len() < s.text.len() { "…" } else { "" };
+                    d = d.with_note(format!("the most similar sentence ({:.0} % alike) is at {}:{}: {shown}{cut}", ratio * 100.0, article.path, s.line));
                 }
                 diagnostics.push(d);
                 let nearest = nearest.map(|(i, r)| (sentence_ref(&article.sentences[i]), r));

@@ -115,7 +115,9 @@ impl Confined {
     /// not be a symbolic link itself, even one that stays inside the root.
     pub(crate) fn open(&self, rel: &str, last: LastLink) -> Result<File, ConfinedError> {
         let (walk, name) = self.walk_to_parent(rel)?;
-        let (_, fd) = self.open_last(rel, walk, name, last, OFlags::RDONLY, Mode::empty())?;
+        // Non-blocking, so that a named pipe planted in the tree fails the regular-file test
+        // below instead of hanging the open; it changes nothing for a regular file.
+        let (_, fd) = self.open_last(rel, walk, name, last, OFlags::RDONLY | OFlags::NONBLOCK, Mode::empty())?;
         let stat = rustix::fs::fstat(&fd).map_err(|e| ConfinedError::io(rel, e))?;
         if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
             return Err(ConfinedError::NotFile(rel.to_string()));
@@ -361,6 +363,14 @@ mod tests {
         // Links in the folders above are still followed.
         symlink("runs/r", root.join("evidence/latest")).unwrap();
         assert_eq!(c.read("evidence/latest/samples.jsonl", LastLink::Refuse).unwrap(), b"inside");
+    }
+
+    #[test]
+    fn a_named_pipe_is_refused_without_blocking() {
+        let (_d, root, c) = setup();
+        let fifo = root.join("evidence/pipe");
+        rustix::fs::mknodat(rustix::fs::CWD, &fifo, FileType::Fifo, Mode::from_raw_mode(0o644), 0).unwrap();
+        assert!(matches!(read(&c, "evidence/pipe"), Err(ConfinedError::NotFile(_))));
     }
 
     #[test]

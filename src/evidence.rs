@@ -266,13 +266,13 @@ pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
 }
 
 /// Reads a text file; bytes that are not UTF-8 are an error located at the first of them.
-pub fn read_text(shown: &str, full: &Path) -> Result<String, Diagnostic> {
+pub(crate) fn read_text(shown: &str, full: &Path) -> Result<String, Diagnostic> {
     let bytes = std::fs::read(full).map_err(|e| Diagnostic::plain(format!("reading {shown}: {e}")))?;
     String::from_utf8(bytes).map_err(|e| Diagnostic::not_utf8(shown, e.as_bytes(), e.utf8_error().valid_up_to()))
 }
 
 /// Parses a JSON evidence file; an error is located at the line and column where it stops.
-pub fn parse_json(shown: &str, bytes: &[u8]) -> Result<serde_json::Value, Diagnostic> {
+pub(crate) fn parse_json(shown: &str, bytes: &[u8]) -> Result<serde_json::Value, Diagnostic> {
     let text = std::str::from_utf8(bytes).map_err(|e| Diagnostic::not_utf8(shown, bytes, e.valid_up_to()))?;
     serde_json::from_str(text).map_err(|e| Diagnostic::json(&format!("{shown}: not JSON"), shown, text, &e))
 }
@@ -280,17 +280,16 @@ pub fn parse_json(shown: &str, bytes: &[u8]) -> Result<serde_json::Value, Diagno
 /// The metadata files of a run directory that reports read, each parsed where present:
 /// `meta.json`, `graphs/nodes.json`, `kernels.json` and `summary.json`.
 #[derive(Debug, Default)]
-pub struct RunFiles {
-    pub meta: Option<serde_json::Value>,
-    pub nodes: Option<serde_json::Value>,
-    pub kernels: Option<serde_json::Value>,
-    pub summary: Option<Summary>,
+pub(crate) struct RunFiles {
+    pub(crate) meta: Option<serde_json::Value>,
+    pub(crate) nodes: Option<serde_json::Value>,
+    pub(crate) kernels: Option<serde_json::Value>,
 }
 
 /// Reads a run's metadata files. The audit reads them too, for every run its checks read, so
 /// that a malformed one is the same input error for `audit` as for `review` and `recheck`.
 /// Each must be a JSON object; a file that is not there is `None`.
-pub fn read_run_files(root: &crate::paths::Root, dir: &str) -> Result<RunFiles, Diagnostic> {
+pub(crate) fn read_run_files(root: &crate::paths::Root, dir: &str) -> Result<RunFiles, Diagnostic> {
     let read = |name: &str| -> Result<Option<serde_json::Value>, Diagnostic> {
         let rel = format!("{dir}/{name}");
         let Ok(full) = root.resolve(&rel) else { return Ok(None) };
@@ -306,30 +305,24 @@ pub fn read_run_files(root: &crate::paths::Root, dir: &str) -> Result<RunFiles, 
         }
         Ok(Some(value))
     };
-    let summary = match read("summary.json")? {
-        None => None,
-        Some(value) => {
-            // Typed as `recheck` reads it, located by re-reading the text on failure.
-            let rel = format!("{dir}/summary.json");
-            match serde_json::from_value::<Summary>(value) {
-                Ok(s) => Some(s),
-                Err(_) => {
-                    let text = read_text(&rel, &root.resolve(&rel).map_err(|e| Diagnostic::plain(e.to_string()))?)?;
-                    let e = serde_json::from_str::<Summary>(&text).err();
-                    return Err(match e {
-                        Some(e) => Diagnostic::json(&format!("{rel}: not a summary.json"), &rel, &text, &e),
-                        None => Diagnostic::plain(format!("{rel}: not a summary.json")),
-                    });
-                }
-            }
-        }
-    };
-    Ok(RunFiles { meta: read("meta.json")?, nodes: read("graphs/nodes.json")?, kernels: read("kernels.json")?, summary })
+    // `summary.json` is read typed, as `recheck` reads it, and located by reading its text
+    // again should it not be a summary.
+    if let Some(value) = read("summary.json")?
+        && serde_json::from_value::<Summary>(value).is_err()
+    {
+        let rel = format!("{dir}/summary.json");
+        let text = read_text(&rel, &root.resolve(&rel).map_err(|e| Diagnostic::plain(e.to_string()))?)?;
+        return Err(match serde_json::from_str::<Summary>(&text) {
+            Err(e) => Diagnostic::json(&format!("{rel}: not a summary.json"), &rel, &text, &e),
+            Ok(_) => Diagnostic::plain(format!("{rel}: not a summary.json")),
+        });
+    }
+    Ok(RunFiles { meta: read("meta.json")?, nodes: read("graphs/nodes.json")?, kernels: read("kernels.json")? })
 }
 
 /// The run directories whose metadata a review of checks reading `files` reads: the folder
 /// of each file, and the run a file under `evidence/runs/` belongs to.
-pub fn run_dirs<'a>(files: impl Iterator<Item = &'a str>) -> std::collections::BTreeSet<String> {
+pub(crate) fn run_dirs<'a>(files: impl Iterator<Item = &'a str>) -> std::collections::BTreeSet<String> {
     let mut out = std::collections::BTreeSet::new();
     for file in files {
         if let Some((dir, _)) = file.rsplit_once('/') {
@@ -360,7 +353,7 @@ pub struct AcceptedRun {
 }
 
 /// Parses `evidence/accepted.toml`; a malformed one is an error located in it.
-pub fn parse_accepted(shown: &str, text: &str) -> Result<AcceptedFile, Diagnostic> {
+pub(crate) fn parse_accepted(shown: &str, text: &str) -> Result<AcceptedFile, Diagnostic> {
     toml::from_str(text).map_err(|e| {
         Diagnostic::toml(&format!("{shown}: not a list of accepted runs"), shown, text, &e).with_note("it is written by `claimcheck accept-run`")
     })

@@ -25,12 +25,12 @@ pub const EDIT_SIMILARITY: f64 = 0.5;
 /// At most this many locked sentences are diffed against each new sentence of a draft: those
 /// sharing the most words with it. An edit keeps at least half its words, so its original is
 /// among them unless many locked sentences repeat the same words.
-pub const MAX_EDIT_CANDIDATES: usize = 16;
+pub(crate) const MAX_EDIT_CANDIDATES: usize = 16;
 
 /// A word diff compares at most this many words a side after their common beginning and end;
 /// past it the middles are shown as removed and added whole. The diff's cost grows with the
 /// product of the two lengths, and no reader wants a word diff of a megabyte.
-pub const MAX_DIFF_WORDS: usize = 2000;
+pub(crate) const MAX_DIFF_WORDS: usize = 2000;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -204,14 +204,9 @@ pub struct RunInfo {
 impl RunInfo {
     /// Reads `dir/meta.json`; a run without one records nothing about its device.
     pub fn read(root: &Root, dir: &str) -> Result<RunInfo, Diagnostic> {
-        let meta_path = format!("{dir}/meta.json");
-        let meta: serde_json::Value = match root.resolve(&meta_path) {
-            Ok(full) => {
-                let bytes = std::fs::read(&full).map_err(|e| Diagnostic::plain(format!("reading {meta_path}: {e}")))?;
-                crate::evidence::parse_json(&meta_path, &bytes)?
-            }
-            Err(_) => serde_json::Value::Null,
-        };
+        // The run's metadata files are read as the audit reads them, so that both judge a
+        // malformed one alike.
+        let meta = crate::evidence::read_run_files(root, dir)?.meta.unwrap_or(serde_json::Value::Null);
         Ok(RunInfo::from_meta(dir, &meta))
     }
 
