@@ -338,3 +338,9 @@ mod tests {
         assert_eq!(loc.excerpt_span, 3..3);
     }
 }
+
+/// The first `n` characters of `s`, cut on a character boundary: text from the input may hold
+/// any characters, and slicing it by bytes could split one.
+pub fn first_chars(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+}

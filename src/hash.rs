@@ -16,7 +16,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// The first 12 characters of a hash, for messages. A recorded hash is registry text and may
 /// hold anything, multi-byte characters included, so it is cut at a character boundary.
 pub fn short(sha: &str) -> &str {
-    sha.char_indices().nth(12).map_or(sha, |(i, _)| &sha[..i])
+    crate::diagnostic::first_chars(sha, 12)
 }
 
 #[cfg(test)]

@@ -540,4 +540,73 @@ mod tests {
         assert!(Quoted::from_number(&n, None).is_err());
         assert_eq!(Quoted::from_number(&n, Some(Part::High)).unwrap().value, 1.7);
     }
+
+    /// Properties over generated input: what the README promises for every number, not only
+    /// for the examples above.
+    mod properties {
+        use proptest::prelude::*;
+
+        use super::*;
+
+        const UNITS: [&str; 20] = ["", "%", "×", "x", "ns", "µs", "μs", "us", "ms", "s", "B", "KiB", "MiB", "GiB", "GB", "TB/s", "GB/s", "MB/s", "GFLOP/s", "TFLOP/s"];
+
+        /// A quoted number as prose writes it: digits, maybe thousands separators, maybe
+        /// decimals, maybe a unit with or without a space.
+        fn quoted() -> impl Strategy<Value = (String, f64, u32, Option<Unit>)> {
+            (0u64..10_000_000_000, proptest::option::of("[0-9]{1,6}"), any::<bool>(), 0..UNITS.len(), any::<bool>()).prop_map(
+                |(int, frac, separators, unit, space)| {
+                    let digits = int.to_string();
+                    let grouped = if separators && int >= 1000 {
+                        let mut out = String::new();
+                        for (i, c) in digits.chars().enumerate() {
+                            if i > 0 && (digits.len() - i) % 3 == 0 {
+                                out.push(',');
+                            }
+                            out.push(c);
+                        }
+                        out
+                    } else {
+                        digits.clone()
+                    };
+                    let (written, plain, decimals) = match &frac {
+                        Some(f) => (format!("{grouped}.{f}"), format!("{digits}.{f}"), f.len() as u32),
+                        None => (grouped, digits, 0),
+                    };
+                    let unit_text = UNITS[unit];
+                    let text = match (unit_text, space) {
+                        ("", _) => written,
+                        (u, true) => format!("{written} {u}"),
+                        (u, false) => format!("{written}{u}"),
+                    };
+                    (text, plain.parse().unwrap(), decimals, Unit::parse(unit_text))
+                },
+            )
+        }
+
+        proptest! {
+            #[test]
+            fn any_quoted_number_round_trips_through_extraction((text, value, decimals, unit) in quoted()) {
+                let sentence = format!("The kernel took {text} in total.");
+                let found = extract(&sentence, &[]);
+                prop_assert_eq!(found.len(), 1, "{:?}", found);
+                let n = &found[0];
+                prop_assert_eq!(&n.text, &text);
+                prop_assert_eq!(&sentence[n.span.clone()], text.as_str());
+                prop_assert_eq!((n.value, n.decimals, n.unit), (value, decimals, unit));
+                prop_assert_eq!(parse_one(&text).map(|m| m.key()), Ok(n.key()));
+            }
+
+            #[test]
+            fn matching_accepts_exactly_one_quote_per_value(computed in 0.0f64..1.0e6, decimals in 0u32..7) {
+                let scale = 10f64.powi(decimals as i32);
+                let centre = (computed * scale).round() as i64;
+                let quote = |k: i64| -> Quoted {
+                    let text = if decimals == 0 { k.to_string() } else { format!("{}.{:0width$}", k / scale as i64, k % scale as i64, width = decimals as usize) };
+                    Quoted { value: text.parse().unwrap(), decimals, unit: None }
+                };
+                let matching: Vec<i64> = (centre - 3..=centre + 3).filter(|k| *k >= 0 && quote(*k).matches(computed, None)).collect();
+                prop_assert_eq!(matching.len(), 1, "{} at {} decimals: {:?}", computed, decimals, matching);
+            }
+        }
+    }
 }

@@ -172,11 +172,11 @@ impl Expr {
 /// The most tokens an expression may have. The tree is evaluated recursively, and its depth
 /// is at most its number of tokens, so this bounds the stack the evaluation can use; a
 /// registry's arithmetic is a line, not a program.
-pub const MAX_TOKENS: usize = 1000;
+pub(crate) const MAX_TOKENS: usize = 1000;
 
 /// The deepest nesting of parentheses, calls, unary minus and `^` the parser accepts: it
 /// descends recursively, once per level.
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// Parses an expression by precedence climbing: `+ -` below `* / %` below unary minus below
 /// `^`, which is right-associative, so `-2^2` is −4 as in mathematics. An expression longer

@@ -245,6 +245,7 @@ pub(crate) fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
         }
     }
     let tolerance_span = common_table.get("tolerance").map_or(span.clone(), |v| v.span());
+    let margin_span = common_table.get("margin").map_or(span.clone(), |v| v.span());
     let common: Common = from_table(common_table, span.clone()).map_err(ParseError::Toml)?;
     // An infinite tolerance passes any number, and a negative or NaN one none: both are
     // mistakes, refused where they are written.
@@ -268,7 +269,7 @@ pub(crate) fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
             return Err(ParseError::At { message: format!("`margin` applies to latency checks (stat, arith), not to a {} check", kind.name()), span, label });
         }
         if !(margin > 0.0 && margin < 1.0) {
-            return Err(ParseError::At { message: format!("margin {margin} is not a fraction between 0 and 1 (0.1 allows ±10 %)"), span, label });
+            return Err(ParseError::At { message: format!("margin {margin} is not a fraction between 0 and 1 (0.1 allows ±10 %)"), span: margin_span, label });
         }
     }
     let check = Check { kind, common, span };

@@ -206,7 +206,9 @@ pub(crate) fn evaluate(predicate: &Predicate, tasks: &[TraceTask]) -> Option<f64
         Predicate::MakespanUs => {
             let start = tasks.iter().map(|t| t.start_ns).min()?;
             let end = tasks.iter().map(|t| t.end_ns).max()?;
-            Some((end - start) as f64 / 1000.0)
+            // A task that ends before it starts is reported by `verify`; here it must not
+            // underflow.
+            Some(end.saturating_sub(start) as f64 / 1000.0)
         }
         Predicate::WorkersUsed => Some(tasks.iter().map(|t| t.worker).collect::<BTreeSet<_>>().len() as f64),
     }

@@ -379,6 +379,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
     let locked_claims = lock.map(|l| l.claim_sentences()).unwrap_or_default();
     let alignment = loaded.alignment.as_ref();
     let bindings = &loaded.bindings;
+    let nearest_in_article = binding::Nearest::new(article);
     let mut claims = Vec::new();
     let mut inputs = Vec::new();
     // Numbers verified or declared, per sentence, by their keys.
@@ -454,7 +455,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         let s = &article.sentences[n];
                         Some((sentence_ref(s), binding::similarity(&before.text, &s.text)))
                     }
-                    None => binding::nearest(&before.text, article).map(|(n, r)| (sentence_ref(&article.sentences[n]), r)),
+                    None => nearest_in_article.find(&before.text).map(|(n, r)| (sentence_ref(&article.sentences[n]), r)),
                 };
                 let mut review = claim_shell(claim, ClaimBinding::Lost { nearest: nearest.clone() });
                 review.change = Some(Change::Lost {
@@ -476,7 +477,10 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                 );
                 if let Some((i, ratio)) = nearest {
                     let s = &article.sentences[*i];
-                    d = d.with_note(format!("the most similar sentence ({:.0} % alike) is at {}:{}: {}", ratio * 100.0, article.path, s.line, s.text));
+                    // A note shows the start of a long sentence; its line leads to the rest.
+                    let shown = crate::diagnostic::first_chars(&s.text, 400);
+                    let cut = if shown.len() < s.text.len() { "…" } else { "" };
+                    d = d.with_note(format!("the most similar sentence ({:.0} % alike) is at {}:{}: {shown}{cut}", ratio * 100.0, article.path, s.line));
                 }
                 diagnostics.push(d);
                 let nearest = nearest.map(|(i, r)| (sentence_ref(&article.sentences[i]), r));

@@ -34,8 +34,13 @@ pub fn read(evidence: &Evidence) -> Result<Option<AcceptedFile>, Diagnostic> {
         Err(ReadError::Path(PathError::Missing(_))) => return Ok(None),
         Err(e) => return Err(e.at(PATH)),
     };
-    toml::from_str(&text).map(Some).map_err(|e| {
-        Diagnostic::at(format!("{PATH}: {}", e.message().trim_end()), PATH, &text, e.span().unwrap_or(0..0), "here")
+    parse(&text).map(Some)
+}
+
+/// Parses the file's text; a malformed file is an error located in it.
+pub(crate) fn parse(text: &str) -> Result<AcceptedFile, Diagnostic> {
+    toml::from_str(text).map_err(|e| {
+        Diagnostic::at(format!("{PATH}: {}", e.message().trim_end()), PATH, text, e.span().unwrap_or(0..0), "here")
             .with_note("this file is written by `claimcheck accept-run`")
     })
 }

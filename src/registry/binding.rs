@@ -214,19 +214,14 @@ pub(crate) fn normalise(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The sentence most similar to `text` by [`similarity`].
-pub fn nearest(text: &str, article: &Article) -> Option<(usize, f64)> {
-    Nearest::new(article).find(text)
-}
-
 /// Sentences are compared on their first this many words. Prose sentences are far shorter;
 /// the cap bounds the word diff, whose cost grows with the product of the two lengths, so that
 /// a megabyte "sentence" costs no more than a long one.
-pub const MAX_COMPARED_WORDS: usize = 100;
+pub(crate) const MAX_COMPARED_WORDS: usize = 100;
 
 /// At most this many sentences are diffed against a lost quote: those that share the most
 /// words with it, which bounds the similarity from above.
-pub const MAX_NEAREST_CANDIDATES: usize = 64;
+pub(crate) const MAX_NEAREST_CANDIDATES: usize = 64;
 
 /// How many index entries one search may visit. The quote's rarest words are looked up first;
 /// a word too common to fit in what is left nominates no candidates. In an article of a few
@@ -251,13 +246,13 @@ fn ratio(a: &[&str], b: &[&str]) -> f64 {
 
 /// The search for the sentence most similar to a lost quote, over one article. Its word index
 /// is built on the first search and serves every later one.
-pub struct Nearest<'a> {
+pub(crate) struct Nearest<'a> {
     article: &'a Article,
     index: OnceCell<WordIndex<'a>>,
 }
 
 impl<'a> Nearest<'a> {
-    pub fn new(article: &'a Article) -> Self {
+    pub(crate) fn new(article: &'a Article) -> Self {
         Nearest { article, index: OnceCell::new() }
     }
 
@@ -265,7 +260,7 @@ impl<'a> Nearest<'a> {
     /// quote that shares no word with any sentence is nearest the first, at 0. Only sentences
     /// that share a word with the quote can be more than 0 alike, so only those are diffed,
     /// the most promising first.
-    pub fn find(&self, text: &str) -> Option<(usize, f64)> {
+    pub(crate) fn find(&self, text: &str) -> Option<(usize, f64)> {
         let first = self.article.sentences.first()?.index;
         let index = self.index.get_or_init(|| WordIndex::new(self.article.sentences.iter().map(|s| s.text.as_str())));
         let query = compared_words(text);

@@ -25,12 +25,12 @@ pub(crate) const EDIT_SIMILARITY: f64 = 0.5;
 /// At most this many locked sentences are diffed against each new sentence of a draft: those
 /// sharing the most words with it. An edit keeps at least half its words, so its original is
 /// among them unless many locked sentences repeat the same words.
-pub const MAX_EDIT_CANDIDATES: usize = 16;
+pub(crate) const MAX_EDIT_CANDIDATES: usize = 16;
 
 /// A word diff compares at most this many words a side after their common beginning and end;
 /// past it the middles are shown as removed and added whole. The diff's cost grows with the
 /// product of the two lengths, and no reader wants a word diff of a megabyte.
-pub const MAX_DIFF_WORDS: usize = 2000;
+pub(crate) const MAX_DIFF_WORDS: usize = 2000;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -417,5 +417,65 @@ mod tests {
     fn word_diffs_mark_removed_and_added_words() {
         assert_eq!(word_diff("took 111.05 µs to run", "took 112.05 µs to run"), "took [-111.05-]{+112.05+} µs to run");
         assert_eq!(word_diff("a b c", "a c"), "a [-b-] c");
+    }
+
+    /// The word diff loses nothing: read without its additions it is the sentence before,
+    /// read without its removals the sentence after (word for word; runs of spaces count as
+    /// one, as they do in sentences).
+    mod properties {
+        use proptest::prelude::*;
+
+        use super::*;
+
+        /// Keeps the text outside `[-…-]` and `{+…+}`, and the inside of the kind kept.
+        fn side(diff: &str, keep_removed: bool) -> String {
+            let mut out = String::new();
+            let mut rest = diff;
+            loop {
+                let next = [("[-", "-]", keep_removed), ("{+", "+}", !keep_removed)]
+                    .into_iter()
+                    .filter_map(|(open, close, keep)| rest.find(open).map(|i| (i, open, close, keep)))
+                    .min_by_key(|(i, ..)| *i);
+                let Some((i, open, close, keep)) = next else {
+                    out.push_str(rest);
+                    return out;
+                };
+                out.push_str(&rest[..i]);
+                let inner = &rest[i + open.len()..];
+                let end = inner.find(close).expect("a mark is closed");
+                if keep {
+                    out.push_str(&inner[..end]);
+                }
+                rest = &inner[end + close.len()..];
+            }
+        }
+
+        fn words(text: &str) -> Vec<&str> {
+            text.split_whitespace().collect()
+        }
+
+        fn sentence() -> impl Strategy<Value = String> {
+            proptest::collection::vec(prop_oneof!["[a-e]{1,3}", "[0-9]{1,3}(\\.[0-9]{1,2})?", Just("µs".to_string())], 0..30)
+                .prop_map(|w| w.join(" "))
+        }
+
+        proptest! {
+            #[test]
+            fn the_word_diff_reconstructs_both_sides(before in sentence(), after in sentence()) {
+                let diff = word_diff(&before, &after);
+                let (old, new) = (side(&diff, true), side(&diff, false));
+                prop_assert_eq!(words(&old), words(&before), "{}", diff);
+                prop_assert_eq!(words(&new), words(&after), "{}", diff);
+            }
+        }
+
+        #[test]
+        fn a_diff_past_the_word_limit_reconstructs_both_sides() {
+            let before: String = (0..3 * MAX_DIFF_WORDS).map(|i| format!("w{} ", i % 7)).collect();
+            let after: String = (0..3 * MAX_DIFF_WORDS).map(|i| format!("w{} ", i % 5)).collect();
+            let diff = word_diff(&before, &after);
+            assert_eq!(words(&side(&diff, true)), words(&before));
+            assert_eq!(words(&side(&diff, false)), words(&after));
+        }
     }
 }

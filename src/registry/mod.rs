@@ -243,10 +243,10 @@ fn check_tables<'a>(tree: &'a DeTable<'a>) -> Vec<Vec<&'a Spanned<DeValue<'a>>>>
 
 /// The rule for a claim id, as README states it: ids name claims in reports, locks and file
 /// names of findings, so they are short and plain.
-pub const ID_RULE: &str = "a claim id is 1 to 64 ASCII letters, digits, `-`, `_` or `.`, starting with a letter or digit (such as `F11` or `graphs-3`)";
+pub(crate) const ID_RULE: &str = "a claim id is 1 to 64 ASCII letters, digits, `-`, `_` or `.`, starting with a letter or digit (such as `F11` or `graphs-3`)";
 
 /// Whether `id` follows [`ID_RULE`]; the error says how it does not.
-pub fn check_id(id: &str) -> Result<(), &'static str> {
+pub(crate) fn check_id(id: &str) -> Result<(), &'static str> {
     if id.is_empty() {
         return Err("is empty");
     }

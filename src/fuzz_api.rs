@@ -1,0 +1,151 @@
+//! The one door the fuzz targets (`fuzz/`) come through: thin wrappers that feed untrusted
+//! bytes to each parser and reader, and exercise what is built from them. Everything else in
+//! the crate may become `pub(crate)` or move without breaking the targets, as long as these
+//! signatures stay. This module never touches the file system and holds no logic of its own.
+//!
+//! Each function must return normally for any input: a panic, an abort, a stack overflow or a
+//! runaway allocation is a bug the fuzzer reports.
+
+use std::collections::BTreeMap;
+
+use crate::article::Article;
+use crate::diagnostic::Diagnostic;
+
+/// Parses an article and touches what reports read from it: spans, numbers and their keys.
+pub fn parse_article(bytes: &[u8]) {
+    let Ok(article) = Article::parse("article/a.md", bytes) else { return };
+    for s in &article.sentences {
+        let _ = s.source_span(&(0..s.text.len()));
+        for n in &s.numbers {
+            let _ = n.key();
+            let _ = s.source_span(&n.span);
+        }
+    }
+}
+
+/// Extracts the numbers of a sentence, parses each as a check's `number`, and matches each
+/// against its own value, as binding and judging do.
+pub fn extract_numbers(text: &str) {
+    for n in crate::article::numbers::extract(text, &[]) {
+        let _ = n.key();
+        let _ = crate::article::numbers::parse_one(&n.text);
+        for part in [None, Some(crate::article::numbers::Part::Low), Some(crate::article::numbers::Part::High)] {
+            if let Ok(q) = crate::article::numbers::Quoted::from_number(&n, part) {
+                let _ = q.matches(q.value, None);
+                let _ = q.display(q.value);
+                let _ = q.shown();
+            }
+        }
+    }
+    let _ = crate::article::numbers::parse_one(text);
+}
+
+/// Reads a registry, binds it against an article, and renders every diagnostic.
+pub fn parse_registry(registry: &str, article: &[u8]) {
+    let (parsed, diagnostics) = crate::registry::parse("claims/a.toml", registry);
+    render(&diagnostics);
+    let (Some(registry), Ok(article)) = (parsed, Article::parse("article/a.md", article)) else { return };
+    for b in crate::registry::binding::bind_against(&registry, &article, &std::collections::BTreeMap::new()) {
+        if let crate::registry::binding::Binding::Bound(b) = b {
+            for c in b.checks {
+                if let Some(d) = c.error {
+                    let _ = d.render();
+                }
+            }
+        }
+    }
+}
+
+/// Parses an `arith` expression and evaluates it with every variable it names set to 2.
+pub fn arith(text: &str) {
+    let Ok(expr) = crate::checks::arith::parse(text) else { return };
+    let names: Vec<String> = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map(String::from).collect();
+    let vars: BTreeMap<&str, f64> = names.iter().map(|n| (n.as_str(), 2.0)).collect();
+    let _ = expr.eval(&vars);
+}
+
+/// Parses a JSONL evidence file and computes what checks compute from it: groups, samples of
+/// a field, and a record deserialised from its line.
+pub fn parse_jsonl(bytes: &[u8]) {
+    let jsonl = match crate::evidence::jsonl::Jsonl::parse("evidence/runs/r/samples.jsonl", bytes) {
+        Ok(j) => j,
+        Err(d) => return render(&[d]),
+    };
+    let groups = jsonl.groups(&["suite".into(), "case".into(), "variant".into(), "mode".into()]);
+    for records in groups.values() {
+        if let Ok(s) = jsonl.samples(records, "host_us") {
+            let _ = (s.median(), s.quantile(0.95));
+        }
+    }
+    for r in jsonl.records.iter().take(64) {
+        let _ = jsonl.record_as::<crate::evidence::SampleRecord>(r, "a sample");
+        let _ = jsonl.line_text(r);
+    }
+    // Read as a trace, as the `trace` check does: a header, then tasks.
+    let Some((first, rest)) = jsonl.records.split_first() else { return };
+    let Ok(header) = jsonl.record_as::<crate::evidence::TraceHeader>(first, "a trace header") else { return };
+    let Ok(tasks) = rest.iter().map(|r| jsonl.record_as::<crate::evidence::TraceTask>(r, "a trace task")).collect::<Result<Vec<_>, _>>() else { return };
+    let _ = crate::evidence::trace::verify(&header, &tasks);
+    for predicate in ["count(B.start < max(A.end))", "count(C)", "median(C.wait_us)", "p95(A.duration_us)", "makespan_us", "workers_used"] {
+        if let Ok(p) = crate::checks::trace::parse_predicate(predicate) {
+            let _ = crate::checks::trace::evaluate(&p, &tasks);
+        }
+    }
+}
+
+/// Parses a lock, aligns an article with it, and diffs each changed sentence.
+pub fn parse_lock(lock: &str, article: &[u8]) {
+    let lock = match crate::registry::lock::parse("claims/a.lock", lock) {
+        Ok(l) => l,
+        Err(d) => return render(&[d]),
+    };
+    let Ok(article) = Article::parse("article/a.md", article) else { return };
+    let alignment = crate::registry::lock::align(&lock, &article);
+    for (n, origin) in alignment.origins.iter().enumerate() {
+        if let crate::registry::lock::Origin::Changed(o) = origin {
+            let _ = crate::registry::lock::word_diff(&lock.sentences[*o].text, &article.sentences[n].text);
+        }
+    }
+}
+
+/// Diffs two sentences word by word.
+pub fn word_diff(before: &str, after: &str) {
+    let _ = crate::registry::lock::word_diff(before, after);
+    let _ = crate::registry::binding::similarity(before, after);
+}
+
+/// Parses a run's `MANIFEST.sha256`.
+pub fn parse_manifest(text: &str) {
+    if let Err(d) = crate::evidence::manifest::parse_manifest("evidence/runs/r/MANIFEST.sha256", text) {
+        render(&[d]);
+    }
+}
+
+/// Reads a run's `meta.json` as `recheck` and `accept-run` do.
+pub fn parse_meta(bytes: &[u8]) {
+    let path = "evidence/runs/r/meta.json";
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return render(&[crate::evidence::store::not_utf8(path, bytes, 0)]);
+    };
+    match serde_json::from_str::<crate::evidence::meta::Meta>(text) {
+        Ok(meta) => {
+            let info = crate::recheck::RunInfo::from_meta("evidence/runs/r", &meta);
+            let _ = info.incomparable_with(&info);
+        }
+        Err(e) => render(&[crate::evidence::store::json_error(path, text, &e)]),
+    }
+}
+
+/// Reads `evidence/accepted.toml` as `figures` and `accept-run` do.
+pub fn parse_accepted(text: &str) {
+    if let Err(d) = crate::evidence::accepted::parse(text) {
+        render(&[d]);
+    }
+}
+
+fn render(diagnostics: &[Diagnostic]) {
+    for d in diagnostics {
+        let _ = d.render();
+        let _ = d.to_string();
+    }
+}

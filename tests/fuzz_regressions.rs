@@ -1,0 +1,80 @@
+//! Inputs that crashed a parser once, fed through the same facade the fuzz targets use
+//! (`claimcheck::fuzz_api`): each must now return normally. The first are the reproducers of
+//! issue 11; what `fuzz/run.sh` finds is added below them, one test per input.
+
+use claimcheck::fuzz_api;
+
+const BIG_SHAPE: &str = "99999999999999999999x99999999999999999999";
+
+#[test]
+fn a_shape_that_overflows_64_bits_in_prose() {
+    fuzz_api::extract_numbers(&format!("The shape {BIG_SHAPE} overflows."));
+    fuzz_api::parse_article(format!("# T\n\nAt {BIG_SHAPE} it ran.\n").as_bytes());
+}
+
+#[test]
+fn a_shape_that_overflows_64_bits_as_a_number_or_a_label() {
+    let registry = format!(
+        "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{}\"\n\n[[claim]]\nid = \"C1\"\nquote = \"It took\"\nverdict = \"retain\"\nfinding = \"f\"\nlabels = [\"{BIG_SHAPE}\"]\n\n  [[claim.check]]\n  kind = \"arith\"\n  number = \"{BIG_SHAPE}\"\n  expr = \"1\"\n",
+        "0".repeat(64)
+    );
+    fuzz_api::parse_registry(&registry, format!("# T\n\nIt took {BIG_SHAPE} here.\n").as_bytes());
+}
+
+#[test]
+fn a_number_with_more_decimals_than_the_formatter_allows() {
+    fuzz_api::extract_numbers(&format!("It took 1.{} µs.", "5".repeat(70_000)));
+}
+
+#[test]
+fn arith_expressions_that_overflowed_the_stack() {
+    for expr in [
+        "(".repeat(10_000) + "1" + &")".repeat(10_000),
+        "-".repeat(40_000) + "1",
+        vec!["2"; 100_000].join("^"),
+        vec!["1"; 50_000].join("+"),
+    ] {
+        fuzz_api::arith(&expr);
+    }
+}
+
+#[test]
+fn a_lock_with_a_multibyte_hash_and_another_version() {
+    let article = b"# T\n\nGraph replay took 14.96 us.\n";
+    let lock = |version: u32, sha: &str| format!("schema-version = {version}\nregistry = \"claims/a.toml\"\nmanuscript = \"article/a.md\"\nmanuscript-sha256 = \"{sha}\"\n");
+    fuzz_api::parse_lock(&lock(1, &format!("a{}", "é".repeat(63))), article);
+    fuzz_api::parse_lock(&lock(9, "0"), article);
+}
+
+#[test]
+fn a_sample_line_with_a_repeated_key_or_bad_bytes() {
+    fuzz_api::parse_jsonl(b"{\"host_us\":1.0,\"host_us\":2.0}\n");
+    fuzz_api::parse_jsonl(b"{\"case\":\"\xff\"}\n");
+}
+
+#[test]
+fn run_files_that_are_malformed() {
+    fuzz_api::parse_meta(b"{\n  \"rounds\": 21,,\n}\n");
+    fuzz_api::parse_meta(b"\xff");
+    fuzz_api::parse_accepted("[[run]]\npath = \"evidence/runs/r\"\nsuites = [\"softmax\"\n");
+    fuzz_api::parse_manifest("not a manifest line\n");
+}
+
+#[test]
+fn a_key_deeper_than_toml_allows() {
+    let keys = vec!["a"; 200].join(".");
+    fuzz_api::parse_registry(&format!("[{keys}]\nx = 1\n"), b"");
+    fuzz_api::parse_accepted(&format!("{keys} = 1\n"));
+}
+
+#[test]
+fn a_huge_word_diff() {
+    fuzz_api::word_diff(&"a ".repeat(500_000), &"b ".repeat(500_000));
+}
+
+#[test]
+fn a_trace_whose_tasks_end_before_they_start() {
+    let header = "{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"v\",\"tasks\":1,\"workers\":1}\n";
+    let task = "{\"task\":\"A:1\",\"stage\":\"A\",\"index\":1,\"row\":0,\"worker\":0,\"sm\":0,\"start_ns\":9,\"end_ns\":1,\"deps\":[]}\n";
+    fuzz_api::parse_jsonl(format!("{header}{task}").as_bytes());
+}
