@@ -240,7 +240,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             Ok(Status::from_attention(!report.all_met()))
         }
         Command::Figures { root, run, check } => {
-            let done = crate::figures::write_or_check(&root, run.as_deref(), check).map_err(Failure::Internal)?;
+            let done = crate::figures::write_or_check(&root, run.as_deref(), check)?;
             out.line(&done.message)?;
             Ok(Status::from_attention(!done.matched))
         }

@@ -13,6 +13,7 @@ use crate::evidence::accepted;
 use crate::evidence::store::Evidence;
 use crate::evidence::{SampleRecord, TraceTask};
 use crate::paths::Root;
+use crate::status::Failure;
 use crate::stats::Samples;
 
 static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
@@ -67,15 +68,16 @@ pub(crate) struct Written {
 
 /// `claimcheck figures`: renders every figure of `run` (default: the accepted run that holds the
 /// softmax suite) into `article/figures/`, or with `check` compares them with the committed files.
-pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> anyhow::Result<Written> {
-    let root = Root::new(root).map_err(|e| anyhow::anyhow!("cannot open root {}: {e}", root.display()))?;
+pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> Result<Written, Failure> {
+    let root = Root::new(root).map_err(|e| Failure::input(format!("cannot open root {}: {e}", root.display())))?;
     let evidence = Evidence::new(root);
     let run = match run {
         Some(r) => r.trim_end_matches('/').to_string(),
-        None => accepted::run_with(&evidence, "softmax").map_err(|d| anyhow::anyhow!(d.render()))?,
+        None => accepted::run_with(&evidence, "softmax")?,
     };
-    let figures = render(&evidence, &run)?;
-    let provenance = provenance_toml(&figures)?;
+    evidence.root().resolve(&run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;
+    let figures = render(&evidence, &run).map_err(|e| Failure::input(format!("{e:#}")))?;
+    let provenance = provenance_toml(&figures).map_err(Failure::Internal)?;
     let mut files: Vec<(String, String)> = figures.iter().map(|f| (format!("{DIR}/{}", f.name), f.svg.clone())).collect();
     files.push((format!("{DIR}/provenance.toml"), provenance));
     if check {
@@ -88,10 +90,12 @@ pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> any
         let message = if matched { format!("{} files match a fresh rendering of {run}", files.len()) } else { format!("differ from a fresh rendering of {run}: {}", differing.join(", ")) };
         return Ok(Written { matched, message });
     }
-    let dir = evidence.root().join_lexically(DIR)?;
-    std::fs::create_dir_all(&dir)?;
+    let internal = |e: String| Failure::Internal(anyhow::anyhow!(e));
+    let dir = evidence.root().join_lexically(DIR).map_err(|e| internal(e.to_string()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| internal(format!("creating {DIR}: {e}")))?;
     for (path, text) in &files {
-        crate::paths::write_atomic(&evidence.root().join_lexically(path)?, text.as_bytes())?;
+        let full = evidence.root().join_lexically(path).map_err(|e| internal(e.to_string()))?;
+        crate::paths::write_atomic(&full, text.as_bytes()).map_err(|e| internal(format!("writing {path}: {e}")))?;
     }
     Ok(Written { matched: true, message: format!("wrote {} files to {DIR} from {run}", files.len()) })
 }

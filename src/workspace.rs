@@ -186,6 +186,12 @@ fn load_article(evidence: &Evidence, registry: &Registry, diagnostics: &mut Vec<
             return None;
         }
     };
+    // A manuscript that cannot be decoded is located in itself; one that cannot be read at
+    // all, at the registry line that names it.
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        diagnostics.push(Diagnostic::not_utf8(path.get_ref(), &bytes, e.valid_up_to()).with_note(format!("the manuscript of {}", registry.file)));
+        return None;
+    }
     Article::parse(path.get_ref(), &bytes).map_err(|e| diagnostics.push(at(e.to_string()))).ok()
 }
 
@@ -211,6 +217,9 @@ fn load_draft(evidence: &Evidence, registries: Vec<Registry>, named: bool, draft
     let shown = draft.display().to_string();
     // The draft is any file the user names, often outside the root, so it is read as given.
     let bytes = std::fs::read(draft).map_err(|e| Diagnostic::plain(format!("draft: reading {shown}: {e}")))?;
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        return Err(Diagnostic::not_utf8(&shown, &bytes, e.valid_up_to()));
+    }
     let article = Article::parse(&shown, &bytes).map_err(|e| Diagnostic::plain(format!("draft: {e}")))?;
     let draft_of = Some(registry.manuscript.path.get_ref().clone());
     Ok(Loaded::bind(evidence, registry, Some(Rc::new(article)), draft_of, diagnostics))

@@ -22,6 +22,10 @@ pub(crate) fn accept_run(root: &Path, run: &str) -> Result<String, Failure> {
     if !meta.is_accepted() {
         return Err(Failure::input(format!("{run} is marked `{}`; a rejected run stays rejected and cannot be named for the article", meta.status_name())));
     }
+    // A samples file that does not read is located in it, before the manifest says only that
+    // its hash differs.
+    let samples_path = format!("{run}/samples.jsonl");
+    evidence.jsonl(&samples_path).map_err(|e| e.at(&samples_path))?;
     let manifest_path = format!("{run}/MANIFEST.sha256");
     let text = evidence.text(&manifest_path).map_err(|e| e.at(&manifest_path))?;
     let (verified, problems) = manifest::verify(&evidence, run, &text, &manifest_path, &[])?;

@@ -19,6 +19,7 @@ use crate::article::Article;
 use crate::article::numbers::{self, Number};
 use crate::checks::{self, Context, Kind, KindName, Outcome, arith};
 use crate::diagnostic::Diagnostic;
+use crate::evidence::run;
 use crate::evidence::store::Evidence;
 use crate::registry::binding::{self, Binding};
 use crate::registry::lock;
@@ -339,10 +340,16 @@ impl ClaimReview {
 /// so that one bad claim never hides the others.
 pub(crate) fn audit(ws: &Workspace) -> Review {
     let mut diagnostics = ws.diagnostics.clone();
-    let registries = match ws.evidence() {
-        Some(evidence) => ws.registries.iter().map(|loaded| review_registry(evidence, loaded, &mut diagnostics)).collect(),
-        None => Vec::new(),
-    };
+    let Some(evidence) = ws.evidence() else { return Review { registries: Vec::new(), diagnostics } };
+    let registries: Vec<RegistryReview> = ws.registries.iter().map(|loaded| review_registry(evidence, loaded, &mut diagnostics)).collect();
+    // The metadata of every run the checks read is read as `review` and `recheck` read it, so
+    // a malformed file is bad input to every command alike.
+    let runs: BTreeSet<String> = registries.iter().flat_map(|r| &r.claims).flat_map(|c| &c.checks).flat_map(|k| &k.files).filter_map(|f| run::run_of(f)).collect();
+    for dir in runs {
+        if let Err(d) = run::read(evidence, &dir) {
+            diagnostics.push(d);
+        }
+    }
     Review { registries, diagnostics }
 }
 

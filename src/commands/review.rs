@@ -10,9 +10,9 @@ use std::collections::BTreeSet;
 use crate::commands::audit::{self, Review};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::graphs::NodesFile;
-use crate::evidence::kernels::{KernelInfo, KernelsFile};
-use crate::evidence::store::{Evidence, ReadError};
-use crate::paths::PathError;
+use crate::evidence::kernels::KernelInfo;
+use crate::evidence::run;
+use crate::evidence::store::Evidence;
 use crate::recheck;
 use crate::status::{Failure, Status};
 use crate::workspace::Workspace;
@@ -52,7 +52,7 @@ pub(crate) fn gather(ws: &Workspace) -> Result<ReviewFile, Failure> {
     let audit_status = review.status()?;
     let recheck = recheck::offline(ws, recheck::Rule::default())?;
     let Some(evidence) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
-    let run_dirs: BTreeSet<String> = review.claims().flat_map(|c| c.checks.iter()).flat_map(|k| k.files.iter()).filter_map(|f| run_of(f)).collect();
+    let run_dirs: BTreeSet<String> = review.claims().flat_map(|c| c.checks.iter()).flat_map(|k| k.files.iter()).filter_map(|f| run::run_of(f)).collect();
     let runs = run_dirs.iter().map(|d| run_evidence(evidence, d)).collect::<Result<Vec<_>, _>>()?;
     let mut figures = Vec::new();
     for loaded in &ws.registries {
@@ -68,24 +68,9 @@ pub(crate) fn gather(ws: &Workspace) -> Result<ReviewFile, Failure> {
     Ok(ReviewFile { audit: review, recheck, runs, figures, status })
 }
 
-/// `evidence/runs/X/...` → `evidence/runs/X`.
-fn run_of(file: &str) -> Option<String> {
-    let rest = file.strip_prefix("evidence/runs/")?;
-    let (run, _) = rest.split_once('/')?;
-    Some(format!("evidence/runs/{run}"))
-}
-
 fn run_evidence(evidence: &Evidence, dir: &str) -> Result<RunEvidence, Diagnostic> {
-    fn optional<T: serde::de::DeserializeOwned + Clone + Default + 'static>(evidence: &Evidence, rel: &str) -> Result<T, Diagnostic> {
-        match evidence.json::<T>(rel) {
-            Ok(v) => Ok((*v).clone()),
-            Err(ReadError::Path(PathError::Missing(_))) => Ok(T::default()),
-            Err(e) => Err(e.at(rel)),
-        }
-    }
-    let graphs: NodesFile = optional(evidence, &format!("{dir}/graphs/nodes.json"))?;
-    let kernels: KernelsFile = optional(evidence, &format!("{dir}/kernels.json"))?;
-    Ok(RunEvidence { path: dir.to_string(), graphs, kernels: kernels.kernels })
+    let files = run::read(evidence, dir)?;
+    Ok(RunEvidence { path: dir.to_string(), graphs: files.nodes, kernels: files.kernels })
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One kernel at its launch configuration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One kernel at its launch configuration. Reading is lenient about fields a run does not
+/// record (a hand-made run may name its kernel differently), and keeps any it does not know.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct KernelInfo {
     pub module: String,
     pub kernel: String,
@@ -15,6 +17,9 @@ pub struct KernelInfo {
     pub local_bytes: i32,
     pub max_threads_per_block: i32,
     pub max_active_blocks_per_sm: u32,
+    /// Fields this version does not know, kept as the file has them.
+    #[serde(flatten)]
+    pub other: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 /// The whole file.

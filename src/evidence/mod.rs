@@ -21,6 +21,7 @@ pub mod jsonl;
 pub mod kernels;
 pub mod manifest;
 pub mod meta;
+pub mod run;
 // The readers are not yet called by the checks (`stat`, `compare` and `arith` read JSONL);
 // wiring them in is the next step of "Audit anyone's article".
 #[allow(dead_code)]

@@ -182,6 +182,7 @@ impl Gpu {
             local_bytes: f.local_size_bytes()?,
             max_threads_per_block: f.max_threads_per_block()?,
             max_active_blocks_per_sm: f.occupancy_max_active_blocks_per_multiprocessor(threads, dynamic_shared as usize, None)?,
+            other: Default::default(),
         })
     }
 }

@@ -361,6 +361,10 @@ mod tests {
     fn bind(registry: &Registry, article: &Article) -> Vec<Binding> {
         bind_against(registry, article, &BTreeMap::new())
     }
+
+    fn nearest(text: &str, article: &Article) -> Option<(usize, f64)> {
+        Nearest::new(article).find(text)
+    }
     use crate::registry;
 
     const ARTICLE: &str = "# T\n\nGraph replay took 14.96 µs at 4096×4096. The stream took 19.40 µs.\n\nFusion helps. Fusion helps.\n";

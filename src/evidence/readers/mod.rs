@@ -291,13 +291,7 @@ fn classify(doc: &Node, text: &str) -> Option<Format> {
 
 /// `bytes` as text, or an error naming the line where it stops being UTF-8.
 fn utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, Diagnostic> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        let good = &bytes[..e.valid_up_to()];
-        let line = good.iter().filter(|b| **b == b'\n').count() + 1;
-        let line_start = good.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-        let shown = std::str::from_utf8(&bytes[line_start..e.valid_up_to()]).unwrap_or("");
-        Diagnostic::at_line(format!("{path}: line {line}: not UTF-8 (a binary file?)"), path, line, shown, "the text stops being UTF-8 after this")
-    })
+    std::str::from_utf8(bytes).map_err(|e| Diagnostic::not_utf8(path, bytes, e.valid_up_to()))
 }
 
 /// A source file's text with its line starts, to locate records and errors.
