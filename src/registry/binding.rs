@@ -660,4 +660,124 @@ mod tests {
         let b = bind(&registry_with("Graph replay took 14.96 µs", "14.96 µs"), &article(&wrapped));
         assert!(matches!(&b[0], Binding::Bound(b) if !b.numbers_changed));
     }
+
+    #[test]
+    fn a_quote_never_cuts_a_number() {
+        assert!(holds("It took 66 ms.", "66"));
+        assert!(!holds("The ratio was 0.66 here.", "66"));
+        assert!(!holds("Its P99 is 12 ms.", "9"));
+        assert!(!holds("Its P99 is 12 ms.", "99 is 12"));
+        assert!(!holds("over 10k rows", "over 10"));
+        assert!(!holds("rows 1,764 here", "764 here"));
+        assert!(!holds("a -4.5 % change", "4.5 % change"));
+        assert!(holds("a -4.5 % change", "-4.5 % change"));
+        assert!(!holds("took 14.96 µs", "took 14.9"));
+        assert!(holds("took 14.96µs", "took 14.96"));
+        assert!(!holds("an error of 1e-3", "error of 1"));
+        // A later occurrence at a boundary still holds.
+        assert!(holds("from 0.66 to 66", "66"));
+    }
+
+    #[test]
+    fn a_one_number_quote_binds_the_cell_that_shows_it_whole() {
+        let a = article("# T\n\n| a | b |\n|---|---|\n| x | 0.66 |\n| y | 66 |\n| z | P99 |\n");
+        let b = bind(&registry_with("66", "66"), &a);
+        let Binding::Bound(b) = &b[0] else { panic!("{b:?}") };
+        assert_eq!(a.sentences[b.sentence].text, "66");
+    }
+
+    const TABLES: &str = "# R\n\n## Throughput (tokens/s)\n\n### 70B\n\n| Framework | Median | P99 |\n|---|---|---|\n| anyscale | 66 | 82 |\n| groq | 185 | 208 |\n\n## Time to First Token (seconds)\n\n### 70B\n\n| Framework | Median | P99 |\n|---|---|---|\n| anyscale | 0.66 | 0.47 |\n\n## Speed\n\n| | Ipc |\n|---|---|\n| **`Block: 0`** | `670.99 ms` (✅ **1.20x faster**) |\n";
+
+    /// A registry with one claim on `cell`, with `checks` (the bodies of its check tables).
+    fn cell_claim(cell: &str, checks: &[&str]) -> Registry {
+        let mut src = format!("[manuscript]\npath = \"a.md\"\nsha256 = \"{}\"\n\n[[claim]]\nid = \"T1\"\ncell = {cell}\nverdict = \"retain\"\nfinding = \"f\"\n", "0".repeat(64));
+        for body in checks {
+            src.push_str(&format!("\n  [[claim.check]]\n  kind = \"arith\"\n  expr = \"1\"\n{body}\n"));
+        }
+        let (reg, diags) = registry::parse("claims/a.toml", &src);
+        assert!(diags.is_empty(), "{diags:?}");
+        reg.unwrap()
+    }
+
+    fn bound(registry: &Registry, a: &Article, audited: &BTreeMap<&str, &str>) -> Bound {
+        match bind_against(registry, a, audited).remove(0) {
+            Binding::Bound(b) => b,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_cell_binds_by_row_column_and_section() {
+        let a = article(TABLES);
+        let reg = cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"Throughput (tokens/s)\" }", &[""]);
+        let b = bound(&reg, &a, &BTreeMap::new());
+        assert_eq!(a.sentences[b.sentence].text, "66");
+        let q = b.checks[0].quoted.as_ref().unwrap();
+        assert_eq!((q.value, q.unit.clone()), (66.0, Some(numbers::Unit::Other("tokens/s".into()))));
+        assert!(!b.numbers_changed);
+        // Several headings joined by `›` name the table's path.
+        let reg = cell_claim("{ row = \"anyscale\", column = \"P99\", section = \"Time to First Token (seconds) › 70B\" }", &[""]);
+        let b = bound(&reg, &a, &BTreeMap::new());
+        assert_eq!(a.sentences[b.sentence].text, "0.47");
+    }
+
+    #[test]
+    fn a_cell_in_several_tables_needs_a_section() {
+        let a = article(TABLES);
+        let b = bind(&cell_claim("{ row = \"anyscale\", column = \"Median\" }", &[]), &a);
+        assert!(matches!(&b[0], Binding::Ambiguous { sentences } if sentences.len() == 2), "{b:?}");
+        let b = bind(&cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"70B\" }", &[]), &a);
+        assert!(matches!(&b[0], Binding::Ambiguous { sentences } if sentences.len() == 2), "{b:?}");
+    }
+
+    #[test]
+    fn a_missing_cell_is_lost_and_says_what_exists() {
+        let a = article(TABLES);
+        let selector = |row: &str, column: &str| CellSelector { row: row.into(), column: column.into(), section: None };
+        let b = bind(&cell_claim("{ row = \"fireworks\", column = \"Median\" }", &[]), &a);
+        assert!(matches!(b[0], Binding::Lost { nearest: None }), "{b:?}");
+        assert_eq!(missing_cell(&a, &selector("fireworks", "Median")), "no row of column `Median` is `fireworks`; its rows are `anyscale`, `groq`");
+        assert!(missing_cell(&a, &selector("groq", "Mean")).starts_with("no table has a column `Mean`; the columns are `Framework`, `Median`, `P99`"));
+        // The header row is not a row a claim can name.
+        assert!(matches!(bind(&cell_claim("{ row = \"Framework\", column = \"Median\" }", &[]), &a)[0], Binding::Lost { .. }));
+    }
+
+    #[test]
+    fn a_cell_with_two_numbers_needs_each_check_to_pick_one() {
+        let a = article(TABLES);
+        let cell = "{ row = \"Block: 0\", column = \"Ipc\" }";
+        let b = bound(&cell_claim(cell, &[""]), &a, &BTreeMap::new());
+        let err = b.checks[0].error.as_ref().unwrap();
+        assert!(err.message.contains("its cell holds 2 numbers (`670.99 ms`, `1.20x`)"), "{}", err.message);
+        let b = bound(&cell_claim(cell, &["  number = \"670.99 ms\"", "  number = \"1.20x\""]), &a, &BTreeMap::new());
+        let units: Vec<_> = b.checks.iter().map(|c| c.quoted.as_ref().unwrap().unit.clone()).collect();
+        assert_eq!(units, [Some(numbers::Unit::Ms), Some(numbers::Unit::Times)]);
+    }
+
+    #[test]
+    fn a_number_without_the_headers_unit_names_the_cell_number() {
+        let a = article(TABLES);
+        let reg = cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"Time to First Token (seconds)\" }", &["  number = \"0.66\"", "  number = \"0.66 s\""]);
+        let b = bound(&reg, &a, &BTreeMap::new());
+        assert!(b.checks.iter().all(|c| c.error.is_none() && c.quoted.as_ref().unwrap().unit == Some(numbers::Unit::S)), "{:?}", b.checks);
+        assert!(!b.numbers_changed);
+    }
+
+    #[test]
+    fn an_edited_cell_binds_with_numbers_changed() {
+        let edited = article(&TABLES.replace("| 66 |", "| 67 |"));
+        // With the number named, and no lock: the cell's one number of that kind, edited.
+        let named = cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"Throughput (tokens/s)\" }", &["  number = \"66\""]);
+        let b = bound(&named, &edited, &BTreeMap::new());
+        assert!(b.numbers_changed);
+        assert_eq!(b.checks[0].sentence_number.as_ref().unwrap().text, "67");
+        // With the number implied, the lock's cell says what it was.
+        let implied = cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"Throughput (tokens/s)\" }", &[""]);
+        let b = bound(&implied, &edited, &BTreeMap::from([("T1", "66")]));
+        assert!(b.numbers_changed);
+        assert_eq!(b.checks[0].registry_number.as_deref(), Some("66"));
+        assert_eq!(b.checks[0].sentence_number.as_ref().unwrap().text, "67");
+        let b = bound(&implied, &article(TABLES), &BTreeMap::from([("T1", "66")]));
+        assert!(!b.numbers_changed);
+    }
 }
