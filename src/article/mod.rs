@@ -306,6 +306,9 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
     let options = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
     let mut blocks = Vec::new();
     let mut section: Vec<String> = Vec::new();
+    // The level of each heading in `section`: a heading closes every open one of its level or
+    // deeper, so that a `###` after a `####` (levels skipped) is not nested under it.
+    let mut levels: Vec<usize> = Vec::new();
     // A stack, because an image caption is its own block inside a paragraph, and a paragraph
     // sits inside a list item.
     let mut open: Vec<Block> = Vec::new();
@@ -329,7 +332,11 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
             Event::End(TagEnd::Heading(_)) => {
                 if let Some(block) = open.pop() {
                     let title = block.text.trim().to_string();
-                    section.truncate(heading_level.saturating_sub(1));
+                    while levels.last().is_some_and(|l| *l >= heading_level) {
+                        levels.pop();
+                        section.pop();
+                    }
+                    levels.push(heading_level);
                     section.push(title);
                     if let Some(b) = block.finish(range.end) {
                         blocks.push(b);
@@ -650,5 +657,12 @@ mod tests {
         let c = cell_at(&a, "670.99 ms (✅ 1.20x faster)");
         assert_eq!((c.row_label.as_str(), c.column_label.as_str()), ("Block: 0, TotalGas: 30,312,275", "Ipc"));
         assert!(a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.column == 0)).all(|s| s.numbers.is_empty()));
+    }
+
+    #[test]
+    fn a_heading_closes_deeper_ones_when_levels_are_skipped() {
+        let a = Article::parse("a.md", b"# Top\n\n#### Deep\n\nOne.\n\n### Next\n\nTwo.\n\n## Side\n\nThree.\n").unwrap();
+        let sections: Vec<String> = a.sentences.iter().map(Sentence::section_title).collect();
+        assert_eq!(sections, ["Top › Deep", "Top › Next", "Top › Side"]);
     }
 }

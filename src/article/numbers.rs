@@ -882,4 +882,12 @@ mod tests {
         assert_eq!(Unit::declared("tokens/s"), Ok(Unit::Other("tokens/s".into())));
         assert!(Unit::declared(" ").is_err());
     }
+
+    #[test]
+    fn a_scaled_boundary_matches_exactly_one_neighbour() {
+        let q = |t: &str| Quoted::from_number(&parse_one(t).unwrap(), None).unwrap();
+        for (lo, hi, c) in [("1.2M", "1.3M", 1_250_000.0), ("10k", "11k", 10_500.0), ("1.5e-3", "1.6e-3", 0.001_55), ("-4.5 %", "-4.4 %", -4.45)] {
+            assert_ne!(q(lo).matches(c, None), q(hi).matches(c, None), "{lo} {hi} {c}");
+        }
+    }
 }
