@@ -301,3 +301,21 @@ fn an_edited_table_cell_is_a_number_change() {
         assert!(text.contains(wanted), "missing {wanted:?} in:\n{text}");
     }
 }
+
+#[test]
+fn a_cell_no_claim_names_is_unbound_unless_labelled_without_its_unit() {
+    let root = table_root();
+    let article = root.path().join("article/bench.md");
+    let text = std::fs::read_to_string(&article).unwrap();
+    std::fs::write(&article, text.replace("| anyscale | 0.55 |\n", "| anyscale | 0.55 |\n| groq | 0.61 |\n")).unwrap();
+    let audit = || {
+        let (_, stdout, stderr) = claimcheck(["audit".as_ref(), "--format".as_ref(), "json".as_ref(), "--root".as_ref(), root.path().as_os_str()]);
+        serde_json::from_str::<serde_json::Value>(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
+    };
+    assert_eq!(unbound(&audit()), [("0.61".to_string(), String::new())]);
+    let registry = root.path().join("claims/bench.toml");
+    let mut text = std::fs::read_to_string(&registry).unwrap();
+    text.push_str("\n[[label]]\nnumber = \"0.61\"\nquote = \"0.61\"\nreason = \"a provider this registry does not audit\"\n");
+    std::fs::write(&registry, text).unwrap();
+    assert!(unbound(&audit()).is_empty());
+}

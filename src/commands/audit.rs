@@ -658,8 +658,10 @@ fn unbound_numbers(
         // number: a long sentence with many numbers is searched once.
         let here: BTreeSet<&str> = scoped.iter().filter(|(_, q)| binding::holds(&s.text, q)).map(|(k, _)| k.as_str()).collect();
         for n in &s.numbers {
-            let key = n.key();
-            let ok = global.contains(&key) || covered.get(&s.index).is_some_and(|k| k.contains(&key)) || here.contains(key.as_str());
+            let declared = |key: &str| global.contains(key) || covered.get(&s.index).is_some_and(|k| k.contains(key)) || here.contains(key);
+            // In a table cell, a label may leave out the unit the header gives, as a check's
+            // `number` may.
+            let ok = declared(&n.key()) || (s.cell.is_some() && declared(&n.key_without_unit()));
             if !ok {
                 found.push((n, s.index));
             }
