@@ -29,17 +29,20 @@
 //!
 //! - [`workspace`]: loading everything once; the only place that finds registries and reads a
 //!   draft.
-//! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, and the
-//!   images it shows; [`article::numbers`]: numbers quoted in prose, with unit and precision, and
-//!   the matching rule.
+//! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, table
+//!   cells with their row, column and the unit their header implies, and the images it shows;
+//!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
+//!   matching rule.
 //! - [`registry`]: reading and validating `claims/*.toml`; `registry::binding`: each claim to
-//!   its one sentence and each check to its number (by its place in the audited sentence where
+//!   its one sentence (by its quote, or a table cell by its row and column) and each check to its
+//!   number (by its place in the audited sentence where
 //!   the lock knows it); `registry::lock`: the accepted sentences of a manuscript and the
 //!   alignment of a draft with them; `registry::source`: a cited source, a leaf the checks
 //!   read.
 //! - [`checks`]: the closed set of check kinds, one file each, generated with their names,
 //!   dispatch and whether `recheck` judges them from one table (`kinds!`); the judgement of an
-//!   observation against the quoted number.
+//!   observation against the quoted number; `checks::units`: the unit of a check's value
+//!   (declared, from the registry's `[[field]]` tables, or from the field's name).
 //! - [`evidence`]: the typed run directory, one file per file of a run (`meta`, `samples`,
 //!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `manifest`,
 //!   `accepted`, the `writer`), JSONL kept compact (`jsonl`), and the one reader (`store`).

@@ -234,3 +234,88 @@ fn a_claim_added_since_the_lock_makes_it_out_of_date() {
     let (code, stdout, _) = claimcheck(["audit".as_ref(), "--root".as_ref(), root]);
     assert_eq!(code, 0, "{stdout}");
 }
+
+/// A root whose article quotes a time to first token in a table cell (in seconds, as its
+/// heading says) and in prose (in milliseconds), both recomputed from a field `ttft_s`.
+fn table_root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("article/bench.md", "# Bench\n\n## Time to First Token (seconds)\n\n| Framework | Median |\n|---|---|\n| anyscale | 0.55 |\n\nThe anyscale requests answered their first token in 550 ms.\n"),
+        ("evidence/ttft.jsonl", "{\"provider\":\"anyscale\",\"ttft_s\":0.5499}\n{\"provider\":\"anyscale\",\"ttft_s\":0.5501}\n{\"provider\":\"anyscale\",\"ttft_s\":0.5497}\n"),
+        (
+            "claims/bench.toml",
+            "[manuscript]\npath = \"article/bench.md\"\nsha256 = \"0000000000000000000000000000000000000000000000000000000000000000\"\n\n\
+             [[claim]]\nid = \"T1\"\ncell = { row = \"anyscale\", column = \"Median\" }\nverdict = \"retain\"\nfinding = \"The median of the requests.\"\n\n  \
+             [[claim.check]]\n  kind = \"stat\"\n  samples = \"evidence/ttft.jsonl\"\n  select = { provider = \"anyscale\" }\n  field = \"ttft_s\"\n  statistic = \"median\"\n\n\
+             [[claim]]\nid = \"P1\"\nquote = \"answered their first token in 550 ms\"\nverdict = \"retain\"\nfinding = \"The same median, in milliseconds.\"\n\n  \
+             [[claim.check]]\n  kind = \"stat\"\n  number = \"550 ms\"\n  samples = \"evidence/ttft.jsonl\"\n  select = { provider = \"anyscale\" }\n  field = \"ttft_s\"\n  statistic = \"median\"\n",
+        ),
+    ];
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn an_edited_table_cell_is_a_number_change() {
+    let root = table_root();
+    let root_arg = root.path().as_os_str();
+    let (code, stdout, stderr) = claimcheck(["accept".as_ref(), "--root".as_ref(), root_arg]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    // The cell binds by its row and column, and `ttft_s` is read in seconds for both quotes.
+    let (code, stdout, stderr) = claimcheck(["audit".as_ref(), "--root".as_ref(), root_arg]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("cell anyscale › Median"), "{stdout}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let edited = dir.path().join("bench.md");
+    let text = std::fs::read_to_string(root.path().join("article/bench.md")).unwrap();
+    std::fs::write(&edited, text.replace("| 0.55 |", "| 0.56 |")).unwrap();
+    let args = |json: bool| {
+        let mut a: Vec<&std::ffi::OsStr> = vec!["audit".as_ref(), "--root".as_ref(), root_arg, "--draft".as_ref(), edited.as_os_str()];
+        if json {
+            a.extend(["--format", "json"].map(std::ffi::OsStr::new));
+        }
+        a
+    };
+    let (code, stdout, stderr) = claimcheck(args(true));
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let review: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(changed_claims(&review), [("T1".to_string(), "number-changed".to_string())]);
+    assert_eq!(failing_checks(&review), ["T1 stat fail"]);
+    assert!(unbound(&review).is_empty());
+    assert!(review["diagnostics"].as_array().unwrap().is_empty(), "{review:#}");
+    assert_eq!(review["registries"][0]["lock"]["deleted_claim_sentences"].as_array().unwrap().len(), 0);
+    let t1 = &review["registries"][0]["claims"][0];
+    assert_eq!(t1["cell"], serde_json::json!({ "section": null, "row": "anyscale", "column": "Median" }));
+    assert!(t1.get("quote").is_none());
+    assert_eq!(t1["binding"]["sentence"]["cell"], serde_json::json!({ "row": "anyscale", "column": "Median" }));
+    assert_eq!(t1["binding"]["sentence"]["section"], "Bench › Time to First Token (seconds)");
+
+    let (code, text, _) = claimcheck(args(false));
+    assert_eq!(code, 1);
+    for wanted in ["T1 number changed", "[-0.55-]{+0.56+}", "T1 stat 0.56: FAIL: audited 0.55, draft 0.56 s, evidence 0.550 s"] {
+        assert!(text.contains(wanted), "missing {wanted:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn a_cell_no_claim_names_is_unbound_unless_labelled_without_its_unit() {
+    let root = table_root();
+    let article = root.path().join("article/bench.md");
+    let text = std::fs::read_to_string(&article).unwrap();
+    std::fs::write(&article, text.replace("| anyscale | 0.55 |\n", "| anyscale | 0.55 |\n| groq | 0.61 |\n")).unwrap();
+    let audit = || {
+        let (_, stdout, stderr) = claimcheck(["audit".as_ref(), "--format".as_ref(), "json".as_ref(), "--root".as_ref(), root.path().as_os_str()]);
+        serde_json::from_str::<serde_json::Value>(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
+    };
+    assert_eq!(unbound(&audit()), [("0.61".to_string(), String::new())]);
+    let registry = root.path().join("claims/bench.toml");
+    let mut text = std::fs::read_to_string(&registry).unwrap();
+    text.push_str("\n[[label]]\nnumber = \"0.61\"\nquote = \"0.61\"\nreason = \"a provider this registry does not audit\"\n");
+    std::fs::write(&registry, text).unwrap();
+    assert!(unbound(&audit()).is_empty());
+}

@@ -28,7 +28,7 @@ fn the_review_holds_what_a_reader_needs() {
     let out = dir.path().join("review.json");
     assert_eq!(write_review(std::path::Path::new("."), &out).0, 0);
     let review: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
-    assert_eq!(review["schema_version"], 2);
+    assert_eq!(review["schema_version"], 3);
     assert_eq!(review["exit_code"], 0);
     let manuscript = &review["registries"][0]["manuscript"];
     let article = std::fs::read("article/graphs-fusion-megakernels.md").unwrap();

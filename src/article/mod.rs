@@ -5,7 +5,16 @@
 //! Prose is the text of paragraphs, list items, table cells, block quotes and image captions
 //! (alt text). Headings name sections and are not sentences. Code blocks and HTML are not
 //! prose. Inline code and link text stay in the sentence as they read, but a sentence never
-//! ends inside inline code, and no number is taken from inside it.
+//! ends inside inline code, and no number is taken from inside it; a bare integer in link text
+//! (`[Table 2](#t2)`) is an ordinal that names the target, not a number.
+//!
+//! A table cell is one sentence, however many periods it holds, and knows its place: its
+//! table, row and column, the text of its row's first cell and of its column's header. A unit
+//! in parentheses at the end of the column's header (`TTFT (seconds)`) applies to the cell's
+//! numbers that state none; failing that, so does one at the end of an enclosing heading
+//! (`### Time to First Token (seconds)`), except in the first column, whose cells name rows.
+//! In a cell, inline code that is one number as a whole (`` `670.99 ms` ``) is read as that
+//! number.
 
 pub mod numbers;
 
@@ -14,7 +23,7 @@ use std::ops::Range;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use crate::hash::sha256_hex;
 
-use numbers::Number;
+use numbers::{Number, Scale, Shape, Unit};
 
 /// A parsed article.
 #[derive(Debug, Clone)]
@@ -48,8 +57,25 @@ pub struct Sentence {
     /// SHA-256 of the whitespace-normalised text.
     pub fingerprint: String,
     pub numbers: Vec<Number>,
+    /// Where the sentence stands in a table, when it is a table cell.
+    pub cell: Option<Cell>,
     /// Source offset of each byte of `text`, and one past the end.
     offsets: Vec<usize>,
+}
+
+/// A table cell's place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// Which table of the article, from 0.
+    pub table: usize,
+    /// The row, 0 being the header row.
+    pub row: usize,
+    /// The column, from 0.
+    pub column: usize,
+    /// The text of the row's first cell.
+    pub row_label: String,
+    /// The text of the column's header cell.
+    pub column_label: String,
 }
 
 impl Sentence {
@@ -99,19 +125,46 @@ impl Article {
             // Code spans and sentences both run in order through the block, so one cursor
             // walks the spans once instead of every sentence scanning all of them.
             let mut first_code = 0;
-            for range in split_sentences(&block.text, &block.code) {
+            // A cell is one sentence: its text is what a row and a column name.
+            let ranges = match block.cell {
+                Some(_) => {
+                    let mut whole = Vec::new();
+                    push_trimmed(&mut whole, &block.text, 0..block.text.len());
+                    whole
+                }
+                None => split_sentences(&block.text, &block.code),
+            };
+            for range in ranges {
                 let text = block.text[range.clone()].to_string();
                 let offsets: Vec<usize> = block.offsets[range.start..=range.end].to_vec();
                 while first_code < block.code.len() && block.code[first_code].end <= range.start {
                     first_code += 1;
                 }
-                let code: Vec<Range<usize>> = block.code[first_code..]
+                let mut code: Vec<Range<usize>> = block.code[first_code..]
                     .iter()
                     .take_while(|c| c.start < range.end)
                     .filter(|c| c.start < range.end && range.start < c.end)
                     .map(|c| c.start.saturating_sub(range.start)..(c.end - range.start).min(text.len()))
                     .collect();
-                let numbers = numbers::extract(&text, &code);
+                // Tables set values in code for alignment (`670.99 ms`): in a cell, code that is
+                // one number as a whole is that number, while code holding anything else (a
+                // command, a name with digits) still gives none.
+                if block.cell.is_some() {
+                    code.retain(|c| numbers::parse_one(&text[c.clone()]).is_err());
+                }
+                let mut numbers = numbers::extract(&text, &code);
+                let links: Vec<Range<usize>> = block
+                    .links
+                    .iter()
+                    .filter(|l| l.start < range.end && range.start < l.end)
+                    .map(|l| l.start.saturating_sub(range.start)..(l.end.min(range.end) - range.start))
+                    .collect();
+                numbers.retain(|n| !(is_ordinal(n) && links.iter().any(|l| l.start <= n.span.start && n.span.end <= l.end)));
+                if let Some(unit) = &block.unit {
+                    for n in numbers.iter_mut().filter(|n| n.unit.is_none() && !n.is_dims()) {
+                        n.unit = Some(unit.clone());
+                    }
+                }
                 let mut sentence = Sentence {
                     index: sentences.len(),
                     fingerprint: fingerprint(&text),
@@ -121,6 +174,7 @@ impl Article {
                     line: 0,
                     col: 0,
                     numbers,
+                    cell: block.cell.clone(),
                     offsets,
                 };
                 sentence.span = sentence.source_span(&(0..sentence.text.len()));
@@ -144,18 +198,40 @@ pub fn fingerprint(text: &str) -> String {
     sha256_hex(normal.as_bytes())
 }
 
+/// A bare integer without a unit: in link text, an ordinal (`Table 2`) rather than a quantity.
+fn is_ordinal(n: &Number) -> bool {
+    n.shape == Shape::Single && n.decimals == 0 && n.scale == Scale::None && n.unit.is_none()
+}
+
 /// A run of prose between block boundaries, with a source offset for every byte.
 struct Block {
     text: String,
     offsets: Vec<usize>,
     code: Vec<Range<usize>>,
+    /// Link text, and where the links still open began.
+    links: Vec<Range<usize>>,
+    open_links: Vec<usize>,
     section: Vec<String>,
     is_heading: bool,
+    /// The block's place, when it is a table cell.
+    cell: Option<Cell>,
+    /// The unit its header or heading gives the numbers of a table cell.
+    unit: Option<Unit>,
 }
 
 impl Block {
     fn new(section: &[String], is_heading: bool) -> Block {
-        Block { text: String::new(), offsets: Vec::new(), code: Vec::new(), section: section.to_vec(), is_heading }
+        Block {
+            text: String::new(),
+            offsets: Vec::new(),
+            code: Vec::new(),
+            links: Vec::new(),
+            open_links: Vec::new(),
+            section: section.to_vec(),
+            is_heading,
+            cell: None,
+            unit: None,
+        }
     }
 
     /// Appends `text`, which came from `source[range]`. When the event text is the source
@@ -195,17 +271,52 @@ impl Block {
     }
 }
 
+/// The table being read: where its cells stand, and its header's labels.
+struct TableState {
+    index: usize,
+    in_head: bool,
+    row: usize,
+    column: usize,
+    headers: Vec<String>,
+    row_label: String,
+}
+
+impl TableState {
+    /// Places a finished cell block in the table and gives it the unit its column implies.
+    fn place(&mut self, block: &mut Block, section: &[String]) {
+        let text = block.text.trim().to_string();
+        if self.column == 0 {
+            self.row_label = text.clone();
+        }
+        if self.in_head {
+            self.headers.push(text);
+        }
+        let column_label = self.headers.get(self.column).cloned().unwrap_or_default();
+        if !self.in_head {
+            let from_heading = || if self.column == 0 { None } else { section.iter().rev().find_map(|h| numbers::unit_in_label(h)) };
+            block.unit = numbers::unit_in_label(&column_label).or_else(from_heading);
+        }
+        block.cell = Some(Cell { table: self.index, row: self.row, column: self.column, row_label: self.row_label.clone(), column_label });
+        self.column += 1;
+    }
+}
+
 /// The prose blocks of `source`, and the destinations of its images.
 fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
     let options = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
     let mut blocks = Vec::new();
     let mut section: Vec<String> = Vec::new();
+    // The level of each heading in `section`: a heading closes every open one of its level or
+    // deeper, so that a `###` after a `####` (levels skipped) is not nested under it.
+    let mut levels: Vec<usize> = Vec::new();
     // A stack, because an image caption is its own block inside a paragraph, and a paragraph
     // sits inside a list item.
     let mut open: Vec<Block> = Vec::new();
     let mut heading_level = 0usize;
     let mut in_code_block = false;
     let mut images = Vec::new();
+    let mut table: Option<TableState> = None;
+    let mut n_tables = 0;
     for (event, range) in Parser::new_ext(source, options).into_offset_iter() {
         if let Event::Start(Tag::Image { dest_url, .. }) = &event {
             images.push(dest_url.to_string());
@@ -221,17 +332,64 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
             Event::End(TagEnd::Heading(_)) => {
                 if let Some(block) = open.pop() {
                     let title = block.text.trim().to_string();
-                    section.truncate(heading_level.saturating_sub(1));
+                    while levels.last().is_some_and(|l| *l >= heading_level) {
+                        levels.pop();
+                        section.pop();
+                    }
+                    levels.push(heading_level);
                     section.push(title);
                     if let Some(b) = block.finish(range.end) {
                         blocks.push(b);
                     }
                 }
             }
+            Event::Start(Tag::Table(_)) => {
+                table = Some(TableState { index: n_tables, in_head: false, row: 0, column: 0, headers: Vec::new(), row_label: String::new() });
+                n_tables += 1;
+            }
+            Event::End(TagEnd::Table) => table = None,
+            Event::Start(Tag::TableHead) => {
+                if let Some(t) = &mut table {
+                    (t.in_head, t.row, t.column) = (true, 0, 0);
+                }
+            }
+            Event::End(TagEnd::TableHead) => {
+                if let Some(t) = &mut table {
+                    t.in_head = false;
+                }
+            }
+            Event::Start(Tag::TableRow) => {
+                if let Some(t) = &mut table {
+                    (t.row, t.column) = (t.row + 1, 0);
+                    t.row_label.clear();
+                }
+            }
+            Event::End(TagEnd::TableCell) => {
+                if let Some(mut b) = open.pop() {
+                    if let Some(t) = &mut table {
+                        t.place(&mut b, &section);
+                    }
+                    if let Some(b) = b.finish(range.end) {
+                        blocks.push(b);
+                    }
+                }
+            }
+            Event::Start(Tag::Link { .. }) => {
+                if let Some(b) = open.last_mut() {
+                    b.open_links.push(b.text.len());
+                }
+            }
+            Event::End(TagEnd::Link) => {
+                if let Some(b) = open.last_mut()
+                    && let Some(start) = b.open_links.pop()
+                {
+                    b.links.push(start..b.text.len());
+                }
+            }
             Event::Start(Tag::Paragraph | Tag::Item | Tag::TableCell | Tag::Image { .. }) => {
                 open.push(Block::new(&section, false));
             }
-            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell | TagEnd::Image) => {
+            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::Image) => {
                 if let Some(b) = open.pop().and_then(|b| b.finish(range.end)) {
                     blocks.push(b);
                 }
@@ -270,8 +428,13 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
     (blocks, images)
 }
 
-/// Words after which a period does not end a sentence.
-const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "vs", "etc", "cf", "Fig", "fig", "Eq", "eq", "al", "approx", "No", "Sec", "sec", "resp", "Ref", "ref", "Vol"];
+/// Words after which a period does not end a sentence: abbreviations of references, months
+/// (`Dec. 19`) and titles.
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "vs", "etc", "cf", "Fig", "fig", "Eq", "eq", "al", "approx", "No", "Sec", "sec", "resp", "Ref", "ref", "Vol", "Jan", "Feb",
+    "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "Inc", "Ltd", "Co",
+    "Corp", "ca", "pp", "Ch", "Tab", "Nr",
+];
 
 /// Splits `text` into sentence ranges, trimmed of surrounding whitespace. A sentence ends at
 /// `.`, `!` or `?` (with any closing quotes or brackets) followed by whitespace and then
@@ -408,5 +571,98 @@ mod tests {
         let a = Article::parse("a.md", b"x\n").unwrap();
         assert_eq!(a.sha256, sha256_hex(b"x\n"));
         assert_ne!(a.sha256, sha256_hex(b"x"));
+    }
+
+    #[test]
+    fn a_period_after_a_month_or_title_does_not_split() {
+        let got = sentences("Results of Dec. 19, 2023 came from Dr. Smith. Next one.\n");
+        assert_eq!(got, ["Results of Dec. 19, 2023 came from Dr. Smith.", "Next one."]);
+    }
+
+    const TABLE: &str = "# R\n\n## Time to First Token (seconds)\n\n| Framework | Median | Max (ms) | Speed |\n|---|---|---|---|\n| anyscale 5 | 0.21 | 710 | `4.10 s` (**1.21x faster**) |\n| groq | 0.22. Or so. | 9 % | `cmd --n 3` |\n\nProse with 0.5 here.\n";
+
+    fn cell_at(a: &Article, text: &str) -> Cell {
+        a.sentences.iter().find(|s| s.text == text).unwrap_or_else(|| panic!("no sentence {text:?}")).cell.clone().unwrap()
+    }
+
+    #[test]
+    fn cells_know_their_table_row_and_column() {
+        let a = Article::parse("a.md", TABLE.as_bytes()).unwrap();
+        let c = cell_at(&a, "710");
+        assert_eq!((c.table, c.row, c.column, c.row_label.as_str(), c.column_label.as_str()), (0, 1, 2, "anyscale 5", "Max (ms)"));
+        assert_eq!(cell_at(&a, "Median").row, 0);
+        assert_eq!(cell_at(&a, "groq").row_label, "groq");
+        // A cell is one sentence, whatever periods it holds.
+        assert_eq!(cell_at(&a, "0.22. Or so.").column_label, "Median");
+        assert!(a.sentences.last().unwrap().cell.is_none());
+    }
+
+    #[test]
+    fn a_header_or_heading_unit_applies_to_cells_that_state_none() {
+        let a = Article::parse("a.md", TABLE.as_bytes()).unwrap();
+        let units = |text: &str| a.sentences.iter().find(|s| s.text == text).unwrap().numbers.iter().map(|n| n.unit.clone()).collect::<Vec<_>>();
+        assert_eq!(units("0.21"), [Some(Unit::S)], "the heading's unit");
+        assert_eq!(units("710"), [Some(Unit::Ms)], "the header's unit wins over the heading's");
+        assert_eq!(units("9 %"), [Some(Unit::Percent)], "a cell's own unit wins");
+        assert_eq!(units("anyscale 5"), [None], "the first column names rows");
+        assert_eq!(units("Prose with 0.5 here."), [None], "prose takes no unit from a heading");
+    }
+
+    #[test]
+    fn a_number_set_as_code_in_a_cell_is_read() {
+        let a = Article::parse("a.md", TABLE.as_bytes()).unwrap();
+        let texts = |text: &str| a.sentences.iter().find(|s| s.text == text).unwrap().numbers.iter().map(|n| n.text.clone()).collect::<Vec<_>>();
+        assert_eq!(texts("4.10 s (1.21x faster)"), ["4.10 s", "1.21x"]);
+        assert!(texts("cmd --n 3").is_empty());
+        // In prose, code still gives no number.
+        let a = Article::parse("a.md", b"Set `4.10 s` here.\n").unwrap();
+        assert!(a.sentences[0].numbers.is_empty());
+    }
+
+    #[test]
+    fn an_integer_in_link_text_is_an_ordinal() {
+        let a = Article::parse("a.md", b"See [Table 2](#t2) and [a 2.5x speed-up](#s), then 3 runs.\n").unwrap();
+        let texts: Vec<_> = a.sentences[0].numbers.iter().map(|n| n.text.as_str()).collect();
+        assert_eq!(texts, ["2.5x", "3"]);
+    }
+
+    /// The llmperf leaderboard excerpt: 224 numeric cells, each in seconds or tokens/s as its
+    /// section heading says, and its prose split where its sentences end.
+    #[test]
+    fn the_llmperf_tables_read_with_their_units() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/llmperf-leaderboard/article/llmperf-leaderboard.md")).unwrap();
+        let a = Article::parse("a.md", text.as_bytes()).unwrap();
+        let cells: Vec<&Sentence> = a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.row > 0 && c.column > 1)).collect();
+        assert_eq!(cells.len(), 224);
+        assert!(cells.iter().all(|s| s.numbers.len() == 1), "a cell with other than one number");
+        let tokens = Unit::Other("tokens/s".into());
+        let (ttft, rate): (Vec<&Sentence>, Vec<&Sentence>) = cells.iter().copied().partition(|s| s.section.iter().any(|h| h.starts_with("Time to First Token")));
+        assert_eq!((ttft.len(), rate.len()), (112, 112));
+        assert!(ttft.iter().all(|s| s.numbers[0].unit == Some(Unit::S)));
+        assert!(rate.iter().all(|s| s.numbers[0].unit.as_ref() == Some(&tokens)));
+    }
+
+    /// The anvil excerpt: each result cell holds a time and a speed-up, read from inline code
+    /// and emphasis; the row labels in code give no number.
+    #[test]
+    fn the_anvil_cells_hold_a_time_and_a_speed_up() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/anvil-benchmarks/article/anvil-benchmarks.md")).unwrap();
+        let a = Article::parse("a.md", text.as_bytes()).unwrap();
+        let cells: Vec<&Sentence> = a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.row > 0 && c.column > 0)).collect();
+        assert_eq!(cells.len(), 36);
+        for s in &cells {
+            let units: Vec<_> = s.numbers.iter().map(|n| n.unit.clone()).collect();
+            assert!(matches!(units.as_slice(), [Some(Unit::S | Unit::Ms), Some(Unit::Times)]), "{}: {units:?}", s.text);
+        }
+        let c = cell_at(&a, "670.99 ms (✅ 1.20x faster)");
+        assert_eq!((c.row_label.as_str(), c.column_label.as_str()), ("Block: 0, TotalGas: 30,312,275", "Ipc"));
+        assert!(a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.column == 0)).all(|s| s.numbers.is_empty()));
+    }
+
+    #[test]
+    fn a_heading_closes_deeper_ones_when_levels_are_skipped() {
+        let a = Article::parse("a.md", b"# Top\n\n#### Deep\n\nOne.\n\n### Next\n\nTwo.\n\n## Side\n\nThree.\n").unwrap();
+        let sections: Vec<String> = a.sentences.iter().map(Sentence::section_title).collect();
+        assert_eq!(sections, ["Top › Deep", "Top › Next", "Top › Side"]);
     }
 }

@@ -6,15 +6,24 @@
 //! ties to even) is the quoted value. That is the half-unit interval around the quote, with
 //! exactly one quote matching a value that sits on a boundary. With an explicit tolerance the
 //! rule is `|c − q| ≤ tolerance` instead. Integers shown with thousands separators (`1,764`)
-//! have `d = 0`.
+//! have `d = 0`. A number written with a power of ten or a multiplier (`1.5e-3`, `10k`,
+//! `1.2M`) is as precise as its written digits: `1.2M` is a half-unit interval of 0.1 million.
+//!
+//! **What is a number.** Digits with an optional sign (`-`, `−`), currency sign (`$`, `€`, `£`,
+//! `¥`), decimals or thousands separators, power of ten (`1e-3`, `2.5×10^3`) or multiplier
+//! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `%`, `×`, …)
+//! or a free one written with a slash (`tokens/s`) that matches only itself. Digits that are
+//! part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), a version or dotted identifier (`3.11.2`,
+//! `1.x`) or an exponent written alone (`^3`) are not numbers.
 
 use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// The unit a number is quoted in, after normalising spellings (`us`, `µs` and `μs` are one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The unit a number is quoted in, after normalising spellings (`us`, `µs` and `μs` are one;
+/// `s`, `sec` and `seconds` are one).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Unit {
     Percent,
     Times,
@@ -35,17 +44,31 @@ pub enum Unit {
     TbPerS,
     GflopPerS,
     TflopPerS,
+    /// A currency written before the digits (`$1.2k`): `$`, `€`, `£` or `¥`.
+    Currency(&'static str),
+    /// Any other unit, as written (`tokens/s`): it matches only itself and converts to nothing.
+    Other(Box<str>),
 }
 
+/// Units a number may be quoted in, for the number pattern. A free unit with a slash comes
+/// first so that `tokens/s` is read whole rather than as a bare `s` followed by letters; the
+/// known units with a slash are read by the same alternative and recognised by name. Longer
+/// spellings come before their prefixes (`msec` before `ms`, `seconds` before `s`).
+const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|seconds|second|secs|sec|milliseconds|millisecond|msec|microseconds|microsecond|usec|nanoseconds|nanosecond|nsec|KiB|MiB|GiB|bytes|KB|kB|MB|GB|TB|µs|μs|us|ns|ms|%|×|x|s|B";
+
+/// Words with a slash that read like a free unit but are not one.
+const NOT_UNITS: &[&str] = &["and/or", "w/o", "n/a", "N/A", "I/O", "i/o"];
+
 impl Unit {
+    /// A unit this module knows by one of its spellings.
     fn parse(text: &str) -> Option<Unit> {
         Some(match text {
             "%" => Unit::Percent,
             "×" | "x" => Unit::Times,
-            "ns" => Unit::Ns,
-            "µs" | "μs" | "us" => Unit::Us,
-            "ms" => Unit::Ms,
-            "s" => Unit::S,
+            "ns" | "nsec" | "nanosecond" | "nanoseconds" => Unit::Ns,
+            "µs" | "μs" | "us" | "usec" | "microsecond" | "microseconds" => Unit::Us,
+            "ms" | "msec" | "millisecond" | "milliseconds" => Unit::Ms,
+            "s" | "sec" | "secs" | "second" | "seconds" => Unit::S,
             "B" | "bytes" => Unit::Bytes,
             "KiB" => Unit::KiB,
             "MiB" => Unit::MiB,
@@ -59,12 +82,32 @@ impl Unit {
             "TB/s" => Unit::TbPerS,
             "GFLOP/s" => Unit::GflopPerS,
             "TFLOP/s" => Unit::TflopPerS,
+            "$" => Unit::Currency("$"),
+            "€" => Unit::Currency("€"),
+            "£" => Unit::Currency("£"),
+            "¥" => Unit::Currency("¥"),
             _ => return None,
         })
     }
 
+    /// The unit a registry declares (`unit = "s"`): a known spelling, or any other string as a
+    /// free unit that matches only itself.
+    pub fn declared(text: &str) -> Result<Unit, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err("a unit is not empty: write one such as \"s\", \"ms\", \"µs\" or \"tokens/s\"".into());
+        }
+        Ok(Unit::parse(text).unwrap_or_else(|| Unit::Other(text.into())))
+    }
+
+    /// A unit as the number pattern found it after digits: a known spelling, or a free unit
+    /// with a slash that is not a common abbreviation (`and/or`).
+    fn quoted(text: &str) -> Option<Unit> {
+        Unit::parse(text).or_else(|| (text.contains('/') && !NOT_UNITS.contains(&text)).then(|| Unit::Other(text.into())))
+    }
+
     /// The canonical spelling, used in reports.
-    pub fn symbol(self) -> &'static str {
+    pub fn symbol(&self) -> &str {
         match self {
             Unit::Percent => "%",
             Unit::Times => "×",
@@ -85,18 +128,77 @@ impl Unit {
             Unit::TbPerS => "TB/s",
             Unit::GflopPerS => "GFLOP/s",
             Unit::TflopPerS => "TFLOP/s",
+            Unit::Currency(c) => c,
+            Unit::Other(s) => s,
         }
     }
 
     /// Seconds per unit for time units, so that a value computed in microseconds can be
     /// compared with one quoted in milliseconds.
-    pub fn seconds(self) -> Option<f64> {
+    pub fn seconds(&self) -> Option<f64> {
         match self {
             Unit::Ns => Some(1e-9),
             Unit::Us => Some(1e-6),
             Unit::Ms => Some(1e-3),
             Unit::S => Some(1.0),
             _ => None,
+        }
+    }
+}
+
+/// The unit a table header or heading states in parentheses at its end: `TTFT (seconds)`,
+/// `Output Tokens Throughput (tokens/s)`. Parentheses that hold anything else (`(n = 150)`,
+/// `(P50)`) state no unit.
+pub fn unit_in_label(label: &str) -> Option<Unit> {
+    static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
+    let inner = label.trim_end().strip_suffix(')')?;
+    let open = inner.rfind('(')?;
+    let inner = inner[open + 1..].trim();
+    if !WHOLE_UNIT.is_match(inner) {
+        return None;
+    }
+    Unit::quoted(inner)
+}
+
+/// How the written digits are scaled: not at all, by a power of ten written out (`1e-3`,
+/// `2.5×10^3`), or by a multiplier suffix (`10k`, `1.2M`, `3G`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scale {
+    #[default]
+    None,
+    Exponent(i32),
+    Suffix(char),
+}
+
+impl Scale {
+    /// The power of ten the written digits are multiplied by.
+    pub fn exponent(self) -> i32 {
+        match self {
+            Scale::None => 0,
+            Scale::Exponent(e) => e,
+            Scale::Suffix('k') => 3,
+            Scale::Suffix('M') => 6,
+            Scale::Suffix(_) => 9,
+        }
+    }
+
+    /// How the scale is written after the digits, in keys and reports.
+    fn written(self) -> String {
+        match self {
+            Scale::None => String::new(),
+            Scale::Exponent(e) => format!("e{e}"),
+            Scale::Suffix(c) => c.to_string(),
+        }
+    }
+
+    /// The written digits of `value`: `value` divided by the scale's power of ten. Powers of
+    /// ten up to 10^22 are exact in binary, so for every scale a text uses the division (or
+    /// the multiplication, for a negative power) is correctly rounded.
+    fn digits_of(self, value: f64) -> f64 {
+        match self.exponent() {
+            0 => value,
+            e if e > 0 => value / 10f64.powi(e),
+            e => value * 10f64.powi(-e),
         }
     }
 }
@@ -119,29 +221,39 @@ pub struct Number {
     pub text: String,
     /// Byte span of `text` inside the sentence.
     pub span: Range<usize>,
+    /// The value, with its sign and scale applied: `-4.5` for `−4.5 %`, 10000 for `10k`.
     pub value: f64,
+    /// Decimals of the digits as written: 1 for `1.2M`.
     pub decimals: u32,
+    pub scale: Scale,
     pub unit: Option<Unit>,
     pub shape: Shape,
 }
 
 impl Number {
-    /// A spelling-independent key: `14.96 µs`, `14.96us` and `14.96 μs` share it.
+    /// A spelling-independent key: `14.96 µs`, `14.96us` and `14.96 μs` share it, and so do
+    /// `10k`, `10e3` and `10×10^3`.
     pub fn key(&self) -> String {
-        let unit = self.unit.map_or("", Unit::symbol);
+        let unit = self.unit.as_ref().map_or("", Unit::symbol);
+        format!("{}{unit}", self.key_without_unit())
+    }
+
+    /// The key of the value alone, for a number whose unit a table header implies and a
+    /// registry may leave out.
+    pub fn key_without_unit(&self) -> String {
         match &self.shape {
-            Shape::Single => format!("{}{unit}", plain(&self.text_value())),
+            Shape::Single => format!("{}{}", self.text_value(), self.scale.written()),
             Shape::Range { .. } => {
                 let (lo, hi) = self.range_texts();
-                format!("{}–{}{unit}", plain(&lo), plain(&hi))
+                format!("{lo}–{hi}")
             }
             Shape::Dims(_) => self.text.split(['×', 'x']).map(dimension_digits).collect::<Vec<_>>().join("×"),
         }
     }
 
-    /// The value's digits as shown, without the unit.
+    /// The value's digits as shown, without scale or unit.
     fn text_value(&self) -> String {
-        format_decimals(self.value, self.decimals)
+        format_decimals(self.scale.digits_of(self.value), self.decimals)
     }
 
     fn range_texts(&self) -> (String, String) {
@@ -168,10 +280,11 @@ pub enum Part {
 }
 
 /// The quoted value a check compares against: a single number, or one end of a range.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Quoted {
     pub value: f64,
     pub decimals: u32,
+    pub scale: Scale,
     pub unit: Option<Unit>,
 }
 
@@ -180,13 +293,13 @@ impl Quoted {
     /// ignores it.
     pub fn from_number(n: &Number, part: Option<Part>) -> Result<Quoted, String> {
         match (&n.shape, part) {
-            (Shape::Single, _) => Ok(Quoted { value: n.value, decimals: n.decimals, unit: n.unit }),
+            (Shape::Single, _) => Ok(Quoted { value: n.value, decimals: n.decimals, scale: n.scale, unit: n.unit.clone() }),
             (Shape::Range { .. }, None) => {
                 Err(format!("`{}` is a range: say which end the check verifies with part = \"low\" or \"high\"", n.text))
             }
-            (Shape::Range { .. }, Some(Part::Low)) => Ok(Quoted { value: n.value, decimals: n.decimals, unit: n.unit }),
+            (Shape::Range { .. }, Some(Part::Low)) => Ok(Quoted { value: n.value, decimals: n.decimals, scale: Scale::None, unit: n.unit.clone() }),
             (Shape::Range { high, high_decimals }, Some(Part::High)) => {
-                Ok(Quoted { value: *high, decimals: *high_decimals, unit: n.unit })
+                Ok(Quoted { value: *high, decimals: *high_decimals, scale: Scale::None, unit: n.unit.clone() })
             }
             (Shape::Dims(_), _) => Err(format!("`{}` is a shape that names a case, not a quantity to check", n.text)),
         }
@@ -200,46 +313,77 @@ impl Quoted {
         match tolerance {
             Some(t) => (computed - self.value).abs() <= t,
             None => {
+                // The places after the decimal point that the quote resolves: its decimals,
+                // moved by its power of ten. `1.5e-3` resolves 4 places; `1.2M` resolves none
+                // but hundred-thousands, so both values are first divided down to the digit
+                // the quote resolves.
+                let places = i64::from(self.decimals) - i64::from(self.scale.exponent());
+                let (computed, quoted, places) = if places >= 0 {
+                    (computed, self.value, places)
+                } else {
+                    let step = 10f64.powi(i32::try_from(-places).unwrap_or(i32::MAX));
+                    (computed / step, self.value / step, 0)
+                };
+                let places = u32::try_from(places).unwrap_or(u32::MAX);
                 // Comparing the written forms as numbers makes -0.00 and 0.00 equal.
-                let shown: f64 = format_decimals(computed, self.decimals).parse().unwrap_or(f64::NAN);
-                let quoted: f64 = format_decimals(self.value, self.decimals).parse().unwrap_or(f64::NAN);
+                let shown: f64 = format_decimals(computed, places).parse().unwrap_or(f64::NAN);
+                let quoted: f64 = format_decimals(quoted, places).parse().unwrap_or(f64::NAN);
                 shown == quoted
             }
         }
     }
 
-    /// The computed value shown at the quoted precision, for reports.
+    /// The computed value shown at the quoted precision and in the quoted notation, for
+    /// reports.
     pub fn display(&self, computed: f64) -> String {
+        let digits = self.scale.digits_of(computed);
         // A recomputed value is shown with at least two decimals below 100 (three below 1), so
         // that a report of 1.86 against a quoted 5 does not read "2".
-        let floor = if computed.fract() == 0.0 {
+        let floor = if digits.fract() == 0.0 {
             0
-        } else if computed.abs() < 1.0 {
+        } else if digits.abs() < 1.0 {
             3
-        } else if computed.abs() < 100.0 {
+        } else if digits.abs() < 100.0 {
             2
         } else {
             1
         };
-        let decimals = self.decimals.max(floor);
-        format!("{}{}", format_decimals(computed, decimals), unit_suffix(self.unit))
+        self.written(format_decimals(digits, self.decimals.max(floor)))
     }
 
     pub fn shown(&self) -> String {
-        format!("{}{}", format_decimals(self.value, self.decimals), unit_suffix(self.unit))
+        self.written(format_decimals(self.scale.digits_of(self.value), self.decimals))
+    }
+
+    /// `digits` with the quote's currency before them and its scale and unit after.
+    fn written(&self, digits: String) -> String {
+        let scale = self.scale.written();
+        match &self.unit {
+            Some(Unit::Currency(c)) => match digits.strip_prefix('-') {
+                Some(abs) => format!("-{c}{abs}{scale}"),
+                None => format!("{c}{digits}{scale}"),
+            },
+            unit => format!("{digits}{scale}{}", unit_suffix(unit.as_ref())),
+        }
     }
 }
 
-/// Converts `value` between time units; any other pair is left as it stands.
-pub fn convert(value: f64, from: Option<Unit>, to: Option<Unit>) -> f64 {
-    match (from.and_then(Unit::seconds), to.and_then(Unit::seconds)) {
-        (Some(a), Some(b)) => value * a / b,
-        _ => value,
+/// `value` in `from` expressed in `to`. Time units convert; a value or a quote without a unit,
+/// and two equal units, stay as they are; any other pair cannot be compared, and the error
+/// says so. A free unit (`tokens/s`) therefore never converts to a time.
+pub fn convert(value: f64, from: Option<&Unit>, to: Option<&Unit>) -> Result<f64, String> {
+    match (from, to) {
+        (None, _) | (_, None) => Ok(value),
+        (Some(a), Some(b)) if a == b => Ok(value),
+        (Some(a), Some(b)) => match (a.seconds(), b.seconds()) {
+            (Some(x), Some(y)) => Ok(value * x / y),
+            _ => Err(format!("the evidence is in {}, the sentence quotes {}, and the one does not convert to the other", a.symbol(), b.symbol())),
+        },
     }
 }
 
 /// `×` sticks to its number as in `1.7×`; every other unit is set off by a space.
-fn unit_suffix(unit: Option<Unit>) -> String {
+fn unit_suffix(unit: Option<&Unit>) -> String {
     match unit {
         None => String::new(),
         Some(Unit::Times) => "×".into(),
@@ -247,23 +391,31 @@ fn unit_suffix(unit: Option<Unit>) -> String {
     }
 }
 
+/// Powers of ten beyond this are not read as numbers: no measurement is quoted as `1e999`,
+/// and the value would not fit an `f64`.
+const MAX_EXPONENT: i32 = 300;
+
 /// Every number in `text`, in order, leaving out those whose span overlaps one of `skip`
-/// (inline code) and digits that are part of a name (`H200`, `sm_90`, `Llama-3.2-1B`).
+/// (inline code), digits that are part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), and
+/// versions or dotted identifiers (`3.11.2`).
 pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
     static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         let num = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?";
-        let unit = r"GFLOP/s|TFLOP/s|GB/s|TB/s|MB/s|KiB|MiB|GiB|bytes|KB|kB|MB|GB|TB|µs|μs|us|ns|ms|%|×|x|s|B";
+        let unit = UNIT_PATTERN;
         Regex::new(&format!(
             r"(?x)
-            (?P<dims>\d+(?:[×x]\d+)+)(?:[^\w.]|\.(?:[^\d]|$)|$)
+            (?P<dims>\d+(?:[×x]\d+)+)(?:[^\w.^]|\.(?:[^\d]|$)|$)
             |
+            (?P<sign>[-−])?(?P<cur>[$€£¥])?
             (?P<lo>{num})
+            (?P<exp>[eE][-+−]?\d+|\x20?[×x]\x20?10\^[-+−]?\d+)?
             (?:\x20?(?P<lounit>{unit}))??
             (?:\x20?(?:–|-|—)\x20?(?P<hi>{num}))?
             (?:\x20?(?P<unit>{unit}))?"
         ))
         .expect("number pattern is valid")
     });
+    static UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"^\x20?(?:{UNIT_PATTERN})")).expect("unit pattern is valid"));
     let mut out = Vec::new();
     let mut at = 0;
     while let Some(caps) = NUMBER.captures_at(text, at) {
@@ -284,64 +436,123 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
                 span,
                 value: digits.first().and_then(|d| d.parse::<f64>().ok()).unwrap_or(f64::NAN),
                 decimals: 0,
+                scale: Scale::None,
                 unit: None,
                 shape: Shape::Dims(parts),
             });
             continue;
         }
         let lo = caps.name("lo").unwrap();
-        if is_part_of_name(text, lo.start()) {
+        let currency = caps.name("cur");
+        // A `-` is a sign only where a number can begin (after a space or an opening
+        // bracket); after a letter or digit it is a hyphen (`Llama-3`, `2023-12`), and the
+        // digits after it are judged on their own.
+        let sign = match caps.name("sign") {
+            Some(s) if starts_a_number(text, s.start()) => Some(s),
+            Some(_) if currency.is_some() => continue,
+            _ => None,
+        };
+        let start = sign.or(currency).map_or(lo.start(), |m| m.start());
+        if start == lo.start() && is_part_of_name(text, lo.start()) {
             continue;
         }
-        let (lo_value, lo_decimals) = parse_digits(lo.as_str());
+        if currency.is_some() && sign.is_none() && !starts_a_number(text, start) {
+            continue;
+        }
+        // A version or dotted identifier (`3.11.2`, `1.x`): the whole dotted run is a name.
+        let exp = caps.name("exp");
+        let rest = &text[lo.end()..];
+        if exp.is_none() && rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            at = lo.end() + rest.find(|c: char| !(c.is_alphanumeric() || c == '.' || c == '_')).unwrap_or(rest.len());
+            continue;
+        }
+        let (digits_value, lo_decimals) = parse_digits(lo.as_str());
+        let mut power = match exp.map(|e| parse_power(e.as_str())) {
+            None => None,
+            Some(Some(p)) if p.abs() <= MAX_EXPONENT => Some(p),
+            Some(_) => continue,
+        };
         // A unit is real only when no letter or digit follows it: `21 samples` has no unit.
-        let unit_ok = |m: regex::Match| !text[m.end()..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
-        let mut end = lo.end();
+        let unit_ok = |m: &regex::Match| !text[m.end()..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let mut end = exp.map_or(lo.end(), |e| e.end());
         let mut unit = None;
         let mut shape = Shape::Single;
-        if let Some(hi) = caps.name("hi") {
+        if let (Some(hi), None) = (caps.name("hi"), exp) {
             // A range must not mix units (`2 ms-3 us` is two numbers), and its end must not be
             // the start of a name either.
             let lo_unit = caps.name("lounit");
             let hi_unit = caps.name("unit");
             let consistent = match (lo_unit, hi_unit) {
-                (Some(a), Some(b)) => Unit::parse(a.as_str()) == Unit::parse(b.as_str()),
+                (Some(a), Some(b)) => Unit::quoted(a.as_str()) == Unit::quoted(b.as_str()),
                 (Some(_), None) => false,
                 _ => true,
             };
             let hi_followed_by_letter = text[hi.end()..].chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
                 && hi_unit.is_none();
-            if consistent && !hi_followed_by_letter {
+            let hi_is_version = text[hi.end()..].starts_with('.') && text[hi.end() + 1..].starts_with(|c: char| c.is_ascii_digit());
+            if consistent && !hi_followed_by_letter && !hi_is_version && currency.is_none() {
                 let (hi_value, hi_decimals) = parse_digits(hi.as_str());
                 shape = Shape::Range { high: hi_value, high_decimals: hi_decimals };
                 end = hi.end();
-                if let Some(u) = hi_unit.filter(|m| unit_ok(*m)) {
-                    unit = Unit::parse(u.as_str());
+                if let Some(u) = hi_unit.filter(unit_ok) {
+                    unit = Unit::quoted(u.as_str());
                     end = u.end();
                 }
             }
         }
-        if matches!(shape, Shape::Single) {
+        if matches!(shape, Shape::Single) && currency.is_none() {
             let unit_match = caps.name("lounit").or_else(|| if caps.name("hi").is_none() { caps.name("unit") } else { None });
-            if let Some(u) = unit_match.filter(|m| unit_ok(*m)) {
-                unit = Unit::parse(u.as_str());
+            if let Some(u) = unit_match.filter(unit_ok)
+                && let Some(parsed) = Unit::quoted(u.as_str())
+            {
+                unit = Some(parsed);
                 end = u.end();
             }
-            at = end;
+        }
+        // A multiplier glued to the digits (`10k`, `1.2M`), where no unit or power of ten was
+        // read; a unit may follow it (`10k tokens/s`).
+        let mut scale = power.map_or(Scale::None, Scale::Exponent);
+        if unit.is_none() && power.is_none() && matches!(shape, Shape::Single) {
+            let mut after = text[end..].chars();
+            if let Some(m @ ('k' | 'M' | 'G')) = after.next()
+                && !after.next().is_some_and(|c| c.is_alphanumeric() || c == '_')
+            {
+                scale = Scale::Suffix(m);
+                power = Some(scale.exponent());
+                end += 1;
+                if currency.is_none()
+                    && let Some(u) = UNIT_AFTER.find(&text[end..])
+                    && !text[end + u.end()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                    && let Some(parsed) = Unit::quoted(u.as_str().trim_start_matches(' '))
+                {
+                    unit = Some(parsed);
+                    end += u.end();
+                }
+            }
+        }
+        if let Some(c) = currency {
+            unit = Unit::parse(c.as_str());
         }
         // Digits glued to letters (`1st`, `8B`) are a name, not a quantity.
-        if unit.is_none() && text[end..].chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '^') {
+        let glued = text[end..].chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '^');
+        if glued && (unit.is_none() || currency.is_some()) {
             continue;
         }
-        if text[..lo.start()].ends_with('^') {
+        if text[..start].ends_with('^') {
             continue;
         }
-        let span = lo.start()..end;
+        let span = start..end;
         if overlaps(&span, skip) {
             continue;
         }
         at = end;
-        out.push(Number { text: text[span.clone()].to_string(), span, value: lo_value, decimals: lo_decimals, unit, shape });
+        let magnitude = match power {
+            // Parsing the written digits with their power of ten rounds once, correctly.
+            Some(p) => format!("{}e{p}", lo.as_str().replace(',', "")).parse().unwrap_or(f64::NAN),
+            None => digits_value,
+        };
+        let value = if sign.is_some() { -magnitude } else { magnitude };
+        out.push(Number { text: text[span.clone()].to_string(), span, value, decimals: lo_decimals, scale, unit, shape });
     }
     out
 }
@@ -361,6 +572,21 @@ fn parse_digits(s: &str) -> (f64, u32) {
     // A count of decimals beyond `u32` would need a 4 GiB number; it saturates rather than wraps.
     let decimals = clean.split_once('.').map_or(0, |(_, d)| u32::try_from(d.len()).unwrap_or(u32::MAX));
     (clean.parse().unwrap_or(f64::NAN), decimals)
+}
+
+/// The power of ten of `e-3`, `E+6`, `×10^3` or `x 10^−3`; `None` when it does not fit.
+fn parse_power(written: &str) -> Option<i32> {
+    let digits = written.rsplit(['e', 'E', '^']).next()?;
+    digits.replace('−', "-").trim_start_matches('+').parse().ok()
+}
+
+/// Whether a sign or currency at `at` begins a number: at the start, or after a space, an
+/// opening bracket or punctuation that sets a value apart (`=`, `:`, `,`, `≈`).
+fn starts_a_number(text: &str, at: usize) -> bool {
+    match text[..at].chars().next_back() {
+        None => true,
+        Some(c) => c.is_whitespace() || "([{=:;,\"'“‘≈~<>/|".contains(c),
+    }
 }
 
 /// A dimension's digits without leading zeros: the same text `u64::to_string` gives for any
@@ -388,10 +614,6 @@ pub(crate) fn format_decimals(v: f64, decimals: u32) -> String {
     s
 }
 
-fn plain(s: &str) -> String {
-    s.to_string()
-}
-
 fn overlaps(span: &Range<usize>, skip: &[Range<usize>]) -> bool {
     skip.iter().any(|s| s.start < span.end && span.start < s.end)
 }
@@ -404,7 +626,7 @@ fn is_part_of_name(text: &str, start: usize) -> bool {
     match rev.next() {
         None => false,
         Some(c) if c.is_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '#' => true,
-        Some('-') => rev.next().is_some_and(|c| c.is_alphanumeric()),
+        Some('-' | '−') => rev.next().is_some_and(|c| c.is_alphanumeric()),
         _ => false,
     }
 }
@@ -421,19 +643,19 @@ mod tests {
     fn decimals_and_units_are_kept_together() {
         assert_eq!(texts("Graph replay took 56.08 µs and 3.4us."), ["56.08 µs", "3.4us"]);
         let n = &extract("took 56.08 µs", &[])[0];
-        assert_eq!((n.value, n.decimals, n.unit), (56.08, 2, Some(Unit::Us)));
+        assert_eq!((n.value, n.decimals, n.unit.clone()), (56.08, 2, Some(Unit::Us)));
     }
 
     #[test]
     fn thousands_separators_are_one_integer() {
         let n = &extract("It has 1,764 words.", &[])[0];
-        assert_eq!((n.value, n.decimals, n.unit), (1764.0, 0, None));
+        assert_eq!((n.value, n.decimals, n.unit.clone()), (1764.0, 0, None));
     }
 
     #[test]
     fn percent_and_ratio_units() {
         let found = extract("a 38.1 % cut, or 1.6× faster, or 2x", &[]);
-        let units: Vec<_> = found.iter().map(|n| n.unit).collect();
+        let units: Vec<_> = found.iter().map(|n| n.unit.clone()).collect();
         assert_eq!(units, [Some(Unit::Percent), Some(Unit::Times), Some(Unit::Times)]);
     }
 
@@ -443,7 +665,7 @@ mod tests {
         assert_eq!(n.text, "1.0–1.7×");
         assert_eq!(n.shape, Shape::Range { high: 1.7, high_decimals: 1 });
         let n = &extract("costs 1.3-2.1 us per launch", &[])[0];
-        assert_eq!((n.text.as_str(), n.unit), ("1.3-2.1 us", Some(Unit::Us)));
+        assert_eq!((n.text.as_str(), n.unit.clone()), ("1.3-2.1 us", Some(Unit::Us)));
     }
 
     #[test]
@@ -473,7 +695,7 @@ mod tests {
     #[test]
     fn words_after_a_number_are_not_units() {
         let found = extract("21 samples over 132 SMs and 8-way parallelism", &[]);
-        assert_eq!(found.iter().map(|n| (n.text.as_str(), n.unit)).collect::<Vec<_>>(), [("21", None), ("132", None), ("8", None)]);
+        assert_eq!(found.iter().map(|n| (n.text.as_str(), n.unit.clone())).collect::<Vec<_>>(), [("21", None), ("132", None), ("8", None)]);
     }
 
     #[test]
@@ -485,14 +707,14 @@ mod tests {
 
     #[test]
     fn half_unit_rule() {
-        let q = Quoted { value: 14.96, decimals: 2, unit: Some(Unit::Us) };
+        let q = Quoted { value: 14.96, decimals: 2, unit: Some(Unit::Us), ..Quoted::default() };
         assert!(q.matches(14.9551, None));
         assert!(q.matches(14.964, None));
         assert!(!q.matches(14.966, None));
         // A value on the boundary matches exactly one of its two neighbours.
         let tie = 20.345;
-        let lo = Quoted { value: 20.34, decimals: 2, unit: None };
-        let hi = Quoted { value: 20.35, decimals: 2, unit: None };
+        let lo = Quoted { value: 20.34, decimals: 2, ..Quoted::default() };
+        let hi = Quoted { value: 20.35, decimals: 2, ..Quoted::default() };
         assert_ne!(lo.matches(tie, None), hi.matches(tie, None));
         assert!(!q.matches(f64::NAN, None));
         assert!(q.matches(15.0, Some(0.05)));
@@ -592,7 +814,7 @@ mod tests {
                 let n = &found[0];
                 prop_assert_eq!(&n.text, &text);
                 prop_assert_eq!(&sentence[n.span.clone()], text.as_str());
-                prop_assert_eq!((n.value, n.decimals, n.unit), (value, decimals, unit));
+                prop_assert_eq!((n.value, n.decimals, n.unit.clone()), (value, decimals, unit));
                 prop_assert_eq!(parse_one(&text).map(|m| m.key()), Ok(n.key()));
             }
 
@@ -602,11 +824,139 @@ mod tests {
                 let centre = (computed * scale).round() as i64;
                 let quote = |k: i64| -> Quoted {
                     let text = if decimals == 0 { k.to_string() } else { format!("{}.{:0width$}", k / scale as i64, k % scale as i64, width = decimals as usize) };
-                    Quoted { value: text.parse().unwrap(), decimals, unit: None }
+                    Quoted { value: text.parse().unwrap(), decimals, scale: Scale::None, unit: None }
                 };
                 let matching: Vec<i64> = (centre - 3..=centre + 3).filter(|k| *k >= 0 && quote(*k).matches(computed, None)).collect();
                 prop_assert_eq!(matching.len(), 1, "{} at {} decimals: {:?}", computed, decimals, matching);
             }
+        }
+    }
+
+    fn one(s: &str) -> Number {
+        let found = extract(s, &[]);
+        assert_eq!(found.len(), 1, "{s}: {found:?}");
+        found[0].clone()
+    }
+
+    #[test]
+    fn signs_are_read_with_either_minus() {
+        let n = one("a change of -4.5 % here");
+        assert_eq!((n.text.as_str(), n.value, n.unit.clone()), ("-4.5 %", -4.5, Some(Unit::Percent)));
+        assert_eq!(one("a change of −4.5 % here").key(), n.key());
+        assert_eq!(one("slower (−38 %)").value, -38.0);
+        assert_eq!(one("x = -3").value, -3.0);
+        assert_eq!(parse_one("-4.5 %").unwrap().value, -4.5);
+    }
+
+    #[test]
+    fn a_hyphen_after_a_word_or_digit_is_no_sign() {
+        assert!(texts("Llama-3 and Qwen-2").is_empty());
+        assert_eq!(texts("from 1.3-2.1 us"), ["1.3-2.1 us"]);
+        assert_eq!(one("a 2 -x").value, 2.0);
+        assert!(extract("build 10-3", &[]).iter().all(|n| n.value >= 0.0));
+    }
+
+    #[test]
+    fn scientific_notation_keeps_its_precision() {
+        let n = one("an error of 1e-3 here");
+        assert_eq!((n.value, n.decimals, n.scale), (1e-3, 0, Scale::Exponent(-3)));
+        let n = one("about 2.5×10^3 requests");
+        assert_eq!((n.text.as_str(), n.value, n.decimals), ("2.5×10^3", 2500.0, 1));
+        assert_eq!(one("about 2.5e3 requests").key(), n.key());
+        assert_eq!(one("rate 1.5E+6 ops").value, 1.5e6);
+        let q = Quoted::from_number(&one("an error of 1.5e-3"), None).unwrap();
+        assert!(q.matches(0.001_54, None));
+        assert!(!q.matches(0.001_56, None));
+        assert_eq!(q.display(0.001_56), "1.56e-3");
+    }
+
+    #[test]
+    fn a_hash_with_an_e_is_not_scientific() {
+        assert!(texts("commit 1e5f and 49b6d9e17").is_empty());
+    }
+
+    #[test]
+    fn multipliers_scale_the_written_digits() {
+        let n = one("over 10k requests");
+        assert_eq!((n.text.as_str(), n.value, n.scale), ("10k", 10_000.0, Scale::Suffix('k')));
+        let n = one("1.2M tokens");
+        assert_eq!((n.value, n.decimals), (1.2e6, 1));
+        let q = Quoted::from_number(&n, None).unwrap();
+        assert!(q.matches(1_249_999.0, None));
+        assert!(!q.matches(1_250_001.0, None));
+        assert_eq!(q.display(1_234_567.0), "1.23M");
+        let n = one("serves 10k tokens/s");
+        assert_eq!((n.text.as_str(), n.unit.clone()), ("10k tokens/s", Some(Unit::Other("tokens/s".into()))));
+        // A unit that starts with the multiplier's letter is the unit.
+        let n = one("copies 1.2MB");
+        assert_eq!((n.value, n.unit.clone(), n.scale), (1.2, Some(Unit::Mb), Scale::None));
+        assert!(texts("a 4Kx card and 5Gbit").is_empty());
+    }
+
+    #[test]
+    fn currency_comes_before_the_digits() {
+        let n = one("it costs $1.2k a month");
+        assert_eq!((n.text.as_str(), n.value, n.unit.clone()), ("$1.2k", 1200.0, Some(Unit::Currency("$"))));
+        let q = Quoted::from_number(&n, None).unwrap();
+        assert_eq!(q.shown(), "$1.2k");
+        assert_eq!(q.display(1234.0), "$1.23k");
+        assert_ne!(n.key(), one("it costs 1.2k a month").key());
+        assert!(texts("US$5").is_empty());
+    }
+
+    #[test]
+    fn versions_and_dotted_identifiers_are_not_numbers() {
+        assert!(texts("Python 3.11.2 on CUDA 12.4.1, and 1.x or 10.0.0.1").is_empty());
+        assert_eq!(texts("It is 2.0. Then 3.5 µs."), ["2.0", "3.5 µs"]);
+    }
+
+    #[test]
+    fn word_and_free_units() {
+        let n = one("TTFT was 0.50 seconds");
+        assert_eq!(n.unit, Some(Unit::S));
+        assert_eq!(n.key(), one("TTFT was 0.50 s").key());
+        assert_eq!(one("took 3 milliseconds").unit, Some(Unit::Ms));
+        assert_eq!(one("took 1 second").unit, Some(Unit::S));
+        let n = one("a rate of 185 tokens/s here");
+        assert_eq!((n.text.as_str(), n.unit.clone()), ("185 tokens/s", Some(Unit::Other("tokens/s".into()))));
+        assert_ne!(n.key(), one("a rate of 185 tok/s").key());
+        assert_eq!(extract("3 and/or 4", &[]).iter().map(|n| n.unit.clone()).collect::<Vec<_>>(), [None, None]);
+        assert_eq!(parse_one("185 tokens/s").unwrap().key(), n.key());
+    }
+
+    #[test]
+    fn a_label_states_its_unit_in_parentheses() {
+        assert_eq!(unit_in_label("TTFT (seconds)"), Some(Unit::S));
+        assert_eq!(unit_in_label("Output Tokens Throughput (tokens/s)"), Some(Unit::Other("tokens/s".into())));
+        assert_eq!(unit_in_label("Bandwidth (GB/s) "), Some(Unit::GbPerS));
+        assert_eq!(unit_in_label("Requests (n = 150)"), None);
+        assert_eq!(unit_in_label("Latency (P50)"), None);
+        assert_eq!(unit_in_label("P99"), None);
+    }
+
+    #[test]
+    fn time_units_convert_and_other_pairs_do_not() {
+        assert!((convert(0.5499, Some(&Unit::S), Some(&Unit::Ms)).unwrap() - 549.9).abs() < 1e-9);
+        assert_eq!(convert(3.0, None, Some(&Unit::Ms)), Ok(3.0));
+        assert_eq!(convert(3.0, Some(&Unit::Other("tokens/s".into())), Some(&Unit::Other("tokens/s".into()))), Ok(3.0));
+        assert!(convert(3.0, Some(&Unit::Other("tokens/s".into())), Some(&Unit::S)).is_err());
+        assert!(convert(3.0, Some(&Unit::S), Some(&Unit::Other("s/token".into()))).is_err());
+    }
+
+    #[test]
+    fn a_declared_unit_is_known_or_free() {
+        assert_eq!(Unit::declared("s"), Ok(Unit::S));
+        assert_eq!(Unit::declared("µs"), Ok(Unit::Us));
+        assert_eq!(Unit::declared("GB/s"), Ok(Unit::GbPerS));
+        assert_eq!(Unit::declared("tokens/s"), Ok(Unit::Other("tokens/s".into())));
+        assert!(Unit::declared(" ").is_err());
+    }
+
+    #[test]
+    fn a_scaled_boundary_matches_exactly_one_neighbour() {
+        let q = |t: &str| Quoted::from_number(&parse_one(t).unwrap(), None).unwrap();
+        for (lo, hi, c) in [("1.2M", "1.3M", 1_250_000.0), ("10k", "11k", 10_500.0), ("1.5e-3", "1.6e-3", 0.001_55), ("-4.5 %", "-4.4 %", -4.45)] {
+            assert_ne!(q(lo).matches(c, None), q(hi).matches(c, None), "{lo} {hi} {c}");
         }
     }
 }

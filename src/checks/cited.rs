@@ -20,7 +20,7 @@ use toml::Spanned;
 
 use super::{Context, Observation};
 use crate::diagnostic::Diagnostic;
-use crate::article::numbers::{self, Quoted, Shape};
+use crate::article::numbers::{self, Quoted, Scale, Shape, Unit};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -48,10 +48,12 @@ impl Spec {
             .ok_or_else(|| ctx.error_at(format!("source `{key}` has no excerpt to check the number against"), self.source.span(), "this source"))?;
         let quoted = quoted.ok_or_else(|| ctx.error_at("a cited check needs a `number`", self.source.span(), "which number?"))?;
         let found = numbers::extract(excerpt, &[]);
-        let same = |value: f64, decimals: u32, unit| decimals == quoted.decimals && unit == quoted.unit && (value - quoted.value).abs() < 1e-9;
+        let same = |value: f64, decimals: u32, scale: Scale, unit: &Option<Unit>| {
+            decimals == quoted.decimals && scale == quoted.scale && *unit == quoted.unit && (value - quoted.value).abs() < 1e-9
+        };
         let hit = found.iter().find(|n| match n.shape {
-            Shape::Single => same(n.value, n.decimals, n.unit),
-            Shape::Range { high, high_decimals } => same(n.value, n.decimals, n.unit) || same(high, high_decimals, n.unit),
+            Shape::Single => same(n.value, n.decimals, n.scale, &n.unit),
+            Shape::Range { high, high_decimals } => same(n.value, n.decimals, Scale::None, &n.unit) || same(high, high_decimals, Scale::None, &n.unit),
             Shape::Dims(_) => false,
         });
         let shown = found.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(", ");
@@ -61,7 +63,7 @@ impl Spec {
         }
         Ok(Observation {
             value: hit.map(|_| quoted.value),
-            unit: quoted.unit,
+            unit: quoted.unit.clone(),
             problems,
             detail: format!("as quoted from {} ({})", source.title, source.url),
         })
@@ -97,16 +99,16 @@ mod tests {
 
     #[test]
     fn a_number_in_the_excerpt_passes_whatever_its_spelling() {
-        assert!(observe(Quoted { value: 78.0, decimals: 0, unit: Some(Unit::Percent) }).problems.is_empty());
-        assert!(observe(Quoted { value: 1.5, decimals: 1, unit: Some(Unit::Times) }).problems.is_empty());
-        assert!(observe(Quoted { value: 35.0, decimals: 0, unit: Some(Unit::Percent) }).problems.is_empty());
+        assert!(observe(Quoted { value: 78.0, decimals: 0, unit: Some(Unit::Percent), ..Quoted::default() }).problems.is_empty());
+        assert!(observe(Quoted { value: 1.5, decimals: 1, unit: Some(Unit::Times), ..Quoted::default() }).problems.is_empty());
+        assert!(observe(Quoted { value: 35.0, decimals: 0, unit: Some(Unit::Percent), ..Quoted::default() }).problems.is_empty());
     }
 
     #[test]
     fn a_drifted_number_fails() {
-        let obs = observe(Quoted { value: 2.0, decimals: 1, unit: Some(Unit::Times) });
+        let obs = observe(Quoted { value: 2.0, decimals: 1, unit: Some(Unit::Times), ..Quoted::default() });
         assert!(obs.problems[0].contains("is not among the numbers"), "{:?}", obs.problems);
-        let obs = observe(Quoted { value: 78.0, decimals: 0, unit: Some(Unit::Times) });
+        let obs = observe(Quoted { value: 78.0, decimals: 0, unit: Some(Unit::Times), ..Quoted::default() });
         assert_eq!(obs.problems.len(), 1, "a unit change is a drift too");
     }
 }

@@ -17,6 +17,7 @@ pub(crate) mod manifest;
 pub(crate) mod query;
 pub(crate) mod stat;
 pub(crate) mod trace;
+pub(crate) mod units;
 pub(crate) mod validation;
 pub(crate) mod words;
 
@@ -37,6 +38,7 @@ use crate::evidence::jsonl::Jsonl;
 use crate::evidence::store::{Evidence, ReadError};
 use crate::article::numbers::{Part, Quoted, Unit};
 use crate::registry::source::Source;
+use units::FieldUnits;
 
 /// One check of a claim.
 #[derive(Debug, Clone)]
@@ -170,9 +172,20 @@ pub(crate) struct Common {
     /// one, as a fraction (0.1 is ±10 %); only for latency checks (`stat`, `arith`).
     #[serde(default)]
     pub margin: Option<f64>,
+    /// The unit the check's value is in (`s`, `ms`, `µs`, `GB/s`, `tokens/s`, …), over the
+    /// registry's `[[field]]` table and the field's name.
+    #[serde(default)]
+    pub unit: Option<Spanned<String>>,
 }
 
-const COMMON_KEYS: [&str; 6] = ["number", "expect", "tolerance", "part", "note", "margin"];
+impl Common {
+    /// The unit the check declares, where it declares one; `parse` has refused an empty one.
+    pub(crate) fn declared_unit(&self) -> Option<Unit> {
+        self.unit.as_ref().and_then(|u| Unit::declared(u.get_ref()).ok())
+    }
+}
+
+const COMMON_KEYS: [&str; 7] = ["number", "expect", "tolerance", "part", "note", "margin", "unit"];
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -247,6 +260,11 @@ pub(crate) fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
     let tolerance_span = common_table.get("tolerance").map_or(span.clone(), |v| v.span());
     let margin_span = common_table.get("margin").map_or(span.clone(), |v| v.span());
     let common: Common = from_table(common_table, span.clone()).map_err(ParseError::Toml)?;
+    if let Some(unit) = &common.unit
+        && let Err(message) = Unit::declared(unit.get_ref())
+    {
+        return Err(ParseError::At { message, span: unit.span(), label: "unit".into() });
+    }
     // An infinite tolerance passes any number, and a negative or NaN one none: both are
     // mistakes, refused where they are written.
     if let Some(t) = common.tolerance
@@ -292,11 +310,26 @@ pub(crate) struct Context<'a> {
     pub sources: &'a [Source],
     pub registry_file: &'a str,
     pub registry_source: &'a str,
+    /// The units the registry's `[[field]]` tables declare.
+    pub field_units: &'a FieldUnits,
 }
+
+/// No `[[field]]` tables: what a context has until it is given the registry's.
+static NO_FIELD_UNITS: FieldUnits = FieldUnits::new();
 
 impl<'a> Context<'a> {
     pub(crate) fn new(evidence: &'a Evidence, article: &'a Article, sources: &'a [Source], registry_file: &'a str, registry_source: &'a str) -> Self {
-        Context { evidence, article, sources, registry_file, registry_source }
+        Context { evidence, article, sources, registry_file, registry_source, field_units: &NO_FIELD_UNITS }
+    }
+
+    /// The context with the registry's `[[field]]` units.
+    pub(crate) fn with_field_units(self, field_units: &'a FieldUnits) -> Self {
+        Context { field_units, ..self }
+    }
+
+    /// The unit of a field's values, as the registry declares it or as its name says.
+    pub(crate) fn field_unit(&self, field: &str) -> Option<Unit> {
+        units::of_field(self.field_units, field)
     }
 
     /// A diagnostic pointing into the registry.
@@ -327,11 +360,18 @@ impl<'a> Context<'a> {
 
 /// Runs `check` and judges it against `quoted`, the number of the sentence it verifies.
 pub(crate) fn run(check: &Check, quoted: Option<&Quoted>, ctx: &Context<'_>) -> Outcome {
-    let observation = match check.kind.observe(ctx, quoted) {
+    let mut observation = match check.kind.observe(ctx, quoted) {
         Ok(o) => o,
         Err(d) => return Outcome::Error(d),
     };
+    observation.unit = unit_of_value(check, observation.unit);
     judge(check, quoted, observation)
+}
+
+/// The unit of a check's value: the one it declares, whatever its field is named, else the one
+/// its kind observed.
+pub(crate) fn unit_of_value(check: &Check, observed: Option<Unit>) -> Option<Unit> {
+    check.common.declared_unit().or(observed)
 }
 
 /// The comparison of an observation with the sentence, kept apart from I/O so that it can be
@@ -351,7 +391,13 @@ pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observa
             detail: format!("a {} check yields no value to compare with a quoted number", check.kind.name()),
         };
     };
-    let value = crate::article::numbers::convert(value, unit, quoted.unit);
+    let value = match crate::article::numbers::convert(value, unit.as_ref(), quoted.unit.as_ref()) {
+        Ok(v) => v,
+        Err(why) => {
+            let observed = format!("{value}{}", unit.as_ref().map_or(String::new(), |u| format!(" {}", u.symbol())));
+            return Outcome::Fail { expected: Some(quoted.shown()), observed: Some(observed), detail: format!("{detail}; {why}") };
+        }
+    };
     let matches = quoted.matches(value, check.common.tolerance);
     let shown = quoted.display(value);
     match (check.common.expect, matches) {
@@ -376,7 +422,7 @@ mod tests {
     }
 
     fn us(value: f64, decimals: u32) -> Quoted {
-        Quoted { value, decimals, unit: Some(Unit::Us) }
+        Quoted { value, decimals, unit: Some(Unit::Us), ..Quoted::default() }
     }
 
     #[test]
@@ -405,7 +451,7 @@ mod tests {
     #[test]
     fn time_units_convert() {
         let obs = Observation { value: Some(1500.0), unit: Some(Unit::Us), ..Observation::default() };
-        let ms = Quoted { value: 1.5, decimals: 1, unit: Some(Unit::Ms) };
+        let ms = Quoted { value: 1.5, decimals: 1, unit: Some(Unit::Ms), ..Quoted::default() };
         assert!(matches!(judge(&check(Expect::Match), Some(&ms), obs), Outcome::Pass { .. }));
     }
 
@@ -430,5 +476,51 @@ mod tests {
     fn problems_fail_even_without_a_number() {
         let obs = Observation { problems: vec!["task A:3 ran twice".into()], ..Observation::default() };
         assert!(matches!(judge(&check(Expect::Match), None, obs), Outcome::Fail { .. }));
+    }
+
+    fn seconds_check(unit: Option<&str>) -> Check {
+        let mut c = check(Expect::Match);
+        c.common.unit = unit.map(|u| Spanned::new(0..0, u.to_string()));
+        c
+    }
+
+    #[test]
+    fn a_field_in_seconds_matches_a_quote_in_milliseconds() {
+        // The case: `ttft_s` = 0.5499 s against a quoted 550 ms.
+        let obs = Observation { value: Some(0.5499), unit: units::from_suffix("ttft_s"), ..Observation::default() };
+        let ms = Quoted { value: 550.0, decimals: 0, unit: Some(Unit::Ms), ..Quoted::default() };
+        assert!(matches!(judge(&check(Expect::Match), Some(&ms), obs), Outcome::Pass { .. }));
+    }
+
+    /// The observation as `run` hands it to `judge`: in the unit the check declares, if any.
+    fn declared(check: &Check, obs: Observation) -> Observation {
+        Observation { unit: unit_of_value(check, obs.unit.clone()), ..obs }
+    }
+
+    #[test]
+    fn a_declared_unit_overrides_the_field_name() {
+        let obs = || Observation { value: Some(0.5499), unit: Some(Unit::Ms), ..Observation::default() };
+        let ms = Quoted { value: 550.0, decimals: 0, unit: Some(Unit::Ms), ..Quoted::default() };
+        let (plain, in_seconds) = (seconds_check(None), seconds_check(Some("s")));
+        assert!(matches!(judge(&plain, Some(&ms), declared(&plain, obs())), Outcome::Fail { .. }));
+        assert!(matches!(judge(&in_seconds, Some(&ms), declared(&in_seconds, obs())), Outcome::Pass { .. }));
+    }
+
+    #[test]
+    fn a_free_unit_matches_itself_and_never_a_time() {
+        let rate = Quoted { value: 185.0, decimals: 0, unit: Some(Unit::Other("tokens/s".into())), ..Quoted::default() };
+        let obs = || Observation { value: Some(185.2), ..Observation::default() };
+        let (rate_check, seconds) = (seconds_check(Some("tokens/s")), seconds_check(Some("s")));
+        assert!(matches!(judge(&rate_check, Some(&rate), declared(&rate_check, obs())), Outcome::Pass { .. }));
+        match judge(&seconds, Some(&rate), declared(&seconds, obs())) {
+            Outcome::Fail { detail, .. } => assert!(detail.contains("does not convert"), "{detail}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_empty_unit_is_refused_where_it_is_written() {
+        assert!(testing::parse_error("kind = \"words\"\nunit = \"\"").contains("a unit is not empty"));
+        assert_eq!(testing::check_toml("kind = \"words\"\nunit = \"GB/s\"").common.declared_unit(), Some(Unit::GbPerS));
     }
 }

@@ -45,7 +45,6 @@ use super::{Context, Observation, query};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::Summary;
-use crate::article::numbers::Unit;
 use crate::stats::Statistic;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -121,9 +120,11 @@ impl Spec {
                 }
             }
         }
+        // A count is a number of samples, whatever unit the samples are in.
+        let unit = if matches!(statistic, Statistic::Count) { None } else { ctx.field_unit(self.field.get_ref()) };
         Ok(Observation {
             value: Some(value),
-            unit: unit_of_field(self.field.get_ref()),
+            unit,
             problems,
             detail: format!("{statistic} {} of {n} samples", self.field.get_ref()),
         })
@@ -163,19 +164,6 @@ impl Spec {
     }
 }
 
-/// The unit a field's name declares by its suffix (`host_us`, `gap_ns`).
-pub(crate) fn unit_of_field(field: &str) -> Option<Unit> {
-    if field.ends_with("_us") {
-        Some(Unit::Us)
-    } else if field.ends_with("_ns") {
-        Some(Unit::Ns)
-    } else if field.ends_with("_ms") {
-        Some(Unit::Ms)
-    } else {
-        None
-    }
-}
-
 /// Saved and recomputed values agree when they differ only by the rounding of a JSON
 /// round trip.
 fn close(a: f64, b: f64) -> bool {
@@ -185,7 +173,7 @@ fn close(a: f64, b: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{Fixture, check_toml};
-    use super::*;
+    use crate::article::numbers::Unit;
 
     const SAMPLES: &str = "{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"v\",\"mode\":\"graph\",\"host_us\":1.0}\n\
 {\"suite\":\"s\",\"case\":\"c\",\"variant\":\"v\",\"mode\":\"graph\",\"host_us\":3.0}\n\
@@ -241,5 +229,15 @@ statistic = "median""#;
         let f = fixture();
         let err = f.observe(&check_toml(&CHECK.replace("e/samples.jsonl", "../samples.jsonl"))).unwrap_err();
         assert!(err.message.contains("climbs out"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_field_in_seconds_is_in_seconds_and_a_count_has_no_unit() {
+        let f = Fixture::new(&[("e/s.jsonl", "{\"ttft_s\":0.5499}\n{\"ttft_s\":0.5501}\n{\"ttft_s\":0.5497}\n")]);
+        let check = "kind = \"stat\"\nsamples = \"e/s.jsonl\"\nselect = {}\nfield = \"ttft_s\"\nstatistic = \"median\"";
+        let obs = f.observe(&check_toml(check)).unwrap();
+        assert_eq!((obs.value, obs.unit), (Some(0.5499), Some(Unit::S)));
+        let obs = f.observe(&check_toml(&check.replace("median", "count"))).unwrap();
+        assert_eq!((obs.value, obs.unit), (Some(3.0), None));
     }
 }

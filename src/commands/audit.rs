@@ -80,7 +80,10 @@ pub(crate) struct SourceReview {
 pub(crate) struct ClaimReview {
     pub id: String,
     pub verdict: Verdict,
-    pub quote: String,
+    /// The quote, for a claim that binds by one.
+    pub quote: Option<String>,
+    /// The cell, for a claim that names a table cell.
+    pub cell: Option<CellRef>,
     pub finding: String,
     pub sources: Vec<String>,
     pub binding: ClaimBinding,
@@ -158,6 +161,24 @@ pub(crate) struct SentenceRef {
     pub span: (usize, usize),
     pub text: String,
     pub fingerprint: String,
+    /// The row and column, when the sentence is a table cell.
+    pub cell: Option<CellPlace>,
+}
+
+/// A table cell as a claim names it: the texts of its row's first cell and of its column's
+/// header, and the section where the registry gives one.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CellRef {
+    pub section: Option<String>,
+    pub row: String,
+    pub column: String,
+}
+
+/// Where a sentence that is a table cell stands: its row's and its column's labels.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CellPlace {
+    pub row: String,
+    pub column: String,
 }
 
 #[derive(Debug, Clone)]
@@ -328,6 +349,15 @@ impl ClaimReview {
         }
     }
 
+    /// What the claim names, in one line: its quote, or its cell as `row › column`.
+    pub(crate) fn target(&self) -> String {
+        match (&self.quote, &self.cell) {
+            (Some(q), _) => q.clone(),
+            (None, Some(c)) => format!("cell {} › {}", c.row, c.column),
+            (None, None) => String::new(),
+        }
+    }
+
     pub(crate) fn section(&self) -> &str {
         match &self.binding {
             ClaimBinding::Bound { sentence, .. } => &sentence.section,
@@ -381,7 +411,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         let claims = registry.claims.iter().map(|c| claim_shell(c, ClaimBinding::NoArticle)).collect();
         return RegistryReview { claims, ..base };
     };
-    let ctx = Context::new(evidence, article, &registry.sources, &registry.file, &registry.source);
+    let ctx = Context::new(evidence, article, &registry.sources, &registry.file, &registry.source).with_field_units(&registry.field_units);
     let lock = loaded.lock.as_ref();
     let locked_claims = lock.map(|l| l.claim_sentences()).unwrap_or_default();
     let alignment = loaded.alignment.as_ref();
@@ -474,12 +504,27 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                 });
                 claims.push(review);
             }
+            (Binding::Lost { .. }, None) if claim.cell().is_some() => {
+                let cell = claim.cell().expect("a cell claim").get_ref();
+                let section = cell.section.as_ref().map_or(String::new(), |s| format!(" in section `{s}`"));
+                diagnostics.push(
+                    Diagnostic::at(
+                        format!("claim `{}`: no table cell of {} is in row `{}` and column `{}`{section}", claim.id.get_ref(), article.path, cell.row, cell.column),
+                        &registry.file,
+                        &registry.source,
+                        claim.target_span(),
+                        "no cell has this row and column",
+                    )
+                    .with_note(binding::missing_cell(article, cell)),
+                );
+                claims.push(claim_shell(claim, ClaimBinding::Lost { nearest: None }));
+            }
             (Binding::Lost { nearest }, None) => {
                 let mut d = Diagnostic::at(
                     format!("claim `{}`: its quote matches no sentence of {}", claim.id.get_ref(), article.path),
                     &registry.file,
                     &registry.source,
-                    claim.quote.span(),
+                    claim.target_span(),
                     "no sentence contains this",
                 );
                 if let Some((i, ratio)) = nearest {
@@ -493,6 +538,22 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                 let nearest = nearest.map(|(i, r)| (sentence_ref(&article.sentences[i]), r));
                 claims.push(claim_shell(claim, ClaimBinding::Lost { nearest }));
             }
+            (Binding::Ambiguous { sentences }, _) if claim.cell().is_some() => {
+                let cell = claim.cell().expect("a cell claim").get_ref();
+                let places = sentences.iter().map(|i| format!("{} (line {})", article.sentences[*i].section_title(), article.sentences[*i].line)).collect::<Vec<_>>().join("; ");
+                diagnostics.push(
+                    Diagnostic::at(
+                        format!("claim `{}`: row `{}` and column `{}` name {} cells of {}", claim.id.get_ref(), cell.row, cell.column, sentences.len(), article.path),
+                        &registry.file,
+                        &registry.source,
+                        claim.target_span(),
+                        "add `section` to say which table",
+                    )
+                    .with_note(format!("the cells are in {places}")),
+                );
+                let sentences = sentences.iter().map(|i| sentence_ref(&article.sentences[*i])).collect();
+                claims.push(claim_shell(claim, ClaimBinding::Ambiguous { sentences }));
+            }
             (Binding::Ambiguous { sentences }, _) => {
                 let lines = sentences.iter().map(|i| article.sentences[*i].line.to_string()).collect::<Vec<_>>().join(", ");
                 diagnostics.push(
@@ -500,7 +561,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         format!("claim `{}`: its quote matches {} sentences of {}", claim.id.get_ref(), sentences.len(), article.path),
                         &registry.file,
                         &registry.source,
-                        claim.quote.span(),
+                        claim.target_span(),
                         "quote more of the sentence",
                     )
                     .with_note(format!("the sentences are at lines {lines}")),
@@ -587,7 +648,11 @@ fn claim_shell(claim: &registry::Claim, binding: ClaimBinding) -> ClaimReview {
     ClaimReview {
         id: claim.id.get_ref().clone(),
         verdict: *claim.verdict.get_ref(),
-        quote: claim.quote.get_ref().clone(),
+        quote: claim.quote().map(|q| q.get_ref().clone()),
+        cell: claim.cell().map(|c| {
+            let c = c.get_ref();
+            CellRef { section: c.section.clone(), row: c.row.clone(), column: c.column.clone() }
+        }),
         finding: claim.finding.clone(),
         sources: claim.sources.iter().map(|s| s.get_ref().clone()).collect(),
         binding,
@@ -605,6 +670,7 @@ pub(crate) fn sentence_ref(s: &crate::article::Sentence) -> SentenceRef {
         span: (s.span.start, s.span.end),
         text: s.text.clone(),
         fingerprint: s.fingerprint.clone(),
+        cell: s.cell.as_ref().map(|c| CellPlace { row: c.row_label.clone(), column: c.column_label.clone() }),
     }
 }
 
@@ -642,10 +708,12 @@ fn unbound_numbers(
         }
         // Which scoped labels hold in this sentence is decided once per sentence, not once per
         // number: a long sentence with many numbers is searched once.
-        let here: BTreeSet<&str> = scoped.iter().filter(|(_, q)| s.text.contains(q.as_str())).map(|(k, _)| k.as_str()).collect();
+        let here: BTreeSet<&str> = scoped.iter().filter(|(_, q)| binding::holds(&s.text, q)).map(|(k, _)| k.as_str()).collect();
         for n in &s.numbers {
-            let key = n.key();
-            let ok = global.contains(&key) || covered.get(&s.index).is_some_and(|k| k.contains(&key)) || here.contains(key.as_str());
+            let declared = |key: &str| global.contains(key) || covered.get(&s.index).is_some_and(|k| k.contains(key)) || here.contains(key);
+            // In a table cell, a label may leave out the unit the header gives, as a check's
+            // `number` may.
+            let ok = declared(&n.key()) || (s.cell.is_some() && declared(&n.key_without_unit()));
             if !ok {
                 found.push((n, s.index));
             }

@@ -38,7 +38,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::registry::binding::Binding;
-use crate::checks::{self, Check, Expect, Kind, Observation, Outcome, arith, compare, stat};
+use crate::checks::{self, Check, Expect, Kind, Observation, Outcome, arith, compare, stat, units};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::meta::{self, Meta, Settings};
 use crate::evidence::store::{Evidence, ReadError};
@@ -125,6 +125,9 @@ pub(crate) struct Latency {
     pub expr: Option<arith::Expr>,
     pub expr_text: Option<String>,
     pub vars: Vec<(String, stat::Spec)>,
+    /// The unit of a single `stat` query's value: the check's `unit`, the registry's
+    /// `[[field]]` table or the field's name.
+    pub unit: Option<Unit>,
 }
 
 /// One line of a recheck's outcome table.
@@ -277,13 +280,14 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 continue;
             }
             let target = |subject| Target { registry: registry.file.clone(), claim: claim.id.get_ref().clone(), check: idx + 1, subject };
-            let is_time = |q: &Quoted| q.unit.and_then(Unit::seconds).is_some();
-            let latency = |quoted: &Quoted, expr, expr_text, vars| Latency {
+            let is_time = |q: &Quoted| q.unit.as_ref().and_then(Unit::seconds).is_some();
+            let latency = |quoted: &Quoted, expr, expr_text, vars: Vec<(String, stat::Spec)>| Latency {
                 check: check.clone(),
                 quoted: quoted.clone(),
                 margin: check.common.margin.unwrap_or(DEFAULT_MARGIN),
                 expr,
                 expr_text,
+                unit: vars.first().and_then(|(_, spec)| checks::unit_of_value(check, units::of_field(&registry.field_units, spec.field.get_ref()))),
                 vars,
             };
             match (&check.kind, &cb.quoted) {
@@ -470,7 +474,7 @@ impl Latency {
         let names: Vec<&str> = self.vars.iter().map(|(n, _)| n.as_str()).collect();
         // A stat query's value is in its field's unit; the quoted number may be in another.
         let scale = match (&self.expr, self.vars.first()) {
-            (None, Some((_, spec))) => convert(1.0, stat::unit_of_field(spec.field.get_ref()), self.quoted.unit),
+            (None, Some(_)) => convert(1.0, self.unit.as_ref(), self.quoted.unit.as_ref()).unwrap_or(1.0),
             _ => 1.0,
         };
         let eval: Box<dyn Fn(&[f64]) -> f64 + 'e> = match &self.expr {
@@ -552,7 +556,7 @@ fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<Row, Dia
         accepted: Some(value),
         fresh: None,
         summary,
-        unit: l.quoted.unit,
+        unit: l.quoted.unit.clone(),
         ratio: None,
         interval: None,
         bound: None,
@@ -608,7 +612,7 @@ fn judge_latency(t: &Target, l: &Latency, files: &Evidence, fresh_samples: &str,
         accepted: Some(a),
         fresh: Some(f),
         summary: None,
-        unit: l.quoted.unit,
+        unit: l.quoted.unit.clone(),
         ratio: Some(f / a),
         interval: None,
         bound: Some(l.margin),
@@ -808,10 +812,10 @@ mod tests {
     }
 
     fn latency_target(variant: &str) -> Target {
-        let quoted = Quoted { value: 10.0, decimals: 2, unit: Some(Unit::Us) };
+        let quoted = Quoted { value: 10.0, decimals: 2, unit: Some(Unit::Us), ..Quoted::default() };
         let spec = query(variant);
         let check = Check { kind: Kind::Stat(spec.clone()), common: checks::Common::default(), span: 0..0 };
-        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)] };
+        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)], unit: Some(Unit::Us) };
         Target { registry: "claims/t.toml".into(), claim: "C1".into(), check: 1, subject: Subject::Latency(latency) }
     }
 

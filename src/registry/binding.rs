@@ -3,10 +3,17 @@
 //! rules; it never runs a check.
 //!
 //! A quote binds **exactly** when it is a substring of exactly one sentence (whitespace runs
-//! count as one space). When no sentence contains it, it binds with **numbers changed** when
-//! it matches exactly one sentence once every number is masked: the sentence is the same but a
-//! quoted number was edited, so the checks run against the numbers the sentence now shows and
-//! fail there. Otherwise the quote is **lost** (no sentence) or **ambiguous** (several).
+//! count as one space) that cuts no number: `66` is not in `0.66`, nor `9` in `P99`. When no
+//! sentence contains it, it binds with **numbers changed** when it matches exactly one sentence
+//! once every number is masked: the sentence is the same but a quoted number was edited, so the
+//! checks run against the numbers the sentence now shows and fail there. Otherwise the quote is
+//! **lost** (no sentence) or **ambiguous** (several).
+//!
+//! A cell binds by its place: the table cell whose row's first cell and column's header read
+//! as the registry writes them (in the named section, where several tables have them). Its
+//! number is the claim's number: a check without `number` verifies the cell's one number, and
+//! in a cell that holds several, `number` picks one. Because the place does not change when
+//! the number does, a cell whose number was edited binds with numbers changed.
 
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
@@ -15,7 +22,7 @@ use std::ops::Range;
 use crate::article::{Article, Sentence};
 use crate::diagnostic::Diagnostic;
 use crate::article::numbers::{self, Number, Quoted};
-use crate::registry::{Claim, Registry};
+use crate::registry::{CellSelector, Claim, Registry, Target};
 
 /// How one claim bound.
 #[derive(Debug, Clone)]
@@ -74,8 +81,11 @@ fn bind_claim(
     skeletons: &OnceCell<Vec<String>>,
     nearest: &Nearest<'_>,
 ) -> Binding {
-    let quote = normalise(claim.quote.get_ref());
-    let exact: Vec<usize> = article.sentences.iter().filter(|s| s.text.contains(&quote)).map(|s| s.index).collect();
+    let quote = match &claim.target {
+        Target::Quote(q) => normalise(q.get_ref()),
+        Target::Cell(cell) => return bind_cell(registry, claim, cell.get_ref(), article, audited),
+    };
+    let exact: Vec<usize> = article.sentences.iter().filter(|s| holds(&s.text, &quote)).map(|s| s.index).collect();
     match exact.as_slice() {
         [one] => {
             let sentence = &article.sentences[*one];
@@ -117,10 +127,45 @@ fn bind_claim(
     }
 }
 
+/// Whether `quote` occurs in `text` without cutting a number: where the quote begins with a
+/// digit, the text before it does not continue a number or name (`0.66`, `P99`, `-4.5`, `$5`);
+/// where it ends with a digit, the text after it does not continue the number (`0.66` after
+/// `0`, `10k` after `10`, `1e-3` after `1`).
+pub(crate) fn holds(text: &str, quote: &str) -> bool {
+    let starts_digit = quote.starts_with(|c: char| c.is_ascii_digit());
+    let ends_digit = quote.ends_with(|c: char| c.is_ascii_digit());
+    text.match_indices(quote).any(|(at, _)| (!starts_digit || !continued_before(&text[..at])) && (!ends_digit || !continued_after(&text[at + quote.len()..])))
+}
+
+/// Whether the text before a digit continues a number or a name into it.
+fn continued_before(before: &str) -> bool {
+    let mut rev = before.chars().rev();
+    match rev.next() {
+        None => false,
+        Some(c) if c.is_alphanumeric() || matches!(c, '_' | '-' | '−' | '$' | '€' | '£' | '¥') => true,
+        Some('.' | ',') => rev.next().is_some_and(|c| c.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+/// Whether the text after a digit continues its number: more digits, decimals or thousands,
+/// an exponent, a multiplier, or a shape's next dimension.
+fn continued_after(after: &str) -> bool {
+    let mut chars = after.chars();
+    let (first, second) = (chars.next(), chars.next());
+    match (first, second) {
+        (Some(c), _) if c.is_ascii_digit() => true,
+        (Some('.' | ',' | '×' | 'x'), Some(d)) if d.is_ascii_digit() => true,
+        (Some('e' | 'E'), Some(d)) if d.is_ascii_digit() || matches!(d, '-' | '+' | '−') => true,
+        (Some('k' | 'M' | 'G'), next) => !next.is_some_and(|c| c.is_alphanumeric() || c == '_'),
+        _ => false,
+    }
+}
+
 /// The character that stands for a number in a skeleton.
 const MASK: char = '\u{1}';
 
-fn skeleton(text: &str, numbers: &[Number]) -> String {
+pub(crate) fn skeleton(text: &str, numbers: &[Number]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for n in numbers {
@@ -192,6 +237,146 @@ fn bind_changed(
         Some(now) => finish(registry, check, number.get_ref(), now.clone()),
         None => CheckBinding { registry_number: Some(number.get_ref().clone()), ..CheckBinding::default() },
     }
+}
+
+/// Binds a claim that names a table cell: the one body cell in its row and column (and
+/// section), and each check to the cell's number.
+fn bind_cell(registry: &Registry, claim: &Claim, selector: &CellSelector, article: &Article, audited: Option<&str>) -> Binding {
+    match cells_named(article, selector).as_slice() {
+        [one] => {
+            let sentence = &article.sentences[*one];
+            let mut numbers_changed = false;
+            let mut checks = Vec::new();
+            for check in &claim.checks {
+                let (binding, moved) = bind_in_cell(registry, claim, check, sentence, audited);
+                numbers_changed |= moved;
+                checks.push(binding);
+            }
+            Binding::Bound(Bound { sentence: *one, numbers_changed, checks })
+        }
+        [] => Binding::Lost { nearest: None },
+        many => Binding::Ambiguous { sentences: many.to_vec() },
+    }
+}
+
+/// The body cells (not the header's) in the row and column `selector` names, and in its
+/// section where it names one.
+pub(crate) fn cells_named(article: &Article, selector: &CellSelector) -> Vec<usize> {
+    let (row, column) = (normalise(&selector.row), normalise(&selector.column));
+    article
+        .sentences
+        .iter()
+        .filter(|s| s.cell.as_ref().is_some_and(|c| c.row > 0 && c.row_label == row && c.column_label == column))
+        .filter(|s| selector.section.as_deref().is_none_or(|wanted| in_section(&s.section, wanted)))
+        .map(|s| s.index)
+        .collect()
+}
+
+/// Whether the heading path holds `wanted`: one heading, or several joined by `›` that follow
+/// one another in the path (`Time to First Token (seconds) › 70B Models`).
+fn in_section(path: &[String], wanted: &str) -> bool {
+    let parts: Vec<String> = wanted.split('›').map(normalise).collect();
+    path.windows(parts.len()).any(|w| w.iter().zip(&parts).all(|(heading, part)| normalise(heading) == *part))
+}
+
+/// Why no cell binds `selector`, for the diagnostic: the column is in no table, the row is not
+/// in that column, or the section holds neither.
+pub(crate) fn missing_cell(article: &Article, selector: &CellSelector) -> String {
+    let (row, column) = (normalise(&selector.row), normalise(&selector.column));
+    let body = || article.sentences.iter().filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0).map(|c| (s, c)));
+    let listed = |labels: Vec<&str>| {
+        let mut unique: Vec<&str> = Vec::new();
+        for l in labels {
+            if !unique.contains(&l) {
+                unique.push(l);
+            }
+        }
+        let more = unique.len().saturating_sub(MAX_LISTED);
+        let mut shown = unique.into_iter().take(MAX_LISTED).map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", ");
+        if more > 0 {
+            shown.push_str(&format!(" and {more} more"));
+        }
+        shown
+    };
+    let in_column: Vec<_> = body().filter(|(_, c)| c.column_label == column).collect();
+    if in_column.is_empty() {
+        return format!("no table has a column `{column}`; the columns are {}", listed(body().map(|(_, c)| c.column_label.as_str()).collect()));
+    }
+    let in_row: Vec<_> = in_column.iter().filter(|(_, c)| c.row_label == row).collect();
+    if in_row.is_empty() {
+        return format!("no row of column `{column}` is `{row}`; its rows are {}", listed(in_column.iter().map(|(_, c)| c.row_label.as_str()).collect()));
+    }
+    let sections: Vec<String> = in_row.iter().map(|(s, _)| s.section_title()).collect();
+    format!("row `{row}` and column `{column}` are in {}, not in `{}`", listed(sections.iter().map(String::as_str).collect()), selector.section.as_deref().unwrap_or(""))
+}
+
+/// At most this many labels are listed in a diagnostic about a cell.
+const MAX_LISTED: usize = 12;
+
+/// Binds one check of a cell claim to a number of the cell; the flag says that the number
+/// differs from the one the registry or the lock names.
+fn bind_in_cell(registry: &Registry, claim: &Claim, check: &crate::checks::Check, cell: &Sentence, audited: Option<&str>) -> (CheckBinding, bool) {
+    let quantities: Vec<(usize, &Number)> = cell.numbers.iter().enumerate().filter(|(_, n)| !n.is_dims()).collect();
+    let Some(number) = &check.common.number else {
+        return match quantities.as_slice() {
+            [] => (CheckBinding::default(), false),
+            [(k, now)] => {
+                // The cell's one number is the claim's; the lock's cell says what it was.
+                let before = audited.and_then(|old| number_at(old, cell, *k));
+                let changed = before.as_ref().is_some_and(|b| b.key_without_unit() != now.key_without_unit());
+                let named = before.map_or_else(|| now.text.clone(), |b| b.text);
+                (finish(registry, check, &named, (*now).clone()), changed)
+            }
+            many => {
+                let shown = many.iter().map(|(_, n)| format!("`{}`", n.text)).collect::<Vec<_>>().join(", ");
+                let message = format!("claim `{}`: its cell holds {} numbers ({shown})", claim.id.get_ref(), many.len());
+                let d = at(registry, check.span.clone(), message, "which one does this check verify?").with_note(format!("say which with `number = \"{}\"`", many[0].1.text));
+                (CheckBinding { error: Some(d), ..CheckBinding::default() }, false)
+            }
+        };
+    };
+    let wanted = match numbers::parse_one(number.get_ref()) {
+        Ok(n) => n,
+        Err(m) => return (CheckBinding { error: Some(at(registry, number.span(), m, "not one number")), ..CheckBinding::default() }, false),
+    };
+    // A header's unit is often left out of the registry's number, so a number without a unit
+    // names the cell's number of that value in whatever unit the cell has.
+    let same = |n: &Number| n.key() == wanted.key() || (wanted.unit.is_none() && n.key_without_unit() == wanted.key());
+    if let Some((_, found)) = quantities.iter().find(|(_, n)| same(n)) {
+        return (finish(registry, check, number.get_ref(), (*found).clone()), false);
+    }
+    if let Some(now) = audited.and_then(|old| same_place(old, cell, &wanted)) {
+        return (finish(registry, check, number.get_ref(), now.clone()), true);
+    }
+    // The cell is found by its place, not its text: its one number of the same unit and shape
+    // is the registry's number, edited.
+    let like: Vec<&Number> = quantities.iter().map(|(_, n)| *n).filter(|n| same_kind(&wanted, n)).collect();
+    if let [now] = like.as_slice() {
+        return (finish(registry, check, number.get_ref(), (*now).clone()), true);
+    }
+    let shown = quantities.iter().map(|(_, n)| format!("`{}`", n.text)).collect::<Vec<_>>().join(", ");
+    let message = format!("claim `{}`: number `{}` is not in its cell", claim.id.get_ref(), number.get_ref());
+    let d = at(registry, number.span(), message, "not in the cell").with_note(format!(
+        "the cell at line {} quotes {}",
+        cell.line,
+        if shown.is_empty() { "no number".into() } else { shown }
+    ));
+    (CheckBinding { registry_number: Some(number.get_ref().clone()), error: Some(d), ..CheckBinding::default() }, false)
+}
+
+/// Whether `n` could be `wanted` edited: the same unit (or none named) and the same shape.
+fn same_kind(wanted: &Number, n: &Number) -> bool {
+    (wanted.unit.is_none() || wanted.unit == n.unit) && std::mem::discriminant(&wanted.shape) == std::mem::discriminant(&n.shape)
+}
+
+/// The number at index `k` of `sentence`'s numbers as the audited text `old` showed it, when
+/// the two differ in their numbers alone.
+fn number_at(old: &str, sentence: &Sentence, k: usize) -> Option<Number> {
+    let old_numbers = numbers::extract(old, &[]);
+    if skeleton(old, &old_numbers) != skeleton(&sentence.text, &sentence.numbers) {
+        return None;
+    }
+    old_numbers.into_iter().nth(k)
 }
 
 fn finish(registry: &Registry, check: &crate::checks::Check, registry_number: &str, found: Number) -> CheckBinding {
@@ -473,5 +658,125 @@ mod tests {
         let wrapped = ARTICLE.replace("took 14.96", "took\n14.96");
         let b = bind(&registry_with("Graph replay took 14.96 µs", "14.96 µs"), &article(&wrapped));
         assert!(matches!(&b[0], Binding::Bound(b) if !b.numbers_changed));
+    }
+
+    #[test]
+    fn a_quote_never_cuts_a_number() {
+        assert!(holds("It took 66 ms.", "66"));
+        assert!(!holds("The ratio was 0.66 here.", "66"));
+        assert!(!holds("Its P99 is 12 ms.", "9"));
+        assert!(!holds("Its P99 is 12 ms.", "99 is 12"));
+        assert!(!holds("over 10k rows", "over 10"));
+        assert!(!holds("rows 1,764 here", "764 here"));
+        assert!(!holds("a -4.5 % change", "4.5 % change"));
+        assert!(holds("a -4.5 % change", "-4.5 % change"));
+        assert!(!holds("took 14.96 µs", "took 14.9"));
+        assert!(holds("took 14.96µs", "took 14.96"));
+        assert!(!holds("an error of 1e-3", "error of 1"));
+        // A later occurrence at a boundary still holds.
+        assert!(holds("from 0.66 to 66", "66"));
+    }
+
+    #[test]
+    fn a_one_number_quote_binds_the_cell_that_shows_it_whole() {
+        let a = article("# T\n\n| a | b |\n|---|---|\n| x | 0.66 |\n| y | 66 |\n| z | P99 |\n");
+        let b = bind(&registry_with("66", "66"), &a);
+        let Binding::Bound(b) = &b[0] else { panic!("{b:?}") };
+        assert_eq!(a.sentences[b.sentence].text, "66");
+    }
+
+    const TABLES: &str = "# R\n\n## Throughput (tokens/s)\n\n### 70B\n\n| Framework | Median | P99 |\n|---|---|---|\n| anyscale | 66 | 82 |\n| groq | 185 | 208 |\n\n## Time to First Token (seconds)\n\n### 70B\n\n| Framework | Median | P99 |\n|---|---|---|\n| anyscale | 0.66 | 0.47 |\n\n## Speed\n\n| | Ipc |\n|---|---|\n| **`Block: 0`** | `670.99 ms` (✅ **1.20x faster**) |\n";
+
+    /// A registry with one claim on `cell`, with `checks` (the bodies of its check tables).
+    fn cell_claim(cell: &str, checks: &[&str]) -> Registry {
+        let mut src = format!("[manuscript]\npath = \"a.md\"\nsha256 = \"{}\"\n\n[[claim]]\nid = \"T1\"\ncell = {cell}\nverdict = \"retain\"\nfinding = \"f\"\n", "0".repeat(64));
+        for body in checks {
+            src.push_str(&format!("\n  [[claim.check]]\n  kind = \"arith\"\n  expr = \"1\"\n{body}\n"));
+        }
+        let (reg, diags) = registry::parse("claims/a.toml", &src);
+        assert!(diags.is_empty(), "{diags:?}");
+        reg.unwrap()
+    }
+
+    fn bound(registry: &Registry, a: &Article, audited: &BTreeMap<&str, &str>) -> Bound {
+        match bind_against(registry, a, audited).remove(0) {
+            Binding::Bound(b) => b,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_cell_binds_by_row_column_and_section() {
+        let a = article(TABLES);
+        let reg = cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"Throughput (tokens/s)\" }", &[""]);
+        let b = bound(&reg, &a, &BTreeMap::new());
+        assert_eq!(a.sentences[b.sentence].text, "66");
+        let q = b.checks[0].quoted.as_ref().unwrap();
+        assert_eq!((q.value, q.unit.clone()), (66.0, Some(numbers::Unit::Other("tokens/s".into()))));
+        assert!(!b.numbers_changed);
+        // Several headings joined by `›` name the table's path.
+        let reg = cell_claim("{ row = \"anyscale\", column = \"P99\", section = \"Time to First Token (seconds) › 70B\" }", &[""]);
+        let b = bound(&reg, &a, &BTreeMap::new());
+        assert_eq!(a.sentences[b.sentence].text, "0.47");
+    }
+
+    #[test]
+    fn a_cell_in_several_tables_needs_a_section() {
+        let a = article(TABLES);
+        let b = bind(&cell_claim("{ row = \"anyscale\", column = \"Median\" }", &[]), &a);
+        assert!(matches!(&b[0], Binding::Ambiguous { sentences } if sentences.len() == 2), "{b:?}");
+        let b = bind(&cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"70B\" }", &[]), &a);
+        assert!(matches!(&b[0], Binding::Ambiguous { sentences } if sentences.len() == 2), "{b:?}");
+    }
+
+    #[test]
+    fn a_missing_cell_is_lost_and_says_what_exists() {
+        let a = article(TABLES);
+        let selector = |row: &str, column: &str| CellSelector { row: row.into(), column: column.into(), section: None };
+        let b = bind(&cell_claim("{ row = \"fireworks\", column = \"Median\" }", &[]), &a);
+        assert!(matches!(b[0], Binding::Lost { nearest: None }), "{b:?}");
+        assert_eq!(missing_cell(&a, &selector("fireworks", "Median")), "no row of column `Median` is `fireworks`; its rows are `anyscale`, `groq`");
+        assert!(missing_cell(&a, &selector("groq", "Mean")).starts_with("no table has a column `Mean`; the columns are `Framework`, `Median`, `P99`"));
+        // The header row is not a row a claim can name.
+        assert!(matches!(bind(&cell_claim("{ row = \"Framework\", column = \"Median\" }", &[]), &a)[0], Binding::Lost { .. }));
+    }
+
+    #[test]
+    fn a_cell_with_two_numbers_needs_each_check_to_pick_one() {
+        let a = article(TABLES);
+        let cell = "{ row = \"Block: 0\", column = \"Ipc\" }";
+        let b = bound(&cell_claim(cell, &[""]), &a, &BTreeMap::new());
+        let err = b.checks[0].error.as_ref().unwrap();
+        assert!(err.message.contains("its cell holds 2 numbers (`670.99 ms`, `1.20x`)"), "{}", err.message);
+        let b = bound(&cell_claim(cell, &["  number = \"670.99 ms\"", "  number = \"1.20x\""]), &a, &BTreeMap::new());
+        let units: Vec<_> = b.checks.iter().map(|c| c.quoted.as_ref().unwrap().unit.clone()).collect();
+        assert_eq!(units, [Some(numbers::Unit::Ms), Some(numbers::Unit::Times)]);
+    }
+
+    #[test]
+    fn a_number_without_the_headers_unit_names_the_cell_number() {
+        let a = article(TABLES);
+        let reg = cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"Time to First Token (seconds)\" }", &["  number = \"0.66\"", "  number = \"0.66 s\""]);
+        let b = bound(&reg, &a, &BTreeMap::new());
+        assert!(b.checks.iter().all(|c| c.error.is_none() && c.quoted.as_ref().unwrap().unit == Some(numbers::Unit::S)), "{:?}", b.checks);
+        assert!(!b.numbers_changed);
+    }
+
+    #[test]
+    fn an_edited_cell_binds_with_numbers_changed() {
+        let edited = article(&TABLES.replace("| 66 |", "| 67 |"));
+        // With the number named, and no lock: the cell's one number of that kind, edited.
+        let named = cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"Throughput (tokens/s)\" }", &["  number = \"66\""]);
+        let b = bound(&named, &edited, &BTreeMap::new());
+        assert!(b.numbers_changed);
+        assert_eq!(b.checks[0].sentence_number.as_ref().unwrap().text, "67");
+        // With the number implied, the lock's cell says what it was.
+        let implied = cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"Throughput (tokens/s)\" }", &[""]);
+        let b = bound(&implied, &edited, &BTreeMap::from([("T1", "66")]));
+        assert!(b.numbers_changed);
+        assert_eq!(b.checks[0].registry_number.as_deref(), Some("66"));
+        assert_eq!(b.checks[0].sentence_number.as_ref().unwrap().text, "67");
+        let b = bound(&implied, &article(TABLES), &BTreeMap::from([("T1", "66")]));
+        assert!(!b.numbers_changed);
     }
 }

@@ -17,6 +17,8 @@ use serde::Deserialize;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::article::numbers::Unit;
+use crate::checks::units::FieldUnits;
 use crate::checks::{self, Check};
 pub(crate) use source::Source;
 use crate::diagnostic::Diagnostic;
@@ -32,6 +34,8 @@ pub(crate) struct Registry {
     pub sources: Vec<Source>,
     pub claims: Vec<Claim>,
     pub labels: Vec<Label>,
+    /// The unit of each field the `[[field]]` tables name.
+    pub field_units: FieldUnits,
     /// Parts of the article the registry does not audit (`[[ignore]]`).
     pub ignore: Vec<Ignore>,
     pub policy: Policy,
@@ -127,13 +131,70 @@ impl fmt::Display for Verdict {
 #[derive(Debug, Clone)]
 pub(crate) struct Claim {
     pub id: Spanned<String>,
-    pub quote: Spanned<String>,
+    /// The sentence the claim is about: quoted, or named as a table cell.
+    pub target: Target,
     pub verdict: Spanned<Verdict>,
     pub finding: String,
     pub sources: Vec<Spanned<String>>,
     /// Numbers of the sentence that are labels, not quantities.
     pub labels: Vec<Spanned<String>>,
     pub checks: Vec<Check>,
+}
+
+/// What a claim binds to.
+#[derive(Debug, Clone)]
+pub(crate) enum Target {
+    /// `quote`: a substring of exactly one sentence.
+    Quote(Spanned<String>),
+    /// `cell`: the table cell in a row and a column.
+    Cell(Spanned<CellSelector>),
+}
+
+/// `cell = { row = "...", column = "...", section = "..." }`: a table cell named by the text
+/// of its row's first cell and of its column's header cell.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct CellSelector {
+    pub row: String,
+    pub column: String,
+    /// A heading of the table's section (or several, joined by `›`), for a row and column that
+    /// occur in more than one table.
+    #[serde(default)]
+    pub section: Option<String>,
+}
+
+impl Claim {
+    /// The claim's quote, where it binds by one.
+    pub(crate) fn quote(&self) -> Option<&Spanned<String>> {
+        match &self.target {
+            Target::Quote(q) => Some(q),
+            Target::Cell(_) => None,
+        }
+    }
+
+    /// The claim's cell, where it binds to one.
+    pub(crate) fn cell(&self) -> Option<&Spanned<CellSelector>> {
+        match &self.target {
+            Target::Quote(_) => None,
+            Target::Cell(c) => Some(c),
+        }
+    }
+
+    /// Where the registry says what the claim binds to, for diagnostics.
+    pub(crate) fn target_span(&self) -> Range<usize> {
+        match &self.target {
+            Target::Quote(q) => q.span(),
+            Target::Cell(c) => c.span(),
+        }
+    }
+}
+
+/// `[[field]]`: the unit of a field of the evidence, for every check that reads it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawField {
+    name: Spanned<String>,
+    unit: Spanned<String>,
 }
 
 /// The registry as serde reads it, before checks are parsed kind by kind.
@@ -151,13 +212,18 @@ struct RawRegistry {
     ignore: Vec<Ignore>,
     #[serde(default)]
     policy: Policy,
+    #[serde(default)]
+    field: Vec<RawField>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawClaim {
     id: Spanned<String>,
-    quote: Spanned<String>,
+    #[serde(default)]
+    quote: Option<Spanned<String>>,
+    #[serde(default)]
+    cell: Option<Spanned<CellSelector>>,
     verdict: Spanned<Verdict>,
     finding: String,
     #[serde(default)]
@@ -188,6 +254,7 @@ pub(crate) fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnost
     let mut claims = Vec::new();
     for (claim_idx, raw_claim) in raw.claim.into_iter().enumerate() {
         let c = raw_claim.into_inner();
+        let id = c.id.get_ref().clone();
         let mut parsed = Vec::new();
         for value in raw_checks.get(claim_idx).into_iter().flatten() {
             match checks::parse(value) {
@@ -198,15 +265,48 @@ pub(crate) fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnost
                 }
             }
         }
+        // A claim binds one sentence, so it names it one way; a claim that names none is kept
+        // out (its checks were read above, so their own problems still show).
+        let target = match (c.quote, c.cell) {
+            (Some(quote), None) => Target::Quote(quote),
+            (None, Some(cell)) => Target::Cell(cell),
+            (Some(quote), Some(cell)) => {
+                diagnostics.push(
+                    Diagnostic::at(format!("claim `{id}` gives both `quote` and `cell`"), file, source, cell.span(), "give `quote` or `cell`, not both")
+                        .with_note("`quote` binds a sentence of prose; `cell` binds a table cell by its row and column"),
+                );
+                Target::Quote(quote)
+            }
+            (None, None) => {
+                diagnostics.push(
+                    Diagnostic::at(format!("claim `{id}` gives neither `quote` nor `cell`"), file, source, c.id.span(), "this claim binds nothing")
+                        .with_note("give `quote = \"...\"` for a sentence or `cell = { row = \"...\", column = \"...\" }` for a table cell"),
+                );
+                continue;
+            }
+        };
         claims.push(Claim {
             id: c.id,
-            quote: c.quote,
+            target,
             verdict: c.verdict,
             finding: c.finding,
             sources: c.sources,
             labels: c.labels,
             checks: parsed,
         });
+    }
+    let mut field_units = FieldUnits::new();
+    for field in raw.field {
+        let name = field.name.get_ref();
+        match Unit::declared(field.unit.get_ref()) {
+            Err(message) => diagnostics.push(Diagnostic::at(message, file, source, field.unit.span(), "unit")),
+            Ok(_) if field_units.contains_key(name) => {
+                diagnostics.push(Diagnostic::at(format!("field `{name}` has its unit declared twice"), file, source, field.name.span(), "declared again here"))
+            }
+            Ok(unit) => {
+                field_units.insert(name.clone(), unit);
+            }
+        }
     }
     let registry = Registry {
         file: file.to_string(),
@@ -217,6 +317,7 @@ pub(crate) fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnost
         labels: raw.label,
         ignore: raw.ignore,
         policy: raw.policy,
+        field_units,
     };
     diagnostics.extend(validate(&registry));
     (Some(registry), diagnostics)
@@ -311,8 +412,15 @@ fn validate(registry: &Registry) -> Vec<Diagnostic> {
                 ));
             }
         }
-        if claim.quote.get_ref().trim().is_empty() {
-            out.push(Diagnostic::at(format!("claim `{}` has an empty quote", claim.id.get_ref()), file, source, claim.quote.span(), "empty"));
+        if let Some(quote) = claim.quote()
+            && quote.get_ref().trim().is_empty()
+        {
+            out.push(Diagnostic::at(format!("claim `{}` has an empty quote", claim.id.get_ref()), file, source, quote.span(), "empty"));
+        }
+        if let Some(cell) = claim.cell()
+            && (cell.get_ref().row.trim().is_empty() || cell.get_ref().column.trim().is_empty())
+        {
+            out.push(Diagnostic::at(format!("claim `{}` names a cell without a row or a column", claim.id.get_ref()), file, source, cell.span(), "row and column are the texts of the row's first cell and of the column's header"));
         }
     }
     out
@@ -419,5 +527,61 @@ sources = ["guide"]
         let (reg, diags) = parse("claims/a.toml", &src);
         assert!(reg.is_none());
         assert!(diags[0].message.contains("maybe"), "{:?}", diags[0]);
+    }
+
+    const CELL: &str = "\n[[claim]]\nid = \"T1\"\ncell = { row = \"anyscale\", column = \"Median\", section = \"70B Models\" }\nverdict = \"retain\"\nfinding = \"f\"\n";
+
+    #[test]
+    fn a_claim_may_name_a_table_cell() {
+        let (reg, diags) = parse("claims/a.toml", &(GOOD.to_string() + CELL));
+        assert!(diags.is_empty(), "{diags:?}");
+        let reg = reg.unwrap();
+        let cell = reg.claims[1].cell().unwrap().get_ref();
+        assert_eq!((cell.row.as_str(), cell.column.as_str(), cell.section.as_deref()), ("anyscale", "Median", Some("70B Models")));
+        assert!(reg.claims[1].quote().is_none());
+    }
+
+    #[test]
+    fn a_claim_with_both_quote_and_cell_is_located() {
+        let src = GOOD.to_string() + &CELL.replace("cell = {", "quote = \"x\"\ncell = {");
+        let (_, diags) = parse("claims/a.toml", &src);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(diags[0].message.contains("claim `T1` gives both `quote` and `cell`"), "{}", diags[0].message);
+        let line = src.lines().position(|l| l.starts_with("cell = ")).unwrap() + 1;
+        assert_eq!(diags[0].location.as_ref().unwrap().line, line);
+    }
+
+    #[test]
+    fn a_claim_with_neither_quote_nor_cell_is_located() {
+        let src = GOOD.to_string() + &CELL.replace("cell = { row = \"anyscale\", column = \"Median\", section = \"70B Models\" }\n", "");
+        let (reg, diags) = parse("claims/a.toml", &src);
+        assert!(diags[0].message.contains("claim `T1` gives neither `quote` nor `cell`"), "{}", diags[0].message);
+        assert_eq!(reg.unwrap().claims.len(), 1);
+    }
+
+    #[test]
+    fn an_unknown_key_in_a_cell_is_refused() {
+        let (_, diags) = parse("claims/a.toml", &(GOOD.to_string() + &CELL.replace("section =", "heading =")));
+        assert!(diags[0].message.contains("heading"), "{:?}", diags[0]);
+    }
+
+    #[test]
+    fn field_tables_declare_units() {
+        let src = GOOD.to_string() + "\n[[field]]\nname = \"ttft_s\"\nunit = \"s\"\n\n[[field]]\nname = \"tokens_per_s\"\nunit = \"tokens/s\"\n";
+        let (reg, diags) = parse("claims/a.toml", &src);
+        assert!(diags.is_empty(), "{diags:?}");
+        let units = reg.unwrap().field_units;
+        assert_eq!(units.get("ttft_s"), Some(&Unit::S));
+        assert_eq!(units.get("tokens_per_s"), Some(&Unit::Other("tokens/s".into())));
+    }
+
+    #[test]
+    fn a_field_declared_twice_or_without_a_unit_is_located() {
+        let src = GOOD.to_string() + "\n[[field]]\nname = \"a_s\"\nunit = \"s\"\n\n[[field]]\nname = \"a_s\"\nunit = \"ms\"\n\n[[field]]\nname = \"b\"\nunit = \"\"\n";
+        let (_, diags) = parse("claims/a.toml", &src);
+        let messages: Vec<_> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert!(messages.iter().any(|m| m.contains("field `a_s` has its unit declared twice")), "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("a unit is not empty")), "{messages:?}");
+        assert!(diags.iter().all(|d| d.location.is_some()));
     }
 }

@@ -4,13 +4,15 @@
 
 use serde::Serialize;
 
-use crate::commands::audit::{Change, ClaimBinding, Review, SentenceRef};
+use crate::commands::audit::{CellPlace, CellRef, Change, ClaimBinding, Review, SentenceRef};
 use crate::checks::Outcome;
 
 /// Bumped whenever a field changes meaning or disappears. Version 2: an unbound number names
 /// its sentence by index (`sentence`), and each such sentence's text is given once in the
-/// registry's `unbound_sentences`.
-pub const SCHEMA_VERSION: u32 = 2;
+/// registry's `unbound_sentences`. Version 3: a claim may name a table cell instead of quoting
+/// a sentence; its `quote` is then absent and `cell` gives the section, row and column it
+/// names, and a sentence that is a table cell carries `cell` with its row and column.
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct WireReview {
@@ -112,7 +114,12 @@ pub(crate) struct WireClaim {
     pub id: String,
     pub verdict: String,
     pub status: String,
-    pub quote: String,
+    /// The quote, for a claim that binds a sentence by one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
+    /// The table cell, for a claim that names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<WireCellRef>,
     pub finding: String,
     pub sources: Vec<String>,
     pub binding: WireBinding,
@@ -138,6 +145,25 @@ pub(crate) struct WireSentence {
     pub span: [usize; 2],
     pub text: String,
     pub fingerprint: String,
+    /// The row and column, when the sentence is a table cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<WireCellPlace>,
+}
+
+/// A table cell as a claim names it.
+#[derive(Debug, Serialize)]
+pub(crate) struct WireCellRef {
+    /// The section the registry names, where it names one.
+    pub section: Option<String>,
+    pub row: String,
+    pub column: String,
+}
+
+/// Where a table cell stands: the texts of its row's first cell and of its column's header.
+#[derive(Debug, Serialize)]
+pub(crate) struct WireCellPlace {
+    pub row: String,
+    pub column: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -192,6 +218,7 @@ fn sentence(s: &SentenceRef) -> WireSentence {
         span: [s.span.0, s.span.1],
         text: s.text.clone(),
         fingerprint: s.fingerprint.clone(),
+        cell: s.cell.as_ref().map(|CellPlace { row, column }| WireCellPlace { row: row.clone(), column: column.clone() }),
     }
 }
 
@@ -225,6 +252,7 @@ pub(crate) fn wire(review: &Review) -> WireReview {
                     verdict: c.verdict.to_string(),
                     status: c.status().to_string(),
                     quote: c.quote.clone(),
+                    cell: c.cell.as_ref().map(|CellRef { section, row, column }| WireCellRef { section: section.clone(), row: row.clone(), column: column.clone() }),
                     finding: c.finding.clone(),
                     sources: c.sources.clone(),
                     binding: match &c.binding {

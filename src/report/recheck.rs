@@ -81,7 +81,7 @@ fn row(r: &Row) -> WireRow {
         check: r.check,
         kind: r.kind.name().into(),
         what: r.what.clone(),
-        unit: r.unit.map(|u| u.symbol().to_string()),
+        unit: r.unit.as_ref().map(|u| u.symbol().to_string()),
         accepted: r.accepted.and_then(sig),
         fresh: r.fresh.and_then(sig),
         summary: r.summary.and_then(sig),
@@ -154,7 +154,7 @@ pub(crate) fn text(report: &Report) -> String {
             Mode::Offline => {
                 t.set_header(["Claim", "Quoted", "Recomputed", "Saved summary", "Outcome"]);
                 for r in latencies {
-                    t.add_row([id(r), r.what.clone(), value(r.accepted, r.unit), value(r.summary, r.unit), r.outcome.name().into()]);
+                    t.add_row([id(r), r.what.clone(), value(r.accepted, r.unit.as_ref()), value(r.summary, r.unit.as_ref()), r.outcome.name().into()]);
                 }
             }
             Mode::Fresh => {
@@ -163,8 +163,8 @@ pub(crate) fn text(report: &Report) -> String {
                     t.add_row([
                         id(r),
                         r.what.clone(),
-                        value(r.accepted, r.unit),
-                        value(r.fresh, r.unit),
+                        value(r.accepted, r.unit.as_ref()),
+                        value(r.fresh, r.unit.as_ref()),
                         r.ratio.map_or("—".into(), |x| format!("{x:.3}")),
                         span(r.interval),
                         r.bound.map_or("—".into(), |d| format!("{:.0} %", d * 100.0)),
@@ -228,7 +228,7 @@ fn id(r: &Row) -> String {
     format!("{} #{}", r.claim, r.check)
 }
 
-fn value(v: Option<f64>, unit: Option<Unit>) -> String {
+fn value(v: Option<f64>, unit: Option<&Unit>) -> String {
     match (v, unit) {
         (Some(v), Some(u)) => format!("{v:.2} {}", u.symbol()),
         (Some(v), None) => format!("{v:.3}"),

@@ -12,8 +12,9 @@ use crate::status::Status;
 use crate::commands::review::ReviewFile;
 
 /// Bumped whenever a field changes meaning or disappears. Version 2: the registries are the
-/// audit JSON's version 2 (unbound numbers refer to their sentence by index).
-pub const SCHEMA_VERSION: u32 = 2;
+/// audit JSON's version 2 (unbound numbers refer to their sentence by index). Version 3: they
+/// are its version 3 (a claim may name a table cell rather than quote a sentence).
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct WireReviewFile {

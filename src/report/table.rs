@@ -20,7 +20,7 @@ pub(crate) fn verdict_table(review: &Review) -> String {
             claim.id.clone(),
             shorten(claim.section().rsplit(" › ").next().unwrap_or(""), 24),
             claim.verdict.to_string(),
-            shorten(&claim.quote, 48),
+            shorten(&claim.target(), 48),
             format!("{}/{}", claim.passed(), claim.checks.len()),
             claim.status().to_string(),
         ]);

@@ -1,0 +1,60 @@
+//! The unit a check's value is in. This module owns the order in which it is decided: the
+//! check's own `unit` key, then the registry's `[[field]]` table for the field the check
+//! reads, then the field's name (`ttft_s` is in seconds, `host_us` in microseconds). Judging
+//! the value against the quoted unit is `checks::judge`'s job, not this module's.
+
+use std::collections::BTreeMap;
+
+use crate::article::numbers::Unit;
+
+/// Field name → the unit its values are in, from the registry's `[[field]]` tables.
+pub(crate) type FieldUnits = BTreeMap<String, Unit>;
+
+/// The unit of `field`'s values: as the registry declares it, else as its name says.
+pub(crate) fn of_field(fields: &FieldUnits, field: &str) -> Option<Unit> {
+    fields.get(field).cloned().or_else(|| from_suffix(field))
+}
+
+/// The unit a field's name declares by its suffix: `_s`, `_sec` and `_seconds` are seconds,
+/// `_ms`, `_us` and `_ns` the smaller time units. A rate (`tokens_per_s`,
+/// `request_output_throughput_token_per_s`) ends like a time but is not one, so `_per_s`,
+/// `_per_sec` and `_per_second` declare no unit.
+pub(crate) fn from_suffix(field: &str) -> Option<Unit> {
+    if ["_per_s", "_per_sec", "_per_second"].iter().any(|rate| field.ends_with(rate)) {
+        return None;
+    }
+    let suffixes: [(&str, Unit); 6] =
+        [("_seconds", Unit::S), ("_sec", Unit::S), ("_s", Unit::S), ("_ms", Unit::Ms), ("_us", Unit::Us), ("_ns", Unit::Ns)];
+    suffixes.into_iter().find(|(suffix, _)| field.ends_with(suffix)).map(|(_, unit)| unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suffixes_name_time_units() {
+        assert_eq!(from_suffix("ttft_s"), Some(Unit::S));
+        assert_eq!(from_suffix("end_to_end_latency_seconds"), Some(Unit::S));
+        assert_eq!(from_suffix("wall_sec"), Some(Unit::S));
+        assert_eq!(from_suffix("gap_ms"), Some(Unit::Ms));
+        assert_eq!(from_suffix("host_us"), Some(Unit::Us));
+        assert_eq!(from_suffix("gap_ns"), Some(Unit::Ns));
+    }
+
+    #[test]
+    fn a_rate_or_a_plain_name_has_no_unit() {
+        assert_eq!(from_suffix("tokens_per_s"), None);
+        assert_eq!(from_suffix("request_output_throughput_token_per_s"), None);
+        assert_eq!(from_suffix("number_output_tokens"), None);
+        assert_eq!(from_suffix("requests"), None);
+    }
+
+    #[test]
+    fn the_registry_wins_over_the_name() {
+        let fields = FieldUnits::from([("ttft_s".to_string(), Unit::Ms), ("tokens_per_s".to_string(), Unit::Other("tokens/s".into()))]);
+        assert_eq!(of_field(&fields, "ttft_s"), Some(Unit::Ms));
+        assert_eq!(of_field(&fields, "tokens_per_s"), Some(Unit::Other("tokens/s".into())));
+        assert_eq!(of_field(&fields, "host_us"), Some(Unit::Us));
+    }
+}
