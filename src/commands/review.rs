@@ -95,7 +95,10 @@ pub(crate) fn gather(ws: &Workspace) -> Result<ReviewFile, Failure> {
     let mut figures = Vec::new();
     for loaded in &ws.registries {
         let Some(article) = &loaded.article else { continue };
-        let dir = article.path.rsplit_once('/').map_or("", |(d, _)| d);
+        // A draft is a copy of the manuscript it stands in for, wherever it lies, so its images
+        // are the manuscript's.
+        let shown_at = loaded.draft_of.as_deref().unwrap_or(&article.path);
+        let dir = shown_at.rsplit_once('/').map_or("", |(d, _)| d);
         for image in &article.images {
             let path = if dir.is_empty() { image.clone() } else { format!("{dir}/{image}") };
             let bytes = evidence.bytes(&path).ok();

@@ -152,7 +152,8 @@ fn legend() -> String {
     for s in Shown::ALL {
         let _ = write!(out, "<span class=\"key s-{}\"><span class=\"sym\" aria-hidden=\"true\">{}</span> {}</span> ", s.class(), s.symbol(), s.label());
     }
-    out.push_str("<span class=\"key\"><span class=\"unbound\">12.3</span> unbound number</span> ");
+    out.push_str("<span class=\"key\"><span class=\"num unbound\">12.3</span> unbound number</span> ");
+    out.push_str("<span class=\"key\"><span class=\"num num-changed\">4.5</span> number changed since the lock</span> ");
     out.push_str("<span class=\"key\"><span class=\"sent-new\"><span class=\"sym\" aria-hidden=\"true\">+</span> new sentence</span></span> ");
     out.push_str("<span class=\"key\"><span class=\"num num-failed\">1.0</span> number whose check fails</span> ");
     out.push_str("<span class=\"muted\">Hover or focus (Tab) a marked sentence for its claim; Escape closes.</span></p>");
@@ -286,7 +287,7 @@ fn claims_table(r: &RegistryReview, p: &str) -> String {
                 esc(&c.status().to_string()),
                 c.passed(),
                 c.checks.len(),
-                esc(c.section()),
+                esc(c.section().rsplit(" › ").next().unwrap_or("")),
                 esc(&c.finding)
             );
         }
@@ -321,9 +322,14 @@ impl Level {
 /// The article as HTML with its sentences and numbers marked.
 fn article_html(file: &ReviewFile, r: &RegistryReview, article: &Article, p: &str) -> String {
     let (levels, inserts) = marks(file, r, p);
-    let src = article.source.as_str();
+    marked_html(&article.source, &levels, &inserts, &|dest| figure_open(file, &r.manuscript, dest))
+}
+
+/// Markdown `src` as HTML with `levels` of marks wrapped around their source spans, each
+/// insert placed before the text at its offset, and each image opened by `figure`.
+fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figure: &dyn Fn(&str) -> String) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
-    let mut w = Writer { levels: &levels, inserts: &inserts, next_insert: 0, stack: Vec::new(), opened: vec![vec![false; levels[0].marks.len()], vec![false; levels[1].marks.len()]], depth: 0, out: Vec::new() };
+    let mut w = Writer { levels, inserts, next_insert: 0, stack: Vec::new(), opened: vec![vec![false; levels[0].marks.len()], vec![false; levels[1].marks.len()]], depth: 0, out: Vec::new() };
     for (event, range) in Parser::new_ext(src, options).into_offset_iter() {
         match event {
             Event::Text(text) => {
@@ -350,7 +356,7 @@ fn article_html(file: &ReviewFile, r: &RegistryReview, article: &Article, p: &st
             Event::SoftBreak | Event::HardBreak | Event::InlineHtml(_) | Event::Html(_) | Event::TaskListMarker(_) => w.out.push(event),
             Event::Start(Tag::Image { dest_url, .. }) => {
                 w.close_all();
-                w.out.push(Event::InlineHtml(CowStr::from(figure_open(file, &r.manuscript, &dest_url))));
+                w.out.push(Event::InlineHtml(CowStr::from(figure(&dest_url))));
                 w.depth += 1;
             }
             Event::End(TagEnd::Image) => {
@@ -897,8 +903,21 @@ del { background: #ffebe9; } ins { background: #dafbe1; text-decoration: none; }
 }
 "#;
 
-/// Escape closes a pop-up by moving focus off it: the only script the page has.
-const JS: &str = r#"document.addEventListener("keydown", function (e) { if (e.key === "Escape" && document.activeElement) { document.activeElement.blur(); } });"#;
+/// The page's only script: Escape closes a pop-up by moving focus off it, and a pop-up that
+/// would run past the right edge of the window moves left until it fits.
+const JS: &str = r#"
+document.addEventListener("keydown", function (e) { if (e.key === "Escape" && document.activeElement) { document.activeElement.blur(); } });
+function fit(e) {
+  var mark = e.target.closest && e.target.closest(".mark, .num.unbound, .sent-new, .sent-changed");
+  var pop = mark && mark.querySelector(":scope > .pop");
+  if (!pop) { return; }
+  pop.style.left = "0px";
+  var over = pop.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
+  if (over > 0) { pop.style.left = (-over) + "px"; }
+}
+document.addEventListener("focusin", fit);
+document.addEventListener("mouseover", fit);
+"#;
 
 #[cfg(test)]
 mod tests {
@@ -927,6 +946,46 @@ mod tests {
     #[test]
     fn an_svg_loses_its_prologue() {
         assert_eq!(inline_svg("<?xml version=\"1.0\"?>\n<svg width=\"1\"></svg>"), "<svg aria-hidden=\"true\" focusable=\"false\" width=\"1\"></svg>");
+    }
+
+    fn mark(span: (usize, usize), name: &str) -> Mark {
+        Mark { span, open: format!("<{name}>"), cont: format!("<{name}+>"), close: "</m>" }
+    }
+
+    fn marked(src: &str, sentences: Vec<Mark>, numbers: Vec<Mark>, inserts: &[(usize, String)]) -> String {
+        marked_html(src, &[Level { marks: sentences }, Level { marks: numbers }], inserts, &|dest| format!("<fig {dest}>"))
+    }
+
+    #[test]
+    fn a_mark_wraps_exactly_its_span() {
+        let src = "One. Two 12 µs here.\n";
+        assert_eq!(marked(src, vec![mark((5, 21), "s")], vec![mark((9, 15), "n")], &[]), "<p>One. <s>Two <n>12 µs</m> here.</m></p>\n");
+    }
+
+    #[test]
+    fn a_mark_closes_before_an_element_it_opened_in_ends_and_reopens_after() {
+        // The sentence starts inside the emphasis and ends after it.
+        let src = "A *b c* d.\n";
+        assert_eq!(marked(src, vec![mark((3, 10), "s")], vec![], &[]), "<p>A <em><s>b c</m></em><s+> d.</m></p>\n");
+    }
+
+    #[test]
+    fn a_mark_never_spans_a_block() {
+        let src = "a b\n\nc d\n";
+        assert_eq!(marked(src, vec![mark((2, 6), "s")], vec![], &[]), "<p>a <s>b</m></p>\n<p><s+>c</m> d</p>\n");
+    }
+
+    #[test]
+    fn inserts_stand_before_their_offset_and_at_the_end() {
+        let src = "One. Two.\n";
+        let inserts = [(5, "<i1>".to_string()), (usize::MAX, "<i2>".to_string())];
+        assert_eq!(marked(src, vec![mark((5, 9), "s")], vec![], &inserts), "<p>One. <i1><s>Two.</m></p>\n<i2>");
+    }
+
+    #[test]
+    fn an_image_caption_is_marked_inside_its_figure() {
+        let src = "![Cap one.](f.svg)\n";
+        assert_eq!(marked(src, vec![mark((2, 10), "s")], vec![], &[]), "<p><fig f.svg><s>Cap one.</m></span></span></p>\n");
     }
 
     #[test]
