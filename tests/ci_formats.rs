@@ -154,7 +154,9 @@ fn sarif_fingerprints_survive_lines_moving() {
 }
 
 /// A workflow command: its kind, its properties (unescaped) and its message (unescaped).
-fn parse_command(line: &str) -> Option<(String, Vec<(String, String)>, String)> {
+type Command = (String, Vec<(String, String)>, String);
+
+fn parse_command(line: &str) -> Option<Command> {
     let rest = line.strip_prefix("::")?;
     let (head, message) = rest.split_once("::")?;
     let (kind, props) = head.split_once(' ').unwrap_or((head, ""));

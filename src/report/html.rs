@@ -733,7 +733,7 @@ fn evidence_section(file: &ReviewFile) -> String {
         let matches = r.actual_sha256.as_deref() == Some(r.recorded_sha256.as_str());
         let note = if matches { format!("<span class=\"s-held\">✓ as recorded in <code>{}</code></span>", esc(&r.file)) } else { format!("<span class=\"s-failed\">✗ the registry records <code>{}</code></span>", esc(&r.recorded_sha256)) };
         let _ = write!(out, "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{note}</td></tr>", esc(&r.manuscript), esc(r.actual_sha256.as_deref().unwrap_or("unreadable")));
-        let lock = r.lock.as_ref().map_or(String::new(), |l| format!("lock <code>{}</code> accepted at <code>{}</code>", esc(&l.file), esc(&crate::hash::short(&l.accepted_sha256))));
+        let lock = r.lock.as_ref().map_or(String::new(), |l| format!("lock <code>{}</code> accepted at <code>{}</code>", esc(&l.file), esc(crate::hash::short(&l.accepted_sha256))));
         let _ = write!(out, "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{lock}</td></tr>", esc(&m.registry), esc(&m.registry_sha256));
     }
     out.push_str("</tbody></table><h3>Evidence runs</h3>");
