@@ -32,8 +32,27 @@ pub enum Command {
         /// sentences with unbound numbers, deleted sentences that held claims.
         #[arg(long, value_name = "FILE")]
         draft: Option<PathBuf>,
-        #[arg(long, value_enum, default_value_t = Format::Table)]
-        format: Format,
+        /// `table` for people, `json` for programs, `sarif` for code scanning, `github` for
+        /// workflow-command annotations, `junit` for test reports.
+        #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
+        format: AuditFormat,
+        /// Also write a Markdown job summary to FILE (for `$GITHUB_STEP_SUMMARY`).
+        #[arg(long, value_name = "FILE")]
+        summary: Option<PathBuf>,
+    },
+    /// Write the review as one self-contained HTML page: the article with every claim marked by
+    /// its status, the verdict table, the figures, and the hashes of every input. The same data
+    /// as `review`; nothing is written when the input is bad.
+    Report {
+        #[command(flatten)]
+        target: Target,
+        /// Where to write the page.
+        #[arg(long, value_name = "FILE")]
+        html: PathBuf,
+        /// Review this file in place of its registry's manuscript, with its changes since the lock
+        /// marked (as `audit --draft`).
+        #[arg(long, value_name = "FILE")]
+        draft: Option<PathBuf>,
     },
     /// Record a clean audit: write each registry's lock (`claims/<name>.lock`) and, where the
     /// manuscript changed, its manuscript.sha256. Writes nothing unless every claim binds,
@@ -194,6 +213,16 @@ pub enum Format {
     Json,
 }
 
+/// What `audit` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AuditFormat {
+    Table,
+    Json,
+    Sarif,
+    Github,
+    Junit,
+}
+
 impl Target {
     fn load(&self, draft: Option<PathBuf>) -> Workspace {
         Workspace::load(&Options { root: self.root.clone(), claims: self.claims.clone(), draft })
@@ -203,13 +232,25 @@ impl Target {
 /// Runs a parsed command line, writing its output to `out`.
 pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
     match cli.command {
-        Command::Audit { target, draft, format } => {
+        Command::Audit { target, draft, format, summary } => {
             let review = audit::audit(&target.load(draft));
             out.print(&match format {
-                Format::Table => report::table::audit_text(&review),
-                Format::Json => report::json::render(&review),
+                AuditFormat::Table => report::table::audit_text(&review),
+                AuditFormat::Json => report::json::render(&review),
+                AuditFormat::Sarif => report::sarif::render(&review),
+                AuditFormat::Github => report::github::render(&review),
+                AuditFormat::Junit => report::junit::render(&review),
             })?;
+            if let Some(path) = summary {
+                write_file(&path, &report::summary::render(&review))?;
+            }
             review.status()
+        }
+        Command::Report { target, html, draft } => {
+            let file = review::gather(&target.load(draft)).map_err(|f| f.refusing("no report written"))?;
+            write_file(&html, &report::html::render(&file))?;
+            out.line(&report::html::written_line(&html.display().to_string(), &file))?;
+            Ok(file.status)
         }
         Command::Table { target } => {
             let review = audit::audit(&target.load(None));
@@ -283,7 +324,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             if path == std::path::Path::new("-") {
                 out.print(&text)?;
             } else {
-                crate::paths::write_atomic(&path, text.as_bytes()).map_err(|e| Failure::Internal(anyhow::anyhow!("writing {}: {e}", path.display())))?;
+                write_file(&path, &text)?;
                 out.line(&report::review::written_line(&path.display().to_string(), &file))?;
             }
             Ok(file.status)
@@ -297,6 +338,12 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             Ok(Status::Clean)
         }
     }
+}
+
+/// Replaces `path` with `text` through a temporary file in its folder and a rename, so that a
+/// reader never sees half a file.
+fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
+    crate::paths::write_atomic(path, text.as_bytes()).map_err(|e| Failure::Internal(anyhow::anyhow!("writing {}: {e}", path.display())))
 }
 
 /// `run` and `bench`: measure on the device and write a run.

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -180,6 +181,74 @@ where
         .map_err(to_plot)
 }
 
+/// The major ticks of a log axis over `lo..hi`: 1, 2 and 5 times each power of ten inside it,
+/// or every integer multiple where that leaves fewer than four ticks (an axis within one
+/// decade). plotters' own choice for a log axis repeats a tick (`100.0` twice) and crowds minor
+/// lines into a grey band, so the figures name their ticks.
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let coarse = multiples(lo, hi, &[1.0, 2.0, 5.0]);
+    if coarse.len() >= 4 { coarse } else { multiples(lo, hi, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]) }
+}
+
+/// The light lines of a log axis: the integer multiples of each power of ten that are not
+/// major ticks.
+fn log_minor_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let major = log_ticks(lo, hi);
+    multiples(lo, hi, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]).into_iter().filter(|v| !major.contains(v)).collect()
+}
+
+/// `factors` times each power of ten, inside `lo..=hi`.
+fn multiples(lo: f64, hi: f64, factors: &[f64]) -> Vec<f64> {
+    decades(lo, hi).flat_map(|d| factors.iter().map(move |m| m * d)).filter(|v| *v >= lo && *v <= hi).collect()
+}
+
+/// Every power of ten from the one at or below `lo` to the one at or below `hi`.
+fn decades(lo: f64, hi: f64) -> impl Iterator<Item = f64> {
+    let (first, last) = (lo.log10().floor() as i32, hi.log10().floor() as i32);
+    (first..=last).map(|e| 10f64.powi(e))
+}
+
+/// The worker axis of the timeline: `0..workers`, with ticks where [`worker_ticks`] puts them.
+/// plotters' linear axis with bound key points has no label formatter, so this one says how to
+/// map a row and where its ticks stand, and takes the default formatting that the figure
+/// overrides.
+struct Rows {
+    workers: f64,
+    ticks: Vec<f64>,
+}
+
+impl Ranged for Rows {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let fraction = value / self.workers;
+        limit.0 + (fraction * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() { Vec::new() } else { self.ticks.clone() }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        0.0..self.workers
+    }
+}
+
+/// Ticks for worker rows `0..workers`: every `step`-th worker, at the middle of its row, with a
+/// step of 1, 2 or 5 times a power of ten that leaves at most eight ticks.
+fn worker_ticks(workers: usize) -> Vec<f64> {
+    let step = (0..10).flat_map(|e| [1, 2, 5].map(|m| m * 10usize.pow(e))).find(|s| workers.div_ceil(*s) <= 8).unwrap_or(1);
+    (0..workers).step_by(step).map(|w| w as f64 + 0.5).collect()
+}
+
+/// A tick's label with no more decimals than it needs: `20`, `0.5`, `2.25`.
+fn tick_label(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".to_string() } else { s.to_string() }
+}
+
 fn to_plot<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow::anyhow!("drawing: {e:?}")
 }
@@ -229,7 +298,7 @@ fn latency_figure(
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(64)
-            .build_cartesian_2d(-0.5f64..n - 0.5, ((lo * 0.8)..(hi * 1.25)).log_scale())
+            .build_cartesian_2d(-0.5f64..n - 0.5, ((lo * 0.8)..(hi * 1.25)).log_scale().with_key_points(log_ticks(lo * 0.8, hi * 1.25)).with_light_points(log_minor_ticks(lo * 0.8, hi * 1.25)))
             .map_err(to_plot)?;
         let labels: Vec<String> = case_labels.iter().map(|s| s.to_string()).collect();
         chart
@@ -240,6 +309,7 @@ fn latency_figure(
                 let i = x.round();
                 if (x - i).abs() < 1e-6 && i >= 0.0 { labels.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
             })
+            .y_label_formatter(&|v| tick_label(*v))
             .y_desc("host completion time, µs (log scale)")
             .label_style((FAMILY, 13))
             .draw()
@@ -302,11 +372,14 @@ fn timeline_figure(name: &str, run: &str, evidence: &Evidence, trace: &str) -> a
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(56)
-            .build_cartesian_2d(0f64..span_us * 1.02, 0f64..header.workers as f64)
+            .build_cartesian_2d(0f64..span_us * 1.02, Rows { workers: header.workers as f64, ticks: worker_ticks(header.workers) })
             .map_err(to_plot)?;
         chart
             .configure_mesh()
             .disable_y_mesh()
+            .x_label_formatter(&|v| tick_label(*v))
+            // A tick stands at the middle of its worker's row and names the worker.
+            .y_label_formatter(&|v| format!("{}", (*v - 0.5).round() as i64))
             .x_desc("time since the first task started, µs (%globaltimer)")
             .y_desc("worker block")
             .label_style((FAMILY, 13))
@@ -346,4 +419,32 @@ fn timeline_figure(name: &str, run: &str, evidence: &Evidence, trace: &str) -> a
             .collect(),
     };
     Ok(Figure { name: name.to_string(), svg, provenance })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ticks_are_one_two_five_and_never_repeat() {
+        assert_eq!(log_ticks(9.5, 625.0), [10.0, 20.0, 50.0, 100.0, 200.0, 500.0]);
+        let minor = log_minor_ticks(9.5, 625.0);
+        assert!(minor.iter().all(|m| !log_ticks(9.5, 625.0).contains(m)));
+        assert_eq!(log_ticks(15.0, 55.0), [20.0, 30.0, 40.0, 50.0]);
+        assert!(log_minor_ticks(15.0, 55.0).is_empty());
+    }
+
+    #[test]
+    fn tick_labels_print_integers_as_integers() {
+        assert_eq!(tick_label(120.0), "120");
+        assert_eq!(tick_label(0.5), "0.5");
+        assert_eq!(tick_label(2.25), "2.25");
+        assert_eq!(tick_label(-0.0), "0");
+    }
+
+    #[test]
+    fn worker_ticks_name_whole_workers_at_the_middle_of_their_rows() {
+        assert_eq!(worker_ticks(132), [0.5, 20.5, 40.5, 60.5, 80.5, 100.5, 120.5]);
+        assert_eq!(worker_ticks(4), [0.5, 1.5, 2.5, 3.5]);
+    }
 }

@@ -23,7 +23,8 @@
 //! a clean audit of it as the lock, `recheck` judges its bound latency and ordering checks again
 //! (offline from the raw samples, against a stored run, or against a fresh run of the GPU
 //! suite), and `review` gathers the audit, the offline recheck and the runs' metadata into one
-//! versioned file.
+//! versioned file; `report --html` lays out that same gathered review as one self-contained
+//! page.
 //!
 //! # Code map
 //!
@@ -52,8 +53,11 @@
 //!   bootstrap, offline and against a stored run; `recheck::device` asks the GPU suite for a
 //!   fresh run.
 //! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON, the
-//!   recheck table and `recheck.json`, the review file, the benchmark table. They lay out what
-//!   was decided; they never decide.
+//!   recheck table and `recheck.json`, the review file, the benchmark table, the HTML review
+//!   page (`report::html`), and for CI the audit's findings as located annotations
+//!   (`report::annotations`, one rule per finding kind) laid out as SARIF, GitHub workflow
+//!   commands, JUnit XML and a Markdown job summary. They lay out what was decided; they never
+//!   decide.
 //! - [`figures`]: the article's SVG figures rendered from an accepted run, and their provenance.
 //! - [`gpu`]: the GPU suite (kernels compiled by NVRTC, the timing harness, FP64 references);
 //!   it writes runs through [`evidence`] and imports nothing above it.
@@ -83,11 +87,12 @@
 //! through the workspace's [`evidence::store::Evidence`], which keeps what it parsed. A test
 //! holds `review` of the shipped repository to one open per file.
 //!
-//! **Architecture Invariant:** the audit writes nothing. Each writer writes one kind of thing:
-//! `run`, `bench` and `recheck --gpu` a new run directory, renamed into place when complete
-//! ([`evidence::writer::RunWriter`]), never an existing one; `accept` locks and
-//! `manuscript.sha256`, only after a clean audit; `figures` the figures; `review` its `--out`
-//! file; `accept-run` `evidence/accepted.toml`. Each of those files is replaced through a
+//! **Architecture Invariant:** the audit writes nothing but the `--summary` file it is asked
+//! for. Each writer writes one kind of thing: `run`, `bench` and `recheck --gpu` a new run
+//! directory, renamed into place when complete ([`evidence::writer::RunWriter`]), never an
+//! existing one; `accept` locks and `manuscript.sha256`, only after a clean audit; `figures` the
+//! figures; `review` its `--out` file; `report` its `--html` page; `accept-run`
+//! `evidence/accepted.toml`. Each of those files is replaced through a
 //! temporary file and a rename ([`paths::write_atomic`]), and bad input writes nothing.
 //!
 //! **Architecture Invariant:** check kinds are a closed enum (`checks::Kind`) generated from

@@ -14,6 +14,7 @@
 //! deleted sentence from a mistyped quote, and reports it at the quote (exit 2).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 use crate::article::Article;
 use crate::article::numbers::{self, Number};
@@ -60,6 +61,34 @@ pub(crate) struct RegistryReview {
     /// Numbers bound as the literal operands of a passing `arith` check of their claim.
     pub inputs: Vec<Input>,
     pub sources: Vec<SourceReview>,
+    /// Where the registry records the manuscript's SHA-256, for annotations on a changed hash.
+    pub sha256_at: Place,
+    /// Against the lock: the article's sentences that are new or changed, in article order,
+    /// with the origin's name; empty without a lock.
+    pub sentence_changes: Vec<(SentenceRef, &'static str)>,
+}
+
+/// A span of a file as people count it: 1-based line and column (in characters) of its start,
+/// and the line and column just past its end, as SARIF's `endColumn` and GitHub's annotations
+/// read them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Place {
+    pub line: usize,
+    pub col: usize,
+    pub end_line: usize,
+    pub end_col: usize,
+    /// The byte span in the file, for renderers that mark the text itself.
+    pub span: (usize, usize),
+}
+
+impl Place {
+    /// The places of many byte spans of one text, found in one sweep of it: resolving each span
+    /// on its own would walk a long article once per number.
+    pub(crate) fn of_spans(source: &str, spans: &[Range<usize>]) -> Vec<Place> {
+        let offsets: Vec<usize> = spans.iter().flat_map(|s| [s.start, s.end.max(s.start)]).collect();
+        let found = crate::diagnostic::line_cols(source, &offsets);
+        found.chunks(2).zip(spans).map(|(p, s)| Place { line: p[0].0, col: p[0].1, end_line: p[1].0, end_col: p[1].1, span: (s.start, s.end.max(s.start)) }).collect()
+    }
 }
 
 /// A number of a claim's sentence that its `arith` check computes from.
@@ -90,6 +119,8 @@ pub(crate) struct ClaimReview {
     pub checks: Vec<CheckReview>,
     /// The claim's sentence against the lock, where the registry has one.
     pub change: Option<Change>,
+    /// Where the claim's quote stands in the registry.
+    pub registry_at: Place,
 }
 
 /// A claim's sentence now, against the sentence it held when the lock was accepted.
@@ -101,7 +132,9 @@ pub(crate) enum Change {
     /// A checked number's value differs; its checks run against the draft's value.
     NumberChanged { before: String, diff: String },
     /// The quote no longer binds: the audited sentence was deleted (`deleted`) or rewritten.
-    Lost { before: String, before_line: usize, deleted: bool, nearest: Option<(SentenceRef, f64)>, diff: Option<String> },
+    /// `at` is where the sentence stood in the audited text: the start of the sentence it became
+    /// where it was rewritten, else the start of the first later sentence that survived.
+    Lost { before: String, before_line: usize, deleted: bool, nearest: Option<(SentenceRef, f64)>, diff: Option<String>, at: Option<Place> },
     /// The claim is not in the lock: added to the registry since the last `accept`.
     NotLocked,
 }
@@ -140,6 +173,8 @@ pub(crate) struct DeletedSentence {
     pub line: usize,
     pub text: String,
     pub claims: Vec<String>,
+    /// Where it stood in the audited text (see [`Change::Lost`]).
+    pub at: Option<Place>,
 }
 
 /// Where a claim bound, as the review reports it.
@@ -191,6 +226,13 @@ pub(crate) struct CheckReview {
     /// The root-relative files the check reads.
     pub files: Vec<String>,
     pub outcome: Outcome,
+    /// `expect = "mismatch"`: the registry records the quoted number as wrong, and the check
+    /// passes while it stays wrong.
+    pub expect_mismatch: bool,
+    /// Where the article shows the checked number, where the check names one.
+    pub number_at: Option<Place>,
+    /// Where the registry states the check: its `number` key, else its table.
+    pub registry_at: Place,
 }
 
 /// A number of the article that no check verifies and no label declares.
@@ -199,6 +241,8 @@ pub(crate) struct Unbound {
     pub number: String,
     pub line: usize,
     pub col: usize,
+    /// The number's whole span in the article.
+    pub at: Place,
     /// The sentence that quotes it; its text is in [`RegistryReview::unbound_sentences`].
     pub sentence_index: usize,
     /// Against the lock: whether the sentence is `new`, `changed` or `unchanged`.
@@ -358,6 +402,12 @@ impl ClaimReview {
         }
     }
 
+    /// Whether the claim holds only because the registry records its sentence as wrong: a
+    /// check with `expect = "mismatch"` passed, so the sentence is wrong as the audit found.
+    pub(crate) fn wrong_as_found(&self) -> bool {
+        self.checks.iter().any(|c| c.expect_mismatch && matches!(c.outcome, Outcome::Wrong { .. }))
+    }
+
     pub(crate) fn section(&self) -> &str {
         match &self.binding {
             ClaimBinding::Bound { sentence, .. } => &sentence.section,
@@ -406,9 +456,23 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         ignored: BTreeMap::new(),
         inputs: Vec::new(),
         sources,
+        sha256_at: Place::of_spans(&registry.source, &[registry.manuscript.sha256.span()])[0],
+        sentence_changes: Vec::new(),
+    };
+    // The registry places of every quote and every check, in one sweep of the registry.
+    let mut registry_spans: Vec<Range<usize>> = Vec::new();
+    for claim in &registry.claims {
+        registry_spans.push(claim.target_span());
+        registry_spans.extend(claim.checks.iter().map(|k| k.common.number.as_ref().map_or(k.span.clone(), |n| n.span())));
+    }
+    let mut registry_places = Place::of_spans(&registry.source, &registry_spans).into_iter();
+    let mut shell = |claim: &registry::Claim, binding: ClaimBinding| {
+        let quote_at = registry_places.next().expect("a place per quote");
+        let check_places: Vec<Place> = registry_places.by_ref().take(claim.checks.len()).collect();
+        (claim_shell(claim, binding, quote_at), check_places)
     };
     let Some(article) = article else {
-        let claims = registry.claims.iter().map(|c| claim_shell(c, ClaimBinding::NoArticle)).collect();
+        let claims = registry.claims.iter().map(|c| shell(c, ClaimBinding::NoArticle).0).collect();
         return RegistryReview { claims, ..base };
     };
     let ctx = Context::new(evidence, article, &registry.sources, &registry.file, &registry.source).with_field_units(&registry.field_units);
@@ -419,6 +483,10 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
     let nearest_in_article = binding::Nearest::new(article);
     let mut claims = Vec::new();
     let mut inputs = Vec::new();
+    // Article spans whose places are found in one sweep once every claim is reviewed: the
+    // checked numbers (claim, check, span) and where lost sentences stood (claim, span).
+    let mut number_spans: Vec<(usize, usize, Range<usize>)> = Vec::new();
+    let mut lost_spans: Vec<(usize, Range<usize>)> = Vec::new();
     // Numbers verified or declared, per sentence, by their keys.
     let mut covered: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     for (claim, bound) in registry.claims.iter().zip(bindings) {
@@ -438,11 +506,13 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         Err(m) => diagnostics.push(Diagnostic::at(m, &registry.file, &registry.source, label.span(), "not one number")),
                     }
                 }
+                let (mut review, check_places) = shell(claim, ClaimBinding::Bound { sentence: sentence_ref(sentence), numbers_changed: b.numbers_changed });
                 let mut checks = Vec::new();
                 let mut passing_arith = Vec::new();
-                for (check, cb) in claim.checks.iter().zip(&b.checks) {
+                for ((check, cb), registry_at) in claim.checks.iter().zip(&b.checks).zip(check_places) {
                     if let Some(n) = &cb.sentence_number {
                         keys.insert(n.key());
+                        number_spans.push((claims.len(), checks.len(), sentence.source_span(&n.span)));
                     }
                     let outcome = match &cb.error {
                         Some(d) => Outcome::Error(d.clone()),
@@ -458,6 +528,9 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         number_now,
                         files: check.kind.files().into_iter().map(String::from).collect(),
                         outcome,
+                        expect_mismatch: check.common.expect == checks::Expect::Mismatch,
+                        number_at: None,
+                        registry_at,
                     });
                 }
                 // A number of the sentence that no check verifies, written literally as an
@@ -469,7 +542,6 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         inputs.push(Input { claim: claim.id.get_ref().clone(), number: n.text.clone() });
                     }
                 }
-                let mut review = claim_shell(claim, ClaimBinding::Bound { sentence: sentence_ref(sentence), numbers_changed: b.numbers_changed });
                 review.checks = checks;
                 review.change = lock.map(|l| match locked_claims.get(claim.id.get_ref().as_str()) {
                     None => Change::NotLocked,
@@ -494,13 +566,21 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                     }
                     None => nearest_in_article.find(&before.text).map(|(n, r)| (sentence_ref(&article.sentences[n]), r)),
                 };
-                let mut review = claim_shell(claim, ClaimBinding::Lost { nearest: nearest.clone() });
+                let (mut review, _) = shell(claim, ClaimBinding::Lost { nearest: nearest.clone() });
+                let stood = match successor {
+                    Some(n) => Some(article.sentences[n].span.start),
+                    None => stood_at(l, a_of(alignment), i, article),
+                };
+                if let Some(offset) = stood {
+                    lost_spans.push((claims.len(), offset..offset));
+                }
                 review.change = Some(Change::Lost {
                     before: before.text.clone(),
                     before_line: before.line,
                     deleted: successor.is_none(),
                     diff: nearest.as_ref().map(|(s, _)| lock::word_diff(&before.text, &s.text)),
                     nearest,
+                    at: None,
                 });
                 claims.push(review);
             }
@@ -517,7 +597,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                     )
                     .with_note(binding::missing_cell(article, cell)),
                 );
-                claims.push(claim_shell(claim, ClaimBinding::Lost { nearest: None }));
+                claims.push(shell(claim, ClaimBinding::Lost { nearest: None }).0);
             }
             (Binding::Lost { nearest }, None) => {
                 let mut d = Diagnostic::at(
@@ -536,7 +616,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                 }
                 diagnostics.push(d);
                 let nearest = nearest.map(|(i, r)| (sentence_ref(&article.sentences[i]), r));
-                claims.push(claim_shell(claim, ClaimBinding::Lost { nearest }));
+                claims.push(shell(claim, ClaimBinding::Lost { nearest }).0);
             }
             (Binding::Ambiguous { sentences }, _) if claim.cell().is_some() => {
                 let cell = claim.cell().expect("a cell claim").get_ref();
@@ -552,7 +632,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                     .with_note(format!("the cells are in {places}")),
                 );
                 let sentences = sentences.iter().map(|i| sentence_ref(&article.sentences[*i])).collect();
-                claims.push(claim_shell(claim, ClaimBinding::Ambiguous { sentences }));
+                claims.push(shell(claim, ClaimBinding::Ambiguous { sentences }).0);
             }
             (Binding::Ambiguous { sentences }, _) => {
                 let lines = sentences.iter().map(|i| article.sentences[*i].line.to_string()).collect::<Vec<_>>().join(", ");
@@ -567,24 +647,55 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                     .with_note(format!("the sentences are at lines {lines}")),
                 );
                 let sentences = sentences.iter().map(|i| sentence_ref(&article.sentences[*i])).collect();
-                claims.push(claim_shell(claim, ClaimBinding::Ambiguous { sentences }));
+                claims.push(shell(claim, ClaimBinding::Ambiguous { sentences }).0);
             }
         }
     }
+    let spans: Vec<Range<usize>> = number_spans.iter().map(|(_, _, s)| s.clone()).chain(lost_spans.iter().map(|(_, s)| s.clone())).collect();
+    let mut places = Place::of_spans(&article.source, &spans).into_iter();
+    for ((c, k, _), place) in number_spans.iter().zip(places.by_ref()) {
+        claims[*c].checks[*k].number_at = Some(place);
+    }
+    for ((c, _), place) in lost_spans.iter().zip(places) {
+        if let Some(Change::Lost { at, .. }) = &mut claims[*c].change {
+            *at = Some(place);
+        }
+    }
     let (mut unbound, ignored) = unbound_numbers(registry, article, &covered, diagnostics);
+    let mut sentence_changes = Vec::new();
     let lock_review = match (lock, alignment) {
         (Some(l), Some(a)) => {
             for u in &mut unbound {
                 u.origin = a.origins.get(u.sentence_index).map(|o| o.name());
             }
-            Some(lock_review(registry, l, a, &claims))
+            sentence_changes = a
+                .origins
+                .iter()
+                .zip(&article.sentences)
+                .filter(|(o, _)| !matches!(o, lock::Origin::Unchanged(_)))
+                .map(|(o, s)| (sentence_ref(s), o.name()))
+                .collect();
+            Some(lock_review(registry, l, a, &claims, article))
         }
         _ => None,
     };
     // Each sentence's text once, however many of its numbers are unbound.
     let indices: BTreeSet<usize> = unbound.iter().map(|u| u.sentence_index).collect();
     let unbound_sentences = indices.into_iter().map(|i| (i, article.sentences[i].text.clone())).collect();
-    RegistryReview { claims, unbound, unbound_sentences, ignored, inputs, lock: lock_review, ..base }
+    RegistryReview { claims, unbound, unbound_sentences, ignored, inputs, lock: lock_review, sentence_changes, ..base }
+}
+
+/// The alignment, which a lock that explains a lost claim always comes with.
+fn a_of(alignment: Option<&lock::Alignment>) -> &lock::Alignment {
+    alignment.expect("a lock is aligned whenever it is read")
+}
+
+/// Where the deleted locked sentence `deleted` stood in the audited text: the start of the
+/// first later locked sentence that survived, since the text continues there; else the end of
+/// the last earlier one; `None` when no locked sentence survived.
+fn stood_at(l: &lock::Lock, a: &lock::Alignment, deleted: usize, article: &Article) -> Option<usize> {
+    let later = (deleted + 1..l.sentences.len()).find_map(|j| a.successor(j)).map(|(n, _)| article.sentences[n].span.start);
+    later.or_else(|| (0..deleted).rev().find_map(|j| a.successor(j)).map(|(n, _)| article.sentences[n].span.end))
 }
 
 /// Where a claim's lost quote is explained by the lock: the lock, the claim's locked sentence,
@@ -605,7 +716,7 @@ fn lost_by_edit<'l>(
     }
 }
 
-fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims: &[ClaimReview]) -> LockReview {
+fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims: &[ClaimReview], article: &Article) -> LockReview {
     let mut stale = Vec::new();
     if l.registry != registry.file || l.manuscript != *registry.manuscript.path.get_ref() {
         stale.push(format!("it was accepted for {} with {}", l.manuscript, l.registry));
@@ -626,6 +737,18 @@ fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims:
     if !not_locked.is_empty() {
         stale.push(format!("claims added since it was accepted: {}", not_locked.join(", ")));
     }
+    let held: Vec<usize> = a.deleted.iter().copied().filter(|i| !l.sentences[*i].claims.is_empty()).collect();
+    let stood: Vec<Option<usize>> = held.iter().map(|i| stood_at(l, a, *i, article)).collect();
+    let spans: Vec<Range<usize>> = stood.iter().flatten().map(|o| *o..*o).collect();
+    let mut places = Place::of_spans(&article.source, &spans).into_iter();
+    let deleted_claim_sentences = held
+        .iter()
+        .zip(&stood)
+        .map(|(i, offset)| {
+            let s = &l.sentences[*i];
+            DeletedSentence { line: s.line, text: s.text.clone(), claims: s.claims.clone(), at: offset.and_then(|_| places.next()) }
+        })
+        .collect();
     LockReview {
         file: lock::path_for(&registry.file),
         accepted_sha256: l.manuscript_sha256.clone(),
@@ -634,17 +757,11 @@ fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims:
         changed: a.origins.iter().filter(|o| matches!(o, lock::Origin::Changed(_))).count(),
         new: a.origins.iter().filter(|o| matches!(o, lock::Origin::New)).count(),
         deleted: a.deleted.len(),
-        deleted_claim_sentences: a
-            .deleted
-            .iter()
-            .map(|i| &l.sentences[*i])
-            .filter(|s| !s.claims.is_empty())
-            .map(|s| DeletedSentence { line: s.line, text: s.text.clone(), claims: s.claims.clone() })
-            .collect(),
+        deleted_claim_sentences,
     }
 }
 
-fn claim_shell(claim: &registry::Claim, binding: ClaimBinding) -> ClaimReview {
+fn claim_shell(claim: &registry::Claim, binding: ClaimBinding, registry_at: Place) -> ClaimReview {
     ClaimReview {
         id: claim.id.get_ref().clone(),
         verdict: *claim.verdict.get_ref(),
@@ -658,6 +775,7 @@ fn claim_shell(claim: &registry::Claim, binding: ClaimBinding) -> ClaimReview {
         binding,
         checks: Vec::new(),
         change: None,
+        registry_at,
     }
 }
 
@@ -719,8 +837,8 @@ fn unbound_numbers(
             }
         }
     }
-    let offsets: Vec<usize> = found.iter().map(|(n, i)| article.sentences[*i].source_span(&n.span).start).collect();
-    let places = crate::diagnostic::line_cols(&article.source, &offsets);
+    let spans: Vec<Range<usize>> = found.iter().map(|(n, i)| article.sentences[*i].source_span(&n.span)).collect();
+    let places = Place::of_spans(&article.source, &spans);
     for i in &registry.ignore {
         if !article.sentences.iter().any(|s| s.section.iter().any(|h| h == i.section.get_ref())) {
             diagnostics.push(Diagnostic::at(
@@ -735,7 +853,7 @@ fn unbound_numbers(
     let unbound = found
         .into_iter()
         .zip(places)
-        .map(|((n, sentence_index), (line, col))| Unbound { number: n.text.clone(), line, col, sentence_index, origin: None })
+        .map(|((n, sentence_index), at)| Unbound { number: n.text.clone(), line: at.line, col: at.col, at, sentence_index, origin: None })
         .collect();
     (unbound, ignored)
 }

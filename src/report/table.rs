@@ -87,7 +87,7 @@ pub(crate) fn findings(review: &Review) -> String {
                 (Some(Change::NumberChanged { diff, .. }), _) => {
                     let _ = writeln!(out, "{} number changed ({}:{line}): {diff}", claim.id, r.manuscript);
                 }
-                (Some(Change::Lost { before, before_line, deleted, nearest, diff }), _) => {
+                (Some(Change::Lost { before, before_line, deleted, nearest, diff, .. }), _) => {
                     let how = if *deleted { "was deleted" } else { "was rewritten and no longer holds the quote" };
                     let _ = writeln!(out, "{} lost: the sentence that held it (line {before_line} of the accepted text) {how}:\n    was: {before}", claim.id);
                     if let (Some((s, ratio)), Some(diff)) = (nearest, diff) {
