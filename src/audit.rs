@@ -331,10 +331,9 @@ pub fn audit(options: &Options) -> Review {
     for file in files {
         let Some(registry) = load_registry(&root, &file, &mut diagnostics) else { continue };
         let article_path = registry.manuscript.path.get_ref().clone();
-        let article = articles
-            .entry(article_path.clone())
-            .or_insert_with(|| load_article(&root, &registry, &mut diagnostics))
-            .clone();
+        // Registries that share a manuscript share its one parse; it is borrowed, never
+        // copied, since a long article is large.
+        let article = articles.entry(article_path).or_insert_with(|| load_article(&root, &registry, &mut diagnostics));
         registries.push(review_registry(&root, &registry, article.as_ref(), &mut diagnostics));
     }
     check_run_files(&root, &registries, &mut diagnostics);
