@@ -78,3 +78,15 @@ fn a_trace_whose_tasks_end_before_they_start() {
     let task = "{\"task\":\"A:1\",\"stage\":\"A\",\"index\":1,\"row\":0,\"worker\":0,\"sm\":0,\"start_ns\":9,\"end_ns\":1,\"deps\":[]}\n";
     fuzz_api::parse_jsonl(format!("{header}{task}").as_bytes());
 }
+
+/// Found by `fuzz/run.sh` (the `lock` target, a timeout): a one-line sentence diffed against a
+/// whole lock file, the second "sentence" some 4,000 words long.
+#[test]
+fn a_word_diff_of_a_line_against_a_whole_lock_is_quick() {
+    let input = std::fs::read("tests/fuzz_inputs/lock-slow-word-diff").unwrap();
+    let text = std::str::from_utf8(&input).unwrap();
+    let (a, b) = text.split_once('\n').unwrap();
+    let started = std::time::Instant::now();
+    fuzz_api::word_diff(a, b);
+    assert!(started.elapsed().as_secs_f64() < 1.0, "{:?}", started.elapsed());
+}

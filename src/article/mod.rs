@@ -22,6 +22,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use crate::hash::sha256_hex;
+use sha2::{Digest, Sha256};
 
 use numbers::{Number, Scale, Shape, Unit};
 
@@ -193,9 +194,28 @@ impl Article {
 }
 
 /// The fingerprint of a sentence: SHA-256 of its text with runs of whitespace made one space.
+/// The words are hashed as they are found, without building the normal form: an article of
+/// 200,000 sentences hashes each once.
 pub fn fingerprint(text: &str) -> String {
-    let normal = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    sha256_hex(normal.as_bytes())
+    let mut hasher = Sha256::new();
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            hasher.update(b" ");
+        }
+        hasher.update(word.as_bytes());
+    }
+    hex(&hasher.finalize())
+}
+
+/// Lowercase hex, written digit by digit rather than formatted byte by byte.
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 0xf)] as char);
+    }
+    out
 }
 
 /// A bare integer without a unit: in link text, an ordinal (`Table 2`) rather than a quantity.

@@ -482,9 +482,8 @@ impl<'a> WordIndex<'a> {
             for word in w {
                 *counts.entry(word).or_default() += 1;
             }
-            let mut sorted: Vec<(&str, u32)> = counts.iter().map(|(k, v)| (*k, *v)).collect();
-            sorted.sort_unstable();
-            for (word, n) in sorted {
+            // Each word's list grows in sentence order whatever order the words come in.
+            for (word, n) in counts.drain() {
                 postings.entry(word).or_default().push((i, n));
             }
         }

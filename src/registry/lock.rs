@@ -30,7 +30,7 @@ pub(crate) const MAX_EDIT_CANDIDATES: usize = 16;
 /// A word diff compares at most this many words a side after their common beginning and end;
 /// past it the middles are shown as removed and added whole. The diff's cost grows with the
 /// product of the two lengths, and no reader wants a word diff of a megabyte.
-pub(crate) const MAX_DIFF_WORDS: usize = 2000;
+pub(crate) const MAX_DIFF_WORDS: usize = 500;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

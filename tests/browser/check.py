@@ -24,7 +24,7 @@ def check(ok, what):
 
 # How the page shows each status of the audit JSON (`report::html::Shown`).
 SHOWN = {
-    "ok": {"held", "wrong"}, "ok (skips)": {"held", "wrong"}, "unchecked": {"unchecked"},
+    "ok": {"held", "wrong"}, "ok (skips)": {"held", "wrong"}, "wrong": {"wrong"}, "unchecked": {"unchecked"},
     "FAIL": {"failed"}, "ERROR": {"failed"}, "AMBIGUOUS": {"failed"}, "NO ARTICLE": {"failed"},
     "CHANGED": {"changed"}, "EDITED": {"changed"}, "NOT LOCKED": {"changed"}, "LOST": {"changed", "failed"},
 }
