@@ -20,6 +20,12 @@
 //! statistic = "median"
 //! ```
 //! A changed number fails as `expected 15.96 µs, observed 14.96 µs: median host_us of 21 samples`.
+//!
+//! With `pool = ["evidence/runs/r2/samples.jsonl", …]` the statistic is computed in `samples`
+//! and in every pooled file separately, and the value is the median of those per-run values
+//! (the median of run medians): runs are the unit of replication, so one noisy run moves the
+//! pooled value less than it would move a median over all samples together. A pooled check
+//! has no `summary`, since each run's summary holds only its own value.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -43,11 +49,23 @@ pub(crate) struct Spec {
     pub statistic: Spanned<String>,
     #[serde(default)]
     pub summary: Option<Spanned<String>>,
+    /// More runs' samples of the same configuration, pooled with `samples` by the median of
+    /// the per-run statistics.
+    #[serde(default)]
+    pub pool: Vec<Spanned<String>>,
 }
 
 impl Spec {
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
+        if let (Some(summary), Some(_)) = (&self.summary, self.pool.first()) {
+            return Err(("a pooled statistic has no saved summary: drop `summary` or `pool`".into(), summary.span()));
+        }
         self.parsed_statistic().map(|_| ())
+    }
+
+    /// The samples files of the runs this query reads: `samples`, then every pooled file.
+    pub(crate) fn runs(&self) -> Vec<&Spanned<String>> {
+        std::iter::once(&self.samples).chain(&self.pool).collect()
     }
 
     fn parsed_statistic(&self) -> Result<Statistic, (String, Range<usize>)> {
@@ -60,25 +78,29 @@ impl Spec {
     }
 
     pub(super) fn files(&self) -> Vec<&str> {
-        let mut files = vec![self.samples.get_ref().as_str()];
+        let mut files: Vec<&str> = self.runs().into_iter().map(|s| s.get_ref().as_str()).collect();
         files.extend(self.summary.as_ref().map(|s| s.get_ref().as_str()));
         files
     }
 
-    /// The statistic's value, in the field's unit, and how many samples it came from.
+    /// The statistic's value, in the field's unit, and how many samples it came from; with
+    /// `pool`, the median of the runs' values and the samples of all of them.
     pub(crate) fn compute(&self, ctx: &Context<'_>) -> Result<(f64, usize), Diagnostic> {
         let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
-        let jsonl = ctx.jsonl(&self.samples)?;
-        let selected: Vec<&Record> = jsonl.select(self.select.get_ref());
-        if selected.is_empty() {
-            return Err(ctx.error_at(
-                format!("select matches no record of {}", self.samples.get_ref()),
-                self.select.span(),
-                "no sample has all of these fields",
-            ));
+        let mut values = Vec::new();
+        let mut n = 0;
+        for file in self.runs() {
+            let jsonl = ctx.jsonl(file)?;
+            let selected: Vec<&Record> = jsonl.select(self.select.get_ref());
+            if selected.is_empty() {
+                return Err(ctx.error_at(format!("select matches no record of {}", file.get_ref()), self.select.span(), "no sample has all of these fields"));
+            }
+            let samples = jsonl.samples(&selected, self.field.get_ref())?;
+            values.push(samples.statistic(statistic));
+            n += samples.len();
         }
-        let samples = jsonl.samples(&selected, self.field.get_ref())?;
-        Ok((samples.statistic(statistic), samples.len()))
+        let value = if values.len() == 1 { values[0] } else { crate::stats::Samples::new(values).map_or(f64::NAN, |s| s.median()) };
+        Ok((value, n))
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
@@ -107,7 +129,10 @@ impl Spec {
             value: Some(value),
             unit: unit_of_field(self.field.get_ref()),
             problems,
-            detail: format!("{statistic} {} of {n} samples", self.field.get_ref()),
+            detail: match self.pool.len() {
+                0 => format!("{statistic} {} of {n} samples", self.field.get_ref()),
+                more => format!("median over {} runs of the {statistic} {}, {n} samples", more + 1, self.field.get_ref()),
+            },
         })
     }
 
@@ -203,6 +228,23 @@ statistic = "median""#;
         let f = Fixture::new(&[("e/samples.jsonl", SAMPLES), ("e/summary.json", &good)]);
         let obs = f.observe(&check_toml(&format!("{CHECK}\nsummary = \"e/summary.json\""))).unwrap();
         assert!(obs.problems.is_empty(), "{:?}", obs.problems);
+    }
+
+    #[test]
+    fn a_pooled_statistic_is_the_median_of_the_runs_statistics() {
+        let other = SAMPLES.replace("\"host_us\":1.0", "\"host_us\":7.0").replace("\"host_us\":3.0", "\"host_us\":8.0").replace("\"host_us\":2.0", "\"host_us\":6.0");
+        let third = SAMPLES.replace("\"host_us\":2.0", "\"host_us\":2.5");
+        let f = Fixture::new(&[("e/samples.jsonl", SAMPLES), ("f/samples.jsonl", &other), ("g/samples.jsonl", &third)]);
+        let obs = f.observe(&check_toml(&format!("{CHECK}\npool = [\"f/samples.jsonl\", \"g/samples.jsonl\"]"))).unwrap();
+        // Run medians 2, 7 and 2.5: their median.
+        assert_eq!(obs.value, Some(2.5));
+        assert!(obs.detail.contains("median over 3 runs"), "{}", obs.detail);
+    }
+
+    #[test]
+    fn a_pooled_statistic_with_a_summary_is_refused() {
+        let err = super::super::testing::parse_error(&format!("{CHECK}\nsummary = \"e/summary.json\"\npool = [\"f/samples.jsonl\"]"));
+        assert!(err.contains("a pooled statistic has no saved summary"), "{err}");
     }
 
     #[test]

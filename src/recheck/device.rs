@@ -46,10 +46,30 @@ pub(crate) fn run(ws: &Workspace, rule: Rule, peers: &[PathBuf], rounds: Option<
     if measured.accepted() {
         let (samples, jsonl) = super::fresh_samples(&run_path, &measured.collected.samples)?;
         files.insert_jsonl(&samples, jsonl);
-        let meta = Meta { status: Some(meta::ACCEPTED.into()), device: Some(measured.device.clone()), suites: measured.suites.clone(), ..Meta::default() };
+        let meta = Meta {
+            status: Some(meta::ACCEPTED.into()),
+            device: Some(measured.device.clone()),
+            suites: measured.suites.clone(),
+            cases: measured.collected.cases.clone(),
+            clocks_before: measured.clocks_before.clone(),
+            clocks_after: measured.clocks_after.clone(),
+            ..Meta::default()
+        };
         let fresh = RunInfo::from_meta(&run_path, &meta);
-        let rows = super::against_fresh(rule, &targets, &accepted, files, &fresh, &samples)?;
-        let r = Report { mode: Mode::Fresh, seed: rule.seed, replicates: rule.replicates, accepted, fresh: Some(fresh), rows, not_rechecked };
+        let calibration = super::calibration_for(files, rule)?;
+        let rows = super::against_fresh(rule, &targets, &accepted, files, &fresh, &samples, calibration.as_deref())?;
+        let r = Report {
+            mode: Mode::Fresh,
+            seed: rule.seed,
+            replicates: rule.replicates,
+            method: rule.method,
+            alpha: rule.alpha,
+            calibration: calibration.is_some().then(|| crate::evidence::calibration::PATH.to_string()),
+            accepted,
+            fresh: Some(fresh),
+            rows,
+            not_rechecked,
+        };
         extra.push(("recheck.json".to_string(), crate::report::recheck::json(&r).into_bytes()));
         extra.push(("recheck.txt".to_string(), crate::report::recheck::text(&r).into_bytes()));
         report = Some(r);

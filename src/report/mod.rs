@@ -2,6 +2,7 @@
 //! Renderers only format; they never decide an outcome.
 
 pub(crate) mod bench;
+pub(crate) mod calibration;
 pub(crate) mod json;
 pub mod recheck;
 pub(crate) mod review;
