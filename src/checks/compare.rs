@@ -86,8 +86,13 @@ impl Spec {
     /// Refuses to order `faster` and `other` in `case` when their samples were recorded under
     /// different protocols (`protocol` field): a graph replay timed by events and a call timed
     /// from the host differ by the protocol itself, so the ordering would say nothing about the
-    /// kernels. Samples that record no protocol (older runs) compare with each other.
+    /// kernels. Samples that record no protocol (older runs) compare with each other. A check
+    /// `by = "mode"` compares submission modes, whose protocols differ by construction (that
+    /// difference is its subject), so it is not refused.
     pub(crate) fn same_protocol(&self, jsonl: &Jsonl, case: &str, other: &str) -> Result<(), String> {
+        if self.by == "mode" {
+            return Ok(());
+        }
         let protocols = |variant: &str| -> BTreeSet<String> {
             let query = self.query(case, variant);
             jsonl.select(query.select.get_ref()).into_iter().map(|r| jsonl.get(r, "protocol").map_or_else(|| "none recorded".to_string(), |v| jsonl.text_of(Some(v)))).collect()
@@ -179,6 +184,14 @@ mod tests {
         let same = samples.replace("stream-events", "graph-replay-events");
         let f = Fixture::new(&[("s.jsonl", &same)]);
         assert_eq!(f.observe(&check_toml(&check("[\"a\"]", ""))).unwrap().value, Some(2.0));
+    }
+
+    #[test]
+    fn submission_modes_are_compared_across_their_protocols() {
+        let samples = "{\"case\":\"a\",\"mode\":\"graph\",\"t\":1,\"protocol\":\"graph-replay-events\"}\n{\"case\":\"a\",\"mode\":\"stream\",\"t\":3,\"protocol\":\"stream-events\"}\n";
+        let f = Fixture::new(&[("s.jsonl", samples)]);
+        let body = "kind = \"compare\"\nsamples = \"s.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"median\"\nby = \"mode\"\nfaster = \"graph\"\nslower = [\"stream\"]\ncases = [\"a\"]";
+        assert_eq!(f.observe(&check_toml(body)).unwrap().value, Some(3.0));
     }
 
     #[test]

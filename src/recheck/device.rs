@@ -43,6 +43,7 @@ pub(crate) fn run(ws: &Workspace, rule: Rule, peers: &[PathBuf], rounds: Option<
     let run_path = format!("evidence/runs/{id}");
     let mut extra = Vec::new();
     let mut report = None;
+    let mut judgement_failed = None;
     if measured.accepted() {
         let (samples, jsonl) = super::fresh_samples(&run_path, &measured.collected.samples)?;
         files.insert_jsonl(&samples, jsonl);
@@ -57,7 +58,15 @@ pub(crate) fn run(ws: &Workspace, rule: Rule, peers: &[PathBuf], rounds: Option<
         };
         let fresh = RunInfo::from_meta(&run_path, &meta);
         let calibration = super::calibration_for(files, rule)?;
-        let rows = super::against_fresh(rule, &targets, &accepted, files, &fresh, &samples, calibration.as_deref())?;
+        // A run measured is written whatever its judgement does: an input error found while
+        // judging it (a check the run cannot serve) must not throw away minutes of device time.
+        let rows = match super::against_fresh(rule, &targets, &accepted, files, &fresh, &samples, calibration.as_deref()) {
+            Ok(rows) => rows,
+            Err(d) => {
+                judgement_failed = Some(d);
+                Vec::new()
+            }
+        };
         let r = Report {
             mode: Mode::Fresh,
             seed: rule.seed,
@@ -70,12 +79,17 @@ pub(crate) fn run(ws: &Workspace, rule: Rule, peers: &[PathBuf], rounds: Option<
             rows,
             not_rechecked,
         };
-        extra.push(("recheck.json".to_string(), crate::report::recheck::json(&r).into_bytes()));
-        extra.push(("recheck.txt".to_string(), crate::report::recheck::text(&r).into_bytes()));
-        report = Some(r);
+        if judgement_failed.is_none() {
+            extra.push(("recheck.json".to_string(), crate::report::recheck::json(&r).into_bytes()));
+            extra.push(("recheck.txt".to_string(), crate::report::recheck::text(&r).into_bytes()));
+            report = Some(r);
+        }
     }
     let outcome = run::write_as(files.root().dir(), &id, &measured, &extra).map_err(Failure::Internal)?;
     let shown = files.root().relative(&outcome.dir);
+    if let Some(d) = judgement_failed {
+        return Err(Failure::InputRefused(vec![d], format!("{shown} was written (accepted) but not judged; fix the input and judge it with `recheck --fresh {shown}`")));
+    }
     match report {
         Some(report) => Ok(Done { report, run: shown }),
         None => Err(Failure::RunRejected(format!("{shown} was written and not judged: {}", measured.rejected_because.join("; ")))),
