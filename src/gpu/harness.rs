@@ -236,7 +236,22 @@ mod tests {
     #[test]
     fn a_clock_that_never_settles_is_recorded_as_not_stable() {
         let mut f = Fake { calls: vec![] };
-        let (_, clocks) = measure(&mut f, "s", "c", protocol(1), &mut Ramp { now: 0.0, ramp_ms: 1e9 }, || {}).unwrap();
+        /// A clock that jumps between two steps on every reading, as a throttling card's does.
+        struct Flicker {
+            now: f64,
+            high: bool,
+        }
+        impl Clock for Flicker {
+            fn sm_mhz(&mut self) -> Option<u32> {
+                self.high = !self.high;
+                Some(if self.high { 1980 } else { 1755 })
+            }
+            fn now_ms(&mut self) -> f64 {
+                self.now += 0.05;
+                self.now
+            }
+        }
+        let (_, clocks) = measure(&mut f, "s", "c", protocol(1), &mut Flicker { now: 0.0, high: false }, || {}).unwrap();
         let clocks = clocks.unwrap();
         assert!(!clocks.stable && clocks.warmup_ms >= WARMUP_LIMIT_MS, "{clocks:?}");
     }
