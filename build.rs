@@ -4,17 +4,29 @@
 use std::path::Path;
 
 fn main() {
-    let git = Path::new(".git");
+    // In a linked worktree `.git` is a file naming the worktree's git directory, whose
+    // `commondir` holds the refs; the commit is read from there the same way.
+    let dot_git = Path::new(".git");
+    let gitdir = std::fs::read_to_string(dot_git).ok().and_then(|t| t.trim().strip_prefix("gitdir: ").map(std::path::PathBuf::from));
+    println!("cargo:rerun-if-changed=.git");
+    let (git, common) = match &gitdir {
+        Some(dir) => {
+            let common = std::fs::read_to_string(dir.join("commondir")).map(|c| dir.join(c.trim())).unwrap_or_else(|_| dir.clone());
+            (dir.clone(), common)
+        }
+        None => (dot_git.to_path_buf(), dot_git.to_path_buf()),
+    };
+    let git = git.as_path();
     let mut commit = String::from("unknown");
     if let Ok(head) = std::fs::read_to_string(git.join("HEAD")) {
-        println!("cargo:rerun-if-changed=.git/HEAD");
+        println!("cargo:rerun-if-changed={}", git.join("HEAD").display());
         let head = head.trim();
         if let Some(reference) = head.strip_prefix("ref: ") {
-            println!("cargo:rerun-if-changed=.git/{reference}");
-            println!("cargo:rerun-if-changed=.git/packed-refs");
-            if let Ok(id) = std::fs::read_to_string(git.join(reference)) {
+            println!("cargo:rerun-if-changed={}", common.join(reference).display());
+            println!("cargo:rerun-if-changed={}", common.join("packed-refs").display());
+            if let Ok(id) = std::fs::read_to_string(common.join(reference)) {
                 commit = id.trim().to_string();
-            } else if let Ok(packed) = std::fs::read_to_string(git.join("packed-refs"))
+            } else if let Ok(packed) = std::fs::read_to_string(common.join("packed-refs"))
                 && let Some(line) = packed.lines().find(|l| l.ends_with(reference)) {
                     commit = line.split_whitespace().next().unwrap_or("unknown").to_string();
                 }

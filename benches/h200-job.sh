@@ -1,34 +1,55 @@
 #!/usr/bin/env bash
-# The whole H200 job in one call: environment, the GPU suites, the torch peer, the softmax
-# benchmark, the report, and an archive of the new runs for the caller to bring back.
+# The H200 jobs, each in one call: environment, then either
+#   measure N  — `run --suite all --repeat N` (one process per run), then N times the peers
+#                (benches/torch_softmax.py) and `bench softmax --peer`, each a fresh process;
+#   recheck N  — N times the peers and `recheck --gpu --peer`, each a fresh run;
+# then every new run's manifest verified and all of them packed into $OUT/runs.tgz.
+# A job stops starting new work once BUDGET_S seconds have passed (default 420), so that it
+# ends inside the device's 10-minute limit with what it has.
 # Usage (on the device machine, from the repository root):
-#   bash benches/h200-job.sh [extra arguments for run and bench, e.g. --rounds 3]
+#   bash benches/h200-job.sh measure 3
+#   bash benches/h200-job.sh recheck 2
+# Liger Kernel's wheel, if carried in .whl/, is installed for the peers first.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$(python3 -c "import nvidia.cudnn as m; print(list(m.__path__)[0]+'/lib')"):${LD_LIBRARY_PATH:-}
+export PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}
+BUDGET_S=${BUDGET_S:-420}
 mkdir -p "$OUT"
 bin=./target/release/claimcheck
+what=${1:-measure}
+n=${2:-3}
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site
+fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/nvidia-smi.txt"
 before=$(ls evidence/runs 2>/dev/null | sort)
-$bin run --suite all "$@" 2>&1 | tee "$OUT/run.log"
-python3 benches/torch_softmax.py /tmp/torch-peer.jsonl 2>&1 | tee "$OUT/torch.log"
-$bin bench softmax --peer /tmp/torch-peer.jsonl "$@" 2>&1 | tee "$OUT/bench.log"
+left() { [ "$SECONDS" -lt "$BUDGET_S" ]; }
+case "$what" in
+  measure)
+    $bin run --suite all --repeat "$n" 2>&1 | tee -a "$OUT/run.log"
+    for i in $(seq 1 "$n"); do
+      left || { echo "budget spent: stopping before bench $i" | tee -a "$OUT/bench.log"; break; }
+      python3 benches/torch_softmax.py "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+      $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
+    done
+    ;;
+  recheck)
+    for i in $(seq 1 "$n"); do
+      left || { echo "budget spent: stopping before recheck $i" | tee -a "$OUT/recheck.log"; break; }
+      python3 benches/torch_softmax.py "/tmp/peer-r$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+      $bin recheck --gpu --peer "/tmp/peer-r$i.jsonl" 2>&1 | tee -a "$OUT/recheck.log"
+      echo "recheck $i: exit ${PIPESTATUS[0]}" | tee -a "$OUT/recheck.log"
+    done
+    ;;
+  *) echo "unknown job $what"; exit 2 ;;
+esac
 after=$(ls evidence/runs | sort)
 new=$(comm -13 <(echo "$before") <(echo "$after") | grep -v '^\.' || true)
 for r in $new; do
-  case "$r" in *softmax-bench) $bin bench-report "evidence/runs/$r" 2>&1 | tee "$OUT/bench-report.txt";; esac
+  case "$r" in *softmax-bench) $bin bench-report "evidence/runs/$r" 2>&1 | tee -a "$OUT/bench-report.txt";; esac
   (cd "evidence/runs/$r" && sha256sum -c --quiet MANIFEST.sha256 && echo "$r: manifest verifies")
 done
-tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
+[ -n "$new" ] && tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
+echo "job $what took ${SECONDS}s"
 ls -la "$OUT"
-# Optional: memory and race checks of the kernels on small, short runs (SANITIZE=1).
-if [ "${SANITIZE:-0}" = 1 ]; then
-  for tool in memcheck racecheck; do
-    for suite in scheduling pointwise; do
-      rm -rf /tmp/sanitize && mkdir -p /tmp/sanitize
-      echo "=== $tool $suite" >> "$OUT/sanitize.log"
-      timeout 150 compute-sanitizer --tool $tool --print-limit 20 $bin run --suite $suite --rounds 2 --warmup 0 --fixtures 1 --root /tmp/sanitize >> "$OUT/sanitize.log" 2>&1
-      echo "sanitize $tool $suite: exit $?"
-    done
-  done
-fi

@@ -73,6 +73,10 @@ pub enum Command {
         suite: crate::gpu::run::Suite,
         #[command(flatten)]
         timing: Timing,
+        /// Write N runs, each by a separate process (fresh CUDA context and compiled kernels):
+        /// runs, not rounds, are what a rerun of the article replicates.
+        #[arg(long, value_name = "N")]
+        repeat: Option<u32>,
     },
     /// Side-by-side benchmarks written as a normal evidence run (needs an NVIDIA GPU).
     Bench {
@@ -150,13 +154,40 @@ pub enum Command {
         #[arg(long = "field", default_values_t = ["host_us".to_string(), "device_us".to_string()])]
         fields: Vec<String>,
     },
-    /// Name a run as the one the article uses (evidence/accepted.toml), after checking that it
-    /// was accepted and that its manifest verifies.
+    /// Name runs as the ones the article uses (evidence/accepted.toml), after checking that
+    /// each was accepted and that its manifest verifies. Several runs of the same suites are
+    /// replicates of one another; a new set replaces the old one unless --add keeps it.
     AcceptRun {
-        /// The run directory, relative to the root.
-        run: String,
+        /// The run directories, relative to the root.
+        #[arg(required = true)]
+        runs: Vec<String>,
+        /// Keep the runs already named for the same suites, adding these as more replicates.
+        #[arg(long)]
+        add: bool,
         #[arg(long, default_value = ".")]
         root: PathBuf,
+    },
+    /// Take runs of unchanged code as A/A pairs: per configuration, the between-run
+    /// coefficient of variation and spread, the recheck rule's false-MISMATCH and
+    /// false-INCONCLUSIVE rates, and a proposed margin. --out writes the file the recheck
+    /// widens one-run sides by (evidence/calibration.json).
+    Calibrate {
+        /// Run directories, relative to the root (at least two).
+        #[arg(required = true, num_args = 2..)]
+        runs: Vec<String>,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Write the calibration as JSON here (root-relative paths recommended:
+        /// evidence/calibration.json is what the recheck reads).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Resamples per A/A judgement (raised to what the family-wise level needs).
+        #[arg(long)]
+        replicates: Option<usize>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
     },
 }
 
@@ -270,7 +301,22 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
                 Ok(Status::NeedsAttention)
             }
         },
-        Command::Run { suite, timing } => {
+        Command::Run { suite, timing, repeat: Some(n) } => {
+            if n < 1 {
+                return Err(Failure::Usage("--repeat must be at least 1".into()));
+            }
+            // Probe first, so that a machine without a GPU says so once, not once per run.
+            crate::gpu::device::probe().map_err(|e| Failure::NoGpu(e.to_string()))?;
+            let _ = (suite, timing);
+            let codes = crate::gpu::run::repeat(n).map_err(|e| Failure::Internal(e.context("starting a repeated run")))?;
+            out.line(&format!("{n} runs, one process each: exit codes {codes:?}"))?;
+            match codes.iter().copied().max().unwrap_or(0) {
+                0 => Ok(Status::Clean),
+                3 => Err(Failure::RunRejected(format!("a repeated run was rejected (exit codes {codes:?})"))),
+                _ => Err(Failure::Internal(anyhow::anyhow!("a repeated run failed (exit codes {codes:?})"))),
+            }
+        }
+        Command::Run { suite, timing, repeat: None } => {
             let suites = crate::gpu::run::suites_for(suite);
             gpu_run(out, &timing, &format!("{suite:?}").to_ascii_lowercase(), &suites, &[])
         }
@@ -333,8 +379,22 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             out.print(&stats::stats(&file, &by, &fields)?)?;
             Ok(Status::Clean)
         }
-        Command::AcceptRun { run, root } => {
-            out.line(&accept_run::accept_run(&root, &run)?)?;
+        Command::AcceptRun { runs, add, root } => {
+            out.line(&accept_run::accept_runs(&root, &runs, add)?)?;
+            Ok(Status::Clean)
+        }
+        Command::Calibrate { runs, root, out: path, seed, replicates, format } => {
+            let defaults = recheck::calibrate::Options::default();
+            let options = recheck::calibrate::Options { seed: seed.unwrap_or(defaults.seed), replicates: replicates.unwrap_or(defaults.replicates), ..defaults };
+            let file = recheck::calibrate::calibrate(&root, &runs, options)?;
+            if let Some(path) = path {
+                let path = if path.is_absolute() { path } else { root.join(path) };
+                crate::paths::write_atomic(&path, report::calibration::json(&file).as_bytes()).map_err(|e| Failure::Internal(anyhow::anyhow!("writing {}: {e}", path.display())))?;
+            }
+            out.print(&match format {
+                Format::Table => report::calibration::text(&file),
+                Format::Json => report::calibration::json(&file),
+            })?;
             Ok(Status::Clean)
         }
     }

@@ -46,12 +46,15 @@
 //!   (declared, from the registry's `[[field]]` tables, or from the field's name).
 //! - [`evidence`]: the typed run directory, one file per file of a run (`meta`, `samples`,
 //!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `manifest`,
-//!   `accepted`, the `writer`), JSONL kept compact (`jsonl`), and the one reader (`store`).
+//!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
+//!   compact (`jsonl`), and the one reader (`store`).
 //! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
 //!   review file, the benchmark targets, `stats`.
-//! - [`recheck`]: which checks are latencies and orderings, the equivalence rule and its
-//!   bootstrap, offline and against a stored run; `recheck::device` asks the GPU suite for a
-//!   fresh run.
+//! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and
+//!   against a stored run; `recheck::hierarchical` the bootstrap of runs, then rounds, and the
+//!   widening of a one-run side; `recheck::family` Holm's control over the whole table;
+//!   `recheck::calibrate` runs of unchanged code as A/A pairs; `recheck::device` asks the GPU
+//!   suite for a fresh run.
 //! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON, the
 //!   recheck table and `recheck.json`, the review file, the benchmark table, the HTML review
 //!   page (`report::html`), and for CI the audit's findings as located annotations
@@ -59,8 +62,9 @@
 //!   commands, JUnit XML and a Markdown job summary. They lay out what was decided; they never
 //!   decide.
 //! - [`figures`]: the article's SVG figures rendered from an accepted run, and their provenance.
-//! - [`gpu`]: the GPU suite (kernels compiled by NVRTC, the timing harness, FP64 references);
-//!   it writes runs through [`evidence`] and imports nothing above it.
+//! - [`gpu`]: the GPU suite (kernels compiled by NVRTC, the timing harness with its
+//!   clock-stable warm-up, the SM clock read through NVML, FP64 references); it writes runs
+//!   through [`evidence`] and imports nothing above it.
 //! - [`status`]: how a command ended (`Status`, `Failure`), the one mapping to exit codes, and
 //!   the one output writer; [`cli`]: argument parsing and one short arm per command.
 //! - [`diagnostic`], [`paths`], [`hash`], [`stats`]: located errors, paths that never leave the
@@ -91,7 +95,7 @@
 //! for. Each writer writes one kind of thing: `run`, `bench` and `recheck --gpu` a new run
 //! directory, renamed into place when complete ([`evidence::writer::RunWriter`]), never an
 //! existing one; `accept` locks and `manuscript.sha256`, only after a clean audit; `figures` the
-//! figures; `review` its `--out` file; `report` its `--html` page; `accept-run`
+//! figures; `review` its `--out` file; `report` its `--html` page; `calibrate` its `--out` file; `accept-run`
 //! `evidence/accepted.toml`. Each of those files is replaced through a
 //! temporary file and a rename ([`paths::write_atomic`]), and bad input writes nothing.
 //!

@@ -41,6 +41,8 @@ fn write_run(runs_dir: &Path) -> std::path::PathBuf {
                 order: position as u32,
                 host_us: (host * 1000.0).round() / 1000.0,
                 device_us: (device * 1000.0).round() / 1000.0,
+                // The example fixture predates protocols; its samples record none, as then.
+                protocol: None,
             });
         }
     }

@@ -26,9 +26,11 @@ fn every_quoted_latency_and_ordering_holds_offline() {
     for r in &report.rows {
         assert_eq!(r.outcome, "MATCH", "{r:?}");
     }
-    // Every latency was also found in its run's saved summary.
+    // Every latency of one run was also found in its run's saved summary; a pooled one has
+    // none (each run's summary holds only that run's value).
     for r in latencies {
-        assert!(r.summary.is_some(), "{r:?}");
+        let pooled = r.runs.as_ref().is_some_and(|u| u.accepted > 1);
+        assert!(r.summary.is_some() || pooled, "{r:?}");
     }
 }
 
@@ -54,20 +56,28 @@ fn a_requoted_latency_is_a_mismatch() {
     let copy = repository_copy();
     let article = copy.path().join("article/graphs-fusion-megakernels.md");
     let text = std::fs::read_to_string(&article).unwrap();
-    std::fs::write(&article, text.replacen("brought the fused kernel to 20.34 µs", "brought the fused kernel to 19.34 µs", 1)).unwrap();
+    std::fs::write(&article, text.replacen("brought the fused kernel to 20.58 µs", "brought the fused kernel to 19.58 µs", 1)).unwrap();
     let (code, report) = offline_json(copy.path());
     assert_eq!(code, 1);
     let bad: Vec<_> = report.rows.iter().filter(|r| r.outcome != "MATCH").map(|r| (r.claim.as_str(), r.what.as_str())).collect();
-    assert_eq!(bad, [("F11", "19.34 µs")]);
+    // The pooled median of three runs' medians: still checked against the quote.
+    assert_eq!(bad, [("F11", "19.58 µs")]);
 }
 
 #[test]
 fn the_committed_recheck_run_reproduces_its_stored_table() {
     let (code, stdout, stderr) = claimcheck(["recheck", "--fresh", FRESH]);
+    // Judged again by the rounds-only rule it records, every row it stores that the registry
+    // still holds is reproduced; its one MISMATCH (F11's 20.34 µs) was on a sentence since
+    // rewritten from three runs, so that row is now only in the stored table.
     assert!(stdout.contains(&format!("{FRESH}/recheck.json: every stored row is reproduced exactly")), "{stdout}{stderr}");
-    // The run found one quoted latency that does not hold on the fresh run: exit 1.
+    assert!(stdout.contains("rows only in the stored table"), "{stdout}");
+    let stored_text = std::fs::read_to_string(format!("{FRESH}/recheck.txt")).unwrap();
+    assert!(stored_text.contains("F11 #4 MISMATCH 20.34 µs"), "{stored_text}");
+    // The rounds-only rule, which ignores how runs differ, still calls one of the three runs
+    // F11 now names different from this one: the flaw issue 13 describes.
     assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("F11 #4 MISMATCH 20.34 µs"), "{stdout}");
+    assert!(stdout.contains("F11 #5 MISMATCH 19.82 µs"), "{stdout}");
     let stored: WireRecheck = serde_json::from_slice(&std::fs::read(format!("{FRESH}/recheck.json")).unwrap()).unwrap();
     assert_eq!(stored.fresh_run.as_ref().unwrap().device.as_deref(), Some("NVIDIA H200"));
     assert_eq!(stored.rule.replicates, 2000);
@@ -79,8 +89,10 @@ fn a_stored_table_that_differs_is_reported() {
     let copy = repository_copy();
     let path = copy.path().join(FRESH).join("recheck.json");
     let mut stored: WireRecheck = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    let row = stored.rows.iter_mut().find(|r| r.outcome == "MISMATCH").unwrap();
-    row.outcome = "MATCH".into();
+    // A row the registry still holds (P3's first latency), stored as judged otherwise.
+    let row = stored.rows.iter_mut().find(|r| r.claim == "P3" && r.check == 1).unwrap();
+    assert_eq!(row.outcome, "MATCH");
+    row.outcome = "INCONCLUSIVE".into();
     std::fs::write(&path, serde_json::to_string_pretty(&stored).unwrap()).unwrap();
     let (code, stdout, _) = claimcheck(["recheck".as_ref(), "--fresh".as_ref(), FRESH.as_ref(), "--root".as_ref(), copy.path().as_os_str()]);
     assert_eq!(code, 1);
@@ -103,4 +115,36 @@ fn the_recheck_run_of_the_shared_timing_code_reproduces_its_stored_table() {
     assert!(stdout.contains(&format!("{run}/recheck.json: every stored row is reproduced exactly")), "{stdout}{stderr}");
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("0 MISMATCH"), "{stdout}");
+}
+
+#[test]
+fn the_fresh_rechecks_under_the_hierarchical_rule_reproduce_their_stored_tables() {
+    // Two `recheck --gpu` runs of the same commit on the H200, judged by runs-then-rounds with
+    // the committed calibration and Holm over the table: no MISMATCH, the first configuration
+    // timed at a stable clock.
+    for run in ["evidence/runs/20261202T192444Z-recheck", "evidence/runs/20261202T192602Z-recheck"] {
+        let (code, stdout, stderr) = claimcheck(["recheck", "--fresh", run]);
+        assert!(stdout.contains(&format!("{run}/recheck.json: every stored row is reproduced exactly")), "{stdout}{stderr}");
+        assert_eq!(code, 0, "{stdout}");
+        let stored: WireRecheck = serde_json::from_slice(&std::fs::read(format!("{run}/recheck.json")).unwrap()).unwrap();
+        assert_eq!(stored.rule.resampled, "runs, then rounds within each run");
+        assert_eq!(stored.counts.get("MISMATCH"), None, "{:?}", stored.counts);
+        assert!(stored.rows.iter().all(|r| r.level.is_some() || r.outcome == "INCOMPARABLE"));
+        let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{run}/meta.json")).unwrap()).unwrap();
+        let first = &meta["cases"][0]["clocks"];
+        assert_eq!(first["stable"], true, "{first}");
+        assert_eq!(first["sm_mhz_before"], first["sm_mhz_after"], "{first}");
+    }
+}
+
+#[test]
+fn the_calibration_of_the_committed_runs_meets_its_targets() {
+    // At most 5 % MISMATCH between runs of unchanged code, and the share of 90 % intervals
+    // excluding 1 within 5 points of 10 %, with σ from every run (what the recheck uses).
+    let cal: claimcheck::evidence::calibration::CalibrationFile = serde_json::from_slice(&std::fs::read("evidence/calibration.json").unwrap()).unwrap();
+    let r = &cal.in_sample;
+    assert!(r.judgements > 1000, "{r:?}");
+    assert!(r.mismatched as f64 <= 0.05 * r.judgements as f64, "{r:?}");
+    let excluding = r.excluding_one as f64 / r.judgements as f64;
+    assert!((excluding - cal.rule.nominal_excluding_one).abs() <= 0.05, "{excluding}");
 }

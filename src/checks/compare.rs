@@ -23,7 +23,7 @@
 //! ```
 //! Fails as `4096x128: fused 7.52 is not below cudnn 7.07`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use serde::Deserialize;
@@ -32,6 +32,7 @@ use toml::Spanned;
 use super::{Context, Observation, stat};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
+use crate::evidence::Jsonl;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -91,15 +92,45 @@ impl Spec {
             records: self.records.clone(),
             filter: self.filter.clone(),
             derive: self.derive.clone(),
+            pool: Vec::new(),
         }
+    }
+
+    /// Refuses to order `faster` and `other` in `case` when their samples were recorded under
+    /// different protocols (`protocol` field): a graph replay timed by events and a call timed
+    /// from the host differ by the protocol itself, so the ordering would say nothing about the
+    /// kernels. Samples that record no protocol (older runs) compare with each other. A check
+    /// `by = "mode"` compares submission modes, whose protocols differ by construction (that
+    /// difference is its subject), so it is not refused.
+    pub(crate) fn same_protocol(&self, jsonl: &Jsonl, case: &str, other: &str) -> Result<(), String> {
+        if self.by == "mode" {
+            return Ok(());
+        }
+        let protocols = |variant: &str| -> BTreeSet<String> {
+            let query = self.query(case, variant);
+            jsonl.select(query.select.get_ref()).into_iter().map(|r| jsonl.get(r, "protocol").map_or_else(|| "none recorded".to_string(), |v| jsonl.text_of(Some(v)))).collect()
+        };
+        let (a, b) = (protocols(&self.faster), protocols(other));
+        if a == b || a.is_empty() || b.is_empty() {
+            return Ok(());
+        }
+        let names = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
+        Err(format!(
+            "{case}: `{}` was timed by {} and `{other}` by {}: a compare check does not order samples recorded under different protocols",
+            self.faster,
+            names(&a),
+            names(&b)
+        ))
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let mut problems = Vec::new();
         let mut smallest = f64::INFINITY;
+        let jsonl = ctx.jsonl(&self.samples)?;
         for case in &self.cases {
             let fast = self.query(case, &self.faster).compute(ctx)?.0;
             for other in &self.slower {
+                self.same_protocol(&jsonl, case, other).map_err(|m| ctx.error_at(m, self.select.span(), "these samples were timed differently"))?;
                 let slow = self.query(case, other).compute(ctx)?.0;
                 let ratio = slow / fast;
                 smallest = smallest.min(ratio);
@@ -150,6 +181,27 @@ mod tests {
     #[test]
     fn modes_can_be_compared_instead_of_variants() {
         let samples = "{\"case\":\"a\",\"mode\":\"graph\",\"t\":1}\n{\"case\":\"a\",\"mode\":\"stream\",\"t\":3}\n";
+        let f = Fixture::new(&[("s.jsonl", samples)]);
+        let body = "kind = \"compare\"\nsamples = \"s.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"median\"\nby = \"mode\"\nfaster = \"graph\"\nslower = [\"stream\"]\ncases = [\"a\"]";
+        assert_eq!(f.observe(&check_toml(body)).unwrap().value, Some(3.0));
+    }
+
+    #[test]
+    fn samples_timed_under_different_protocols_are_not_ordered() {
+        let samples = "{\"case\":\"a\",\"variant\":\"f\",\"t\":1,\"protocol\":\"graph-replay-events\"}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":2,\"protocol\":\"stream-events\"}\n";
+        let f = Fixture::new(&[("s.jsonl", samples)]);
+        let err = f.observe(&check_toml(&check("[\"a\"]", ""))).unwrap_err();
+        assert!(err.message.contains("`f` was timed by graph-replay-events and `s` by stream-events"), "{}", err.message);
+        // Located at the check's `select`, in the registry.
+        assert!(err.position().is_some(), "{err:?}");
+        let same = samples.replace("stream-events", "graph-replay-events");
+        let f = Fixture::new(&[("s.jsonl", &same)]);
+        assert_eq!(f.observe(&check_toml(&check("[\"a\"]", ""))).unwrap().value, Some(2.0));
+    }
+
+    #[test]
+    fn submission_modes_are_compared_across_their_protocols() {
+        let samples = "{\"case\":\"a\",\"mode\":\"graph\",\"t\":1,\"protocol\":\"graph-replay-events\"}\n{\"case\":\"a\",\"mode\":\"stream\",\"t\":3,\"protocol\":\"stream-events\"}\n";
         let f = Fixture::new(&[("s.jsonl", samples)]);
         let body = "kind = \"compare\"\nsamples = \"s.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"median\"\nby = \"mode\"\nfaster = \"graph\"\nslower = [\"stream\"]\ncases = [\"a\"]";
         assert_eq!(f.observe(&check_toml(body)).unwrap().value, Some(3.0));

@@ -34,6 +34,12 @@
 //! field = "tokens_per_s"
 //! statistic = "median"
 //! ```
+//!
+//! With `pool = ["evidence/runs/r2/samples.jsonl", …]` the statistic is computed in `samples`
+//! and in every pooled file separately, and the value is the median of those per-run values
+//! (the median of run medians): runs are the unit of replication, so one noisy run moves the
+//! pooled value less than it would move a median over all samples together. A pooled check
+//! has no `summary`, since each run's summary holds only its own value.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -68,12 +74,24 @@ pub(crate) struct Spec {
     /// Fields computed per record from others, by an `arith` expression.
     #[serde(default)]
     pub derive: BTreeMap<String, Spanned<String>>,
+    /// More runs' samples of the same configuration, pooled with `samples` by the median of
+    /// the per-run statistics.
+    #[serde(default)]
+    pub pool: Vec<Spanned<String>>,
 }
 
 impl Spec {
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
+        if let (Some(summary), Some(_)) = (&self.summary, self.pool.first()) {
+            return Err(("a pooled statistic has no saved summary: drop `summary` or `pool`".into(), summary.span()));
+        }
         self.parsed_statistic()?;
         query::validate(self.format.as_ref(), self.filter.as_ref(), &self.derive)
+    }
+
+    /// The samples files of the runs this query reads: `samples`, then every pooled file.
+    pub(crate) fn runs(&self) -> Vec<&Spanned<String>> {
+        std::iter::once(&self.samples).chain(&self.pool).collect()
     }
 
     fn parsed_statistic(&self) -> Result<Statistic, (String, Range<usize>)> {
@@ -86,16 +104,24 @@ impl Spec {
     }
 
     pub(super) fn files(&self) -> Vec<&str> {
-        let mut files = vec![self.samples.get_ref().as_str()];
+        let mut files: Vec<&str> = self.runs().into_iter().map(|s| s.get_ref().as_str()).collect();
         files.extend(self.summary.as_ref().map(|s| s.get_ref().as_str()));
         files
     }
 
-    /// The statistic's value, in the field's unit, and how many samples it came from.
+    /// The statistic's value, in the field's unit, and how many samples it came from; with
+    /// `pool`, the median of the runs' values and the samples of all of them.
     pub(crate) fn compute(&self, ctx: &Context<'_>) -> Result<(f64, usize), Diagnostic> {
         let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
-        let samples = query::samples(ctx, &self.query())?;
-        Ok((samples.statistic(statistic), samples.len()))
+        let mut values = Vec::new();
+        let mut n = 0;
+        for file in self.runs() {
+            let samples = query::samples(ctx, &query::Query { samples: file, ..self.query() })?;
+            values.push(samples.statistic(statistic));
+            n += samples.len();
+        }
+        let value = if values.len() == 1 { values[0] } else { crate::stats::Samples::new(values).map_or(f64::NAN, |s| s.median()) };
+        Ok((value, n))
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
@@ -126,7 +152,10 @@ impl Spec {
             value: Some(value),
             unit,
             problems,
-            detail: format!("{statistic} {} of {n} samples", self.field.get_ref()),
+            detail: match self.pool.len() {
+                0 => format!("{statistic} {} of {n} samples", self.field.get_ref()),
+                more => format!("median over {} runs of the {statistic} {}, {n} samples", more + 1, self.field.get_ref()),
+            },
         })
     }
 
@@ -222,6 +251,23 @@ statistic = "median""#;
         let f = Fixture::new(&[("e/samples.jsonl", SAMPLES), ("e/summary.json", &good)]);
         let obs = f.observe(&check_toml(&format!("{CHECK}\nsummary = \"e/summary.json\""))).unwrap();
         assert!(obs.problems.is_empty(), "{:?}", obs.problems);
+    }
+
+    #[test]
+    fn a_pooled_statistic_is_the_median_of_the_runs_statistics() {
+        let other = SAMPLES.replace("\"host_us\":1.0", "\"host_us\":7.0").replace("\"host_us\":3.0", "\"host_us\":8.0").replace("\"host_us\":2.0", "\"host_us\":6.0");
+        let third = SAMPLES.replace("\"host_us\":2.0", "\"host_us\":2.5");
+        let f = Fixture::new(&[("e/samples.jsonl", SAMPLES), ("f/samples.jsonl", &other), ("g/samples.jsonl", &third)]);
+        let obs = f.observe(&check_toml(&format!("{CHECK}\npool = [\"f/samples.jsonl\", \"g/samples.jsonl\"]"))).unwrap();
+        // Run medians 2, 7 and 2.5: their median.
+        assert_eq!(obs.value, Some(2.5));
+        assert!(obs.detail.contains("median over 3 runs"), "{}", obs.detail);
+    }
+
+    #[test]
+    fn a_pooled_statistic_with_a_summary_is_refused() {
+        let err = super::super::testing::parse_error(&format!("{CHECK}\nsummary = \"e/summary.json\"\npool = [\"f/samples.jsonl\"]"));
+        assert!(err.contains("a pooled statistic has no saved summary"), "{err}");
     }
 
     #[test]

@@ -36,6 +36,12 @@ pub(crate) fn report(root: &Path, run: &str) -> Result<BenchReport, Failure> {
     rows(&samples).map_err(|m| Failure::input(format!("{path}: {m}")))
 }
 
+/// The peers of the plain softmax (`fused`): cuDNN, torch.softmax, and the Triton kernel
+/// (Liger's, or ours where Liger is absent).
+const PLAIN_PEERS: [&str; 4] = ["cudnn", "torch", "liger", "triton"];
+/// The peers of the RMS-scaled softmax (`fused-rms`).
+const RMS_PEERS: [&str; 1] = ["torch-compile-rms"];
+
 /// One row of the report.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Row {
@@ -50,8 +56,12 @@ pub(crate) struct Row {
 
 /// The report's rows, and the targets with whether each holds.
 pub(crate) fn rows(samples: &[SampleRecord]) -> Result<BenchReport, String> {
+    // Every peer is timed by graph replay with events where the run has graph samples; the
+    // table then reads only those, so that every row is timed by the same protocol. Older runs
+    // hold stream samples only.
+    let mode = if samples.iter().any(|s| s.suite == "softmax-bench" && s.mode == "graph") { "graph" } else { "stream" };
     let mut groups: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
-    for s in samples.iter().filter(|s| s.suite == "softmax-bench") {
+    for s in samples.iter().filter(|s| s.suite == "softmax-bench" && s.mode == mode) {
         groups.entry((s.case.clone(), s.variant.clone())).or_default().push(s.device_us);
     }
     if groups.is_empty() {
@@ -69,10 +79,14 @@ pub(crate) fn rows(samples: &[SampleRecord]) -> Result<BenchReport, String> {
         let bytes = 2.0 * r * c * 4.0;
         // The ceiling is the faster of the two copies measured in the same run.
         let copy = ["copy", "copy-kernel"].iter().filter_map(|c| by_variant.get(*c)).copied().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))));
-        let best_peer = ["cudnn", "torch"].iter().filter_map(|p| by_variant.get(*p)).copied().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))));
+        let best = |peers: &[&str]| peers.iter().filter_map(|p| by_variant.get(*p)).copied().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))));
+        let best_peer = best(&PLAIN_PEERS);
+        let best_rms_peer = best(&RMS_PEERS);
         for (variant, &median) in by_variant {
             let speedup = match variant.as_str() {
-                "fused" | "fused-rms" => best_peer.map(|p| p / median),
+                "fused" => best_peer.map(|p| p / median),
+                // Runs from before the RMS-scaled peer existed compared it with the plain peers.
+                "fused-rms" => best_rms_peer.or(best_peer).map(|p| p / median),
                 _ => None,
             };
             rows.push(Row {
@@ -93,9 +107,16 @@ pub(crate) fn rows(samples: &[SampleRecord]) -> Result<BenchReport, String> {
             }
         }
         if let Some(f) = fused {
-            for peer in ["cudnn", "torch"] {
+            for peer in PLAIN_PEERS {
                 if let Some(&p) = by_variant.get(peer) {
                     targets.push((format!("{case}: fused faster than {peer} ({f:.2} µs vs {p:.2} µs)"), f < p));
+                }
+            }
+            if let Some(&fr) = by_variant.get("fused-rms") {
+                for peer in RMS_PEERS {
+                    if let Some(&p) = by_variant.get(peer) {
+                        targets.push((format!("{case}: fused-rms faster than {peer} ({fr:.2} µs vs {p:.2} µs)"), fr < p));
+                    }
                 }
             }
             if let Some(&fr) = by_variant.get("fused-rms") {
@@ -111,7 +132,7 @@ mod tests {
     use super::*;
 
     fn s(case: &str, variant: &str, us: f64) -> SampleRecord {
-        SampleRecord { suite: "softmax-bench".into(), case: case.into(), variant: variant.into(), mode: "stream".into(), round: 0, order: 0, host_us: us, device_us: us }
+        SampleRecord { suite: "softmax-bench".into(), case: case.into(), variant: variant.into(), mode: "stream".into(), round: 0, order: 0, host_us: us, device_us: us, protocol: None }
     }
 
     #[test]

@@ -95,6 +95,38 @@ pub struct CaseMeta {
     /// DRAM measurements).
     pub logical_bytes: BTreeMap<String, usize>,
     pub dispatch: Option<String>,
+    /// The SM clock around this configuration's timing; older runs record none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<CaseClocks>,
+}
+
+/// The SM clock of one configuration, read through NVML (read only): when its warm-up began,
+/// when timing began and when timing ended, with how long the warm-up held the GPU busy before
+/// the clock was stable. A recheck compares these with the accepted run's, so that a run timed
+/// at another clock is called INCOMPARABLE rather than slower.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CaseClocks {
+    pub sm_mhz_warmup_start: u32,
+    pub sm_mhz_before: u32,
+    pub sm_mhz_after: u32,
+    pub warmup_ms: f64,
+    pub warmup_invocations: u64,
+    /// Whether the clock settled before the warm-up's time limit.
+    pub stable: bool,
+}
+
+impl CaseClocks {
+    /// The clock the configuration was timed at: the lower of the readings before and after
+    /// timing, so that a clock that fell during timing counts.
+    pub fn timed_mhz(&self) -> u32 {
+        self.sm_mhz_before.min(self.sm_mhz_after)
+    }
+}
+
+/// The SM clock a run-level `nvidia-smi` reading (`clocks_before`, `clocks_after`) starts
+/// with: `"1980 MHz, 3201 MHz, …"` gives 1980.
+pub fn sm_mhz_of_reading(reading: &str) -> Option<u32> {
+    reading.split(',').next()?.trim().strip_suffix("MHz")?.trim().parse().ok()
 }
 
 /// The median of one configuration and field. The fields are declared in the order the run
@@ -135,5 +167,11 @@ mod tests {
         assert!(meta.is_accepted());
         assert_eq!(meta.device.unwrap().driver_version, 13000);
         assert!(serde_json::from_str::<Meta>(r#"{"suites":"softmax"}"#).is_err());
+    }
+
+    #[test]
+    fn a_run_level_clock_reading_gives_its_sm_clock() {
+        assert_eq!(sm_mhz_of_reading("1980 MHz, 3201 MHz, 1980 MHz, 36, 127.81 W, P0"), Some(1980));
+        assert_eq!(sm_mhz_of_reading("[N/A]"), None);
     }
 }

@@ -7,7 +7,8 @@
 //! `traces/*.jsonl` ([`trace`], with its verifier), `graphs/*.dot` and `graphs/nodes.json`
 //! ([`graphs`]), `kernels.json` ([`kernels`]), `ptx/*.ptx`, and `MANIFEST.sha256`
 //! ([`manifest`]), which lists every other file with its SHA-256 in `sha256sum -c` format.
-//! [`writer`] makes a run appear whole or not at all; [`accepted`] is `evidence/accepted.toml`.
+//! [`writer`] makes a run appear whole or not at all; [`accepted`] is `evidence/accepted.toml`,
+//! [`calibration`] `evidence/calibration.json`.
 //!
 //! [`store::Evidence`] is the one reader of evidence files for a loaded workspace: it opens each
 //! file once, keeps what it parsed, and shares it between registries and checks.
@@ -16,6 +17,7 @@
 //! GPU suite; the GPU suite writes through these types.
 
 pub mod accepted;
+pub mod calibration;
 pub mod graphs;
 pub mod jsonl;
 pub mod kernels;

@@ -80,6 +80,7 @@ mod tests {
                 order: 0,
                 host_us: f64::from(i + 1),
                 device_us: 1.0,
+                protocol: None,
             })
             .collect();
         let s = Summary::of(&rows);

@@ -82,18 +82,41 @@ pub(crate) struct Gpu {
     pub info: DeviceInfo,
     pub arch: &'static str,
     pub include_dir: String,
+    /// The SM clock reader, where NVML could be loaded; read only.
+    pub nvml: Option<super::nvml::Nvml>,
+}
+
+/// The device's SM clock through NVML and a millisecond timer, for the harness's warm-up.
+pub(crate) struct GpuClock<'a> {
+    nvml: Option<&'a super::nvml::Nvml>,
+    start: Instant,
+}
+
+impl super::harness::Clock for GpuClock<'_> {
+    fn sm_mhz(&mut self) -> Option<u32> {
+        self.nvml?.sm_mhz()
+    }
+    fn now_ms(&mut self) -> f64 {
+        self.start.elapsed().as_secs_f64() * 1e3
+    }
+}
+
+/// Whether the CUDA driver and NVRTC libraries can be loaded, touching neither.
+pub(crate) fn probe() -> Result<(), Unavailable> {
+    // SAFETY: is_culib_present only tries to open the library.
+    if !unsafe { sys::is_culib_present() } {
+        return Err(Unavailable::NoDriver);
+    }
+    if !nvrtc_present() {
+        return Err(Unavailable::NoNvrtc);
+    }
+    Ok(())
 }
 
 impl Gpu {
     /// Probes the libraries, then opens device 0.
     pub(crate) fn open() -> Result<Gpu, Unavailable> {
-        // SAFETY: is_culib_present only tries to open the library.
-        if !unsafe { sys::is_culib_present() } {
-            return Err(Unavailable::NoDriver);
-        }
-        if !nvrtc_present() {
-            return Err(Unavailable::NoNvrtc);
-        }
+        probe()?;
         let fail = |e: &dyn std::fmt::Display| Unavailable::NoDevice(e.to_string());
         let ctx = CudaContext::new(0).map_err(|e| fail(&e))?;
         // SAFETY: called before any allocation or launch, as cudarc requires.
@@ -123,7 +146,13 @@ impl Gpu {
         };
         let arch: &'static str = Box::leak(format!("sm_{major}{minor}").into_boxed_str());
         let include_dir = std::env::var("CLAIMCHECK_CUDA_INCLUDE").unwrap_or_else(|_| "/usr/local/cuda/include".into());
-        Ok(Gpu { ctx, stream, info, arch, include_dir })
+        let nvml = pci_bus_id(&ctx).and_then(|id| super::nvml::Nvml::open(&id));
+        Ok(Gpu { ctx, stream, info, arch, include_dir, nvml })
+    }
+
+    /// The SM clock of this device, for the harness.
+    pub(crate) fn clock(&self) -> GpuClock<'_> {
+        GpuClock { nvml: self.nvml.as_ref(), start: Instant::now() }
     }
 
     /// Compiles and loads one of the repository's kernel files.
@@ -185,6 +214,16 @@ impl Gpu {
             other: Default::default(),
         })
     }
+}
+
+/// The device's PCI bus id as CUDA reports it (`0000:19:00.0`), which NVML accepts.
+fn pci_bus_id(ctx: &CudaContext) -> Option<String> {
+    let mut buf = [0 as std::ffi::c_char; 32];
+    // SAFETY: the buffer holds `len` bytes and the driver writes a NUL-terminated string.
+    unsafe { sys::cuDeviceGetPCIBusId(buf.as_mut_ptr(), buf.len() as i32, ctx.cu_device()) }.result().ok()?;
+    // SAFETY: NUL-terminated within the buffer, as above.
+    let id = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) };
+    id.to_str().ok().map(str::to_string)
 }
 
 /// Node counts of a graph by type (`kernel`, `memset`, …).

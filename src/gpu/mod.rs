@@ -5,6 +5,7 @@
 pub(crate) mod common;
 pub(crate) mod device;
 pub(crate) mod harness;
+pub(crate) mod nvml;
 pub(crate) mod pointwise;
 pub(crate) mod reference;
 pub(crate) mod run;

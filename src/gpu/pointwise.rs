@@ -155,7 +155,8 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progr
         let entries: Vec<(Variant, &str)> = variants.iter().flat_map(|&v| [(v, "stream"), (v, "graph")]).collect();
         let mut timed = Rotation::new(gpu, &mut sets, &graphs, entries, |v| v.name().to_string(), |v, set, s| submit(&k, v, set, n, s));
         let protocol = harness::Protocol { warmup: settings.warmup, rounds: settings.rounds, seed: timing_seed };
-        out.samples.extend(harness::measure(&mut timed, suite, &case, protocol, || {})?);
+        let (samples, clocks) = harness::measure(&mut timed, suite, &case, protocol, &mut gpu.clock(), || {})?;
+        out.samples.extend(samples);
         out.cases.push(CaseMeta {
             suite: suite.into(),
             case,
@@ -167,6 +168,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progr
             modes: vec!["stream".into(), "graph".into()],
             logical_bytes: [("three-kernel".to_string(), 24 * n), ("fused".to_string(), 8 * n)].into_iter().collect(),
             dispatch: None,
+            clocks,
         });
     }
     Ok(())

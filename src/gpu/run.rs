@@ -60,6 +60,34 @@ fn clocks() -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// Runs this same command line `n` times more, each in a new process, one after the other,
+/// without its `--repeat`: every run gets fresh process state (a new CUDA context, kernels
+/// compiled again, a new allocator), because runs are the unit of replication and what differs
+/// between processes is part of what a rerun of the article would see. Returns each process's
+/// exit code.
+pub(crate) fn repeat(n: u32) -> anyhow::Result<Vec<i32>> {
+    let exe = std::env::current_exe()?;
+    let mut args: Vec<String> = Vec::new();
+    let mut skip = false;
+    for a in std::env::args().skip(1) {
+        if skip {
+            skip = false;
+        } else if a == "--repeat" {
+            skip = true;
+        } else if !a.starts_with("--repeat=") {
+            args.push(a);
+        }
+    }
+    let mut codes = Vec::new();
+    for _ in 0..n {
+        let status = std::process::Command::new(&exe).args(&args).status()?;
+        codes.push(status.code().unwrap_or(4));
+        // Run ids are stamped to the second: never start two in the same one.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+    }
+    Ok(codes)
+}
+
 /// A new run id: the UTC time to the second, then `suite`.
 pub(crate) fn run_id(suite: &str) -> String {
     let now = time::OffsetDateTime::now_utc();

@@ -327,7 +327,8 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progr
         }
         let mut timed = Rotation::new(gpu, &mut sets, &graphs, entries, |v| v.name().to_string(), |v, set, s| submit(&k, &ix, v, set, 0, s));
         let protocol = harness::Protocol { warmup: settings.warmup, rounds: settings.rounds, seed: timing_seed };
-        out.samples.extend(harness::measure(&mut timed, suite, case, protocol, || {})?);
+        let (samples, clocks) = harness::measure(&mut timed, suite, case, protocol, &mut gpu.clock(), || {})?;
+        out.samples.extend(samples);
         out.cases.push(CaseMeta {
             suite: suite.into(),
             case: case.into(),
@@ -339,6 +340,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progr
             modes: vec!["stream".into(), "graph".into()],
             logical_bytes: variants.iter().map(|v| (v.name().to_string(), 12 * n + 16 * nt + 8 * nr)).collect(),
             dispatch: Some(format!("{} tiles, {} rows, {} persistent workers of {THREADS} threads, {reserve} bytes of shared memory reserved", nt, nr, k.workers)),
+            clocks,
         });
     }
     Ok(())

@@ -276,7 +276,10 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
     } else {
         vec![Variant::FourKernel, Variant::FusedBlock, Variant::Fused, Variant::Cudnn]
     };
-    let modes: &[&str] = if bench { &["stream"] } else { &["stream", "graph"] };
+    // Both suites time every entry on a stream and as a graph replay, so that each peer of the
+    // benchmark (timed by graph replay with events, `benches/torch_softmax.py`) has an entry of
+    // ours timed by the same protocol to be ordered against.
+    let modes: &[&str] = &["stream", "graph"];
     for (rows, cols) in SHAPES {
         let case = format!("{rows}x{cols}");
         progress(&format!("{suite} {case}"));
@@ -389,13 +392,19 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             let seed = fixture_seed(settings.seed, suite, &case, settings.validation_fixtures);
             let x = random_input(n, seed);
             gpu.stream.memcpy_htod(&x, &mut sets[0].x)?;
-            let reference = reference::row_softmax(&x, rows, cols, EPS as f64, true);
+            let reference_rms = reference::row_softmax(&x, rows, cols, EPS as f64, true);
+            let reference_plain = if bench { Some(reference::row_softmax(&x, rows, cols, EPS as f64, false)) } else { None };
             for &v in &graph_variants {
                 poison(&gpu.stream, &mut sets[0].y)?;
                 graphs[&(v, 0)].launch()?;
                 gpu.stream.synchronize()?;
                 let y = gpu.stream.clone_dtoh(&sets[0].y)?;
                 let c = Compared { suite, case: &case, variant: v.name(bench), what: "y-graph", fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
+                if matches!(v, Variant::Copy | Variant::CopyKernel) {
+                    out.validation.push(reference::compare_bits(&c, &y, &x));
+                    continue;
+                }
+                let reference = if v.rms() { &reference_rms } else { reference_plain.as_ref().unwrap_or(&reference_rms) };
                 out.validation.push(reference::compare(&c, &y, &reference.y));
             }
         }
@@ -415,7 +424,8 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             }
         }
         let mut timed = Rotation::new(gpu, &mut sets, &graphs, entries, |v| v.name(bench).to_string(), |v, set, s| shape.submit(v, set, s, false));
-        let samples = harness::measure(&mut timed, suite, &case, harness::Protocol { warmup: settings.warmup, rounds: settings.rounds, seed: timing_seed }, || {})?;
+        let protocol = harness::Protocol { warmup: settings.warmup, rounds: settings.rounds, seed: timing_seed };
+        let (samples, clocks) = harness::measure(&mut timed, suite, &case, protocol, &mut gpu.clock(), || {})?;
         out.samples.extend(samples);
         out.cases.push(CaseMeta {
             suite: suite.into(),
@@ -428,6 +438,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             modes: modes.iter().map(|m| m.to_string()).collect(),
             logical_bytes: active.iter().map(|v| (v.name(bench).to_string(), v.logical_bytes(rows, cols))).collect(),
             dispatch: Some(format!("{}: {}", fused.kernel(true), fused.describe())),
+            clocks,
         });
     }
     Ok(())

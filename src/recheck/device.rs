@@ -43,19 +43,53 @@ pub(crate) fn run(ws: &Workspace, rule: Rule, peers: &[PathBuf], rounds: Option<
     let run_path = format!("evidence/runs/{id}");
     let mut extra = Vec::new();
     let mut report = None;
+    let mut judgement_failed = None;
     if measured.accepted() {
         let (samples, jsonl) = super::fresh_samples(&run_path, &measured.collected.samples)?;
         files.insert_jsonl(&samples, jsonl);
-        let meta = Meta { status: Some(meta::ACCEPTED.into()), device: Some(measured.device.clone()), suites: measured.suites.clone(), ..Meta::default() };
+        let meta = Meta {
+            status: Some(meta::ACCEPTED.into()),
+            device: Some(measured.device.clone()),
+            suites: measured.suites.clone(),
+            cases: measured.collected.cases.clone(),
+            clocks_before: measured.clocks_before.clone(),
+            clocks_after: measured.clocks_after.clone(),
+            ..Meta::default()
+        };
         let fresh = RunInfo::from_meta(&run_path, &meta);
-        let rows = super::against_fresh(rule, &targets, &accepted, files, &fresh, &samples)?;
-        let r = Report { mode: Mode::Fresh, seed: rule.seed, replicates: rule.replicates, accepted, fresh: Some(fresh), rows, not_rechecked };
-        extra.push(("recheck.json".to_string(), crate::report::recheck::json(&r).into_bytes()));
-        extra.push(("recheck.txt".to_string(), crate::report::recheck::text(&r).into_bytes()));
-        report = Some(r);
+        let calibration = super::calibration_for(files, rule)?;
+        // A run measured is written whatever its judgement does: an input error found while
+        // judging it (a check the run cannot serve) must not throw away minutes of device time.
+        let rows = match super::against_fresh(rule, &targets, &accepted, files, &fresh, &samples, calibration.as_deref()) {
+            Ok(rows) => rows,
+            Err(d) => {
+                judgement_failed = Some(d);
+                Vec::new()
+            }
+        };
+        let r = Report {
+            mode: Mode::Fresh,
+            seed: rule.seed,
+            replicates: rule.replicates,
+            method: rule.method,
+            alpha: rule.alpha,
+            calibration: calibration.is_some().then(|| crate::evidence::calibration::PATH.to_string()),
+            accepted,
+            fresh: Some(fresh),
+            rows,
+            not_rechecked,
+        };
+        if judgement_failed.is_none() {
+            extra.push(("recheck.json".to_string(), crate::report::recheck::json(&r).into_bytes()));
+            extra.push(("recheck.txt".to_string(), crate::report::recheck::text(&r).into_bytes()));
+            report = Some(r);
+        }
     }
     let outcome = run::write_as(files.root().dir(), &id, &measured, &extra).map_err(Failure::Internal)?;
     let shown = files.root().relative(&outcome.dir);
+    if let Some(d) = judgement_failed {
+        return Err(Failure::InputRefused(vec![d], format!("{shown} was written (accepted) but not judged; fix the input and judge it with `recheck --fresh {shown}`")));
+    }
     match report {
         Some(report) => Ok(Done { report, run: shown }),
         None => Err(Failure::RunRejected(format!("{shown} was written and not judged: {}", measured.rejected_because.join("; ")))),

@@ -11,25 +11,37 @@
 //!
 //! # The rule
 //!
-//! A latency is judged by an equivalence test on the log ratio of the fresh median to the
-//! accepted one (whatever statistic or expression the check computes). Both runs are
-//! resampled by **rounds** with replacement, independently, `replicates` times from a recorded
-//! seed; each resample recomputes the quantity, and the 5th and 95th percentiles of
-//! ln(fresh / accepted) form a 90 % interval. With the check's margin δ (default 10 %):
-//! MATCH when the interval lies inside ±ln(1 + δ), MISMATCH when it lies wholly outside,
-//! INCONCLUSIVE otherwise. When the fresh run's device model or driver major version differs
-//! from the accepted run's, absolute times are not compared: INCOMPARABLE.
+//! A latency is judged by an equivalence test on ln(fresh ÷ accepted) of the quantity the
+//! check computes (a median, or an expression over medians), with the check's margin δ
+//! (default 10 %), by a **hierarchical bootstrap** ([`hierarchical`]): runs are the unit of
+//! replication, so each side's runs are resampled, then the rounds within each drawn run, and
+//! a side's value is the median of its runs' values. A side of one run is widened by the
+//! between-run spread that `claimcheck calibrate` measured for that configuration
+//! (`evidence/calibration.json`; the table says so per row). Every row states MATCH or
+//! MISMATCH only when its one-sided tests are rejected under Holm's procedure over the whole
+//! table ([`family`]), so that the chance of any false claim in the table is at most 5 %; the
+//! level each row was tested at is shown with the interval at that level. A fresh run whose
+//! device model or driver major version differs from the accepted run's, or whose SM clock
+//! differs from it by more than [`CLOCK_BOUND`], is INCOMPARABLE for those rows.
 //!
 //! An ordering is judged inside one run (the fresh one, or offline the accepted one), so it
-//! holds across devices: the interval of ln(slower / faster) over resampled rounds must lie
-//! wholly above ln(min-ratio) (ln 1 = 0 without one) for MATCH, wholly below for MISMATCH;
-//! otherwise INCONCLUSIVE. A check with several cases takes its worst pair.
+//! holds across devices: ln(slower ÷ faster) must lie above ln(min-ratio) (0 without one) for
+//! MATCH, below for MISMATCH, under the same family-wise control. A check with several cases
+//! gives one row per pair. Samples recorded under different protocols are never ordered.
 //!
 //! Resampling rounds rather than single samples keeps together what one round measured, so an
 //! expression over several configurations (a difference of two medians) sees the pairing the
 //! shuffled round order gave it.
+//!
+//! Runs judged before this rule (their `recheck.json` records `resampled = "rounds"`) are
+//! judged again by the rule they were stored with, so that their tables still reproduce: each
+//! run resampled by rounds, 2000 times, a 90 % percentile interval, no family-wise control.
 
+pub(crate) mod calibrate;
 pub(crate) mod device;
+pub(crate) mod family;
+pub(crate) mod hierarchical;
+mod judge;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -40,6 +52,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::registry::binding::Binding;
 use crate::checks::{self, Check, Expect, Kind, Observation, Outcome, arith, compare, stat, units};
 use crate::diagnostic::Diagnostic;
+use crate::evidence::calibration::CalibrationFile;
 use crate::evidence::meta::{self, Meta, Settings};
 use crate::evidence::store::{Evidence, ReadError};
 use crate::evidence::{Jsonl, Scalar, Summary};
@@ -53,28 +66,62 @@ use crate::stats::{Samples, Statistic, quantile_sorted};
 pub(crate) const DEFAULT_MARGIN: f64 = 0.10;
 /// The bootstrap seed when none is given; it is recorded with every judgement.
 pub(crate) const DEFAULT_SEED: u64 = 20261202;
-/// Resamples per judgement.
-pub(crate) const DEFAULT_REPLICATES: usize = 2000;
-/// The interval's coverage.
+/// Resamples per judgement: enough for Holm's smallest level over a table of 250 rows to be
+/// reachable (see [`family::replicates_needed`]).
+pub(crate) const DEFAULT_REPLICATES: usize = 10_000;
+/// The coverage of the interval shown beside every row (before family-wise adjustment).
 pub(crate) const CONFIDENCE: f64 = 0.90;
+/// How far the SM clock a configuration was timed at may differ between the fresh and the
+/// accepted run before absolute times are not compared: a 5 % slower clock can make a
+/// launch- or compute-bound kernel 5 % slower, half the default margin.
+pub(crate) const CLOCK_BOUND: f64 = 0.05;
 
-/// The bootstrap's seed and size.
+/// How the bootstrap resamples.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Method {
+    /// Runs, then rounds within each run; one-run sides widened by calibration; Holm over the
+    /// table.
+    Hierarchical,
+    /// The rule before runs were the unit of replication: rounds of one run a side, a 90 %
+    /// interval, no family-wise control. Kept so that stored tables still reproduce.
+    Rounds,
+}
+
+impl Method {
+    /// The name `recheck.json` records under `rule.resampled`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Method::Hierarchical => "runs, then rounds within each run",
+            Method::Rounds => "rounds",
+        }
+    }
+}
+
+/// The bootstrap's seed, size and method.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Rule {
     pub seed: u64,
     pub replicates: usize,
+    pub method: Method,
+    /// The family-wise level (hierarchical rule only).
+    pub alpha: f64,
 }
 
 impl Default for Rule {
     fn default() -> Rule {
-        Rule { seed: DEFAULT_SEED, replicates: DEFAULT_REPLICATES }
+        Rule { seed: DEFAULT_SEED, replicates: DEFAULT_REPLICATES, method: Method::Hierarchical, alpha: family::FAMILY_ALPHA }
     }
 }
 
 impl Rule {
     /// The rule with what the command line gives, the defaults for the rest.
     pub(crate) fn new(seed: Option<u64>, replicates: Option<usize>) -> Rule {
-        Rule { seed: seed.unwrap_or(DEFAULT_SEED), replicates: replicates.unwrap_or(DEFAULT_REPLICATES) }
+        Rule { seed: seed.unwrap_or(DEFAULT_SEED), replicates: replicates.unwrap_or(DEFAULT_REPLICATES), ..Rule::default() }
+    }
+
+    /// The rounds-only rule a stored table was judged by.
+    pub(crate) fn rounds(seed: u64, replicates: usize) -> Rule {
+        Rule { seed, replicates, method: Method::Rounds, alpha: f64::NAN }
     }
 }
 
@@ -155,6 +202,24 @@ pub(crate) struct Row {
     pub bound: Option<f64>,
     pub outcome: Judgement,
     pub detail: String,
+    /// Hierarchical rule: the Holm level this row's claim was tested at (one-sided).
+    pub level: Option<f64>,
+    /// Hierarchical rule: the interval with `level` in each tail, which decides the outcome.
+    pub adjusted: Option<(f64, f64)>,
+    /// Hierarchical rule: runs on each side (accepted, fresh; an ordering's judged run on the
+    /// fresh side) and the σ of ln value each one-run side was widened by (0 for none).
+    pub runs: Option<RunsUsed>,
+}
+
+/// How many runs a row's sides had and how much a one-run side was widened.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct RunsUsed {
+    pub accepted: usize,
+    pub fresh: usize,
+    pub widened_by: f64,
+    /// Whether `widened_by` came from the calibration's default for configurations it did not
+    /// measure.
+    pub default_spread: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,6 +252,10 @@ pub(crate) struct Report {
     pub mode: Mode,
     pub seed: u64,
     pub replicates: usize,
+    pub method: Method,
+    pub alpha: f64,
+    /// The calibration the one-run sides were widened by, root-relative.
+    pub calibration: Option<String>,
     /// Root-relative run directories the targets read, with the device each records.
     pub accepted: Vec<RunInfo>,
     pub fresh: Option<RunInfo>,
@@ -215,6 +284,10 @@ pub(crate) struct RunInfo {
     pub driver_major: Option<i64>,
     pub suites: Vec<String>,
     pub settings: Option<Settings>,
+    /// The SM clock each configuration was timed at, by (suite, case), where recorded.
+    pub clocks: BTreeMap<(String, String), u32>,
+    /// The SM clock the run-level readings before and after the run give (the lower).
+    pub run_clock: Option<u32>,
 }
 
 impl RunInfo {
@@ -238,7 +311,23 @@ impl RunInfo {
             driver_major: device.map(|d| d.driver_version).filter(|v| *v != 0).map(|v| i64::from(v) / 1000),
             suites: meta.suites.clone(),
             settings: meta.settings,
+            clocks: meta.cases.iter().filter_map(|c| Some(((c.suite.clone(), c.case.clone()), c.clocks?.timed_mhz()))).collect(),
+            run_clock: [&meta.clocks_before, &meta.clocks_after].iter().filter_map(|r| r.as_deref().and_then(meta::sm_mhz_of_reading)).min(),
         }
+    }
+
+    /// The SM clock `suite` `case` was timed at: its own reading, else the run's.
+    pub(crate) fn clock_of(&self, suite: &str, case: &str) -> Option<u32> {
+        self.clocks.get(&(suite.to_string(), case.to_string())).copied().or(self.run_clock)
+    }
+
+    /// Why the absolute times of `suite` `case` here cannot be compared with `accepted`'s
+    /// because the SM clocks differ by more than [`CLOCK_BOUND`]; `None` when they agree or
+    /// either run records no clock.
+    pub(crate) fn clock_differs(&self, accepted: &RunInfo, suite: &str, case: &str) -> Option<String> {
+        let (here, there) = (self.clock_of(suite, case)?, accepted.clock_of(suite, case)?);
+        let off = (f64::from(here) / f64::from(there)).ln().abs();
+        (off > (1.0 + CLOCK_BOUND).ln()).then(|| format!("SM clock {here} MHz here, {there} MHz in {} ({suite} {case}; bound {:.0} %)", accepted.path, CLOCK_BOUND * 100.0))
     }
 
     /// Why absolute times of `self` cannot be compared with those of `accepted`, if they can't.
@@ -321,7 +410,7 @@ impl Target {
     /// The samples files this target reads in the accepted runs.
     pub(crate) fn samples_files(&self) -> Vec<String> {
         match &self.subject {
-            Subject::Latency(l) => l.vars.iter().map(|(_, v)| v.samples.get_ref().clone()).collect(),
+            Subject::Latency(l) => l.vars.iter().flat_map(|(_, v)| v.runs()).map(|s| s.get_ref().clone()).collect(),
             Subject::Ordering(c) => vec![c.samples.get_ref().clone()],
         }
     }
@@ -348,15 +437,20 @@ impl ByRound {
             let select: Vec<String> = spec.select.get_ref().iter().map(|(k, v)| format!("{k} = {v}")).collect();
             return Err(Diagnostic::plain(format!("{}: no sample has {}", jsonl.path, select.join(", "))));
         }
+        ByRound::from_records(jsonl, &selected, spec.field.get_ref(), statistic)
+    }
+
+    /// Groups `field` of `records` by `round`.
+    pub(crate) fn from_records(jsonl: &Jsonl, selected: &[&crate::evidence::Record], field: &str, statistic: Statistic) -> Result<ByRound, Diagnostic> {
         // The shared sample validation: every value present, finite and non-negative.
-        jsonl.samples(&selected, spec.field.get_ref())?;
+        jsonl.samples(selected, field)?;
         let mut rounds: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-        for record in selected {
+        for &record in selected {
             let round = match jsonl.get(record, "round") {
                 Some(Scalar::Int(r)) if r >= 0 => r as u64,
                 _ => return Err(jsonl.error_at(record, "no `round` in this sample; rounds are what the recheck resamples", "no round")),
             };
-            let value = match jsonl.get(record, spec.field.get_ref()) {
+            let value = match jsonl.get(record, field) {
                 Some(Scalar::Int(i)) => i as f64,
                 Some(Scalar::Float(f)) => f,
                 _ => f64::NAN,
@@ -471,20 +565,24 @@ impl Latency {
             };
             vars.push(ByRound::select(&*sample_file(files, path)?, spec)?);
         }
+        Ok(Quantity { vars, eval: self.eval() })
+    }
+
+    /// How the variables' values combine into the quoted quantity, in the quoted unit.
+    fn eval<'e>(&'e self) -> Box<dyn Fn(&[f64]) -> f64 + 'e> {
         let names: Vec<&str> = self.vars.iter().map(|(n, _)| n.as_str()).collect();
         // A stat query's value is in its field's unit; the quoted number may be in another.
         let scale = match (&self.expr, self.vars.first()) {
             (None, Some(_)) => convert(1.0, self.unit.as_ref(), self.quoted.unit.as_ref()).unwrap_or(1.0),
             _ => 1.0,
         };
-        let eval: Box<dyn Fn(&[f64]) -> f64 + 'e> = match &self.expr {
+        match &self.expr {
             None => Box::new(move |v: &[f64]| v[0] * scale),
             Some(expr) => Box::new(move |v: &[f64]| {
                 let map: BTreeMap<&str, f64> = names.iter().copied().zip(v.iter().copied()).collect();
                 expr.eval(&map).unwrap_or(f64::NAN)
             }),
-        };
-        Ok(Quantity { vars, eval })
+        }
     }
 
     fn describe(&self) -> String {
@@ -502,18 +600,24 @@ impl Latency {
 pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
     let (targets, not_rechecked) = targets(ws)?;
     let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
-    let mut rows = Vec::new();
-    for t in &targets {
-        match &t.subject {
-            Subject::Latency(l) => rows.push(offline_latency(t, l, files)?),
-            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Accepted, rule)?),
+    let rows = match rule.method {
+        Method::Hierarchical => judge::offline(rule, &targets, files)?,
+        Method::Rounds => {
+            let mut rows = Vec::new();
+            for t in &targets {
+                match &t.subject {
+                    Subject::Latency(l) => rows.push(offline_latency(t, l, files)?),
+                    Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Accepted, rule)?),
+                }
+            }
+            rows
         }
-    }
+    };
     let accepted = accepted_runs(files, &targets)?;
-    Ok(Report { mode: Mode::Offline, seed: rule.seed, replicates: rule.replicates, accepted, fresh: None, rows, not_rechecked })
+    Ok(Report { mode: Mode::Offline, seed: rule.seed, replicates: rule.replicates, method: rule.method, alpha: rule.alpha, calibration: None, accepted, fresh: None, rows, not_rechecked })
 }
 
-fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<Row, Diagnostic> {
+pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<Row, Diagnostic> {
     let quantity = l.quantity(files, &Source::Accepted)?;
     let value = quantity.value();
     let mut problems = Vec::new();
@@ -562,6 +666,9 @@ fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<Row, Dia
         bound: None,
         outcome,
         detail,
+        level: None,
+        adjusted: None,
+        runs: None,
     })
 }
 
@@ -581,9 +688,16 @@ fn saved_statistic(files: &Evidence, spec: &stat::Spec) -> Result<Option<f64>, D
 /// The recheck of a fresh run: every latency against the accepted run it was quoted from, every
 /// ordering inside the fresh run. `accepted` are the runs the targets read
 /// ([`accepted_runs`]); `fresh_samples` is the fresh run's samples file, already in `files`.
-pub(crate) fn against_fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo], files: &Evidence, fresh: &RunInfo, fresh_samples: &str) -> Result<Vec<Row>, Diagnostic> {
+pub(crate) fn against_fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo], files: &Evidence, fresh: &RunInfo, fresh_samples: &str, calibration: Option<&CalibrationFile>) -> Result<Vec<Row>, Diagnostic> {
+    if rule.method == Method::Hierarchical {
+        return judge::fresh(rule, targets, accepted, files, &[(fresh, fresh_samples)], calibration);
+    }
     let mut rows = Vec::new();
     for t in targets {
+        if let Some(unjudged) = unmeasured(t, files, fresh_samples)? {
+            rows.extend(unjudged);
+            continue;
+        }
         match &t.subject {
             Subject::Latency(l) => {
                 let dir = run_dir(l.vars[0].1.samples.get_ref());
@@ -597,6 +711,48 @@ pub(crate) fn against_fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo]
         }
     }
     Ok(rows)
+}
+
+/// What a row says when the fresh run holds no samples of a configuration its check selects.
+pub(crate) const UNMEASURED: &str = "the fresh run holds no samples this check selects";
+
+/// INCOMPARABLE rows for a target whose configurations the fresh run does not hold (a check
+/// edited since the run, or a suite or peer the run lacks), so that one such check never stops
+/// the judgement of the others, nor loses a fresh run already measured; `None` when the fresh
+/// run holds every configuration the target selects.
+pub(crate) fn unmeasured(t: &Target, files: &Evidence, fresh_samples: &str) -> Result<Option<Vec<Row>>, Diagnostic> {
+    let jsonl = sample_file(files, fresh_samples)?;
+    let missing = |spec: &stat::Spec| jsonl.select(spec.select.get_ref()).is_empty();
+    let row = |kind, what: String, detail: String| Row {
+        registry: t.registry.clone(),
+        claim: t.claim.clone(),
+        check: t.check,
+        kind,
+        what,
+        accepted: None,
+        fresh: None,
+        summary: None,
+        unit: None,
+        ratio: None,
+        interval: None,
+        bound: None,
+        outcome: Judgement::Incomparable,
+        detail: format!("{detail}; {UNMEASURED}"),
+        level: None,
+        adjusted: None,
+        runs: None,
+    };
+    Ok(match &t.subject {
+        Subject::Latency(l) => l.vars.iter().any(|(_, v)| missing(v)).then(|| vec![row(RowKind::Latency, l.quoted.shown(), l.describe())]),
+        Subject::Ordering(c) => {
+            let pairs: Vec<(&String, &String)> = c.cases.iter().flat_map(|case| c.slower.iter().map(move |s| (case, s))).collect();
+            let any_missing = pairs.iter().any(|(case, slower)| missing(&c.query(case, &c.faster)) || missing(&c.query(case, slower)));
+            any_missing.then(|| {
+                let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
+                pairs.iter().map(|(case, slower)| row(RowKind::Ordering, format!("{case}: {} < {slower}{need}", c.faster), format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by))).collect()
+            })
+        }
+    })
 }
 
 fn judge_latency(t: &Target, l: &Latency, files: &Evidence, fresh_samples: &str, incomparable: Option<String>, rule: Rule) -> Result<Row, Diagnostic> {
@@ -618,6 +774,9 @@ fn judge_latency(t: &Target, l: &Latency, files: &Evidence, fresh_samples: &str,
         bound: Some(l.margin),
         outcome: Judgement::Incomparable,
         detail: l.describe(),
+        level: None,
+        adjusted: None,
+        runs: None,
     };
     if let Some(why) = incomparable {
         row.ratio = None;
@@ -678,6 +837,9 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &Evidence, source: &Sour
                 bound: Some(min_ratio),
                 outcome: ordering(lo, hi, min_ratio),
                 detail: format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by),
+                level: None,
+                adjusted: None,
+                runs: None,
             });
         }
     }
@@ -708,6 +870,15 @@ pub(crate) fn fresh_samples(run_path: &str, samples: &[crate::evidence::SampleRe
     Ok((path, jsonl))
 }
 
+/// The calibration a judgement under `rule` widens one-run sides by: `evidence/calibration.json`
+/// for the hierarchical rule, where it exists; none for the rounds-only rule, which never did.
+pub(crate) fn calibration_for(files: &Evidence, rule: Rule) -> Result<Option<Rc<CalibrationFile>>, Diagnostic> {
+    match rule.method {
+        Method::Hierarchical => crate::evidence::calibration::read(files),
+        Method::Rounds => Ok(None),
+    }
+}
+
 /// A stored run judged again, and how the judgement compares with the one it stores.
 pub(crate) struct Judged {
     pub report: Report,
@@ -728,8 +899,10 @@ pub(crate) fn fresh(ws: &Workspace, run: &str, seed: Option<u64>, replicates: Op
         Err(ReadError::Path(_)) => None,
         Err(e) => return Err(e.at(&stored_path).into()),
     };
+    // A stored table is judged again by the rule it records, so that it can reproduce.
     let rule = match &stored {
-        Some(s) => Rule { seed: seed.unwrap_or(s.rule.seed), replicates: replicates.unwrap_or(s.rule.replicates) },
+        Some(s) if s.rule.resampled == Method::Rounds.name() => Rule::rounds(seed.unwrap_or(s.rule.seed), replicates.unwrap_or(s.rule.replicates)),
+        Some(s) => Rule { seed: seed.unwrap_or(s.rule.seed), replicates: replicates.unwrap_or(s.rule.replicates), ..Rule::default() },
         None => Rule::new(seed, replicates),
     };
     let info = RunInfo::read(files, run)?;
@@ -739,8 +912,20 @@ pub(crate) fn fresh(ws: &Workspace, run: &str, seed: Option<u64>, replicates: Op
     let samples = format!("{run}/samples.jsonl");
     sample_file(files, &samples)?;
     let accepted = accepted_runs(files, &targets)?;
-    let rows = against_fresh(rule, &targets, &accepted, files, &info, &samples)?;
-    let report = Report { mode: Mode::Fresh, seed: rule.seed, replicates: rule.replicates, accepted, fresh: Some(info), rows, not_rechecked };
+    let calibration = calibration_for(files, rule)?;
+    let rows = against_fresh(rule, &targets, &accepted, files, &info, &samples, calibration.as_deref())?;
+    let report = Report {
+        mode: Mode::Fresh,
+        seed: rule.seed,
+        replicates: rule.replicates,
+        method: rule.method,
+        alpha: rule.alpha,
+        calibration: calibration.is_some().then(|| crate::evidence::calibration::PATH.to_string()),
+        accepted,
+        fresh: Some(info),
+        rows,
+        not_rechecked,
+    };
     let stored = stored.map(|s| compare_stored(&s, &crate::report::recheck::wire(&report)));
     Ok(Judged { report, stored })
 }
@@ -767,6 +952,9 @@ pub(crate) fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredC
     for (k, s) in &stored_rows {
         match now_rows.get(k) {
             Some(n) if n == s => {}
+            // A check that now selects samples the run does not hold changed with the
+            // registry: like a row the registry no longer has, not a different judgement.
+            Some(n) if n.detail.contains(UNMEASURED) => out.only_stored += 1,
             Some(n) => out.differing.push(format!("{} #{} {}: stored {} {:?}, now {} {:?}", k.1, k.2, k.3, s.outcome, s.interval, n.outcome, n.interval)),
             None => out.only_stored += 1,
         }
@@ -828,8 +1016,162 @@ mod tests {
         let (_dir, files) = root_with(accepted, fresh, fresh_device);
         let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
         let accepted = [RunInfo::read(&files, "evidence/runs/a").unwrap()];
-        let mut rows = against_fresh(Rule::default(), &[target], &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl").unwrap();
+        let mut rows = against_fresh(Rule::default(), &[target], &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap();
         rows.remove(0)
+    }
+
+    /// Writes run `name` under `dir` with `samples` and a meta whose device is the H200 and
+    /// whose case `s c` was timed at `sm_mhz` (when given).
+    fn write_run(dir: &std::path::Path, name: &str, samples: &str, sm_mhz: Option<u32>) {
+        let run_dir = dir.join("evidence/runs").join(name);
+        std::fs::create_dir_all(&run_dir).unwrap();
+        std::fs::write(run_dir.join("samples.jsonl"), samples).unwrap();
+        let mut meta = serde_json::json!({"status": "accepted", "suites": ["s"], "device": {"name": "NVIDIA H200", "driver_version": 13000}});
+        if let Some(mhz) = sm_mhz {
+            meta["cases"] = serde_json::json!([{"suite": "s", "case": "c", "shape": [1], "rotation_sets": 1, "bytes_per_set": 1, "timing_fixture_seed": 1, "variants": [], "modes": [], "logical_bytes": {},
+                "clocks": {"sm_mhz_warmup_start": 345, "sm_mhz_before": mhz, "sm_mhz_after": mhz, "warmup_ms": 120.0, "warmup_invocations": 900, "stable": true}}]);
+        }
+        std::fs::write(run_dir.join("meta.json"), meta.to_string()).unwrap();
+    }
+
+    /// Judges `target` with accepted runs `a0, a1, …` (the first is the check's `samples`,
+    /// the rest its `pool`) and fresh run `f`, with an optional calibration file.
+    fn judge_runs(accepted: &[String], fresh: &str, target: Target, calibration: Option<&CalibrationFile>) -> Row {
+        let dir = tempfile::tempdir().unwrap();
+        for (i, text) in accepted.iter().enumerate() {
+            write_run(dir.path(), &format!("a{i}"), text, None);
+        }
+        write_run(dir.path(), "f", fresh, None);
+        let files = Evidence::new(crate::paths::Root::new(dir.path()).unwrap());
+        let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+        let infos: Vec<RunInfo> = (0..accepted.len()).map(|i| RunInfo::read(&files, &format!("evidence/runs/a{i}")).unwrap()).collect();
+        against_fresh(Rule::default(), &[target], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", calibration).unwrap().remove(0)
+    }
+
+    /// A latency target over `runs` accepted runs `a0`, `a1`, … pooled.
+    fn pooled_target(runs: usize) -> Target {
+        let pool: Vec<String> = (1..runs).map(|i| format!("\"evidence/runs/a{i}/samples.jsonl\"")).collect();
+        let spec: stat::Spec = toml::from_str(&format!(
+            "samples = \"evidence/runs/a0/samples.jsonl\"\npool = [{}]\nselect = {{ suite = \"s\", case = \"c\", variant = \"fused\", mode = \"graph\" }}\nfield = \"host_us\"\nstatistic = \"median\"\n",
+            pool.join(", ")
+        ))
+        .unwrap();
+        let quoted = Quoted { value: 40.0, decimals: 2, unit: Some(Unit::Us) };
+        let check = Check { kind: Kind::Stat(spec.clone()), common: checks::Common::default(), span: 0..0 };
+        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)] };
+        Target { registry: "claims/t.toml".into(), claim: "C1".into(), check: 1, subject: Subject::Latency(latency) }
+    }
+
+    /// A calibration that says runs of `fused` differ by σ = `between` in ln median.
+    fn calibration(between: f64) -> CalibrationFile {
+        use crate::evidence::calibration::*;
+        CalibrationFile {
+            schema_version: SCHEMA_VERSION,
+            runs: vec![],
+            rule: CalibrationRule { seed: 1, replicates: 1, margin: 0.1, family_alpha: 0.05, target_match_rate: 0.9, nominal_excluding_one: 0.1 },
+            default_between: 0.5,
+            in_sample: Rates::default(),
+            held_out: None,
+            configurations: vec![ConfigurationCalibration {
+                suite: "s".into(),
+                case: "c".into(),
+                variant: "fused".into(),
+                mode: "graph".into(),
+                field: "host_us".into(),
+                medians: vec![],
+                cv_between: between,
+                between,
+                within: 0.0,
+                pairs: 1,
+                false_mismatch: 0.0,
+                false_inconclusive: 0.0,
+                excluding_one: 0.0,
+                proposed_margin: 0.1,
+            }],
+            excluded: vec![],
+        }
+    }
+
+    #[test]
+    fn runs_not_rounds_are_the_unit_of_replication() {
+        // Three accepted runs, each tight inside itself, whose levels differ by ±10 %: a fresh
+        // run at their middle is not a MATCH at δ = 10 %, because another run could land
+        // anywhere among them; against the one middle run alone it is.
+        let spread: Vec<String> = [40.0, 44.0, 36.4].iter().enumerate().map(|(i, l)| samples(&[("fused", *l, 0.01)], i as u64)).collect();
+        let fresh = samples(&[("fused", 40.0, 0.01)], 9);
+        let pooled = judge_runs(&spread, &fresh, pooled_target(3), None);
+        assert_eq!(pooled.outcome, Judgement::Inconclusive, "{pooled:?}");
+        assert_eq!(pooled.runs.unwrap().accepted, 3);
+        let (lo, hi) = pooled.interval.unwrap();
+        assert!(lo < 0.93 && hi > 1.07, "{pooled:?}");
+        let one = judge_runs(&spread[..1], &fresh, pooled_target(1), None);
+        assert_eq!(one.outcome, Judgement::Match, "{one:?}");
+        assert!(one.detail.contains("not widened: no calibration"), "{}", one.detail);
+    }
+
+    #[test]
+    fn a_one_run_side_is_widened_by_the_calibrated_spread() {
+        let a = vec![samples(&[("fused", 40.0, 0.01)], 1)];
+        let f = samples(&[("fused", 40.4, 0.01)], 2);
+        let tight = judge_runs(&a, &f, pooled_target(1), Some(&calibration(0.002)));
+        assert_eq!(tight.outcome, Judgement::Match, "{tight:?}");
+        let wide = judge_runs(&a, &f, pooled_target(1), Some(&calibration(0.06)));
+        assert_eq!(wide.outcome, Judgement::Inconclusive, "{wide:?}");
+        assert!((wide.runs.unwrap().widened_by - 0.06).abs() < 1e-12, "{wide:?}");
+    }
+
+    #[test]
+    fn every_row_is_decided_at_its_holm_level() {
+        // Two rows: each tested at a level no larger than α ÷ 2 (four hypotheses), and the
+        // interval at that level is the one that decides.
+        let a = samples(&[("fused", 40.0, 0.04), ("four", 90.0, 0.04)], 1);
+        let f = samples(&[("fused", 40.4, 0.04), ("four", 90.0, 0.04)], 2);
+        let (_dir, files) = root_with(&a, &f, "NVIDIA H200");
+        let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+        let accepted = [RunInfo::read(&files, "evidence/runs/a").unwrap()];
+        let rows = against_fresh(Rule::default(), &[latency_target("fused"), ordering_target()], &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap();
+        for r in &rows {
+            let level = r.level.unwrap();
+            assert!(level <= 0.05 / 2.0 + 1e-12 && level >= 0.05 / 4.0 - 1e-12, "{r:?}");
+            let (lo, hi) = r.adjusted.unwrap();
+            let (lo90, hi90) = r.interval.unwrap();
+            assert!(lo <= lo90 && hi >= hi90, "the decisive interval is the wider one: {r:?}");
+        }
+    }
+
+    #[test]
+    fn a_fresh_run_at_another_clock_is_incomparable_with_the_clocks_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        write_run(dir.path(), "a0", &samples(&[("fused", 40.0, 0.01)], 1), Some(1980));
+        write_run(dir.path(), "f", &samples(&[("fused", 44.0, 0.01)], 2), Some(1755));
+        let files = Evidence::new(crate::paths::Root::new(dir.path()).unwrap());
+        let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+        let infos = [RunInfo::read(&files, "evidence/runs/a0").unwrap()];
+        let row = against_fresh(Rule::default(), &[pooled_target(1)], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap().remove(0);
+        assert_eq!(row.outcome, Judgement::Incomparable, "{row:?}");
+        assert!(row.detail.contains("SM clock 1755 MHz here, 1980 MHz in evidence/runs/a0"), "{}", row.detail);
+        // Within the bound, the same runs are judged.
+        write_run(dir.path(), "f", &samples(&[("fused", 40.0, 0.01)], 2), Some(1950));
+        let files = Evidence::new(crate::paths::Root::new(dir.path()).unwrap());
+        let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+        let row = against_fresh(Rule::default(), &[pooled_target(1)], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap().remove(0);
+        assert_eq!(row.outcome, Judgement::Match, "{row:?}");
+    }
+
+    #[test]
+    fn an_ordering_across_protocols_is_refused() {
+        let a = samples(&[("fused", 40.0, 0.04), ("four", 90.0, 0.04)], 1);
+        let f = samples(&[("fused", 40.0, 0.04), ("four", 90.0, 0.04)], 2)
+            .lines()
+            .map(|l| if l.contains("\"four\"") { l.replace("}", ",\"protocol\":\"stream-events\"}") } else { l.replace("}", ",\"protocol\":\"graph-replay-events\"}") })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let (_dir, files) = root_with(&a, &f, "NVIDIA H200");
+        let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+        let accepted = [RunInfo::read(&files, "evidence/runs/a").unwrap()];
+        let err = against_fresh(Rule::default(), &[ordering_target()], &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap_err();
+        assert!(err.message.contains("`fused` was timed by graph-replay-events and `four` by stream-events"), "{}", err.message);
+        assert!(err.message.contains("claims/t.toml: claim C2 check 1"), "{}", err.message);
     }
 
     #[test]

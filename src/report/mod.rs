@@ -4,6 +4,7 @@
 
 pub(crate) mod annotations;
 pub(crate) mod bench;
+pub(crate) mod calibration;
 pub(crate) mod github;
 pub(crate) mod html;
 pub(crate) mod json;

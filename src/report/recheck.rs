@@ -10,10 +10,13 @@ use comfy_table::{Table, presets};
 use serde::{Deserialize, Serialize};
 
 use crate::article::numbers::Unit;
-use crate::recheck::{CONFIDENCE, DEFAULT_MARGIN, Judgement, Mode, Report, Row, RowKind, RunInfo};
+use crate::recheck::{CONFIDENCE, DEFAULT_MARGIN, Judgement, Method, Mode, Report, Row, RowKind, RunInfo};
 
-/// Bumped whenever a field changes meaning or disappears.
-pub(crate) const SCHEMA_VERSION: u32 = 1;
+/// Bumped whenever a field changes meaning or disappears. Version 2 added the hierarchical
+/// rule's fields (`family_alpha`, `family_method`, `calibration`, and per row `level`,
+/// `adjusted_interval`, `runs`); a table judged by the rounds-only rule is still written as
+/// version 1, field for field as it always was.
+pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WireRecheck {
@@ -34,6 +37,13 @@ pub struct WireRule {
     pub default_margin: f64,
     pub seed: u64,
     pub replicates: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family_alpha: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family_method: Option<String>,
+    /// The calibration one-run sides were widened by, root-relative.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,6 +70,24 @@ pub struct WireRow {
     pub bound: Option<f64>,
     pub outcome: String,
     pub detail: String,
+    /// The Holm level the row's claim was tested at, one-sided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<f64>,
+    /// The interval with `level` in each tail: the one that decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjusted_interval: Option<[Option<f64>; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs: Option<WireRuns>,
+}
+
+/// Runs on each side of a row and the widening of a one-run side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireRuns {
+    pub accepted: usize,
+    pub fresh: usize,
+    /// σ of ln value a one-run side was widened by (0 for none).
+    pub widened_by: Option<f64>,
+    pub default_spread: bool,
 }
 
 /// A float to seven significant digits; `None` for one JSON cannot hold.
@@ -90,6 +118,9 @@ fn row(r: &Row) -> WireRow {
         bound: r.bound.and_then(sig),
         outcome: r.outcome.name().into(),
         detail: r.detail.clone(),
+        level: r.level.and_then(sig),
+        adjusted_interval: r.adjusted.map(|(lo, hi)| [sig(lo), sig(hi)]),
+        runs: r.runs.map(|u| WireRuns { accepted: u.accepted, fresh: u.fresh, widened_by: sig(u.widened_by), default_spread: u.default_spread }),
     }
 }
 
@@ -99,13 +130,23 @@ pub(crate) fn wire(report: &Report) -> WireRecheck {
     for r in &report.rows {
         *counts.entry(r.outcome.name().to_string()).or_insert(0) += 1;
     }
+    let hierarchical = report.method == Method::Hierarchical;
     WireRecheck {
-        schema_version: SCHEMA_VERSION,
+        schema_version: if hierarchical { SCHEMA_VERSION } else { 1 },
         mode: match report.mode {
             Mode::Offline => "offline".into(),
             Mode::Fresh => "fresh".into(),
         },
-        rule: WireRule { resampled: "rounds".into(), confidence: CONFIDENCE, default_margin: DEFAULT_MARGIN, seed: report.seed, replicates: report.replicates },
+        rule: WireRule {
+            resampled: report.method.name().into(),
+            confidence: CONFIDENCE,
+            default_margin: DEFAULT_MARGIN,
+            seed: report.seed,
+            replicates: report.replicates,
+            family_alpha: hierarchical.then_some(report.alpha),
+            family_method: hierarchical.then(|| "Holm over every row's MATCH and MISMATCH hypotheses".to_string()),
+            calibration: report.calibration.clone(),
+        },
         accepted_runs: report.accepted.iter().map(run).collect(),
         fresh_run: report.fresh.as_ref().map(run),
         counts,
@@ -145,9 +186,11 @@ pub(crate) fn text(report: &Report) -> String {
         let device = fresh.device.as_deref().unwrap_or("an unknown device");
         out.push_str(&format!("fresh run {} on {device}, judged against {}\n", fresh.path, report.accepted.iter().map(|r| r.path.as_str()).collect::<Vec<_>>().join(" and ")));
     }
+    let hierarchical = report.method == Method::Hierarchical;
     let latencies: Vec<&Row> = report.rows.iter().filter(|r| r.kind == RowKind::Latency).collect();
     let orderings: Vec<&Row> = report.rows.iter().filter(|r| r.kind == RowKind::Ordering).collect();
     let pct = (CONFIDENCE * 100.0).round();
+    let interval_header = format!("{pct} % interval");
     if !latencies.is_empty() {
         let mut t = table();
         match report.mode {
@@ -158,18 +201,19 @@ pub(crate) fn text(report: &Report) -> String {
                 }
             }
             Mode::Fresh => {
-                t.set_header(["Claim", "Quoted", "Accepted", "Fresh", "Ratio", &format!("{pct} % interval"), "δ", "Outcome"]);
+                let mut header = vec!["Claim", "Quoted", "Accepted", "Fresh", "Ratio", interval_header.as_str()];
+                if hierarchical {
+                    header.extend(["Runs a/f, σ", "Level", "At level"]);
+                }
+                header.extend(["δ", "Outcome"]);
+                t.set_header(header);
                 for r in latencies {
-                    t.add_row([
-                        id(r),
-                        r.what.clone(),
-                        value(r.accepted, r.unit.as_ref()),
-                        value(r.fresh, r.unit.as_ref()),
-                        r.ratio.map_or("—".into(), |x| format!("{x:.3}")),
-                        span(r.interval),
-                        r.bound.map_or("—".into(), |d| format!("{:.0} %", d * 100.0)),
-                        r.outcome.name().into(),
-                    ]);
+                    let mut cells = vec![id(r), r.what.clone(), value(r.accepted, r.unit.as_ref()), value(r.fresh, r.unit.as_ref()), r.ratio.map_or("—".into(), |x| format!("{x:.3}")), span(r.interval)];
+                    if hierarchical {
+                        cells.extend([runs(r), level(r.level), span(r.adjusted)]);
+                    }
+                    cells.extend([r.bound.map_or("—".into(), |d| format!("{:.0} %", d * 100.0)), r.outcome.name().into()]);
+                    t.add_row(cells);
                 }
             }
         }
@@ -183,16 +227,24 @@ pub(crate) fn text(report: &Report) -> String {
             Mode::Offline => "accepted run",
             Mode::Fresh => "fresh run",
         };
-        match report.mode {
-            Mode::Offline => t.set_header(["Claim", "Ordering", "Slower ÷ faster", &format!("{pct} % interval"), "Outcome"]),
-            Mode::Fresh => t.set_header(["Claim", "Ordering", "Accepted ratio", "Fresh ratio", &format!("{pct} % interval"), "Outcome"]),
+        let mut header = match report.mode {
+            Mode::Offline => vec!["Claim", "Ordering", "Slower ÷ faster", interval_header.as_str()],
+            Mode::Fresh => vec!["Claim", "Ordering", "Accepted ratio", "Fresh ratio", interval_header.as_str()],
         };
+        if hierarchical {
+            header.extend(["Level", "At level"]);
+        }
+        header.push("Outcome");
+        t.set_header(header);
         for r in orderings {
             let mut cells = vec![id(r), r.what.clone(), ratio(r.accepted)];
             if report.mode == Mode::Fresh {
                 cells.push(ratio(r.fresh));
             }
             cells.push(span(r.interval));
+            if hierarchical {
+                cells.extend([level(r.level), span(r.adjusted)]);
+            }
             cells.push(r.outcome.name().into());
             t.add_row(cells);
         }
@@ -204,18 +256,56 @@ pub(crate) fn text(report: &Report) -> String {
         .iter()
         .map(|j| format!("{} {}", report.count(*j), j.name()))
         .collect();
-    out.push_str(&format!(
-        "recheck: {} rows ({}); bootstrap over rounds, {} resamples, seed {}; {} other checks are not latencies or orderings\n",
-        report.rows.len(),
-        counts.join(", "),
-        report.replicates,
-        report.seed,
-        report.not_rechecked
-    ));
+    if hierarchical {
+        let widened = match &report.calibration {
+            Some(path) if report.mode == Mode::Fresh => format!("; a one-run side widened by the σ between runs from {path} (σ marked * is the calibration's default for a configuration it did not measure)"),
+            None if report.mode == Mode::Fresh => "; no calibration: one-run sides not widened".to_string(),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "recheck: {} rows ({}); hierarchical bootstrap (runs, then rounds within each run), {} resamples, seed {}; Holm over the table at {:.0} % family-wise, each row decided by its interval at its level{widened}; {} other checks are not latencies or orderings\n",
+            report.rows.len(),
+            counts.join(", "),
+            report.replicates,
+            report.seed,
+            report.alpha * 100.0,
+            report.not_rechecked
+        ));
+    } else {
+        out.push_str(&format!(
+            "recheck: {} rows ({}); bootstrap over rounds, {} resamples, seed {}; {} other checks are not latencies or orderings\n",
+            report.rows.len(),
+            counts.join(", "),
+            report.replicates,
+            report.seed,
+            report.not_rechecked
+        ));
+    }
     for r in report.rows.iter().filter(|r| matches!(r.outcome, Judgement::Mismatch)) {
         out.push_str(&format!("{} MISMATCH {}: {}\n", id(r), r.what, r.detail));
     }
+    for r in report.rows.iter().filter(|r| hierarchical && matches!(r.outcome, Judgement::Incomparable)) {
+        out.push_str(&format!("{} INCOMPARABLE {}: {}\n", id(r), r.what, r.detail));
+    }
     out
+}
+
+/// "accepted runs / fresh runs" and the widening of a one-run side.
+fn runs(r: &Row) -> String {
+    match r.runs {
+        Some(u) if u.widened_by > 0.0 => format!("{}/{} ±{:.1} %{}", u.accepted, u.fresh, u.widened_by * 100.0, if u.default_spread { "*" } else { "" }),
+        Some(u) => format!("{}/{}", u.accepted, u.fresh),
+        None => "—".into(),
+    }
+}
+
+/// A one-sided level as a percentage with enough digits to tell small ones apart.
+fn level(l: Option<f64>) -> String {
+    match l {
+        Some(l) if l >= 0.001 => format!("{:.2} %", l * 100.0),
+        Some(l) => format!("{:.3} %", l * 100.0),
+        None => "—".into(),
+    }
 }
 
 fn table() -> Table {

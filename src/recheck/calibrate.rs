@@ -1,0 +1,388 @@
+//! `claimcheck calibrate RUN RUN [RUN...]`: runs of unchanged code taken as A/A pairs. Per
+//! configuration and field it measures how much the runs' medians differ (the coefficient of
+//! variation, and σ, the spread of ln median between runs beyond what the rounds inside a run
+//! explain), then judges every pair of runs by the recheck's rule as if one were the accepted
+//! run and the other a fresh one, and counts how often that rule calls unchanged code a
+//! MISMATCH or INCONCLUSIVE. It proposes for each configuration the smallest margin at which
+//! its A/A pairs MATCH at the target rate. It decides; `report::calibration` lays it out.
+//!
+//! σ between runs: with mᵣ = ln median of run r and wᵣ the variance of mᵣ over resampled rounds
+//! of run r, σ² = max(0, var(mᵣ) − mean(wᵣ)); the rule adds σ to a one-run side.
+//!
+//! Each pair of runs is one family (every configuration the two share, one field), controlled
+//! by Holm as a recheck's table is. Every pair is judged twice: with σ measured on all the runs
+//! (in-sample: what the committed file gives the recheck), and with σ measured without the two
+//! runs judged (held out, where two other runs remain), which shows whether σ generalises.
+//! Configurations whose kernel dispatch differs between runs are not A/A pairs there: the runs
+//! that share the dispatch most runs have are used, the others are listed as excluded.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::family::{self, Claim, Trial};
+use super::hierarchical::{Side, percentile_interval, ratio_distribution};
+use super::{ByRound, CONFIDENCE, DEFAULT_MARGIN, DEFAULT_SEED, row_seed};
+use crate::evidence::calibration::{CalibrationFile, CalibrationRule, ConfigurationCalibration, Rates, SCHEMA_VERSION};
+use crate::evidence::meta::Meta;
+use crate::evidence::store::Evidence;
+use crate::paths::Root;
+use crate::stats::{Statistic, quantile_sorted};
+use crate::status::Failure;
+
+/// The share of A/A pairs that must MATCH at a configuration's proposed margin.
+pub(crate) const TARGET_MATCH_RATE: f64 = 0.90;
+/// The fields calibrated: host completion and device time.
+const FIELDS: [&str; 2] = ["host_us", "device_us"];
+/// Resamples of one run's rounds for the within-run variance of its median.
+const WITHIN_REPLICATES: usize = 1000;
+
+/// What to calibrate with.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Options {
+    pub seed: u64,
+    /// Resamples per A/A judgement; raised to what Holm's smallest level needs.
+    pub replicates: usize,
+    pub margin: f64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { seed: DEFAULT_SEED, replicates: 4000, margin: DEFAULT_MARGIN }
+    }
+}
+
+/// One configuration and field across the runs that hold it with the same dispatch.
+struct Config {
+    key: [String; 5],
+    /// Indices into the runs, and each run's values by round.
+    runs: Vec<(usize, ByRound)>,
+    log_medians: Vec<f64>,
+    within_var: Vec<f64>,
+}
+
+/// Calibrates `runs` (root-relative run directories).
+pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Result<CalibrationFile, Failure> {
+    let root = Root::new(root).map_err(|e| Failure::input(format!("cannot open root {}: {e}", root.display())))?;
+    let evidence = Evidence::new(root);
+    let runs: Vec<String> = runs.iter().map(|r| r.trim_end_matches('/').to_string()).collect();
+    if runs.len() < 2 {
+        return Err(Failure::Usage("calibrate needs at least two runs of unchanged code".into()));
+    }
+    for (i, r) in runs.iter().enumerate() {
+        if runs[..i].contains(r) {
+            return Err(Failure::Usage(format!("{r} is named twice; each run is one replicate")));
+        }
+        evidence.root().resolve(r).map_err(|e| Failure::input(format!("run {r}: {e}")))?;
+    }
+
+    // Every run's configurations, by key, with the dispatch its case records.
+    let mut by_key: BTreeMap<[String; 5], Vec<(usize, Option<String>, ByRound)>> = BTreeMap::new();
+    for (idx, run) in runs.iter().enumerate() {
+        let meta_path = format!("{run}/meta.json");
+        let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
+        let dispatch: BTreeMap<(String, String), Option<String>> = meta.cases.iter().map(|c| ((c.suite.clone(), c.case.clone()), c.dispatch.clone())).collect();
+        let samples = format!("{run}/samples.jsonl");
+        let jsonl = evidence.jsonl(&samples).map_err(|e| e.at(&samples))?;
+        let by: Vec<String> = ["suite", "case", "variant", "mode"].map(String::from).to_vec();
+        for (group, records) in jsonl.groups(&by) {
+            for field in FIELDS {
+                let Ok(values) = ByRound::from_records(&jsonl, &records, field, Statistic::Median) else { continue };
+                let d = dispatch.get(&(group[0].clone(), group[1].clone())).cloned().flatten();
+                let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
+                by_key.entry(key).or_default().push((idx, d, values));
+            }
+        }
+    }
+
+    let mut excluded = Vec::new();
+    let mut configs = Vec::new();
+    for (key, mut entries) in by_key {
+        // The dispatch most runs share; runs with another are not replicates of these.
+        let mut counts: BTreeMap<Option<String>, usize> = BTreeMap::new();
+        for (_, d, _) in &entries {
+            *counts.entry(d.clone()).or_default() += 1;
+        }
+        let best = counts.iter().max_by_key(|(_, n)| **n).map(|(d, _)| d.clone()).unwrap_or_default();
+        let shown = key.join(" ");
+        let (kept, other): (Vec<_>, Vec<_>) = entries.drain(..).partition(|(_, d, _)| *d == best);
+        if !other.is_empty() {
+            let names: Vec<&str> = other.iter().map(|(i, _, _)| runs[*i].as_str()).collect();
+            excluded.push(format!("{shown}: {} ran another kernel dispatch", names.join(", ")));
+        }
+        if kept.len() < 2 {
+            excluded.push(format!("{shown}: in fewer than two runs with the same dispatch"));
+            continue;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(row_seed(options.seed, &[&shown, "within"]));
+        let mut config = Config { key, runs: Vec::new(), log_medians: Vec::new(), within_var: Vec::new() };
+        for (idx, _, values) in kept {
+            let run = vec![vec![values.clone()]];
+            let side = Side::new(&run, &identity);
+            config.log_medians.push(side.value().ln());
+            let mut scratch = super::hierarchical::Scratch::default();
+            let draws: Vec<f64> = (0..WITHIN_REPLICATES).map(|_| side.draw(&mut rng, &mut scratch).ln()).collect();
+            config.within_var.push(variance(&draws));
+            config.runs.push((idx, values));
+        }
+        configs.push(config);
+    }
+    if configs.is_empty() {
+        return Err(Failure::input(format!("the runs {} share no configuration to calibrate", runs.join(", "))));
+    }
+
+    // Every A/A judgement, grouped into families: one per pair of runs and field.
+    let mut jobs: Vec<Job> = Vec::new();
+    for (c, config) in configs.iter().enumerate() {
+        let held_idx: Vec<usize> = config.runs.iter().map(|(i, _)| *i).collect();
+        for a in 0..config.runs.len() {
+            for b in a + 1..config.runs.len() {
+                let (ia, ib) = (held_idx[a], held_idx[b]);
+                let others: Vec<usize> = (0..config.runs.len()).filter(|k| *k != a && *k != b).collect();
+                let held_out = (others.len() >= 2).then(|| between(&others.iter().map(|k| config.log_medians[*k]).collect::<Vec<_>>(), &others.iter().map(|k| config.within_var[*k]).collect::<Vec<_>>()));
+                jobs.push(Job { config: c, a, b, family: (ia, ib, config.key[4].clone()), spread: between(&config.log_medians, &config.within_var), held_out, out: None });
+            }
+        }
+    }
+    let mut family_sizes: BTreeMap<(usize, usize, String), usize> = BTreeMap::new();
+    for j in &jobs {
+        *family_sizes.entry(j.family.clone()).or_default() += 1;
+    }
+    let largest = family_sizes.values().copied().max().unwrap_or(1);
+    let replicates = options.replicates.max(family::replicates_needed(largest, family::FAMILY_ALPHA));
+    run_jobs(&mut jobs, &configs, &runs, options, replicates, &family_sizes);
+
+    // Holm per family, in-sample and held out.
+    let mut outcome: Vec<[Option<Claim>; 2]> = vec![[None; 2]; jobs.len()];
+    for fam in family_sizes.keys() {
+        let members: Vec<usize> = (0..jobs.len()).filter(|&j| &jobs[j].family == fam).collect();
+        for (slot, pick) in [0usize, 1].into_iter().zip([false, true]) {
+            let with: Vec<usize> = members.iter().copied().filter(|&j| jobs[j].out.as_ref().is_some_and(|o| if pick { o.held_out.is_some() } else { true })).collect();
+            let trials: Vec<Trial> = with.iter().filter_map(|&j| jobs[j].out.as_ref().and_then(|o| if pick { o.held_out.map(|h| h.0) } else { Some(o.in_sample.0) })).collect();
+            for (&j, d) in with.iter().zip(family::holm(&trials, family::FAMILY_ALPHA)) {
+                outcome[j][slot] = Some(d.claim);
+            }
+        }
+    }
+
+    let mut in_sample = Rates::default();
+    let mut held_out = Rates::default();
+    let mut entries = Vec::new();
+    for (c, config) in configs.iter().enumerate() {
+        let mine: Vec<usize> = (0..jobs.len()).filter(|&j| jobs[j].config == c).collect();
+        let mut rates = Rates::default();
+        let mut margins = Vec::new();
+        for &j in &mine {
+            let Some(out) = &jobs[j].out else { continue };
+            count(&mut rates, outcome[j][0], out.in_sample.1);
+            if let (Some(claim), Some(h)) = (outcome[j][1], out.held_out) {
+                count(&mut held_out, Some(claim), h.1);
+            }
+            margins.push(out.min_margin);
+        }
+        in_sample.add(&rates);
+        margins.sort_by(f64::total_cmp);
+        let medians: Vec<f64> = config.log_medians.iter().map(|m| m.exp()).collect();
+        let mean = medians.iter().sum::<f64>() / medians.len() as f64;
+        let n = rates.judgements.max(1) as f64;
+        let k = ((TARGET_MATCH_RATE * margins.len() as f64).ceil() as usize).clamp(1, margins.len().max(1)) - 1;
+        entries.push(ConfigurationCalibration {
+            suite: config.key[0].clone(),
+            case: config.key[1].clone(),
+            variant: config.key[2].clone(),
+            mode: config.key[3].clone(),
+            field: config.key[4].clone(),
+            cv_between: variance_of(&medians).sqrt() / mean,
+            between: between(&config.log_medians, &config.within_var),
+            within: (config.within_var.iter().sum::<f64>() / config.within_var.len() as f64).sqrt(),
+            pairs: rates.judgements,
+            false_mismatch: rates.mismatched as f64 / n,
+            false_inconclusive: rates.inconclusive as f64 / n,
+            excluding_one: rates.excluding_one as f64 / n,
+            proposed_margin: margins.get(k).map_or(f64::NAN, |m| ((m * 200.0).ceil() / 200.0).max(0.005)),
+            medians: medians.iter().map(|m| (m * 1000.0).round() / 1000.0).collect(),
+        });
+    }
+    let mut spreads: Vec<f64> = entries.iter().map(|e| e.between).collect();
+    spreads.sort_by(f64::total_cmp);
+    Ok(CalibrationFile {
+        schema_version: SCHEMA_VERSION,
+        runs,
+        rule: CalibrationRule {
+            seed: options.seed,
+            replicates,
+            margin: options.margin,
+            family_alpha: family::FAMILY_ALPHA,
+            target_match_rate: TARGET_MATCH_RATE,
+            nominal_excluding_one: 1.0 - CONFIDENCE,
+        },
+        default_between: quantile_sorted(&spreads, 0.9),
+        in_sample,
+        held_out: (held_out.judgements > 0).then_some(held_out),
+        configurations: entries,
+        excluded,
+    })
+}
+
+/// One A/A judgement to make, and what it gave.
+struct Job {
+    config: usize,
+    /// Positions in the configuration's runs.
+    a: usize,
+    b: usize,
+    /// (first run, second run, field): the family it belongs to.
+    family: (usize, usize, String),
+    spread: f64,
+    held_out: Option<f64>,
+    out: Option<JobOut>,
+}
+
+struct JobOut {
+    /// The trial and whether the 90 % interval excludes a ratio of 1.
+    in_sample: (Trial, bool),
+    held_out: Option<(Trial, bool)>,
+    /// The smallest margin at which this pair would MATCH at the family's first Holm level.
+    min_margin: f64,
+}
+
+fn run_jobs(jobs: &mut [Job], configs: &[Config], runs: &[String], options: Options, replicates: usize, sizes: &BTreeMap<(usize, usize, String), usize>) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let chunk = jobs.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for part in jobs.chunks_mut(chunk) {
+            scope.spawn(move || {
+                for job in part {
+                    let config = &configs[job.config];
+                    let run_a = vec![vec![config.runs[job.a].1.clone()]];
+                    let run_b = vec![vec![config.runs[job.b].1.clone()]];
+                    let (sa, sb) = (Side::new(&run_a, &identity), Side::new(&run_b, &identity));
+                    let name = config.key.join(" ");
+                    let seed = |what: &str| row_seed(options.seed, &[&name, &runs[config.runs[job.a].0], &runs[config.runs[job.b].0], what]);
+                    let judge = |spread: f64, what: &str| -> Option<(Trial, bool, Vec<f64>)> {
+                        let mut rng = ChaCha8Rng::seed_from_u64(seed(what));
+                        let d = ratio_distribution(&sa, &sb, [spread, spread], &mut rng, replicates)?;
+                        let (lo, hi) = percentile_interval(&d, (1.0 - CONFIDENCE) / 2.0);
+                        Some((family::latency_trial(&d, (1.0 + options.margin).ln()), lo > 0.0 || hi < 0.0, d))
+                    };
+                    let Some((trial, excludes, dist)) = judge(job.spread, "in-sample") else { continue };
+                    let level = family::FAMILY_ALPHA / (2 * sizes[&job.family]) as f64;
+                    let (lo, hi) = percentile_interval(&dist, level);
+                    let held_out = job.held_out.and_then(|s| judge(s, "held-out")).map(|(t, e, _)| (t, e));
+                    job.out = Some(JobOut { in_sample: (trial, excludes), held_out, min_margin: (-lo).max(hi).exp() - 1.0 });
+                }
+            });
+        }
+    });
+}
+
+fn identity(v: &[f64]) -> f64 {
+    v[0]
+}
+
+fn count(rates: &mut Rates, claim: Option<Claim>, excludes_one: bool) {
+    let Some(claim) = claim else { return };
+    rates.judgements += 1;
+    match claim {
+        Claim::Match => rates.matched += 1,
+        Claim::Mismatch => rates.mismatched += 1,
+        Claim::Neither => rates.inconclusive += 1,
+    }
+    rates.excluding_one += usize::from(excludes_one);
+}
+
+impl Rates {
+    fn add(&mut self, other: &Rates) {
+        self.judgements += other.judgements;
+        self.matched += other.matched;
+        self.mismatched += other.mismatched;
+        self.inconclusive += other.inconclusive;
+        self.excluding_one += other.excluding_one;
+    }
+}
+
+/// σ between runs: max(0, var(ln medians) − mean within-run variance), as a standard deviation.
+fn between(log_medians: &[f64], within_var: &[f64]) -> f64 {
+    if log_medians.len() < 2 {
+        return f64::NAN;
+    }
+    let within = within_var.iter().sum::<f64>() / within_var.len() as f64;
+    (variance_of(log_medians) - within).max(0.0).sqrt()
+}
+
+/// The sample variance (n − 1).
+fn variance_of(values: &[f64]) -> f64 {
+    let n = values.len() as f64;
+    if n < 2.0 {
+        return 0.0;
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+}
+
+fn variance(values: &[f64]) -> f64 {
+    variance_of(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run directory with `levels[i]`-centred samples for each of a few configurations.
+    fn write_run(dir: &Path, name: &str, levels: &[(&str, f64)], noise: f64, seed: u64) {
+        use rand::Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let run = dir.join("evidence/runs").join(name);
+        std::fs::create_dir_all(&run).unwrap();
+        let mut text = String::new();
+        for round in 0..21 {
+            for (variant, level) in levels {
+                let v = level * (1.0 + noise * (rng.random::<f64>() - 0.5));
+                text.push_str(&format!("{{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"{variant}\",\"mode\":\"graph\",\"round\":{round},\"host_us\":{v:.3},\"device_us\":{v:.3}}}\n"));
+            }
+        }
+        std::fs::write(run.join("samples.jsonl"), text).unwrap();
+        std::fs::write(run.join("meta.json"), r#"{"status":"accepted","cases":[{"suite":"s","case":"c","shape":[1],"rotation_sets":1,"bytes_per_set":1,"timing_fixture_seed":1,"variants":[],"modes":[],"logical_bytes":{},"dispatch":"k"}]}"#).unwrap();
+    }
+
+    #[test]
+    fn runs_that_differ_between_them_get_a_spread_and_a_wider_margin() {
+        let dir = tempfile::tempdir().unwrap();
+        // "steady" is the same in every run; "drifting" moves by several percent from run to run.
+        let drift = [1.0, 1.06, 0.95, 1.03, 0.97];
+        let names: Vec<String> = (0..5).map(|i| format!("r{i}")).collect();
+        for (i, name) in names.iter().enumerate() {
+            write_run(dir.path(), name, &[("steady", 20.0), ("drifting", 20.0 * drift[i])], 0.02, i as u64);
+        }
+        let runs: Vec<String> = names.iter().map(|n| format!("evidence/runs/{n}")).collect();
+        let cal = calibrate(dir.path(), &runs, Options { replicates: 1000, ..Options::default() }).unwrap();
+        let get = |v: &str| cal.configurations.iter().find(|c| c.variant == v && c.field == "host_us").unwrap();
+        assert!(get("steady").between < 0.01, "{}", get("steady").between);
+        assert!(get("drifting").between > 0.02, "{}", get("drifting").between);
+        assert!(get("drifting").proposed_margin > get("steady").proposed_margin);
+        assert_eq!(get("steady").pairs, 10);
+        // Widened by their spread, unchanged code is never called a MISMATCH here.
+        assert_eq!(cal.in_sample.mismatched, 0, "{:?}", cal.in_sample);
+        assert!(cal.held_out.is_some());
+    }
+
+    #[test]
+    fn a_configuration_whose_dispatch_differs_is_not_an_a_a_pair() {
+        let dir = tempfile::tempdir().unwrap();
+        write_run(dir.path(), "a", &[("v", 10.0)], 0.02, 1);
+        write_run(dir.path(), "b", &[("v", 10.0)], 0.02, 2);
+        write_run(dir.path(), "c", &[("v", 14.0)], 0.02, 3);
+        let meta = dir.path().join("evidence/runs/c/meta.json");
+        std::fs::write(&meta, std::fs::read_to_string(&meta).unwrap().replace("\"k\"", "\"other\"")).unwrap();
+        let runs = ["a", "b", "c"].map(|r| format!("evidence/runs/{r}"));
+        let cal = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }).unwrap();
+        assert!(cal.excluded.iter().any(|e| e.contains("evidence/runs/c ran another kernel dispatch")), "{:?}", cal.excluded);
+        assert!(cal.configurations.iter().all(|c| c.pairs == 1));
+    }
+
+    #[test]
+    fn one_run_is_refused() {
+        assert!(matches!(calibrate(Path::new("."), &["evidence/runs/x".into()], Options::default()), Err(Failure::Usage(_))));
+    }
+}

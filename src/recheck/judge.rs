@@ -1,0 +1,288 @@
+//! The hierarchical rule's judgements: each row's bootstrap distribution ([`super::hierarchical`]),
+//! then Holm's procedure over the whole table ([`super::family`]). Rows that cannot be compared
+//! (INCOMPARABLE) and offline latencies (judged by the audit's matching rule) take no part in
+//! the family.
+
+use std::collections::BTreeSet;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::family::{self, Claim, Trial};
+use super::hierarchical::{Side, log_distribution, percentile_interval, propagated_spread, ratio_distribution};
+use super::{ByRound, CONFIDENCE, Judgement, Latency, Row, RowKind, Rule, RunInfo, RunsUsed, Subject, Target, row_seed, run_dir, sample_file};
+use crate::checks::{self, Expect, Observation, Outcome, compare};
+use crate::diagnostic::Diagnostic;
+use crate::evidence::calibration::CalibrationFile;
+use crate::evidence::store::Evidence;
+
+/// A row waiting for the family's decision.
+struct Pending {
+    row: Row,
+    /// `None` for a row outside the family (INCOMPARABLE, or an offline latency).
+    test: Option<Test>,
+}
+
+struct Test {
+    /// The sorted distribution of the judged log ratio; `None` when a replicate had no finite
+    /// positive value.
+    dist: Option<Vec<f64>>,
+    trial: Trial,
+}
+
+/// Offline: latencies by the audit's matching rule (pooled over a check's runs), orderings
+/// inside the accepted run under family-wise control.
+pub(super) fn offline(rule: Rule, targets: &[Target], files: &Evidence) -> Result<Vec<Row>, Diagnostic> {
+    let mut pending = Vec::new();
+    for t in targets {
+        match &t.subject {
+            Subject::Latency(l) if l.vars.iter().all(|(_, v)| v.pool.is_empty()) => pending.push(Pending { row: super::offline_latency(t, l, files)?, test: None }),
+            Subject::Latency(l) => pending.push(Pending { row: pooled_offline_latency(t, l, files)?, test: None }),
+            Subject::Ordering(c) => pending.extend(orderings(t, c, files, &[c.samples.get_ref().as_str()], false, rule)?),
+        }
+    }
+    Ok(finish(pending, rule))
+}
+
+/// A fresh run (or several) against the accepted runs.
+pub(super) fn fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo], files: &Evidence, fresh: &[(&RunInfo, &str)], calibration: Option<&CalibrationFile>) -> Result<Vec<Row>, Diagnostic> {
+    let paths: Vec<&str> = fresh.iter().map(|(_, p)| *p).collect();
+    let mut pending = Vec::new();
+    for t in targets {
+        if let Some(rows) = paths.iter().map(|p| super::unmeasured(t, files, p)).collect::<Result<Vec<_>, _>>()?.into_iter().flatten().next() {
+            pending.extend(rows.into_iter().map(|row| Pending { row, test: None }));
+            continue;
+        }
+        match &t.subject {
+            Subject::Latency(l) => pending.push(latency(t, l, files, accepted, fresh, calibration, rule)?),
+            Subject::Ordering(c) => pending.extend(orderings(t, c, files, &paths, true, rule)?),
+        }
+    }
+    Ok(finish(pending, rule))
+}
+
+/// Holm over every row that takes part, then each row's outcome, level and intervals.
+fn finish(mut pending: Vec<Pending>, rule: Rule) -> Vec<Row> {
+    let members: Vec<usize> = (0..pending.len()).filter(|&i| pending[i].test.is_some()).collect();
+    let trials: Vec<Trial> = members.iter().filter_map(|&i| pending[i].test.as_ref().map(|t| t.trial)).collect();
+    let decisions = family::holm(&trials, rule.alpha);
+    for (&i, decision) in members.iter().zip(decisions) {
+        let p = &mut pending[i];
+        let Some(test) = &p.test else { continue };
+        p.row.outcome = match decision.claim {
+            Claim::Match => Judgement::Match,
+            Claim::Mismatch => Judgement::Mismatch,
+            Claim::Neither => Judgement::Inconclusive,
+        };
+        p.row.level = Some(decision.level);
+        let exp = |(lo, hi): (f64, f64)| (lo.exp(), hi.exp());
+        let unbounded = (0.0, f64::INFINITY);
+        p.row.interval = Some(test.dist.as_deref().map_or(unbounded, |d| exp(percentile_interval(d, (1.0 - CONFIDENCE) / 2.0))));
+        p.row.adjusted = Some(test.dist.as_deref().map_or(unbounded, |d| exp(percentile_interval(d, decision.level))));
+    }
+    pending.into_iter().map(|p| p.row).collect()
+}
+
+/// The runs of a latency's accepted side: run k holds every variable's k-th file (`samples`
+/// first, then `pool`).
+fn accepted_runs(l: &Latency, files: &Evidence) -> Result<Vec<Vec<ByRound>>, Diagnostic> {
+    let n = l.vars.first().map_or(0, |(_, v)| v.runs().len());
+    if l.vars.iter().any(|(_, v)| v.runs().len() != n) {
+        return Err(Diagnostic::plain(format!("the variables of `{}` pool different numbers of runs; pool every variable over the same runs", l.describe())));
+    }
+    (0..n)
+        .map(|k| l.vars.iter().map(|(_, spec)| ByRound::select(&*sample_file(files, spec.runs()[k].get_ref())?, spec)).collect())
+        .collect()
+}
+
+/// The pooled value of a latency offline, against the quote by the audit's matching rule.
+fn pooled_offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<Row, Diagnostic> {
+    let runs = accepted_runs(l, files)?;
+    let eval = l.eval();
+    let value = Side::new(&runs, &*eval).value();
+    let mut detail = format!("{}, median over {} runs", l.describe(), runs.len());
+    if l.check.common.expect == Expect::Mismatch {
+        detail.push_str("; the registry records the quote as wrong");
+    }
+    let observation = Observation { value: Some(value), unit: None, problems: Vec::new(), detail: String::new() };
+    let outcome = match checks::judge(&l.check, Some(&l.quoted), observation) {
+        Outcome::Pass { .. } => Judgement::Match,
+        _ => Judgement::Mismatch,
+    };
+    Ok(Row {
+        registry: t.registry.clone(),
+        claim: t.claim.clone(),
+        check: t.check,
+        kind: RowKind::Latency,
+        what: l.quoted.shown(),
+        accepted: Some(value),
+        fresh: None,
+        summary: None,
+        unit: l.quoted.unit.clone(),
+        ratio: None,
+        interval: None,
+        bound: None,
+        outcome,
+        detail,
+        level: None,
+        adjusted: None,
+        runs: Some(RunsUsed { accepted: runs.len(), fresh: 0, widened_by: 0.0, default_spread: false }),
+    })
+}
+
+/// The calibrated σ of ln value of each variable of `l`, and whether any came from the
+/// calibration's default; `None` without a calibration.
+fn spreads(l: &Latency, calibration: Option<&CalibrationFile>) -> Option<(Vec<f64>, bool)> {
+    let calibration = calibration?;
+    let mut defaulted = false;
+    let spreads = l
+        .vars
+        .iter()
+        .map(|(_, spec)| {
+            let key = |k: &str| spec.select.get_ref().get(k).and_then(|v| v.as_str()).unwrap_or("");
+            calibration.between(key("suite"), key("case"), key("variant"), key("mode"), spec.field.get_ref()).unwrap_or_else(|| {
+                defaulted = true;
+                calibration.default_between
+            })
+        })
+        .collect();
+    Some((spreads, defaulted))
+}
+
+fn latency(
+    t: &Target,
+    l: &Latency,
+    files: &Evidence,
+    accepted_info: &[RunInfo],
+    fresh: &[(&RunInfo, &str)],
+    calibration: Option<&CalibrationFile>,
+    rule: Rule,
+) -> Result<Pending, Diagnostic> {
+    let eval = l.eval();
+    let accepted_runs = accepted_runs(l, files)?;
+    let fresh_runs = fresh
+        .iter()
+        .map(|(_, path)| {
+            let jsonl = sample_file(files, path)?;
+            l.vars.iter().map(|(_, spec)| ByRound::select(&jsonl, spec)).collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let (a, f) = (Side::new(&accepted_runs, &*eval), Side::new(&fresh_runs, &*eval));
+    let (av, fv) = (a.value(), f.value());
+    let mut row = Row {
+        registry: t.registry.clone(),
+        claim: t.claim.clone(),
+        check: t.check,
+        kind: RowKind::Latency,
+        what: l.quoted.shown(),
+        accepted: Some(av),
+        fresh: Some(fv),
+        summary: None,
+        unit: l.quoted.unit.clone(),
+        ratio: Some(fv / av),
+        interval: None,
+        bound: Some(l.margin),
+        outcome: Judgement::Incomparable,
+        detail: l.describe(),
+        level: None,
+        adjusted: None,
+        runs: None,
+    };
+
+    // Another device, driver or clock: absolute times say nothing about the article.
+    let dirs: BTreeSet<String> = l.vars.iter().flat_map(|(_, v)| v.runs()).map(|s| run_dir(s.get_ref())).collect();
+    let configurations: BTreeSet<(String, String)> = l
+        .vars
+        .iter()
+        .map(|(_, v)| {
+            let key = |k: &str| v.select.get_ref().get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+            (key("suite"), key("case"))
+        })
+        .collect();
+    let mut why = Vec::new();
+    for dir in &dirs {
+        let Some(info) = accepted_info.iter().find(|r| &r.path == dir) else {
+            why.push(format!("{dir} is not among the accepted runs read"));
+            continue;
+        };
+        for (fresh_info, _) in fresh {
+            why.extend(fresh_info.incomparable_with(info));
+            why.extend(configurations.iter().filter_map(|(suite, case)| fresh_info.clock_differs(info, suite, case)));
+        }
+    }
+    if !why.is_empty() {
+        row.ratio = None;
+        row.detail = format!("{}; absolute times not compared: {}", row.detail, why.join("; "));
+        return Ok(Pending { row, test: None });
+    }
+
+    // A one-run side is widened by the calibrated between-run spread of its configurations.
+    let calibrated = spreads(l, calibration);
+    let widen = |side: &Side<'_>| match (&calibrated, side.n_runs()) {
+        (Some((s, _)), 1) => propagated_spread(side, s),
+        _ => 0.0,
+    };
+    let spread = [widen(&a), widen(&f)];
+    let defaulted = calibrated.as_ref().is_some_and(|(_, d)| *d);
+    row.runs = Some(RunsUsed { accepted: a.n_runs(), fresh: f.n_runs(), widened_by: spread[0].max(spread[1]), default_spread: defaulted });
+    row.detail = match (&calibrated, a.n_runs().min(f.n_runs())) {
+        (None, 1) => format!("{}; a side of one run, not widened: no calibration", row.detail),
+        (Some(_), 1) if defaulted => format!("{}; one-run sides widened by the calibration's default σ (configuration not calibrated)", row.detail),
+        _ => row.detail,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string()]));
+    let dist = ratio_distribution(&a, &f, spread, &mut rng, rule.replicates);
+    let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::latency_trial(d, (1.0 + l.margin).ln()));
+    Ok(Pending { row, test: Some(Test { dist, trial }) })
+}
+
+/// An ordering check's rows, judged in the runs `judged` (the fresh runs, or offline the
+/// accepted one); `fresh` says which, for what the row shows.
+fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], fresh: bool, rule: Rule) -> Result<Vec<Pending>, Diagnostic> {
+    let min_ratio = c.min_ratio.unwrap_or(1.0);
+    let ratio = |v: &[f64]| v[1] / v[0];
+    let mut out = Vec::new();
+    for case in &c.cases {
+        for slower in &c.slower {
+            let runs_of = |paths: &[&str]| -> Result<Vec<Vec<ByRound>>, Diagnostic> {
+                paths
+                    .iter()
+                    .map(|p| {
+                        let jsonl = sample_file(files, p)?;
+                        c.same_protocol(&jsonl, case, slower).map_err(|m| Diagnostic::plain(format!("{}: claim {} check {}: {p}: {m}", t.registry, t.claim, t.check)))?;
+                        Ok(vec![ByRound::select(&jsonl, &c.query(case, &c.faster))?, ByRound::select(&jsonl, &c.query(case, slower))?])
+                    })
+                    .collect()
+            };
+            let runs = runs_of(judged)?;
+            let side = Side::new(&runs, &ratio);
+            let value = side.value();
+            let accepted_ratio = if fresh { Side::new(&runs_of(&[c.samples.get_ref().as_str()])?, &ratio).value() } else { value };
+            let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), case, slower]));
+            let dist = log_distribution(&side, &mut rng, rule.replicates);
+            let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, min_ratio.ln()));
+            let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
+            let row = Row {
+                registry: t.registry.clone(),
+                claim: t.claim.clone(),
+                check: t.check,
+                kind: RowKind::Ordering,
+                what: format!("{case}: {} < {slower}{need}", c.faster),
+                accepted: Some(accepted_ratio),
+                fresh: fresh.then_some(value),
+                summary: None,
+                unit: None,
+                ratio: None,
+                interval: None,
+                bound: Some(min_ratio),
+                outcome: Judgement::Inconclusive,
+                detail: format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by),
+                level: None,
+                adjusted: None,
+                runs: Some(RunsUsed { accepted: 0, fresh: runs.len(), widened_by: 0.0, default_spread: false }),
+            };
+            out.push(Pending { row, test: Some(Test { dist, trial }) });
+        }
+    }
+    Ok(out)
+}
