@@ -1056,9 +1056,9 @@ mod tests {
             pool.join(", ")
         ))
         .unwrap();
-        let quoted = Quoted { value: 40.0, decimals: 2, unit: Some(Unit::Us) };
+        let quoted = Quoted { value: 40.0, decimals: 2, unit: Some(Unit::Us), ..Quoted::default() };
         let check = Check { kind: Kind::Stat(spec.clone()), common: checks::Common::default(), span: 0..0 };
-        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)] };
+        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)], unit: Some(Unit::Us) };
         Target { registry: "claims/t.toml".into(), claim: "C1".into(), check: 1, subject: Subject::Latency(latency) }
     }
 
