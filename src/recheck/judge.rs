@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use super::family::{self, Claim, Trial};
 use super::hierarchical::{Side, log_distribution, percentile_interval, propagated_spread, ratio_distribution};
 use super::{ByRound, CONFIDENCE, Judgement, Latency, Row, RowKind, Rule, RunInfo, RunsUsed, Subject, Target, row_seed, run_dir, sample_file};
-use crate::checks::{self, Expect, Observation, Outcome, compare};
+use crate::checks::compare;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::calibration::CalibrationFile;
 use crate::evidence::store::Evidence;
@@ -100,15 +100,8 @@ fn pooled_offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<R
     let runs = accepted_runs(l, files)?;
     let eval = l.eval();
     let value = Side::new(&runs, &*eval).value();
-    let mut detail = format!("{}, median over {} runs", l.describe(), runs.len());
-    if l.check.common.expect == Expect::Mismatch {
-        detail.push_str("; the registry records the quote as wrong");
-    }
-    let observation = Observation { value: Some(value), unit: None, problems: Vec::new(), detail: String::new() };
-    let outcome = match checks::judge(&l.check, Some(&l.quoted), observation) {
-        Outcome::Pass { .. } => Judgement::Match,
-        _ => Judgement::Mismatch,
-    };
+    let detail = l.offline_detail(format!("{}, median over {} runs", l.describe(), runs.len()));
+    let outcome = l.judged_against_quote(value, Vec::new());
     Ok(Row {
         registry: t.registry.clone(),
         claim: t.claim.clone(),

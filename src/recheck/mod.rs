@@ -556,6 +556,26 @@ pub(crate) enum Source<'f> {
 }
 
 impl Latency {
+    /// Offline, a latency is judged against its quote by the audit's rule: a sentence the
+    /// registry records as wrong still MATCHes when the evidence gives what the registry found.
+    pub(super) fn judged_against_quote(&self, value: f64, problems: Vec<String>) -> Judgement {
+        // The quantity is already in the quoted unit, so the observation carries none.
+        let observation = Observation { value: Some(value), unit: None, problems, detail: String::new() };
+        match checks::judge(&self.check, Some(&self.quoted), observation) {
+            Outcome::Pass { .. } | Outcome::Wrong { .. } => Judgement::Match,
+            _ => Judgement::Mismatch,
+        }
+    }
+
+    /// What an offline row says of how its value was found, and that the quote is recorded
+    /// as wrong where it is.
+    pub(super) fn offline_detail(&self, mut detail: String) -> String {
+        if self.check.common.expect == Expect::Mismatch {
+            detail.push_str("; the registry records the quote as wrong");
+        }
+        detail
+    }
+
     fn quantity<'e>(&'e self, files: &Evidence, source: &Source<'_>) -> Result<Quantity<'e>, Diagnostic> {
         let mut vars = Vec::new();
         for (_, spec) in &self.vars {
@@ -638,19 +658,11 @@ pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Resu
         let six = |v: f64| (v * 1e6).round() / 1e6;
         problems.push(format!("the saved summary gives {}, the raw samples {}", six(s), six(value)));
     }
-    let mut detail = l.describe();
-    if l.check.common.expect == Expect::Mismatch {
-        detail.push_str("; the registry records the quote as wrong");
-    }
+    let mut detail = l.offline_detail(l.describe());
     if !problems.is_empty() {
         detail = format!("{detail}; {}", problems.join("; "));
     }
-    // The quantity is already in the quoted unit, so the observation carries none.
-    let observation = Observation { value: Some(value), unit: None, problems, detail: String::new() };
-    let outcome = match checks::judge(&l.check, Some(&l.quoted), observation) {
-        Outcome::Pass { .. } | Outcome::Wrong { .. } => Judgement::Match,
-        _ => Judgement::Mismatch,
-    };
+    let outcome = l.judged_against_quote(value, problems);
     Ok(Row {
         registry: t.registry.clone(),
         claim: t.claim.clone(),
@@ -1172,6 +1184,16 @@ mod tests {
         let err = against_fresh(Rule::default(), &[ordering_target()], &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap_err();
         assert!(err.message.contains("`fused` was timed by graph-replay-events and `four` by stream-events"), "{}", err.message);
         assert!(err.message.contains("claims/t.toml: claim C2 check 1"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_quote_recorded_as_wrong_matches_offline_while_the_evidence_still_disagrees() {
+        let Subject::Latency(mut l) = pooled_target(2).subject else { unreachable!() };
+        l.check.common.expect = checks::Expect::Mismatch;
+        // The sentence says 40.00 µs; evidence of 61.90 µs is what the registry found.
+        assert!(matches!(l.judged_against_quote(61.9, Vec::new()), Judgement::Match));
+        assert!(matches!(l.judged_against_quote(40.0, Vec::new()), Judgement::Mismatch));
+        assert!(l.offline_detail("d".into()).ends_with("the registry records the quote as wrong"));
     }
 
     #[test]
