@@ -578,8 +578,8 @@ mod tests {
         assert_eq!(std::fs::read(root.join("evidence/new.toml")).unwrap(), b"ok");
     }
 
-    /// A file swapped for a link to the outside, over and over, while it is read: each open
-    /// gives the inside text or an error, never the outside file.
+    /// A file swapped for a link to the outside, over and over, while it is read (for a bounded
+    /// time): each open gives the inside text or an error, never the outside file.
     #[test]
     fn a_concurrent_swap_cannot_leak() {
         let (d, root, c) = setup();
@@ -605,7 +605,8 @@ mod tests {
             })
         };
         let (mut read_inside, mut refused) = (0, 0);
-        for _ in 0..4000 {
+        let started = std::time::Instant::now();
+        while started.elapsed() < std::time::Duration::from_millis(700) {
             match read(&c, "evidence/runs/r/samples.jsonl") {
                 Ok(text) => {
                     assert_eq!(text, "inside");
@@ -619,6 +620,6 @@ mod tests {
         }
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         let swaps = swapper.join().unwrap();
-        assert!(swaps > 0 && read_inside + refused == 4000, "{swaps} swaps, {read_inside} read, {refused} refused");
+        assert!(swaps > 0 && read_inside + refused > 0, "{swaps} swaps, {read_inside} read, {refused} refused");
     }
 }

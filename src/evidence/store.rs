@@ -227,6 +227,82 @@ mod tests {
         assert_eq!(evidence.opens(), BTreeMap::from([("s.jsonl".to_string(), 1)]));
     }
 
+    /// Swaps `inside` for a link to `outside` and back, over and over, until `stop`.
+    fn swapper(inside: std::path::PathBuf, outside: std::path::PathBuf, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> std::thread::JoinHandle<usize> {
+        std::thread::spawn(move || {
+            let name = inside.file_name().unwrap().to_string_lossy().into_owned();
+            let kept = inside.with_file_name(format!("{name}.kept"));
+            let link = inside.with_file_name(format!("{name}.link"));
+            std::os::unix::fs::symlink(&outside, &link).unwrap();
+            let mut swaps = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                // The real entry moves aside and a link to the outside takes its name, then
+                // the real one comes back: between two steps of a walk, any may be there.
+                std::fs::rename(&inside, &kept).unwrap();
+                std::fs::rename(&link, &inside).unwrap();
+                std::fs::rename(&inside, &link).unwrap();
+                std::fs::rename(&kept, &inside).unwrap();
+                swaps += 1;
+            }
+            swaps
+        })
+    }
+
+    /// Reads `rel` through a fresh reader (so nothing is cached) while `inside` is swapped for
+    /// a link to `outside`, for a bounded time: every read gives the inside text or an error
+    /// that names only `rel`, never the outside file.
+    fn read_while_swapped(swapped: &str, outside: &str, rel: &str) {
+        let dir = tempfile::tempdir().unwrap();
+        let root_dir = dir.path().join("root");
+        std::fs::create_dir_all(root_dir.join("evidence/runs/r")).unwrap();
+        std::fs::write(root_dir.join("evidence/runs/r/samples.jsonl"), "inside\n").unwrap();
+        std::fs::create_dir_all(dir.path().join("outside/r")).unwrap();
+        std::fs::write(dir.path().join("outside/secret"), "OUTSIDE\n").unwrap();
+        std::fs::write(dir.path().join("outside/r/samples.jsonl"), "OUTSIDE\n").unwrap();
+        let root = Root::new(&root_dir).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let thread = swapper(root_dir.join(swapped), dir.path().join(outside), stop.clone());
+        let (mut inside, mut refused) = (0, 0);
+        let started = std::time::Instant::now();
+        while started.elapsed() < std::time::Duration::from_millis(700) {
+            match Evidence::new(root.clone()).bytes(rel) {
+                Ok(bytes) => {
+                    assert_eq!(bytes.as_slice(), b"inside\n", "read the outside file");
+                    inside += 1;
+                }
+                Err(e) => {
+                    let shown = e.at(rel).message;
+                    assert!(!shown.contains("OUTSIDE") && !shown.contains("outside/"), "{shown}");
+                    refused += 1;
+                }
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let swaps = thread.join().unwrap();
+        assert!(swaps > 0 && inside + refused > 0, "{swaps} swaps, {inside} read, {refused} refused");
+    }
+
+    #[test]
+    fn a_file_swapped_for_a_link_out_is_never_read_through_it() {
+        read_while_swapped("evidence/runs/r/samples.jsonl", "outside/secret", "evidence/runs/r/samples.jsonl");
+    }
+
+    #[test]
+    fn a_run_folder_swapped_for_a_link_out_is_never_read_through_it() {
+        read_while_swapped("evidence/runs/r", "outside/r", "evidence/runs/r/samples.jsonl");
+    }
+
+    #[test]
+    fn a_manifest_entry_that_is_a_link_is_refused_even_after_a_read_through_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("real.json"), "{}").unwrap();
+        std::os::unix::fs::symlink("real.json", dir.path().join("alias.json")).unwrap();
+        let evidence = Evidence::new(Root::new(dir.path()).unwrap());
+        assert_eq!(evidence.bytes("alias.json").unwrap().as_slice(), b"{}");
+        assert!(matches!(evidence.file_itself("alias.json"), Err(ReadError::Path(PathError::Link(_)))));
+        assert_eq!(evidence.file_itself("real.json").unwrap().as_slice(), b"{}");
+    }
+
     #[test]
     fn bad_json_is_located_at_its_line_and_column() {
         let dir = tempfile::tempdir().unwrap();
