@@ -31,7 +31,6 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::Read;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
@@ -145,7 +144,7 @@ impl Confined {
     pub(crate) fn read(&self, rel: &str, last: LastLink) -> Result<Vec<u8>, ConfinedError> {
         let mut file = self.open(rel, last)?;
         let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(|source| ConfinedError::Io { path: rel.to_string(), source })?;
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|source| ConfinedError::Io { path: rel.to_string(), source })?;
         Ok(bytes)
     }
 

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::accepted;
 use crate::evidence::store::Evidence;
 use crate::evidence::{SampleRecord, TraceTask};
-use crate::paths::Root;
+use crate::paths::{Kind, PathError, Root};
 use crate::status::Failure;
 use crate::stats::Samples;
 
@@ -95,6 +95,15 @@ pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> Res
     // that links out of the root is refused before any file is written, and a figure that is
     // a link is refused rather than written through.
     evidence.root().create_dir_all(DIR).map_err(|e| Failure::writing(DIR, e))?;
+    // A figure that is a link (or a folder) is refused before any figure is written, so that
+    // bad input leaves the folder as it was; the writer refuses it again at the write itself.
+    for (path, _) in &files {
+        match evidence.root().kind(path).map_err(|e| Failure::writing(path, e))? {
+            None | Some(Kind::File) => {}
+            Some(Kind::Link) => return Err(Failure::writing(path, PathError::Link(path.clone()))),
+            Some(Kind::Dir | Kind::Other) => return Err(Failure::writing(path, PathError::NotFile(path.clone()))),
+        }
+    }
     for (path, text) in &files {
         evidence.root().write(path, text.as_bytes()).map_err(|e| Failure::writing(path, e))?;
     }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::store::{Evidence, ReadError};
-use crate::paths::Root;
+use crate::paths::{PathError, Root};
 use crate::registry::binding::{self, Binding};
 use crate::registry::lock::{self, Alignment, Lock};
 use crate::registry::{self, Registry};
@@ -131,10 +131,12 @@ fn registry_files(root: &Root, named: &[String]) -> Result<Vec<String>, Diagnost
     }
     // Listed through the root's handle, so a `claims` folder that links out of the root lists
     // nothing; each registry is then opened by the same rules as any file.
-    let mut files: Vec<String> = root
-        .list("claims")
-        .map(|entries| entries.into_iter().map(|(n, _)| n).filter(|n| n.ends_with(".toml")).map(|n| format!("claims/{n}")).collect())
-        .unwrap_or_default();
+    let entries = match root.list("claims") {
+        Ok(entries) => entries,
+        Err(PathError::Missing(_)) => Vec::new(),
+        Err(e) => return Err(Diagnostic::plain(format!("listing the registries: {e}"))),
+    };
+    let mut files: Vec<String> = entries.into_iter().map(|(n, _)| n).filter(|n| n.ends_with(".toml")).map(|n| format!("claims/{n}")).collect();
     files.sort();
     if files.is_empty() {
         let shown = root.dir().display().to_string();
