@@ -83,9 +83,11 @@ pub fn verify(evidence: &Evidence, dir: &str, manifest_text: &str, shown: &str, 
         }
     }
     let files = evidence.root().list_tree(dir).map_err(|e| Diagnostic::plain(format!("listing {dir}: {e}")))?;
-    for (file, _) in files {
+    for (file, kind) in files {
         if file != manifest_name && !entries.iter().any(|e| e.path == file) {
-            problems.push(format!("{file}: present but not listed"));
+            // A link is named as one, never followed: nothing about its target is told.
+            let link = if kind == crate::paths::Kind::Link { " (a symbolic link)" } else { "" };
+            problems.push(format!("{file}: present but not listed{link}"));
         }
     }
     Ok((verified, problems))
