@@ -15,10 +15,10 @@
 //! owns it until the rename. Only a kill between its creation and the rename can leave one, a
 //! hidden `.NAME.tmp…` beside the target.
 //!
-//! Not wired in yet: the writers of the crate still use [`crate::paths::write_atomic`];
-//! routing them through this one is the next step.
-
-#![allow(dead_code)]
+//! Every file the tool writes goes through here: through [`crate::paths::Root::write`] for
+//! files under the root (locks, `manuscript.sha256`, `evidence/accepted.toml`, figures, the
+//! run writer's files), and through [`crate::paths::write_named`] for the files named on the
+//! command line (`review --out`, `report --html`, `calibrate --out`, `audit --summary`).
 
 use std::io::Write;
 use std::os::fd::OwnedFd;

@@ -273,13 +273,13 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
                 AuditFormat::Junit => report::junit::render(&review),
             })?;
             if let Some(path) = summary {
-                write_file(&path, &report::summary::render(&review))?;
+                write_file(&target.root, &path, &report::summary::render(&review))?;
             }
             review.status()
         }
         Command::Report { target, html, draft } => {
             let file = review::gather(&target.load(draft)).map_err(|f| f.refusing("no report written"))?;
-            write_file(&html, &report::html::render(&file))?;
+            write_file(&target.root, &html, &report::html::render(&file))?;
             out.line(&report::html::written_line(&html.display().to_string(), &file))?;
             Ok(file.status)
         }
@@ -370,7 +370,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             if path == std::path::Path::new("-") {
                 out.print(&text)?;
             } else {
-                write_file(&path, &text)?;
+                write_file(&target.root, &path, &text)?;
                 out.line(&report::review::written_line(&path.display().to_string(), &file))?;
             }
             Ok(file.status)
@@ -389,7 +389,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             let file = recheck::calibrate::calibrate(&root, &runs, options)?;
             if let Some(path) = path {
                 let path = if path.is_absolute() { path } else { root.join(path) };
-                crate::paths::write_atomic(&path, report::calibration::json(&file).as_bytes()).map_err(|e| Failure::Internal(anyhow::anyhow!("writing {}: {e}", path.display())))?;
+                write_file(&root, &path, &report::calibration::json(&file))?;
             }
             out.print(&match format {
                 Format::Table => report::calibration::text(&file),
@@ -400,10 +400,13 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
     }
 }
 
-/// Replaces `path` with `text` through a temporary file in its folder and a rename, so that a
-/// reader never sees half a file.
-fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
-    crate::paths::write_atomic(path, text.as_bytes()).map_err(|e| Failure::Internal(anyhow::anyhow!("writing {}: {e}", path.display())))
+/// Replaces the file the user named with `text` through the one atomic writer (a temporary file
+/// in its folder, fsync, rename), so that a reader never sees half a file; inside the root it
+/// is written through the root's handle ([`crate::paths::write_named`]). A link in its place is
+/// refused, never written through.
+fn write_file(root: &std::path::Path, path: &std::path::Path, text: &str) -> Result<(), Failure> {
+    let root = crate::paths::Root::new(root).ok();
+    crate::paths::write_named(root.as_ref(), path, text.as_bytes()).map_err(|e| Failure::writing(&path.display().to_string(), e))
 }
 
 /// `run` and `bench`: measure on the device and write a run.

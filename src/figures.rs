@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::accepted;
 use crate::evidence::store::Evidence;
 use crate::evidence::{SampleRecord, TraceTask};
-use crate::paths::Root;
+use crate::paths::{Kind, PathError, Root};
 use crate::status::Failure;
 use crate::stats::Samples;
 
@@ -76,7 +76,7 @@ pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> Res
         Some(r) => r.trim_end_matches('/').to_string(),
         None => accepted::run_with(&evidence, "softmax")?,
     };
-    evidence.root().resolve(&run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;
+    evidence.root().folder(&run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;
     let figures = render(&evidence, &run).map_err(|e| Failure::input(format!("{e:#}")))?;
     let provenance = provenance_toml(&figures).map_err(Failure::Internal)?;
     let mut files: Vec<(String, String)> = figures.iter().map(|f| (format!("{DIR}/{}", f.name), f.svg.clone())).collect();
@@ -91,12 +91,21 @@ pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> Res
         let message = if matched { format!("{} files match a fresh rendering of {run}", files.len()) } else { format!("differ from a fresh rendering of {run}: {}", differing.join(", ")) };
         return Ok(Written { matched, message });
     }
-    let internal = |e: String| Failure::Internal(anyhow::anyhow!(e));
-    let dir = evidence.root().join_lexically(DIR).map_err(|e| internal(e.to_string()))?;
-    std::fs::create_dir_all(&dir).map_err(|e| internal(format!("creating {DIR}: {e}")))?;
+    // The folder is made, and each figure replaced, through the root's handle: a figures folder
+    // that links out of the root is refused before any file is written, and a figure that is
+    // a link is refused rather than written through.
+    evidence.root().create_dir_all(DIR).map_err(|e| Failure::writing(DIR, e))?;
+    // A figure that is a link (or a folder) is refused before any figure is written, so that
+    // bad input leaves the folder as it was; the writer refuses it again at the write itself.
+    for (path, _) in &files {
+        match evidence.root().kind(path).map_err(|e| Failure::writing(path, e))? {
+            None | Some(Kind::File) => {}
+            Some(Kind::Link) => return Err(Failure::writing(path, PathError::Link(path.clone()))),
+            Some(Kind::Dir | Kind::Other) => return Err(Failure::writing(path, PathError::NotFile(path.clone()))),
+        }
+    }
     for (path, text) in &files {
-        let full = evidence.root().join_lexically(path).map_err(|e| internal(e.to_string()))?;
-        crate::paths::write_atomic(&full, text.as_bytes()).map_err(|e| internal(format!("writing {path}: {e}")))?;
+        evidence.root().write(path, text.as_bytes()).map_err(|e| Failure::writing(path, e))?;
     }
     Ok(Written { matched: true, message: format!("wrote {} files to {DIR} from {run}", files.len()) })
 }

@@ -67,20 +67,25 @@
 //!   through [`evidence`] and imports nothing above it.
 //! - [`status`]: how a command ended (`Status`, `Failure`), the one mapping to exit codes, and
 //!   the one output writer; [`cli`]: argument parsing and one short arm per command.
-//! - [`diagnostic`], [`paths`], [`hash`], [`stats`]: located errors, paths that never leave the
-//!   root and replaced files, SHA-256, numpy-identical quantiles.
-//! - `confined`, `atomic` (crate-private, written for the hostile-input issue and not yet wired in): the root as a directory handle that
-//!   opens files one component at a time and refuses, at open time, any path that leaves the
-//!   root through a symbolic link; and the one writer that replaces a file whole (temporary
-//!   file in the same folder, fsync, rename, fsync of the folder), keeping its mode.
+//! - [`diagnostic`], [`paths`], [`hash`], [`stats`]: located errors, the root and every path
+//!   under it (`paths::Root`: the one place that opens, lists, creates and replaces files under
+//!   the root), SHA-256, numpy-identical quantiles.
+//! - `confined`, `atomic` (crate-private, under [`paths`]): the root as a folder handle that
+//!   opens files one component at a time with `openat` and `O_NOFOLLOW` and refuses, at open
+//!   time, any path that leaves the root through a symbolic link; and the one writer that
+//!   replaces a file whole (temporary file in the same folder, fsync, rename, fsync of the
+//!   folder), keeping its mode, never through a link.
 //! - `fuzz_api` (hidden): the only items the fuzz targets in `fuzz/` call, one thin wrapper per
 //!   parser, so that everything else can stay private to the crate.
 //!
 //! # Architecture invariants
 //!
 //! **Architecture Invariant:** a registry is data. No value in it becomes a command, and every
-//! path it names is resolved inside the repository root ([`paths::Root::resolve`]), symbolic
-//! links included. Only the GPU suite starts a process (`nvidia-smi`, read-only, for the clocks
+//! path it names is opened inside the repository root through the root's handle
+//! ([`paths::Root`]), which refuses a symbolic link that leaves the root at the open itself,
+//! never by resolving a name first and opening it later. No file under the root is opened by
+//! path: readers go through the workspace's evidence reader, listings and writers through
+//! `paths::Root`. Only the GPU suite starts a process (`nvidia-smi`, read-only, for the clocks
 //! it records); a test holds every other module to that.
 //!
 //! **Architecture Invariant:** reading never stops at the first problem. Registry parsing,
@@ -96,8 +101,10 @@
 //! directory, renamed into place when complete ([`evidence::writer::RunWriter`]), never an
 //! existing one; `accept` locks and `manuscript.sha256`, only after a clean audit; `figures` the
 //! figures; `review` its `--out` file; `report` its `--html` page; `calibrate` its `--out` file; `accept-run`
-//! `evidence/accepted.toml`. Each of those files is replaced through a
-//! temporary file and a rename ([`paths::write_atomic`]), and bad input writes nothing.
+//! `evidence/accepted.toml`. Each of those files, and each file of a run, is replaced through
+//! the one atomic writer (`atomic`, through [`paths::Root::write`] under the root and
+//! [`paths::write_named`] for a file named on the command line): a temporary file beside it,
+//! fsync, rename; never through a link; and bad input writes nothing.
 //!
 //! **Architecture Invariant:** check kinds are a closed enum (`checks::Kind`) generated from
 //! one table; every `match` over it is exhaustive, so a new kind must be handled by parsing,

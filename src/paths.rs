@@ -1,11 +1,25 @@
-//! Resolving paths named by a registry or on the command line against the repository root.
-//! A registry is data: no path it names may reach outside the root, by `..`, by an absolute
-//! path, or through a symbolic link that points outside.
+//! The repository root and every path under it: the one place that opens, lists, creates and
+//! replaces files under the root. A registry is data: no path it names may reach outside the
+//! root, by `..`, by an absolute path, or through a symbolic link that points outside, and that
+//! is decided when the file is opened, not before.
+//!
+//! Paths are first checked as text (not empty, not absolute, no `..`), then opened through the
+//! crate's confined handle on the root (`confined`), which walks them one component at a time
+//! relative to folder handles and refuses, at open time, any link that leaves the root; files
+//! are replaced through the one atomic writer (`atomic`). Nothing here resolves a path to a
+//! name and opens it later, so a file swapped for a link between a check and an open cannot
+//! lead outside.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
-/// Why a path was refused or could not be opened.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+use crate::confined::{Confined, ConfinedError, LastLink};
+
+pub(crate) use crate::confined::Kind;
+
+/// Why a path was refused or could not be opened. Each names the path as it was given, never
+/// a link's target or anything read from a file.
+#[derive(Debug, thiserror::Error)]
 pub enum PathError {
     #[error("path `{0}` is absolute; paths are relative to the repository root")]
     Absolute(String),
@@ -17,63 +31,172 @@ pub enum PathError {
     EscapesRoot(String),
     #[error("file `{0}` does not exist")]
     Missing(String),
+    #[error("path `{0}` is a symbolic link; it must be the file itself")]
+    Link(String),
+    #[error("path `{0}` passes through too many symbolic links")]
+    Loop(String),
+    #[error("path `{0}` is not a regular file")]
+    NotFile(String),
+    #[error("path `{0}` is not a folder")]
+    NotDir(String),
+    #[error("`{0}` already exists")]
+    Exists(String),
+    #[error("`{path}`: {source}")]
+    Io { path: String, source: std::io::Error },
 }
 
-/// The repository root that every relative path is resolved against.
+impl PathError {
+    /// Whether the path itself was refused (bad input), rather than the system failing to
+    /// read or write it (a full disk, a permission).
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, PathError::Io { .. })
+    }
+}
+
+impl From<ConfinedError> for PathError {
+    fn from(e: ConfinedError) -> PathError {
+        match e {
+            ConfinedError::Empty(p) => PathError::Empty(p),
+            ConfinedError::Absolute(p) => PathError::Absolute(p),
+            ConfinedError::Escapes(p) => PathError::EscapesRoot(p),
+            ConfinedError::LastLink(p) => PathError::Link(p),
+            ConfinedError::Loop(p) => PathError::Loop(p),
+            ConfinedError::Missing(p) => PathError::Missing(p),
+            ConfinedError::NotFile(p) => PathError::NotFile(p),
+            ConfinedError::NotDir(p) => PathError::NotDir(p),
+            ConfinedError::Exists(p) => PathError::Exists(p),
+            ConfinedError::Io { path, source } => PathError::Io { path, source },
+        }
+    }
+}
+
+/// The repository root, held open as a folder handle: every relative path is opened against
+/// it. Clones share the handle.
 #[derive(Debug, Clone)]
 pub struct Root {
     dir: PathBuf,
     canonical: PathBuf,
+    handle: Arc<Confined>,
 }
 
 impl Root {
     pub fn new(dir: &Path) -> std::io::Result<Root> {
         let canonical = dir.canonicalize()?;
-        Ok(Root { dir: dir.to_path_buf(), canonical })
+        let handle = Arc::new(Confined::new(dir)?);
+        Ok(Root { dir: dir.to_path_buf(), canonical, handle })
     }
 
+    /// The root as it was named, for messages and for the GPU suite's run writer.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// Resolves `rel` to an existing path inside the root. The check is made on the
-    /// canonical form, so a symbolic link inside the root that points outside is refused.
-    pub fn resolve(&self, rel: &str) -> Result<PathBuf, PathError> {
-        let joined = self.join_lexically(rel)?;
-        let canonical = match joined.canonicalize() {
-            Ok(c) => c,
-            Err(_) => {
-                // A dangling link or a missing file: tell them apart, since the first is an
-                // escape attempt as often as not.
-                if std::fs::symlink_metadata(&joined).is_ok() {
-                    return Err(PathError::EscapesRoot(rel.to_string()));
-                }
-                return Err(PathError::Missing(rel.to_string()));
-            }
-        };
-        if !canonical.starts_with(&self.canonical) {
-            return Err(PathError::EscapesRoot(rel.to_string()));
-        }
-        Ok(canonical)
-    }
-
-    /// Joins `rel` to the root after refusing absolute paths and `..`, without touching the
-    /// file system. Used for paths that are about to be created.
-    pub fn join_lexically(&self, rel: &str) -> Result<PathBuf, PathError> {
+    /// `rel` in the one spelling used as a key: checked as text, `.` and empty components
+    /// dropped. `..` and absolute paths are refused here, before anything is opened.
+    pub fn normal(&self, rel: &str) -> Result<String, PathError> {
         if rel.trim().is_empty() {
             return Err(PathError::Empty(rel.to_string()));
         }
-        let path = Path::new(rel);
-        let mut out = self.dir.clone();
-        for component in path.components() {
+        let mut parts = Vec::new();
+        for component in Path::new(rel).components() {
             match component {
-                Component::Normal(part) => out.push(part),
+                Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
                 Component::CurDir => {}
                 Component::ParentDir => return Err(PathError::ParentDir(rel.to_string())),
                 Component::RootDir | Component::Prefix(_) => return Err(PathError::Absolute(rel.to_string())),
             }
         }
-        Ok(out)
+        if parts.is_empty() {
+            return Err(PathError::Empty(rel.to_string()));
+        }
+        Ok(parts.join("/"))
+    }
+
+    /// Reads the regular file at `rel`; links inside the root are followed, any that leaves
+    /// it is refused at the open. Also says whether the file itself was reached through a
+    /// link, as the open saw it.
+    pub(crate) fn read(&self, rel: &str) -> Result<(Vec<u8>, bool), PathError> {
+        self.read_as(rel, LastLink::Follow)
+    }
+
+    /// Reads the regular file at `rel`, which must be the file itself and not a link to one
+    /// (a manifest entry); folders above it may be links inside the root.
+    pub(crate) fn read_itself(&self, rel: &str) -> Result<Vec<u8>, PathError> {
+        self.read_as(rel, LastLink::Refuse).map(|(bytes, _)| bytes)
+    }
+
+    fn read_as(&self, rel: &str, last: LastLink) -> Result<(Vec<u8>, bool), PathError> {
+        let key = self.normal(rel)?;
+        let (mut file, linked) = self.handle.open_noting_link(&key, last).map_err(|e| renamed(e.into(), rel))?;
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|source| PathError::Io { path: rel.to_string(), source })?;
+        Ok((bytes, linked))
+    }
+
+    /// Whether a file or folder is at `rel`, inside the root (links followed inside it).
+    pub fn exists(&self, rel: &str) -> bool {
+        let Ok(key) = self.normal(rel) else { return false };
+        self.handle.open_dir(&key).is_ok() || self.handle.open(&key, LastLink::Follow).is_ok()
+    }
+
+    /// That `rel` is a folder inside the root (a run directory), or why not.
+    pub fn folder(&self, rel: &str) -> Result<(), PathError> {
+        let key = self.normal(rel)?;
+        self.handle.open_dir(&key).map(|_| ()).map_err(|e| renamed(e.into(), rel))
+    }
+
+    /// The entries of the folder at `rel`, sorted, each with what it is (a link as a link).
+    pub(crate) fn list(&self, rel: &str) -> Result<Vec<(String, Kind)>, PathError> {
+        let key = self.normal(rel)?;
+        self.handle.list(&key).map_err(|e| renamed(e.into(), rel))
+    }
+
+    /// Every entry under the folder at `rel` (`"."` for the root), sub-folders walked but never
+    /// through a link, as sorted paths relative to it.
+    pub(crate) fn list_tree(&self, rel: &str) -> Result<Vec<(String, Kind)>, PathError> {
+        let key = if rel.split('/').all(|c| c.is_empty() || c == ".") { ".".to_string() } else { self.normal(rel)? };
+        self.handle.list_tree(&key).map_err(|e| renamed(e.into(), rel))
+    }
+
+    /// What is at `rel`, a link not followed; `None` when nothing is.
+    pub(crate) fn kind(&self, rel: &str) -> Result<Option<Kind>, PathError> {
+        let key = self.normal(rel)?;
+        self.handle.kind(&key).map_err(|e| renamed(e.into(), rel))
+    }
+
+    /// Makes the folder at `rel` and those above it, never through a link out of the root.
+    pub(crate) fn create_dir_all(&self, rel: &str) -> Result<(), PathError> {
+        let key = self.normal(rel)?;
+        self.handle.create_dir_all(&key).map(|_| ()).map_err(|e| renamed(e.into(), rel))
+    }
+
+    /// Removes the folder at `rel` with everything in it, following no link.
+    pub(crate) fn remove_dir_all(&self, rel: &str) -> Result<(), PathError> {
+        let key = self.normal(rel)?;
+        self.handle.remove_dir_all(&key).map_err(|e| renamed(e.into(), rel))
+    }
+
+    /// Renames `from` to `to`, both entries of the folder `dir` (`"."` for the root), never
+    /// over an existing entry.
+    pub(crate) fn rename_new(&self, dir: &str, from: &str, to: &str) -> Result<(), PathError> {
+        let key = if dir.split('/').all(|c| c.is_empty() || c == ".") { ".".to_string() } else { self.normal(dir)? };
+        self.handle.rename_new(&key, from, to).map_err(PathError::from)
+    }
+
+    /// Replaces the file at `rel` with `bytes` through the one atomic writer: whole or not at
+    /// all, its mode kept, never through a link.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), PathError> {
+        let key = self.normal(rel)?;
+        crate::atomic::write(&self.handle, &key, bytes).map_err(|e| renamed(e.into(), rel))
+    }
+
+    /// The root-relative form of `path` when it lies under the root (as named or canonical),
+    /// judged on the text of the path alone.
+    pub fn inside(&self, path: &Path) -> Option<String> {
+        let absolute = absolute(path)?;
+        let dir = absolute_dir(&self.dir)?;
+        let rel = absolute.strip_prefix(&dir).or_else(|_| absolute.strip_prefix(&self.canonical)).ok()?;
+        self.normal(&rel.to_string_lossy()).ok()
     }
 
     /// The root-relative form of a path inside the root, with `/` separators, for messages
@@ -93,23 +216,64 @@ impl Root {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder, renamed into place, so
-/// that a reader never sees half a file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    // A temporary file is private to its owner; the file it becomes keeps the mode of the one it
-    // replaces, or is readable by others as a file written any other way would be.
-    #[cfg(unix)]
+/// Replaces a file the user named on the command line (`review --out`, `report --html`,
+/// `audit --summary`, `calibrate --out`) through the one atomic writer. Inside `root` it is
+/// written through the root's handle, so that no folder on the way may link out of the root;
+/// elsewhere the folder the user named is taken as given. Either way the file itself is never a
+/// link: one there is refused, not replaced or written through.
+pub fn write_named(root: Option<&Root>, path: &Path, bytes: &[u8]) -> Result<(), PathError> {
+    let shown = path.display().to_string();
+    if let Some(root) = root
+        && let Some(rel) = root.inside(path)
     {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
-        tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode))?;
+        return root.write(&rel, bytes).map_err(|e| renamed(e, &shown));
     }
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    let absolute = absolute(path).ok_or_else(|| PathError::Empty(shown.clone()))?;
+    let (Some(dir), Some(name)) = (absolute.parent(), absolute.file_name()) else {
+        return Err(PathError::NotFile(shown));
+    };
+    let name = name.to_string_lossy().into_owned();
+    let folder = Confined::new(dir).map_err(|source| PathError::Io { path: shown.clone(), source })?;
+    crate::atomic::write(&folder, &name, bytes).map_err(|e| renamed(e.into(), &shown))
+}
+
+/// `path` made absolute against the current folder, `.` and `..` taken as text.
+fn absolute(path: &Path) -> Option<PathBuf> {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir().ok()?.join(path) };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+fn absolute_dir(dir: &Path) -> Option<PathBuf> {
+    absolute(if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
+}
+
+/// The error with the path as the caller named it, so that messages show what the user or the
+/// registry wrote, not its normal form.
+fn renamed(e: PathError, rel: &str) -> PathError {
+    let rel = rel.to_string();
+    match e {
+        PathError::Absolute(_) => PathError::Absolute(rel),
+        PathError::ParentDir(_) => PathError::ParentDir(rel),
+        PathError::Empty(_) => PathError::Empty(rel),
+        PathError::EscapesRoot(_) => PathError::EscapesRoot(rel),
+        PathError::Missing(_) => PathError::Missing(rel),
+        PathError::Link(_) => PathError::Link(rel),
+        PathError::Loop(_) => PathError::Loop(rel),
+        PathError::NotFile(_) => PathError::NotFile(rel),
+        PathError::NotDir(_) => PathError::NotDir(rel),
+        PathError::Exists(p) => PathError::Exists(p),
+        PathError::Io { source, .. } => PathError::Io { path: rel, source },
+    }
 }
 
 #[cfg(test)]
@@ -125,22 +289,22 @@ mod tests {
     }
 
     #[test]
-    fn resolves_a_file_inside_the_root() {
+    fn reads_a_file_inside_the_root() {
         let (_d, root) = root();
-        let p = root.resolve("evidence/a.txt").unwrap();
-        assert_eq!(root.relative(&p), "evidence/a.txt");
+        assert_eq!(root.read("evidence/a.txt").unwrap(), (b"x".to_vec(), false));
+        assert_eq!(root.normal("./evidence//a.txt").unwrap(), "evidence/a.txt");
     }
 
     #[test]
     fn refuses_parent_components() {
         let (_d, root) = root();
-        assert_eq!(root.resolve("evidence/../../etc/passwd"), Err(PathError::ParentDir("evidence/../../etc/passwd".into())));
+        assert!(matches!(root.read("evidence/../../etc/passwd"), Err(PathError::ParentDir(p)) if p == "evidence/../../etc/passwd"));
     }
 
     #[test]
     fn refuses_absolute_paths() {
         let (_d, root) = root();
-        assert!(matches!(root.resolve("/etc/passwd"), Err(PathError::Absolute(_))));
+        assert!(matches!(root.read("/etc/passwd"), Err(PathError::Absolute(_))));
     }
 
     #[test]
@@ -149,12 +313,37 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(outside.path().join("secret"), "s").unwrap();
         std::os::unix::fs::symlink(outside.path(), d.path().join("evidence/link")).unwrap();
-        assert!(matches!(root.resolve("evidence/link/secret"), Err(PathError::EscapesRoot(_))));
+        assert!(matches!(root.read("evidence/link/secret"), Err(PathError::EscapesRoot(_))));
+        assert!(matches!(root.folder("evidence/link"), Err(PathError::EscapesRoot(_))));
+        assert!(!root.exists("evidence/link/secret"));
     }
 
     #[test]
     fn reports_a_missing_file() {
         let (_d, root) = root();
-        assert_eq!(root.resolve("evidence/none.txt"), Err(PathError::Missing("evidence/none.txt".into())));
+        assert!(matches!(root.read("evidence/none.txt"), Err(PathError::Missing(p)) if p == "evidence/none.txt"));
+    }
+
+    #[test]
+    fn a_named_output_inside_the_root_is_written_through_its_handle() {
+        let (d, root) = root();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), d.path().join("out")).unwrap();
+        let err = write_named(Some(&root), &d.path().join("out/review.json"), b"{}").unwrap_err();
+        assert!(matches!(err, PathError::EscapesRoot(_)), "{err}");
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+        write_named(Some(&root), &d.path().join("evidence/review.json"), b"{}").unwrap();
+        assert_eq!(std::fs::read(d.path().join("evidence/review.json")).unwrap(), b"{}");
+    }
+
+    #[test]
+    fn a_named_output_elsewhere_is_never_a_link() {
+        let (d, root) = root();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(d.path().join("evidence/a.txt"), elsewhere.path().join("r.json")).unwrap();
+        assert!(matches!(write_named(Some(&root), &elsewhere.path().join("r.json"), b"{}"), Err(PathError::Link(_))));
+        assert_eq!(std::fs::read(d.path().join("evidence/a.txt")).unwrap(), b"x");
+        write_named(Some(&root), &elsewhere.path().join("s.json"), b"{}").unwrap();
+        assert_eq!(std::fs::read(elsewhere.path().join("s.json")).unwrap(), b"{}");
     }
 }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::store::{Evidence, ReadError};
-use crate::paths::Root;
+use crate::paths::{PathError, Root};
 use crate::registry::binding::{self, Binding};
 use crate::registry::lock::{self, Alignment, Lock};
 use crate::registry::{self, Registry};
@@ -129,17 +129,14 @@ fn registry_files(root: &Root, named: &[String]) -> Result<Vec<String>, Diagnost
     if !named.is_empty() {
         return Ok(named.to_vec());
     }
-    let dir = root.dir().join("claims");
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".toml"))
-                .map(|n| format!("claims/{n}"))
-                .collect()
-        })
-        .unwrap_or_default();
+    // Listed through the root's handle, so a `claims` folder that links out of the root lists
+    // nothing; each registry is then opened by the same rules as any file.
+    let entries = match root.list("claims") {
+        Ok(entries) => entries,
+        Err(PathError::Missing(_)) => Vec::new(),
+        Err(e) => return Err(Diagnostic::plain(format!("listing the registries: {e}"))),
+    };
+    let mut files: Vec<String> = entries.into_iter().map(|(n, _)| n).filter(|n| n.ends_with(".toml")).map(|n| format!("claims/{n}")).collect();
     files.sort();
     if files.is_empty() {
         let shown = root.dir().display().to_string();
@@ -215,8 +212,12 @@ fn load_draft(evidence: &Evidence, registries: Vec<Registry>, named: bool, draft
     };
     let registry = registries.into_iter().nth(*chosen).expect("a candidate index");
     let shown = draft.display().to_string();
-    // The draft is any file the user names, often outside the root, so it is read as given.
-    let bytes = std::fs::read(draft).map_err(|e| Diagnostic::plain(format!("draft: reading {shown}: {e}")))?;
+    // A draft inside the root is opened through the root's handle like every file there; one
+    // elsewhere is any file the user names, read as given.
+    let bytes = match evidence.root().inside(draft) {
+        Some(rel) => evidence.bytes(&rel).map(|b| b.to_vec()).map_err(|e| Diagnostic::plain(format!("draft: {}", e.at(&shown).message)))?,
+        None => std::fs::read(draft).map_err(|e| Diagnostic::plain(format!("draft: reading {shown}: {e}")))?,
+    };
     if let Err(e) = std::str::from_utf8(&bytes) {
         return Err(Diagnostic::not_utf8(&shown, &bytes, e.valid_up_to()));
     }

@@ -64,3 +64,38 @@ fn nothing_outside_the_gpu_suite_starts_a_process() {
         assert!(!text.contains("TcpStream") && !text.contains("UdpSocket"), "{file} opens a socket");
     }
 }
+
+#[test]
+fn no_file_under_the_root_is_opened_by_path() {
+    // Files under the root are opened, listed and written through `paths::Root` (its handle on
+    // the root refuses a link that leaves it at the open itself) and the one atomic writer.
+    // `std::fs` appears only where the path is the user's own choice or the tool's own
+    // scratch space, each for the reason given.
+    let allowed = [
+        ("src/confined.rs", "the handle itself"),
+        ("src/atomic.rs", "the one writer, over the handle"),
+        ("src/workspace.rs", "a draft the user names outside the root"),
+        ("src/commands/stats.rs", "the file `stats` is given, anywhere"),
+        ("src/gpu/run.rs", "peer files the user names"),
+        ("src/gpu/device.rs", "a scratch folder of its own"),
+        ("src/evidence/writer.rs", "the runs folder a caller of `RunWriter::create` names"),
+        ("src/checks/testing.rs", "the tests' fixture"),
+    ];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for (file, text) in sources(&src) {
+        let rel = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(&file).trim_start_matches('/').to_string();
+        if allowed.iter().any(|(f, _)| *f == rel) {
+            continue;
+        }
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (i, line) in code.lines().enumerate() {
+            let line = line.trim_start();
+            if line.starts_with("//") {
+                continue;
+            }
+            for opener in ["std::fs::", "File::open", "File::create", "OpenOptions", "read_dir("] {
+                assert!(!line.contains(opener), "{rel}:{}: `{opener}` opens by path; go through paths::Root", i + 1);
+            }
+        }
+    }
+}

@@ -49,7 +49,7 @@ impl Spec {
         let runs: BTreeSet<&str> = provenance.figure.iter().map(|f| f.run.as_str()).collect();
         for run in runs {
             let at = |m: String| ctx.error_at(m, self.provenance.span(), "this provenance");
-            ctx.evidence.root().resolve(run).map_err(|e| at(format!("{}: run {run}: {e}", self.provenance.get_ref())))?;
+            ctx.evidence.root().folder(run).map_err(|e| at(format!("{}: run {run}: {e}", self.provenance.get_ref())))?;
             let samples_path = format!("{run}/samples.jsonl");
             let samples = ctx.evidence.jsonl(&samples_path).map_err(|e| at(e.at(&samples_path).message))?;
             let present: BTreeSet<(String, String, String, String)> = samples

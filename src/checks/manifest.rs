@@ -47,7 +47,7 @@ impl Spec {
         let shown = self.manifest.get_ref();
         let dir = shown.rsplit_once('/').map_or(".", |(d, _)| d);
         let (verified, problems) = manifest::verify(ctx.evidence, dir, &text, shown, &self.remote_only)?;
-        let listed = verified + problems.iter().filter(|p| !p.ends_with("present but not listed")).count();
+        let listed = verified + problems.iter().filter(|p| !p.contains(": present but not listed")).count();
         Ok(Observation { value: Some(verified as f64), unit: None, problems, detail: format!("{verified} of {listed} listed files verified") })
     }
 }
@@ -86,6 +86,26 @@ mod tests {
         let f = Fixture::new(&[("run/a.txt", "a"), ("run/extra.txt", "x"), ("run/MANIFEST.sha256", &m)]);
         let obs = f.observe(&check_toml(CHECK)).unwrap();
         assert_eq!(obs.problems, ["extra.txt: present but not listed"]);
+    }
+
+    #[test]
+    fn a_listed_entry_that_is_a_link_is_a_located_error_wherever_it_points() {
+        let m = manifest(&[("a.txt", "a"), ("alias.txt", "a")]);
+        let f = Fixture::new(&[("run/a.txt", "a"), ("run/MANIFEST.sha256", &m)]);
+        std::os::unix::fs::symlink("a.txt", f.evidence.root().dir().join("run/alias.txt")).unwrap();
+        let err = f.observe(&check_toml(CHECK)).unwrap_err();
+        assert_eq!(err.position().as_deref(), Some("run/MANIFEST.sha256:2:1"), "{}", err.render());
+        assert!(err.message.contains("`alias.txt` is a symbolic link"), "{}", err.message);
+    }
+
+    #[test]
+    fn an_unlisted_link_is_named_as_one_and_never_followed() {
+        let m = manifest(&[("a.txt", "a")]);
+        let f = Fixture::new(&[("run/a.txt", "a"), ("run/MANIFEST.sha256", &m)]);
+        std::os::unix::fs::symlink("/nonexistent/secret", f.evidence.root().dir().join("run/probe")).unwrap();
+        let obs = f.observe(&check_toml(CHECK)).unwrap();
+        assert_eq!(obs.problems, ["probe: present but not listed (a symbolic link)"]);
+        assert_eq!(obs.detail, "1 of 1 listed files verified");
     }
 
     #[test]

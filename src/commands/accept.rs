@@ -12,7 +12,6 @@ use std::collections::BTreeMap;
 
 use crate::checks::Outcome;
 use crate::commands::audit::{self, ClaimBinding, Review};
-use crate::diagnostic::Diagnostic;
 use crate::registry::lock;
 use crate::status::Failure;
 use crate::workspace::Workspace;
@@ -77,8 +76,7 @@ pub(crate) fn accept(ws: &Workspace) -> Result<Accepted, Failure> {
         }
     }
     for (rel, text) in writes {
-        let path = root.join_lexically(&rel).map_err(|e| Failure::Input(vec![Diagnostic::plain(format!("{rel}: {e}"))]))?;
-        crate::paths::write_atomic(&path, text.as_bytes()).map_err(|e| Failure::Internal(anyhow::anyhow!("writing {rel}: {e}")))?;
+        root.write(&rel, text.as_bytes()).map_err(|e| Failure::writing(&rel, e))?;
     }
     Ok(Accepted::Written(lines))
 }

@@ -33,13 +33,13 @@ pub(crate) fn accept_runs(root: &Path, runs: &[String], add: bool) -> Result<Str
     file.run.retain(|r| !accepted.iter().any(|a| a.path == r.path));
     file.run.extend(accepted);
     file.run.sort_by(|a, b| a.path.cmp(&b.path));
-    accepted::write(evidence.root(), &file).map_err(|e| Failure::Internal(anyhow::anyhow!("writing {}: {e}", accepted::PATH)))?;
+    accepted::write(evidence.root(), &file).map_err(|e| crate::status::Failure::writing(accepted::PATH, e))?;
     Ok(format!("{} now names {}", accepted::PATH, lines.join(", ")))
 }
 
 /// Checks one run: accepted when written, and verifying against its manifest.
 fn check(evidence: &Evidence, run: &str) -> Result<(AcceptedRun, usize), Failure> {
-    evidence.root().resolve(run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;
+    evidence.root().folder(run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;
     let meta_path = format!("{run}/meta.json");
     let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
     if !meta.is_accepted() {

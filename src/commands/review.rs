@@ -120,9 +120,7 @@ pub(crate) fn gather(ws: &Workspace) -> Result<ReviewFile, Failure> {
 /// The newest run under `evidence/runs/` whose `recheck.json` judged exactly runs the checks
 /// read. Run directories are named by their UTC start, so the newest sorts last.
 fn stored_recheck(evidence: &Evidence, read: &BTreeSet<String>) -> Result<Option<StoredRecheck>, Diagnostic> {
-    let mut runs: Vec<String> = std::fs::read_dir(evidence.root().dir().join("evidence/runs"))
-        .map(|entries| entries.filter_map(|e| e.ok()).map(|e| format!("evidence/runs/{}", e.file_name().to_string_lossy())).collect())
-        .unwrap_or_default();
+    let mut runs: Vec<String> = evidence.root().list("evidence/runs").map(|entries| entries.into_iter().map(|(name, _)| format!("evidence/runs/{name}")).collect()).unwrap_or_default();
     runs.sort();
     for run in runs.iter().rev() {
         let path = format!("{run}/recheck.json");

@@ -34,7 +34,17 @@ pub fn read(evidence: &Evidence) -> Result<Option<AcceptedFile>, Diagnostic> {
         Err(ReadError::Path(PathError::Missing(_))) => return Ok(None),
         Err(e) => return Err(e.at(PATH)),
     };
-    parse(&text).map(Some)
+    let file = parse(&text)?;
+    // Each run is a folder under the root: a path that is absolute or climbs with `..` is
+    // refused here, located at its line, before any command opens it.
+    for run in &file.run {
+        if let Err(e) = evidence.root().normal(&run.path) {
+            let quoted = format!("\"{}\"", run.path);
+            let at = text.find(&quoted).map_or(0..0, |i| i..i + quoted.len());
+            return Err(Diagnostic::at(format!("{PATH}: run {e}"), PATH, &text, at, "this run").with_note("this file is written by `claimcheck accept-run`"));
+        }
+    }
+    Ok(Some(file))
 }
 
 /// Parses the file's text; a malformed file is an error located in it.
@@ -55,10 +65,9 @@ pub fn run_with(evidence: &Evidence, suite: &str) -> Result<String, Diagnostic> 
         .ok_or_else(|| Diagnostic::plain(format!("{PATH} names no run with the {suite} suite")))
 }
 
-/// Writes the file whole, replacing the old one.
-pub fn write(root: &Root, file: &AcceptedFile) -> anyhow::Result<()> {
-    let body = format!("# Written by `claimcheck accept-run`: the evidence runs the article's numbers come from.\n\n{}", toml::to_string(file)?);
-    let path = root.join_lexically(PATH)?;
-    crate::paths::write_atomic(&path, body.as_bytes())?;
-    Ok(())
+/// Writes the file whole through the one atomic writer, replacing the old one; a link in its
+/// place is refused, never written through.
+pub fn write(root: &Root, file: &AcceptedFile) -> Result<(), PathError> {
+    let body = format!("# Written by `claimcheck accept-run`: the evidence runs the article's numbers come from.\n\n{}", toml::to_string(file).expect("the accepted runs serialize"));
+    root.write(PATH, body.as_bytes())
 }

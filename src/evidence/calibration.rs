@@ -1,7 +1,7 @@
 //! `evidence/calibration.json`: how much runs of unchanged code differ, per configuration, as
 //! `claimcheck calibrate RUN RUN [RUN...] --out evidence/calibration.json` measured it. The
 //! recheck reads it to widen a side that has only one run; people read it for the proposed
-//! margin of each configuration. Written whole through [`crate::paths::write_atomic`].
+//! margin of each configuration. Written whole through the one atomic writer ([`crate::paths::write_named`]).
 
 use serde::{Deserialize, Serialize};
 

@@ -46,6 +46,11 @@ pub fn parse_manifest(path: &str, text: &str) -> Result<Vec<ManifestEntry>, Diag
 /// Verifies a run directory (root-relative `dir`) against its manifest text: every listed file
 /// has its SHA-256, and every file of the directory is listed. Returns the number of files
 /// verified and what does not hold. `remote_only` names listed files that may be absent here.
+///
+/// A listed entry must be the file itself: one that is a symbolic link (wherever it points,
+/// inside the run or out of the root, existing or not) or that is reached through a link out of
+/// the root is an error located at its line of the manifest, and nothing about its target is
+/// read or told.
 pub fn verify(evidence: &Evidence, dir: &str, manifest_text: &str, shown: &str, remote_only: &[String]) -> Result<(usize, Vec<String>), Diagnostic> {
     let entries = parse_manifest(shown, manifest_text)?;
     let manifest_name = shown.rsplit('/').next().unwrap_or(shown).to_string();
@@ -56,7 +61,11 @@ pub fn verify(evidence: &Evidence, dir: &str, manifest_text: &str, shown: &str, 
             problems.push(format!("line {}: `{}` leaves the run directory", entry.line, entry.path));
             continue;
         }
-        match evidence.bytes(&format!("{dir}/{}", entry.path)) {
+        let refused = |why: &str| {
+            let line = manifest_text.lines().nth(entry.line - 1).unwrap_or("");
+            Diagnostic::at_line(format!("{shown}: line {}: `{}` {why}", entry.line, entry.path), shown, entry.line, line, "this entry")
+        };
+        match evidence.file_itself(&format!("{dir}/{}", entry.path)) {
             Ok(bytes) => {
                 let actual = sha256_hex(&bytes);
                 if actual == entry.sha256 {
@@ -65,42 +74,31 @@ pub fn verify(evidence: &Evidence, dir: &str, manifest_text: &str, shown: &str, 
                     problems.push(format!("{}: sha256 is {}…, manifest says {}…", entry.path, &actual[..12], &entry.sha256[..12]));
                 }
             }
+            Err(ReadError::Path(PathError::Link(_))) => return Err(refused("is a symbolic link; a manifest lists the files themselves")),
+            Err(ReadError::Path(PathError::EscapesRoot(_))) => return Err(refused("leads outside the repository root through a symbolic link")),
             Err(_) if remote_only.contains(&entry.path) => {}
             Err(ReadError::Path(PathError::Missing(_))) => problems.push(format!("{}: listed but missing", entry.path)),
             Err(ReadError::Path(e)) => problems.push(format!("{}: {e}", entry.path)),
             Err(e) => problems.push(e.at(&entry.path).message),
         }
     }
-    let full = evidence.root().resolve(dir).map_err(|e| Diagnostic::plain(format!("{dir}: {e}")))?;
-    let files = list_files(&full).map_err(|e| Diagnostic::plain(format!("listing {dir}: {e}")))?;
-    for file in files {
+    let files = evidence.root().list_tree(dir).map_err(|e| Diagnostic::plain(format!("listing {dir}: {e}")))?;
+    for (file, kind) in files {
         if file != manifest_name && !entries.iter().any(|e| e.path == file) {
-            problems.push(format!("{file}: present but not listed"));
+            // A link is named as one, never followed: nothing about its target is told.
+            let link = if kind == crate::paths::Kind::Link { " (a symbolic link)" } else { "" };
+            problems.push(format!("{file}: present but not listed{link}"));
         }
     }
     Ok((verified, problems))
 }
 
-/// Every regular file under `dir`, as sorted `/`-separated paths relative to it.
+/// Every regular file under `dir`, as sorted `/`-separated paths relative to it. Sub-folders
+/// are walked through folder handles and a link is listed as an entry, never followed.
 pub fn list_files(dir: &Path) -> std::io::Result<Vec<String>> {
-    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {
-        for entry in std::fs::read_dir(dir)? {
-            let entry = entry?;
-            let kind = entry.file_type()?;
-            let path = entry.path();
-            if kind.is_dir() {
-                walk(base, &path, out)?;
-            } else {
-                let rel = path.strip_prefix(base).unwrap_or(&path);
-                out.push(rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"));
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out)?;
-    out.sort();
-    Ok(out)
+    let root = crate::paths::Root::new(dir)?;
+    let files = root.list_tree(".").map_err(|e| std::io::Error::other(e.to_string()))?;
+    Ok(files.into_iter().map(|(path, _)| path).collect())
 }
 
 #[cfg(test)]

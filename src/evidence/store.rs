@@ -6,11 +6,15 @@
 //! **Architecture Invariant:** no command opens a file under the root twice. Every evidence
 //! read goes through [`Evidence`], which counts opens, and a test holds `review` of the shipped
 //! repository to one open per file.
+//!
+//! **Architecture Invariant:** a file is opened by the root's handle at the moment it is read
+//! ([`Root::read`]), never resolved to a name first and opened later: a link that leaves the
+//! root is refused by the open itself, however the tree changes meanwhile, and an error names
+//! the path as given, never what lies outside.
 
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
 use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
@@ -23,7 +27,9 @@ use crate::paths::{PathError, Root};
 /// Files under one root, each read once.
 pub struct Evidence {
     root: Root,
-    bytes: RefCell<HashMap<PathBuf, Rc<Vec<u8>>>>,
+    /// Each file's bytes by its normal root-relative path, and whether the open reached it
+    /// through a link.
+    bytes: RefCell<HashMap<String, (Rc<Vec<u8>>, bool)>>,
     parsed: RefCell<HashMap<(String, TypeId), Rc<dyn Any>>>,
     opens: RefCell<BTreeMap<String, usize>>,
 }
@@ -39,6 +45,14 @@ pub enum ReadError {
 }
 
 impl ReadError {
+    /// A path error, with a failure to read kept apart from a refused path.
+    fn path(e: PathError) -> ReadError {
+        match e {
+            PathError::Io { source, .. } => ReadError::Io(source),
+            e => ReadError::Path(e),
+        }
+    }
+
     /// The error as a plain diagnostic about `rel`.
     pub fn at(self, rel: &str) -> Diagnostic {
         match self {
@@ -60,18 +74,33 @@ impl Evidence {
 
     /// Whether `rel` names a file or folder inside the root.
     pub fn exists(&self, rel: &str) -> bool {
-        self.root.resolve(rel).is_ok()
+        self.root.exists(rel)
     }
 
     /// The bytes of the file at `rel`, read on first use.
     pub fn bytes(&self, rel: &str) -> Result<Rc<Vec<u8>>, ReadError> {
-        let full = self.root.resolve(rel).map_err(ReadError::Path)?;
-        if let Some(hit) = self.bytes.borrow().get(&full) {
+        let key = self.root.normal(rel).map_err(ReadError::path)?;
+        if let Some((hit, _)) = self.bytes.borrow().get(&key) {
             return Ok(hit.clone());
         }
-        *self.opens.borrow_mut().entry(self.root.relative(&full)).or_insert(0) += 1;
-        let bytes = Rc::new(std::fs::read(&full).map_err(ReadError::Io)?);
-        self.bytes.borrow_mut().insert(full, bytes.clone());
+        let (bytes, linked) = self.root.read(rel).map_err(ReadError::path)?;
+        *self.opens.borrow_mut().entry(key.clone()).or_insert(0) += 1;
+        let bytes = Rc::new(bytes);
+        self.bytes.borrow_mut().insert(key, (bytes.clone(), linked));
+        Ok(bytes)
+    }
+
+    /// The bytes of the file at `rel`, which must be the file itself, not a symbolic link to
+    /// one (a manifest entry): a link is refused, even one that stays inside the root. Shares
+    /// the cache with [`Evidence::bytes`], which records whether its open followed a link.
+    pub fn file_itself(&self, rel: &str) -> Result<Rc<Vec<u8>>, ReadError> {
+        let key = self.root.normal(rel).map_err(ReadError::path)?;
+        if let Some((hit, linked)) = self.bytes.borrow().get(&key) {
+            return if *linked { Err(ReadError::Path(PathError::Link(rel.to_string()))) } else { Ok(hit.clone()) };
+        }
+        let bytes = Rc::new(self.root.read_itself(rel).map_err(ReadError::path)?);
+        *self.opens.borrow_mut().entry(key.clone()).or_insert(0) += 1;
+        self.bytes.borrow_mut().insert(key, (bytes.clone(), false));
         Ok(bytes)
     }
 
@@ -143,7 +172,8 @@ impl Evidence {
         self.parsed.borrow_mut().insert((format!("inserted:{rel}"), TypeId::of::<Jsonl>()), Rc::new(jsonl));
     }
 
-    /// How often each root-relative file was opened.
+    /// How often each root-relative file was opened and read (a file that is missing or
+    /// refused is not counted).
     pub fn opens(&self) -> BTreeMap<String, usize> {
         self.opens.borrow().clone()
     }
@@ -153,8 +183,7 @@ impl Evidence {
         if self.parsed.borrow().contains_key(&(inserted.clone(), TypeId::of::<Jsonl>())) {
             return Ok(inserted);
         }
-        let full = self.root.resolve(rel).map_err(ReadError::Path)?;
-        Ok(full.to_string_lossy().into_owned())
+        self.root.normal(rel).map_err(ReadError::path)
     }
 }
 
@@ -196,6 +225,82 @@ mod tests {
         evidence.jsonl("./s.jsonl").unwrap();
         evidence.bytes("s.jsonl").unwrap();
         assert_eq!(evidence.opens(), BTreeMap::from([("s.jsonl".to_string(), 1)]));
+    }
+
+    /// Swaps `inside` for a link to `outside` and back, over and over, until `stop`.
+    fn swapper(inside: std::path::PathBuf, outside: std::path::PathBuf, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> std::thread::JoinHandle<usize> {
+        std::thread::spawn(move || {
+            let name = inside.file_name().unwrap().to_string_lossy().into_owned();
+            let kept = inside.with_file_name(format!("{name}.kept"));
+            let link = inside.with_file_name(format!("{name}.link"));
+            std::os::unix::fs::symlink(&outside, &link).unwrap();
+            let mut swaps = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                // The real entry moves aside and a link to the outside takes its name, then
+                // the real one comes back: between two steps of a walk, any may be there.
+                std::fs::rename(&inside, &kept).unwrap();
+                std::fs::rename(&link, &inside).unwrap();
+                std::fs::rename(&inside, &link).unwrap();
+                std::fs::rename(&kept, &inside).unwrap();
+                swaps += 1;
+            }
+            swaps
+        })
+    }
+
+    /// Reads `rel` through a fresh reader (so nothing is cached) while `inside` is swapped for
+    /// a link to `outside`, for a bounded time: every read gives the inside text or an error
+    /// that names only `rel`, never the outside file.
+    fn read_while_swapped(swapped: &str, outside: &str, rel: &str) {
+        let dir = tempfile::tempdir().unwrap();
+        let root_dir = dir.path().join("root");
+        std::fs::create_dir_all(root_dir.join("evidence/runs/r")).unwrap();
+        std::fs::write(root_dir.join("evidence/runs/r/samples.jsonl"), "inside\n").unwrap();
+        std::fs::create_dir_all(dir.path().join("outside/r")).unwrap();
+        std::fs::write(dir.path().join("outside/secret"), "OUTSIDE\n").unwrap();
+        std::fs::write(dir.path().join("outside/r/samples.jsonl"), "OUTSIDE\n").unwrap();
+        let root = Root::new(&root_dir).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let thread = swapper(root_dir.join(swapped), dir.path().join(outside), stop.clone());
+        let (mut inside, mut refused) = (0, 0);
+        let started = std::time::Instant::now();
+        while started.elapsed() < std::time::Duration::from_millis(700) {
+            match Evidence::new(root.clone()).bytes(rel) {
+                Ok(bytes) => {
+                    assert_eq!(bytes.as_slice(), b"inside\n", "read the outside file");
+                    inside += 1;
+                }
+                Err(e) => {
+                    let shown = e.at(rel).message;
+                    assert!(!shown.contains("OUTSIDE") && !shown.contains("outside/"), "{shown}");
+                    refused += 1;
+                }
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let swaps = thread.join().unwrap();
+        assert!(swaps > 0 && inside + refused > 0, "{swaps} swaps, {inside} read, {refused} refused");
+    }
+
+    #[test]
+    fn a_file_swapped_for_a_link_out_is_never_read_through_it() {
+        read_while_swapped("evidence/runs/r/samples.jsonl", "outside/secret", "evidence/runs/r/samples.jsonl");
+    }
+
+    #[test]
+    fn a_run_folder_swapped_for_a_link_out_is_never_read_through_it() {
+        read_while_swapped("evidence/runs/r", "outside/r", "evidence/runs/r/samples.jsonl");
+    }
+
+    #[test]
+    fn a_manifest_entry_that_is_a_link_is_refused_even_after_a_read_through_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("real.json"), "{}").unwrap();
+        std::os::unix::fs::symlink("real.json", dir.path().join("alias.json")).unwrap();
+        let evidence = Evidence::new(Root::new(dir.path()).unwrap());
+        assert_eq!(evidence.bytes("alias.json").unwrap().as_slice(), b"{}");
+        assert!(matches!(evidence.file_itself("alias.json"), Err(ReadError::Path(PathError::Link(_)))));
+        assert_eq!(evidence.file_itself("real.json").unwrap().as_slice(), b"{}");
     }
 
     #[test]

@@ -241,8 +241,7 @@ pub(crate) fn write_as(root: &Path, id: &str, measured: &Measured, extra: &[(Str
         notes: out.notes.clone(),
     };
 
-    let runs = root.join("evidence/runs");
-    let writer = RunWriter::create(&runs, id)?;
+    let writer = RunWriter::create_in(crate::paths::Root::new(root)?, "evidence/runs", id)?;
     writer.write_json("meta.json", &meta)?;
     writer.write_jsonl("samples.jsonl", &out.samples)?;
     writer.write_json("summary.json", &summary)?;

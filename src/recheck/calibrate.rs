@@ -75,7 +75,7 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         if runs[..i].contains(r) {
             return Err(Failure::Usage(format!("{r} is named twice; each run is one replicate")));
         }
-        evidence.root().resolve(r).map_err(|e| Failure::input(format!("run {r}: {e}")))?;
+        evidence.root().folder(r).map_err(|e| Failure::input(format!("run {r}: {e}")))?;
     }
 
     // Every run's configurations, by key, with the dispatch its case records.

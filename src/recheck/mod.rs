@@ -904,7 +904,7 @@ pub(crate) fn fresh(ws: &Workspace, run: &str, seed: Option<u64>, replicates: Op
     let (targets, not_rechecked) = targets(ws)?;
     let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
     let run = run.trim_end_matches('/');
-    files.root().resolve(run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;
+    files.root().folder(run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;
     let stored_path = format!("{run}/recheck.json");
     let stored = match files.json::<WireRecheck>(&stored_path) {
         Ok(s) => Some(s),
