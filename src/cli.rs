@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::commands::{accept, accept_run, audit, bench, review, stats};
+use crate::commands::{accept, accept_run, audit, bench, init, review, stats, suggest};
 use crate::recheck;
 use crate::report;
 use crate::status::{Failure, Output, Status};
@@ -58,6 +58,25 @@ pub enum Command {
     /// manuscript changed, its manuscript.sha256. Writes nothing unless every claim binds,
     /// every check passes and every number is bound.
     Accept {
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Start a registry for ARTICLE: write claims/<name>.toml with the manuscript's SHA-256 and
+    /// a commented claim skeleton for every sentence and table cell that holds numbers. Never
+    /// replaces an existing registry.
+    Init {
+        /// The article, relative to the root.
+        article: String,
+        /// A folder of evidence whose files, read as records, are listed in the registry's
+        /// header (repeatable).
+        #[arg(long = "evidence", value_name = "DIR")]
+        evidence: Vec<String>,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// For every number no check verifies, the evidence statistics that reproduce it at its
+    /// quoted precision and unit, best first, as TOML to paste into the registry.
+    Suggest {
         #[command(flatten)]
         target: Target,
     },
@@ -282,6 +301,19 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             write_file(&html, &report::html::render(&file))?;
             out.line(&report::html::written_line(&html.display().to_string(), &file))?;
             Ok(file.status)
+        }
+        Command::Init { article, evidence, root } => {
+            let written = init::init(&root, &article, &evidence)?;
+            out.line(&format!("{} written: {} skeletons for {} numbers, every claim commented out", written.registry, written.skeletons, written.numbers))?;
+            Ok(Status::Clean)
+        }
+        Command::Suggest { target } => {
+            let ws = target.load(None);
+            if !ws.diagnostics.is_empty() {
+                return Err(Failure::Input(ws.diagnostics.clone()));
+            }
+            out.print(&report::suggest::render(&suggest::suggest(&ws)))?;
+            Ok(Status::Clean)
         }
         Command::Table { target } => {
             let review = audit::audit(&target.load(None));
