@@ -132,9 +132,15 @@ pub enum Command {
         /// Re-run the suites on the device and write the fresh run with its outcome table.
         #[arg(long)]
         gpu: bool,
-        /// Judge this run directory (root-relative) as the fresh run, without a GPU.
-        #[arg(long, value_name = "RUN", conflicts_with = "gpu")]
+        /// Judge this as the fresh result, without a GPU: one of our run directories, or the
+        /// output of the user's own harness (a file or a folder of any format the checks read),
+        /// root-relative.
+        #[arg(long, value_name = "PATH", conflicts_with = "gpu")]
         fresh: Option<String>,
+        /// Pair an accepted evidence file with its fresh counterpart (`ACCEPTED=FRESH`,
+        /// root-relative; repeatable), where the layout under --fresh does not pair them.
+        #[arg(long = "map", value_name = "ACCEPTED=FRESH", requires = "fresh")]
+        maps: Vec<String>,
         /// A JSONL file of a peer's samples (benches/torch_softmax.py) to store in the fresh run.
         #[arg(long = "peer", value_name = "FILE", requires = "gpu")]
         peers: Vec<PathBuf>,
@@ -363,7 +369,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             out.line(&done.message)?;
             Ok(Status::from_attention(!done.matched))
         }
-        Command::Recheck { target, gpu, fresh, peers, rounds, seed, replicates, format } => {
+        Command::Recheck { target, gpu, fresh, maps, peers, rounds, seed, replicates, format } => {
             if replicates.is_some_and(|r| r < 100) {
                 return Err(Failure::Usage("--replicates must be at least 100 for a 90 % interval to mean anything".into()));
             }
@@ -381,6 +387,10 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
                 out.print(&render(&done.report))?;
                 out.line(&format!("run written: {} (accepted; its recheck.json and recheck.txt hold this table)", done.run))?;
                 Ok(done.report.status())
+            } else if let Some(path) = fresh.as_deref().filter(|p| !maps.is_empty() || !is_our_run(&target.root, p)) {
+                let report = recheck::harness::fresh(&ws, path, &maps, rule)?;
+                out.print(&render(&report))?;
+                Ok(report.status())
             } else if let Some(run) = fresh {
                 let judged = recheck::fresh(&ws, &run, seed, replicates)?;
                 out.print(&render(&judged.report))?;
@@ -430,6 +440,12 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             Ok(Status::Clean)
         }
     }
+}
+
+/// Whether `path` under `root` is a run of our own GPU suite (it has a `meta.json`), which
+/// `recheck --fresh` judges as it always has; anything else is another harness's output.
+fn is_our_run(root: &std::path::Path, path: &str) -> bool {
+    root.join(path).join("meta.json").is_file()
 }
 
 /// Replaces `path` with `text` through a temporary file in its folder and a rename, so that a

@@ -33,20 +33,24 @@ pub(crate) fn init(root: &Path, article: &str, evidence_dirs: &[String]) -> Resu
     let parsed = Article::parse(article, &bytes).map_err(|e| Failure::input(e.to_string()))?;
     let stem = Path::new(article).file_stem().and_then(|s| s.to_str()).filter(|s| !s.is_empty()).ok_or_else(|| Failure::input(format!("{article}: no file name to name the registry by")))?;
     let registry = format!("claims/{stem}.toml");
-    let target = store.root().resolve(&registry).map_err(|e| Failure::input(format!("{registry}: {e}")))?;
-    if target.exists() {
-        return Err(Failure::input(format!("{registry} exists: init never replaces a registry (remove it, or audit it as it is)")));
-    }
     for dir in evidence_dirs {
         store.root().resolve(dir).map_err(|e| Failure::input(format!("--evidence {dir}: {e}")))?;
         if !store.root().dir().join(dir).is_dir() {
             return Err(Failure::input(format!("--evidence {dir}: not a folder under the root")));
         }
     }
-    let (text, skeletons, numbers) = render(&store, article, &parsed, evidence_dirs);
-    if let Some(dir) = target.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Failure::Internal(anyhow::anyhow!("creating {}: {e}", dir.display())))?;
+    // The folder is resolved where it exists, so that a `claims` link out of the root is
+    // refused; a new registry is a plain name inside it.
+    let claims = store.root().dir().join("claims");
+    if !claims.exists() {
+        std::fs::create_dir_all(&claims).map_err(|e| Failure::Internal(anyhow::anyhow!("creating {}: {e}", claims.display())))?;
     }
+    let claims = store.root().resolve("claims").map_err(|e| Failure::input(format!("claims: {e}")))?;
+    let target = claims.join(format!("{stem}.toml"));
+    if target.symlink_metadata().is_ok() {
+        return Err(Failure::input(format!("{registry} exists: init never replaces a registry (remove it, or audit it as it is)")));
+    }
+    let (text, skeletons, numbers) = render(&store, article, &parsed, evidence_dirs);
     crate::paths::write_new(&target, text.as_bytes()).map_err(|e| match e.kind() {
         std::io::ErrorKind::AlreadyExists => Failure::input(format!("{registry} exists: init never replaces a registry")),
         _ => Failure::Internal(anyhow::anyhow!("writing {registry}: {e}")),
