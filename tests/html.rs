@@ -73,7 +73,7 @@ fn each_check_shows_its_expected_and_observed_values_and_its_recheck() {
     let pop = text(&html, "#r0 .mark[data-claims~=\"F6\"] > .pop").concat();
     assert!(pop.contains("Check 1 · stat") && pop.contains("expected 161.49 µs") && pop.contains("observed median host_us of 21 samples: 161.49 µs"), "{pop}");
     assert!(pop.contains("Recheck offline (161.49 µs): MATCH"), "{pop}");
-    assert!(pop.contains("Recheck stored in evidence/runs/20261202T141249Z-recheck (161.49 µs): MATCH, fresh ÷ accepted 1.003, 90 % interval 0.996–1.009, margin ±10 %"), "{pop}");
+    assert!(pop.contains("Recheck stored in evidence/runs/20261202T192602Z-recheck (161.49 µs): MATCH, fresh ÷ accepted 0.976, 90 % interval 0.950–1.001, margin ±10 %"), "{pop}");
     // Sources are links.
     let links: Vec<_> = html.select(&sel("#r0 .mark .ps a[href^=\"https://\"]")).collect();
     assert!(!links.is_empty());

@@ -257,6 +257,9 @@ const MAX_FILE: u64 = 64 << 20;
 /// A text field splits a file into selections when it has at most this many values.
 const MAX_GROUPS: usize = 64;
 
+/// The longest value, in characters, that names a selection.
+const MAX_LABEL: usize = 80;
+
 /// Reads every file under `evidence/` that a reader accepts.
 fn index_evidence(evidence: &Evidence) -> (Vec<Source>, Vec<(String, String)>, Vec<(String, String)>) {
     let mut paths = Vec::new();
@@ -329,8 +332,12 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
         let mut groups: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
         let mut text = true;
         for r in &all {
+            // A selector's value names a case (`groq`, `Ipc`); a long text (an error message, a
+            // generated answer) is data, not a name.
             match jsonl.get(r, name) {
-                Some(v @ Scalar::Str(_)) => groups.entry(jsonl.str(v).unwrap_or_default()).or_default().push(r),
+                Some(v @ Scalar::Str(_)) if jsonl.str(v).is_some_and(|t| t.chars().count() <= MAX_LABEL && !t.contains('{')) => {
+                    groups.entry(jsonl.str(v).unwrap_or_default()).or_default().push(r)
+                }
                 _ => {
                     text = false;
                     break;
@@ -433,6 +440,13 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
                     SeriesUnit::Plain(_) if series.derive.is_none() => SeriesUnit::Plain(units::of_field(&registry.field_units, &series.field)),
                     other => other.clone(),
                 };
+                // A rate quoted per second (`tokens/s`) is a rate field's value, or a derived
+                // rate's, not a plain count's: a field without a unit must be named as a rate.
+                let per_second = matches!(&quoted.unit, Some(Unit::Other(u)) if u.ends_with("/s") || u.ends_with("/sec"));
+                let rate_named = ["_per_s", "_per_sec", "_per_second"].iter().any(|r| series.field.ends_with(r));
+                if per_second && unit == SeriesUnit::Plain(None) && !rate_named {
+                    continue;
+                }
                 for statistic in STATISTICS {
                     if statistic == Statistic::Count && (series.derive.is_some() || count_field.as_deref() != Some(series.field.as_str())) {
                         continue;
