@@ -149,3 +149,18 @@ fn suggest_proposes_the_removed_binding_first_for_most_anvil_numbers() {
     assert!(n >= 72, "{n}");
     assert!(hits * 5 >= n * 4, "{hits} of {n}");
 }
+
+#[test]
+fn suggest_says_when_candidates_tie() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(Path::new("examples/anvil-benchmarks"), dir.path());
+    strip(dir.path(), "claims/anvil-benchmarks.toml");
+    let (code, out, _) = claimcheck(["suggest", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0);
+    // "1000 iterations" is the count of every one of the 36 benchmarks alike.
+    let at = out.find("`1000` in \"The benchmarks were all performed over 1000 iterations.\"").unwrap();
+    assert!(out[at..].lines().nth(1).unwrap().starts_with("# 36 candidates tie"), "{}", &out[at..at + 400]);
+    // A time cell has one reading: the mean of its benchmark, not tied with its median.
+    let at = out.find("`670.99 ms` in cell Block: 0, TotalGas: 30,312,275 › Ipc").unwrap();
+    assert!(!out[at..].lines().nth(1).unwrap().contains("tie"), "{}", &out[at..at + 400]);
+}

@@ -7,6 +7,9 @@ use std::fmt::Write;
 
 use crate::commands::suggest::{Binding, NumberSuggestions, StatRef, Suggestions, Target};
 
+/// How many unreadable files are named one by one.
+const SKIPPED_SHOWN: usize = 10;
+
 /// The whole output.
 pub(crate) fn render(s: &Suggestions) -> String {
     let mut out = String::new();
@@ -15,8 +18,13 @@ pub(crate) fn render(s: &Suggestions) -> String {
     for (path, how) in &s.files {
         let _ = writeln!(out, "#   {path}: {how}");
     }
-    for (path, why) in &s.skipped {
+    // Files no reader accepts are listed only so far as a reader can take them in: a run
+    // folder holds hundreds of metadata files.
+    for (path, why) in s.skipped.iter().take(SKIPPED_SHOWN) {
         let _ = writeln!(out, "#   {path}: not read ({why})");
+    }
+    if s.skipped.len() > SKIPPED_SHOWN {
+        let _ = writeln!(out, "#   … and {} more files not read as records", s.skipped.len() - SKIPPED_SHOWN);
     }
     for r in &s.registries {
         let found = r.numbers.iter().filter(|n| !n.candidates.is_empty()).count();
