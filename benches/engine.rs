@@ -137,6 +137,7 @@ fn synthetic_samples() -> PathBuf {
             order: (i % configs.len()) as u32,
             host_us: (host * 1000.0).round() / 1000.0,
             device_us: (host * 800.0).round() / 1000.0,
+            protocol: None,
         };
         text.push_str(&serde_json::to_string(&record).unwrap());
         text.push('\n');

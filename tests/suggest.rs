@@ -18,6 +18,10 @@ enum Target {
 /// A `stat` query reduced to what decides its value.
 type Query = (String, BTreeMap<String, String>, Option<String>, String, String);
 
+/// The checks removed from a registry, by what they bind: target and number (None: the cell's
+/// one number).
+type Removed = Vec<((Target, Option<String>), Vec<Binding>)>;
+
 #[derive(Debug, Clone, PartialEq)]
 enum Binding {
     Stat(Query),
@@ -69,10 +73,10 @@ fn binding(check: &toml::Table) -> Option<Binding> {
 
 /// Removes the checks `suggest` could propose from the example's registry in `root`, and
 /// returns them grouped by target and number (None: the cell's one number).
-fn strip(root: &Path, registry: &str) -> Vec<((Target, Option<String>), Vec<Binding>)> {
+fn strip(root: &Path, registry: &str) -> Removed {
     let path = root.join(registry);
     let mut table: toml::Table = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let mut removed: Vec<((Target, Option<String>), Vec<Binding>)> = Vec::new();
+    let mut removed: Removed = Vec::new();
     for claim in table.get_mut("claim").unwrap().as_array_mut().unwrap() {
         let claim = claim.as_table_mut().unwrap();
         let target = target(claim);

@@ -124,10 +124,10 @@ fn list(root: &Path, rel: &Path, out: &mut Vec<String>) {
         let path = rel.join(entry.file_name());
         if kind.is_dir() {
             list(root, &path, out);
-        } else if kind.is_file() {
-            if let Some(p) = path.to_str() {
-                out.push(p.to_string());
-            }
+        } else if kind.is_file()
+            && let Some(p) = path.to_str()
+        {
+            out.push(p.to_string());
         }
     }
 }

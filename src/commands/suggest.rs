@@ -290,10 +290,11 @@ fn walk(root: &Path, rel: &Path, out: &mut Vec<String>) {
         let path = rel.join(entry.file_name());
         if kind.is_dir() {
             walk(root, &path, out);
-        } else if kind.is_file() && entry.metadata().is_ok_and(|m| m.len() <= MAX_FILE) {
-            if let Some(p) = path.to_str() {
-                out.push(p.replace('\\', "/"));
-            }
+        } else if kind.is_file()
+            && entry.metadata().is_ok_and(|m| m.len() <= MAX_FILE)
+            && let Some(p) = path.to_str()
+        {
+            out.push(p.replace('\\', "/"));
         }
     }
 }
