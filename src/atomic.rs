@@ -41,11 +41,29 @@ pub(crate) fn write(root: &Confined, rel: &str, bytes: &[u8]) -> Result<(), Conf
 /// As [`write`], with the contents written by `fill`. Should `fill` fail or panic, the target
 /// is left as it was and the temporary file is removed.
 pub(crate) fn write_with(root: &Confined, rel: &str, fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>) -> Result<(), ConfinedError> {
+    write_by(root, rel, Replace::Any, fill)
+}
+
+/// As [`write`], but only where nothing stands: a file, link or folder at `rel`, or one that
+/// appears there before the rename, is left alone and reported as existing (`init`).
+pub(crate) fn write_new(root: &Confined, rel: &str, bytes: &[u8]) -> Result<(), ConfinedError> {
+    write_by(root, rel, Replace::Nothing, |file| file.write_all(bytes))
+}
+
+/// Whether the rename may replace what stands at the target.
+#[derive(Clone, Copy, PartialEq)]
+enum Replace {
+    Any,
+    Nothing,
+}
+
+fn write_by(root: &Confined, rel: &str, replace: Replace, fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>) -> Result<(), ConfinedError> {
     let (dir, name) = root.parent_of(rel)?;
     let io = |source: std::io::Error| ConfinedError::Io { path: rel.to_string(), source };
     let errno = |e: Errno| io(std::io::Error::from_raw_os_error(e.raw_os_error()));
     // What is there now decides the mode, and a link there is refused outright.
     let mode = match rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(_) if replace == Replace::Nothing => return Err(ConfinedError::Exists(rel.to_string())),
         Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Symlink => return Err(ConfinedError::LastLink(rel.to_string())),
         Ok(stat) if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile => return Err(ConfinedError::NotFile(rel.to_string())),
         Ok(stat) => Some(Mode::from_raw_mode(stat.st_mode & 0o7777)),
@@ -59,7 +77,23 @@ pub(crate) fn write_with(root: &Confined, rel: &str, fill: impl FnOnce(&mut std:
     let file = temp.file.as_mut().expect("open until committed");
     fill(file).map_err(io)?;
     file.sync_all().map_err(io)?;
-    rustix::fs::renameat(&dir, temp.name.as_str(), &dir, name).map_err(errno)?;
+    match replace {
+        Replace::Any => rustix::fs::renameat(&dir, temp.name.as_str(), &dir, name).map_err(errno)?,
+        Replace::Nothing => match rustix::fs::renameat_with(&dir, temp.name.as_str(), &dir, name, rustix::fs::RenameFlags::NOREPLACE) {
+            Ok(()) => {}
+            Err(Errno::EXIST) => return Err(ConfinedError::Exists(rel.to_string())),
+            // A file system without RENAME_NOREPLACE: a hard link fails where the name exists;
+            // once it stands, the temporary name is removed by its guard, uncommitted.
+            Err(Errno::INVAL | Errno::NOSYS) => {
+                return match rustix::fs::linkat(&dir, temp.name.as_str(), &dir, name, AtFlags::empty()) {
+                    Ok(()) => rustix::fs::fsync(&dir).map_err(errno),
+                    Err(Errno::EXIST) => Err(ConfinedError::Exists(rel.to_string())),
+                    Err(e) => Err(errno(e)),
+                };
+            }
+            Err(e) => return Err(errno(e)),
+        },
+    }
     temp.committed = true;
     // The rename is durable once the folder that records it is.
     rustix::fs::fsync(&dir).map_err(errno)?;
@@ -123,6 +157,21 @@ mod tests {
         let mut names: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn a_new_file_is_written_only_where_nothing_stands() {
+        let (dir, root, confined) = setup();
+        write_new(&confined, "claims/new.toml", b"new").unwrap();
+        assert_eq!(std::fs::read(root.join("claims/new.toml")).unwrap(), b"new");
+        assert!(matches!(write_new(&confined, "claims/new.toml", b"other"), Err(ConfinedError::Exists(_))));
+        assert_eq!(std::fs::read(root.join("claims/new.toml")).unwrap(), b"new");
+        // A dangling link stands there too: it is neither replaced nor written through.
+        symlink(dir.path().join("outside/planted"), root.join("claims/link.toml")).unwrap();
+        assert!(matches!(write_new(&confined, "claims/link.toml", b"x"), Err(ConfinedError::Exists(_))));
+        assert!(!dir.path().join("outside/planted").exists());
+        let names: Vec<_> = std::fs::read_dir(root.join("claims")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::commands::{accept, accept_run, audit, bench, review, stats};
+use crate::commands::{accept, accept_run, audit, bench, init, review, stats, suggest};
 use crate::recheck;
 use crate::report;
 use crate::status::{Failure, Output, Status};
@@ -58,6 +58,25 @@ pub enum Command {
     /// manuscript changed, its manuscript.sha256. Writes nothing unless every claim binds,
     /// every check passes and every number is bound.
     Accept {
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Start a registry for ARTICLE: write claims/<name>.toml with the manuscript's SHA-256 and
+    /// a commented claim skeleton for every sentence and table cell that holds numbers. Never
+    /// replaces an existing registry.
+    Init {
+        /// The article, relative to the root.
+        article: String,
+        /// A folder of evidence whose files, read as records, are listed in the registry's
+        /// header (repeatable).
+        #[arg(long = "evidence", value_name = "DIR")]
+        evidence: Vec<String>,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// For every number no check verifies, the evidence statistics that reproduce it at its
+    /// quoted precision and unit, best first, as TOML to paste into the registry.
+    Suggest {
         #[command(flatten)]
         target: Target,
     },
@@ -113,9 +132,15 @@ pub enum Command {
         /// Re-run the suites on the device and write the fresh run with its outcome table.
         #[arg(long)]
         gpu: bool,
-        /// Judge this run directory (root-relative) as the fresh run, without a GPU.
-        #[arg(long, value_name = "RUN", conflicts_with = "gpu")]
+        /// Judge this as the fresh result, without a GPU: one of our run directories, or the
+        /// output of the user's own harness (a file or a folder of any format the checks read),
+        /// root-relative.
+        #[arg(long, value_name = "PATH", conflicts_with = "gpu")]
         fresh: Option<String>,
+        /// Pair an accepted evidence file with its fresh counterpart (`ACCEPTED=FRESH`,
+        /// root-relative; repeatable), where the layout under --fresh does not pair them.
+        #[arg(long = "map", value_name = "ACCEPTED=FRESH", requires = "fresh")]
+        maps: Vec<String>,
         /// A JSONL file of a peer's samples (benches/torch_softmax.py) to store in the fresh run.
         #[arg(long = "peer", value_name = "FILE", requires = "gpu")]
         peers: Vec<PathBuf>,
@@ -283,6 +308,19 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             out.line(&report::html::written_line(&html.display().to_string(), &file))?;
             Ok(file.status)
         }
+        Command::Init { article, evidence, root } => {
+            let written = init::init(&root, &article, &evidence)?;
+            out.line(&format!("{} written: {} skeletons for {} numbers, every claim commented out", written.registry, written.skeletons, written.numbers))?;
+            Ok(Status::Clean)
+        }
+        Command::Suggest { target } => {
+            let ws = target.load(None);
+            if !ws.diagnostics.is_empty() {
+                return Err(Failure::Input(ws.diagnostics.clone()));
+            }
+            out.print(&report::suggest::render(&suggest::suggest(&ws)))?;
+            Ok(Status::Clean)
+        }
         Command::Table { target } => {
             let review = audit::audit(&target.load(None));
             if !review.registries.is_empty() {
@@ -331,7 +369,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             out.line(&done.message)?;
             Ok(Status::from_attention(!done.matched))
         }
-        Command::Recheck { target, gpu, fresh, peers, rounds, seed, replicates, format } => {
+        Command::Recheck { target, gpu, fresh, maps, peers, rounds, seed, replicates, format } => {
             if replicates.is_some_and(|r| r < 100) {
                 return Err(Failure::Usage("--replicates must be at least 100 for a 90 % interval to mean anything".into()));
             }
@@ -349,6 +387,10 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
                 out.print(&render(&done.report))?;
                 out.line(&format!("run written: {} (accepted; its recheck.json and recheck.txt hold this table)", done.run))?;
                 Ok(done.report.status())
+            } else if let Some(path) = fresh.as_deref().filter(|p| !maps.is_empty() || !is_our_run(&target.root, p)) {
+                let report = recheck::harness::fresh(&ws, path, &maps, rule)?;
+                out.print(&render(&report))?;
+                Ok(report.status())
             } else if let Some(run) = fresh {
                 let judged = recheck::fresh(&ws, &run, seed, replicates)?;
                 out.print(&render(&judged.report))?;
@@ -398,6 +440,12 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             Ok(Status::Clean)
         }
     }
+}
+
+/// Whether `path` under `root` is a run of our own GPU suite (it has a `meta.json`), which
+/// `recheck --fresh` judges as it always has; anything else is another harness's output.
+fn is_our_run(root: &std::path::Path, path: &str) -> bool {
+    crate::paths::Root::new(root).is_ok_and(|r| r.exists(&format!("{}/meta.json", path.trim_end_matches('/'))))
 }
 
 /// Replaces the file the user named with `text` through the one atomic writer (a temporary file

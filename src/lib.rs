@@ -21,10 +21,12 @@
 //! lock-aware binding, and owns the one evidence reader ([`evidence::store::Evidence`]). Every
 //! command that audits takes a `&Workspace`: `audit` and `table` report on it, `accept` records
 //! a clean audit of it as the lock, `recheck` judges its bound latency and ordering checks again
-//! (offline from the raw samples, against a stored run, or against a fresh run of the GPU
-//! suite), and `review` gathers the audit, the offline recheck and the runs' metadata into one
+//! (offline from the raw samples, against a stored run, against a fresh run of the GPU
+//! suite, or against a fresh result of the user's own harness), `suggest` searches the evidence
+//! for the statistics that reproduce each unbound number, and `review` gathers the audit, the offline recheck and the runs' metadata into one
 //! versioned file; `report --html` lays out that same gathered review as one self-contained
-//! page.
+//! page. `init` is the one command that needs no registry: it reads an article and writes the
+//! first, commented-out registry for it.
 //!
 //! # Code map
 //!
@@ -49,15 +51,18 @@
 //!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), and the one reader (`store`).
 //! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
-//!   review file, the benchmark targets, `stats`.
+//!   review file, the benchmark targets, `stats`, `init` (a registry's skeleton, never over an
+//!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
+//!   number: selections, filters, derived rates, ratios of two statistics).
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and
 //!   against a stored run; `recheck::hierarchical` the bootstrap of runs, then rounds, and the
 //!   widening of a one-run side; `recheck::family` Holm's control over the whole table;
 //!   `recheck::calibrate` runs of unchanged code as A/A pairs; `recheck::device` asks the GPU
-//!   suite for a fresh run.
+//!   suite for a fresh run; `recheck::harness` pairs another harness's fresh output with the
+//!   accepted evidence files (by `--map`, layout or name) and judges it by the same rule.
 //! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON, the
-//!   recheck table and `recheck.json`, the review file, the benchmark table, the HTML review
-//!   page (`report::html`), and for CI the audit's findings as located annotations
+//!   recheck table and `recheck.json`, the review file, the benchmark table, `suggest`'s TOML
+//!   (`report::suggest`), the HTML review page (`report::html`), and for CI the audit's findings as located annotations
 //!   (`report::annotations`, one rule per finding kind) laid out as SARIF, GitHub workflow
 //!   commands, JUnit XML and a Markdown job summary. They lay out what was decided; they never
 //!   decide.
@@ -101,7 +106,8 @@
 //! directory, renamed into place when complete ([`evidence::writer::RunWriter`]), never an
 //! existing one; `accept` locks and `manuscript.sha256`, only after a clean audit; `figures` the
 //! figures; `review` its `--out` file; `report` its `--html` page; `calibrate` its `--out` file; `accept-run`
-//! `evidence/accepted.toml`. Each of those files, and each file of a run, is replaced through
+//! `evidence/accepted.toml`; `init` one new `claims/<name>.toml`, never over anything standing
+//! there ([`paths::Root::write_new`]). Each of those files, and each file of a run, is replaced through
 //! the one atomic writer (`atomic`, through [`paths::Root::write`] under the root and
 //! [`paths::write_named`] for a file named on the command line): a temporary file beside it,
 //! fsync, rename; never through a link; and bad input writes nothing.

@@ -190,6 +190,13 @@ impl Root {
         crate::atomic::write(&self.handle, &key, bytes).map_err(|e| renamed(e.into(), rel))
     }
 
+    /// Writes a new file at `rel` through the one atomic writer, never over anything that
+    /// stands there (`init`): [`PathError::Exists`] then.
+    pub(crate) fn write_new(&self, rel: &str, bytes: &[u8]) -> Result<(), PathError> {
+        let key = self.normal(rel)?;
+        crate::atomic::write_new(&self.handle, &key, bytes).map_err(|e| renamed(e.into(), rel))
+    }
+
     /// The root-relative form of `path` when it lies under the root (as named or canonical),
     /// judged on the text of the path alone.
     pub fn inside(&self, path: &Path) -> Option<String> {

@@ -58,6 +58,38 @@ fn an_ignored_section_that_does_not_exist_is_a_located_error() {
     assert!(err.contains("claims/a.toml:6:11") && err.contains("Apendix"), "{err}");
 }
 
+/// The article with a table under "Appendix" beside its prose.
+const WITH_TABLE: &str = "# Results\n\nGoing from 2.1 µs to 1.3 µs is a 38% reduction.\n\n# Appendix\n\nWe ran 7 times on 3 machines.\n\n| run | time |\n|---|---|\n| a | 4.5 |\n";
+
+fn root_with_table(extra: &str) -> tempfile::TempDir {
+    let dir = root("(2.1-1.3)/2.1*100", extra);
+    std::fs::write(dir.path().join("a.md"), WITH_TABLE).unwrap();
+    let registry = std::fs::read_to_string(dir.path().join("claims/a.toml")).unwrap();
+    let old = claimcheck::hash::sha256_hex(ARTICLE.as_bytes());
+    let new = claimcheck::hash::sha256_hex(WITH_TABLE.as_bytes());
+    std::fs::write(dir.path().join("claims/a.toml"), registry.replace(&old, &new)).unwrap();
+    dir
+}
+
+#[test]
+fn an_ignored_table_leaves_the_sections_prose_audited() {
+    let (code, out, _) = audit(&root_with_table("[[ignore]]\nsection = \"Appendix\"\ntable = true\n"));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the tables of section \"Appendix\" is not audited ([[ignore]]): 1 numbers not checked"), "{out}");
+    assert!(out.contains("unbound number `7`") && out.contains("unbound number `3`"), "{out}");
+    assert!(!out.contains("unbound number `4.5`"), "{out}");
+    let (code, out, _) = audit(&root_with_table("[[ignore]]\nsection = \"Appendix\"\n"));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("section \"Appendix\" is not audited ([[ignore]]): 3 numbers not checked"), "{out}");
+}
+
+#[test]
+fn an_ignored_table_under_a_section_without_tables_is_a_located_error() {
+    let (code, _, err) = audit(&root("(2.1-1.3)/2.1*100", "[[ignore]]\nsection = \"Appendix\"\ntable = true\n"));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("claims/a.toml:6:11") && err.contains("has no table"), "{err}");
+}
+
 #[test]
 fn a_warn_policy_reports_unbound_numbers_without_failing_or_blocking_accept() {
     let dir = root("(2.1-1.3)/2.1*100", "[policy]\nunbound = \"warn\"\n");

@@ -820,8 +820,8 @@ fn unbound_numbers(
     }
     let mut found: Vec<(&Number, usize)> = Vec::new();
     for s in &article.sentences {
-        if let Some(i) = registry.ignore.iter().find(|i| s.section.iter().any(|h| h == i.section.get_ref())) {
-            *ignored.entry(i.section.get_ref().clone()).or_insert(0) += s.numbers.len();
+        if let Some(i) = registry.ignore.iter().find(|i| i.covers(s)) {
+            *ignored.entry(i.describe()).or_insert(0) += s.numbers.len();
             continue;
         }
         // Which scoped labels hold in this sentence is decided once per sentence, not once per
@@ -847,6 +847,16 @@ fn unbound_numbers(
                 &registry.source,
                 i.section.span(),
                 "no such heading",
+            ));
+        } else if !article.sentences.iter().any(|s| i.covers(s)) {
+            // An entry that ignores nothing is a mistake the registry's author should see,
+            // like a heading that does not exist: most likely the table moved elsewhere.
+            diagnostics.push(Diagnostic::at(
+                format!("[[ignore]] with `table = true` names the section \"{}\", which has no table in {}", i.section.get_ref(), article.path),
+                &registry.file,
+                &registry.source,
+                i.section.span(),
+                "no table under this heading",
             ));
         }
     }

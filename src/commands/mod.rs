@@ -1,7 +1,10 @@
 //! The commands that read a loaded `crate::workspace::Workspace` and decide: the audit, its
-//! acceptance as a lock, the review file. Each returns data for a renderer; none prints.
+//! acceptance as a lock, the review file, the registry `init` starts and the checks `suggest`
+//! proposes. Each returns data for a renderer; none prints.
 
 pub(crate) mod accept;
+pub(crate) mod init;
+pub(crate) mod suggest;
 pub(crate) mod audit;
 pub(crate) mod review;
 pub(crate) mod accept_run;

@@ -112,6 +112,14 @@ impl Jsonl {
         self.fields[record.fields.clone()].iter().rev().find(|(k, _)| *k == key.0).map(|(_, v)| *v)
     }
 
+    /// Every field name some record has, sorted: what `suggest` tries as a field or a selector.
+    pub fn field_names(&self) -> Vec<&str> {
+        let ids: std::collections::BTreeSet<u32> = self.fields.iter().map(|(k, _)| *k).collect();
+        let mut names: Vec<&str> = ids.into_iter().map(|id| &*self.symbols.names[id as usize]).collect();
+        names.sort_unstable();
+        names
+    }
+
     /// A record's value of the field `name`.
     pub fn get(&self, record: &Record, name: &str) -> Option<Scalar> {
         self.value(record, self.key(name)?)

@@ -61,6 +61,49 @@ pub(super) fn fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo], files:
     Ok(finish(pending, rule))
 }
 
+/// Latencies of another harness's output: each side one result whose samples are resampled
+/// on their own ([`super::harness`]), under the same family-wise control.
+pub(super) fn harness(rule: Rule, items: &[(&Target, &Latency, super::harness::Sides)]) -> Vec<Row> {
+    let mut pending = Vec::new();
+    for (t, l, sides) in items {
+        let (accepted, fresh) = match sides {
+            Ok(s) => s,
+            Err(why) => {
+                pending.push(Pending { row: super::harness::incomparable(t, l, why), test: None });
+                continue;
+            }
+        };
+        let eval = l.eval();
+        let (accepted_runs, fresh_runs) = (vec![accepted.clone()], vec![fresh.clone()]);
+        let (a, f) = (Side::new(&accepted_runs, &*eval), Side::new(&fresh_runs, &*eval));
+        let (av, fv) = (a.value(), f.value());
+        let row = Row {
+            registry: t.registry.clone(),
+            claim: t.claim.clone(),
+            check: t.check,
+            kind: RowKind::Latency,
+            what: l.quoted.shown(),
+            accepted: Some(av),
+            fresh: Some(fv),
+            summary: None,
+            unit: l.quoted.unit.clone(),
+            ratio: Some(fv / av),
+            interval: None,
+            bound: Some(l.margin),
+            outcome: Judgement::Inconclusive,
+            detail: format!("{}; one result a side, its samples resampled, not widened: no calibration of the spread between runs", l.describe()),
+            level: None,
+            adjusted: None,
+            runs: Some(RunsUsed { accepted: 1, fresh: 1, widened_by: 0.0, default_spread: false }),
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string()]));
+        let dist = ratio_distribution(&a, &f, [0.0, 0.0], &mut rng, rule.replicates);
+        let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::latency_trial(d, (1.0 + l.margin).ln()));
+        pending.push(Pending { row, test: Some(Test { dist, trial }) });
+    }
+    finish(pending, rule)
+}
+
 /// Holm over every row that takes part, then each row's outcome, level and intervals.
 fn finish(mut pending: Vec<Pending>, rule: Rule) -> Vec<Row> {
     let members: Vec<usize> = (0..pending.len()).filter(|&i| pending[i].test.is_some()).collect();

@@ -33,6 +33,9 @@
 //! expression over several configurations (a difference of two medians) sees the pairing the
 //! shuffled round order gave it.
 //!
+//! Another harness's output (hyperfine, criterion, …) is judged by the same rule in
+//! [`harness`]: `recheck --fresh PATH` with a file or folder that is not one of our runs.
+//!
 //! Runs judged before this rule (their `recheck.json` records `resampled = "rounds"`) are
 //! judged again by the rule they were stored with, so that their tables still reproduce: each
 //! run resampled by rounds, 2000 times, a 90 % percentile interval, no family-wise control.
@@ -40,6 +43,7 @@
 pub(crate) mod calibrate;
 pub(crate) mod device;
 pub(crate) mod family;
+pub(crate) mod harness;
 pub(crate) mod hierarchical;
 mod judge;
 

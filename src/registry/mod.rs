@@ -42,12 +42,17 @@ pub(crate) struct Registry {
 }
 
 /// A section whose numbers the registry does not audit, so they are not reported unbound:
-/// every heading of that name, with what lies under it. The report lists them as ignored.
+/// every heading of that name, with what lies under it, or with `table = true` only the
+/// tables under it. The report lists them as ignored.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct Ignore {
     /// A heading's text, as the article writes it.
     pub section: Spanned<String>,
+    /// Only the section's tables, not its prose: a results table the registry leaves to
+    /// another registry, beside sentences it does audit.
+    #[serde(default)]
+    pub table: bool,
     /// Why, for the registry's readers.
     #[serde(default)]
     #[allow(dead_code)]
@@ -161,6 +166,18 @@ pub(crate) struct CellSelector {
     /// occur in more than one table.
     #[serde(default)]
     pub section: Option<String>,
+}
+
+impl Ignore {
+    /// Whether this entry leaves `sentence` out of the audit.
+    pub(crate) fn covers(&self, sentence: &crate::article::Sentence) -> bool {
+        sentence.section.iter().any(|h| h == self.section.get_ref()) && (!self.table || sentence.cell.is_some())
+    }
+
+    /// How the report names what is ignored: the section, or the tables under it.
+    pub(crate) fn describe(&self) -> String {
+        if self.table { format!("the tables of section \"{}\"", self.section.get_ref()) } else { format!("section \"{}\"", self.section.get_ref()) }
+    }
 }
 
 impl Claim {

@@ -36,7 +36,8 @@ pub(crate) struct WireRegistry {
     pub unbound_sentences: Vec<WireUnboundSentence>,
     /// `error` (unbound numbers fail the audit) or `warn` (they are only reported).
     pub unbound_policy: String,
-    /// Sections the registry ignores, with how many numbers each holds.
+    /// What the registry ignores (`section "X"`, or `the tables of section "X"`), with how many
+    /// numbers each holds.
     pub ignored: std::collections::BTreeMap<String, usize>,
     /// Numbers bound as the operands of a passing `arith` check of their claim.
     pub inputs: Vec<WireInput>,

@@ -12,5 +12,6 @@ pub(crate) mod junit;
 pub mod recheck;
 pub(crate) mod review;
 pub(crate) mod sarif;
+pub(crate) mod suggest;
 pub(crate) mod summary;
 pub(crate) mod table;

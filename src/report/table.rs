@@ -139,8 +139,8 @@ pub(crate) fn findings(review: &Review) -> String {
         for i in &r.inputs {
             let _ = writeln!(out, "{} {}: bound as an input of its arith check", i.claim, i.number);
         }
-        for (section, n) in &r.ignored {
-            let _ = writeln!(out, "{}: section \"{section}\" is not audited ([[ignore]]): {n} numbers not checked", r.manuscript);
+        for (what, n) in &r.ignored {
+            let _ = writeln!(out, "{}: {what} is not audited ([[ignore]]): {n} numbers not checked", r.manuscript);
         }
         for (k, u) in r.unbound.iter().enumerate() {
             let origin = match u.origin {

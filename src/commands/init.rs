@@ -1,0 +1,131 @@
+//! `init`: starts a registry for an article. It writes `claims/<name>.toml` with the
+//! manuscript's path and SHA-256 and, commented out, a claim skeleton for every sentence and
+//! table cell that holds numbers, so that the file loads as it is (every number then reported
+//! unbound) and each claim is written by uncommenting it. It never replaces a file: an existing
+//! registry is refused, and the new one appears whole or not at all.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use crate::article::{Article, Sentence};
+use crate::evidence::store::Evidence;
+use crate::paths::Root;
+use crate::status::Failure;
+
+/// What `init` wrote.
+pub(crate) struct Written {
+    /// The registry, root-relative.
+    pub registry: String,
+    /// Sentences and cells given a skeleton.
+    pub skeletons: usize,
+    pub numbers: usize,
+}
+
+/// Writes the registry for `article` (root-relative) under `root`; `evidence` names folders
+/// whose readable files are listed in the registry's header.
+pub(crate) fn init(root: &Path, article: &str, evidence_dirs: &[String]) -> Result<Written, Failure> {
+    let root = Root::new(root).map_err(|e| Failure::input(format!("cannot open root {}: {e}", root.display())))?;
+    let store = Evidence::new(root);
+    let bytes = store.bytes(article).map_err(|e| e.at(article))?;
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        return Err(crate::diagnostic::Diagnostic::not_utf8(article, &bytes, e.valid_up_to()).into());
+    }
+    let parsed = Article::parse(article, &bytes).map_err(|e| Failure::input(e.to_string()))?;
+    let stem = Path::new(article).file_stem().and_then(|s| s.to_str()).filter(|s| !s.is_empty()).ok_or_else(|| Failure::input(format!("{article}: no file name to name the registry by")))?;
+    let registry = format!("claims/{stem}.toml");
+    for dir in evidence_dirs {
+        store.root().folder(dir).map_err(|e| Failure::input(format!("--evidence {dir}: {e}")))?;
+    }
+    // The folder is made through the root's handle, so that a `claims` link out of the root is
+    // refused; the registry is written whole, and never over anything standing at its name.
+    store.root().create_dir_all("claims").map_err(|e| Failure::input(format!("claims: {e}")))?;
+    if store.root().kind(&registry).map_err(|e| Failure::input(e.to_string()))?.is_some() {
+        return Err(Failure::input(format!("{registry} exists: init never replaces a registry (remove it, or audit it as it is)")));
+    }
+    let (text, skeletons, numbers) = render(&store, article, &parsed, evidence_dirs);
+    store.root().write_new(&registry, text.as_bytes()).map_err(|e| match e {
+        crate::paths::PathError::Exists(_) => Failure::input(format!("{registry} exists: init never replaces a registry")),
+        e if e.is_refusal() => Failure::input(e.to_string()),
+        e => Failure::writing(&registry, e),
+    })?;
+    Ok(Written { registry, skeletons, numbers })
+}
+
+/// The registry's text, and how many skeletons and numbers it holds.
+fn render(store: &Evidence, path: &str, article: &Article, evidence_dirs: &[String]) -> (String, usize, usize) {
+    let mut out = String::new();
+    let _ = writeln!(out, "# The claims registry of {path}, started by `claimcheck init`.");
+    let _ = writeln!(out, "# Every claim below is commented out: uncomment one, choose its verdict (retain, qualify,");
+    let _ = writeln!(out, "# correct, judgment), write its finding and its checks. `claimcheck suggest` proposes checks");
+    let _ = writeln!(out, "# that reproduce the numbers from the evidence; `claimcheck audit` lists the numbers still unbound.");
+    let _ = writeln!(out, "\n[manuscript]\npath = {}\nsha256 = \"{}\"", quoted(path), article.sha256);
+    if !evidence_dirs.is_empty() {
+        let _ = writeln!(out, "\n# Evidence (the formats as detected; a check may name one with `format`):");
+        for dir in evidence_dirs {
+            let mut files = Vec::new();
+            list(store.root().dir(), Path::new(dir), &mut files);
+            files.sort();
+            for rel in files {
+                match store.table(&rel, None, None) {
+                    Ok(t) => {
+                        let names = t.jsonl.field_names().join(", ");
+                        let _ = writeln!(out, "#   {rel}: {}, {} records; fields: {names}", t.read_as(), t.jsonl.records.len());
+                    }
+                    Err(e) => {
+                        let why = e.at(&rel).message;
+                        let _ = writeln!(out, "#   {rel}: not read as records ({})", why.lines().next().unwrap_or_default());
+                    }
+                }
+            }
+        }
+    }
+    let (mut skeletons, mut numbers) = (0, 0);
+    for s in article.sentences.iter().filter(|s| !s.numbers.is_empty()) {
+        skeletons += 1;
+        numbers += s.numbers.len();
+        skeleton(&mut out, s);
+    }
+    (out, skeletons, numbers)
+}
+
+/// One commented claim with a check stub per number.
+fn skeleton(out: &mut String, s: &Sentence) {
+    let shown: Vec<&str> = s.numbers.iter().map(|n| n.text.as_str()).collect();
+    let _ = writeln!(out, "\n# line {} ({}): {}", s.line, s.section_title(), shown.join(", "));
+    let _ = writeln!(out, "# [[claim]]");
+    let _ = writeln!(out, "# id = \"line{}-{}\"", s.line, s.col);
+    match &s.cell {
+        Some(c) => {
+            let _ = writeln!(out, "# cell = {{ row = {}, column = {}, section = {} }}", quoted(&c.row_label), quoted(&c.column_label), quoted(&s.section_title()));
+        }
+        None => {
+            let _ = writeln!(out, "# quote = {}", quoted(&s.text.split_whitespace().collect::<Vec<_>>().join(" ")));
+        }
+    }
+    let _ = writeln!(out, "# verdict = \"retain\"");
+    let _ = writeln!(out, "# finding = \"\"");
+    for n in &s.numbers {
+        let _ = writeln!(out, "#\n#   [[claim.check]]\n#   kind = \"stat\"          # or arith, json, compare, …\n#   number = {}", quoted(&n.text));
+    }
+}
+
+/// Root-relative paths of the regular files under `rel`, never following a symbolic link.
+fn list(root: &Path, rel: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(root.join(rel)) else { return };
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else { continue };
+        let path = rel.join(entry.file_name());
+        if kind.is_dir() {
+            list(root, &path, out);
+        } else if kind.is_file()
+            && let Some(p) = path.to_str()
+        {
+            out.push(p.to_string());
+        }
+    }
+}
+
+/// A TOML basic string.
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}

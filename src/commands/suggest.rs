@@ -1,0 +1,687 @@
+//! `suggest`: for every number of an article that no check verifies, the statistics of the
+//! evidence that reproduce it at its quoted precision and unit, best first, as checks a registry
+//! can take. This module owns the search and the ranking; `report::suggest` lays the result out
+//! as TOML. It reads evidence only through the workspace's store and runs nothing.
+//!
+//! **What is tried.** Every file under `evidence/` that a reader accepts (format detected), and
+//! in each: all records; the records where a field that is sometimes null is null (`where = "F
+//! == null"`, the usual mark of a failed request); and the records sharing a value of a text
+//! field that splits the file into a few groups (`select = { F = "v" }`). Over each selection:
+//! every numeric field, every statistic (median, mean, min, max, p5 … p99, stdev, count), and
+//! for a rate quoted per second (`185 tokens/s`) every per-record ratio of a plain field to a
+//! time field (`derive`). For a quoted ratio (`1.20x`), the ratio of one selection's statistic
+//! to another's of the same time field, as an `arith` check over two `stat` variables.
+//!
+//! **How it ranks.** A candidate must reproduce the number by the audit's own matching rule, in
+//! a unit that converts to the quoted one. Candidates are then scored by what the text says
+//! around the number: a statistic it names (a column `Median`, `P99`, `mean`; `requests` or
+//! `iterations` for a count) counts most, then the words that the sentence, the table's row,
+//! column and headings share with the file's path, the selection and the field. A format's
+//! main time field (`time_ns` of criterion) is preferred over its others; a derived field, a
+//! filter and a ratio each cost a little, so that the plainer of two equal explanations comes
+//! first. A ratio is preferred in the statistic that ranks first for another number of the same
+//! sentence (a mean time beside its speed-up). Candidates whose scores are equal tie; they are
+//! ordered by their distance to the quoted value, and the report says that they tie.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::article::numbers::{Number, Quoted, Shape, Unit};
+use crate::article::{Article, Sentence};
+use crate::checks::filter::Filter;
+use crate::checks::units;
+use crate::commands::audit;
+use crate::evidence::jsonl::{Jsonl, Record, Scalar};
+use crate::evidence::readers::Format;
+use crate::evidence::store::Evidence;
+use crate::registry::Registry;
+use crate::stats::{Samples, Statistic};
+use crate::workspace::Workspace;
+
+/// What `suggest` found for every registry of the workspace.
+pub(crate) struct Suggestions {
+    /// The evidence files read, each with how it was read and its records.
+    pub files: Vec<(String, String)>,
+    /// Files under `evidence/` no reader accepts, with the first line of why.
+    pub skipped: Vec<(String, String)>,
+    pub registries: Vec<RegistrySuggestions>,
+}
+
+pub(crate) struct RegistrySuggestions {
+    pub file: String,
+    pub manuscript: String,
+    pub numbers: Vec<NumberSuggestions>,
+}
+
+/// One unbound number and its candidates, best first.
+pub(crate) struct NumberSuggestions {
+    /// The id the proposed claim gets: unused in its registry.
+    pub id: String,
+    pub number: String,
+    pub line: usize,
+    pub col: usize,
+    pub target: Target,
+    pub candidates: Vec<Candidate>,
+    /// How many candidates share the best score (1 when the first stands alone).
+    pub tied: usize,
+}
+
+/// What the proposed claim binds to.
+pub(crate) enum Target {
+    Quote(String),
+    Cell { row: String, column: String, section: Option<String> },
+}
+
+/// One way to reproduce a number from the evidence.
+#[derive(Clone)]
+pub(crate) struct Candidate {
+    pub binding: Binding,
+    /// The value in the quoted unit.
+    pub value: f64,
+    pub score: f64,
+}
+
+#[derive(Clone)]
+pub(crate) enum Binding {
+    Stat(StatRef),
+    /// `numerator / denominator`, each a statistic.
+    Ratio(StatRef, StatRef),
+}
+
+/// A `stat` query: the keys a registry writes.
+#[derive(Clone, PartialEq)]
+pub(crate) struct StatRef {
+    pub samples: String,
+    pub format: Format,
+    pub select: Option<(String, String)>,
+    pub filter: Option<String>,
+    /// `(name, expression)` of a derived field; `field` is then its name.
+    pub derive: Option<(String, String)>,
+    pub field: String,
+    pub statistic: Statistic,
+    /// Samples the statistic is computed from.
+    pub n: usize,
+}
+
+/// How many candidates are kept per number.
+const KEEP: usize = 5;
+
+/// Runs the search over the workspace's unbound numbers.
+pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
+    let review = audit::audit(ws);
+    let Some(evidence) = ws.evidence() else {
+        return Suggestions { files: vec![], skipped: vec![], registries: vec![] };
+    };
+    let (sources, files, skipped) = index_evidence(evidence);
+    let mut registries = Vec::new();
+    for (loaded, reviewed) in ws.registries.iter().zip(&review.registries) {
+        let Some(article) = &loaded.article else { continue };
+        let mut numbers = Vec::new();
+        let mut seen: BTreeSet<(usize, String)> = BTreeSet::new();
+        let mut used_ids: BTreeSet<String> = loaded.registry.claims.iter().map(|c| c.id.get_ref().clone()).collect();
+        // First every number's single statistics, so that a ratio can prefer the statistic its
+        // sentence's other numbers are quoted in.
+        let mut wanted = Vec::new();
+        for u in &reviewed.unbound {
+            let sentence = &article.sentences[u.sentence_index];
+            let Some(number) = sentence.numbers.iter().find(|n| n.text == u.number) else { continue };
+            if !seen.insert((u.sentence_index, number.key())) {
+                continue;
+            }
+            wanted.push((u, sentence, number));
+        }
+        let mut singles: Vec<Vec<Candidate>> = Vec::new();
+        for (_, sentence, number) in &wanted {
+            singles.push(single_candidates(&sources, &loaded.registry, article, sentence, number));
+        }
+        let mut top_stat: BTreeMap<usize, Statistic> = BTreeMap::new();
+        for ((_, sentence, _), cands) in wanted.iter().zip(&singles) {
+            if let Some(Candidate { binding: Binding::Stat(s), .. }) = cands.first() {
+                top_stat.entry(sentence.index).or_insert(s.statistic);
+            }
+        }
+        for ((u, sentence, number), mut cands) in wanted.into_iter().zip(singles) {
+            let preferred = top_stat.get(&sentence.index).copied();
+            cands.extend(ratio_candidates(&sources, article, sentence, number, preferred));
+            rank(&mut cands);
+            let tied = cands.first().map_or(0, |best| cands.iter().take_while(|c| (c.score - best.score).abs() < 1e-9).count());
+            cands.truncate(KEEP);
+            let id = next_id(&mut used_ids, u.line);
+            numbers.push(NumberSuggestions { id, number: number.text.clone(), line: u.line, col: u.col, target: target(article, sentence), candidates: cands, tied });
+        }
+        registries.push(RegistrySuggestions { file: loaded.registry.file.clone(), manuscript: article.path.clone(), numbers });
+    }
+    Suggestions { files, skipped, registries }
+}
+
+/// Best first: by score, then by distance to the quoted value, then in the order found.
+fn rank(cands: &mut [Candidate]) {
+    // The sort is stable, so candidates equal on both keys keep the order they were found in.
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+}
+
+/// An id for a proposed claim, named by its line and unused in the registry.
+fn next_id(used: &mut BTreeSet<String>, line: usize) -> String {
+    let mut k = 0;
+    loop {
+        let id = if k == 0 { format!("line{line}") } else { format!("line{line}-{k}") };
+        if used.insert(id.clone()) {
+            return id;
+        }
+        k += 1;
+    }
+}
+
+/// The claim's target: the sentence's text, or its cell with the fewest headings that tell its
+/// table from others with the same row and column.
+fn target(article: &Article, sentence: &Sentence) -> Target {
+    let Some(cell) = &sentence.cell else {
+        return Target::Quote(sentence.text.split_whitespace().collect::<Vec<_>>().join(" "));
+    };
+    let same: Vec<&Sentence> = article
+        .sentences
+        .iter()
+        .filter(|s| s.cell.as_ref().is_some_and(|c| c.row_label == cell.row_label && c.column_label == cell.column_label && c.table != cell.table))
+        .collect();
+    let section = if same.is_empty() {
+        None
+    } else {
+        (1..=sentence.section.len())
+            .map(|k| &sentence.section[sentence.section.len() - k..])
+            .find(|suffix| !same.iter().any(|s| s.section.ends_with(suffix)))
+            .map(|suffix| suffix.join(" › "))
+    };
+    Target::Cell { row: cell.row_label.clone(), column: cell.column_label.clone(), section }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The evidence, indexed once.
+
+/// One readable evidence file: its selections and, per selection, the series of values.
+struct Source {
+    path: String,
+    format: Format,
+    tokens: BTreeSet<String>,
+    selections: Vec<Selection>,
+}
+
+struct Selection {
+    select: Option<(String, String)>,
+    filter: Option<String>,
+    tokens: BTreeSet<String>,
+    series: Vec<Series>,
+}
+
+/// The values of one field (or derived field) over one selection.
+struct Series {
+    field: String,
+    /// The expression of a derived per-second rate.
+    derive: Option<String>,
+    unit: SeriesUnit,
+    primary: bool,
+    tokens: BTreeSet<String>,
+    samples: Samples,
+}
+
+#[derive(Clone, PartialEq)]
+enum SeriesUnit {
+    /// As the field's name or the registry says; `None` for a plain number.
+    Plain(Option<Unit>),
+    /// A per-record ratio of a plain field to a time, in something per second.
+    PerSecond,
+}
+
+/// The statistics tried for every series.
+const STATISTICS: [Statistic; 13] = [
+    Statistic::Median,
+    Statistic::Mean,
+    Statistic::Min,
+    Statistic::Max,
+    Statistic::Percentile(25.0),
+    Statistic::Percentile(75.0),
+    Statistic::Percentile(90.0),
+    Statistic::Percentile(95.0),
+    Statistic::Percentile(99.0),
+    Statistic::Percentile(5.0),
+    Statistic::Percentile(10.0),
+    Statistic::Stdev,
+    Statistic::Count,
+];
+
+/// The statistics a ratio is tried in.
+const RATIO_STATISTICS: [Statistic; 4] = [Statistic::Mean, Statistic::Median, Statistic::Min, Statistic::Max];
+
+/// Evidence files larger than this are left out: a search reads every file whole.
+const MAX_FILE: u64 = 64 << 20;
+
+/// A text field splits a file into selections when it has at most this many values.
+const MAX_GROUPS: usize = 64;
+
+/// The longest value, in characters, that names a selection.
+const MAX_LABEL: usize = 80;
+
+/// Reads every file under `evidence/` that a reader accepts.
+fn index_evidence(evidence: &Evidence) -> (Vec<Source>, Vec<(String, String)>, Vec<(String, String)>) {
+    let mut paths = Vec::new();
+    walk(evidence.root().dir(), Path::new("evidence"), &mut paths);
+    paths.sort();
+    let (mut sources, mut files, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
+    for rel in paths {
+        match evidence.table(&rel, None, None) {
+            Ok(table) => {
+                let jsonl = &table.jsonl;
+                files.push((rel.clone(), format!("{}, {} records", table.read_as(), jsonl.records.len())));
+                sources.push(index_file(&rel, table.format, jsonl));
+            }
+            Err(e) => {
+                let why = e.at(&rel).message;
+                skipped.push((rel, why.lines().next().unwrap_or_default().to_string()));
+            }
+        }
+    }
+    (sources, files, skipped)
+}
+
+/// Root-relative paths of the regular files under `rel`, never following a symbolic link.
+fn walk(root: &Path, rel: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(root.join(rel)) else { return };
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else { continue };
+        let path = rel.join(entry.file_name());
+        if kind.is_dir() {
+            walk(root, &path, out);
+        } else if kind.is_file()
+            && entry.metadata().is_ok_and(|m| m.len() <= MAX_FILE)
+            && let Some(p) = path.to_str()
+        {
+            out.push(p.replace('\\', "/"));
+        }
+    }
+}
+
+/// The main time field of a harness format, which a registry would read first.
+fn primary_field(format: Format) -> Option<&'static str> {
+    match format {
+        Format::Criterion | Format::CargoCriterion => Some("time_ns"),
+        Format::GoogleBenchmark => Some("real_time_ns"),
+        Format::Nvbench => Some("gpu_time_s"),
+        Format::Hyperfine | Format::PytestBenchmark => Some("time_s"),
+        Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
+    }
+}
+
+fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
+    let names = jsonl.field_names();
+    let all: Vec<&Record> = jsonl.records.iter().collect();
+    // Candidate record sets, plainest first; a set equal to an earlier one is dropped.
+    let mut sets: Vec<(Option<(String, String)>, Option<String>, Vec<&Record>)> = vec![(None, None, all.clone())];
+    for name in &names {
+        let nulls = all.iter().filter(|r| matches!(jsonl.get(r, name), Some(Scalar::Null))).count();
+        if nulls > 0 && nulls < all.len() {
+            let filter = format!("{name} == null");
+            if let Ok(f) = Filter::parse(&filter) {
+                let kept: Vec<&Record> = all.iter().copied().filter(|r| f.accepts(jsonl, r)).collect();
+                sets.push((None, Some(filter), kept));
+            }
+        }
+    }
+    // Text fields that split the file, finest first: where two name the same records (`id`
+    // and `function` of a benchmark alone in its function), the finer is the name a reader
+    // recognises, and the one kept.
+    let mut splits: Vec<(&str, BTreeMap<&str, Vec<&Record>>)> = Vec::new();
+    for name in &names {
+        let mut groups: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+        let mut text = true;
+        for r in &all {
+            // A selector's value names a case (`groq`, `Ipc`); a long text (an error message, a
+            // generated answer) is data, not a name.
+            match jsonl.get(r, name) {
+                Some(v @ Scalar::Str(_)) if jsonl.str(v).is_some_and(|t| t.chars().count() <= MAX_LABEL && !t.contains('{')) => {
+                    groups.entry(jsonl.str(v).unwrap_or_default()).or_default().push(r)
+                }
+                _ => {
+                    text = false;
+                    break;
+                }
+            }
+        }
+        if !text || groups.len() < 2 || groups.len() > MAX_GROUPS || groups.len() * 4 > all.len() {
+            continue;
+        }
+        splits.push((name, groups));
+    }
+    splits.sort_by_key(|(_, groups)| std::cmp::Reverse(groups.len()));
+    for (name, groups) in splits {
+        for (value, records) in groups {
+            sets.push((Some((name.to_string(), value.to_string())), None, records));
+        }
+    }
+    let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
+    let mut selections = Vec::new();
+    for (select, filter, records) in sets {
+        let lines: Vec<usize> = records.iter().map(|r| *r as *const Record as usize).collect();
+        if records.is_empty() || !seen.insert(lines) {
+            continue;
+        }
+        let mut tokens = BTreeSet::new();
+        if let Some((_, v)) = &select {
+            tokens.extend(words(v));
+        }
+        let series = series_of(format, jsonl, &names, &records);
+        selections.push(Selection { select, filter, tokens, series });
+    }
+    let stem = path.strip_prefix("evidence/").unwrap_or(path);
+    let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+    Source { path: path.to_string(), format, tokens: words(stem), selections }
+}
+
+/// Every numeric field over `records`, and for a file with time fields the per-second rates.
+fn series_of(format: Format, jsonl: &Jsonl, names: &[&str], records: &[&Record]) -> Vec<Series> {
+    let primary = primary_field(format);
+    let mut plain: Vec<(String, Vec<f64>)> = Vec::new();
+    for name in names {
+        let values: Option<Vec<f64>> = records
+            .iter()
+            .map(|r| match jsonl.get(r, name) {
+                Some(Scalar::Int(i)) => Some(i as f64),
+                Some(Scalar::Float(f)) => Some(f),
+                _ => None,
+            })
+            .collect();
+        if let Some(values) = values {
+            plain.push((name.to_string(), values));
+        }
+    }
+    let mut out = Vec::new();
+    for (name, values) in &plain {
+        if let Ok(samples) = Samples::new(values.clone()) {
+            let unit = units::from_suffix(name);
+            out.push(Series { field: name.clone(), derive: None, unit: SeriesUnit::Plain(unit), primary: primary == Some(name.as_str()), tokens: words(name), samples });
+        }
+    }
+    // Rates: a plain field over a time field, per record (output tokens over latency).
+    for (a, av) in &plain {
+        // A numerator that is already a time or a rate (`…_per_s`) makes no rate per second.
+        if units::from_suffix(a).is_some() || ["_per_s", "_per_sec", "_per_second"].iter().any(|r| a.ends_with(r)) {
+            continue;
+        }
+        for (b, bv) in &plain {
+            let Some(seconds) = units::from_suffix(b).and_then(|u| u.seconds()) else { continue };
+            if bv.iter().any(|v| *v <= 0.0) {
+                continue;
+            }
+            let values: Vec<f64> = av.iter().zip(bv).map(|(x, y)| x / (y * seconds)).collect();
+            if let Ok(samples) = Samples::new(values) {
+                let mut tokens = words(a);
+                tokens.extend(words(b));
+                out.push(Series { field: String::new(), derive: Some(format!("{a} / {b}")), unit: SeriesUnit::PerSecond, primary: false, tokens, samples });
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates and their scores.
+
+/// Single statistics that reproduce `number`.
+fn single_candidates(sources: &[Source], registry: &Registry, article: &Article, sentence: &Sentence, number: &Number) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number) else { return vec![] };
+    let context = context_words(sentence, number);
+    let named = named_statistics(&context);
+    let _ = article;
+    let mut out = Vec::new();
+    for source in sources {
+        for sel in &source.selections {
+            // A count is the same for every field of a selection: it is tried once, on the
+            // format's main field or else on the first that every record has.
+            let count_field = sel.series.iter().find(|s| s.primary).or_else(|| sel.series.iter().find(|s| s.derive.is_none())).map(|s| s.field.clone());
+            for series in &sel.series {
+                let unit = match &series.unit {
+                    SeriesUnit::Plain(_) if series.derive.is_none() => SeriesUnit::Plain(units::of_field(&registry.field_units, &series.field)),
+                    other => other.clone(),
+                };
+                // A rate quoted per second (`tokens/s`) is a rate field's value, or a derived
+                // rate's, not a plain count's: a field without a unit must be named as a rate.
+                let per_second = matches!(&quoted.unit, Some(Unit::Other(u)) if u.ends_with("/s") || u.ends_with("/sec"));
+                let rate_named = ["_per_s", "_per_sec", "_per_second"].iter().any(|r| series.field.ends_with(r));
+                if per_second && unit == SeriesUnit::Plain(None) && !rate_named {
+                    continue;
+                }
+                for statistic in STATISTICS {
+                    if statistic == Statistic::Count && (series.derive.is_some() || count_field.as_deref() != Some(series.field.as_str())) {
+                        continue;
+                    }
+                    let value_unit = if statistic == Statistic::Count { SeriesUnit::Plain(None) } else { unit.clone() };
+                    let raw = series.samples.statistic(statistic);
+                    let Some(value) = fits(&quoted, raw, &value_unit) else { continue };
+                    let mut score = hints(&context, source, sel, series);
+                    if named.contains(&statistic_key(statistic)) {
+                        score += 5.0;
+                    }
+                    if series.primary {
+                        score += 0.5;
+                    }
+                    if series.derive.is_some() {
+                        score -= 0.5;
+                    }
+                    score += filter_score(sel);
+                    let derive = series.derive.as_ref().map(|expr| (rate_name(quoted.unit.as_ref()), expr.clone()));
+                    let field = derive.as_ref().map_or_else(|| series.field.clone(), |(name, _)| name.clone());
+                    let stat = StatRef {
+                        samples: source.path.clone(),
+                        format: source.format,
+                        select: sel.select.clone(),
+                        filter: sel.filter.clone(),
+                        derive,
+                        field,
+                        statistic,
+                        n: series.samples.len(),
+                    };
+                    out.push((Candidate { binding: Binding::Stat(stat), value, score }, (value - quoted.value).abs()));
+                }
+            }
+        }
+    }
+    by_distance(out)
+}
+
+/// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`).
+fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number) else { return vec![] };
+    if quoted.unit != Some(Unit::Times) {
+        return vec![];
+    }
+    let _ = article;
+    let context = context_words(sentence, number);
+    let mut out = Vec::new();
+    for source in sources {
+        // Only time fields: a speed-up is a ratio of times.
+        let timed: Vec<(&Selection, &Series)> = source
+            .selections
+            .iter()
+            .flat_map(|sel| sel.series.iter().filter(|s| s.derive.is_none() && matches!(&s.unit, SeriesUnit::Plain(Some(u)) if u.seconds().is_some())).map(move |s| (sel, s)))
+            .collect();
+        for statistic in RATIO_STATISTICS {
+            let values: Vec<f64> = timed.iter().map(|(_, s)| s.samples.statistic(statistic)).collect();
+            for (i, (sel_a, a)) in timed.iter().enumerate() {
+                for (j, (sel_b, b)) in timed.iter().enumerate() {
+                    if a.field != b.field || values[j] <= 0.0 {
+                        continue;
+                    }
+                    let value = values[i] / values[j];
+                    if !quoted.matches(value, None) {
+                        continue;
+                    }
+                    // Each side is scored on its own: the base of a speed-up shares the row with
+                    // the number, as the compared side does, so a base from another table is
+                    // the weaker explanation.
+                    let mut score = hints(&context, source, sel_a, a) + hints(&context, source, sel_b, b) - 0.5;
+                    if a.primary {
+                        score += 0.5;
+                    }
+                    if preferred == Some(statistic) {
+                        score += 1.0;
+                    }
+                    score += filter_score(sel_a) + filter_score(sel_b);
+                    let stat = |sel: &Selection, s: &Series| StatRef {
+                        samples: source.path.clone(),
+                        format: source.format,
+                        select: sel.select.clone(),
+                        filter: sel.filter.clone(),
+                        derive: None,
+                        field: s.field.clone(),
+                        statistic,
+                        n: s.samples.len(),
+                    };
+                    out.push((Candidate { binding: Binding::Ratio(stat(sel_a, a), stat(sel_b, b)), value, score }, (value - quoted.value).abs()));
+                }
+            }
+        }
+    }
+    by_distance(out)
+}
+
+/// Candidates ordered by distance to the quoted value, for the stable sort by score to keep.
+fn by_distance(mut found: Vec<(Candidate, f64)>) -> Vec<Candidate> {
+    found.sort_by(|a, b| a.1.total_cmp(&b.1));
+    found.into_iter().map(|(c, _)| c).collect()
+}
+
+/// The quoted value a candidate must reproduce: single numbers only, not ranges or shapes.
+fn quotable(number: &Number) -> Option<Quoted> {
+    match number.shape {
+        Shape::Single => Quoted::from_number(number, None).ok(),
+        Shape::Range { .. } | Shape::Dims(_) => None,
+    }
+}
+
+/// The candidate's value in the quoted unit, where its unit suits the quote and it matches.
+fn fits(quoted: &Quoted, value: f64, unit: &SeriesUnit) -> Option<f64> {
+    let converted = match (&quoted.unit, unit) {
+        (Some(Unit::Other(u)), SeriesUnit::PerSecond) if u.ends_with("/s") || u.ends_with("/sec") => value,
+        (_, SeriesUnit::PerSecond) => return None,
+        (Some(q), SeriesUnit::Plain(Some(f))) if q.seconds().is_some() => value * f.seconds()? / q.seconds()?,
+        (Some(q), SeriesUnit::Plain(None)) if q.seconds().is_some() => return None,
+        (Some(q), SeriesUnit::Plain(Some(f))) if q == f => value,
+        (Some(_), SeriesUnit::Plain(Some(_))) => return None,
+        (Some(_), SeriesUnit::Plain(None)) => value,
+        (None, SeriesUnit::Plain(None)) => value,
+        (None, SeriesUnit::Plain(Some(_))) => return None,
+    };
+    quoted.matches(converted, None).then_some(converted)
+}
+
+/// The name of a derived rate, from the quoted unit: `tokens/s` gives `tokens_per_s`.
+fn rate_name(unit: Option<&Unit>) -> String {
+    let text = unit.map_or("rate/s".to_string(), |u| u.symbol().to_string());
+    let name: String = text.replace('/', "_per_").chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+    name.trim_matches('_').to_string()
+}
+
+/// The words around a number: its sentence without it, and for a cell its row, column and
+/// headings.
+fn context_words(sentence: &Sentence, number: &Number) -> BTreeSet<String> {
+    let mut text = String::new();
+    text.push_str(&sentence.text[..number.span.start.min(sentence.text.len())]);
+    text.push(' ');
+    text.push_str(&sentence.text[number.span.end.min(sentence.text.len())..]);
+    let mut out = words(&text);
+    for heading in &sentence.section {
+        out.extend(words(heading));
+    }
+    if let Some(cell) = &sentence.cell {
+        out.extend(words(&cell.row_label));
+        out.extend(words(&cell.column_label));
+    }
+    out
+}
+
+/// Lowercase words of two or more letters or digits, a plural's `s` dropped, common words out.
+fn words(text: &str) -> BTreeSet<String> {
+    const COMMON: &[&str] = &["the", "of", "and", "to", "in", "is", "for", "by", "on", "at", "we", "it", "as", "an", "or", "with", "each", "are", "was", "be", "this", "that", "from", "json", "jsonl", "csv", "evidence"];
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 2)
+        .map(|w| {
+            let w = w.to_lowercase();
+            if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") { w[..w.len() - 1].to_string() } else { w }
+        })
+        .filter(|w| !COMMON.contains(&w.as_str()))
+        .collect()
+}
+
+/// How well a series fits the words around a number: the words its file's path and its
+/// selection share with them count twice, since they name what was measured (a provider, a
+/// benchmark); its field's words once.
+fn hints(context: &BTreeSet<String>, source: &Source, sel: &Selection, series: &Series) -> f64 {
+    let named: BTreeSet<&str> = source.tokens.iter().chain(&sel.tokens).map(String::as_str).filter(|t| context.contains(*t)).collect();
+    let field = series.tokens.iter().filter(|t| context.contains(*t) && !named.contains(t.as_str())).count();
+    2.0 * named.len() as f64 + field as f64
+}
+
+/// A filter that leaves out failed records (`error_code == null`) is what a benchmark's
+/// statistics usually mean, so it is preferred where it fits as well as all records; any other
+/// filter is a small cost.
+fn filter_score(sel: &Selection) -> f64 {
+    match &sel.filter {
+        None => 0.0,
+        Some(f) if f.contains("error") || f.contains("fail") => 0.25,
+        Some(_) => -0.25,
+    }
+}
+
+/// The statistics the words around a number name, as [`statistic_key`]s.
+fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for w in context {
+        let key = match w.as_str() {
+            "median" | "p50" => "median".to_string(),
+            "mean" | "average" | "avg" => "mean".to_string(),
+            "min" | "minimum" | "fastest" => "min".to_string(),
+            "max" | "maximum" | "slowest" => "max".to_string(),
+            "stdev" | "stddev" | "deviation" | "std" => "stdev".to_string(),
+            "request" | "iteration" | "run" | "sample" | "time" | "round" | "repetition" | "number" | "total" | "count" => "count".to_string(),
+            w if w.len() >= 2 && w.starts_with('p') && w[1..].chars().all(|c| c.is_ascii_digit()) => format!("p{}", &w[1..].trim_start_matches('0')),
+            _ => continue,
+        };
+        out.insert(key);
+    }
+    out
+}
+
+/// A statistic as [`named_statistics`] writes it.
+fn statistic_key(statistic: Statistic) -> String {
+    match statistic {
+        Statistic::Percentile(p) => format!("p{p}"),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_drop_plurals_and_common_words() {
+        let w = words("Output Tokens Throughput (tokens/s) of the 70B Models");
+        assert!(w.contains("token") && w.contains("70b") && w.contains("model") && !w.contains("the"), "{w:?}");
+    }
+
+    #[test]
+    fn a_column_named_p99_or_median_names_its_statistic() {
+        let named = named_statistics(&words("P99 Median requests"));
+        assert!(named.contains("p99") && named.contains("median") && named.contains("count"), "{named:?}");
+        assert_eq!(statistic_key(Statistic::Percentile(99.0)), "p99");
+    }
+
+    #[test]
+    fn a_time_converts_and_a_rate_matches_only_a_per_second_quote() {
+        let q = Quoted { value: 550.0, decimals: 0, unit: Some(Unit::Ms), ..Quoted::default() };
+        assert!(fits(&q, 0.5499, &SeriesUnit::Plain(Some(Unit::S))).is_some_and(|v| (v - 549.9).abs() < 1e-9));
+        assert_eq!(fits(&q, 550.0, &SeriesUnit::Plain(None)), None);
+        let rate = Quoted { value: 185.0, decimals: 0, unit: Some(Unit::Other("tokens/s".into())), ..Quoted::default() };
+        assert!(fits(&rate, 185.2, &SeriesUnit::PerSecond).is_some());
+        assert!(fits(&q, 550.0, &SeriesUnit::PerSecond).is_none());
+        assert_eq!(rate_name(rate.unit.as_ref()), "tokens_per_s");
+    }
+}

@@ -1,0 +1,181 @@
+//! `recheck --fresh PATH` for the output of another harness (hyperfine, criterion, Google
+//! Benchmark, nvbench, pytest-benchmark, or records in JSON, JSONL, CSV, TSV): the user reran
+//! their own benchmark and asks which quoted latencies still hold. PATH is a file or a folder;
+//! each accepted evidence file a latency reads is paired with a fresh one by `--map
+//! ACCEPTED=FRESH`, else by the same relative layout under the folder (the accepted file's path
+//! with leading folders dropped until it names a file under PATH), else, for a file, by being
+//! the only accepted file or one of the same name. The fresh file is read by the accepted file's
+//! format and query (`select`, `where`, `derive`), and judged by the same rule and outcomes as
+//! our own runs ([`super::judge`]); claimcheck never runs the user's command.
+//!
+//! A harness's result is one run: each of its samples is resampled on its own (there are no
+//! rounds), and with no calibration of the spread between its runs, neither side is widened,
+//! which the rows say. A fresh file in another format than the accepted one, or one that holds
+//! no samples the check selects, is INCOMPARABLE.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use toml::Spanned;
+
+use super::{ByRound, Judgement, Latency, Mode, Report, Row, RowKind, Rule, RunInfo, Subject, Target, judge, targets};
+use crate::checks::{Context, query, stat};
+use crate::diagnostic::Diagnostic;
+use crate::evidence::store::Evidence;
+use crate::stats::Statistic;
+use crate::status::Failure;
+use crate::workspace::Workspace;
+
+/// Judges the harness output at `path` (root-relative) against the accepted evidence.
+pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> Result<Report, Failure> {
+    let (all, mut not_rechecked) = targets(ws)?;
+    let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
+    let path = path.trim_end_matches('/');
+    // Opened through the root's handle, as every evidence file is: a link out of the root is
+    // refused here and again when each file is read.
+    let root = files.root();
+    root.normal(path).map_err(|e| Failure::input(format!("--fresh {path}: {e}")))?;
+    let is_dir = root.folder(path).is_ok();
+    if !is_dir && !root.exists(path) {
+        return Err(Failure::input(format!("--fresh {path}: no such file or folder under the root (a link out of it counts as none)")));
+    }
+    let maps = parse_maps(files, maps)?;
+    let latencies: Vec<(&Target, &Latency)> = all
+        .iter()
+        .filter_map(|t| match &t.subject {
+            Subject::Latency(l) => Some((t, l)),
+            Subject::Ordering(_) => None,
+        })
+        .collect();
+    not_rechecked += all.len() - latencies.len();
+    let accepted_files: Vec<String> = {
+        let mut v: Vec<String> = latencies.iter().flat_map(|(_, l)| l.vars.iter().map(|(_, s)| s.samples.get_ref().clone())).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let pair = |accepted: &str| -> Option<String> {
+        if let Some((_, fresh)) = maps.iter().find(|(a, _)| a == accepted) {
+            return Some(fresh.clone());
+        }
+        if is_dir {
+            let parts: Vec<&str> = accepted.split('/').collect();
+            return (0..parts.len()).map(|k| format!("{path}/{}", parts[k..].join("/"))).find(|c| root.exists(c) && root.folder(c).is_err());
+        }
+        let name = |p: &str| Path::new(p).file_name().map(|n| n.to_os_string());
+        (accepted_files.len() == 1 || name(accepted) == name(path)).then(|| path.to_string())
+    };
+    let mut items = Vec::new();
+    let mut used = BTreeMap::new();
+    for (t, l) in &latencies {
+        let pairs: Option<Vec<(String, String)>> = l.vars.iter().map(|(_, s)| pair(s.samples.get_ref()).map(|f| (s.samples.get_ref().clone(), f))).collect();
+        let Some(pairs) = pairs else {
+            not_rechecked += 1;
+            continue;
+        };
+        if l.vars.iter().any(|(_, s)| !s.pool.is_empty()) {
+            return Err(Failure::input(format!("{} claim {} check {}: a pooled statistic reads runs of our own suite; judge it with --fresh RUN", t.registry, t.claim, t.check)));
+        }
+        let sides = sides(ws, files, t, l, &pairs)?;
+        for (a, f) in pairs {
+            used.insert(a, f);
+        }
+        items.push((*t, *l, sides));
+    }
+    if items.is_empty() {
+        let list = if accepted_files.is_empty() { "none".to_string() } else { accepted_files.join(", ") };
+        return Err(Failure::input(format!("--fresh {path}: no accepted evidence file that a quoted latency reads has a counterpart there (the latencies read: {list}); pair them with --map ACCEPTED=FRESH")));
+    }
+    let rows: Vec<Row> = judge::harness(rule, &items);
+    let run = |p: &str| RunInfo { path: p.to_string(), status: None, device: None, driver_major: None, suites: vec![], settings: None, clocks: BTreeMap::new(), run_clock: None };
+    let accepted = used.keys().map(|a| run(a)).collect();
+    let fresh_path = if used.values().all(|f| f == path) { path.to_string() } else { format!("{path} ({})", used.values().cloned().collect::<Vec<_>>().join(", ")) };
+    Ok(Report {
+        mode: Mode::Fresh,
+        seed: rule.seed,
+        replicates: rule.replicates,
+        method: rule.method,
+        alpha: rule.alpha,
+        calibration: None,
+        accepted,
+        fresh: Some(run(&fresh_path)),
+        rows,
+        not_rechecked,
+    })
+}
+
+/// The two sides of one latency: per variable, the accepted samples and the fresh ones, or why
+/// the fresh ones cannot be compared.
+pub(super) type Sides = Result<(Vec<ByRound>, Vec<ByRound>), String>;
+
+fn sides(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency, pairs: &[(String, String)]) -> Result<Sides, Failure> {
+    let Some(loaded) = ws.registries.iter().find(|r| r.registry.file == t.registry) else { return Err(Failure::input(format!("{}: not loaded", t.registry))) };
+    let Some(article) = &loaded.article else { return Err(Failure::Input(ws.diagnostics.clone())) };
+    let r = &loaded.registry;
+    let ctx = Context::new(files, article, &r.sources, &r.file, &r.source).with_field_units(&r.field_units);
+    let (mut accepted, mut fresh) = (Vec::new(), Vec::new());
+    for ((_, spec), (_, fresh_file)) in l.vars.iter().zip(pairs) {
+        let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Failure::input(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
+        accepted.push(by_sample(&ctx, spec, spec.samples.clone(), statistic)?);
+        let accepted_format = query::table(&ctx, &spec.query())?.format;
+        let fresh_spanned = Spanned::new(spec.samples.span(), fresh_file.clone());
+        let q = query::Query { samples: &fresh_spanned, ..spec.query() };
+        match query::table(&ctx, &q) {
+            Ok(table) if table.format != accepted_format => {
+                return Ok(Err(format!("{fresh_file} reads as {}, the accepted {} as {}", table.format, spec.samples.get_ref(), accepted_format)));
+            }
+            Ok(_) => {}
+            Err(d) => return Err(d.into()),
+        }
+        match query::kept(&ctx, &q, &query::table(&ctx, &q)?.jsonl) {
+            Ok(_) => fresh.push(by_sample(&ctx, spec, fresh_spanned, statistic)?),
+            Err(_) => return Ok(Err(format!("{}: {fresh_file}", super::UNMEASURED))),
+        }
+    }
+    Ok(Ok((accepted, fresh)))
+}
+
+/// A query's values with each sample its own round: a harness records no rounds, so samples
+/// are what the bootstrap resamples.
+fn by_sample(ctx: &Context<'_>, spec: &stat::Spec, samples: Spanned<String>, statistic: Statistic) -> Result<ByRound, Diagnostic> {
+    let q = query::Query { samples: &samples, ..spec.query() };
+    let values = query::samples(ctx, &q)?;
+    let rounds = values.sorted().iter().enumerate().map(|(i, v)| (i as u64, vec![*v])).collect();
+    Ok(ByRound { statistic, rounds })
+}
+
+/// `--map ACCEPTED=FRESH`, each side root-relative and inside the root.
+fn parse_maps(files: &Evidence, maps: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    maps.iter()
+        .map(|m| {
+            let (a, f) = m.split_once('=').ok_or_else(|| Failure::Usage(format!("--map {m}: expected ACCEPTED=FRESH")))?;
+            for p in [a, f] {
+                files.root().normal(p).map_err(|e| Failure::input(format!("--map {m}: {p}: {e}")))?;
+            }
+            Ok((a.to_string(), f.to_string()))
+        })
+        .collect()
+}
+
+/// A row that was not judged, and why.
+pub(super) fn incomparable(t: &Target, l: &Latency, why: &str) -> Row {
+    Row {
+        registry: t.registry.clone(),
+        claim: t.claim.clone(),
+        check: t.check,
+        kind: RowKind::Latency,
+        what: l.quoted.shown(),
+        accepted: None,
+        fresh: None,
+        summary: None,
+        unit: l.quoted.unit.clone(),
+        ratio: None,
+        interval: None,
+        bound: Some(l.margin),
+        outcome: Judgement::Incomparable,
+        detail: format!("{}; {why}", l.describe()),
+        level: None,
+        adjusted: None,
+        runs: None,
+    }
+}

@@ -1,0 +1,151 @@
+//! Lays out what `suggest` found as TOML a registry can take: for each unbound number a comment
+//! with its place and every candidate kept, then the best one as a `[[claim]]` with its check.
+//! The output as a whole is a valid TOML document, so it can be pasted whole or in part. It
+//! decides nothing: the order and the ties are the command's.
+
+use std::fmt::Write;
+
+use crate::commands::suggest::{Binding, NumberSuggestions, StatRef, Suggestions, Target};
+
+/// How many unreadable files are named one by one.
+const SKIPPED_SHOWN: usize = 10;
+
+/// The whole output.
+pub(crate) fn render(s: &Suggestions) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# claimcheck suggest: checks that reproduce the unbound numbers, best first.");
+    let _ = writeln!(out, "# Evidence read:");
+    for (path, how) in &s.files {
+        let _ = writeln!(out, "#   {path}: {how}");
+    }
+    // Files no reader accepts are listed only so far as a reader can take them in: a run
+    // folder holds hundreds of metadata files.
+    for (path, why) in s.skipped.iter().take(SKIPPED_SHOWN) {
+        let _ = writeln!(out, "#   {path}: not read ({why})");
+    }
+    if s.skipped.len() > SKIPPED_SHOWN {
+        let _ = writeln!(out, "#   … and {} more files not read as records", s.skipped.len() - SKIPPED_SHOWN);
+    }
+    for r in &s.registries {
+        let found = r.numbers.iter().filter(|n| !n.candidates.is_empty()).count();
+        let _ = writeln!(out, "\n# {} ({}): {} unbound numbers, {found} with a candidate", r.file, r.manuscript, r.numbers.len());
+        for n in &r.numbers {
+            number(&mut out, &r.manuscript, n);
+        }
+    }
+    out
+}
+
+fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
+    let place = match &n.target {
+        Target::Quote(q) => format!("in \"{}\"", shorten(q)),
+        Target::Cell { row, column, section } => match section {
+            Some(s) => format!("in cell {row} › {column} ({s})"),
+            None => format!("in cell {row} › {column}"),
+        },
+    };
+    let _ = writeln!(out, "\n# {manuscript}:{}:{} `{}` {place}", n.line, n.col, n.number);
+    if n.candidates.is_empty() {
+        let _ = writeln!(out, "# no statistic of the evidence reproduces it at its quoted precision and unit");
+        return;
+    }
+    if n.tied > 1 {
+        let _ = writeln!(out, "# {} candidates tie on what the text says; they are ordered by their distance to the quoted value", n.tied);
+    }
+    for (k, c) in n.candidates.iter().enumerate() {
+        let _ = writeln!(out, "#   {}. {} (score {:.2}, value {})", k + 1, describe(&c.binding), c.score, trim(c.value));
+    }
+    let best = &n.candidates[0];
+    let _ = writeln!(out, "[[claim]]");
+    let _ = writeln!(out, "id = {}", quoted(&n.id));
+    match &n.target {
+        Target::Quote(q) => {
+            let _ = writeln!(out, "quote = {}", quoted(q));
+        }
+        Target::Cell { row, column, section } => {
+            let section = section.as_ref().map_or(String::new(), |s| format!(", section = {}", quoted(s)));
+            let _ = writeln!(out, "cell = {{ row = {}, column = {}{section} }}", quoted(row), quoted(column));
+        }
+    }
+    let _ = writeln!(out, "verdict = \"retain\"");
+    let _ = writeln!(out, "finding = {}", quoted(&format!("{} reproduces {}.", describe(&best.binding), n.number)));
+    let _ = writeln!(out, "\n  [[claim.check]]");
+    match &best.binding {
+        Binding::Stat(s) => {
+            let _ = writeln!(out, "  kind = \"stat\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            for line in stat_lines(s) {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        Binding::Ratio(a, b) => {
+            let _ = writeln!(out, "  kind = \"arith\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            let _ = writeln!(out, "  expr = \"a / b\"");
+            let _ = writeln!(out, "  vars.a = {{ {} }}", stat_lines(a).join(", "));
+            let _ = writeln!(out, "  vars.b = {{ {} }}", stat_lines(b).join(", "));
+        }
+    }
+}
+
+/// The keys of a `stat` query, one `key = value` each.
+fn stat_lines(s: &StatRef) -> Vec<String> {
+    let mut lines = vec![format!("samples = {}", quoted(&s.samples)), format!("format = {}", quoted(s.format.name()))];
+    lines.push(match &s.select {
+        Some((k, v)) => format!("select = {{ {} = {} }}", key(k), quoted(v)),
+        None => "select = {}".to_string(),
+    });
+    if let Some(f) = &s.filter {
+        lines.push(format!("where = {}", quoted(f)));
+    }
+    if let Some((name, expr)) = &s.derive {
+        lines.push(format!("derive = {{ {} = {} }}", key(name), quoted(expr)));
+    }
+    lines.push(format!("field = {}", quoted(&s.field)));
+    lines.push(format!("statistic = {}", quoted(&s.statistic.to_string())));
+    lines
+}
+
+/// A candidate in words: `median ttft_s of 150 records of evidence/a.json where error_code == null`.
+fn describe(b: &Binding) -> String {
+    match b {
+        Binding::Stat(s) => stat_words(s),
+        Binding::Ratio(a, b) => format!("{} over {}", stat_words(a), stat_words(b)),
+    }
+}
+
+fn stat_words(s: &StatRef) -> String {
+    let field = match &s.derive {
+        Some((_, expr)) => format!("({expr})"),
+        None => s.field.clone(),
+    };
+    let mut text = format!("{} {field} of {} records of {}", s.statistic, s.n, s.samples);
+    if let Some((k, v)) = &s.select {
+        let _ = write!(text, " with {k} = \"{v}\"");
+    }
+    if let Some(f) = &s.filter {
+        let _ = write!(text, " where {f}");
+    }
+    text
+}
+
+/// A TOML basic string.
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A TOML key: bare where it can be.
+fn key(k: &str) -> String {
+    if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') { k.to_string() } else { quoted(k) }
+}
+
+fn trim(v: f64) -> String {
+    let s = format!("{v:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}
+
+fn shorten(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= 80 { text.to_string() } else { format!("{}…", chars[..79].iter().collect::<String>()) }
+}

@@ -1,0 +1,50 @@
+//! The external examples under `examples/` audit with the exit code their READMEs state: each
+//! is an article nobody here wrote, bound to its authors' raw results in their own format.
+
+use std::path::Path;
+use std::process::Command;
+
+fn audit_json(root: &str) -> (i32, serde_json::Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(["audit", "--format", "json", "--root", root]).output().unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().unwrap(), json)
+}
+
+/// The claims of the example's one registry whose status is `wrong`, by id.
+fn wrong_claims(review: &serde_json::Value) -> Vec<String> {
+    let claims = review["registries"][0]["claims"].as_array().unwrap();
+    claims.iter().filter(|c| c["status"] == "wrong").map(|c| c["id"].as_str().unwrap().to_string()).collect()
+}
+
+/// The exit code an example's README states, from its line "The audit exits N".
+fn stated_exit_code(example: &str) -> i32 {
+    let readme = std::fs::read_to_string(Path::new("examples").join(example).join("README.md")).unwrap();
+    let at = readme.find("The audit exits ").unwrap_or_else(|| panic!("{example}/README.md states no exit code"));
+    readme[at + "The audit exits ".len()..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
+}
+
+#[test]
+fn llmperf_leaderboard_audits_with_its_stated_exit_code_and_eleven_wrong_cells() {
+    let (code, review) = audit_json("examples/llmperf-leaderboard");
+    assert_eq!(code, stated_exit_code("llmperf-leaderboard"), "{review:#}");
+    assert_eq!(code, 0);
+    let registry = &review["registries"][0];
+    assert_eq!(registry["unbound"].as_array().unwrap().len(), 0);
+    let wrong = wrong_claims(&review);
+    let cells = wrong.iter().filter(|id| id.starts_with("tp") || id.starts_with("ttft")).count();
+    assert_eq!(cells, 11, "{wrong:?}");
+    // The two sentences that say 150 requests where some files hold fewer.
+    assert!(wrong.contains(&"requests".to_string()) && wrong.contains(&"throughput-requests".to_string()), "{wrong:?}");
+}
+
+#[test]
+fn anvil_benchmarks_audits_with_its_stated_exit_code_and_every_cell_holding() {
+    let (code, review) = audit_json("examples/anvil-benchmarks");
+    assert_eq!(code, stated_exit_code("anvil-benchmarks"), "{review:#}");
+    assert_eq!(code, 0);
+    assert_eq!(review["registries"][0]["unbound"].as_array().unwrap().len(), 0);
+    assert!(wrong_claims(&review).is_empty());
+    let claims = review["registries"][0]["claims"].as_array().unwrap();
+    let cells = claims.iter().filter(|c| c.get("cell").is_some_and(|c| !c.is_null())).count();
+    assert_eq!(cells, 36);
+}

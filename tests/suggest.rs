@@ -1,0 +1,170 @@
+//! `suggest` on the external examples: with every `stat` check of a registry removed (and every
+//! `arith` check over `stat` variables), the binding it proposes first for a number is the one
+//! that was removed, for at least 80 % of the numbers. The share is printed for each example.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+mod support;
+use support::{claimcheck, copy_dir};
+
+/// What a claim binds to, comparable between the registry and `suggest`'s output.
+#[derive(Debug, Clone, PartialEq)]
+enum Target {
+    Quote(String),
+    Cell(String, String, Option<String>),
+}
+
+/// A `stat` query reduced to what decides its value.
+type Query = (String, BTreeMap<String, String>, Option<String>, String, String);
+
+/// The checks removed from a registry, by what they bind: target and number (None: the cell's
+/// one number).
+type Removed = Vec<((Target, Option<String>), Vec<Binding>)>;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Binding {
+    Stat(Query),
+    Ratio(Query, Query),
+}
+
+fn normal(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn target(claim: &toml::Table) -> Target {
+    match (claim.get("quote"), claim.get("cell")) {
+        (Some(q), _) => Target::Quote(normal(q.as_str().unwrap())),
+        (None, Some(c)) => Target::Cell(
+            c["row"].as_str().unwrap().to_string(),
+            c["column"].as_str().unwrap().to_string(),
+            c.get("section").map(|s| s.as_str().unwrap().to_string()),
+        ),
+        _ => panic!("a claim without quote or cell: {claim:?}"),
+    }
+}
+
+/// A stat query: its file, equal fields, filter, field (a derived one by its expression) and
+/// statistic.
+fn query(t: &toml::Table) -> Query {
+    let select = t.get("select").and_then(|s| s.as_table()).map(|s| s.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect()).unwrap_or_default();
+    let field = t["field"].as_str().unwrap().to_string();
+    let field = match t.get("derive").and_then(|d| d.as_table()).and_then(|d| d.get(&field)) {
+        Some(expr) => format!("derive {}", normal(expr.as_str().unwrap())),
+        None => field,
+    };
+    (t["samples"].as_str().unwrap().to_string(), select, t.get("where").map(|w| normal(w.as_str().unwrap())), field, t["statistic"].as_str().unwrap().to_string())
+}
+
+/// A check's binding, where it is one `suggest` could propose.
+fn binding(check: &toml::Table) -> Option<Binding> {
+    match check["kind"].as_str().unwrap() {
+        "stat" => Some(Binding::Stat(query(check))),
+        "arith" => {
+            let vars = check.get("vars")?.as_table()?;
+            let expr = check["expr"].as_str().unwrap();
+            let (a, b) = expr.split_once('/')?;
+            let (a, b) = (a.trim(), b.trim());
+            Some(Binding::Ratio(query(vars[a].as_table()?), query(vars[b].as_table()?)))
+        }
+        _ => None,
+    }
+}
+
+/// Removes the checks `suggest` could propose from the example's registry in `root`, and
+/// returns them grouped by target and number (None: the cell's one number).
+fn strip(root: &Path, registry: &str) -> Removed {
+    let path = root.join(registry);
+    let mut table: toml::Table = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut removed: Removed = Vec::new();
+    for claim in table.get_mut("claim").unwrap().as_array_mut().unwrap() {
+        let claim = claim.as_table_mut().unwrap();
+        let target = target(claim);
+        let Some(checks) = claim.get_mut("check").and_then(|c| c.as_array_mut()) else { continue };
+        checks.retain(|c| {
+            let c = c.as_table().unwrap();
+            let Some(b) = binding(c) else { return true };
+            // A check without a number in a sentence binds none of its numbers.
+            if c.get("number").is_none() && matches!(target, Target::Quote(_)) {
+                return true;
+            }
+            let key = (target.clone(), c.get("number").map(|n| n.as_str().unwrap().to_string()));
+            match removed.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, bs)) => bs.push(b),
+                None => removed.push((key, vec![b])),
+            }
+            false
+        });
+    }
+    std::fs::write(&path, toml::to_string(&table).unwrap()).unwrap();
+    removed
+}
+
+/// The share of removed numbers whose first proposal is a removed binding of that number.
+fn share(example: &str) -> (usize, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&Path::new("examples").join(example), dir.path());
+    let removed = strip(dir.path(), &format!("claims/{example}.toml"));
+    let (code, out, err) = claimcheck(["suggest", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let proposed: toml::Table = toml::from_str(&out).unwrap_or_else(|e| panic!("suggest's output is not TOML: {e}\n{out}"));
+    let proposals: Vec<(Target, String, Binding)> = proposed["claim"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let c = c.as_table().unwrap();
+            let check = c["check"].as_array().unwrap()[0].as_table().unwrap();
+            (target(c), check["number"].as_str().unwrap().to_string(), binding(check).unwrap())
+        })
+        .collect();
+    let mut hits = 0;
+    let mut misses = Vec::new();
+    for ((target, number), bindings) in &removed {
+        let first = proposals.iter().find(|(t, n, _)| {
+            let same_target = match (t, target) {
+                (Target::Quote(s), Target::Quote(q)) => s.contains(q.as_str()),
+                _ => t == target,
+            };
+            same_target && number.as_ref().is_none_or(|want| normal(want) == normal(n))
+        });
+        match first {
+            Some((_, _, b)) if bindings.contains(b) => hits += 1,
+            other => misses.push(format!("{target:?} {number:?}: proposed {:?}", other.map(|(_, _, b)| b))),
+        }
+    }
+    println!("{example}: the removed binding is the first proposal for {hits} of {} numbers ({:.1} %)", removed.len(), 100.0 * hits as f64 / removed.len() as f64);
+    for m in misses.iter().take(40) {
+        println!("  missed: {m}");
+    }
+    (hits, removed.len())
+}
+
+#[test]
+fn suggest_proposes_the_removed_binding_first_for_most_llmperf_numbers() {
+    let (hits, n) = share("llmperf-leaderboard");
+    assert!(n >= 224, "{n}");
+    assert!(hits * 5 >= n * 4, "{hits} of {n}");
+}
+
+#[test]
+fn suggest_proposes_the_removed_binding_first_for_most_anvil_numbers() {
+    let (hits, n) = share("anvil-benchmarks");
+    assert!(n >= 72, "{n}");
+    assert!(hits * 5 >= n * 4, "{hits} of {n}");
+}
+
+#[test]
+fn suggest_says_when_candidates_tie() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(Path::new("examples/anvil-benchmarks"), dir.path());
+    strip(dir.path(), "claims/anvil-benchmarks.toml");
+    let (code, out, _) = claimcheck(["suggest", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0);
+    // "1000 iterations" is the count of every one of the 36 benchmarks alike.
+    let at = out.find("`1000` in \"The benchmarks were all performed over 1000 iterations.\"").unwrap();
+    assert!(out[at..].lines().nth(1).unwrap().starts_with("# 36 candidates tie"), "{}", &out[at..at + 400]);
+    // A time cell has one reading: the mean of its benchmark, not tied with its median.
+    let at = out.find("`670.99 ms` in cell Block: 0, TotalGas: 30,312,275 › Ipc").unwrap();
+    assert!(!out[at..].lines().nth(1).unwrap().contains("tie"), "{}", &out[at..at + 400]);
+}
