@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::article::{Article, Sentence};
 use crate::evidence::store::Evidence;
-use crate::paths::Root;
+use crate::paths::{Kind, Root};
 use crate::status::Failure;
 
 /// What `init` wrote.
@@ -62,9 +62,9 @@ fn render(store: &Evidence, path: &str, article: &Article, evidence_dirs: &[Stri
     if !evidence_dirs.is_empty() {
         let _ = writeln!(out, "\n# Evidence (the formats as detected; a check may name one with `format`):");
         for dir in evidence_dirs {
-            let mut files = Vec::new();
-            list(store.root().dir(), Path::new(dir), &mut files);
-            files.sort();
+            // Listed through the root's handle: sub-folders are walked, never through a link.
+            let prefix = dir.trim_end_matches('/');
+            let files: Vec<String> = store.root().list_tree(prefix).unwrap_or_default().into_iter().filter(|(_, k)| *k == Kind::File).map(|(p, _)| format!("{prefix}/{p}")).collect();
             for rel in files {
                 match store.table(&rel, None, None) {
                     Ok(t) => {
@@ -109,21 +109,6 @@ fn skeleton(out: &mut String, s: &Sentence) {
     }
 }
 
-/// Root-relative paths of the regular files under `rel`, never following a symbolic link.
-fn list(root: &Path, rel: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(root.join(rel)) else { return };
-    for entry in entries.flatten() {
-        let Ok(kind) = entry.file_type() else { continue };
-        let path = rel.join(entry.file_name());
-        if kind.is_dir() {
-            list(root, &path, out);
-        } else if kind.is_file()
-            && let Some(p) = path.to_str()
-        {
-            out.push(p.to_string());
-        }
-    }
-}
 
 /// A TOML basic string.
 fn quoted(s: &str) -> String {

@@ -24,7 +24,6 @@
 //! ordered by their distance to the quoted value, and the report says that they tie.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 use crate::article::numbers::{Number, Quoted, Shape, Unit};
 use crate::article::{Article, Sentence};
@@ -34,6 +33,7 @@ use crate::commands::audit;
 use crate::evidence::jsonl::{Jsonl, Record, Scalar};
 use crate::evidence::readers::Format;
 use crate::evidence::store::Evidence;
+use crate::paths::Kind;
 use crate::registry::Registry;
 use crate::stats::{Samples, Statistic};
 use crate::workspace::Workspace;
@@ -263,7 +263,11 @@ const MAX_LABEL: usize = 80;
 /// Reads every file under `evidence/` that a reader accepts.
 fn index_evidence(evidence: &Evidence) -> (Vec<Source>, Vec<(String, String)>, Vec<(String, String)>) {
     let mut paths = Vec::new();
-    walk(evidence.root().dir(), Path::new("evidence"), &mut paths);
+    // Listed through the root's handle: sub-folders are walked, never through a link.
+    if let Ok(entries) = evidence.root().list_tree("evidence") {
+        let root = evidence.root();
+        paths.extend(entries.into_iter().filter(|(_, k)| *k == Kind::File).map(|(p, _)| format!("evidence/{p}")).filter(|p| root.len(p).is_ok_and(|n| n <= MAX_FILE)));
+    }
     paths.sort();
     let (mut sources, mut files, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
     for rel in paths {
@@ -282,22 +286,6 @@ fn index_evidence(evidence: &Evidence) -> (Vec<Source>, Vec<(String, String)>, V
     (sources, files, skipped)
 }
 
-/// Root-relative paths of the regular files under `rel`, never following a symbolic link.
-fn walk(root: &Path, rel: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(root.join(rel)) else { return };
-    for entry in entries.flatten() {
-        let Ok(kind) = entry.file_type() else { continue };
-        let path = rel.join(entry.file_name());
-        if kind.is_dir() {
-            walk(root, &path, out);
-        } else if kind.is_file()
-            && entry.metadata().is_ok_and(|m| m.len() <= MAX_FILE)
-            && let Some(p) = path.to_str()
-        {
-            out.push(p.replace('\\', "/"));
-        }
-    }
-}
 
 /// The main time field of a harness format, which a registry would read first.
 fn primary_field(format: Format) -> Option<&'static str> {
