@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Issue 16, first device call: every candidate form of the fused softmax compiled, validated
+# against FP64 and timed beside the dispatched kernels and the peers, in `bench softmax` runs
+# with CLAIMCHECK_SOFTMAX_CANDIDATES set. A candidate family that hangs or fails is dropped and
+# the bench repeated without it. Brings back the runs in $OUT/runs.tgz and the logs.
+# Usage (device machine, repository root): bash benches/h200-explore.sh [N benches]
+set -uo pipefail
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$(python3 -c "import nvidia.cudnn as m; print(list(m.__path__)[0]+'/lib')"):${LD_LIBRARY_PATH:-}
+export PYTHONUNBUFFERED=1
+OUT=${OUT:-/tmp/out}
+BUDGET_S=${BUDGET_S:-400}
+mkdir -p "$OUT"
+bin=./target/release/claimcheck
+n=${1:-2}
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site
+fi
+nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/nvidia-smi.txt"
+before=$(ls evidence/runs 2>/dev/null | sort)
+families="all"
+for i in $(seq 1 "$n"); do
+  [ "$SECONDS" -lt "$BUDGET_S" ] || { echo "budget spent before bench $i" | tee -a "$OUT/bench.log"; break; }
+  python3 benches/torch_softmax.py "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+  for fam in "$families" "reg1,cluster" "reg1" "none"; do
+    echo "== bench $i candidates=$fam" | tee -a "$OUT/bench.log"
+    CLAIMCHECK_SOFTMAX_CANDIDATES=$fam timeout 200 $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
+    rc=${PIPESTATUS[0]}
+    echo "== bench $i candidates=$fam: exit $rc" | tee -a "$OUT/bench.log"
+    [ "$rc" = 0 ] && { families=$fam; break; }
+  done
+done
+after=$(ls evidence/runs | sort)
+new=$(comm -13 <(echo "$before") <(echo "$after") | grep -v '^\.' || true)
+for r in $new; do
+  case "$r" in *softmax-bench) $bin bench-report "evidence/runs/$r" 2>&1 | tee -a "$OUT/bench-report.txt";; esac
+  (cd "evidence/runs/$r" && sha256sum -c --quiet MANIFEST.sha256 && echo "$r: manifest verifies")
+done
+[ -n "$new" ] && tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
+echo "job took ${SECONDS}s"
+ls -la "$OUT"
