@@ -3,7 +3,7 @@
 # against FP64 and timed beside the dispatched kernels and the peers, in `bench softmax` runs
 # with CLAIMCHECK_SOFTMAX_CANDIDATES set. A candidate family that hangs or fails is dropped and
 # the bench repeated without it. Brings back the runs in $OUT/runs.tgz and the logs.
-# Usage (device machine, repository root): bash benches/h200-explore.sh [N benches]
+# Usage (device machine, repository root): bash benches/h200-explore.sh [N candidate benches] [M picked benches]
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$(python3 -c "import nvidia.cudnn as m; print(list(m.__path__)[0]+'/lib')"):${LD_LIBRARY_PATH:-}
 export PYTHONUNBUFFERED=1
@@ -21,7 +21,7 @@ families="all"
 for i in $(seq 1 "$n"); do
   [ "$SECONDS" -lt "$BUDGET_S" ] || { echo "budget spent before bench $i" | tee -a "$OUT/bench.log"; break; }
   python3 benches/torch_softmax.py "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
-  for fam in "$families" "reg1,cluster" "reg1" "none"; do
+  for fam in "$families" "reg,reg1,cluster" "reg,reg1" "none"; do
     echo "== bench $i candidates=$fam" | tee -a "$OUT/bench.log"
     CLAIMCHECK_SOFTMAX_CANDIDATES=$fam timeout 200 $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
     rc=${PIPESTATUS[0]}
@@ -29,6 +29,20 @@ for i in $(seq 1 "$n"); do
     [ "$rc" = 0 ] && { families=$fam; break; }
   done
 done
+# Then the forms the first run measured fastest (benches/pick_dispatch.py), dispatched through
+# CLAIMCHECK_SOFTMAX_DISPATCH, in M more benches without candidates, each with fresh peers.
+m=${2:-0}
+first=$(comm -13 <(echo "$before") <(ls evidence/runs | sort) | grep softmax-bench | head -1)
+if [ -n "$first" ] && [ "$m" -gt 0 ]; then
+  pick=$(python3 benches/pick_dispatch.py "evidence/runs/$first" 2>>"$OUT/pick.log")
+  echo "picked: $pick" | tee -a "$OUT/pick.log"
+  for i in $(seq 1 "$m"); do
+    [ "$SECONDS" -lt "$BUDGET_S" ] || { echo "budget spent before picked bench $i" | tee -a "$OUT/bench.log"; break; }
+    python3 benches/torch_softmax.py "/tmp/peer-p$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+    CLAIMCHECK_SOFTMAX_DISPATCH="$pick" timeout 150 $bin bench softmax --peer "/tmp/peer-p$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
+    echo "== picked bench $i: exit ${PIPESTATUS[0]}" | tee -a "$OUT/bench.log"
+  done
+fi
 after=$(ls evidence/runs | sort)
 new=$(comm -13 <(echo "$before") <(echo "$after") | grep -v '^\.' || true)
 for r in $new; do

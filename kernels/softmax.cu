@@ -270,6 +270,7 @@ REG_KERNEL(4, 256)
 REG_KERNEL(4, 512)
 REG_KERNEL(4, 1024)
 REG_KERNEL(8, 1024)
+REG_KERNEL(2, 512)
 
 // ---------------------------------------------------------------------------------------
 // fused, row split over `split` blocks of 1024 threads (16384 values each, 16 per thread),
@@ -459,6 +460,7 @@ __device__ void fused_reg1_row(const float* __restrict__ x, float* __restrict__ 
         fused_reg1_row<V>(x, y, st, cols);                                                                                     \
     }
 REG1_KERNEL(4, 256)
+REG1_KERNEL(2, 512)
 REG1_KERNEL(8, 1024)
 
 // ---------------------------------------------------------------------------------------

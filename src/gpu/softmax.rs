@@ -101,6 +101,16 @@ impl Fused {
         }
     }
 
+    /// The form named for this shape in a CLAIMCHECK_SOFTMAX_DISPATCH list
+    /// (`RxC=<short>;RxC=<short>`), among the candidates and the rule's own forms.
+    pub(crate) fn overridden(list: &str, rows: usize, cols: usize) -> Option<Fused> {
+        let case = format!("{rows}x{cols}");
+        let want = list.split(';').filter_map(|e| e.split_once('=')).find(|(c, _)| c.trim() == case)?.1.trim().to_string();
+        let mut forms = Fused::candidates(rows, cols, "all");
+        forms.push(Fused::choose(rows, cols, usize::MAX));
+        forms.into_iter().find(|f| f.short() == want)
+    }
+
     /// The issue-16 candidate forms measured beside the dispatched one when
     /// CLAIMCHECK_SOFTMAX_CANDIDATES is set (a comma list of families: reg1, pipe, cluster,
     /// or `all`). Each is validated against FP64 and timed like every variant.
@@ -108,7 +118,15 @@ impl Fused {
         let on = |f: &str| families.split(',').any(|x| x.trim() == f || x.trim() == "all");
         let mut out = Vec::new();
         match cols {
-            4096 if on("reg1") => out.push(Fused::Reg1 { v: 4, threads: 256 }),
+            4096 => {
+                if on("reg1") {
+                    out.push(Fused::Reg1 { v: 4, threads: 256 });
+                    out.push(Fused::Reg1 { v: 2, threads: 512 });
+                }
+                if on("reg") {
+                    out.push(Fused::Reg { v: 2, threads: 512 });
+                }
+            }
             32768 => {
                 if on("reg1") {
                     out.push(Fused::Reg1 { v: 8, threads: 1024 });
@@ -387,7 +405,13 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
     for (rows, cols) in SHAPES {
         let case = format!("{rows}x{cols}");
         progress(&format!("{suite} {case}"));
-        let fused = Fused::choose(rows, cols, resident);
+        let mut fused = Fused::choose(rows, cols, resident);
+        if let Ok(over) = std::env::var("CLAIMCHECK_SOFTMAX_DISPATCH") {
+            if let Some(form) = Fused::overridden(&over, rows, cols) {
+                out.notes.push(format!("{suite} {case}: dispatch set by CLAIMCHECK_SOFTMAX_DISPATCH to {} (the rule's choice: {})", form.kernel(true), fused.kernel(true)));
+                fused = form;
+            }
+        }
         let (fused_rms, fused_plain) = prepare(gpu, &module, fused, rows, cols)?.map_err(|why| anyhow::anyhow!("{suite} {case}: the dispatched form cannot run: {why}"))?;
         let mut cands = Vec::new();
         if bench {
