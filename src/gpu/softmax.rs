@@ -685,14 +685,54 @@ mod tests {
         }
     }
 
-    /// Kernels made by WARP_KERNEL(V) / REG_KERNEL(V, T) appear as their macro invocation.
+    /// Kernels made by WARP_KERNEL(V) / REG_KERNEL(V, T) / REG1_KERNEL(V, T) /
+    /// CLUSTER_KERNEL(CS, V, T, MINB) appear as their macro invocation.
     fn macro_form(name: &str) -> String {
         let parts: Vec<&str> = name.split('_').collect();
         match parts.as_slice() {
             ["fused", "warp", _, v] => format!("WARP_KERNEL({v})"),
             ["fused", "reg", _, v, t] => format!("REG_KERNEL({v}, {t})"),
+            ["fused", "reg1", _, v, t] => format!("REG1_KERNEL({v}, {t})"),
+            ["fused", "cl", _, cs, v, t] => format!("CLUSTER_KERNEL({cs}, {v}, {t},"),
             _ => name.to_string(),
         }
+    }
+
+    #[test]
+    fn every_candidate_kernel_exists_in_the_source() {
+        let source = super::super::KERNELS[1].1;
+        for (rows, cols) in SHAPES {
+            for form in Fused::candidates(rows, cols, "all") {
+                assert_eq!(form.threads(cols) as usize * 4 * form_values(form) * cluster(form), cols, "{form:?} does not cover {cols} columns");
+                for rms in [true, false] {
+                    let name = form.kernel(rms);
+                    assert!(source.contains(&format!("{name}(")) || source.contains(&macro_form(&name)), "{name} is not defined in kernels/softmax.cu");
+                }
+            }
+        }
+    }
+
+    fn form_values(f: Fused) -> usize {
+        match f {
+            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } => v,
+            Fused::Pipe => 8,
+            _ => 0,
+        }
+    }
+
+    fn cluster(f: Fused) -> usize {
+        if let Fused::Cluster { cs, .. } = f { cs } else { 1 }
+    }
+
+    #[test]
+    fn the_dispatch_override_names_candidates_and_rule_forms() {
+        let list = "1024x32768=pipe; 8x262144=cl16-4x1024;4096x4096=reg1-4x256";
+        assert_eq!(Fused::overridden(list, 1024, 32768), Some(Fused::Pipe));
+        assert_eq!(Fused::overridden(list, 8, 262144), Some(Fused::Cluster { cs: 16, v: 4, threads: 1024 }));
+        assert_eq!(Fused::overridden(list, 4096, 4096), Some(Fused::Reg1 { v: 4, threads: 256 }));
+        assert_eq!(Fused::overridden("8x262144=split16", 8, 262144), Some(Fused::Split { split: 16 }));
+        assert_eq!(Fused::overridden(list, 4096, 128), None);
+        assert_eq!(Fused::overridden("1024x32768=nonsense", 1024, 32768), None);
     }
 
     #[test]
