@@ -10,22 +10,33 @@ export PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}
 BUDGET_S=${BUDGET_S:-400}
 mkdir -p "$OUT"
-bin=./target/release/claimcheck
+# The files this job needs travel in $CARRY (default: the repository's own paths).
+CARRY=${CARRY:-}
+bin=${CARRY:-./target/release}/claimcheck
+peers=${CARRY:-benches}/torch_softmax.py
+picker=${CARRY:-benches}/pick_dispatch.py
+pack() {
+  local new
+  new=$(comm -13 <(echo "$before") <(ls evidence/runs | sort) | grep -v '^\.' || true)
+  [ -n "$new" ] && tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
+}
 n=${1:-2}
-if ls .whl/*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site
+wheels=${CARRY:-.whl}
+if ls $wheels/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site $wheels/*.whl && export PYTHONPATH=/tmp/site
 fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/nvidia-smi.txt"
 before=$(ls evidence/runs 2>/dev/null | sort)
 families="all"
 for i in $(seq 1 "$n"); do
   [ "$SECONDS" -lt "$BUDGET_S" ] || { echo "budget spent before bench $i" | tee -a "$OUT/bench.log"; break; }
-  python3 benches/torch_softmax.py "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+  python3 $peers "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
   for fam in "$families" "reg,reg1,cluster" "reg,reg1,pipe" "reg,reg1" "none"; do
     echo "== bench $i candidates=$fam" | tee -a "$OUT/bench.log"
     CLAIMCHECK_SOFTMAX_CANDIDATES=$fam timeout 150 $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
     rc=${PIPESTATUS[0]}
     echo "== bench $i candidates=$fam: exit $rc" | tee -a "$OUT/bench.log"
+    pack
     if [ "$rc" = 0 ] || [ "$rc" = 3 ]; then families=$fam; break; fi
   done
 done
@@ -34,13 +45,14 @@ done
 m=${2:-0}
 first=$(comm -13 <(echo "$before") <(ls evidence/runs | sort) | grep softmax-bench | head -1)
 if [ -n "$first" ] && [ "$m" -gt 0 ]; then
-  pick=$(python3 benches/pick_dispatch.py "evidence/runs/$first" 2>>"$OUT/pick.log")
+  pick=$(python3 $picker "evidence/runs/$first" 2>>"$OUT/pick.log")
   echo "picked: $pick" | tee -a "$OUT/pick.log"
   for i in $(seq 1 "$m"); do
     [ "$SECONDS" -lt "$BUDGET_S" ] || { echo "budget spent before picked bench $i" | tee -a "$OUT/bench.log"; break; }
-    python3 benches/torch_softmax.py "/tmp/peer-p$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+    python3 $peers "/tmp/peer-p$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
     CLAIMCHECK_SOFTMAX_DISPATCH="$pick" timeout 150 $bin bench softmax --peer "/tmp/peer-p$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
     echo "== picked bench $i: exit ${PIPESTATUS[0]}" | tee -a "$OUT/bench.log"
+    pack
   done
 fi
 after=$(ls evidence/runs | sort)
