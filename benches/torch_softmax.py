@@ -85,8 +85,9 @@ def triton_softmax_fn():
     def tiled(y_ptr, x_ptr, n_cols, BLOCK: tl.constexpr):
         row = tl.program_id(0).to(tl.int64)
         offs = tl.arange(0, BLOCK)
-        m = tl.float32(-float("inf"))
-        d = tl.float32(0.0)
+        # fp32 scalars, typed as the loop's updates are (tl.float32(...) is not callable).
+        m = tl.max(tl.full([BLOCK], float("-inf"), tl.float32), axis=0)
+        d = tl.sum(tl.zeros([BLOCK], dtype=tl.float32), axis=0)
         for start in tl.range(0, n_cols, BLOCK):
             x = tl.load(x_ptr + row * n_cols + start + offs, mask=start + offs < n_cols, other=-float("inf"))
             new_m = tl.maximum(m, tl.max(x, axis=0))

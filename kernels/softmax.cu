@@ -35,6 +35,17 @@
 //                                       across two grid-wide syncs.
 //   anything else                       fused-block.
 //
+// Candidate forms (issue 16; timed only with CLAIMCHECK_SOFTMAX_CANDIDATES, dispatched only
+// with CLAIMCHECK_SOFTMAX_DISPATCH; outcomes in kernels/NOTES.md, version 5, run
+// 20261202T214912Z-softmax-bench):
+//   reg1      the plain softmax with one online (max, sum) block reduction: 1024x32768 78.6 ->
+//             73.9 us; no change at 4096x4096.
+//   pipe      cols == 32768, persistent, the next row prefetched by bulk copies into shared
+//             memory: 76.4 us plain, 76.6 us RMS-scaled (the RMS form's best).
+//   cluster   a cluster of CS blocks per row, partials in distributed shared memory: 8x262144
+//             12.8 -> 12.0 us with 8 blocks of 1024 threads; 16-block clusters of one-per-SM
+//             blocks fit only 7 at once on the H200, so 8 rows take two waves.
+//
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
 
