@@ -3,6 +3,10 @@
 # against FP64 and timed beside the dispatched kernels and the peers, in `bench softmax` runs
 # with CLAIMCHECK_SOFTMAX_CANDIDATES set. A candidate family that hangs or fails is dropped and
 # the bench repeated without it. Brings back the runs in $OUT/runs.tgz and the logs.
+# It writes 6 files into $OUT (the device returns at most 8: add none, or runs.tgz may be the
+# one left out, as happened once). A device call sends the session's checkout, not a helper's
+# worktree: put the binary, this script, the peer and picker scripts and the wheels in an
+# ignored folder there, carry it, and set CARRY to it.
 # Usage (device machine, repository root): bash benches/h200-explore.sh [N candidate benches] [M picked benches]
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$(python3 -c "import nvidia.cudnn as m; print(list(m.__path__)[0]+'/lib')"):${LD_LIBRARY_PATH:-}
