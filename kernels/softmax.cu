@@ -35,6 +35,17 @@
 //                                       across two grid-wide syncs.
 //   anything else                       fused-block.
 //
+// Candidate forms (issue 16; timed only with CLAIMCHECK_SOFTMAX_CANDIDATES, dispatched only
+// with CLAIMCHECK_SOFTMAX_DISPATCH; outcomes in kernels/NOTES.md, version 5, run
+// 20261202T214912Z-softmax-bench):
+//   reg1      the plain softmax with one online (max, sum) block reduction: 1024x32768 78.6 ->
+//             73.9 us; no change at 4096x4096.
+//   pipe      cols == 32768, persistent, the next row prefetched by bulk copies into shared
+//             memory: 76.4 us plain, 76.6 us RMS-scaled (the RMS form's best).
+//   cluster   a cluster of CS blocks per row, partials in distributed shared memory: 8x262144
+//             12.8 -> 12.0 us with 8 blocks of 1024 threads; 16-block clusters of one-per-SM
+//             blocks fit only 7 at once on the H200, so 8 rows take two waves.
+//
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
 
@@ -270,6 +281,7 @@ REG_KERNEL(4, 256)
 REG_KERNEL(4, 512)
 REG_KERNEL(4, 1024)
 REG_KERNEL(8, 1024)
+REG_KERNEL(2, 512)
 
 // ---------------------------------------------------------------------------------------
 // fused, row split over `split` blocks of 1024 threads (16384 values each, 16 per thread),
@@ -346,6 +358,314 @@ extern "C" __global__ void __launch_bounds__(1024, 1) fused_split_rms(const floa
 extern "C" __global__ void __launch_bounds__(1024, 1) fused_split_plain(const float* x, float* y, float* st, float* part, int cols, int split, float eps) {
     fused_split_row<false>(x, y, st, part, cols, split, eps);
 }
+
+// ---------------------------------------------------------------------------------------
+// Shared pieces of the issue-16 kernels: the end of a row held in registers (V float4s per
+// thread, float4 k of thread t at t + T k), with the row's statistics already known.
+
+// Online (max, sum) pair: s is a sum of exp2((x - m) * k) over the values it covers.
+__device__ __forceinline__ void online_merge(float& m, float& s, float m2, float s2, float k) {
+    float mm = fmaxf(m, m2);
+    s = s * exp2f((m - mm) * k) + s2 * exp2f((m2 - mm) * k);
+    m = mm;
+}
+
+__device__ __forceinline__ void warp_online(float& m, float& s, float k) {
+    for (int o = 16; o; o >>= 1) {
+        float m2 = __shfl_xor_sync(0xffffffffu, m, o), s2 = __shfl_xor_sync(0xffffffffu, s, o);
+        online_merge(m, s, m2, s2, k);
+    }
+}
+
+// Block-wide online (max, sum), result in every thread; one barrier pair. `red` holds 64 floats.
+__device__ __forceinline__ void block_online(float& m, float& s, float k, float* red) {
+    warp_online(m, s, k);
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nwarps = blockDim.x >> 5;
+    __syncthreads();
+    if (lane == 0) { red[warp] = m; red[32 + warp] = s; }
+    __syncthreads();
+    m = lane < nwarps ? red[lane] : red[0];
+    s = lane < nwarps ? red[32 + lane] : 0.f;
+    warp_online(m, s, k);
+}
+
+// Exponentiates the thread's values against its own maximum and returns their sum (plain
+// softmax, one-reduction form).
+template <int V>
+__device__ __forceinline__ float exp_local(float4 (&v)[V], float m) {
+    float s = 0.f;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        v[k].x = exp2f((v[k].x - m) * LOG2E); v[k].y = exp2f((v[k].y - m) * LOG2E);
+        v[k].z = exp2f((v[k].z - m) * LOG2E); v[k].w = exp2f((v[k].w - m) * LOG2E);
+        s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
+    return s;
+}
+
+template <int V>
+__device__ __forceinline__ float local_max(const float4 (&v)[V]) {
+    float mx = NEG_INF;
+#pragma unroll
+    for (int k = 0; k < V; ++k) mx = fmaxf(mx, fmaxf(fmaxf(v[k].x, v[k].y), fmaxf(v[k].z, v[k].w)));
+    return mx;
+}
+
+template <int V>
+__device__ __forceinline__ void local_sq_max(const float4 (&v)[V], float& sq, float& mx) {
+    sq = 0.f;
+    mx = NEG_INF;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        sq = fmaf(v[k].x, v[k].x, fmaf(v[k].y, v[k].y, fmaf(v[k].z, v[k].z, fmaf(v[k].w, v[k].w, sq))));
+        mx = fmaxf(mx, fmaxf(fmaxf(v[k].x, v[k].y), fmaxf(v[k].z, v[k].w)));
+    }
+}
+
+template <int V>
+__device__ __forceinline__ float exp_scaled(float4 (&v)[V], float mx, float k2) {
+    float s = 0.f;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        v[k].x = exp2f((v[k].x - mx) * k2); v[k].y = exp2f((v[k].y - mx) * k2);
+        v[k].z = exp2f((v[k].z - mx) * k2); v[k].w = exp2f((v[k].w - mx) * k2);
+        s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
+    return s;
+}
+
+template <int V>
+__device__ __forceinline__ void store_scaled(float4* __restrict__ yr, int stride, const float4 (&v)[V], float r) {
+#pragma unroll
+    for (int k = 0; k < V; ++k) __stcs(yr + threadIdx.x + stride * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
+}
+
+// ---------------------------------------------------------------------------------------
+// fused, block per row, plain softmax with one block reduction (issue 16): each thread
+// exponentiates against its own maximum, and the block merges (max, sum) pairs online, so
+// the plain softmax needs one barrier pair instead of two. The RMS-scaled softmax cannot: its
+// exponent needs the whole row's rms first (it keeps fused_reg_rms_*).
+
+template <int V>
+__device__ void fused_reg1_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int cols) {
+    __shared__ float red[64];
+    const int T = blockDim.x;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)blockIdx.x * cols);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)blockIdx.x * cols);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
+    float m0 = local_max(v);
+    float s = exp_local(v, m0), m = m0;
+    block_online(m, s, LOG2E, red);
+    store_scaled(yr, T, v, exp2f((m0 - m) * LOG2E) / s);
+    if (stats && threadIdx.x == 0) {
+        stats[3 * blockIdx.x + 0] = 1.f;
+        stats[3 * blockIdx.x + 1] = m;
+        stats[3 * blockIdx.x + 2] = s;
+    }
+}
+
+#define REG1_KERNEL(V, T)                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(T) fused_reg1_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_reg1_row<V>(x, y, st, cols);                                                                                     \
+    }
+REG1_KERNEL(4, 256)
+REG1_KERNEL(2, 512)
+REG1_KERNEL(8, 1024)
+
+// ---------------------------------------------------------------------------------------
+// fused, persistent with the next row prefetched (issue 16), cols == 32768: one block of 1024
+// threads per SM loops over rows blockIdx.x, blockIdx.x + gridDim.x, ... The row being worked
+// on lives in registers (32 values a thread); the next row streams from global memory into
+// 128 KB of shared memory through the bulk copy engine (cp.async.bulk, completing on an
+// mbarrier) while this one is reduced, exponentiated and stored, so the SM's reads do not stop
+// for the reductions and the stores. Dynamic shared memory: 131072 bytes.
+
+__device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+__device__ __forceinline__ void mbar_expect_tx(unsigned long long* bar, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned phase) {
+    unsigned done = 0;
+    do {
+        asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done)
+                     : "r"(smem_u32(bar)), "r"(phase)
+                     : "memory");
+    } while (!done);
+}
+
+__device__ __forceinline__ void bulk_g2s(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(smem_u32(dst)), "l"(src),
+                 "r"(bytes), "r"(smem_u32(bar))
+                 : "memory");
+}
+
+// Thread 0 only: the whole row (128 KB) into `buf`, in 8 bulk copies of 16 KB.
+__device__ __forceinline__ void pipe_issue(float4* buf, const float* src, unsigned long long* bar) {
+    constexpr unsigned BYTES = 32768 * 4, CHUNK = 16384;
+    mbar_expect_tx(bar, BYTES);
+#pragma unroll
+    for (unsigned c = 0; c < BYTES / CHUNK; ++c) bulk_g2s(reinterpret_cast<char*>(buf) + c * CHUNK, reinterpret_cast<const char*>(src) + c * CHUNK, CHUNK, bar);
+}
+
+template <bool RMS>
+__device__ void fused_pipe_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int rows, float eps) {
+    constexpr int T = 1024, V = 8, COLS = 32768;
+    extern __shared__ __align__(128) float4 buf[];
+    __shared__ __align__(8) unsigned long long bar;
+    __shared__ float red[64];
+    int row = blockIdx.x;
+    if (threadIdx.x == 0) mbar_init(&bar, 1);
+    __syncthreads();
+    if (threadIdx.x == 0 && row < rows) pipe_issue(buf, x + (size_t)row * COLS, &bar);
+    unsigned phase = 0;
+    for (; row < rows; row += gridDim.x) {
+        mbar_wait(&bar, phase);
+        phase ^= 1;
+        float4 v[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k) v[k] = buf[threadIdx.x + T * k];
+        __syncthreads();
+        int next = row + gridDim.x;
+        if (threadIdx.x == 0 && next < rows) {
+            // The buffer was read through the generic proxy; the copy engine writes it next.
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            pipe_issue(buf, x + (size_t)next * COLS, &bar);
+        }
+        float4* yr = reinterpret_cast<float4*>(y + (size_t)row * COLS);
+        float scale = 1.f, mx, s;
+        if (RMS) {
+            float sq;
+            local_sq_max(v, sq, mx);
+            block_sum_max(sq, mx, red);
+            scale = 1.f / sqrtf(sq / COLS + eps);
+            s = block_sum(exp_scaled(v, mx, scale * LOG2E), red);
+            store_scaled(yr, T, v, 1.f / s);
+        } else {
+            float m0 = local_max(v);
+            s = exp_local(v, m0);
+            mx = m0;
+            block_online(mx, s, LOG2E, red);
+            store_scaled(yr, T, v, exp2f((m0 - mx) * LOG2E) / s);
+        }
+        if (stats && threadIdx.x == 0) {
+            stats[3 * row + 0] = 1.f / scale;
+            stats[3 * row + 1] = mx * scale;
+            stats[3 * row + 2] = s;
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(1024, 1) fused_pipe_rms(const float* x, float* y, float* st, int rows, float eps) { fused_pipe_rows<true>(x, y, st, rows, eps); }
+extern "C" __global__ void __launch_bounds__(1024, 1) fused_pipe_plain(const float* x, float* y, float* st, int rows, float eps) { fused_pipe_rows<false>(x, y, st, rows, eps); }
+
+// ---------------------------------------------------------------------------------------
+// fused, a thread-block cluster per row (issue 16): the row split over CS blocks of T threads
+// of one cluster (compile-time cluster dims; blocks CS r .. CS r + CS - 1 hold row r), each
+// block keeping its cols / CS values in registers (4 V per thread). Partial statistics meet in
+// distributed shared memory across cluster barriers instead of global memory and grid syncs.
+// The plain softmax exchanges one online (max, sum) pair per block (one cluster barrier); the
+// RMS-scaled one exchanges (sum of squares, max), then the sum (two barriers). A block does
+// not exit before every block of its cluster has read its partials (a last arrive/wait pair,
+// the wait after the stores).
+
+__device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory"); }
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory"); }
+
+template <bool RMS, int V, int CS>
+__device__ void fused_cluster_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int cols, float eps) {
+    __shared__ float red[64];
+    __shared__ float xch[4];
+    cg::cluster_group cluster = cg::this_cluster();
+    const int T = blockDim.x;
+    const int rank = (int)cluster.block_rank();
+    const int row = blockIdx.x / CS;
+    const int lane = threadIdx.x & 31;
+    const size_t piece = (size_t)cols / CS;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + rank * piece);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + rank * piece);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
+    float scale = 1.f, mx, s, r;
+    if (RMS) {
+        float sq;
+        local_sq_max(v, sq, mx);
+        block_sum_max(sq, mx, red);
+        if (threadIdx.x == 0) { xch[0] = sq; xch[1] = mx; }
+        cluster_arrive();
+        cluster_wait();
+        float a = 0.f, b = NEG_INF;
+        if (lane < CS) {
+            const float* p = cluster.map_shared_rank(xch, lane);
+            a = p[0];
+            b = p[1];
+        }
+        sq = warp_sum(a);
+        mx = warp_max(b);
+        scale = 1.f / sqrtf(sq / cols + eps);
+        s = exp_scaled(v, mx, scale * LOG2E);
+        s = block_sum(s, red);
+        if (threadIdx.x == 0) xch[2] = s;
+        cluster_arrive();
+        cluster_wait();
+        a = 0.f;
+        if (lane < CS) a = cluster.map_shared_rank(xch, lane)[2];
+        s = warp_sum(a);
+        r = 1.f / s;
+    } else {
+        float m0 = local_max(v);
+        s = exp_local(v, m0);
+        mx = m0;
+        block_online(mx, s, LOG2E, red);
+        if (threadIdx.x == 0) { xch[0] = mx; xch[1] = s; }
+        cluster_arrive();
+        cluster_wait();
+        float bm = mx, bs = 0.f;
+        if (lane < CS) {
+            const float* p = cluster.map_shared_rank(xch, lane);
+            bm = p[0];
+            bs = p[1];
+        }
+        warp_online(bm, bs, LOG2E);
+        mx = bm;
+        s = bs;
+        r = exp2f((m0 - mx) * LOG2E) / s;
+    }
+    // Every read of another block's partials is done: let the cluster go on, store, then wait.
+    cluster_arrive();
+    store_scaled(yr, T, v, r);
+    if (stats && rank == 0 && threadIdx.x == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+    cluster_wait();
+}
+
+#define CLUSTER_KERNEL(CS, V, T, MINB)                                                                                         \
+    extern "C" __global__ void __cluster_dims__(CS, 1, 1) __launch_bounds__(T, MINB)                                           \
+        fused_cl_rms_##CS##_##V##_##T(const float* x, float* y, float* st, int cols, float eps) {                             \
+        fused_cluster_row<true, V, CS>(x, y, st, cols, eps);                                                                   \
+    }                                                                                                                         \
+    extern "C" __global__ void __cluster_dims__(CS, 1, 1) __launch_bounds__(T, MINB)                                           \
+        fused_cl_plain_##CS##_##V##_##T(const float* x, float* y, float* st, int cols, float eps) {                           \
+        fused_cluster_row<false, V, CS>(x, y, st, cols, eps);                                                                  \
+    }
+CLUSTER_KERNEL(16, 4, 1024, 1)
+CLUSTER_KERNEL(8, 8, 1024, 1)
+CLUSTER_KERNEL(16, 8, 512, 2)
+CLUSTER_KERNEL(2, 8, 512, 2)
+CLUSTER_KERNEL(4, 4, 512, 3)
 
 // ---------------------------------------------------------------------------------------
 // The benchmark's second ceiling: a plain SM copy, one float4 per thread, streaming loads and

@@ -22,7 +22,7 @@ pub(crate) const TOLERANCE: f64 = 1e-5;
 
 /// Which form of the fused kernel a shape gets. The rule and its reasons are in
 /// `kernels/softmax.cu`; this is the same rule in code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Fused {
     /// A warp per row, `v` float4s per lane (cols = 128 v).
     Warp { v: usize },
@@ -32,7 +32,19 @@ pub(crate) enum Fused {
     Split { split: usize },
     /// One block per row, the row re-read from global memory.
     Block,
+    /// As `Reg`, but the plain softmax reduces once (online max and sum); the RMS-scaled
+    /// softmax keeps `Reg`'s kernel.
+    Reg1 { v: usize, threads: u32 },
+    /// cols == 32768: persistent blocks of 1024 threads, one per SM, the next row prefetched
+    /// into shared memory by the bulk copy engine while this one is worked on in registers.
+    Pipe,
+    /// A cluster of `cs` blocks of `threads` per row, `v` float4s per thread
+    /// (cols = 4 · cs · threads · v), partials through distributed shared memory.
+    Cluster { cs: usize, v: usize, threads: u32 },
 }
+
+/// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
+pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
 
 impl Fused {
     /// Chooses the form for a shape; `resident_split_blocks` is how many 1024-thread blocks of
@@ -54,7 +66,88 @@ impl Fused {
             Fused::Reg { v, threads } => format!("fused_reg_{flavour}_{v}_{threads}"),
             Fused::Split { .. } => format!("fused_split_{flavour}"),
             Fused::Block => format!("fused_block_{flavour}"),
+            Fused::Reg1 { v, threads } if !rms => format!("fused_reg1_plain_{v}_{threads}"),
+            Fused::Reg1 { v, threads } => format!("fused_reg_rms_{v}_{threads}"),
+            Fused::Pipe => format!("fused_pipe_{flavour}"),
+            Fused::Cluster { cs, v, threads } => format!("fused_cl_{flavour}_{cs}_{v}_{threads}"),
         }
+    }
+
+    /// Threads per block of this form.
+    pub(crate) fn threads(&self, cols: usize) -> u32 {
+        match self {
+            Fused::Warp { .. } => 256,
+            Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } => *threads,
+            Fused::Split { .. } | Fused::Pipe => 1024,
+            Fused::Block => row_threads(cols),
+        }
+    }
+
+    /// Dynamic shared memory of this form's launch.
+    pub(crate) fn dynamic_shared(&self) -> u32 {
+        if *self == Fused::Pipe { PIPE_SHARED } else { 0 }
+    }
+
+    /// A short name for the candidate variants of the benchmark (`x-<short>`).
+    pub(crate) fn short(&self) -> String {
+        match self {
+            Fused::Warp { v } => format!("warp{v}"),
+            Fused::Reg { v, threads } => format!("reg{v}x{threads}"),
+            Fused::Split { split } => format!("split{split}"),
+            Fused::Block => "block".into(),
+            Fused::Reg1 { v, threads } => format!("reg1-{v}x{threads}"),
+            Fused::Pipe => "pipe".into(),
+            Fused::Cluster { cs, v, threads } => format!("cl{cs}-{v}x{threads}"),
+        }
+    }
+
+    /// The form named for this shape in a CLAIMCHECK_SOFTMAX_DISPATCH list
+    /// (`RxC=<short>;RxC=<short>`), among the candidates and the rule's own forms.
+    pub(crate) fn overridden(list: &str, rows: usize, cols: usize) -> Option<Fused> {
+        let case = format!("{rows}x{cols}");
+        let want = list.split(';').filter_map(|e| e.split_once('=')).find(|(c, _)| c.trim() == case)?.1.trim().to_string();
+        let mut forms = Fused::candidates(rows, cols, "all");
+        forms.push(Fused::choose(rows, cols, usize::MAX));
+        forms.into_iter().find(|f| f.short() == want)
+    }
+
+    /// The issue-16 candidate forms measured beside the dispatched one when
+    /// CLAIMCHECK_SOFTMAX_CANDIDATES is set (a comma list of families: reg1, pipe, cluster,
+    /// or `all`). Each is validated against FP64 and timed like every variant.
+    pub(crate) fn candidates(rows: usize, cols: usize, families: &str) -> Vec<Fused> {
+        let on = |f: &str| families.split(',').any(|x| x.trim() == f || x.trim() == "all");
+        let mut out = Vec::new();
+        match cols {
+            4096 => {
+                if on("reg1") {
+                    out.push(Fused::Reg1 { v: 4, threads: 256 });
+                    out.push(Fused::Reg1 { v: 2, threads: 512 });
+                }
+                if on("reg") {
+                    out.push(Fused::Reg { v: 2, threads: 512 });
+                }
+            }
+            32768 => {
+                if on("reg1") {
+                    out.push(Fused::Reg1 { v: 8, threads: 1024 });
+                }
+                if on("pipe") {
+                    out.push(Fused::Pipe);
+                }
+                if on("cluster") {
+                    out.push(Fused::Cluster { cs: 2, v: 8, threads: 512 });
+                    out.push(Fused::Cluster { cs: 4, v: 4, threads: 512 });
+                }
+            }
+            262144 if on("cluster") => {
+                out.push(Fused::Cluster { cs: 16, v: 4, threads: 1024 });
+                out.push(Fused::Cluster { cs: 8, v: 8, threads: 1024 });
+                out.push(Fused::Cluster { cs: 16, v: 8, threads: 512 });
+            }
+            _ => {}
+        }
+        let _ = rows;
+        out
     }
 
     pub(crate) fn describe(&self) -> String {
@@ -63,6 +156,9 @@ impl Fused {
             Fused::Reg { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers", 4 * v),
             Fused::Split { split } => format!("row split over {split} cooperative blocks of 1024 threads, 16 values per thread, two grid syncs"),
             Fused::Block => "one block per row, row re-read from global memory".into(),
+            Fused::Reg1 { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers, plain softmax in one online reduction", 4 * v),
+            Fused::Pipe => "persistent 1024-thread block per SM, row in registers, next row prefetched into shared memory by bulk copies".into(),
+            Fused::Cluster { cs, v, threads } => format!("cluster of {cs} blocks of {threads} threads per row, {} values per thread, partials through distributed shared memory", 4 * v),
         }
     }
 }
@@ -86,6 +182,9 @@ enum Variant {
     FusedPlain,
     /// softmax-bench only: cuDNN on the plain softmax.
     CudnnPlain,
+    /// softmax-bench only, with CLAIMCHECK_SOFTMAX_CANDIDATES: a candidate form of the fused
+    /// kernel (plain, or RMS-scaled when the flag is set), named `x-<short>[-rms]`.
+    Cand(Fused, bool),
 }
 
 impl Variant {
@@ -100,11 +199,15 @@ impl Variant {
             (Variant::CopyKernel, _) => "copy-kernel",
             (Variant::FusedPlain, _) => "fused",
             (Variant::CudnnPlain, _) => "cudnn",
+            (Variant::Cand(f, rms), _) => Box::leak(format!("x-{}{}", f.short(), if rms { "-rms" } else { "" }).into_boxed_str()),
         }
     }
 
     fn rms(self) -> bool {
-        !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel)
+        match self {
+            Variant::Cand(_, rms) => rms,
+            _ => !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel),
+        }
     }
 
     /// Logical bytes of one invocation: array accesses as the code makes them.
@@ -113,7 +216,7 @@ impl Variant {
         match self {
             Variant::FourKernel => 5 * e + 36 * rows,
             Variant::FusedBlock => 4 * e,
-            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CopyKernel | Variant::CudnnPlain => 2 * e,
+            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CopyKernel | Variant::CudnnPlain | Variant::Cand(..) => 2 * e,
             Variant::Cudnn => 5 * e,
         }
     }
@@ -130,6 +233,9 @@ struct Kernels {
     fused_plain: CudaFunction,
     copy: CudaFunction,
     fused: Fused,
+    /// Candidate forms with their (RMS-scaled, plain) kernels.
+    cands: Vec<(Fused, CudaFunction, CudaFunction)>,
+    sm_count: u32,
 }
 
 /// One set of buffers; timed invocations rotate through several.
@@ -194,18 +300,34 @@ impl Shape {
                 if with_stats { b.arg(&mut set.stats) } else { b.arg(&null) };
                 b.arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
             },
-            Variant::Fused | Variant::FusedPlain => {
-                let f = if v == Variant::Fused { &k.fused_rms } else { &k.fused_plain };
+            Variant::Fused | Variant::FusedPlain | Variant::Cand(..) => {
+                let (form, f) = match v {
+                    Variant::Fused => (k.fused, &k.fused_rms),
+                    Variant::FusedPlain => (k.fused, &k.fused_plain),
+                    Variant::Cand(form, rms) => {
+                        let c = k.cands.iter().find(|c| c.0 == form).ok_or_else(|| anyhow::anyhow!("candidate {form:?} not loaded"))?;
+                        (form, if rms { &c.1 } else { &c.2 })
+                    }
+                    _ => unreachable!(),
+                };
                 let mut b = stream.launch_builder(f);
                 b.arg(&set.x).arg(&mut set.y);
                 if with_stats { b.arg(&mut set.stats) } else { b.arg(&null) };
-                match k.fused {
+                match form {
                     Fused::Warp { .. } => unsafe {
                         let rows_i = rows as i32;
                         b.arg(&rows_i).arg(&eps).launch(cfg(rows.div_ceil(8), 256, 0))?;
                     },
-                    Fused::Reg { threads, .. } => unsafe {
+                    Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
+                    },
+                    Fused::Pipe => unsafe {
+                        let rows_i = rows as i32;
+                        b.arg(&rows_i).arg(&eps).launch(cfg(rows.min(k.sm_count), 1024, PIPE_SHARED))?;
+                    },
+                    // The cluster shape is compiled into the kernel (__cluster_dims__).
+                    Fused::Cluster { cs, threads, .. } => unsafe {
+                        b.arg(&cols).arg(&eps).launch(cfg(rows * cs as u32, threads, 0))?;
                     },
                     Fused::Split { split } => unsafe {
                         let split_i = split as i32;
@@ -283,7 +405,26 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
     for (rows, cols) in SHAPES {
         let case = format!("{rows}x{cols}");
         progress(&format!("{suite} {case}"));
-        let fused = Fused::choose(rows, cols, resident);
+        let mut fused = Fused::choose(rows, cols, resident);
+        if let Ok(over) = std::env::var("CLAIMCHECK_SOFTMAX_DISPATCH") {
+            if let Some(form) = Fused::overridden(&over, rows, cols) {
+                out.notes.push(format!("{suite} {case}: dispatch set by CLAIMCHECK_SOFTMAX_DISPATCH to {} (the rule's choice: {})", form.kernel(true), fused.kernel(true)));
+                fused = form;
+            }
+        }
+        let (fused_rms, fused_plain) = prepare(gpu, &module, fused, rows, cols)?.map_err(|why| anyhow::anyhow!("{suite} {case}: the dispatched form cannot run: {why}"))?;
+        let mut cands = Vec::new();
+        if bench {
+            if let Ok(families) = std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES") {
+                for form in Fused::candidates(rows, cols, &families) {
+                    match prepare(gpu, &module, form, rows, cols) {
+                        Ok(Ok((r, p))) => cands.push((form, r, p)),
+                        Ok(Err(why)) => out.notes.push(format!("{suite} {case}: candidate {} not run: {why}", form.short())),
+                        Err(e) => out.notes.push(format!("{suite} {case}: candidate {} not run: {e}", form.short())),
+                    }
+                }
+            }
+        }
         let kernels = Kernels {
             rms: module.function("sm_rms")?,
             max: module.function("sm_max")?,
@@ -291,10 +432,12 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             norm: module.function("sm_norm")?,
             scale: module.function("rms_scale")?,
             block_rms: module.function("fused_block_rms")?,
-            fused_rms: module.function(&fused.kernel(true))?,
-            fused_plain: module.function(&fused.kernel(false))?,
+            fused_rms,
+            fused_plain,
             copy: module.function("copy_f4")?,
             fused,
+            cands,
+            sm_count: gpu.info.sm_count as u32,
         };
         let cudnn = if super::device::cudnn_present() {
             let dnn = Cudnn::new(gpu.stream.clone())?;
@@ -306,7 +449,11 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             None
         };
         let shape = Shape { rows, cols, kernels, cudnn };
-        let active: Vec<Variant> = variants.iter().copied().filter(|v| shape.cudnn.is_some() || !matches!(v, Variant::Cudnn | Variant::CudnnPlain)).collect();
+        let mut active: Vec<Variant> = variants.iter().copied().filter(|v| shape.cudnn.is_some() || !matches!(v, Variant::Cudnn | Variant::CudnnPlain)).collect();
+        for (form, _, _) in &shape.kernels.cands {
+            active.push(Variant::Cand(*form, false));
+            active.push(Variant::Cand(*form, true));
+        }
         record_kernels(gpu, out, &shape, &module.name)?;
 
         let split = match fused { Fused::Split { split } => split, _ => 1 };
@@ -340,7 +487,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 out.validation.push(reference::compare(&c("y"), &y, &reference.y));
                 let stats: Option<(Vec<f32>, Vec<f32>, Vec<f32>)> = match v {
                     Variant::FourKernel => Some((gpu.stream.clone_dtoh(&set.rms)?, gpu.stream.clone_dtoh(&set.mx)?, gpu.stream.clone_dtoh(&set.sum)?)),
-                    Variant::FusedBlock | Variant::Fused | Variant::FusedPlain => {
+                    Variant::FusedBlock | Variant::Fused | Variant::FusedPlain | Variant::Cand(..) => {
                         let st = gpu.stream.clone_dtoh(&set.stats)?;
                         Some((st.iter().step_by(3).copied().collect(), st.iter().skip(1).step_by(3).copied().collect(), st.iter().skip(2).step_by(3).copied().collect()))
                     }
@@ -444,15 +591,37 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
     Ok(())
 }
 
+/// Loads a form's (RMS-scaled, plain) kernels and readies them for launch: the dynamic
+/// shared-memory limit of `Pipe`, the non-portable cluster size of 16-block clusters. The inner
+/// `Err` says why the form cannot run on this device (a cluster that does not fit).
+fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, cols: usize) -> anyhow::Result<Result<(CudaFunction, CudaFunction), String>> {
+    let r = module.function(&form.kernel(true))?;
+    let p = module.function(&form.kernel(false))?;
+    for f in [&r, &p] {
+        match form {
+            Fused::Pipe => f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, PIPE_SHARED as i32)?,
+            Fused::Cluster { cs, threads, .. } => {
+                if cs > 8 {
+                    f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)?;
+                }
+                let fits = f.occupancy_max_active_clusters(cfg((rows * cs) as u32, threads, 0), &gpu.stream);
+                match fits {
+                    Ok(0) => return Ok(Err(format!("no cluster of {cs} blocks of {threads} threads fits"))),
+                    Ok(n) => eprintln!("{}: at most {n} clusters of {cs} blocks of {threads} threads active at once ({rows} rows)", form.kernel(f as *const _ == &r as *const _)),
+                    Err(e) => return Ok(Err(format!("cluster occupancy query failed: {e}"))),
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = cols;
+    Ok(Ok((r, p)))
+}
+
 fn record_kernels(gpu: &Gpu, out: &mut Collected, shape: &Shape, module: &str) -> anyhow::Result<()> {
     let k = &shape.kernels;
     let t = row_threads(shape.cols);
-    let fused_threads = match k.fused {
-        Fused::Warp { .. } => 256,
-        Fused::Reg { threads, .. } => threads,
-        Fused::Split { .. } => 1024,
-        Fused::Block => t,
-    };
+    let fused_threads = k.fused.threads(shape.cols);
     let list: [(&str, &CudaFunction, u32); 8] = [
         ("sm_rms", &k.rms, t),
         ("sm_max", &k.max, t),
@@ -472,7 +641,18 @@ fn record_kernels(gpu: &Gpu, out: &mut Collected, shape: &Shape, module: &str) -
         if out.kernels.iter().any(|i| i.kernel == kernel && i.block_threads == threads) {
             continue;
         }
-        out.kernels.push(gpu.kernel_info(module, &kernel, f, threads, 0)?);
+        let shared = if name.starts_with("fused-") { k.fused.dynamic_shared() } else { 0 };
+        out.kernels.push(gpu.kernel_info(module, &kernel, f, threads, shared)?);
+    }
+    for (form, r, p) in &k.cands {
+        for (rms, f) in [(true, r), (false, p)] {
+            let kernel = form.kernel(rms);
+            let threads = form.threads(shape.cols);
+            if out.kernels.iter().any(|i| i.kernel == kernel && i.block_threads == threads) {
+                continue;
+            }
+            out.kernels.push(gpu.kernel_info(module, &kernel, f, threads, form.dynamic_shared())?);
+        }
     }
     Ok(())
 }
@@ -505,14 +685,54 @@ mod tests {
         }
     }
 
-    /// Kernels made by WARP_KERNEL(V) / REG_KERNEL(V, T) appear as their macro invocation.
+    /// Kernels made by WARP_KERNEL(V) / REG_KERNEL(V, T) / REG1_KERNEL(V, T) /
+    /// CLUSTER_KERNEL(CS, V, T, MINB) appear as their macro invocation.
     fn macro_form(name: &str) -> String {
         let parts: Vec<&str> = name.split('_').collect();
         match parts.as_slice() {
             ["fused", "warp", _, v] => format!("WARP_KERNEL({v})"),
             ["fused", "reg", _, v, t] => format!("REG_KERNEL({v}, {t})"),
+            ["fused", "reg1", _, v, t] => format!("REG1_KERNEL({v}, {t})"),
+            ["fused", "cl", _, cs, v, t] => format!("CLUSTER_KERNEL({cs}, {v}, {t},"),
             _ => name.to_string(),
         }
+    }
+
+    #[test]
+    fn every_candidate_kernel_exists_in_the_source() {
+        let source = super::super::KERNELS[1].1;
+        for (rows, cols) in SHAPES {
+            for form in Fused::candidates(rows, cols, "all") {
+                assert_eq!(form.threads(cols) as usize * 4 * form_values(form) * cluster(form), cols, "{form:?} does not cover {cols} columns");
+                for rms in [true, false] {
+                    let name = form.kernel(rms);
+                    assert!(source.contains(&format!("{name}(")) || source.contains(&macro_form(&name)), "{name} is not defined in kernels/softmax.cu");
+                }
+            }
+        }
+    }
+
+    fn form_values(f: Fused) -> usize {
+        match f {
+            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } => v,
+            Fused::Pipe => 8,
+            _ => 0,
+        }
+    }
+
+    fn cluster(f: Fused) -> usize {
+        if let Fused::Cluster { cs, .. } = f { cs } else { 1 }
+    }
+
+    #[test]
+    fn the_dispatch_override_names_candidates_and_rule_forms() {
+        let list = "1024x32768=pipe; 8x262144=cl16-4x1024;4096x4096=reg1-4x256";
+        assert_eq!(Fused::overridden(list, 1024, 32768), Some(Fused::Pipe));
+        assert_eq!(Fused::overridden(list, 8, 262144), Some(Fused::Cluster { cs: 16, v: 4, threads: 1024 }));
+        assert_eq!(Fused::overridden(list, 4096, 4096), Some(Fused::Reg1 { v: 4, threads: 256 }));
+        assert_eq!(Fused::overridden("8x262144=split16", 8, 262144), Some(Fused::Split { split: 16 }));
+        assert_eq!(Fused::overridden(list, 4096, 128), None);
+        assert_eq!(Fused::overridden("1024x32768=nonsense", 1024, 32768), None);
     }
 
     #[test]

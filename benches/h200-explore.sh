@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Issue 16, first device call: every candidate form of the fused softmax compiled, validated
+# against FP64 and timed beside the dispatched kernels and the peers, in `bench softmax` runs
+# with CLAIMCHECK_SOFTMAX_CANDIDATES set. A candidate family that hangs or fails is dropped and
+# the bench repeated without it. Brings back the runs in $OUT/runs.tgz and the logs.
+# It writes 6 files into $OUT (the device returns at most 8: add none, or runs.tgz may be the
+# one left out, as happened once). A device call sends the session's checkout, not a helper's
+# worktree: put the binary, this script, the peer and picker scripts and the wheels in an
+# ignored folder there, carry it, and set CARRY to it.
+# Usage (device machine, repository root): bash benches/h200-explore.sh [N candidate benches] [M picked benches]
+set -uo pipefail
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$(python3 -c "import nvidia.cudnn as m; print(list(m.__path__)[0]+'/lib')"):${LD_LIBRARY_PATH:-}
+export PYTHONUNBUFFERED=1
+OUT=${OUT:-/tmp/out}
+BUDGET_S=${BUDGET_S:-400}
+mkdir -p "$OUT"
+# The files this job needs travel in $CARRY (default: the repository's own paths).
+CARRY=${CARRY:-}
+bin=${CARRY:-./target/release}/claimcheck
+peers=${CARRY:-benches}/torch_softmax.py
+picker=${CARRY:-benches}/pick_dispatch.py
+pack() {
+  local new
+  new=$(comm -13 <(echo "$before") <(ls evidence/runs | sort) | grep -v '^\.' || true)
+  [ -n "$new" ] && tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
+}
+n=${1:-2}
+wheels=${CARRY:-.whl}
+if ls $wheels/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site $wheels/*.whl && export PYTHONPATH=/tmp/site
+fi
+nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/nvidia-smi.txt"
+before=$(ls evidence/runs 2>/dev/null | sort)
+families="all"
+for i in $(seq 1 "$n"); do
+  [ "$SECONDS" -lt "$BUDGET_S" ] || { echo "budget spent before bench $i" | tee -a "$OUT/bench.log"; break; }
+  python3 $peers "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+  for fam in "$families" "reg,reg1,cluster" "reg,reg1,pipe" "reg,reg1" "none"; do
+    echo "== bench $i candidates=$fam" | tee -a "$OUT/bench.log"
+    CLAIMCHECK_SOFTMAX_CANDIDATES=$fam timeout 150 $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
+    rc=${PIPESTATUS[0]}
+    echo "== bench $i candidates=$fam: exit $rc" | tee -a "$OUT/bench.log"
+    pack
+    if [ "$rc" = 0 ] || [ "$rc" = 3 ]; then families=$fam; break; fi
+  done
+done
+# Then the forms the first run measured fastest (benches/pick_dispatch.py), dispatched through
+# CLAIMCHECK_SOFTMAX_DISPATCH, in M more benches without candidates, each with fresh peers.
+m=${2:-0}
+first=$(comm -13 <(echo "$before") <(ls evidence/runs | sort) | grep softmax-bench | head -1)
+if [ -n "$first" ] && [ "$m" -gt 0 ]; then
+  pick=$(python3 $picker "evidence/runs/$first" 2>>"$OUT/pick.log")
+  echo "picked: $pick" | tee -a "$OUT/pick.log"
+  for i in $(seq 1 "$m"); do
+    [ "$SECONDS" -lt "$BUDGET_S" ] || { echo "budget spent before picked bench $i" | tee -a "$OUT/bench.log"; break; }
+    python3 $peers "/tmp/peer-p$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+    CLAIMCHECK_SOFTMAX_DISPATCH="$pick" timeout 150 $bin bench softmax --peer "/tmp/peer-p$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
+    echo "== picked bench $i: exit ${PIPESTATUS[0]}" | tee -a "$OUT/bench.log"
+    pack
+  done
+fi
+after=$(ls evidence/runs | sort)
+new=$(comm -13 <(echo "$before") <(echo "$after") | grep -v '^\.' || true)
+for r in $new; do
+  case "$r" in *softmax-bench) $bin bench-report "evidence/runs/$r" 2>&1 | tee -a "$OUT/bench-report.txt";; esac
+  (cd "evidence/runs/$r" && sha256sum -c --quiet MANIFEST.sha256 && echo "$r: manifest verifies")
+done
+[ -n "$new" ] && tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
+echo "job took ${SECONDS}s"
+ls -la "$OUT"
