@@ -18,6 +18,7 @@
 
 pub mod accepted;
 pub mod calibration;
+pub mod columns;
 pub mod graphs;
 pub mod jsonl;
 pub mod kernels;
