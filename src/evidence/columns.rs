@@ -511,21 +511,27 @@ impl Scanner {
                 if *b.get(i)? != b'"' {
                     return None;
                 }
-                let (ks, ke) = (i + 1, string_end(b, i + 1)?);
-                let key = &b[ks..ke];
+                let ks = i + 1;
+                let n = self.keys.len();
+                // The key the last line had here, if this line has it too: compared in place,
+                // which also finds its end, so a key of a known shape is read once.
+                let expected = match self.shape.get(n) {
+                    Some((k, slot)) if same_shape && b.get(ks + k.len()) == Some(&b'"') && same_bytes(&b[ks..ks + k.len()], k) => Some((ks + k.len(), *slot)),
+                    _ => None,
+                };
+                let (ke, slot) = match expected {
+                    Some(hit) => hit,
+                    None => {
+                        same_shape = false;
+                        let ke = string_end(b, ks)?;
+                        (ke, wanted.slot(&b[ks..ke]))
+                    }
+                };
                 i = skip_ws(b, ke + 1);
                 if *b.get(i)? != b':' {
                     return None;
                 }
                 i = skip_ws(b, i + 1);
-                let n = self.keys.len();
-                let slot = match self.shape.get(n) {
-                    Some((k, slot)) if same_shape && k.as_slice() == key => *slot,
-                    _ => {
-                        same_shape = false;
-                        wanted.slot(key)
-                    }
-                };
                 self.keys.push((ks, ke));
                 let vs = i;
                 i = match *b.get(i)? {
@@ -571,6 +577,29 @@ impl Scanner {
         }
         Some(i)
     }
+}
+
+/// Two short byte strings compared in a loop the compiler keeps inline: keys are a few bytes,
+/// where a call to `memcmp` costs more than the comparison.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i + 8 <= a.len() {
+        if u64::from_ne_bytes(a[i..i + 8].try_into().unwrap_or_default()) != u64::from_ne_bytes(b[i..i + 8].try_into().unwrap_or_default()) {
+            return false;
+        }
+        i += 8;
+    }
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
