@@ -9,6 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 sizes=${1:-"1e5 1e6 1e7"}
 cargo build --release --quiet --bin claimcheck --example generate-samples
+# CLAIMCHECK names another build to measure (a copy, so that a rebuild during the run cannot
+# swap the binary between runs).
+bin=${CLAIMCHECK:-./target/release/claimcheck}
 mkdir -p target/scale-data
 files=()
 for n in $sizes; do
@@ -22,5 +25,5 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import duckdb, polars
     "$venv/bin/pip" install --quiet duckdb polars numpy
 fi
 "$venv/bin/python" -c "import duckdb, polars, sys; print(f'python {sys.version.split()[0]}, DuckDB {duckdb.__version__}, Polars {polars.__version__}')"
-"$venv/bin/python" benches/scale/compare.py --claimcheck ./target/release/claimcheck --python "$venv/bin/python" \
+"$venv/bin/python" benches/scale/compare.py --claimcheck "$bin" --python "$venv/bin/python" \
     --peers benches/scale/peers.py --runs "${RUNS:-10}" --runs-large "${RUNS_LARGE:-5}" "${files[@]}"

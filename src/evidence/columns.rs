@@ -235,8 +235,9 @@ impl<'a> Worker<'a> {
     }
 
     fn chunk(&mut self, index: usize, bytes: &[u8]) {
-        let mut info = ChunkInfo { lines: count_lines(bytes), ..ChunkInfo::default() };
+        let mut info = ChunkInfo::default();
         if let Err(e) = std::str::from_utf8(bytes) {
+            info.lines = count_lines(bytes);
             let at = e.valid_up_to();
             let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
             let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
@@ -283,6 +284,8 @@ impl<'a> Worker<'a> {
             }
             pos = next;
         }
+        // A chunk read to its end counted its lines on the way; one left early counts them now.
+        info.lines = if pos >= bytes.len() { line } else { count_lines(bytes) };
         self.chunks.push((index, info));
     }
 
