@@ -47,7 +47,11 @@
 //! - [`evidence`]: the typed run directory, one file per file of a run (`meta`, `samples`,
 //!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `manifest`,
 //!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
-//!   compact (`jsonl`), and the one reader (`store`).
+//!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
+//!   once per process (a trace's tasks, a JSON document, a run's rendered figures) for every
+//!   registry and check, and `columns`: a samples file streamed in chunks on every core straight
+//!   into per-group `f64` columns of the fields asked for, for `stats` at 10^6–10^7 samples,
+//!   giving what `jsonl` gives, errors included.
 //! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
 //!   review file, the benchmark targets, `stats`.
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and
@@ -68,7 +72,8 @@
 //! - [`status`]: how a command ended (`Status`, `Failure`), the one mapping to exit codes, and
 //!   the one output writer; [`cli`]: argument parsing and one short arm per command.
 //! - [`diagnostic`], [`paths`], [`hash`], [`stats`]: located errors, paths that never leave the
-//!   root and replaced files, SHA-256, numpy-identical quantiles.
+//!   root and replaced files, SHA-256, numpy-identical quantiles (from sorted samples, or by
+//!   selection from unsorted columns, to the same bits).
 //! - `confined`, `atomic` (crate-private, written for the hostile-input issue and not yet wired in): the root as a directory handle that
 //!   opens files one component at a time and refuses, at open time, any path that leaves the
 //!   root through a symbolic link; and the one writer that replaces a file whole (temporary
@@ -89,7 +94,8 @@
 //!
 //! **Architecture Invariant:** no command opens a file under the root twice: every read goes
 //! through the workspace's [`evidence::store::Evidence`], which keeps what it parsed. A test
-//! holds `review` of the shipped repository to one open per file.
+//! holds `review` of the shipped repository to one open per file, and another the audit of
+//! ten copies of its registries. (`stats` reads a file outside any workspace, once, streamed.)
 //!
 //! **Architecture Invariant:** the audit writes nothing but the `--summary` file it is asked
 //! for. Each writer writes one kind of thing: `run`, `bench` and `recheck --gpu` a new run
