@@ -26,6 +26,9 @@ pub struct Evidence {
     bytes: RefCell<HashMap<PathBuf, Rc<Vec<u8>>>>,
     parsed: RefCell<HashMap<(String, TypeId), Rc<dyn Any>>>,
     opens: RefCell<BTreeMap<String, usize>>,
+    /// Paths resolved inside the root, by the name asked for: the checks of every registry ask
+    /// for the same few files, and each resolution walks the file system link by link.
+    resolved: RefCell<HashMap<String, PathBuf>>,
 }
 
 /// Why a file could not be had; each caller locates it as suits its reader.
@@ -51,7 +54,7 @@ impl ReadError {
 
 impl Evidence {
     pub fn new(root: Root) -> Self {
-        Evidence { root, bytes: RefCell::default(), parsed: RefCell::default(), opens: RefCell::default() }
+        Evidence { root, bytes: RefCell::default(), parsed: RefCell::default(), opens: RefCell::default(), resolved: RefCell::default() }
     }
 
     pub fn root(&self) -> &Root {
@@ -60,12 +63,22 @@ impl Evidence {
 
     /// Whether `rel` names a file or folder inside the root.
     pub fn exists(&self, rel: &str) -> bool {
-        self.root.resolve(rel).is_ok()
+        self.resolve(rel).is_ok()
+    }
+
+    /// `rel` resolved inside the root ([`Root::resolve`]); a success is remembered.
+    fn resolve(&self, rel: &str) -> Result<PathBuf, PathError> {
+        if let Some(hit) = self.resolved.borrow().get(rel) {
+            return Ok(hit.clone());
+        }
+        let full = self.root.resolve(rel)?;
+        self.resolved.borrow_mut().insert(rel.to_string(), full.clone());
+        Ok(full)
     }
 
     /// The bytes of the file at `rel`, read on first use.
     pub fn bytes(&self, rel: &str) -> Result<Rc<Vec<u8>>, ReadError> {
-        let full = self.root.resolve(rel).map_err(ReadError::Path)?;
+        let full = self.resolve(rel).map_err(ReadError::Path)?;
         if let Some(hit) = self.bytes.borrow().get(&full) {
             return Ok(hit.clone());
         }
@@ -153,7 +166,7 @@ impl Evidence {
         if self.parsed.borrow().contains_key(&(inserted.clone(), TypeId::of::<Jsonl>())) {
             return Ok(inserted);
         }
-        let full = self.root.resolve(rel).map_err(ReadError::Path)?;
+        let full = self.resolve(rel).map_err(ReadError::Path)?;
         Ok(full.to_string_lossy().into_owned())
     }
 }
