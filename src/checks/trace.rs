@@ -107,7 +107,8 @@ impl Spec {
             None => (Some(tasks.len() as f64), format!("{} tasks, coverage and order hold", tasks.len())),
             Some(p) => {
                 let predicate = parse_predicate(p.get_ref()).map_err(|m| ctx.error_at(m, p.span(), "here"))?;
-                let value = evaluate(&predicate, tasks);
+                // The same predicate over the same trace, from another registry, is evaluated once.
+                let value = *ctx.evidence.derived(&format!("trace-predicate:{file}|{}", p.get_ref()), || evaluate(&predicate, tasks));
                 (value, format!("{} over {} tasks", p.get_ref(), tasks.len()))
             }
         };
