@@ -48,8 +48,8 @@
 //!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `manifest`,
 //!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
-//!   once per process (a trace's tasks, a JSON document, a run's rendered figures) for every
-//!   registry and check, and `columns`: a samples file streamed in chunks on every core straight
+//!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
+//!   verification, a run's rendered figures) for every registry and check, and `columns`: a samples file streamed in chunks on every core straight
 //!   into per-group `f64` columns of the fields asked for, for `stats` at 10^6–10^7 samples,
 //!   giving what `jsonl` gives, errors included.
 //! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
