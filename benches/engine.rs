@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use claimcheck::evidence::{Jsonl, SampleRecord};
+use claimcheck::evidence::Jsonl;
 use criterion::Criterion;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use rand_distr::{Distribution, LogNormal};
+
+#[path = "scale/samples.rs"]
+mod samples;
 
 const SAMPLES: usize = 1_000_000;
 const PEER: &str = "benches/peers/stats.py";
@@ -100,8 +100,7 @@ fn peer_available() -> bool {
     ok
 }
 
-/// A samples file shaped like a run's: 240 configurations (4 suites, 6 cases, 5 variants,
-/// 2 modes) of log-normal times, one line per sample, from a fixed seed.
+/// The shared synthetic samples file (`benches/scale/samples.rs`), written once.
 fn synthetic_samples() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap_or(Path::new("target")).join("bench-data");
     let path = dir.join("samples-1e6.jsonl");
@@ -109,42 +108,7 @@ fn synthetic_samples() -> PathBuf {
         return path;
     }
     std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(20261202);
-    let times = LogNormal::new(3.0, 0.3).unwrap();
-    let suites = ["pointwise", "softmax", "scheduling", "softmax-bench"];
-    let cases = ["4096x4096", "4096x128", "32768x1024", "1024x32768", "16384x512", "8x262144"];
-    let variants = ["three-kernel", "fused", "fused-block", "cudnn", "torch"];
-    let mut configs = Vec::new();
-    for s in suites {
-        for c in cases {
-            for v in variants {
-                for m in ["stream", "graph"] {
-                    configs.push((s, c, v, m));
-                }
-            }
-        }
-    }
-    let mut text = String::with_capacity(140 * SAMPLES);
-    for i in 0..SAMPLES {
-        let (suite, case, variant, mode) = configs[i % configs.len()];
-        let host: f64 = times.sample(&mut rng);
-        let record = SampleRecord {
-            suite: suite.into(),
-            case: case.into(),
-            variant: variant.into(),
-            mode: mode.into(),
-            round: (i / configs.len()) as u32,
-            order: (i % configs.len()) as u32,
-            host_us: (host * 1000.0).round() / 1000.0,
-            device_us: (host * 800.0).round() / 1000.0,
-            protocol: None,
-        };
-        text.push_str(&serde_json::to_string(&record).unwrap());
-        text.push('\n');
-    }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).unwrap();
-    std::fs::rename(&tmp, &path).unwrap();
+    samples::write(&path, SAMPLES).unwrap();
     path
 }
 

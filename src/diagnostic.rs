@@ -74,10 +74,16 @@ impl Diagnostic {
     /// Bytes of `file` that are not UTF-8, located at the first invalid byte (`valid_up_to`
     /// bytes in), with its line shown as far as it can be read: invalid bytes show as `�`.
     pub fn not_utf8(file: &str, bytes: &[u8], valid_up_to: usize) -> Self {
+        Diagnostic::not_utf8_after(file, bytes, valid_up_to, 0)
+    }
+
+    /// As [`Diagnostic::not_utf8`] for `bytes` that are a part of `file` starting after
+    /// `lines_before` whole lines (a chunk read alone), so that the line named is the file's.
+    pub fn not_utf8_after(file: &str, bytes: &[u8], valid_up_to: usize, lines_before: usize) -> Self {
         let at = valid_up_to.min(bytes.len());
         let line_start = bytes[..at].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
         let line_end = bytes[at..].iter().position(|b| *b == b'\n').map_or(bytes.len(), |i| at + i);
-        let line = bytes[..line_start].iter().filter(|b| **b == b'\n').count() + 1;
+        let line = lines_before + bytes[..line_start].iter().filter(|b| **b == b'\n').count() + 1;
         // The bytes before `at` are valid, so the lossy line keeps them, and their offsets.
         let shown = String::from_utf8_lossy(&bytes[line_start..line_end]).trim_end_matches('\r').to_string();
         let start = (at - line_start).min(shown.len());

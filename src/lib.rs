@@ -49,7 +49,11 @@
 //! - [`evidence`]: the typed run directory, one file per file of a run (`meta`, `samples`,
 //!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `manifest`,
 //!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
-//!   compact (`jsonl`), and the one reader (`store`).
+//!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
+//!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
+//!   verification, a run's rendered figures) for every registry and check, and `columns`: a samples file streamed in chunks on every core straight
+//!   into per-group `f64` columns of the fields asked for, for `stats` at 10^6–10^7 samples,
+//!   giving what `jsonl` gives, errors included.
 //! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
 //!   review file, the benchmark targets, `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
@@ -74,7 +78,8 @@
 //!   the one output writer; [`cli`]: argument parsing and one short arm per command.
 //! - [`diagnostic`], [`paths`], [`hash`], [`stats`]: located errors, the root and every path
 //!   under it (`paths::Root`: the one place that opens, lists, creates and replaces files under
-//!   the root), SHA-256, numpy-identical quantiles.
+//!   the root), SHA-256, numpy-identical quantiles (from sorted samples, or by selection from
+//!   unsorted columns, to the same bits).
 //! - `confined`, `atomic` (crate-private, under [`paths`]): the root as a folder handle that
 //!   opens files one component at a time with `openat` and `O_NOFOLLOW` and refuses, at open
 //!   time, any path that leaves the root through a symbolic link; and the one writer that
@@ -99,7 +104,8 @@
 //!
 //! **Architecture Invariant:** no command opens a file under the root twice: every read goes
 //! through the workspace's [`evidence::store::Evidence`], which keeps what it parsed. A test
-//! holds `review` of the shipped repository to one open per file.
+//! holds `review` of the shipped repository to one open per file, and another the audit of
+//! ten copies of its registries. (`stats` reads a file outside any workspace, once, streamed.)
 //!
 //! **Architecture Invariant:** the audit writes nothing but the `--summary` file it is asked
 //! for. Each writer writes one kind of thing: `run`, `bench` and `recheck --gpu` a new run

@@ -91,15 +91,24 @@ impl Query {
 fn lookup(ctx: &Context<'_>, file_name: &Spanned<String>, path: &Spanned<String>) -> Result<Value, Diagnostic> {
     let text = ctx.read_text(file_name)?;
     let file = file_name.get_ref();
-    // A malformed evidence file is located in itself, where its parser stopped.
-    let root: Value = if file.ends_with(".toml") {
-        let t: toml::Value = toml::from_str(&text).map_err(|e| Diagnostic::toml(&format!("{file}: not TOML"), file, &text, &e))?;
-        serde_json::to_value(t).map_err(|e| ctx.error_at(format!("{file}: {e}"), file_name.span(), "this file"))?
-    } else {
-        serde_json::from_str(&text).map_err(|e| Diagnostic::json(&format!("{file}: not JSON"), file, &text, &e))?
+    // Each document is parsed once per process, whichever registry or check reads it (the
+    // shipped registry reads `meta.json` in 27 checks). A malformed evidence file is located in
+    // itself, where its parser stopped.
+    let parsed = ctx.evidence.derived(&format!("json-document:{file}"), || -> Result<Value, Result<Diagnostic, String>> {
+        if file.ends_with(".toml") {
+            let t: toml::Value = toml::from_str(&text).map_err(|e| Ok(Diagnostic::toml(&format!("{file}: not TOML"), file, &text, &e)))?;
+            serde_json::to_value(t).map_err(|e| Err(format!("{file}: {e}")))
+        } else {
+            serde_json::from_str(&text).map_err(|e| Ok(Diagnostic::json(&format!("{file}: not JSON"), file, &text, &e)))
+        }
+    });
+    let root: &Value = match parsed.as_ref() {
+        Ok(v) => v,
+        Err(Ok(d)) => return Err(d.clone()),
+        Err(Err(m)) => return Err(ctx.error_at(m.clone(), file_name.span(), "this file")),
     };
     let steps = steps(path.get_ref()).map_err(|m| ctx.error_at(m, path.span(), "here"))?;
-    let mut at = &root;
+    let mut at = root;
     let mut walked = String::new();
     for step in &steps {
         let next = match step {

@@ -46,7 +46,10 @@ impl Spec {
         let text = ctx.read_text(&self.manifest)?;
         let shown = self.manifest.get_ref();
         let dir = shown.rsplit_once('/').map_or(".", |(d, _)| d);
-        let (verified, problems) = manifest::verify(ctx.evidence, dir, &text, shown, &self.remote_only)?;
+        // A manifest is verified (every file hashed) once per process for each set of
+        // remote-only files, whichever registry asks.
+        let verdict = ctx.evidence.derived(&format!("manifest:{shown}:{:?}", self.remote_only), || manifest::verify(ctx.evidence, dir, &text, shown, &self.remote_only));
+        let (verified, problems) = verdict.as_ref().clone()?;
         let listed = verified + problems.iter().filter(|p| !p.contains(": present but not listed")).count();
         Ok(Observation { value: Some(verified as f64), unit: None, problems, detail: format!("{verified} of {listed} listed files verified") })
     }

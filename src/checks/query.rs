@@ -62,7 +62,29 @@ pub(crate) fn table(ctx: &Context<'_>, q: &Query<'_>) -> Result<Rc<Table>, Diagn
 }
 
 /// The values of the query's field over the records it keeps.
+///
+/// The samples a query gives are kept for the process, so that the same query in another
+/// registry (or another check) reads nothing again; an error is not kept, since it is located
+/// in the registry that asked.
 pub(crate) fn samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> {
+    let field = q.field.get_ref();
+    let key = format!(
+        "query:{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{field:?}",
+        q.samples.get_ref(),
+        q.format.map(|f| f.get_ref()),
+        q.records.map(|r| r.get_ref()),
+        q.select.get_ref(),
+        q.filter.map(|w| w.get_ref()),
+        q.derive.get(field).map(|e| e.get_ref()),
+    );
+    let kept = ctx.evidence.derived(&key, || compute_samples(ctx, q).ok());
+    match kept.as_ref() {
+        Some(samples) => Ok(samples.clone()),
+        None => compute_samples(ctx, q),
+    }
+}
+
+fn compute_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> {
     let table = table(ctx, q)?;
     let jsonl = &table.jsonl;
     let selected = kept(ctx, q, jsonl)?;

@@ -130,9 +130,12 @@ impl Spec {
         let mut problems = Vec::new();
         if let Some(summary_path) = &self.summary {
             let text = ctx.read_text(summary_path)?;
-            let summary: Summary = serde_json::from_str(&text)
-                .map_err(|e| Diagnostic::json(&format!("{}: not a summary.json", summary_path.get_ref()), summary_path.get_ref(), &text, &e))?;
-            match self.saved(&summary, statistic) {
+            // Each summary is read once per process, whichever check or registry asks.
+            let parsed = ctx.evidence.derived(&format!("summary:{}", summary_path.get_ref()), || -> Result<Summary, Diagnostic> {
+                serde_json::from_str(&text).map_err(|e| Diagnostic::json(&format!("{}: not a summary.json", summary_path.get_ref()), summary_path.get_ref(), &text, &e))
+            });
+            let summary = parsed.as_ref().as_ref().map_err(Clone::clone)?;
+            match self.saved(summary, statistic) {
                 Some(saved) if close(saved, value) => {}
                 Some(saved) => problems.push(format!(
                     "{} says {statistic} {} = {saved}, but the samples give {value}",

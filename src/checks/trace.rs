@@ -97,22 +97,18 @@ impl Spec {
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
-        let jsonl = ctx.jsonl(&self.file)?;
+        let trace = read(ctx, &self.file)?;
         let file = self.file.get_ref();
-        let Some((first, rest)) = jsonl.records.split_first() else {
+        let Ok(Some(Trace { tasks, problems })) = trace.as_ref() else {
             return Ok(Observation { problems: vec![format!("{file} is empty")], ..Observation::default() });
         };
-        let header: TraceHeader = jsonl.record_as(first, "a trace header")?;
-        let mut tasks = Vec::with_capacity(rest.len());
-        for record in rest {
-            tasks.push(jsonl.record_as::<TraceTask>(record, "a trace task")?);
-        }
-        let problems = verify(&header, &tasks);
+        let problems = problems.clone();
         let (value, detail) = match &self.predicate {
             None => (Some(tasks.len() as f64), format!("{} tasks, coverage and order hold", tasks.len())),
             Some(p) => {
                 let predicate = parse_predicate(p.get_ref()).map_err(|m| ctx.error_at(m, p.span(), "here"))?;
-                let value = evaluate(&predicate, &tasks);
+                // The same predicate over the same trace, from another registry, is evaluated once.
+                let value = *ctx.evidence.derived(&format!("trace-predicate:{file}|{}", p.get_ref()), || evaluate(&predicate, tasks));
                 (value, format!("{} over {} tasks", p.get_ref(), tasks.len()))
             }
         };
@@ -211,6 +207,31 @@ pub(crate) fn evaluate(predicate: &Predicate, tasks: &[TraceTask]) -> Option<f64
             Some(end.saturating_sub(start) as f64 / 1000.0)
         }
         Predicate::WorkersUsed => Some(tasks.iter().map(|t| t.worker).collect::<BTreeSet<_>>().len() as f64),
+    }
+}
+
+/// A trace file read: its tasks and what its verifier found against its header.
+pub(crate) struct Trace {
+    tasks: Vec<TraceTask>,
+    problems: Vec<String>,
+}
+
+/// The trace at `file`, deserialised and verified once per process, whatever registry or check
+/// asks (`None` for an empty file); the lines stay parsed in the evidence store beside it.
+fn read(ctx: &Context<'_>, file: &Spanned<String>) -> Result<std::rc::Rc<Result<Option<Trace>, Diagnostic>>, Diagnostic> {
+    let jsonl = ctx.jsonl(file)?;
+    let trace = ctx.evidence.derived(&format!("trace:{}", file.get_ref()), || -> Result<Option<Trace>, Diagnostic> {
+        let Some((first, rest)) = jsonl.records.split_first() else {
+            return Ok(None);
+        };
+        let header: TraceHeader = jsonl.record_as(first, "a trace header")?;
+        let tasks = rest.iter().map(|r| jsonl.record_as::<TraceTask>(r, "a trace task")).collect::<Result<Vec<_>, _>>()?;
+        let problems = verify(&header, &tasks);
+        Ok(Some(Trace { tasks, problems }))
+    });
+    match trace.as_ref() {
+        Err(d) => Err(d.clone()),
+        Ok(_) => Ok(trace),
     }
 }
 

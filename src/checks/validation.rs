@@ -43,16 +43,21 @@ impl Spec {
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let jsonl = ctx.jsonl(&self.file)?;
-        let mut problems = Vec::new();
-        for record in &jsonl.records {
-            let r: ValidationRecord = jsonl.record_as(record, "a validation record")?;
-            if !r.holds() {
-                problems.push(format!(
-                    "line {}: {} {} {} {}: max rel err {:.3e} (tolerance {:.1e}), {} unwritten, pass={}",
-                    record.line, r.suite, r.case, r.variant, r.what, r.max_rel_err, r.tolerance, r.unwritten, r.pass
-                ));
+        // The records are judged once per process, whichever registry asks.
+        let judged = ctx.evidence.derived(&format!("validation:{}", self.file.get_ref()), || -> Result<Vec<String>, Diagnostic> {
+            let mut problems = Vec::new();
+            for record in &jsonl.records {
+                let r: ValidationRecord = jsonl.record_as(record, "a validation record")?;
+                if !r.holds() {
+                    problems.push(format!(
+                        "line {}: {} {} {} {}: max rel err {:.3e} (tolerance {:.1e}), {} unwritten, pass={}",
+                        record.line, r.suite, r.case, r.variant, r.what, r.max_rel_err, r.tolerance, r.unwritten, r.pass
+                    ));
+                }
             }
-        }
+            Ok(problems)
+        });
+        let mut problems = judged.as_ref().clone()?;
         if jsonl.records.is_empty() {
             problems.push(format!("{} holds no record", self.file.get_ref()));
         }

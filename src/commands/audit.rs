@@ -867,3 +867,47 @@ fn unbound_numbers(
         .collect();
     (unbound, ignored)
 }
+
+#[cfg(test)]
+mod sharing_tests {
+    use super::*;
+    use crate::workspace::Options;
+
+    fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                copy_dir(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+
+    /// Ten copies of the shipped registries (new names, the same manuscripts and evidence) read
+    /// every file once: the evidence, parsed documents and traces are shared between registries.
+    #[test]
+    fn ten_copies_of_the_shipped_registries_open_each_file_once() {
+        let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["article", "evidence", "claims"] {
+            copy_dir(&shipped.join(sub), &dir.path().join(sub));
+        }
+        for name in ["graphs-fusion-megakernels", "original-draft"] {
+            for copy in 2..=10 {
+                std::fs::copy(dir.path().join(format!("claims/{name}.toml")), dir.path().join(format!("claims/copy{copy}-{name}.toml"))).unwrap();
+            }
+        }
+        let ws = Workspace::load(&Options { root: dir.path().into(), ..Options::default() });
+        let review = audit(&ws);
+        assert_eq!(review.registries.len(), 20);
+        let opens = ws.evidence().unwrap().opens();
+        let twice: Vec<_> = opens.iter().filter(|(_, n)| **n > 1).collect();
+        assert!(twice.is_empty(), "opened more than once: {twice:?}");
+        for file in ["article/graphs-fusion-megakernels.md", "evidence/runs/20261202T102605Z-all/meta.json", "evidence/runs/20261202T102605Z-all/samples.jsonl"] {
+            assert_eq!(opens.get(file), Some(&1), "{file}: {opens:?}");
+        }
+    }
+}

@@ -92,6 +92,22 @@ impl Jsonl {
         Ok(Jsonl { path: path.to_string(), text, records: piece.records, symbols: piece.symbols, fields: piece.fields })
     }
 
+    /// One line of `path` read alone, exactly as the whole-file read reads it at `line_no`:
+    /// `None` for a blank line, else a table of one record at that line, whose errors (of the
+    /// line, or of its samples) name `line_no` as the whole read would. The columnar reader
+    /// ([`crate::evidence::columns`]) reads lines it does not take apart itself through this.
+    pub fn parse_line(path: &str, line_no: usize, line: &str) -> Result<Option<Jsonl>, Diagnostic> {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if body.trim().is_empty() {
+            return Ok(None);
+        }
+        let mut symbols = Symbols::default();
+        let mut fields = Vec::new();
+        parse_body(path, line_no, body, &mut symbols, &mut fields)?;
+        let record = Record { line: line_no, span: 0..body.len(), fields: 0..fields.len() };
+        Ok(Some(Jsonl { path: path.to_string(), text: body.to_string(), records: vec![record], symbols, fields }))
+    }
+
     /// The text of a record's line, for diagnostics.
     pub fn line_text(&self, record: &Record) -> &str {
         self.text[record.span.clone()].trim_end_matches(['\n', '\r'])
@@ -295,20 +311,7 @@ impl Piece {
                 return Err(Diagnostic::at_line(format!("{path}: line {blank} is blank inside the file"), path, blank, "", "blank line"));
             }
             let start = fields.len();
-            let mut de = serde_json::Deserializer::from_str(body);
-            let object = LineSeed { symbols: &mut symbols, out: &mut fields, start }.deserialize(&mut de).and_then(|o| de.end().map(|()| o)).map_err(|e| {
-                let what = if e.is_eof() {
-                    "truncated JSON"
-                } else if e.is_data() {
-                    "not a record"
-                } else {
-                    "not valid JSON"
-                };
-                Diagnostic::at_line(format!("{path}: line {line_no}: {what}: {e}"), path, line_no, body, what).at_column(body, e.column())
-            })?;
-            if !object {
-                return Err(Diagnostic::at_line(format!("{path}: line {line_no}: expected a JSON object"), path, line_no, body, "not an object"));
-            }
+            parse_body(path, line_no, body, &mut symbols, &mut fields)?;
             records.push(Record { line: line_no, span, fields: start..fields.len() });
         }
         Ok(Piece { records, fields, symbols, lines, trailing_blank: blank_at })
@@ -345,6 +348,27 @@ impl Piece {
         }
         Some(whole)
     }
+}
+
+/// Reads the non-blank line `body` (its terminator trimmed), line `line_no` of `path`, into
+/// `fields`: the one place that decides what a line may hold and how its error reads.
+fn parse_body(path: &str, line_no: usize, body: &str, symbols: &mut Symbols, fields: &mut Vec<(u32, Scalar)>) -> Result<(), Diagnostic> {
+    let start = fields.len();
+    let mut de = serde_json::Deserializer::from_str(body);
+    let object = LineSeed { symbols, out: fields, start }.deserialize(&mut de).and_then(|o| de.end().map(|()| o)).map_err(|e| {
+        let what = if e.is_eof() {
+            "truncated JSON"
+        } else if e.is_data() {
+            "not a record"
+        } else {
+            "not valid JSON"
+        };
+        Diagnostic::at_line(format!("{path}: line {line_no}: {what}: {e}"), path, line_no, body, what).at_column(body, e.column())
+    })?;
+    if !object {
+        return Err(Diagnostic::at_line(format!("{path}: line {line_no}: expected a JSON object"), path, line_no, body, "not an object"));
+    }
+    Ok(())
 }
 
 /// Interned names: keys and string values of one file. The map hashes with FxHash: a dozen

@@ -12,12 +12,15 @@
 //!
 //! [`store::Evidence`] is the one reader of evidence files for a loaded workspace: it opens each
 //! file once, keeps what it parsed, and shares it between registries and checks.
+//! [`columns`] reads a large samples file for `claimcheck stats` without holding it: streamed in
+//! chunks, on every core, into per-group columns of the fields asked for.
 //!
 //! **Architecture Invariant:** nothing here imports the checks, the commands, the reports or the
 //! GPU suite; the GPU suite writes through these types.
 
 pub mod accepted;
 pub mod calibration;
+pub mod columns;
 pub mod graphs;
 pub mod jsonl;
 pub mod kernels;

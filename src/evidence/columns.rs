@@ -1,0 +1,916 @@
+//! A JSONL samples file read straight into what `claimcheck stats` needs: per group (the text
+//! of the `by` fields), one column of `f64` per field asked for. This module owns that reading;
+//! it never computes a statistic and never keeps a line it has read.
+//!
+//! The file is read in chunks of whole lines, never whole: each worker thread takes the next
+//! chunk from the file under a lock, scans it on its own, and keeps its own groups; the groups
+//! of the workers are joined once at the end, by group, never record by record. A line is taken
+//! apart by a scanner that knows only the JSON such files hold (an object of plain keys, strings
+//! without escapes, non-negative numbers, `true`, `false`, `null`) and keeps only the tokens of
+//! the fields asked for. Any other line (a nested value, an escape, a negative number, a blank
+//! line, a syntax error) is read by the whole-file reader's own line parser
+//! ([`Jsonl::parse_line`]), so what a line means and how its error reads is decided in one place.
+//!
+//! **Invariant:** the result is what [`Jsonl`] then `groups` and `samples` give for the same
+//! file: the same groups, the same values (numbers correctly rounded, as serde_json reads
+//! them), and on bad input the same diagnostic, located at the same `file:line:col`. Where the
+//! old reader would name one of several problems, it names the same one: a byte that is not
+//! UTF-8 before anything else, then the first bad line, then the first bad sample of the first
+//! field and group in output order. Only the groups' identity differs where the old reader was
+//! ambiguous: groups are told apart by their text (a string `"1"` and a number `1` are one
+//! group here, two groups of the same name there).
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::sync::Mutex;
+
+use rustc_hash::FxHashMap;
+
+use super::jsonl::{Jsonl, Scalar};
+use crate::diagnostic::Diagnostic;
+
+/// The bytes a worker takes from the file at a time (rounded up to the end of a line).
+pub const CHUNK: usize = 4 << 20;
+
+/// The fields asked for, per group, in sorted group order: `columns[j]` holds the values of
+/// `fields[j]`, in no particular order.
+#[derive(Debug, Default, PartialEq)]
+pub struct Grouped {
+    pub groups: BTreeMap<Vec<String>, Vec<Vec<f64>>>,
+}
+
+/// Reads the JSONL file `path` from `input` (shown as `shown` in diagnostics), grouped by the
+/// fields `by`, keeping the numeric `fields`, on `threads` threads. Each field of each group must
+/// be a non-negative number on every line, as [`Jsonl::samples`] requires.
+pub fn read(shown: &str, input: impl Read + Send, by: &[String], fields: &[String], threads: usize) -> Result<Grouped, Diagnostic> {
+    read_in_chunks(shown, input, by, fields, threads, CHUNK)
+}
+
+/// How many threads to read a file of `len` bytes with: one per core, and one for a file that
+/// fits in a chunk or two, where a thread would cost more than it saves.
+pub fn threads_for(len: u64) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    if len < 2 * CHUNK as u64 { 1 } else { cores }
+}
+
+fn read_in_chunks(shown: &str, input: impl Read + Send, by: &[String], fields: &[String], threads: usize, chunk: usize) -> Result<Grouped, Diagnostic> {
+    let wanted = Wanted::new(by, fields);
+    let source = Mutex::new(Source { input, carry: Vec::new(), next: 0, done: false, failed: None });
+    let work = |source: &Mutex<Source<_>>| {
+        let mut worker = Worker::new(shown, &wanted);
+        let mut buf = Vec::with_capacity(chunk + 4096);
+        while let Some(index) = next_chunk(source, &mut buf, chunk) {
+            worker.chunk(index, &buf);
+        }
+        worker
+    };
+    let workers: Vec<Worker> = if threads <= 1 {
+        vec![work(&source)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(|| work(&source))).collect();
+            handles.into_iter().map(|h| h.join().expect("a reader thread panicked")).collect()
+        })
+    };
+    let source = source.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = source.failed {
+        return Err(Diagnostic::plain(format!("reading {shown}: {e}")));
+    }
+    join(shown, &wanted, workers)
+}
+
+/// The file, read by whichever worker holds the lock.
+struct Source<R> {
+    input: R,
+    /// The start of a line the last chunk cut through.
+    carry: Vec<u8>,
+    next: usize,
+    done: bool,
+    failed: Option<std::io::Error>,
+}
+
+/// Fills `buf` with the next chunk of whole lines and returns its index, or `None` at the end.
+fn next_chunk<R: Read>(source: &Mutex<Source<R>>, buf: &mut Vec<u8>, chunk: usize) -> Option<usize> {
+    let mut s = source.lock().unwrap_or_else(|e| e.into_inner());
+    if s.done {
+        return None;
+    }
+    buf.clear();
+    buf.append(&mut s.carry);
+    loop {
+        let before = buf.len();
+        let want = chunk.saturating_sub(before).max(4096) as u64;
+        match (&mut s.input).take(want).read_to_end(buf) {
+            Ok(_) => {}
+            Err(e) => {
+                s.failed = Some(e);
+                s.done = true;
+                return None;
+            }
+        }
+        let eof = buf.len() == before;
+        if eof {
+            s.done = true;
+            break;
+        }
+        if buf.len() >= chunk
+            && let Some(cut) = memchr::memrchr(b'\n', buf)
+        {
+            s.carry.extend_from_slice(&buf[cut + 1..]);
+            buf.truncate(cut + 1);
+            break;
+        }
+    }
+    if buf.is_empty() {
+        return None;
+    }
+    let index = s.next;
+    s.next += 1;
+    Some(index)
+}
+
+/// The names the scanner keeps, each once: `by[i]` and `fields[j]` are indices into `names`.
+struct Wanted {
+    names: Vec<Vec<u8>>,
+    by: Vec<usize>,
+    fields: Vec<usize>,
+    by_names: Vec<String>,
+    field_names: Vec<String>,
+}
+
+impl Wanted {
+    fn new(by: &[String], fields: &[String]) -> Wanted {
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        let mut slot = |name: &String| match names.iter().position(|n| n == name.as_bytes()) {
+            Some(i) => i,
+            None => {
+                names.push(name.as_bytes().to_vec());
+                names.len() - 1
+            }
+        };
+        let by_slots = by.iter().map(&mut slot).collect();
+        let field_slots = fields.iter().map(&mut slot).collect();
+        Wanted { names, by: by_slots, fields: field_slots, by_names: by.to_vec(), field_names: fields.to_vec() }
+    }
+
+    fn slot(&self, key: &[u8]) -> Option<usize> {
+        self.names.iter().position(|n| n == key)
+    }
+}
+
+/// Where a line is: its chunk, its line within the chunk (from 1), and its text, kept only for
+/// the first problem of a kind.
+#[derive(Debug, Clone)]
+struct At {
+    chunk: usize,
+    line: usize,
+    text: String,
+}
+
+impl At {
+    fn before(&self, other: &Option<At>) -> bool {
+        other.as_ref().is_none_or(|o| (self.chunk, self.line) < (o.chunk, o.line))
+    }
+}
+
+/// What a chunk says about the file as a whole: its lines, its blank lines, its first error.
+#[derive(Debug, Default)]
+struct ChunkInfo {
+    lines: usize,
+    first_blank: Option<usize>,
+    first_record: Option<usize>,
+    /// The first line of a record after a blank line of this chunk.
+    record_after_blank: Option<usize>,
+    /// The first line that does not parse, with its text.
+    error: Option<(usize, String)>,
+    /// The first byte that is not UTF-8: its line's bytes, the byte's offset in them.
+    not_utf8: Option<(usize, Vec<u8>, usize)>,
+}
+
+/// One group of one worker.
+struct Group {
+    key: Vec<String>,
+    columns: Vec<Vec<f64>>,
+    /// Per field, the first line without a number (missing, or not a number), and the first
+    /// with a negative one: the two errors [`Jsonl::samples`] reports, in its order.
+    missing: Vec<Option<At>>,
+    negative: Vec<Option<At>>,
+}
+
+/// A worker's groups and what it learnt of its chunks.
+struct Worker<'a> {
+    shown: &'a str,
+    wanted: &'a Wanted,
+    groups: Vec<Group>,
+    /// Group by the raw tokens of the `by` fields (each followed by 0xff, or 0xfe when missing).
+    by_raw: FxHashMap<Box<[u8]>, usize>,
+    by_text: FxHashMap<Vec<String>, usize>,
+    chunks: Vec<(usize, ChunkInfo)>,
+    scanner: Scanner,
+    raw_key: Vec<u8>,
+    values: Vec<Value>,
+}
+
+/// A field's value on one line, as the samples see it.
+#[derive(Clone, Copy)]
+enum Value {
+    Number(f64),
+    /// Missing, or not a number: an error if the line's group is printed.
+    Missing,
+}
+
+impl<'a> Worker<'a> {
+    fn new(shown: &'a str, wanted: &'a Wanted) -> Worker<'a> {
+        Worker {
+            shown,
+            wanted,
+            groups: Vec::new(),
+            by_raw: FxHashMap::default(),
+            by_text: FxHashMap::default(),
+            chunks: Vec::new(),
+            scanner: Scanner::new(wanted.names.len()),
+            raw_key: Vec::new(),
+            values: vec![Value::Missing; wanted.fields.len()],
+        }
+    }
+
+    fn chunk(&mut self, index: usize, bytes: &[u8]) {
+        let mut info = ChunkInfo::default();
+        if let Err(e) = std::str::from_utf8(bytes) {
+            info.lines = count_lines(bytes);
+            let at = e.valid_up_to();
+            let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+            let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+            let line = count_lines(&bytes[..start]) + 1;
+            info.not_utf8 = Some((line, bytes[start..end].to_vec(), at - start));
+            self.chunks.push((index, info));
+            return;
+        }
+        let mut pos = 0;
+        let mut line = 0;
+        while pos < bytes.len() {
+            line += 1;
+            let next = match self.scanner.scan(bytes, pos, self.wanted) {
+                Some(next) if self.take_scanned(index, line, bytes, pos) => next,
+                _ => {
+                    let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i + 1);
+                    // The chunk was checked to be UTF-8 and is cut at line ends.
+                    let text = std::str::from_utf8(&bytes[pos..end]).unwrap_or_default();
+                    match Jsonl::parse_line(self.shown, line, text) {
+                        Ok(None) => {
+                            info.first_blank.get_or_insert(line);
+                            pos = end;
+                            continue;
+                        }
+                        Ok(Some(jsonl)) => self.take_parsed(index, line, &jsonl),
+                        Err(_) => {
+                            info.first_record.get_or_insert(line);
+                            if info.first_blank.is_some() {
+                                info.record_after_blank = Some(line);
+                            } else {
+                                info.error = Some((line, text.trim_end_matches('\n').to_string()));
+                            }
+                            break;
+                        }
+                    }
+                    end
+                }
+            };
+            info.first_record.get_or_insert(line);
+            if info.first_blank.is_some() {
+                // A record after a blank line: the file is refused here, whatever follows.
+                info.record_after_blank = Some(line);
+                break;
+            }
+            pos = next;
+        }
+        // A chunk read to its end counted its lines on the way; one left early counts them now.
+        info.lines = if pos >= bytes.len() { line } else { count_lines(bytes) };
+        self.chunks.push((index, info));
+    }
+
+    /// Takes a line the scanner read; `false` when a value needs the line parser after all (a
+    /// number too large for a double).
+    fn take_scanned(&mut self, chunk: usize, line: usize, bytes: &[u8], pos: usize) -> bool {
+        let tokens = &self.scanner.tokens;
+        for (j, &slot) in self.wanted.fields.iter().enumerate() {
+            self.values[j] = match tokens[slot] {
+                None => Value::Missing,
+                Some((a, b)) => match bytes[a] {
+                    b'0'..=b'9' => match number(&bytes[a..b]) {
+                        Some(v) => Value::Number(v),
+                        None => return false,
+                    },
+                    _ => Value::Missing,
+                },
+            };
+        }
+        self.raw_key.clear();
+        for &slot in &self.wanted.by {
+            match tokens[slot] {
+                Some((a, b)) => {
+                    self.raw_key.extend_from_slice(&bytes[a..b]);
+                    self.raw_key.push(0xff);
+                }
+                None => self.raw_key.push(0xfe),
+            }
+        }
+        let group = match self.by_raw.get(self.raw_key.as_slice()) {
+            Some(&g) => g,
+            None => {
+                let mut key = Vec::with_capacity(self.wanted.by.len());
+                for &slot in &self.wanted.by {
+                    match tokens[slot] {
+                        Some((a, b)) => match token_text(&bytes[a..b]) {
+                            Some(text) => key.push(text),
+                            None => return false,
+                        },
+                        None => key.push(String::new()),
+                    }
+                }
+                let g = self.group(key);
+                self.by_raw.insert(self.raw_key.as_slice().into(), g);
+                g
+            }
+        };
+        self.push(group, chunk, line, || line_text(bytes, pos));
+        true
+    }
+
+    /// Takes a line the line parser read.
+    fn take_parsed(&mut self, chunk: usize, line: usize, jsonl: &Jsonl) {
+        let record = &jsonl.records[0];
+        let key: Vec<String> = self.wanted.by_names.iter().map(|k| jsonl.text_of(jsonl.get(record, k))).collect();
+        let group = self.group(key);
+        for (j, name) in self.wanted.field_names.iter().enumerate() {
+            self.values[j] = match jsonl.get(record, name) {
+                Some(Scalar::Int(i)) => Value::Number(i as f64),
+                Some(Scalar::Float(f)) => Value::Number(f),
+                _ => Value::Missing,
+            };
+        }
+        self.push(group, chunk, line, || jsonl.line_text(record).to_string());
+    }
+
+    /// The worker's group of `key`, made on first sight.
+    fn group(&mut self, key: Vec<String>) -> usize {
+        if let Some(&g) = self.by_text.get(&key) {
+            return g;
+        }
+        let n = self.wanted.fields.len();
+        self.groups.push(Group { key: key.clone(), columns: vec![Vec::new(); n], missing: vec![None; n], negative: vec![None; n] });
+        self.by_text.insert(key, self.groups.len() - 1);
+        self.groups.len() - 1
+    }
+
+    /// Adds the line's values to `group`, noting the first line of each kind of bad value.
+    fn push(&mut self, group: usize, chunk: usize, line: usize, text: impl Fn() -> String) {
+        let g = &mut self.groups[group];
+        for (j, value) in self.values.iter().enumerate() {
+            match *value {
+                Value::Number(v) => {
+                    if v < 0.0 && g.negative[j].is_none() {
+                        g.negative[j] = Some(At { chunk, line, text: text() });
+                    }
+                    g.columns[j].push(v);
+                }
+                Value::Missing => {
+                    if g.missing[j].is_none() {
+                        g.missing[j] = Some(At { chunk, line, text: text() });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The text of the line at `pos`, without its line end.
+fn line_text(bytes: &[u8], pos: usize) -> String {
+    let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+    String::from_utf8_lossy(&bytes[pos..end]).into_owned()
+}
+
+fn count_lines(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', bytes).count() + usize::from(bytes.last().is_some_and(|b| *b != b'\n'))
+}
+
+/// The workers' groups as one, or the error the whole-file reader would have given.
+fn join(shown: &str, wanted: &Wanted, workers: Vec<Worker>) -> Result<Grouped, Diagnostic> {
+    let mut chunks: Vec<(usize, ChunkInfo)> = Vec::new();
+    let mut all_groups = Vec::new();
+    for w in workers {
+        chunks.extend(w.chunks);
+        all_groups.push(w.groups);
+    }
+    chunks.sort_by_key(|(i, _)| *i);
+    let mut lines_before = Vec::with_capacity(chunks.len());
+    let mut total = 0;
+    for (_, info) in &chunks {
+        lines_before.push(total);
+        total += info.lines;
+    }
+    // A byte that is not UTF-8 comes first: the whole-file reader decodes before it parses.
+    for ((_, info), before) in chunks.iter().zip(&lines_before) {
+        if let Some((line, bytes, at)) = &info.not_utf8 {
+            return Err(Diagnostic::not_utf8_after(shown, bytes, *at, before + line - 1));
+        }
+    }
+    // Then the first line that does not parse, or the first blank line with a record after it.
+    let mut blank: Option<usize> = None;
+    for ((_, info), before) in chunks.iter().zip(&lines_before) {
+        let blank_error = |line: usize| Diagnostic::at_line(format!("{shown}: line {line} is blank inside the file"), shown, line, "", "blank line");
+        if let (Some(b), Some(_)) = (blank, info.first_record) {
+            return Err(blank_error(b));
+        }
+        if let Some(after) = info.record_after_blank
+            && info.error.as_ref().is_none_or(|(e, _)| after <= *e)
+        {
+            return Err(blank_error(before + info.first_blank.unwrap_or(after)));
+        }
+        if let Some((line, text)) = &info.error {
+            return Err(reparse(shown, before + line, text).err().unwrap_or_else(|| Diagnostic::plain(format!("{shown}: line {}: unreadable", before + line))));
+        }
+        if blank.is_none() {
+            blank = info.first_blank.map(|b| before + b);
+        }
+    }
+    // The workers' groups, joined by group.
+    let n = wanted.fields.len();
+    let mut joined: BTreeMap<Vec<String>, Group> = BTreeMap::new();
+    for groups in all_groups {
+        for g in groups {
+            match joined.get_mut(&g.key) {
+                None => {
+                    joined.insert(g.key.clone(), g);
+                }
+                Some(into) => {
+                    for j in 0..n {
+                        into.columns[j].extend_from_slice(&g.columns[j]);
+                        if let Some(at) = &g.missing[j]
+                            && at.before(&into.missing[j])
+                        {
+                            into.missing[j] = Some(at.clone());
+                        }
+                        if let Some(at) = &g.negative[j]
+                            && at.before(&into.negative[j])
+                        {
+                            into.negative[j] = Some(at.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The first bad sample in the order the groups are printed: field by field, group by group.
+    for (j, field) in wanted.field_names.iter().enumerate() {
+        for g in joined.values() {
+            if let Some(at) = g.missing[j].as_ref().or(g.negative[j].as_ref()) {
+                // Chunks are numbered from 0 without gaps, so a chunk's number is its place.
+                let line = lines_before[at.chunk] + at.line;
+                let jsonl = reparse(shown, line, &at.text)?;
+                let record = &jsonl.records[0];
+                return Err(jsonl.samples(&[record], field).err().unwrap_or_else(|| Diagnostic::plain(format!("{shown}: line {line}: a bad sample"))));
+            }
+        }
+    }
+    Ok(Grouped { groups: joined.into_iter().map(|(k, g)| (k, g.columns)).collect() })
+}
+
+/// A line read again by the line parser, now that its number in the file is known.
+fn reparse(shown: &str, line: usize, text: &str) -> Result<Jsonl, Diagnostic> {
+    Jsonl::parse_line(shown, line, text)?.ok_or_else(|| Diagnostic::plain(format!("{shown}: line {line} is blank")))
+}
+
+/// The scanner of one line: the tokens of the wanted fields, and the keys of the line before,
+/// against which a line's keys are checked for repeats at the cost of one comparison each.
+struct Scanner {
+    /// Per wanted name, its token's range in the chunk, if the line has it.
+    tokens: Vec<Option<(usize, usize)>>,
+    /// The keys of the last line whose keys were checked, each with its wanted slot.
+    shape: Vec<(Vec<u8>, Option<usize>)>,
+    keys: Vec<(usize, usize)>,
+}
+
+impl Scanner {
+    fn new(n_wanted: usize) -> Scanner {
+        Scanner { tokens: vec![None; n_wanted], shape: Vec::new(), keys: Vec::new() }
+    }
+
+    /// Scans the line at `pos` of `b`; the start of the next line, or `None` where the line is
+    /// not one the scanner takes apart (the line parser then reads it).
+    fn scan(&mut self, b: &[u8], pos: usize, wanted: &Wanted) -> Option<usize> {
+        self.tokens.fill(None);
+        self.keys.clear();
+        let mut same_shape = true;
+        let mut i = skip_ws(b, pos);
+        if *b.get(i)? != b'{' {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+        if *b.get(i)? == b'}' {
+            i += 1;
+        } else {
+            loop {
+                if *b.get(i)? != b'"' {
+                    return None;
+                }
+                let ks = i + 1;
+                let n = self.keys.len();
+                // The key the last line had here, if this line has it too: compared in place,
+                // which also finds its end, so a key of a known shape is read once.
+                let expected = match self.shape.get(n) {
+                    Some((k, slot)) if same_shape && b.get(ks + k.len()) == Some(&b'"') && same_bytes(&b[ks..ks + k.len()], k) => Some((ks + k.len(), *slot)),
+                    _ => None,
+                };
+                let (ke, slot) = match expected {
+                    Some(hit) => hit,
+                    None => {
+                        same_shape = false;
+                        let ke = string_end(b, ks)?;
+                        (ke, wanted.slot(&b[ks..ke]))
+                    }
+                };
+                i = skip_ws(b, ke + 1);
+                if *b.get(i)? != b':' {
+                    return None;
+                }
+                i = skip_ws(b, i + 1);
+                self.keys.push((ks, ke));
+                let vs = i;
+                i = match *b.get(i)? {
+                    b'"' => string_end(b, i + 1)? + 1,
+                    b'0'..=b'9' => number_end(b, i)?,
+                    b't' => literal(b, i, b"true")?,
+                    b'f' => literal(b, i, b"false")?,
+                    b'n' => literal(b, i, b"null")?,
+                    _ => return None,
+                };
+                if let Some(s) = slot {
+                    self.tokens[s] = Some((vs, i));
+                }
+                i = skip_ws(b, i);
+                match *b.get(i)? {
+                    b',' => i = skip_ws(b, i + 1),
+                    b'}' => {
+                        i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        while let Some(c) = b.get(i) {
+            match c {
+                b' ' | b'\t' | b'\r' => i += 1,
+                b'\n' => {
+                    i += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        if !(same_shape && self.keys.len() == self.shape.len()) {
+            // A new shape: a repeated key is the line parser's error to give.
+            for (x, &(a, e)) in self.keys.iter().enumerate() {
+                if self.keys[..x].iter().any(|&(c, d)| b[a..e] == b[c..d]) {
+                    return None;
+                }
+            }
+            self.shape = self.keys.iter().map(|&(a, e)| (b[a..e].to_vec(), wanted.slot(&b[a..e]))).collect();
+        }
+        Some(i)
+    }
+}
+
+/// Two short byte strings compared in a loop the compiler keeps inline: keys are a few bytes,
+/// where a call to `memcmp` costs more than the comparison.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i + 8 <= a.len() {
+        if u64::from_ne_bytes(a[i..i + 8].try_into().unwrap_or_default()) != u64::from_ne_bytes(b[i..i + 8].try_into().unwrap_or_default()) {
+            return false;
+        }
+        i += 8;
+    }
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The index of the closing quote of a string whose text starts at `i`; `None` for an escape
+/// or a control character, which the line parser reads.
+fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        match *b.get(i)? {
+            b'"' => return Some(i),
+            b'\\' | 0..=0x1f => return None,
+            _ => i += 1,
+        }
+    }
+}
+
+fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b.get(i..i + word.len()).filter(|w| *w == word).map(|_| i + word.len())
+}
+
+/// The end of a non-negative JSON number starting at `i`, checked against JSON's grammar.
+fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i > start
+    };
+    if b[i] == b'0' {
+        i += 1;
+    } else if !digits(&mut i) {
+        return None;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !digits(&mut i) {
+            return None;
+        }
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return None;
+        }
+    }
+    Some(i)
+}
+
+const POW10: [f64; 23] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+
+/// A number token (non-negative, valid JSON) as serde_json reads it, correctly rounded: an
+/// integer as `i64` then `f64`, anything else as the nearest double. `None` where the line
+/// parser must decide (an integer past 18 digits, a value past the largest double).
+fn number(token: &[u8]) -> Option<f64> {
+    let mut mantissa: u64 = 0;
+    let mut n_digits = 0;
+    let mut frac_digits = 0i32;
+    let mut i = 0;
+    let mut seen_dot = false;
+    while i < token.len() {
+        match token[i] {
+            c @ b'0'..=b'9' => {
+                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                n_digits += 1;
+                if seen_dot {
+                    frac_digits += 1;
+                }
+            }
+            b'.' => seen_dot = true,
+            _ => break,
+        }
+        i += 1;
+    }
+    if i == token.len() && !seen_dot {
+        // An integer: serde_json reads it as an integer, which a sample widens to a double.
+        return (n_digits <= 18).then_some(mantissa as i64 as f64);
+    }
+    let mut exp = 0i32;
+    if i < token.len() {
+        // An exponent: `e`, a sign, digits (the grammar was checked).
+        let negative = token[i + 1] == b'-';
+        let digits = &token[i + 1 + usize::from(matches!(token[i + 1], b'+' | b'-'))..];
+        if digits.len() > 4 {
+            return slow_number(token);
+        }
+        exp = digits.iter().fold(0i32, |e, d| e * 10 + i32::from(d - b'0'));
+        if negative {
+            exp = -exp;
+        }
+    }
+    let e = exp - frac_digits;
+    // Clinger's fast path: a mantissa and a power of ten that are both exact doubles give the
+    // correctly rounded quotient or product in one operation.
+    if n_digits <= 15 && (-22..=22).contains(&e) {
+        let m = mantissa as f64;
+        return Some(if e < 0 { m / POW10[(-e) as usize] } else { m * POW10[e as usize] });
+    }
+    slow_number(token)
+}
+
+fn slow_number(token: &[u8]) -> Option<f64> {
+    std::str::from_utf8(token).ok()?.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// The text a group shows for a value token, as [`Jsonl::text_of`] writes the value the line
+/// parser reads from it; `None` where the line parser must decide.
+fn token_text(token: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(token).ok()?;
+    let line = format!("{{\"v\":{text}}}");
+    let jsonl = Jsonl::parse_line("", 1, &line).ok()??;
+    Some(jsonl.text_of(jsonl.get(&jsonl.records[0], "v")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// What the whole-file reader gives for the same question: groups, values in file order.
+    fn whole(text: &str, by: &[String], fields: &[String]) -> Result<Grouped, Diagnostic> {
+        let jsonl = Jsonl::parse("s.jsonl", text.as_bytes())?;
+        let mut groups = BTreeMap::new();
+        let grouped = jsonl.groups(by);
+        for field in fields {
+            for records in grouped.values() {
+                jsonl.samples(records, field)?;
+            }
+        }
+        for (key, records) in &grouped {
+            let columns = fields.iter().map(|f| records.iter().map(|r| match jsonl.get(r, f) {
+                Some(Scalar::Int(i)) => i as f64,
+                Some(Scalar::Float(v)) => v,
+                _ => unreachable!(),
+            }).collect()).collect();
+            groups.insert(key.clone(), columns);
+        }
+        Ok(Grouped { groups })
+    }
+
+    /// The columns with every column sorted, so that readers in any order compare.
+    fn sorted(mut g: Grouped) -> Grouped {
+        for columns in g.groups.values_mut() {
+            for c in columns.iter_mut() {
+                c.sort_by(f64::total_cmp);
+            }
+        }
+        g
+    }
+
+    fn read_text(text: &str, by: &[&str], fields: &[&str], threads: usize, chunk: usize) -> Result<Grouped, Diagnostic> {
+        read_in_chunks("s.jsonl", text.as_bytes(), &strings(by), &strings(fields), threads, chunk).map(sorted)
+    }
+
+    /// Both readers on `text`, in several chunkings: the same groups and values, or the same
+    /// diagnostic at the same place.
+    fn same_as_whole(text: &str, by: &[&str], fields: &[&str]) {
+        let expected = whole(text, &strings(by), &strings(fields)).map(sorted);
+        for (threads, chunk) in [(1, CHUNK), (2, 1), (2, 7), (3, 64), (2, 4096)] {
+            let got = read_text(text, by, fields, threads, chunk);
+            match (&expected, &got) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "threads {threads}, chunk {chunk}"),
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.message, b.message, "threads {threads}, chunk {chunk}");
+                    assert_eq!(a.position(), b.position(), "threads {threads}, chunk {chunk}");
+                    assert_eq!(a.render(), b.render(), "threads {threads}, chunk {chunk}");
+                }
+                _ => panic!("threads {threads}, chunk {chunk}: whole {expected:?}, columns {got:?}"),
+            }
+        }
+    }
+
+    fn samples_file(lines: usize) -> String {
+        let mut text = String::new();
+        for i in 0..lines {
+            text.push_str(&format!(
+                "{{\"suite\":\"s{}\",\"case\":\"c{}\",\"round\":{},\"host_us\":{}.{:03},\"device_us\":{}}}\n",
+                i % 3,
+                i % 5,
+                i / 15,
+                (i * 7919) % 100,
+                (i * 31) % 1000,
+                (i * 13) % 50
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn a_samples_file_reads_as_the_whole_file_reader_reads_it() {
+        let text = samples_file(2000);
+        same_as_whole(&text, &["suite", "case"], &["host_us", "device_us"]);
+        same_as_whole(&text, &["round"], &["host_us"]);
+        same_as_whole(&text, &[], &["device_us"]);
+        same_as_whole(&text, &["missing"], &["host_us"]);
+    }
+
+    #[test]
+    fn unusual_lines_read_through_the_line_parser() {
+        let text = concat!(
+            "{\"v\":\"a\",\"t\":1}\n",
+            "  {\"t\" : 2.5e1 , \"v\" : \"a\"}  \r\n",
+            "{\"v\":\"\\u0061\",\"t\":3,\"deps\":[\"x\",{\"y\":1}]}\n",
+            "{\"v\":\"b\",\"t\":-0.0}\n",
+            "{\"v\":\"b\",\"t\":123456789012345678901234}\n",
+            "{\"v\":\"b\",\"t\":0.30000000000000004}\n",
+            "{\"v\":1.0,\"t\":1E-3}\n",
+            "{\"v\":1e0,\"t\":12345678901234567}\n",
+            "{\"v\":null,\"t\":4}\n",
+            "{\"t\":5}\n",
+            "{\"v\":\"é\",\"t\":6}\n",
+            "{}\n",
+        );
+        same_as_whole(text, &["v"], &["t"]);
+        let got = read_text(text, &["v"], &["t"], 2, 16).unwrap_err();
+        assert!(got.message.contains("line 12: no `t`"), "{}", got.message);
+    }
+
+    #[test]
+    fn numbers_read_as_serde_json_reads_them() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
+        for _ in 0..200_000 {
+            let digits: String = (0..rng.random_range(1..25)).map(|_| char::from(b'0' + rng.random_range(0..10u8))).collect();
+            let digits = digits.trim_start_matches('0');
+            let int = if digits.is_empty() { "0" } else { digits };
+            let token = match rng.random_range(0..4) {
+                0 => int.to_string(),
+                1 => format!("{int}.{}", rng.random_range(0..1_000_000_000u64)),
+                2 => format!("{int}e{}", rng.random_range(-40..40)),
+                _ => format!("{}.{:06}E+{}", rng.random_range(0..1000), rng.random_range(0..1_000_000), rng.random_range(0..30)),
+            };
+            let expected = serde_json::from_str::<serde_json::Value>(&token).unwrap();
+            let expected = expected.as_i64().map_or_else(|| expected.as_f64().unwrap(), |i| i as f64);
+            if let Some(got) = number(token.as_bytes()) {
+                assert_eq!(got.to_bits(), expected.to_bits(), "{token}");
+            }
+        }
+        assert_eq!(number(b"24.577"), Some(24.577));
+        assert_eq!(number(b"1e400"), None);
+    }
+
+    #[test]
+    fn bad_lines_are_named_as_the_whole_file_reader_names_them() {
+        let good = samples_file(300);
+        let lines: Vec<&str> = good.lines().collect();
+        let with = |at: usize, bad: &str| {
+            let mut l = lines.clone();
+            l[at] = bad;
+            l.join("\n") + "\n"
+        };
+        for bad in [
+            "{\"suite\":\"s0\",\"case\":",
+            "not json",
+            "[1, 2]",
+            "{\"suite\":\"s0\",\"case\":\"c0\",\"host_us\":1,\"host_us\":2,\"device_us\":1}",
+            "{\"suite\":\"s0\",\"case\":\"c0\",\"host_us\":01,\"device_us\":1}",
+            "{\"suite\":\"s0\",\"case\":\"c0\",\"host_us\":1} x",
+            "{\"suite\":\"s0\",\"case\":\"c0\",\"host_us\":-1,\"device_us\":1}",
+            "{\"suite\":\"s0\",\"case\":\"c0\",\"host_us\":\"fast\",\"device_us\":1}",
+            "{\"suite\":\"s0\",\"case\":\"c0\",\"device_us\":1}",
+            "{\"suite\":\"s0\",\"case\":\"c0\",\"host_us\":1e400,\"device_us\":1}",
+            "",
+        ] {
+            for at in [0, 150, 299] {
+                same_as_whole(&with(at, bad), &["suite", "case"], &["host_us", "device_us"]);
+            }
+        }
+        // A negative value in an earlier group, a missing one in a later: the missing one of
+        // the first field wins only in its own group order.
+        let text = with(10, "{\"suite\":\"s2\",\"case\":\"c4\",\"host_us\":-1,\"device_us\":1}");
+        let mut l: Vec<&str> = text.lines().collect();
+        l[200] = "{\"suite\":\"s0\",\"case\":\"c0\",\"device_us\":1}";
+        same_as_whole(&(l.join("\n") + "\n"), &["suite", "case"], &["host_us", "device_us"]);
+        // Blank lines: at the end they are allowed, inside the file they are named.
+        same_as_whole(&(good.clone() + "\n\n"), &["suite"], &["host_us"]);
+        same_as_whole(&good.replacen('\n', "\n\n", 1), &["suite"], &["host_us"]);
+        same_as_whole(&good.replacen('\n', "\n \n", 3), &["suite"], &["host_us"]);
+        // No line end at the end of the file.
+        same_as_whole(good.trim_end(), &["suite"], &["host_us"]);
+    }
+
+    #[test]
+    fn a_byte_that_is_not_utf8_is_named_before_any_bad_line() {
+        let good = samples_file(300);
+        let mut bytes = good.replacen("\"s1\"", "\"\"", 1).into_bytes();
+        let at = bytes.len() - 40;
+        bytes[at] = 0xff;
+        let expected = Jsonl::from_vec("s.jsonl", bytes.clone()).unwrap_err();
+        for (threads, chunk) in [(1, CHUNK), (2, 100)] {
+            let got = read_in_chunks("s.jsonl", bytes.as_slice(), &strings(&["suite"]), &strings(&["host_us"]), threads, chunk).unwrap_err();
+            assert_eq!((got.position(), got.message), (expected.position(), expected.message.clone()));
+        }
+    }
+
+    #[test]
+    fn an_empty_file_has_no_groups() {
+        assert_eq!(read_text("", &["a"], &["t"], 2, 8).unwrap(), Grouped::default());
+    }
+}
