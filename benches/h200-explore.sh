@@ -3,7 +3,7 @@
 # against FP64 and timed beside the dispatched kernels and the peers, in `bench softmax` runs
 # with CLAIMCHECK_SOFTMAX_CANDIDATES set. A candidate family that hangs or fails is dropped and
 # the bench repeated without it. Brings back the runs in $OUT/runs.tgz and the logs.
-# It writes 6 files into $OUT (the device returns at most 8: add none, or runs.tgz may be the
+# It writes 7 files into $OUT (the device returns at most 8: add none, or runs.tgz may be the
 # one left out, as happened once). A device call sends the session's checkout, not a helper's
 # worktree: put the binary, this script, the peer and picker scripts and the wheels in an
 # ignored folder there, carry it, and set CARRY to it.
@@ -31,11 +31,14 @@ if ls $wheels/*.whl >/dev/null 2>&1; then
 fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/nvidia-smi.txt"
 before=$(ls evidence/runs 2>/dev/null | sort)
-families="all"
+families=${FAMILIES:-all}
+# Every Triton kernel the peers compile (the plain row kernel, Liger's, torch.compile's) keeps
+# its PTX and launch metadata here, brought back as triton-cache.tgz for comparison with ours.
+export TRITON_CACHE_DIR=/tmp/triton-cache
 for i in $(seq 1 "$n"); do
   [ "$SECONDS" -lt "$BUDGET_S" ] || { echo "budget spent before bench $i" | tee -a "$OUT/bench.log"; break; }
   python3 $peers "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
-  for fam in "$families" "reg,reg1,cluster" "reg,reg1,pipe" "reg,reg1" "none"; do
+  for fam in "$families" "reg1,mix,flag" "reg1,mix" "reg,reg1" "none"; do
     echo "== bench $i candidates=$fam" | tee -a "$OUT/bench.log"
     CLAIMCHECK_SOFTMAX_CANDIDATES=$fam timeout 150 $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
     rc=${PIPESTATUS[0]}
@@ -66,5 +69,6 @@ for r in $new; do
   (cd "evidence/runs/$r" && sha256sum -c --quiet MANIFEST.sha256 && echo "$r: manifest verifies")
 done
 [ -n "$new" ] && tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
+[ -d "$TRITON_CACHE_DIR" ] && (cd "$TRITON_CACHE_DIR" && find . \( -name '*.ptx' -o -name '*.json' \) -print0 | tar czf "$OUT/triton-cache.tgz" --null -T -)
 echo "job took ${SECONDS}s"
 ls -la "$OUT"

@@ -668,6 +668,365 @@ CLUSTER_KERNEL(2, 8, 512, 2)
 CLUSTER_KERNEL(4, 4, 512, 3)
 
 // ---------------------------------------------------------------------------------------
+// fused, two rows resident per SM at cols == 32768 (issue 16, version 6): a block of T threads
+// per row keeps VR float4s a thread in registers and VS float4s a thread in shared memory
+// (cols = 4 T (VR + VS)), the shared half loaded by cp.async so that it takes no registers in
+// flight. A whole 128 KB row does not fit twice in the register file, but half of it in
+// registers and half in shared memory does: two blocks share an SM, and one block's loads
+// stream while the other reduces and stores, where the one-block-per-SM forms leave the SM's
+// reads idle during each row's reductions. Each thread reads back only the shared-memory
+// slots its own cp.async wrote, so no barrier is needed between the copy and its use.
+// Dynamic shared memory: 16 T VS bytes.
+
+__device__ __forceinline__ void cp_async16(void* dst, const void* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_u32(dst)), "l"(src) : "memory");
+}
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
+template <bool RMS, int VR, int VS, int T>
+__device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float eps) {
+    constexpr int COLS = 4 * T * (VR + VS);
+    extern __shared__ __align__(16) float4 rest[];
+    __shared__ float red[64];
+    const int t = threadIdx.x;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)blockIdx.x * COLS);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)blockIdx.x * COLS);
+#pragma unroll
+    for (int k = 0; k < VS; ++k) cp_async16(&rest[t + T * k], xr + t + T * (VR + k));
+    float4 v[VR];
+#pragma unroll
+    for (int k = 0; k < VR; ++k) v[k] = __ldcs(xr + t + T * k);
+    cp_async_wait_all();
+    float scale = 1.f, mx, s, r;
+    if (RMS) {
+        float sq;
+        local_sq_max(v, sq, mx);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) {
+            float4 h = rest[t + T * k];
+            sq = fmaf(h.x, h.x, fmaf(h.y, h.y, fmaf(h.z, h.z, fmaf(h.w, h.w, sq))));
+            mx = fmaxf(mx, fmaxf(fmaxf(h.x, h.y), fmaxf(h.z, h.w)));
+        }
+        asm volatile("" ::: "memory");
+        block_sum_max(sq, mx, red);
+        scale = 1.f / sqrtf(sq / COLS + eps);
+        float k2 = scale * LOG2E;
+        s = exp_scaled(v, mx, k2);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) {
+            float4 h = rest[t + T * k];
+            h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
+            h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
+            s += (h.x + h.y) + (h.z + h.w);
+            rest[t + T * k] = h;
+        }
+        asm volatile("" ::: "memory");
+        s = block_sum(s, red);
+        r = 1.f / s;
+    } else {
+        float m0 = local_max(v);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) {
+            float4 h = rest[t + T * k];
+            m0 = fmaxf(m0, fmaxf(fmaxf(h.x, h.y), fmaxf(h.z, h.w)));
+        }
+        // Read the shared half again below rather than keep it: kept, it would double the
+        // registers a thread holds and spill.
+        asm volatile("" ::: "memory");
+        s = exp_local(v, m0);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) {
+            float4 h = rest[t + T * k];
+            h.x = exp2f((h.x - m0) * LOG2E); h.y = exp2f((h.y - m0) * LOG2E);
+            h.z = exp2f((h.z - m0) * LOG2E); h.w = exp2f((h.w - m0) * LOG2E);
+            s += (h.x + h.y) + (h.z + h.w);
+            rest[t + T * k] = h;
+        }
+        mx = m0;
+        block_online(mx, s, LOG2E, red);
+        r = exp2f((m0 - mx) * LOG2E) / s;
+    }
+    store_scaled(yr, T, v, r);
+#pragma unroll
+    for (int k = 0; k < VS; ++k) {
+        float4 h = rest[t + T * k];
+        __stcs(yr + t + T * (VR + k), make_float4(h.x * r, h.y * r, h.z * r, h.w * r));
+    }
+    if (stats && t == 0) {
+        stats[3 * blockIdx.x + 0] = 1.f / scale;
+        stats[3 * blockIdx.x + 1] = mx * scale;
+        stats[3 * blockIdx.x + 2] = s;
+    }
+}
+
+#define MIX_KERNEL(VR, VS, T, MINB)                                                                                            \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mix_rms_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_mix_row<true, VR, VS, T>(x, y, st, eps);                                                                        \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mix_plain_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_mix_row<false, VR, VS, T>(x, y, st, eps);                                                                       \
+    }
+MIX_KERNEL(8, 8, 512, 2)
+MIX_KERNEL(10, 6, 512, 2)
+MIX_KERNEL(2, 6, 1024, 2)
+
+// ---------------------------------------------------------------------------------------
+// fused, row split over `split` blocks of T threads that meet through a per-row counter
+// (issue 16, version 6), for few long rows (8 x 262144). The split kernel waits twice at
+// grid-wide syncs, every block for all 128; here a block waits only for the blocks of its own
+// row, once for the plain softmax (an online (max, sum) pair per block) and twice for the
+// RMS-scaled one. The launch stays cooperative, which guarantees that all blocks are resident
+// at once (a block spinning for a row-mate that was never scheduled would hang). The counter
+// only grows: each wait takes the next multiple of `split` above the value its own increment
+// saw, so no reset is needed between launches (2^32 is a multiple of every power-of-two
+// split) as long as no other kernel with another split counts on the same words: each form
+// gets its own `cnt` (one word per row) from the host. `part` holds 3 rows split floats.
+
+__device__ __forceinline__ void row_arrive_wait(unsigned* cnt, unsigned split) {
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        unsigned target = 0;
+        if (threadIdx.x == 0) {
+            unsigned old;
+            asm volatile("atom.add.release.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(cnt) : "memory");
+            target = (old / split + 1) * split;
+        }
+        target = __shfl_sync(0xffffffffu, target, 0);
+        unsigned cur;
+        do {
+            asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(cur) : "l"(cnt) : "memory");
+        } while ((int)(cur - target) < 0);
+    }
+}
+
+template <bool RMS, int V>
+__device__ void fused_flag_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float* __restrict__ part,
+                               unsigned* __restrict__ counters, int cols, int split, float eps) {
+    __shared__ float red[64];
+    __shared__ float row_stat[2];
+    const int T = blockDim.x;
+    const int row = blockIdx.x / split, piece = blockIdx.x % split;
+    const int lane = threadIdx.x & 31;
+    const size_t per = (size_t)4 * T * V;
+    unsigned* cnt = counters + row;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + piece * per);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + piece * per);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
+    float* p = part + 2 * (size_t)row * split;
+    float scale = 1.f, mx, s, r;
+    if (RMS) {
+        float sq;
+        local_sq_max(v, sq, mx);
+        block_sum_max(sq, mx, red);
+        if (threadIdx.x == 0) { p[2 * piece] = sq; p[2 * piece + 1] = mx; }
+        row_arrive_wait(cnt, split);
+        if (threadIdx.x < 32) {
+            float a = 0.f, b = NEG_INF;
+            for (int i = lane; i < split; i += 32) { a += __ldcg(p + 2 * i); b = fmaxf(b, __ldcg(p + 2 * i + 1)); }
+            a = warp_sum(a);
+            b = warp_max(b);
+            if (lane == 0) { row_stat[0] = a; row_stat[1] = b; }
+        }
+        __syncthreads();
+        sq = row_stat[0];
+        mx = row_stat[1];
+        scale = 1.f / sqrtf(sq / cols + eps);
+        s = block_sum(exp_scaled(v, mx, scale * LOG2E), red);
+        // The second round's partials go to their own slots: row-mates may still read the first.
+        float* q = part + 2 * (size_t)gridDim.x + (size_t)row * split;
+        if (threadIdx.x == 0) q[piece] = s;
+        row_arrive_wait(cnt, split);
+        if (threadIdx.x < 32) {
+            float a = 0.f;
+            for (int i = lane; i < split; i += 32) a += __ldcg(q + i);
+            a = warp_sum(a);
+            if (lane == 0) row_stat[0] = a;
+        }
+        __syncthreads();
+        s = row_stat[0];
+        r = 1.f / s;
+    } else {
+        float m0 = local_max(v);
+        s = exp_local(v, m0);
+        mx = m0;
+        block_online(mx, s, LOG2E, red);
+        if (threadIdx.x == 0) { p[2 * piece] = mx; p[2 * piece + 1] = s; }
+        row_arrive_wait(cnt, split);
+        if (threadIdx.x < 32) {
+            // Lanes without a partial start from the first one with a zero sum, which merges
+            // as nothing (two empty starts at -inf would give NaN).
+            float bm = __ldcg(p), bs = 0.f;
+            for (int i = lane; i < split; i += 32) online_merge(bm, bs, __ldcg(p + 2 * i), __ldcg(p + 2 * i + 1), LOG2E);
+            warp_online(bm, bs, LOG2E);
+            if (lane == 0) { row_stat[0] = bm; row_stat[1] = bs; }
+        }
+        __syncthreads();
+        float rm = row_stat[0];
+        s = row_stat[1];
+        r = exp2f((m0 - rm) * LOG2E) / s;
+        mx = rm;
+    }
+    store_scaled(yr, T, v, r);
+    if (stats && piece == 0 && threadIdx.x == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+}
+
+#define FLAG_KERNEL(V, T, MINB)                                                                                               \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_flag_rms_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
+        fused_flag_row<true, V>(x, y, st, part, cnt, cols, split, eps);                                                           \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_flag_plain_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
+        fused_flag_row<false, V>(x, y, st, part, cnt, cols, split, eps);                                                          \
+    }
+FLAG_KERNEL(4, 1024, 1)
+FLAG_KERNEL(4, 512, 2)
+FLAG_KERNEL(8, 512, 2)
+
+// ---------------------------------------------------------------------------------------
+// fused, two rows per block, row-mates meeting through per-row counters (issue 16, version 6):
+// block b holds V float4s a thread of row g and V of row g + rows / 2 (g = b / split), both
+// loaded at once. Each row's waits for its row-mates then overlap the other row's work: the
+// first row's partials are published and its wait runs while the second row's loads are still
+// landing, and the second row's wait runs while the first row is stored. With one row a block,
+// every block reads, waits, then writes, and the memory idles during each wait. `part` holds
+// 4 rows split floats: a pair per block and row for each of two rounds.
+
+// Publishes a block's partial pair (a, b) in slot `piece` of `p` and arrives on `cnt`; the
+// wait is a separate step so that other work can run between them.
+__device__ __forceinline__ void row_publish(float* p, int piece, float a, float b, unsigned* cnt, unsigned& target, unsigned split) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        p[2 * piece] = a;
+        p[2 * piece + 1] = b;
+        unsigned old;
+        asm volatile("atom.add.release.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(cnt) : "memory");
+        target = (old / split + 1) * split;
+    }
+}
+
+// Warp 0 waits until `cnt` reaches the target thread 0 took (only thread 0's `target` is
+// meaningful; the others take it from lane 0), then combines the row's `split`
+// pairs: an online (max, sum) merge when `online`, else (sum, max). The result lands in
+// out[0], out[1] for the whole block after the barrier.
+__device__ __forceinline__ void row_gather(const float* p, unsigned* cnt, unsigned target, unsigned split, bool online, float* out) {
+    if (threadIdx.x < 32) {
+        target = __shfl_sync(0xffffffffu, target, 0);
+        unsigned cur;
+        do {
+            asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(cur) : "l"(cnt) : "memory");
+        } while ((int)(cur - target) < 0);
+        const int lane = threadIdx.x;
+        if (online) {
+            float bm = __ldcg(p), bs = 0.f;
+            for (int i = lane; i < (int)split; i += 32) online_merge(bm, bs, __ldcg(p + 2 * i), __ldcg(p + 2 * i + 1), LOG2E);
+            warp_online(bm, bs, LOG2E);
+            if (lane == 0) { out[0] = bm; out[1] = bs; }
+        } else {
+            float a = 0.f, b = NEG_INF;
+            for (int i = lane; i < (int)split; i += 32) { a += __ldcg(p + 2 * i); b = fmaxf(b, __ldcg(p + 2 * i + 1)); }
+            a = warp_sum(a);
+            b = warp_max(b);
+            if (lane == 0) { out[0] = a; out[1] = b; }
+        }
+    }
+    __syncthreads();
+}
+
+template <bool RMS, int V>
+__device__ void fused_pair_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float* __restrict__ part,
+                                unsigned* __restrict__ cnt, int rows, int cols, int split, float eps) {
+    __shared__ float red[64];
+    __shared__ float got[2][2];
+    const int T = blockDim.x;
+    const int g = blockIdx.x / split, piece = blockIdx.x % split;
+    const int half_rows = rows / 2;
+    const int row[2] = {g, g + half_rows};
+    const size_t per = (size_t)4 * T * V;
+    const size_t G = (size_t)rows * split;
+    float4 v[2][V];
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+        const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row[j] * cols + piece * per);
+#pragma unroll
+        for (int k = 0; k < V; ++k) v[j][k] = __ldcs(xr + threadIdx.x + T * k);
+    }
+    unsigned target[2] = {0, 0};
+    float scale[2] = {1.f, 1.f}, mx[2], s[2], r[2], m0[2];
+    // Round one of both rows: published back to back, the first row's wait overlapping the
+    // second row's loads and reduction.
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+        float* p = part + 2 * (size_t)row[j] * split;
+        if (RMS) {
+            float sq;
+            local_sq_max(v[j], sq, mx[j]);
+            block_sum_max(sq, mx[j], red);
+            row_publish(p, piece, sq, mx[j], cnt + row[j], target[j], split);
+        } else {
+            m0[j] = local_max(v[j]);
+            s[j] = exp_local(v[j], m0[j]);
+            mx[j] = m0[j];
+            block_online(mx[j], s[j], LOG2E, red);
+            row_publish(p, piece, mx[j], s[j], cnt + row[j], target[j], split);
+        }
+    }
+    if (RMS) {
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+            row_gather(part + 2 * (size_t)row[j] * split, cnt + row[j], target[j], split, false, got[j]);
+            float sq = got[j][0];
+            mx[j] = got[j][1];
+            scale[j] = 1.f / sqrtf(sq / cols + eps);
+            s[j] = block_sum(exp_scaled(v[j], mx[j], scale[j] * LOG2E), red);
+            // Round two's partials have their own slots: row-mates may still read round one's.
+            row_publish(part + 2 * G + 2 * (size_t)row[j] * split, piece, s[j], 0.f, cnt + row[j], target[j], split);
+        }
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+            // Round two's pairs are (s, 0): summed with the max of zeros, which is ignored.
+            row_gather(part + 2 * G + 2 * (size_t)row[j] * split, cnt + row[j], target[j], split, false, got[j]);
+            s[j] = got[j][0];
+            r[j] = 1.f / s[j];
+            float4* yr = reinterpret_cast<float4*>(y + (size_t)row[j] * cols + piece * per);
+            store_scaled(yr, T, v[j], r[j]);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+            row_gather(part + 2 * (size_t)row[j] * split, cnt + row[j], target[j], split, true, got[j]);
+            mx[j] = got[j][0];
+            s[j] = got[j][1];
+            r[j] = exp2f((m0[j] - mx[j]) * LOG2E) / s[j];
+            float4* yr = reinterpret_cast<float4*>(y + (size_t)row[j] * cols + piece * per);
+            store_scaled(yr, T, v[j], r[j]);
+        }
+    }
+    if (stats && piece == 0 && threadIdx.x == 0) {
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+            stats[3 * row[j] + 0] = 1.f / scale[j];
+            stats[3 * row[j] + 1] = mx[j] * scale[j];
+            stats[3 * row[j] + 2] = s[j];
+        }
+    }
+}
+
+#define PAIR_KERNEL(V, T, MINB)                                                                                               \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_pair_rms_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
+        fused_pair_rows<true, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                    \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_pair_plain_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
+        fused_pair_rows<false, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                   \
+    }
+PAIR_KERNEL(2, 1024, 1)
+PAIR_KERNEL(4, 512, 2)
+
+// ---------------------------------------------------------------------------------------
 // The benchmark's second ceiling: a plain SM copy, one float4 per thread, streaming loads and
 // stores. cuMemcpyDtoD may be served by a copy engine, which is slower than the SMs on small
 // buffers; the report takes the faster of the two as the copy ceiling.

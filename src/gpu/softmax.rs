@@ -41,6 +41,15 @@ pub(crate) enum Fused {
     /// A cluster of `cs` blocks of `threads` per row, `v` float4s per thread
     /// (cols = 4 · cs · threads · v), partials through distributed shared memory.
     Cluster { cs: usize, v: usize, threads: u32 },
+    /// cols == 32768: a block of `threads` per row, `vr` float4s a thread in registers and
+    /// `vs` in shared memory (cols = 4 · threads · (vr + vs)), two blocks per SM.
+    Mix { vr: usize, vs: usize, threads: u32 },
+    /// The row split over cooperative blocks of `threads` with `v` float4s a thread, meeting
+    /// through a per-row counter instead of grid-wide syncs (split = cols / (4 · threads · v)).
+    Flag { v: usize, threads: u32 },
+    /// As `Flag`, but each block holds a piece of two rows (g and g + rows / 2), so that one
+    /// row's wait for its row-mates overlaps the other row's loads or stores.
+    Pair { v: usize, threads: u32 },
 }
 
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
@@ -70,6 +79,9 @@ impl Fused {
             Fused::Reg1 { v, threads } => format!("fused_reg_rms_{v}_{threads}"),
             Fused::Pipe => format!("fused_pipe_{flavour}"),
             Fused::Cluster { cs, v, threads } => format!("fused_cl_{flavour}_{cs}_{v}_{threads}"),
+            Fused::Mix { vr, vs, threads } => format!("fused_mix_{flavour}_{vr}_{vs}_{threads}"),
+            Fused::Flag { v, threads } => format!("fused_flag_{flavour}_{v}_{threads}"),
+            Fused::Pair { v, threads } => format!("fused_pair_{flavour}_{v}_{threads}"),
         }
     }
 
@@ -77,7 +89,9 @@ impl Fused {
     pub(crate) fn threads(&self, cols: usize) -> u32 {
         match self {
             Fused::Warp { .. } => 256,
-            Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } => *threads,
+            Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } | Fused::Mix { threads, .. } | Fused::Flag { threads, .. } | Fused::Pair { threads, .. } => {
+                *threads
+            }
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Block => row_threads(cols),
         }
@@ -85,7 +99,42 @@ impl Fused {
 
     /// Dynamic shared memory of this form's launch.
     pub(crate) fn dynamic_shared(&self) -> u32 {
-        if *self == Fused::Pipe { PIPE_SHARED } else { 0 }
+        match self {
+            Fused::Pipe => PIPE_SHARED,
+            Fused::Mix { vs, threads, .. } => 16 * *vs as u32 * threads,
+            _ => 0,
+        }
+    }
+
+    /// Blocks per row of the forms that split a row over cooperative blocks (1 otherwise).
+    pub(crate) fn split(&self, cols: usize) -> usize {
+        match self {
+            Fused::Split { split } => *split,
+            Fused::Flag { v, threads } => cols / (4 * v * *threads as usize),
+            Fused::Pair { v, threads } => cols / (4 * v * *threads as usize),
+            _ => 1,
+        }
+    }
+
+    /// Blocks of one launch.
+    pub(crate) fn blocks(&self, rows: usize, cols: usize) -> usize {
+        match self {
+            Fused::Warp { .. } => rows.div_ceil(8),
+            Fused::Pair { .. } => rows / 2 * self.split(cols),
+            Fused::Cluster { cs, .. } => rows * cs,
+            _ => rows * self.split(cols),
+        }
+    }
+
+    /// Which row counters a form that meets through them counts on. A counter only works for
+    /// one split (each wait rounds up to a multiple of it), so every such form has its own.
+    pub(crate) fn counter_slot(&self) -> Option<usize> {
+        let small = |v: usize, threads: u32| usize::from(v == 8) * 2 + usize::from(threads == 512);
+        match self {
+            Fused::Flag { v, threads } => Some(small(*v, *threads)),
+            Fused::Pair { v, threads } => Some(4 + small(*v, *threads)),
+            _ => None,
+        }
     }
 
     /// A short name for the candidate variants of the benchmark (`x-<short>`).
@@ -98,6 +147,9 @@ impl Fused {
             Fused::Reg1 { v, threads } => format!("reg1-{v}x{threads}"),
             Fused::Pipe => "pipe".into(),
             Fused::Cluster { cs, v, threads } => format!("cl{cs}-{v}x{threads}"),
+            Fused::Mix { vr, vs, threads } => format!("mix{vr}-{vs}x{threads}"),
+            Fused::Flag { v, threads } => format!("flag-{v}x{threads}"),
+            Fused::Pair { v, threads } => format!("pair-{v}x{threads}"),
         }
     }
 
@@ -138,15 +190,30 @@ impl Fused {
                     out.push(Fused::Cluster { cs: 2, v: 8, threads: 512 });
                     out.push(Fused::Cluster { cs: 4, v: 4, threads: 512 });
                 }
+                if on("mix") {
+                    out.push(Fused::Mix { vr: 8, vs: 8, threads: 512 });
+                    out.push(Fused::Mix { vr: 10, vs: 6, threads: 512 });
+                    out.push(Fused::Mix { vr: 2, vs: 6, threads: 1024 });
+                }
             }
-            262144 if on("cluster") => {
-                out.push(Fused::Cluster { cs: 16, v: 4, threads: 1024 });
-                out.push(Fused::Cluster { cs: 8, v: 8, threads: 1024 });
-                out.push(Fused::Cluster { cs: 16, v: 8, threads: 512 });
+            262144 => {
+                if on("cluster") {
+                    out.push(Fused::Cluster { cs: 16, v: 4, threads: 1024 });
+                    out.push(Fused::Cluster { cs: 8, v: 8, threads: 1024 });
+                    out.push(Fused::Cluster { cs: 16, v: 8, threads: 512 });
+                }
+                if on("flag") {
+                    out.push(Fused::Flag { v: 4, threads: 1024 });
+                    out.push(Fused::Flag { v: 4, threads: 512 });
+                    out.push(Fused::Flag { v: 8, threads: 512 });
+                    if rows.is_multiple_of(2) {
+                        out.push(Fused::Pair { v: 2, threads: 1024 });
+                        out.push(Fused::Pair { v: 4, threads: 512 });
+                    }
+                }
             }
             _ => {}
         }
-        let _ = rows;
         out
     }
 
@@ -159,6 +226,13 @@ impl Fused {
             Fused::Reg1 { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers, plain softmax in one online reduction", 4 * v),
             Fused::Pipe => "persistent 1024-thread block per SM, row in registers, next row prefetched into shared memory by bulk copies".into(),
             Fused::Cluster { cs, v, threads } => format!("cluster of {cs} blocks of {threads} threads per row, {} values per thread, partials through distributed shared memory", 4 * v),
+            Fused::Mix { vr, vs, threads } => {
+                format!("block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM", 4 * vr, 4 * vs)
+            }
+            Fused::Flag { v, threads } => format!("row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through a per-row counter", 4 * v),
+            Fused::Pair { v, threads } => {
+                format!("two rows split over cooperative blocks of {threads} threads, {} values of each per thread, one row's wait overlapping the other's work", 4 * v)
+            }
         }
     }
 }
@@ -248,6 +322,8 @@ struct Set {
     sum: CudaSlice<f32>,
     stats: CudaSlice<f32>,
     part: CudaSlice<f32>,
+    /// Row counters of the forms whose row-mates meet through them: 8 slots of one per row.
+    counters: CudaSlice<u32>,
 }
 
 struct Library {
@@ -321,6 +397,16 @@ impl Shape {
                     Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
                     },
+                    Fused::Mix { threads, .. } => unsafe {
+                        b.arg(&cols).arg(&eps).launch(cfg(rows, threads, form.dynamic_shared()))?;
+                    },
+                    Fused::Flag { threads, .. } | Fused::Pair { threads, .. } => unsafe {
+                        let Some(slot) = form.counter_slot() else { anyhow::bail!("{form:?} has no counters") };
+                        let mut counters = set.counters.slice_mut(slot * self.rows..(slot + 1) * self.rows);
+                        let (rows_i, split_i) = (rows as i32, form.split(self.cols) as i32);
+                        let blocks = form.blocks(self.rows, self.cols) as u32;
+                        b.arg(&mut set.part).arg(&mut counters).arg(&rows_i).arg(&cols).arg(&split_i).arg(&eps).launch_cooperative(cfg(blocks, threads, 0))?;
+                    },
                     Fused::Pipe => unsafe {
                         let rows_i = rows as i32;
                         b.arg(&rows_i).arg(&eps).launch(cfg(rows.min(k.sm_count), 1024, PIPE_SHARED))?;
@@ -381,7 +467,9 @@ fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize) -
         mx: stream.alloc_zeros(rows)?,
         sum: stream.alloc_zeros(rows)?,
         stats: stream.alloc_zeros(3 * rows)?,
-        part: stream.alloc_zeros(3 * rows * split.max(1))?,
+        // Two rounds of a pair per block (the split kernel uses three floats a block).
+        part: stream.alloc_zeros(4 * rows * split.max(1))?,
+        counters: stream.alloc_zeros(8 * rows)?,
     })
 }
 
@@ -456,7 +544,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         }
         record_kernels(gpu, out, &shape, &module.name)?;
 
-        let split = match fused { Fused::Split { split } => split, _ => 1 };
+        let split = shape.kernels.cands.iter().map(|c| c.0.split(cols)).chain([fused.split(cols)]).max().unwrap_or(1);
         let n = rows * cols;
         let bytes_per_set = 3 * n * 4;
         let sets_n = rotation_sets(bytes_per_set, gpu.info.l2_bytes as usize);
@@ -599,7 +687,19 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
     let p = module.function(&form.kernel(false))?;
     for f in [&r, &p] {
         match form {
-            Fused::Pipe => f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, PIPE_SHARED as i32)?,
+            Fused::Pipe | Fused::Mix { .. } => {
+                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, form.dynamic_shared() as i32)?;
+                // Two blocks of the mixed form must find their shared memory on one SM.
+                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
+            }
+            Fused::Flag { threads, .. } | Fused::Pair { threads, .. } => {
+                // A cooperative launch must have every block resident at once.
+                let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize;
+                let blocks = form.blocks(rows, cols);
+                if blocks > per_sm * gpu.info.sm_count as usize {
+                    return Ok(Err(format!("{blocks} blocks do not fit at once ({per_sm} a SM)")));
+                }
+            }
             Fused::Cluster { cs, threads, .. } => {
                 if cs > 8 {
                     f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)?;
@@ -614,7 +714,6 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
             _ => {}
         }
     }
-    let _ = cols;
     Ok(Ok((r, p)))
 }
 
@@ -694,6 +793,9 @@ mod tests {
             ["fused", "reg", _, v, t] => format!("REG_KERNEL({v}, {t})"),
             ["fused", "reg1", _, v, t] => format!("REG1_KERNEL({v}, {t})"),
             ["fused", "cl", _, cs, v, t] => format!("CLUSTER_KERNEL({cs}, {v}, {t},"),
+            ["fused", "mix", _, vr, vs, t] => format!("MIX_KERNEL({vr}, {vs}, {t},"),
+            ["fused", "flag", _, v, t] => format!("FLAG_KERNEL({v}, {t},"),
+            ["fused", "pair", _, v, t] => format!("PAIR_KERNEL({v}, {t},"),
             _ => name.to_string(),
         }
     }
@@ -703,7 +805,7 @@ mod tests {
         let source = super::super::KERNELS[1].1;
         for (rows, cols) in SHAPES {
             for form in Fused::candidates(rows, cols, "all") {
-                assert_eq!(form.threads(cols) as usize * 4 * form_values(form) * cluster(form), cols, "{form:?} does not cover {cols} columns");
+                assert_eq!(form.threads(cols) as usize * 4 * form_values(form) * cluster(form, cols), cols, "{form:?} does not cover {cols} columns");
                 for rms in [true, false] {
                     let name = form.kernel(rms);
                     assert!(source.contains(&format!("{name}(")) || source.contains(&macro_form(&name)), "{name} is not defined in kernels/softmax.cu");
@@ -714,14 +816,29 @@ mod tests {
 
     fn form_values(f: Fused) -> usize {
         match f {
-            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } => v,
+            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } => v,
+            Fused::Mix { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             _ => 0,
         }
     }
 
-    fn cluster(f: Fused) -> usize {
-        if let Fused::Cluster { cs, .. } = f { cs } else { 1 }
+    /// Blocks per row: a cluster's size, or the cooperative split.
+    fn cluster(f: Fused, cols: usize) -> usize {
+        match f {
+            Fused::Cluster { cs, .. } => cs,
+            _ => f.split(cols),
+        }
+    }
+
+    #[test]
+    fn mixed_forms_fit_twice_on_an_sm() {
+        // The H200 gives an SM 228 KB of shared memory, of which the driver reserves 1 KB a
+        // block; the static part is the 64-float reduction buffer.
+        for form in Fused::candidates(1024, 32768, "mix") {
+            let per_block = form.dynamic_shared() + 1024 + 256;
+            assert!(2 * per_block <= 228 * 1024, "{form:?} takes {per_block} bytes a block");
+        }
     }
 
     #[test]
