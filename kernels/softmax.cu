@@ -678,12 +678,33 @@ CLUSTER_KERNEL(4, 4, 512, 3)
 // slots its own cp.async wrote, so no barrier is needed between the copy and its use.
 // Dynamic shared memory: 16 T VS bytes.
 
+// LD picks the load's cache hints: 0 streaming (ld.global.cs, as every other fused form), 1 the
+// default (ld.global, as Triton's and Liger's row kernels load), 2 the default with a 256-byte
+// L2 prefetch hint (.L2::256B), which asks the L2 to fetch whole 256-byte sectors groups.
+template <int LD>
+__device__ __forceinline__ float4 ld4(const float4* p) {
+    float4 v;
+    if (LD == 0) {
+        v = __ldcs(p);
+    } else if (LD == 1) {
+        asm volatile("ld.global.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    } else {
+        asm volatile("ld.global.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    }
+    return v;
+}
+
+template <int LD>
 __device__ __forceinline__ void cp_async16(void* dst, const void* src) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_u32(dst)), "l"(src) : "memory");
+    if (LD == 2) {
+        asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(smem_u32(dst)), "l"(src) : "memory");
+    } else {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_u32(dst)), "l"(src) : "memory");
+    }
 }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 
-template <bool RMS, int VR, int VS, int T>
+template <bool RMS, int VR, int VS, int T, int LD>
 __device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float eps) {
     constexpr int COLS = 4 * T * (VR + VS);
     extern __shared__ __align__(16) float4 rest[];
@@ -692,10 +713,10 @@ __device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y
     const float4* xr = reinterpret_cast<const float4*>(x + (size_t)blockIdx.x * COLS);
     float4* yr = reinterpret_cast<float4*>(y + (size_t)blockIdx.x * COLS);
 #pragma unroll
-    for (int k = 0; k < VS; ++k) cp_async16(&rest[t + T * k], xr + t + T * (VR + k));
+    for (int k = 0; k < VS; ++k) cp_async16<LD>(&rest[t + T * k], xr + t + T * (VR + k));
     float4 v[VR];
 #pragma unroll
-    for (int k = 0; k < VR; ++k) v[k] = __ldcs(xr + t + T * k);
+    for (int k = 0; k < VR; ++k) v[k] = ld4<LD>(xr + t + T * k);
     cp_async_wait_all();
     float scale = 1.f, mx, s, r;
     if (RMS) {
@@ -759,16 +780,20 @@ __device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y
     }
 }
 
-#define MIX_KERNEL(VR, VS, T, MINB)                                                                                            \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mix_rms_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps) { \
-        fused_mix_row<true, VR, VS, T>(x, y, st, eps);                                                                        \
+#define MIX_KERNEL(VR, VS, T, MINB, LD)                                                                                        \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mix_rms_##VR##_##VS##_##T##_##LD(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_mix_row<true, VR, VS, T, LD>(x, y, st, eps);                                                                    \
     }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mix_plain_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps) { \
-        fused_mix_row<false, VR, VS, T>(x, y, st, eps);                                                                       \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mix_plain_##VR##_##VS##_##T##_##LD(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_mix_row<false, VR, VS, T, LD>(x, y, st, eps);                                                                   \
     }
-MIX_KERNEL(8, 8, 512, 2)
-MIX_KERNEL(10, 6, 512, 2)
-MIX_KERNEL(2, 6, 1024, 2)
+MIX_KERNEL(8, 8, 512, 2, 0)
+MIX_KERNEL(8, 8, 512, 2, 1)
+MIX_KERNEL(8, 8, 512, 2, 2)
+MIX_KERNEL(10, 6, 512, 2, 0)
+MIX_KERNEL(2, 6, 1024, 2, 0)
+MIX_KERNEL(2, 6, 1024, 2, 1)
+MIX_KERNEL(2, 6, 1024, 2, 2)
 
 // ---------------------------------------------------------------------------------------
 // fused, row split over `split` blocks of T threads that meet through a per-row counter
@@ -886,6 +911,9 @@ __device__ void fused_flag_row(const float* __restrict__ x, float* __restrict__ 
 FLAG_KERNEL(4, 1024, 1)
 FLAG_KERNEL(4, 512, 2)
 FLAG_KERNEL(8, 512, 2)
+FLAG_KERNEL(4, 256, 4)
+FLAG_KERNEL(8, 256, 2)
+FLAG_KERNEL(2, 512, 4)
 
 // ---------------------------------------------------------------------------------------
 // fused, two rows per block, row-mates meeting through per-row counters (issue 16, version 6):

@@ -42,8 +42,9 @@ pub(crate) enum Fused {
     /// (cols = 4 · cs · threads · v), partials through distributed shared memory.
     Cluster { cs: usize, v: usize, threads: u32 },
     /// cols == 32768: a block of `threads` per row, `vr` float4s a thread in registers and
-    /// `vs` in shared memory (cols = 4 · threads · (vr + vs)), two blocks per SM.
-    Mix { vr: usize, vs: usize, threads: u32 },
+    /// `vs` in shared memory (cols = 4 · threads · (vr + vs)), two blocks per SM; `ld` picks
+    /// the loads' cache hints (0 streaming, 1 default, 2 default with a 256-byte L2 prefetch).
+    Mix { vr: usize, vs: usize, threads: u32, ld: u8 },
     /// The row split over cooperative blocks of `threads` with `v` float4s a thread, meeting
     /// through a per-row counter instead of grid-wide syncs (split = cols / (4 · threads · v)).
     Flag { v: usize, threads: u32 },
@@ -51,6 +52,9 @@ pub(crate) enum Fused {
     /// row's wait for its row-mates overlaps the other row's loads or stores.
     Pair { v: usize, threads: u32 },
 }
+
+/// Row counter slots (one counter a row each) of the forms that meet through counters.
+pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
 pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
@@ -79,7 +83,7 @@ impl Fused {
             Fused::Reg1 { v, threads } => format!("fused_reg_rms_{v}_{threads}"),
             Fused::Pipe => format!("fused_pipe_{flavour}"),
             Fused::Cluster { cs, v, threads } => format!("fused_cl_{flavour}_{cs}_{v}_{threads}"),
-            Fused::Mix { vr, vs, threads } => format!("fused_mix_{flavour}_{vr}_{vs}_{threads}"),
+            Fused::Mix { vr, vs, threads, ld } => format!("fused_mix_{flavour}_{vr}_{vs}_{threads}_{ld}"),
             Fused::Flag { v, threads } => format!("fused_flag_{flavour}_{v}_{threads}"),
             Fused::Pair { v, threads } => format!("fused_pair_{flavour}_{v}_{threads}"),
         }
@@ -129,10 +133,11 @@ impl Fused {
     /// Which row counters a form that meets through them counts on. A counter only works for
     /// one split (each wait rounds up to a multiple of it), so every such form has its own.
     pub(crate) fn counter_slot(&self) -> Option<usize> {
-        let small = |v: usize, threads: u32| usize::from(v == 8) * 2 + usize::from(threads == 512);
+        // v in {2, 4, 8} and threads in {256, 512, 1024}: nine slots a kind.
+        let small = |v: usize, threads: u32| (v.trailing_zeros() as usize - 1) * 3 + (threads.trailing_zeros() as usize - 8);
         match self {
             Fused::Flag { v, threads } => Some(small(*v, *threads)),
-            Fused::Pair { v, threads } => Some(4 + small(*v, *threads)),
+            Fused::Pair { v, threads } => Some(COUNTER_SLOTS / 2 + small(*v, *threads)),
             _ => None,
         }
     }
@@ -147,7 +152,7 @@ impl Fused {
             Fused::Reg1 { v, threads } => format!("reg1-{v}x{threads}"),
             Fused::Pipe => "pipe".into(),
             Fused::Cluster { cs, v, threads } => format!("cl{cs}-{v}x{threads}"),
-            Fused::Mix { vr, vs, threads } => format!("mix{vr}-{vs}x{threads}"),
+            Fused::Mix { vr, vs, threads, ld } => format!("mix{vr}-{vs}x{threads}{}", ["", "-ca", "-l2"][*ld as usize % 3]),
             Fused::Flag { v, threads } => format!("flag-{v}x{threads}"),
             Fused::Pair { v, threads } => format!("pair-{v}x{threads}"),
         }
@@ -191,9 +196,11 @@ impl Fused {
                     out.push(Fused::Cluster { cs: 4, v: 4, threads: 512 });
                 }
                 if on("mix") {
-                    out.push(Fused::Mix { vr: 8, vs: 8, threads: 512 });
-                    out.push(Fused::Mix { vr: 10, vs: 6, threads: 512 });
-                    out.push(Fused::Mix { vr: 2, vs: 6, threads: 1024 });
+                    for ld in 0..3 {
+                        out.push(Fused::Mix { vr: 8, vs: 8, threads: 512, ld });
+                        out.push(Fused::Mix { vr: 2, vs: 6, threads: 1024, ld });
+                    }
+                    out.push(Fused::Mix { vr: 10, vs: 6, threads: 512, ld: 0 });
                 }
             }
             262144 => {
@@ -206,6 +213,9 @@ impl Fused {
                     out.push(Fused::Flag { v: 4, threads: 1024 });
                     out.push(Fused::Flag { v: 4, threads: 512 });
                     out.push(Fused::Flag { v: 8, threads: 512 });
+                    out.push(Fused::Flag { v: 4, threads: 256 });
+                    out.push(Fused::Flag { v: 8, threads: 256 });
+                    out.push(Fused::Flag { v: 2, threads: 512 });
                     if rows.is_multiple_of(2) {
                         out.push(Fused::Pair { v: 2, threads: 1024 });
                         out.push(Fused::Pair { v: 4, threads: 512 });
@@ -226,9 +236,12 @@ impl Fused {
             Fused::Reg1 { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers, plain softmax in one online reduction", 4 * v),
             Fused::Pipe => "persistent 1024-thread block per SM, row in registers, next row prefetched into shared memory by bulk copies".into(),
             Fused::Cluster { cs, v, threads } => format!("cluster of {cs} blocks of {threads} threads per row, {} values per thread, partials through distributed shared memory", 4 * v),
-            Fused::Mix { vr, vs, threads } => {
-                format!("block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM", 4 * vr, 4 * vs)
-            }
+            Fused::Mix { vr, vs, threads, ld } => format!(
+                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, {} loads",
+                4 * vr,
+                4 * vs,
+                ["streaming", "default", "default 256-byte L2 prefetch"][*ld as usize % 3]
+            ),
             Fused::Flag { v, threads } => format!("row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through a per-row counter", 4 * v),
             Fused::Pair { v, threads } => {
                 format!("two rows split over cooperative blocks of {threads} threads, {} values of each per thread, one row's wait overlapping the other's work", 4 * v)
@@ -322,7 +335,7 @@ struct Set {
     sum: CudaSlice<f32>,
     stats: CudaSlice<f32>,
     part: CudaSlice<f32>,
-    /// Row counters of the forms whose row-mates meet through them: 8 slots of one per row.
+    /// Row counters of the forms whose row-mates meet through them: COUNTER_SLOTS of one a row.
     counters: CudaSlice<u32>,
 }
 
@@ -469,7 +482,7 @@ fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize) -
         stats: stream.alloc_zeros(3 * rows)?,
         // Two rounds of a pair per block (the split kernel uses three floats a block).
         part: stream.alloc_zeros(4 * rows * split.max(1))?,
-        counters: stream.alloc_zeros(8 * rows)?,
+        counters: stream.alloc_zeros(COUNTER_SLOTS * rows)?,
     })
 }
 
@@ -793,7 +806,7 @@ mod tests {
             ["fused", "reg", _, v, t] => format!("REG_KERNEL({v}, {t})"),
             ["fused", "reg1", _, v, t] => format!("REG1_KERNEL({v}, {t})"),
             ["fused", "cl", _, cs, v, t] => format!("CLUSTER_KERNEL({cs}, {v}, {t},"),
-            ["fused", "mix", _, vr, vs, t] => format!("MIX_KERNEL({vr}, {vs}, {t},"),
+            ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, 2, {ld})"),
             ["fused", "flag", _, v, t] => format!("FLAG_KERNEL({v}, {t},"),
             ["fused", "pair", _, v, t] => format!("PAIR_KERNEL({v}, {t},"),
             _ => name.to_string(),
@@ -829,6 +842,17 @@ mod tests {
             Fused::Cluster { cs, .. } => cs,
             _ => f.split(cols),
         }
+    }
+
+    #[test]
+    fn every_counting_form_counts_on_its_own_slot() {
+        let mut seen = std::collections::BTreeMap::new();
+        for form in Fused::candidates(8, 262144, "flag") {
+            let slot = form.counter_slot().expect("a counting form");
+            assert!(slot < COUNTER_SLOTS, "{form:?}: slot {slot}");
+            assert_eq!(seen.insert(slot, form), None, "{form:?} shares slot {slot}");
+        }
+        assert!(seen.len() >= 2);
     }
 
     #[test]
