@@ -803,6 +803,135 @@ MIX_KERNEL(2, 6, 1024, 2, 1)
 MIX_KERNEL(2, 6, 1024, 2, 2)
 
 // ---------------------------------------------------------------------------------------
+// fused, the mixed form over a cluster of two blocks a row (issue 16, version 6): each block
+// holds half of the row, VR float4s a thread in registers and VS in shared memory, and the two
+// halves' statistics meet through distributed shared memory. Four blocks share an SM, two
+// rows' worth as in the mixed form, but the unit of work is half a row, which halves the
+// kernel's tail (the last rows finishing while most SMs have nothing left to do).
+
+template <bool RMS, int VR, int VS, int T>
+__device__ void fused_clmix_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float eps) {
+    constexpr int CS = 2, PIECE = 4 * T * (VR + VS), COLS = CS * PIECE;
+    extern __shared__ __align__(16) float4 rest[];
+    __shared__ float red[64];
+    __shared__ float xch[4];
+    cg::cluster_group cluster = cg::this_cluster();
+    const int t = threadIdx.x, lane = t & 31;
+    const int rank = (int)cluster.block_rank();
+    const int row = blockIdx.x / CS;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * COLS + rank * PIECE);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * COLS + rank * PIECE);
+#pragma unroll
+    for (int k = 0; k < VS; ++k) cp_async16<0>(&rest[t + T * k], xr + t + T * (VR + k));
+    float4 v[VR];
+#pragma unroll
+    for (int k = 0; k < VR; ++k) v[k] = __ldcs(xr + t + T * k);
+    cp_async_wait_all();
+    float scale = 1.f, mx, s, r;
+    if (RMS) {
+        float sq;
+        local_sq_max(v, sq, mx);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) {
+            float4 h = rest[t + T * k];
+            sq = fmaf(h.x, h.x, fmaf(h.y, h.y, fmaf(h.z, h.z, fmaf(h.w, h.w, sq))));
+            mx = fmaxf(mx, fmaxf(fmaxf(h.x, h.y), fmaxf(h.z, h.w)));
+        }
+        asm volatile("" ::: "memory");
+        block_sum_max(sq, mx, red);
+        if (t == 0) { xch[0] = sq; xch[1] = mx; }
+        cluster_arrive();
+        cluster_wait();
+        float a = 0.f, b = NEG_INF;
+        if (lane < CS) {
+            const float* p = cluster.map_shared_rank(xch, lane);
+            a = p[0];
+            b = p[1];
+        }
+        sq = warp_sum(a);
+        mx = warp_max(b);
+        scale = 1.f / sqrtf(sq / COLS + eps);
+        float k2 = scale * LOG2E;
+        s = exp_scaled(v, mx, k2);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) {
+            float4 h = rest[t + T * k];
+            h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
+            h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
+            s += (h.x + h.y) + (h.z + h.w);
+            rest[t + T * k] = h;
+        }
+        asm volatile("" ::: "memory");
+        s = block_sum(s, red);
+        if (t == 0) xch[2] = s;
+        cluster_arrive();
+        cluster_wait();
+        a = 0.f;
+        if (lane < CS) a = cluster.map_shared_rank(xch, lane)[2];
+        s = warp_sum(a);
+        r = 1.f / s;
+    } else {
+        float m0 = local_max(v);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) {
+            float4 h = rest[t + T * k];
+            m0 = fmaxf(m0, fmaxf(fmaxf(h.x, h.y), fmaxf(h.z, h.w)));
+        }
+        asm volatile("" ::: "memory");
+        s = exp_local(v, m0);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) {
+            float4 h = rest[t + T * k];
+            h.x = exp2f((h.x - m0) * LOG2E); h.y = exp2f((h.y - m0) * LOG2E);
+            h.z = exp2f((h.z - m0) * LOG2E); h.w = exp2f((h.w - m0) * LOG2E);
+            s += (h.x + h.y) + (h.z + h.w);
+            rest[t + T * k] = h;
+        }
+        mx = m0;
+        block_online(mx, s, LOG2E, red);
+        if (t == 0) { xch[0] = mx; xch[1] = s; }
+        cluster_arrive();
+        cluster_wait();
+        float bm = mx, bs = 0.f;
+        if (lane < CS) {
+            const float* p = cluster.map_shared_rank(xch, lane);
+            bm = p[0];
+            bs = p[1];
+        }
+        warp_online(bm, bs, LOG2E);
+        mx = bm;
+        s = bs;
+        r = exp2f((m0 - mx) * LOG2E) / s;
+    }
+    // Every read of the other block's partials is done: let it go on, store, then wait.
+    cluster_arrive();
+    store_scaled(yr, T, v, r);
+#pragma unroll
+    for (int k = 0; k < VS; ++k) {
+        float4 h = rest[t + T * k];
+        __stcs(yr + t + T * (VR + k), make_float4(h.x * r, h.y * r, h.z * r, h.w * r));
+    }
+    if (stats && rank == 0 && t == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+    cluster_wait();
+}
+
+#define CLMIX_KERNEL(VR, VS, T, MINB)                                                                                          \
+    extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(T, MINB)                                            \
+        fused_clmix_rms_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps) {                         \
+        fused_clmix_row<true, VR, VS, T>(x, y, st, eps);                                                                      \
+    }                                                                                                                         \
+    extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(T, MINB)                                            \
+        fused_clmix_plain_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps) {                       \
+        fused_clmix_row<false, VR, VS, T>(x, y, st, eps);                                                                     \
+    }
+CLMIX_KERNEL(8, 8, 256, 4)
+CLMIX_KERNEL(2, 6, 512, 4)
+
+// ---------------------------------------------------------------------------------------
 // fused, row split over `split` blocks of T threads that meet through a per-row counter
 // (issue 16, version 6), for few long rows (8 x 262144). The split kernel waits twice at
 // grid-wide syncs, every block for all 128; here a block waits only for the blocks of its own

@@ -51,6 +51,9 @@ pub(crate) enum Fused {
     /// As `Flag`, but each block holds a piece of two rows (g and g + rows / 2), so that one
     /// row's wait for its row-mates overlaps the other row's loads or stores.
     Pair { v: usize, threads: u32 },
+    /// cols == 32768: the mixed form over a cluster of two blocks a row, each holding half of
+    /// it (`vr` float4s a thread in registers, `vs` in shared memory), four blocks per SM.
+    ClMix { vr: usize, vs: usize, threads: u32 },
 }
 
 /// Row counter slots (one counter a row each) of the forms that meet through counters.
@@ -86,6 +89,7 @@ impl Fused {
             Fused::Mix { vr, vs, threads, ld } => format!("fused_mix_{flavour}_{vr}_{vs}_{threads}_{ld}"),
             Fused::Flag { v, threads } => format!("fused_flag_{flavour}_{v}_{threads}"),
             Fused::Pair { v, threads } => format!("fused_pair_{flavour}_{v}_{threads}"),
+            Fused::ClMix { vr, vs, threads } => format!("fused_clmix_{flavour}_{vr}_{vs}_{threads}"),
         }
     }
 
@@ -93,9 +97,8 @@ impl Fused {
     pub(crate) fn threads(&self, cols: usize) -> u32 {
         match self {
             Fused::Warp { .. } => 256,
-            Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } | Fused::Mix { threads, .. } | Fused::Flag { threads, .. } | Fused::Pair { threads, .. } => {
-                *threads
-            }
+            Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } | Fused::Mix { threads, .. } | Fused::Flag { threads, .. } | Fused::Pair { threads, .. }
+            | Fused::ClMix { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Block => row_threads(cols),
         }
@@ -105,7 +108,7 @@ impl Fused {
     pub(crate) fn dynamic_shared(&self) -> u32 {
         match self {
             Fused::Pipe => PIPE_SHARED,
-            Fused::Mix { vs, threads, .. } => 16 * *vs as u32 * threads,
+            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } => 16 * *vs as u32 * threads,
             _ => 0,
         }
     }
@@ -126,6 +129,7 @@ impl Fused {
             Fused::Warp { .. } => rows.div_ceil(8),
             Fused::Pair { .. } => rows / 2 * self.split(cols),
             Fused::Cluster { cs, .. } => rows * cs,
+            Fused::ClMix { .. } => rows * 2,
             _ => rows * self.split(cols),
         }
     }
@@ -155,6 +159,7 @@ impl Fused {
             Fused::Mix { vr, vs, threads, ld } => format!("mix{vr}-{vs}x{threads}{}", ["", "-ca", "-l2"][*ld as usize % 3]),
             Fused::Flag { v, threads } => format!("flag-{v}x{threads}"),
             Fused::Pair { v, threads } => format!("pair-{v}x{threads}"),
+            Fused::ClMix { vr, vs, threads } => format!("clmix{vr}-{vs}x{threads}"),
         }
     }
 
@@ -202,6 +207,10 @@ impl Fused {
                     }
                     out.push(Fused::Mix { vr: 10, vs: 6, threads: 512, ld: 0 });
                 }
+                if on("clmix") {
+                    out.push(Fused::ClMix { vr: 8, vs: 8, threads: 256 });
+                    out.push(Fused::ClMix { vr: 2, vs: 6, threads: 512 });
+                }
             }
             262144 => {
                 if on("cluster") {
@@ -243,6 +252,11 @@ impl Fused {
                 ["streaming", "default", "default 256-byte L2 prefetch"][*ld as usize % 3]
             ),
             Fused::Flag { v, threads } => format!("row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through a per-row counter", 4 * v),
+            Fused::ClMix { vr, vs, threads } => format!(
+                "cluster of 2 blocks of {threads} threads per row, {} values per thread in registers and {} in shared memory, four blocks per SM",
+                4 * vr,
+                4 * vs
+            ),
             Fused::Pair { v, threads } => {
                 format!("two rows split over cooperative blocks of {threads} threads, {} values of each per thread, one row's wait overlapping the other's work", 4 * v)
             }
@@ -412,6 +426,10 @@ impl Shape {
                     },
                     Fused::Mix { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows, threads, form.dynamic_shared()))?;
+                    },
+                    // The cluster shape is compiled into the kernel (__cluster_dims__).
+                    Fused::ClMix { threads, .. } => unsafe {
+                        b.arg(&cols).arg(&eps).launch(cfg(rows * 2, threads, form.dynamic_shared()))?;
                     },
                     Fused::Flag { threads, .. } | Fused::Pair { threads, .. } => unsafe {
                         let Some(slot) = form.counter_slot() else { anyhow::bail!("{form:?} has no counters") };
@@ -700,7 +718,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
     let p = module.function(&form.kernel(false))?;
     for f in [&r, &p] {
         match form {
-            Fused::Pipe | Fused::Mix { .. } => {
+            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } => {
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, form.dynamic_shared() as i32)?;
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
@@ -809,6 +827,7 @@ mod tests {
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, 2, {ld})"),
             ["fused", "flag", _, v, t] => format!("FLAG_KERNEL({v}, {t},"),
             ["fused", "pair", _, v, t] => format!("PAIR_KERNEL({v}, {t},"),
+            ["fused", "clmix", _, vr, vs, t] => format!("CLMIX_KERNEL({vr}, {vs}, {t},"),
             _ => name.to_string(),
         }
     }
@@ -830,7 +849,7 @@ mod tests {
     fn form_values(f: Fused) -> usize {
         match f {
             Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } => v,
-            Fused::Mix { vr, vs, .. } => vr + vs,
+            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             _ => 0,
         }
@@ -840,6 +859,7 @@ mod tests {
     fn cluster(f: Fused, cols: usize) -> usize {
         match f {
             Fused::Cluster { cs, .. } => cs,
+            Fused::ClMix { .. } => 2,
             _ => f.split(cols),
         }
     }
@@ -859,9 +879,10 @@ mod tests {
     fn mixed_forms_fit_twice_on_an_sm() {
         // The H200 gives an SM 228 KB of shared memory, of which the driver reserves 1 KB a
         // block; the static part is the 64-float reduction buffer.
-        for form in Fused::candidates(1024, 32768, "mix") {
+        for form in Fused::candidates(1024, 32768, "mix,clmix") {
             let per_block = form.dynamic_shared() + 1024 + 256;
-            assert!(2 * per_block <= 228 * 1024, "{form:?} takes {per_block} bytes a block");
+            let per_sm = if matches!(form, Fused::ClMix { .. }) { 4 } else { 2 };
+            assert!(per_sm * per_block <= 228 * 1024, "{form:?} takes {per_block} bytes a block");
         }
     }
 
