@@ -47,7 +47,10 @@ pub(crate) enum Fused {
     Mix { vr: usize, vs: usize, threads: u32, ld: u8 },
     /// The row split over cooperative blocks of `threads` with `v` float4s a thread, meeting
     /// through a per-row counter instead of grid-wide syncs (split = cols / (4 · threads · v)).
-    Flag { v: usize, threads: u32 },
+    /// `coop` false launches the same kernel without the cooperative attribute: every block is
+    /// then resident only because the grid fits the device at once and nothing else runs,
+    /// which no launch promises (a candidate, to measure what the attribute costs).
+    Flag { v: usize, threads: u32, coop: bool },
     /// As `Flag`, but each block holds a piece of two rows (g and g + rows / 2), so that one
     /// row's wait for its row-mates overlaps the other row's loads or stores.
     Pair { v: usize, threads: u32 },
@@ -87,7 +90,7 @@ impl Fused {
             Fused::Pipe => format!("fused_pipe_{flavour}"),
             Fused::Cluster { cs, v, threads } => format!("fused_cl_{flavour}_{cs}_{v}_{threads}"),
             Fused::Mix { vr, vs, threads, ld } => format!("fused_mix_{flavour}_{vr}_{vs}_{threads}_{ld}"),
-            Fused::Flag { v, threads } => format!("fused_flag_{flavour}_{v}_{threads}"),
+            Fused::Flag { v, threads, .. } => format!("fused_flag_{flavour}_{v}_{threads}"),
             Fused::Pair { v, threads } => format!("fused_pair_{flavour}_{v}_{threads}"),
             Fused::ClMix { vr, vs, threads } => format!("fused_clmix_{flavour}_{vr}_{vs}_{threads}"),
         }
@@ -117,7 +120,7 @@ impl Fused {
     pub(crate) fn split(&self, cols: usize) -> usize {
         match self {
             Fused::Split { split } => *split,
-            Fused::Flag { v, threads } => cols / (4 * v * *threads as usize),
+            Fused::Flag { v, threads, .. } => cols / (4 * v * *threads as usize),
             Fused::Pair { v, threads } => cols / (4 * v * *threads as usize),
             _ => 1,
         }
@@ -140,7 +143,8 @@ impl Fused {
         // v in {2, 4, 8} and threads in {256, 512, 1024}: nine slots a kind.
         let small = |v: usize, threads: u32| (v.trailing_zeros() as usize - 1) * 3 + (threads.trailing_zeros() as usize - 8);
         match self {
-            Fused::Flag { v, threads } => Some(small(*v, *threads)),
+            // Both launches of one kernel count alike (the same split), so they may share.
+            Fused::Flag { v, threads, .. } => Some(small(*v, *threads)),
             Fused::Pair { v, threads } => Some(COUNTER_SLOTS / 2 + small(*v, *threads)),
             _ => None,
         }
@@ -157,7 +161,7 @@ impl Fused {
             Fused::Pipe => "pipe".into(),
             Fused::Cluster { cs, v, threads } => format!("cl{cs}-{v}x{threads}"),
             Fused::Mix { vr, vs, threads, ld } => format!("mix{vr}-{vs}x{threads}{}", ["", "-ca", "-l2"][*ld as usize % 3]),
-            Fused::Flag { v, threads } => format!("flag-{v}x{threads}"),
+            Fused::Flag { v, threads, coop } => format!("flag{}-{v}x{threads}", if *coop { "" } else { "n" }),
             Fused::Pair { v, threads } => format!("pair-{v}x{threads}"),
             Fused::ClMix { vr, vs, threads } => format!("clmix{vr}-{vs}x{threads}"),
         }
@@ -219,12 +223,16 @@ impl Fused {
                     out.push(Fused::Cluster { cs: 16, v: 8, threads: 512 });
                 }
                 if on("flag") {
-                    out.push(Fused::Flag { v: 4, threads: 1024 });
-                    out.push(Fused::Flag { v: 4, threads: 512 });
-                    out.push(Fused::Flag { v: 8, threads: 512 });
-                    out.push(Fused::Flag { v: 4, threads: 256 });
-                    out.push(Fused::Flag { v: 8, threads: 256 });
-                    out.push(Fused::Flag { v: 2, threads: 512 });
+                    for (v, threads) in [(4, 1024), (4, 512), (8, 512), (4, 256), (8, 256), (2, 512)] {
+                        out.push(Fused::Flag { v, threads, coop: true });
+                    }
+                }
+                if on("flagn") {
+                    for (v, threads) in [(4, 512), (8, 256), (4, 256)] {
+                        out.push(Fused::Flag { v, threads, coop: false });
+                    }
+                }
+                if on("flag") {
                     if rows.is_multiple_of(2) {
                         out.push(Fused::Pair { v: 2, threads: 1024 });
                         out.push(Fused::Pair { v: 4, threads: 512 });
@@ -251,7 +259,11 @@ impl Fused {
                 4 * vs,
                 ["streaming", "default", "default 256-byte L2 prefetch"][*ld as usize % 3]
             ),
-            Fused::Flag { v, threads } => format!("row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through a per-row counter", 4 * v),
+            Fused::Flag { v, threads, coop } => format!(
+                "row split over {}blocks of {threads} threads, {} values per thread, row-mates meet through a per-row counter",
+                if *coop { "cooperative " } else { "" },
+                4 * v
+            ),
             Fused::ClMix { vr, vs, threads } => format!(
                 "cluster of 2 blocks of {threads} threads per row, {} values per thread in registers and {} in shared memory, four blocks per SM",
                 4 * vr,
@@ -436,7 +448,12 @@ impl Shape {
                         let mut counters = set.counters.slice_mut(slot * self.rows..(slot + 1) * self.rows);
                         let (rows_i, split_i) = (rows as i32, form.split(self.cols) as i32);
                         let blocks = form.blocks(self.rows, self.cols) as u32;
-                        b.arg(&mut set.part).arg(&mut counters).arg(&rows_i).arg(&cols).arg(&split_i).arg(&eps).launch_cooperative(cfg(blocks, threads, 0))?;
+                        b.arg(&mut set.part).arg(&mut counters).arg(&rows_i).arg(&cols).arg(&split_i).arg(&eps);
+                        if matches!(form, Fused::Flag { coop: false, .. }) {
+                            b.launch(cfg(blocks, threads, 0))?;
+                        } else {
+                            b.launch_cooperative(cfg(blocks, threads, 0))?;
+                        }
                     },
                     Fused::Pipe => unsafe {
                         let rows_i = rows as i32;
