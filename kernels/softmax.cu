@@ -808,6 +808,10 @@ MIX_KERNEL(2, 6, 1024, 2, 2)
 // halves' statistics meet through distributed shared memory. Four blocks share an SM, two
 // rows' worth as in the mixed form, but the unit of work is half a row, which halves the
 // kernel's tail (the last rows finishing while most SMs have nothing left to do).
+// Its loads, shared-memory passes and stores repeat fused_mix_row's. They are written out
+// twice on purpose: moved into shared helpers, both kernels compiled to other register
+// allocations (with spills where the measured forms have none), and these are the forms the
+// runs measured.
 
 template <bool RMS, int VR, int VS, int T>
 __device__ void fused_clmix_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float eps) {
