@@ -979,17 +979,17 @@ __device__ void fused_flag_row(const float* __restrict__ x, float* __restrict__ 
     float4 v[V];
 #pragma unroll
     for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
-    float* p = part + 2 * (size_t)row * split;
+    float* pairs = part + 2 * (size_t)row * split;
     float scale = 1.f, mx, s, r;
     if (RMS) {
         float sq;
         local_sq_max(v, sq, mx);
         block_sum_max(sq, mx, red);
-        if (threadIdx.x == 0) { p[2 * piece] = sq; p[2 * piece + 1] = mx; }
+        if (threadIdx.x == 0) { pairs[2 * piece] = sq; pairs[2 * piece + 1] = mx; }
         row_arrive_wait(cnt, split);
         if (threadIdx.x < 32) {
             float a = 0.f, b = NEG_INF;
-            for (int i = lane; i < split; i += 32) { a += __ldcg(p + 2 * i); b = fmaxf(b, __ldcg(p + 2 * i + 1)); }
+            for (int i = lane; i < split; i += 32) { a += __ldcg(pairs + 2 * i); b = fmaxf(b, __ldcg(pairs + 2 * i + 1)); }
             a = warp_sum(a);
             b = warp_max(b);
             if (lane == 0) { row_stat[0] = a; row_stat[1] = b; }
@@ -1017,13 +1017,13 @@ __device__ void fused_flag_row(const float* __restrict__ x, float* __restrict__ 
         s = exp_local(v, m0);
         mx = m0;
         block_online(mx, s, LOG2E, red);
-        if (threadIdx.x == 0) { p[2 * piece] = mx; p[2 * piece + 1] = s; }
+        if (threadIdx.x == 0) { pairs[2 * piece] = mx; pairs[2 * piece + 1] = s; }
         row_arrive_wait(cnt, split);
         if (threadIdx.x < 32) {
             // Lanes without a partial start from the first one with a zero sum, which merges
             // as nothing (two empty starts at -inf would give NaN).
-            float bm = __ldcg(p), bs = 0.f;
-            for (int i = lane; i < split; i += 32) online_merge(bm, bs, __ldcg(p + 2 * i), __ldcg(p + 2 * i + 1), LOG2E);
+            float bm = __ldcg(pairs), bs = 0.f;
+            for (int i = lane; i < split; i += 32) online_merge(bm, bs, __ldcg(pairs + 2 * i), __ldcg(pairs + 2 * i + 1), LOG2E);
             warp_online(bm, bs, LOG2E);
             if (lane == 0) { row_stat[0] = bm; row_stat[1] = bs; }
         }
@@ -1066,11 +1066,11 @@ FLAG_KERNEL(2, 512, 4)
 
 // Publishes a block's partial pair (a, b) in slot `piece` of `p` and arrives on `cnt`; the
 // wait is a separate step so that other work can run between them.
-__device__ __forceinline__ void row_publish(float* p, int piece, float a, float b, unsigned* cnt, unsigned& target, unsigned split) {
+__device__ __forceinline__ void row_publish(float* pairs, int piece, float a, float b, unsigned* cnt, unsigned& target, unsigned split) {
     __syncthreads();
     if (threadIdx.x == 0) {
-        p[2 * piece] = a;
-        p[2 * piece + 1] = b;
+        pairs[2 * piece] = a;
+        pairs[2 * piece + 1] = b;
         unsigned old;
         asm volatile("atom.add.release.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(cnt) : "memory");
         target = (old / split + 1) * split;
@@ -1081,7 +1081,7 @@ __device__ __forceinline__ void row_publish(float* p, int piece, float a, float 
 // meaningful; the others take it from lane 0), then combines the row's `split`
 // pairs: an online (max, sum) merge when `online`, else (sum, max). The result lands in
 // out[0], out[1] for the whole block after the barrier.
-__device__ __forceinline__ void row_gather(const float* p, unsigned* cnt, unsigned target, unsigned split, bool online, float* out) {
+__device__ __forceinline__ void row_gather(const float* pairs, unsigned* cnt, unsigned target, unsigned split, bool online, float* out) {
     if (threadIdx.x < 32) {
         target = __shfl_sync(0xffffffffu, target, 0);
         unsigned cur;
@@ -1090,13 +1090,13 @@ __device__ __forceinline__ void row_gather(const float* p, unsigned* cnt, unsign
         } while ((int)(cur - target) < 0);
         const int lane = threadIdx.x;
         if (online) {
-            float bm = __ldcg(p), bs = 0.f;
-            for (int i = lane; i < (int)split; i += 32) online_merge(bm, bs, __ldcg(p + 2 * i), __ldcg(p + 2 * i + 1), LOG2E);
+            float bm = __ldcg(pairs), bs = 0.f;
+            for (int i = lane; i < (int)split; i += 32) online_merge(bm, bs, __ldcg(pairs + 2 * i), __ldcg(pairs + 2 * i + 1), LOG2E);
             warp_online(bm, bs, LOG2E);
             if (lane == 0) { out[0] = bm; out[1] = bs; }
         } else {
             float a = 0.f, b = NEG_INF;
-            for (int i = lane; i < (int)split; i += 32) { a += __ldcg(p + 2 * i); b = fmaxf(b, __ldcg(p + 2 * i + 1)); }
+            for (int i = lane; i < (int)split; i += 32) { a += __ldcg(pairs + 2 * i); b = fmaxf(b, __ldcg(pairs + 2 * i + 1)); }
             a = warp_sum(a);
             b = warp_max(b);
             if (lane == 0) { out[0] = a; out[1] = b; }
@@ -1129,18 +1129,18 @@ __device__ void fused_pair_rows(const float* __restrict__ x, float* __restrict__
     // second row's loads and reduction.
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
-        float* p = part + 2 * (size_t)row[j] * split;
+        float* pairs = part + 2 * (size_t)row[j] * split;
         if (RMS) {
             float sq;
             local_sq_max(v[j], sq, mx[j]);
             block_sum_max(sq, mx[j], red);
-            row_publish(p, piece, sq, mx[j], cnt + row[j], target[j], split);
+            row_publish(pairs, piece, sq, mx[j], cnt + row[j], target[j], split);
         } else {
             m0[j] = local_max(v[j]);
             s[j] = exp_local(v[j], m0[j]);
             mx[j] = m0[j];
             block_online(mx[j], s[j], LOG2E, red);
-            row_publish(p, piece, mx[j], s[j], cnt + row[j], target[j], split);
+            row_publish(pairs, piece, mx[j], s[j], cnt + row[j], target[j], split);
         }
     }
     if (RMS) {
