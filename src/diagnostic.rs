@@ -275,6 +275,12 @@ pub fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// The first `n` characters of `s`, cut on a character boundary: text from the input may hold
+/// any characters, and slicing it by bytes could split one.
+pub fn first_chars(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,10 +349,4 @@ mod tests {
         assert_eq!(loc.line, 1);
         assert_eq!(loc.excerpt_span, 3..3);
     }
-}
-
-/// The first `n` characters of `s`, cut on a character boundary: text from the input may hold
-/// any characters, and slicing it by bytes could split one.
-pub fn first_chars(s: &str, n: usize) -> &str {
-    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
 }

@@ -232,11 +232,9 @@ impl Fused {
                         out.push(Fused::Flag { v, threads, coop: false });
                     }
                 }
-                if on("flag") {
-                    if rows.is_multiple_of(2) {
-                        out.push(Fused::Pair { v: 2, threads: 1024 });
-                        out.push(Fused::Pair { v: 4, threads: 512 });
-                    }
+                if on("flag") && rows.is_multiple_of(2) {
+                    out.push(Fused::Pair { v: 2, threads: 1024 });
+                    out.push(Fused::Pair { v: 4, threads: 512 });
                 }
             }
             _ => {}
@@ -542,22 +540,22 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         let case = format!("{rows}x{cols}");
         progress(&format!("{suite} {case}"));
         let mut fused = Fused::choose(rows, cols, resident);
-        if let Ok(over) = std::env::var("CLAIMCHECK_SOFTMAX_DISPATCH") {
-            if let Some(form) = Fused::overridden(&over, rows, cols) {
-                out.notes.push(format!("{suite} {case}: dispatch set by CLAIMCHECK_SOFTMAX_DISPATCH to {} (the rule's choice: {})", form.kernel(true), fused.kernel(true)));
-                fused = form;
-            }
+        if let Ok(over) = std::env::var("CLAIMCHECK_SOFTMAX_DISPATCH")
+            && let Some(form) = Fused::overridden(&over, rows, cols)
+        {
+            out.notes.push(format!("{suite} {case}: dispatch set by CLAIMCHECK_SOFTMAX_DISPATCH to {} (the rule's choice: {})", form.kernel(true), fused.kernel(true)));
+            fused = form;
         }
         let (fused_rms, fused_plain) = prepare(gpu, &module, fused, rows, cols)?.map_err(|why| anyhow::anyhow!("{suite} {case}: the dispatched form cannot run: {why}"))?;
         let mut cands = Vec::new();
-        if bench {
-            if let Ok(families) = std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES") {
-                for form in Fused::candidates(rows, cols, &families) {
-                    match prepare(gpu, &module, form, rows, cols) {
-                        Ok(Ok((r, p))) => cands.push((form, r, p)),
-                        Ok(Err(why)) => out.notes.push(format!("{suite} {case}: candidate {} not run: {why}", form.short())),
-                        Err(e) => out.notes.push(format!("{suite} {case}: candidate {} not run: {e}", form.short())),
-                    }
+        if bench
+            && let Ok(families) = std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES")
+        {
+            for form in Fused::candidates(rows, cols, &families) {
+                match prepare(gpu, &module, form, rows, cols) {
+                    Ok(Ok((r, p))) => cands.push((form, r, p)),
+                    Ok(Err(why)) => out.notes.push(format!("{suite} {case}: candidate {} not run: {why}", form.short())),
+                    Err(e) => out.notes.push(format!("{suite} {case}: candidate {} not run: {e}", form.short())),
                 }
             }
         }
@@ -755,7 +753,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                 let fits = f.occupancy_max_active_clusters(cfg((rows * cs) as u32, threads, 0), &gpu.stream);
                 match fits {
                     Ok(0) => return Ok(Err(format!("no cluster of {cs} blocks of {threads} threads fits"))),
-                    Ok(n) => eprintln!("{}: at most {n} clusters of {cs} blocks of {threads} threads active at once ({rows} rows)", form.kernel(f as *const _ == &r as *const _)),
+                    Ok(n) => eprintln!("{}: at most {n} clusters of {cs} blocks of {threads} threads active at once ({rows} rows)", form.kernel(std::ptr::eq(f, &r))),
                     Err(e) => return Ok(Err(format!("cluster occupancy query failed: {e}"))),
                 }
             }

@@ -1148,7 +1148,7 @@ mod tests {
         let rows = against_fresh(Rule::default(), &[latency_target("fused"), ordering_target()], &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap();
         for r in &rows {
             let level = r.level.unwrap();
-            assert!(level <= 0.05 / 2.0 + 1e-12 && level >= 0.05 / 4.0 - 1e-12, "{r:?}");
+            assert!((0.05 / 4.0 - 1e-12..=0.05 / 2.0 + 1e-12).contains(&level), "{r:?}");
             let (lo, hi) = r.adjusted.unwrap();
             let (lo90, hi90) = r.interval.unwrap();
             assert!(lo <= lo90 && hi >= hi90, "the decisive interval is the wider one: {r:?}");

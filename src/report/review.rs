@@ -153,16 +153,6 @@ fn sorted(value: Value) -> Value {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_are_sorted_at_every_depth() {
-        let v = serde_json::json!({"b": 1, "a": {"d": [{"z": 1, "y": 2}], "c": 3}});
-        assert_eq!(serde_json::to_string(&sorted(v)).unwrap(), r#"{"a":{"c":3,"d":[{"y":2,"z":1}]},"b":1}"#);
-    }
-}
 
 /// The line `review --out FILE` prints once the file is written.
 pub(crate) fn written_line(path: &str, file: &ReviewFile) -> String {
@@ -177,4 +167,15 @@ pub(crate) fn written_line(path: &str, file: &ReviewFile) -> String {
             Status::NeedsAttention => "needs attention",
         }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_sorted_at_every_depth() {
+        let v = serde_json::json!({"b": 1, "a": {"d": [{"z": 1, "y": 2}], "c": 3}});
+        assert_eq!(serde_json::to_string(&sorted(v)).unwrap(), r#"{"a":{"c":3,"d":[{"y":2,"z":1}]},"b":1}"#);
+    }
 }
