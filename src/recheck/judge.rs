@@ -143,27 +143,9 @@ fn pooled_offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<R
     let runs = accepted_runs(l, files)?;
     let eval = l.eval();
     let value = Side::new(&runs, &*eval).value();
-    let detail = l.offline_detail(format!("{}, median over {} runs", l.describe(), runs.len()));
-    let outcome = l.judged_against_quote(value, Vec::new());
-    Ok(Row {
-        registry: t.registry.clone(),
-        claim: t.claim.clone(),
-        check: t.check,
-        kind: RowKind::Latency,
-        what: l.quoted.shown(),
-        accepted: Some(value),
-        fresh: None,
-        summary: None,
-        unit: l.quoted.unit.clone(),
-        ratio: None,
-        interval: None,
-        bound: None,
-        outcome,
-        detail,
-        level: None,
-        adjusted: None,
-        runs: Some(RunsUsed { accepted: runs.len(), fresh: 0, widened_by: 0.0, default_spread: false }),
-    })
+    let detail = format!("{}, median over {} runs", l.describe(), runs.len());
+    let used = RunsUsed { accepted: runs.len(), fresh: 0, widened_by: 0.0, default_spread: false };
+    Ok(l.offline_row(t, value, None, Vec::new(), detail, Some(used)))
 }
 
 /// The calibrated σ of ln value of each variable of `l`, and whether any came from the

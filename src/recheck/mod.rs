@@ -571,13 +571,35 @@ impl Latency {
         }
     }
 
-    /// What an offline row says of how its value was found, and that the quote is recorded
-    /// as wrong where it is.
-    pub(super) fn offline_detail(&self, mut detail: String) -> String {
+    /// An offline row: the value the accepted evidence gives, judged against the quote, with
+    /// no fresh side. `detail` says how the value was found; the row adds that the quote is
+    /// recorded as wrong where it is, and any `problems` (which make it a MISMATCH).
+    pub(super) fn offline_row(&self, t: &Target, value: f64, summary: Option<f64>, problems: Vec<String>, mut detail: String, runs: Option<RunsUsed>) -> Row {
         if self.check.common.expect == Expect::Mismatch {
             detail.push_str("; the registry records the quote as wrong");
         }
-        detail
+        if !problems.is_empty() {
+            detail = format!("{detail}; {}", problems.join("; "));
+        }
+        Row {
+            registry: t.registry.clone(),
+            claim: t.claim.clone(),
+            check: t.check,
+            kind: RowKind::Latency,
+            what: self.quoted.shown(),
+            accepted: Some(value),
+            fresh: None,
+            summary,
+            unit: self.quoted.unit.clone(),
+            ratio: None,
+            interval: None,
+            bound: None,
+            outcome: self.judged_against_quote(value, problems),
+            detail,
+            level: None,
+            adjusted: None,
+            runs,
+        }
     }
 
     fn quantity<'e>(&'e self, files: &Evidence, source: &Source<'_>) -> Result<Quantity<'e>, Diagnostic> {
@@ -662,30 +684,7 @@ pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Resu
         let six = |v: f64| (v * 1e6).round() / 1e6;
         problems.push(format!("the saved summary gives {}, the raw samples {}", six(s), six(value)));
     }
-    let mut detail = l.offline_detail(l.describe());
-    if !problems.is_empty() {
-        detail = format!("{detail}; {}", problems.join("; "));
-    }
-    let outcome = l.judged_against_quote(value, problems);
-    Ok(Row {
-        registry: t.registry.clone(),
-        claim: t.claim.clone(),
-        check: t.check,
-        kind: RowKind::Latency,
-        what: l.quoted.shown(),
-        accepted: Some(value),
-        fresh: None,
-        summary,
-        unit: l.quoted.unit.clone(),
-        ratio: None,
-        interval: None,
-        bound: None,
-        outcome,
-        detail,
-        level: None,
-        adjusted: None,
-        runs: None,
-    })
+    Ok(l.offline_row(t, value, summary, problems, l.describe(), None))
 }
 
 /// The statistic `spec` asks for, as the summary of its run saved it: the `summary` the check
@@ -1197,7 +1196,13 @@ mod tests {
         // The sentence says 40.00 µs; evidence of 61.90 µs is what the registry found.
         assert!(matches!(l.judged_against_quote(61.9, Vec::new()), Judgement::Match));
         assert!(matches!(l.judged_against_quote(40.0, Vec::new()), Judgement::Mismatch));
-        assert!(l.offline_detail("d".into()).ends_with("the registry records the quote as wrong"));
+        let t = pooled_target(2);
+        let row = l.offline_row(&t, 61.9, None, Vec::new(), "d".into(), None);
+        assert_eq!(row.outcome, Judgement::Match);
+        assert!(row.detail.ends_with("the registry records the quote as wrong"), "{}", row.detail);
+        let row = l.offline_row(&t, 61.9, Some(62.0), vec!["the saved summary gives 62, the raw samples 61.9".into()], "d".into(), None);
+        assert_eq!(row.outcome, Judgement::Mismatch, "a problem makes the row a MISMATCH");
+        assert!(row.detail.ends_with("quote as wrong; the saved summary gives 62, the raw samples 61.9"), "{}", row.detail);
     }
 
     #[test]
