@@ -1193,6 +1193,8 @@ __device__ void fused_pair_rows(const float* __restrict__ x, float* __restrict__
     }
 PAIR_KERNEL(2, 1024, 1)
 PAIR_KERNEL(4, 512, 2)
+PAIR_KERNEL(2, 512, 2)
+PAIR_KERNEL(2, 256, 4)
 
 // ---------------------------------------------------------------------------------------
 // The benchmark's second ceiling: a plain SM copy, one float4 per thread, streaming loads and

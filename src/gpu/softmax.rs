@@ -233,8 +233,9 @@ impl Fused {
                     }
                 }
                 if on("flag") && rows.is_multiple_of(2) {
-                    out.push(Fused::Pair { v: 2, threads: 1024 });
-                    out.push(Fused::Pair { v: 4, threads: 512 });
+                    for (v, threads) in [(2, 1024), (4, 512), (2, 512), (2, 256)] {
+                        out.push(Fused::Pair { v, threads });
+                    }
                 }
             }
             _ => {}
