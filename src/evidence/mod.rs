@@ -32,6 +32,7 @@ pub mod run;
 #[allow(dead_code)]
 pub(crate) mod readers;
 pub mod samples;
+pub(crate) mod scan;
 pub mod store;
 pub mod summary;
 pub mod trace;
