@@ -146,16 +146,20 @@ impl Evidence {
         let how = format!("#{}#{}", format.map_or("", |f| f.name()), records.unwrap_or(""));
         self.parsed_as(rel, &how, |rel, bytes| {
             let sidecar = |path: &str| self.bytes(path).map(|b| b.to_vec()).map_err(|e| e.at(path).message);
-            readers::read(rel, bytes, format, records, &sidecar)
+            // A JSONL file is the one `jsonl` reads, parsed once for both; a file put in place
+            // of this one (`insert_jsonl`) is not what these bytes say, so it is parsed apart.
+            let jsonl = || match self.key(rel) {
+                Ok(key) if !key.starts_with("inserted:") => self.jsonl(rel).map_err(|e| e.at(rel)),
+                _ => Jsonl::parse(rel, bytes).map(Rc::new),
+            };
+            readers::read_with(rel, bytes, format, records, &sidecar, &jsonl)
         })
     }
 
     /// The JSONL file at `rel`.
     pub fn jsonl(&self, rel: &str) -> Result<Rc<Jsonl>, ReadError> {
-        self.parsed(rel, |rel, bytes| {
-            std::str::from_utf8(bytes).map_err(|e| not_utf8(rel, bytes, e.valid_up_to()))?;
-            Jsonl::parse(rel, bytes)
-        })
+        // `Jsonl::parse` refuses bytes that are not UTF-8 with the error `not_utf8` gives.
+        self.parsed(rel, Jsonl::parse)
     }
 
     /// The JSON file at `rel`, read into `T`; an error is located at serde's line and column.
