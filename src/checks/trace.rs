@@ -25,8 +25,9 @@
 //! ```
 //! Fails as `task C:17 starts 120 ns before its dependency B:2 ends`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ops::Range;
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -185,7 +186,7 @@ pub(crate) fn evaluate(predicate: &Predicate, tasks: &[TraceTask]) -> Option<f64
         }
         Predicate::CountStage(stage) => Some(tasks.iter().filter(|t| t.stage == *stage).count() as f64),
         Predicate::Stat { statistic, stage, quantity } => {
-            let ends: BTreeMap<&str, u64> = tasks.iter().map(|t| (t.task.as_str(), t.end_ns)).collect();
+            let ends: rustc_hash::FxHashMap<&str, u64> = tasks.iter().map(|t| (t.task.as_str(), t.end_ns)).collect();
             let values: Vec<f64> = tasks
                 .iter()
                 .filter(|t| t.stage == *stage)
@@ -217,8 +218,22 @@ pub(crate) struct Trace {
 }
 
 /// The trace at `file`, deserialised and verified once per process, whatever registry or check
-/// asks (`None` for an empty file); the lines stay parsed in the evidence store beside it.
-fn read(ctx: &Context<'_>, file: &Spanned<String>) -> Result<std::rc::Rc<Result<Option<Trace>, Diagnostic>>, Diagnostic> {
+/// asks (`None` for an empty file).
+///
+/// A trace whose every line the fast typed reader is sure of is read straight into its tasks
+/// ([`crate::evidence::trace::read_typed`]); any other is read as before, as a JSONL file and
+/// then line by line through serde, which locates its errors. Both give the same tasks.
+fn read(ctx: &Context<'_>, file: &Spanned<String>) -> Result<Rc<Result<Option<Trace>, Diagnostic>>, Diagnostic> {
+    let rel = file.get_ref();
+    let typed = ctx.evidence.derived(&format!("trace-typed:{rel}"), || {
+        let bytes = ctx.evidence.bytes(rel).ok()?;
+        let (header, tasks) = crate::evidence::trace::read_typed(&bytes)?;
+        let problems = verify(&header, &tasks);
+        Some(Rc::new(Ok(Some(Trace { tasks, problems }))))
+    });
+    if let Some(trace) = typed.as_ref() {
+        return Ok(trace.clone());
+    }
     let jsonl = ctx.jsonl(file)?;
     let trace = ctx.evidence.derived(&format!("trace:{}", file.get_ref()), || -> Result<Option<Trace>, Diagnostic> {
         let Some((first, rest)) = jsonl.records.split_first() else {
