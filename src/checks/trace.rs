@@ -37,7 +37,7 @@ use toml::Spanned;
 use super::{Context, Observation};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
-use crate::evidence::trace::{TraceHeader, TraceTask, verify};
+use crate::evidence::trace::{TraceFile, TraceHeader, TraceTask, verify};
 use crate::stats::{Samples, Statistic};
 
 #[derive(Debug, Clone, Deserialize)]
@@ -100,10 +100,11 @@ impl Spec {
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let trace = read(ctx, &self.file)?;
         let file = self.file.get_ref();
-        let Ok(Some(Trace { tasks, problems })) = trace.as_ref() else {
+        let Ok(Some(Trace { file: read, problems })) = trace.as_ref() else {
             return Ok(Observation { problems: vec![format!("{file} is empty")], ..Observation::default() });
         };
         let problems = problems.clone();
+        let tasks = &read.tasks;
         let (value, detail) = match &self.predicate {
             None => (Some(tasks.len() as f64), format!("{} tasks, coverage and order hold", tasks.len())),
             Some(p) => {
@@ -213,7 +214,7 @@ pub(crate) fn evaluate(predicate: &Predicate, tasks: &[TraceTask]) -> Option<f64
 
 /// A trace file read: its tasks and what its verifier found against its header.
 pub(crate) struct Trace {
-    tasks: Vec<TraceTask>,
+    file: Rc<TraceFile>,
     problems: Vec<String>,
 }
 
@@ -221,28 +222,26 @@ pub(crate) struct Trace {
 /// asks (`None` for an empty file).
 ///
 /// A trace whose every line the fast typed reader is sure of is read straight into its tasks
-/// ([`crate::evidence::trace::read_typed`]); any other is read as before, as a JSONL file and
-/// then line by line through serde, which locates its errors. Both give the same tasks.
+/// ([`crate::evidence::store::Evidence::trace`], maybe ahead of the check, on another core);
+/// any other is read as before, as a JSONL file and then line by line through serde, which
+/// locates its errors. Both give the same tasks.
 fn read(ctx: &Context<'_>, file: &Spanned<String>) -> Result<Rc<Result<Option<Trace>, Diagnostic>>, Diagnostic> {
     let rel = file.get_ref();
-    let typed = ctx.evidence.derived(&format!("trace-typed:{rel}"), || {
-        let bytes = ctx.evidence.bytes(rel).ok()?;
-        let (header, tasks) = crate::evidence::trace::read_typed(&bytes)?;
-        let problems = verify(&header, &tasks);
-        Some(Rc::new(Ok(Some(Trace { tasks, problems }))))
-    });
-    if let Some(trace) = typed.as_ref() {
-        return Ok(trace.clone());
+    let key = format!("trace:{rel}");
+    if let Ok(typed) = ctx.evidence.trace(rel)
+        && let Some(typed) = typed.as_ref()
+    {
+        return Ok(ctx.evidence.derived(&key, || Ok(Some(Trace { problems: verify(&typed.header, &typed.tasks), file: typed.clone() }))));
     }
     let jsonl = ctx.jsonl(file)?;
-    let trace = ctx.evidence.derived(&format!("trace:{}", file.get_ref()), || -> Result<Option<Trace>, Diagnostic> {
+    let trace = ctx.evidence.derived(&key, || -> Result<Option<Trace>, Diagnostic> {
         let Some((first, rest)) = jsonl.records.split_first() else {
             return Ok(None);
         };
         let header: TraceHeader = jsonl.record_as(first, "a trace header")?;
         let tasks = rest.iter().map(|r| jsonl.record_as::<TraceTask>(r, "a trace task")).collect::<Result<Vec<_>, _>>()?;
         let problems = verify(&header, &tasks);
-        Ok(Some(Trace { tasks, problems }))
+        Ok(Some(Trace { file: Rc::new(TraceFile { header, tasks }), problems }))
     });
     match trace.as_ref() {
         Err(d) => Err(d.clone()),

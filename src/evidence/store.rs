@@ -20,6 +20,7 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 
 use super::jsonl::Jsonl;
+use super::trace::{self, TraceFile};
 use super::readers::{self, Format, Table};
 use crate::diagnostic::Diagnostic;
 use crate::paths::{PathError, Root};
@@ -32,6 +33,19 @@ pub struct Evidence {
     bytes: RefCell<HashMap<String, (Rc<Vec<u8>>, bool)>>,
     parsed: RefCell<HashMap<(String, TypeId), Rc<dyn Any>>>,
     opens: RefCell<BTreeMap<String, usize>>,
+}
+
+/// How [`Evidence::read_ahead`] reads a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ahead {
+    Jsonl,
+    Trace,
+}
+
+/// What a thread of [`Evidence::read_ahead`] made of a file.
+enum Parsed {
+    Jsonl(Option<Jsonl>),
+    Trace(Option<TraceFile>),
 }
 
 /// Why a file could not be had; each caller locates it as suits its reader.
@@ -160,6 +174,79 @@ impl Evidence {
     pub fn jsonl(&self, rel: &str) -> Result<Rc<Jsonl>, ReadError> {
         // `Jsonl::parse` refuses bytes that are not UTF-8 with the error `not_utf8` gives.
         self.parsed(rel, Jsonl::parse)
+    }
+
+    /// The trace file at `rel`, read straight into its header and tasks, or `None` where the
+    /// fast typed reader leaves it to the whole read ([`trace::read_typed`]).
+    pub fn trace(&self, rel: &str) -> Result<Rc<Option<Rc<TraceFile>>>, ReadError> {
+        self.parsed_as(rel, "#trace", |_, bytes| Ok(trace::read_typed(bytes).map(Rc::new)))
+    }
+
+    /// Reads `files` ahead of the checks that will ask for them, parsing them on every core:
+    /// each as a JSONL file ([`Evidence::jsonl`]) or a trace ([`Evidence::trace`]), kept as
+    /// those would keep it. The bytes are read here, through the root's handle, each file once
+    /// as ever; only the parsing is spread over threads, which see nothing but bytes. A file
+    /// that cannot be read or parsed is skipped: the check that asks for it reads it again and
+    /// reports the error then, located as it locates it.
+    pub fn read_ahead(&self, files: &[(String, Ahead)]) {
+        // Each job keeps the path as the first asker wrote it: a JSONL file names itself so in
+        // its diagnostics, as it would have had that asker read it.
+        let mut jobs: Vec<(String, &str, Ahead, Rc<Vec<u8>>)> = Vec::new();
+        for (rel, how) in files {
+            let Ok(key) = self.key(rel) else { continue };
+            let kept = match how {
+                Ahead::Jsonl => (key.clone(), TypeId::of::<Jsonl>()),
+                Ahead::Trace => (format!("{key}#trace"), TypeId::of::<Option<Rc<TraceFile>>>()),
+            };
+            if key.starts_with("inserted:") || self.parsed.borrow().contains_key(&kept) || jobs.iter().any(|(k, _, h, _)| *k == kept.0 && h == how) {
+                continue;
+            }
+            if let Ok(bytes) = self.bytes(rel) {
+                jobs.push((kept.0, rel, *how, bytes));
+            }
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
+        if threads < 2 {
+            return;
+        }
+        // The largest files first, each taken by the next free thread.
+        jobs.sort_by_key(|(_, _, _, bytes)| std::cmp::Reverse(bytes.len()));
+        let work: Vec<(&str, Ahead, &[u8])> = jobs.iter().map(|(_, rel, how, bytes)| (*rel, *how, bytes.as_slice())).collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let parse = || {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((rel, how, bytes)) = work.get(i) else { break };
+                done.push(match how {
+                    Ahead::Jsonl => (i, Parsed::Jsonl(Jsonl::parse(rel, bytes).ok())),
+                    Ahead::Trace => (i, Parsed::Trace(trace::read_typed(bytes))),
+                });
+            }
+            done
+        };
+        let done: Vec<(usize, Parsed)> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(parse)).collect();
+            let mut done = parse();
+            for helper in helpers {
+                // A helper that failed leaves its files to be read when asked for.
+                done.extend(helper.join().unwrap_or_default());
+            }
+            done
+        });
+        let mut parsed = self.parsed.borrow_mut();
+        for (i, value) in done {
+            let key = jobs[i].0.clone();
+            match value {
+                Parsed::Jsonl(Some(jsonl)) => {
+                    parsed.insert((key, TypeId::of::<Jsonl>()), Rc::new(jsonl));
+                }
+                Parsed::Jsonl(None) => {}
+                Parsed::Trace(file) => {
+                    parsed.insert((key, TypeId::of::<Option<Rc<TraceFile>>>()), Rc::new(file.map(Rc::new)));
+                }
+            }
+        }
     }
 
     /// The JSON file at `rel`, read into `T`; an error is located at serde's line and column.

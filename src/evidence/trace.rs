@@ -33,13 +33,20 @@ pub struct TraceTask {
     pub deps: Vec<String>,
 }
 
+/// A trace file read: its header line and its tasks, in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceFile {
+    pub header: TraceHeader,
+    pub tasks: Vec<TraceTask>,
+}
+
 /// A trace file's header and tasks, read straight from its lines by the fast typed reader
 /// ([`super::scan::from_line`]), or `None` where the file must be read the whole way: as a
 /// JSONL file, then each line through serde, which names what is wrong. So `Some` only where
 /// that whole read would give the same header and tasks: every byte UTF-8, no blank line
 /// before the last record, every line an object (serde would also take an array for a
 /// struct, the JSONL reader would not) that the fast reader reads whole, and at least one task.
-pub fn read_typed(bytes: &[u8]) -> Option<(TraceHeader, Vec<TraceTask>)> {
+pub fn read_typed(bytes: &[u8]) -> Option<TraceFile> {
     let text = std::str::from_utf8(bytes).ok()?;
     let mut lines = text.split_inclusive('\n').map(|l| l.trim_end_matches(['\n', '\r']));
     let record = |line: &str| line.trim_start_matches([' ', '\t', '\r']).starts_with('{');
@@ -60,7 +67,7 @@ pub fn read_typed(bytes: &[u8]) -> Option<(TraceHeader, Vec<TraceTask>)> {
         }
         tasks.push(super::scan::from_line(line)?);
     }
-    (!tasks.is_empty()).then_some((header, tasks))
+    (!tasks.is_empty()).then_some(TraceFile { header, tasks })
 }
 
 /// Coverage and order. Returns what does not hold, at most a few of each kind, so that a
@@ -117,12 +124,12 @@ mod tests {
     use crate::evidence::jsonl::Jsonl;
 
     /// The whole read, as the `trace` check reads a trace the fast reader leaves to it.
-    fn whole(bytes: &[u8]) -> Option<(TraceHeader, Vec<TraceTask>)> {
+    fn whole(bytes: &[u8]) -> Option<TraceFile> {
         let jsonl = Jsonl::parse("t.jsonl", bytes).ok()?;
         let (first, rest) = jsonl.records.split_first()?;
         let header = jsonl.record_as(first, "a trace header").ok()?;
         let tasks = rest.iter().map(|r| jsonl.record_as(r, "a trace task")).collect::<Result<Vec<TraceTask>, _>>().ok()?;
-        Some((header, tasks))
+        Some(TraceFile { header, tasks })
     }
 
     /// Where the typed read gives a trace, the whole read gives the same one.
