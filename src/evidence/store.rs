@@ -318,6 +318,35 @@ mod tests {
         assert_eq!(evidence.opens(), BTreeMap::from([("s.jsonl".to_string(), 1)]));
     }
 
+    /// Files read ahead give what the readers give when asked first: the same tables, traces
+    /// and errors (named by the path as the asker wrote it), each file opened once.
+    #[test]
+    fn files_read_ahead_read_as_files_read_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/example/evidence/runs/example-run/traces/queue-ragged.jsonl")).unwrap();
+        std::fs::create_dir(dir.path().join("r")).unwrap();
+        std::fs::write(dir.path().join("r/t.jsonl"), &trace).unwrap();
+        std::fs::write(dir.path().join("r/s.jsonl"), "{\"a\":1}\n{\"a\":-2.5}\n").unwrap();
+        std::fs::write(dir.path().join("r/bad.jsonl"), "{\"a\":1}\n{\"a\":\n").unwrap();
+        let ahead = Evidence::new(Root::new(dir.path()).unwrap());
+        let asked = Evidence::new(Root::new(dir.path()).unwrap());
+        let files = [("./r/s.jsonl", Ahead::Jsonl), ("r/bad.jsonl", Ahead::Jsonl), ("r/t.jsonl", Ahead::Trace), ("r/missing.jsonl", Ahead::Jsonl)];
+        ahead.read_ahead(&files.map(|(f, h)| (f.to_string(), h)));
+        assert!(ahead.trace("r/t.jsonl").unwrap().is_some(), "the example trace reads typed");
+        assert_eq!(ahead.trace("r/t.jsonl").unwrap(), asked.trace("r/t.jsonl").unwrap());
+        for rel in ["./r/s.jsonl", "r/s.jsonl"] {
+            let (a, b) = (ahead.jsonl(rel).unwrap(), asked.jsonl("./r/s.jsonl").unwrap());
+            let all = |j: &Jsonl| j.records.iter().map(|r| (r.line, j.line_text(r).to_string(), j.text_of(j.get(r, "a")))).collect::<Vec<_>>();
+            assert_eq!(all(&a), all(&b));
+            let rows = |j: &Jsonl| j.samples(&j.records.iter().collect::<Vec<_>>(), "a").unwrap_err().render();
+            assert_eq!(rows(&a), rows(&b), "the error names the file as the asker wrote it");
+        }
+        let error = |e: &Evidence| e.jsonl("r/bad.jsonl").unwrap_err().at("r/bad.jsonl").render();
+        assert_eq!(error(&ahead), error(&asked));
+        assert!(ahead.jsonl("r/missing.jsonl").is_err());
+        assert!(ahead.opens().values().all(|n| *n == 1), "{:?}", ahead.opens());
+    }
+
     /// Swaps `inside` for a link to `outside` and back, over and over, until `stop`.
     fn swapper(inside: std::path::PathBuf, outside: std::path::PathBuf, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> std::thread::JoinHandle<usize> {
         std::thread::spawn(move || {
