@@ -77,7 +77,7 @@ static UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"^\x2
 
 /// Compiles the patterns above now. Their Unicode classes make them cost a few milliseconds to
 /// compile, which the first article read would otherwise wait for: `Workspace::load` calls
-/// this on a thread of its own while it parses the registries, and the first use waits only
+/// this on a thread of its own while it reads the registries, and the first use waits only
 /// for what is not done yet.
 pub(crate) fn compile_patterns() {
     LazyLock::force(&WHOLE_UNIT);

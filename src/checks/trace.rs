@@ -122,12 +122,21 @@ impl Spec {
     }
 }
 
+static COUNT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^count\(\s*(\w+)\.(start|end)\s*(<=|<|>=|>)\s*(max|min)\(\s*(\w+)\.(start|end)\s*\)\s*\)$").expect("valid")
+});
+static COUNT_STAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^count\(\s*(\w+)\s*\)$").expect("valid"));
+static STAT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\w+(?:\.\d+)?)\(\s*(\w+)\.(wait_us|duration_us)\s*\)$").expect("valid"));
+
+/// Compiles the predicate patterns now (their Unicode classes take milliseconds), on the thread
+/// `Workspace::load` starts for this while it reads the registries.
+pub(crate) fn compile_patterns() {
+    LazyLock::force(&COUNT_BEFORE);
+    LazyLock::force(&COUNT_STAGE);
+    LazyLock::force(&STAT);
+}
+
 pub(crate) fn parse_predicate(text: &str) -> Result<Predicate, String> {
-    static COUNT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^count\(\s*(\w+)\.(start|end)\s*(<=|<|>=|>)\s*(max|min)\(\s*(\w+)\.(start|end)\s*\)\s*\)$").expect("valid")
-    });
-    static COUNT_STAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^count\(\s*(\w+)\s*\)$").expect("valid"));
-    static STAT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\w+(?:\.\d+)?)\(\s*(\w+)\.(wait_us|duration_us)\s*\)$").expect("valid"));
     let text = text.trim();
     let edge = |s: &str| if s == "start" { Edge::Start } else { Edge::End };
     if let Some(c) = COUNT_BEFORE.captures(text) {
