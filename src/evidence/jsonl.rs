@@ -192,7 +192,7 @@ impl Jsonl {
 
     /// A record deserialised from its line, as `T`; an error is located at the line.
     ///
-    /// The line is read by the fast typed reader ([`scan::from_line`]) when it is sure of it,
+    /// The line is read by the fast typed reader (`scan::from_line`) when it is sure of it,
     /// and by serde_json otherwise: the value is the same either way, and an error is always
     /// serde_json's.
     pub fn record_as<T: DeserializeOwned>(&self, record: &Record, what: &str) -> Result<T, Diagnostic> {

@@ -41,7 +41,7 @@ pub struct TraceFile {
 }
 
 /// A trace file's header and tasks, read straight from its lines by the fast typed reader
-/// ([`super::scan::from_line`]), or `None` where the file must be read the whole way: as a
+/// (`scan::from_line`), or `None` where the file must be read the whole way: as a
 /// JSONL file, then each line through serde, which names what is wrong. So `Some` only where
 /// that whole read would give the same header and tasks: every byte UTF-8, no blank line
 /// before the last record, every line an object (serde would also take an array for a
