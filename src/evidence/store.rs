@@ -182,50 +182,70 @@ impl Evidence {
         self.parsed_as(rel, "#trace", |_, bytes| Ok(trace::read_typed(bytes).map(Rc::new)))
     }
 
-    /// Reads `files` ahead of the checks that will ask for them, parsing them on every core:
-    /// each as a JSONL file ([`Evidence::jsonl`]) or a trace ([`Evidence::trace`]), kept as
-    /// those would keep it. The bytes are read here, through the root's handle, each file once
-    /// as ever; only the parsing is spread over threads, which see nothing but bytes. A file
-    /// that cannot be read or parsed is skipped: the check that asks for it reads it again and
-    /// reports the error then, located as it locates it.
+    /// Reads `files` ahead of the checks that will ask for them, on every core: each as a
+    /// JSONL file ([`Evidence::jsonl`]) or a trace ([`Evidence::trace`]), kept as those would
+    /// keep it. Each file is opened once, by the root's handle (which refuses a link out at the
+    /// open, from any thread), and its bytes are kept and counted as [`Evidence::bytes`] keeps
+    /// and counts them. A file that cannot be read or parsed is skipped: the check that asks for
+    /// it reads it again and reports the error then, located as it locates it.
     pub fn read_ahead(&self, files: &[(String, Ahead)]) {
-        // Each job keeps the path as the first asker wrote it: a JSONL file names itself so in
-        // its diagnostics, as it would have had that asker read it.
-        let mut jobs: Vec<(String, &str, Ahead, Rc<Vec<u8>>)> = Vec::new();
+        // One job a file, with every way it is to be parsed; it keeps the path as the first
+        // asker wrote it: a JSONL file names itself so in its diagnostics, as it would have had
+        // that asker read it.
+        struct Job<'a> {
+            normal: String,
+            rel: &'a str,
+            hows: Vec<(String, Ahead)>,
+            cached: Option<Rc<Vec<u8>>>,
+        }
+        let mut jobs: Vec<Job> = Vec::new();
         for (rel, how) in files {
             let Ok(key) = self.key(rel) else { continue };
             let kept = match how {
                 Ahead::Jsonl => (key.clone(), TypeId::of::<Jsonl>()),
                 Ahead::Trace => (format!("{key}#trace"), TypeId::of::<Option<Rc<TraceFile>>>()),
             };
-            if key.starts_with("inserted:") || self.parsed.borrow().contains_key(&kept) || jobs.iter().any(|(k, _, h, _)| *k == kept.0 && h == how) {
+            if key.starts_with("inserted:") || self.parsed.borrow().contains_key(&kept) {
                 continue;
             }
-            if let Ok(bytes) = self.bytes(rel) {
-                jobs.push((kept.0, rel, *how, bytes));
+            match jobs.iter_mut().find(|j| j.normal == key) {
+                Some(job) if job.hows.iter().any(|(k, _)| *k == kept.0) => {}
+                Some(job) => job.hows.push((kept.0, *how)),
+                None => {
+                    let cached = self.bytes.borrow().get(&key).map(|(bytes, _)| bytes.clone());
+                    jobs.push(Job { normal: key, rel, hows: vec![(kept.0, *how)], cached });
+                }
             }
         }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
         if threads < 2 {
             return;
         }
-        // The largest files first, each taken by the next free thread.
-        jobs.sort_by_key(|(_, _, _, bytes)| std::cmp::Reverse(bytes.len()));
-        let work: Vec<(&str, Ahead, &[u8])> = jobs.iter().map(|(_, rel, how, bytes)| (*rel, *how, bytes.as_slice())).collect();
+        // Each file is taken by the next free thread, which reads it through the root's handle
+        // (unless it was read before) and parses it.
+        let work: Vec<(&str, Vec<Ahead>, Option<&[u8]>)> =
+            jobs.iter().map(|j| (j.rel, j.hows.iter().map(|(_, h)| *h).collect(), j.cached.as_deref().map(Vec::as_slice))).collect();
         let next = std::sync::atomic::AtomicUsize::new(0);
+        let root = &self.root;
         let parse = || {
             let mut done = Vec::new();
             loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((rel, how, bytes)) = work.get(i) else { break };
-                done.push(match how {
-                    Ahead::Jsonl => (i, Parsed::Jsonl(Jsonl::parse(rel, bytes).ok())),
-                    Ahead::Trace => (i, Parsed::Trace(trace::read_typed(bytes))),
-                });
+                let Some((rel, hows, cached)) = work.get(i) else { break };
+                let fresh = if cached.is_some() { None } else { root.read(rel).ok() };
+                let Some(bytes) = cached.or(fresh.as_ref().map(|(b, _)| b.as_slice())) else { continue };
+                let parsed: Vec<Parsed> = hows
+                    .iter()
+                    .map(|how| match how {
+                        Ahead::Jsonl => Parsed::Jsonl(Jsonl::parse(rel, bytes).ok()),
+                        Ahead::Trace => Parsed::Trace(trace::read_typed(bytes)),
+                    })
+                    .collect();
+                done.push((i, fresh, parsed));
             }
             done
         };
-        let done: Vec<(usize, Parsed)> = std::thread::scope(|scope| {
+        let done: Vec<(usize, Option<(Vec<u8>, bool)>, Vec<Parsed>)> = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(parse)).collect();
             let mut done = parse();
             for helper in helpers {
@@ -235,15 +255,22 @@ impl Evidence {
             done
         });
         let mut parsed = self.parsed.borrow_mut();
-        for (i, value) in done {
-            let key = jobs[i].0.clone();
-            match value {
-                Parsed::Jsonl(Some(jsonl)) => {
-                    parsed.insert((key, TypeId::of::<Jsonl>()), Rc::new(jsonl));
-                }
-                Parsed::Jsonl(None) => {}
-                Parsed::Trace(file) => {
-                    parsed.insert((key, TypeId::of::<Option<Rc<TraceFile>>>()), Rc::new(file.map(Rc::new)));
+        for (i, fresh, values) in done {
+            let job = &jobs[i];
+            if let Some((bytes, linked)) = fresh {
+                // Read here, once, as `bytes` would have read it: counted and kept.
+                *self.opens.borrow_mut().entry(job.normal.clone()).or_insert(0) += 1;
+                self.bytes.borrow_mut().insert(job.normal.clone(), (Rc::new(bytes), linked));
+            }
+            for ((key, _), value) in job.hows.iter().zip(values) {
+                match value {
+                    Parsed::Jsonl(Some(jsonl)) => {
+                        parsed.insert((key.clone(), TypeId::of::<Jsonl>()), Rc::new(jsonl));
+                    }
+                    Parsed::Jsonl(None) => {}
+                    Parsed::Trace(file) => {
+                        parsed.insert((key.clone(), TypeId::of::<Option<Rc<TraceFile>>>()), Rc::new(file.map(Rc::new)));
+                    }
                 }
             }
         }
