@@ -54,12 +54,15 @@ pub fn parse_manifest(path: &str, text: &str) -> Result<Vec<ManifestEntry>, Diag
 pub fn verify(evidence: &Evidence, dir: &str, manifest_text: &str, shown: &str, remote_only: &[String]) -> Result<(usize, Vec<String>), Diagnostic> {
     let entries = parse_manifest(shown, manifest_text)?;
     let manifest_name = shown.rsplit('/').next().unwrap_or(shown).to_string();
-    // The files are read in order, here, through the root's handle, stopping at an entry that
-    // refuses the whole manifest; only their hashes are then computed on every core, and the
-    // problems are told in the manifest's order as before.
+    // The files are read and hashed on every core (each opened once, by the root's handle);
+    // what they say is then told in the manifest's order, as before: the first entry that is a
+    // link refuses the whole manifest.
+    let inside = |entry: &ManifestEntry| !entry.path.split('/').any(|p| p == ".." || p.is_empty());
+    let rels: Vec<String> = entries.iter().filter(|e| inside(e)).map(|e| format!("{dir}/{}", e.path)).collect();
+    let mut hashed = evidence.each_file_itself(&rels, sha256_hex).into_iter();
     let mut read = Vec::with_capacity(entries.len());
     for entry in &entries {
-        if entry.path.split('/').any(|p| p == ".." || p.is_empty()) {
+        if !inside(entry) {
             read.push(None);
             continue;
         }
@@ -67,23 +70,18 @@ pub fn verify(evidence: &Evidence, dir: &str, manifest_text: &str, shown: &str, 
             let line = manifest_text.lines().nth(entry.line - 1).unwrap_or("");
             Diagnostic::at_line(format!("{shown}: line {}: `{}` {why}", entry.line, entry.path), shown, entry.line, line, "this entry")
         };
-        match evidence.file_itself(&format!("{dir}/{}", entry.path)) {
+        match hashed.next().unwrap_or_else(|| Err(ReadError::Io(std::io::Error::other("not read")))) {
             Err(ReadError::Path(PathError::Link(_))) => return Err(refused("is a symbolic link; a manifest lists the files themselves")),
             Err(ReadError::Path(PathError::EscapesRoot(_))) => return Err(refused("leads outside the repository root through a symbolic link")),
             other => read.push(Some(other)),
         }
     }
-    let contents: Vec<&[u8]> = read.iter().map(|r| match r {
-        Some(Ok(bytes)) => bytes.as_slice(),
-        _ => &[],
-    }).collect();
-    let hashes = hash_all(&contents);
     let mut problems = Vec::new();
     let mut verified = 0;
-    for ((entry, read), actual) in entries.iter().zip(read).zip(hashes) {
+    for (entry, read) in entries.iter().zip(read) {
         match read {
             None => problems.push(format!("line {}: `{}` leaves the run directory", entry.line, entry.path)),
-            Some(Ok(_)) => {
+            Some(Ok(actual)) => {
                 if actual == entry.sha256 {
                     verified += 1;
                 } else {
@@ -105,40 +103,6 @@ pub fn verify(evidence: &Evidence, dir: &str, manifest_text: &str, shown: &str, 
         }
     }
     Ok((verified, problems))
-}
-
-/// The SHA-256 of each of `contents`, in order, computed on every core: a run's files come to
-/// a few megabytes, and hashing them is most of a manifest check.
-fn hash_all(contents: &[&[u8]]) -> Vec<String> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8).min(contents.len());
-    if threads < 2 {
-        return contents.iter().map(|c| sha256_hex(c)).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let hash = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(content) = contents.get(i) else { break };
-            done.push((i, sha256_hex(content)));
-        }
-        done
-    };
-    let mut done: Vec<(usize, String)> = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(hash)).collect();
-        let mut done = hash();
-        for helper in helpers {
-            done.extend(helper.join().unwrap_or_default());
-        }
-        done
-    });
-    done.sort_by_key(|(i, _)| *i);
-    // A helper that failed left gaps; those contents are hashed here.
-    let mut out: Vec<Option<String>> = vec![None; contents.len()];
-    for (i, h) in done {
-        out[i] = Some(h);
-    }
-    out.into_iter().zip(contents).map(|(h, c)| h.unwrap_or_else(|| sha256_hex(c))).collect()
 }
 
 /// Every regular file under `dir`, as sorted `/`-separated paths relative to it. Sub-folders

@@ -118,6 +118,102 @@ impl Evidence {
         Ok(bytes)
     }
 
+    /// What `make` gives of each file at `rels`, each file had as [`Evidence::file_itself`] has
+    /// it (a link refused, even one inside the root), in order. The files not read before are
+    /// read on every core, each opened once by the root's handle and then kept and counted as
+    /// `file_itself` keeps and counts it; `make` (a hash) runs on every core too.
+    pub fn each_file_itself<T: Send>(&self, rels: &[String], make: impl Fn(&[u8]) -> T + Sync) -> Vec<Result<T, ReadError>> {
+        // Each distinct file once: its normal key, a path as given, and its bytes if kept.
+        let mut files: Vec<(String, &str, Option<Rc<Vec<u8>>>)> = Vec::new();
+        let mut slot: Vec<Result<usize, ReadError>> = Vec::with_capacity(rels.len());
+        for rel in rels {
+            let key = match self.root.normal(rel) {
+                Ok(key) => key,
+                Err(e) => {
+                    slot.push(Err(ReadError::path(e)));
+                    continue;
+                }
+            };
+            if let Some(i) = files.iter().position(|(k, _, _)| *k == key) {
+                slot.push(Ok(i));
+                continue;
+            }
+            let cached = match self.bytes.borrow().get(&key) {
+                Some((_, true)) => {
+                    slot.push(Err(ReadError::Path(PathError::Link(rel.to_string()))));
+                    continue;
+                }
+                Some((bytes, false)) => Some(bytes.clone()),
+                None => None,
+            };
+            slot.push(Ok(files.len()));
+            files.push((key, rel, cached));
+        }
+        let work: Vec<(&str, Option<&[u8]>)> = files.iter().map(|(_, rel, cached)| (*rel, cached.as_deref().map(Vec::as_slice))).collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let root = &self.root;
+        let one = || {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((rel, cached)) = work.get(i) else { break };
+                done.push(match cached {
+                    Some(bytes) => (i, Ok((None, make(bytes)))),
+                    None => (i, root.read_itself(rel).map(|bytes| {
+                        let value = make(&bytes);
+                        (Some(bytes), value)
+                    })),
+                });
+            }
+            done
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8).min(work.len());
+        let done = if threads < 2 {
+            one()
+        } else {
+            std::thread::scope(|scope| {
+                let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(one)).collect();
+                let mut done = one();
+                for helper in helpers {
+                    done.extend(helper.join().unwrap_or_default());
+                }
+                done
+            })
+        };
+        let mut made: Vec<Option<Result<T, ReadError>>> = (0..files.len()).map(|_| None).collect();
+        for (i, result) in done {
+            made[i] = Some(match result {
+                Ok((fresh, value)) => {
+                    if let Some(bytes) = fresh {
+                        let key = files[i].0.clone();
+                        *self.opens.borrow_mut().entry(key.clone()).or_insert(0) += 1;
+                        self.bytes.borrow_mut().insert(key, (Rc::new(bytes), false));
+                    }
+                    Ok(value)
+                }
+                Err(e) => Err(ReadError::path(e)),
+            });
+        }
+        // A file a failed helper left is read here, as `file_itself` reads it.
+        let mut made: Vec<Option<Result<T, ReadError>>> = made
+            .into_iter()
+            .zip(&files)
+            .map(|(m, (_, rel, _))| Some(m.unwrap_or_else(|| self.file_itself(rel).map(|b| make(&b)))))
+            .collect();
+        // A file listed twice gives its value twice; `make` runs again for the second.
+        let mut out = Vec::with_capacity(slot.len());
+        for s in slot {
+            out.push(match s {
+                Err(e) => Err(e),
+                Ok(i) => match made[i].take() {
+                    Some(value) => value,
+                    None => self.file_itself(files[i].1).map(|b| make(&b)),
+                },
+            });
+        }
+        out
+    }
+
     /// The value `parse` makes of the file at `rel`, made once per file and type.
     pub fn parsed<T: 'static>(&self, rel: &str, parse: impl FnOnce(&str, &[u8]) -> Result<T, Diagnostic>) -> Result<Rc<T>, ReadError> {
         self.parsed_as(rel, "", parse)
