@@ -470,6 +470,31 @@ mod tests {
         assert!(ahead.opens().values().all(|n| *n == 1), "{:?}", ahead.opens());
     }
 
+    /// Files had on every core are had as `file_itself` has them, one by one: a link refused
+    /// (read before through it or not), a missing file missing, a file listed twice read once.
+    #[test]
+    fn files_read_on_every_core_read_as_file_itself_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in [("a", "A"), ("b", "BB"), ("c", "CCC")] {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        std::os::unix::fs::symlink("a", dir.path().join("link")).unwrap();
+        std::os::unix::fs::symlink("b", dir.path().join("read-link")).unwrap();
+        let rels: Vec<String> = ["a", "link", "b", "missing", "./a", "read-link", "c", "../out"].map(String::from).to_vec();
+        let together = Evidence::new(Root::new(dir.path()).unwrap());
+        let alone = Evidence::new(Root::new(dir.path()).unwrap());
+        for e in [&together, &alone] {
+            e.bytes("read-link").unwrap();
+            e.bytes("c").unwrap();
+        }
+        let shown = |r: Result<usize, ReadError>| r.map_err(|e| e.at("x").message);
+        let got: Vec<_> = together.each_file_itself(&rels, |b| b.len()).into_iter().map(shown).collect();
+        let expected: Vec<_> = rels.iter().map(|r| shown(alone.file_itself(r).map(|b| b.len()))).collect();
+        assert_eq!(got, expected);
+        assert_eq!(together.opens(), alone.opens());
+        assert!(together.opens().values().all(|n| *n == 1), "{:?}", together.opens());
+    }
+
     /// Swaps `inside` for a link to `outside` and back, over and over, until `stop`.
     fn swapper(inside: std::path::PathBuf, outside: std::path::PathBuf, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> std::thread::JoinHandle<usize> {
         std::thread::spawn(move || {
