@@ -289,7 +289,8 @@ impl Target {
 pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
     match cli.command {
         Command::Audit { target, draft, format, summary } => {
-            let review = audit::audit(&target.load(draft));
+            let ws = target.load(draft);
+            let review = audit::audit(&ws);
             out.print(&match format {
                 AuditFormat::Table => report::table::audit_text(&review),
                 AuditFormat::Json => report::json::render(&review),
@@ -300,7 +301,14 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             if let Some(path) = summary {
                 write_file(&target.root, &path, &report::summary::render(&review))?;
             }
-            review.status()
+            let status = review.status();
+            // The workspace holds every file the audit read and everything parsed from it, in
+            // many small allocations; the process ends right after this, and freeing them one
+            // by one costs a few percent of the audit for nothing, so the system takes them back
+            // at exit instead. (Nothing here owns a file or a lock that must be released.)
+            std::mem::forget(review);
+            std::mem::forget(ws);
+            status
         }
         Command::Report { target, html, draft } => {
             let file = review::gather(&target.load(draft)).map_err(|f| f.refusing("no report written"))?;

@@ -51,9 +51,15 @@
 //!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
-//!   verification, a run's rendered figures) for every registry and check, and `columns`: a samples file streamed in chunks on every core straight
-//!   into per-group `f64` columns of the fields asked for, for `stats` at 10^6–10^7 samples,
-//!   giving what `jsonl` gives, errors included.
+//!   verification, a run's rendered figures) for every registry and check, and reads and
+//!   parses the JSONL files and traces the audit's checks name ahead of them on every core
+//!   (`Evidence::read_ahead`), as it reads and hashes a manifest's files
+//!   (`Evidence::each_file_itself`), each file still opened once; `columns`: a samples file streamed in chunks on every core
+//!   straight into per-group `f64` columns of the fields asked for, for `stats` at 10^6–10^7
+//!   samples, giving what `jsonl` gives, errors included; and `scan`, the fast path all these
+//!   readers share: JSON tokens, JSONL lines and typed records (samples, trace tasks,
+//!   validation records) read without serde where it is sure to read them as serde_json does,
+//!   serde_json reading every other line and giving every error.
 //! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
 //!   review file, the benchmark targets, `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound

@@ -55,6 +55,13 @@ pub(crate) struct Loaded {
 impl Workspace {
     /// Loads what `options` names. Problems become diagnostics; nothing is written.
     pub(crate) fn load(options: &Options) -> Workspace {
+        // Patterns with Unicode classes take milliseconds to compile: they compile on another
+        // core while the registries are read, those of the checks' predicates first (parsing a
+        // registry's checks needs them), then the article's number patterns.
+        std::thread::spawn(|| {
+            crate::checks::trace::compile_patterns();
+            crate::article::numbers::compile_patterns();
+        });
         let root = match Root::new(&options.root) {
             Ok(r) => r,
             Err(e) => return Workspace::failed(Diagnostic::plain(format!("cannot open root {}: {e}", options.root.display()))),

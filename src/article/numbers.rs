@@ -56,6 +56,35 @@ pub enum Unit {
 /// spellings come before their prefixes (`msec` before `ms`, `seconds` before `s`).
 const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|seconds|second|secs|sec|milliseconds|millisecond|msec|microseconds|microsecond|usec|nanoseconds|nanosecond|nsec|KiB|MiB|GiB|bytes|KB|kB|MB|GB|TB|µs|μs|us|ns|ms|%|×|x|s|B";
 
+static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
+static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    let num = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?";
+    let unit = UNIT_PATTERN;
+    Regex::new(&format!(
+        r"(?x)
+        (?P<dims>\d+(?:[×x]\d+)+)(?:[^\w.^]|\.(?:[^\d]|$)|$)
+        |
+        (?P<sign>[-−])?(?P<cur>[$€£¥])?
+        (?P<lo>{num})
+        (?P<exp>[eE][-+−]?\d+|\x20?[×x]\x20?10\^[-+−]?\d+)?
+        (?:\x20?(?P<lounit>{unit}))??
+        (?:\x20?(?:–|-|—)\x20?(?P<hi>{num}))?
+        (?:\x20?(?P<unit>{unit}))?"
+    ))
+    .expect("number pattern is valid")
+});
+static UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"^\x20?(?:{UNIT_PATTERN})")).expect("unit pattern is valid"));
+
+/// Compiles the patterns above now. Their Unicode classes make them cost a few milliseconds to
+/// compile, which the first article read would otherwise wait for: `Workspace::load` calls
+/// this on a thread of its own while it reads the registries, and the first use waits only
+/// for what is not done yet.
+pub(crate) fn compile_patterns() {
+    LazyLock::force(&WHOLE_UNIT);
+    LazyLock::force(&NUMBER);
+    LazyLock::force(&UNIT_AFTER);
+}
+
 /// Words with a slash that read like a free unit but are not one.
 const NOT_UNITS: &[&str] = &["and/or", "w/o", "n/a", "N/A", "I/O", "i/o"];
 
@@ -150,7 +179,6 @@ impl Unit {
 /// `Output Tokens Throughput (tokens/s)`. Parentheses that hold anything else (`(n = 150)`,
 /// `(P50)`) state no unit.
 pub fn unit_in_label(label: &str) -> Option<Unit> {
-    static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
     let inner = label.trim_end().strip_suffix(')')?;
     let open = inner.rfind('(')?;
     let inner = inner[open + 1..].trim();
@@ -399,23 +427,6 @@ const MAX_EXPONENT: i32 = 300;
 /// (inline code), digits that are part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), and
 /// versions or dotted identifiers (`3.11.2`).
 pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
-    static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-        let num = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?";
-        let unit = UNIT_PATTERN;
-        Regex::new(&format!(
-            r"(?x)
-            (?P<dims>\d+(?:[×x]\d+)+)(?:[^\w.^]|\.(?:[^\d]|$)|$)
-            |
-            (?P<sign>[-−])?(?P<cur>[$€£¥])?
-            (?P<lo>{num})
-            (?P<exp>[eE][-+−]?\d+|\x20?[×x]\x20?10\^[-+−]?\d+)?
-            (?:\x20?(?P<lounit>{unit}))??
-            (?:\x20?(?:–|-|—)\x20?(?P<hi>{num}))?
-            (?:\x20?(?P<unit>{unit}))?"
-        ))
-        .expect("number pattern is valid")
-    });
-    static UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"^\x20?(?:{UNIT_PATTERN})")).expect("unit pattern is valid"));
     let mut out = Vec::new();
     let mut at = 0;
     while let Some(caps) = NUMBER.captures_at(text, at) {

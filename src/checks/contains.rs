@@ -16,6 +16,7 @@
 //! ```
 //! Fails as `pattern matched 3 times, expected 4`.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use regex::Regex;
@@ -52,7 +53,7 @@ impl Spec {
     }
 
     fn regex(&self) -> Result<Regex, (String, Range<usize>)> {
-        Regex::new(self.pattern.get_ref()).map_err(|e| (format!("bad pattern: {e}"), self.pattern.span()))
+        compiled(self.pattern.get_ref()).map_err(|e| (format!("bad pattern: {e}"), self.pattern.span()))
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
@@ -70,6 +71,21 @@ impl Spec {
         }
         Ok(Observation { value: Some(found as f64), unit: None, problems, detail: format!("{found} matches in {file}") })
     }
+}
+
+
+/// The pattern compiled, once per process: a check's pattern is compiled when it is validated
+/// and again when it runs, and each copy of a registry asks for the same ones; compiling costs
+/// more than the search. (`Regex` is a handle: a clone shares the compiled program.)
+fn compiled(pattern: &str) -> Result<Regex, regex::Error> {
+    static COMPILED: std::sync::LazyLock<std::sync::Mutex<HashMap<String, Regex>>> = std::sync::LazyLock::new(Default::default);
+    let mut compiled = COMPILED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(regex) = compiled.get(pattern) {
+        return Ok(regex.clone());
+    }
+    let regex = Regex::new(pattern)?;
+    compiled.insert(pattern.to_string(), regex.clone());
+    Ok(regex)
 }
 
 #[cfg(test)]

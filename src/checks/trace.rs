@@ -25,8 +25,9 @@
 //! ```
 //! Fails as `task C:17 starts 120 ns before its dependency B:2 ends`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ops::Range;
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -36,7 +37,7 @@ use toml::Spanned;
 use super::{Context, Observation};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
-use crate::evidence::trace::{TraceHeader, TraceTask, verify};
+use crate::evidence::trace::{TraceFile, TraceHeader, TraceTask, verify};
 use crate::stats::{Samples, Statistic};
 
 #[derive(Debug, Clone, Deserialize)]
@@ -99,10 +100,11 @@ impl Spec {
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let trace = read(ctx, &self.file)?;
         let file = self.file.get_ref();
-        let Ok(Some(Trace { tasks, problems })) = trace.as_ref() else {
+        let Ok(Some(Trace { file: read, problems })) = trace.as_ref() else {
             return Ok(Observation { problems: vec![format!("{file} is empty")], ..Observation::default() });
         };
         let problems = problems.clone();
+        let tasks = &read.tasks;
         let (value, detail) = match &self.predicate {
             None => (Some(tasks.len() as f64), format!("{} tasks, coverage and order hold", tasks.len())),
             Some(p) => {
@@ -120,12 +122,21 @@ impl Spec {
     }
 }
 
+static COUNT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^count\(\s*(\w+)\.(start|end)\s*(<=|<|>=|>)\s*(max|min)\(\s*(\w+)\.(start|end)\s*\)\s*\)$").expect("valid")
+});
+static COUNT_STAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^count\(\s*(\w+)\s*\)$").expect("valid"));
+static STAT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\w+(?:\.\d+)?)\(\s*(\w+)\.(wait_us|duration_us)\s*\)$").expect("valid"));
+
+/// Compiles the predicate patterns now (their Unicode classes take milliseconds), on the thread
+/// `Workspace::load` starts for this while it reads the registries.
+pub(crate) fn compile_patterns() {
+    LazyLock::force(&COUNT_BEFORE);
+    LazyLock::force(&COUNT_STAGE);
+    LazyLock::force(&STAT);
+}
+
 pub(crate) fn parse_predicate(text: &str) -> Result<Predicate, String> {
-    static COUNT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^count\(\s*(\w+)\.(start|end)\s*(<=|<|>=|>)\s*(max|min)\(\s*(\w+)\.(start|end)\s*\)\s*\)$").expect("valid")
-    });
-    static COUNT_STAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^count\(\s*(\w+)\s*\)$").expect("valid"));
-    static STAT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\w+(?:\.\d+)?)\(\s*(\w+)\.(wait_us|duration_us)\s*\)$").expect("valid"));
     let text = text.trim();
     let edge = |s: &str| if s == "start" { Edge::Start } else { Edge::End };
     if let Some(c) = COUNT_BEFORE.captures(text) {
@@ -185,7 +196,7 @@ pub(crate) fn evaluate(predicate: &Predicate, tasks: &[TraceTask]) -> Option<f64
         }
         Predicate::CountStage(stage) => Some(tasks.iter().filter(|t| t.stage == *stage).count() as f64),
         Predicate::Stat { statistic, stage, quantity } => {
-            let ends: BTreeMap<&str, u64> = tasks.iter().map(|t| (t.task.as_str(), t.end_ns)).collect();
+            let ends: rustc_hash::FxHashMap<&str, u64> = tasks.iter().map(|t| (t.task.as_str(), t.end_ns)).collect();
             let values: Vec<f64> = tasks
                 .iter()
                 .filter(|t| t.stage == *stage)
@@ -212,22 +223,34 @@ pub(crate) fn evaluate(predicate: &Predicate, tasks: &[TraceTask]) -> Option<f64
 
 /// A trace file read: its tasks and what its verifier found against its header.
 pub(crate) struct Trace {
-    tasks: Vec<TraceTask>,
+    file: Rc<TraceFile>,
     problems: Vec<String>,
 }
 
 /// The trace at `file`, deserialised and verified once per process, whatever registry or check
-/// asks (`None` for an empty file); the lines stay parsed in the evidence store beside it.
-fn read(ctx: &Context<'_>, file: &Spanned<String>) -> Result<std::rc::Rc<Result<Option<Trace>, Diagnostic>>, Diagnostic> {
+/// asks (`None` for an empty file).
+///
+/// A trace whose every line the fast typed reader is sure of is read straight into its tasks
+/// ([`crate::evidence::store::Evidence::trace`], maybe ahead of the check, on another core);
+/// any other is read as before, as a JSONL file and then line by line through serde, which
+/// locates its errors. Both give the same tasks.
+fn read(ctx: &Context<'_>, file: &Spanned<String>) -> Result<Rc<Result<Option<Trace>, Diagnostic>>, Diagnostic> {
+    let rel = file.get_ref();
+    let key = format!("trace:{rel}");
+    if let Ok(typed) = ctx.evidence.trace(rel)
+        && let Some(typed) = typed.as_ref()
+    {
+        return Ok(ctx.evidence.derived(&key, || Ok(Some(Trace { problems: verify(&typed.header, &typed.tasks), file: typed.clone() }))));
+    }
     let jsonl = ctx.jsonl(file)?;
-    let trace = ctx.evidence.derived(&format!("trace:{}", file.get_ref()), || -> Result<Option<Trace>, Diagnostic> {
+    let trace = ctx.evidence.derived(&key, || -> Result<Option<Trace>, Diagnostic> {
         let Some((first, rest)) = jsonl.records.split_first() else {
             return Ok(None);
         };
         let header: TraceHeader = jsonl.record_as(first, "a trace header")?;
         let tasks = rest.iter().map(|r| jsonl.record_as::<TraceTask>(r, "a trace task")).collect::<Result<Vec<_>, _>>()?;
         let problems = verify(&header, &tasks);
-        Ok(Some(Trace { tasks, problems }))
+        Ok(Some(Trace { file: Rc::new(TraceFile { header, tasks }), problems }))
     });
     match trace.as_ref() {
         Err(d) => Err(d.clone()),

@@ -27,6 +27,7 @@ use std::sync::Mutex;
 use rustc_hash::FxHashMap;
 
 use super::jsonl::{Jsonl, Scalar};
+use super::scan::{literal, number, number_end, same_bytes, skip_ws, string_end};
 use crate::diagnostic::Diagnostic;
 
 /// The bytes a worker takes from the file at a time (rounded up to the end of a line).
@@ -582,139 +583,6 @@ impl Scanner {
     }
 }
 
-/// Two short byte strings compared in a loop the compiler keeps inline: keys are a few bytes,
-/// where a call to `memcmp` costs more than the comparison.
-#[inline(always)]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i + 8 <= a.len() {
-        if u64::from_ne_bytes(a[i..i + 8].try_into().unwrap_or_default()) != u64::from_ne_bytes(b[i..i + 8].try_into().unwrap_or_default()) {
-            return false;
-        }
-        i += 8;
-    }
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\r') = b.get(i) {
-        i += 1;
-    }
-    i
-}
-
-/// The index of the closing quote of a string whose text starts at `i`; `None` for an escape
-/// or a control character, which the line parser reads.
-fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
-    loop {
-        match *b.get(i)? {
-            b'"' => return Some(i),
-            b'\\' | 0..=0x1f => return None,
-            _ => i += 1,
-        }
-    }
-}
-
-fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
-    b.get(i..i + word.len()).filter(|w| *w == word).map(|_| i + word.len())
-}
-
-/// The end of a non-negative JSON number starting at `i`, checked against JSON's grammar.
-fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
-    let digits = |i: &mut usize| {
-        let start = *i;
-        while b.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
-        }
-        *i > start
-    };
-    if b[i] == b'0' {
-        i += 1;
-    } else if !digits(&mut i) {
-        return None;
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if !digits(&mut i) {
-            return None;
-        }
-    }
-    if let Some(b'e' | b'E') = b.get(i) {
-        i += 1;
-        if let Some(b'+' | b'-') = b.get(i) {
-            i += 1;
-        }
-        if !digits(&mut i) {
-            return None;
-        }
-    }
-    Some(i)
-}
-
-const POW10: [f64; 23] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
-
-/// A number token (non-negative, valid JSON) as serde_json reads it, correctly rounded: an
-/// integer as `i64` then `f64`, anything else as the nearest double. `None` where the line
-/// parser must decide (an integer past 18 digits, a value past the largest double).
-fn number(token: &[u8]) -> Option<f64> {
-    let mut mantissa: u64 = 0;
-    let mut n_digits = 0;
-    let mut frac_digits = 0i32;
-    let mut i = 0;
-    let mut seen_dot = false;
-    while i < token.len() {
-        match token[i] {
-            c @ b'0'..=b'9' => {
-                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-                n_digits += 1;
-                if seen_dot {
-                    frac_digits += 1;
-                }
-            }
-            b'.' => seen_dot = true,
-            _ => break,
-        }
-        i += 1;
-    }
-    if i == token.len() && !seen_dot {
-        // An integer: serde_json reads it as an integer, which a sample widens to a double.
-        return (n_digits <= 18).then_some(mantissa as i64 as f64);
-    }
-    let mut exp = 0i32;
-    if i < token.len() {
-        // An exponent: `e`, a sign, digits (the grammar was checked).
-        let negative = token[i + 1] == b'-';
-        let digits = &token[i + 1 + usize::from(matches!(token[i + 1], b'+' | b'-'))..];
-        if digits.len() > 4 {
-            return slow_number(token);
-        }
-        exp = digits.iter().fold(0i32, |e, d| e * 10 + i32::from(d - b'0'));
-        if negative {
-            exp = -exp;
-        }
-    }
-    let e = exp - frac_digits;
-    // Clinger's fast path: a mantissa and a power of ten that are both exact doubles give the
-    // correctly rounded quotient or product in one operation.
-    if n_digits <= 15 && (-22..=22).contains(&e) {
-        let m = mantissa as f64;
-        return Some(if e < 0 { m / POW10[(-e) as usize] } else { m * POW10[e as usize] });
-    }
-    slow_number(token)
-}
-
-fn slow_number(token: &[u8]) -> Option<f64> {
-    std::str::from_utf8(token).ok()?.parse::<f64>().ok().filter(|v| v.is_finite())
-}
 
 /// The text a group shows for a value token, as [`Jsonl::text_of`] writes the value the line
 /// parser reads from it; `None` where the line parser must decide.
@@ -830,30 +698,6 @@ mod tests {
         same_as_whole(text, &["v"], &["t"]);
         let got = read_text(text, &["v"], &["t"], 2, 16).unwrap_err();
         assert!(got.message.contains("line 12: no `t`"), "{}", got.message);
-    }
-
-    #[test]
-    fn numbers_read_as_serde_json_reads_them() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
-        for _ in 0..200_000 {
-            let digits: String = (0..rng.random_range(1..25)).map(|_| char::from(b'0' + rng.random_range(0..10u8))).collect();
-            let digits = digits.trim_start_matches('0');
-            let int = if digits.is_empty() { "0" } else { digits };
-            let token = match rng.random_range(0..4) {
-                0 => int.to_string(),
-                1 => format!("{int}.{}", rng.random_range(0..1_000_000_000u64)),
-                2 => format!("{int}e{}", rng.random_range(-40..40)),
-                _ => format!("{}.{:06}E+{}", rng.random_range(0..1000), rng.random_range(0..1_000_000), rng.random_range(0..30)),
-            };
-            let expected = serde_json::from_str::<serde_json::Value>(&token).unwrap();
-            let expected = expected.as_i64().map_or_else(|| expected.as_f64().unwrap(), |i| i as f64);
-            if let Some(got) = number(token.as_bytes()) {
-                assert_eq!(got.to_bits(), expected.to_bits(), "{token}");
-            }
-        }
-        assert_eq!(number(b"24.577"), Some(24.577));
-        assert_eq!(number(b"1e400"), None);
     }
 
     #[test]

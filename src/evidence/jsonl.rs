@@ -16,6 +16,7 @@ use std::ops::Range;
 
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use super::scan::{self, Token, same_bytes, skip_ws, string_end};
 use crate::diagnostic::Diagnostic;
 use crate::stats::{SampleError, Samples};
 
@@ -103,7 +104,9 @@ impl Jsonl {
         }
         let mut symbols = Symbols::default();
         let mut fields = Vec::new();
-        parse_body(path, line_no, body, &mut symbols, &mut fields)?;
+        if !FastLine::default().read(body, 0..body.len(), &mut symbols, &mut fields) {
+            parse_body(path, line_no, body, &mut symbols, &mut fields)?;
+        }
         let record = Record { line: line_no, span: 0..body.len(), fields: 0..fields.len() };
         Ok(Some(Jsonl { path: path.to_string(), text: body.to_string(), records: vec![record], symbols, fields }))
     }
@@ -188,8 +191,16 @@ impl Jsonl {
     }
 
     /// A record deserialised from its line, as `T`; an error is located at the line.
+    ///
+    /// The line is read by the fast typed reader (`scan::from_line`) when it is sure of it,
+    /// and by serde_json otherwise: the value is the same either way, and an error is always
+    /// serde_json's.
     pub fn record_as<T: DeserializeOwned>(&self, record: &Record, what: &str) -> Result<T, Diagnostic> {
-        serde_json::from_str(self.line_text(record)).map_err(|e| self.error_at(record, format!("not {what}: {e}"), "here"))
+        let line = self.line_text(record);
+        if let Some(value) = scan::from_line(line) {
+            return Ok(value);
+        }
+        serde_json::from_str(line).map_err(|e| self.error_at(record, format!("not {what}: {e}"), "here"))
     }
 
     /// The numeric `field` of every record in `selected`, as a validated sample. A record
@@ -291,9 +302,18 @@ struct Piece {
 impl Piece {
     /// Parses `text`, which starts at byte `base` of the file.
     fn parse(path: &str, text: &str, base: usize) -> Result<Piece, Diagnostic> {
+        Piece::parse_with(path, text, base, true)
+    }
+
+    /// As [`Piece::parse`]; `fast` is `false` only where a test compares the fast reader with
+    /// serde's.
+    fn parse_with(path: &str, text: &str, base: usize, fast: bool) -> Result<Piece, Diagnostic> {
         let mut symbols = Symbols::default();
         let mut fields = Vec::new();
-        let mut records = Vec::new();
+        // One record a line: reserving for all of them at once spares the copies of a growing
+        // vector, which on a file of a few hundred kilobytes cost as much as the parse.
+        let mut records = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
+        let mut reader = FastLine::default();
         let mut offset = base;
         let mut blank_at = None;
         let mut lines = 0;
@@ -301,6 +321,7 @@ impl Piece {
             let line_no = idx + 1;
             lines = line_no;
             let span = offset..offset + line.len();
+            let local = offset - base;
             offset += line.len();
             let body = line.trim_end_matches(['\n', '\r']);
             if body.trim().is_empty() {
@@ -311,7 +332,13 @@ impl Piece {
                 return Err(Diagnostic::at_line(format!("{path}: line {blank} is blank inside the file"), path, blank, "", "blank line"));
             }
             let start = fields.len();
-            parse_body(path, line_no, body, &mut symbols, &mut fields)?;
+            if !(fast && reader.read(text, local..local + body.len(), &mut symbols, &mut fields)) {
+                parse_body(path, line_no, body, &mut symbols, &mut fields)?;
+            }
+            if records.is_empty() {
+                // Lines of one file tend to have the same fields: as many as the first has.
+                fields.reserve((fields.len() - start) * records.capacity());
+            }
             records.push(Record { line: line_no, span, fields: start..fields.len() });
         }
         Ok(Piece { records, fields, symbols, lines, trailing_blank: blank_at })
@@ -347,6 +374,131 @@ impl Piece {
             }
         }
         Some(whole)
+    }
+}
+
+/// The fast reader of one line, without serde: a line it is sure of (an object whose keys and
+/// strings have no escapes, whose numbers it reads to serde_json's bits, with no key twice; see
+/// [`super::scan`]) is read into the same fields and symbols, in the same order, as
+/// [`parse_body`] reads it. Any other line is left to [`parse_body`], which decides what it
+/// means and how its error reads, so that both readers give one result.
+///
+/// It keeps the keys and string values of the line before, as ranges of the text it reads:
+/// lines of one file mostly repeat the keys and many of the values of the line before, so a
+/// key or value found in place is neither hashed nor interned again.
+#[derive(Default)]
+struct FastLine {
+    /// The keys of the last line read, with their symbols.
+    keys: Vec<(Range<usize>, u32)>,
+    /// Per position in the last line, its string value and symbol, if it had a string there.
+    strings: Vec<Option<(Range<usize>, u32)>>,
+    /// The current line's keys (with their symbol when found in place) and values.
+    tokens: Vec<(Range<usize>, Option<u32>, Token)>,
+}
+
+impl FastLine {
+    /// Reads the line at `body` of `text` into `fields`; `false`, with nothing added, where
+    /// [`parse_body`] must read it.
+    fn read(&mut self, text: &str, body: Range<usize>, symbols: &mut Symbols, fields: &mut Vec<(u32, Scalar)>) -> bool {
+        let Some(same_keys) = self.scan(&text.as_bytes()[..body.end], body.start) else {
+            return false;
+        };
+        let b = text.as_bytes();
+        let start = fields.len();
+        for (n, (key, id, token)) in self.tokens.iter().enumerate() {
+            // Both ends of every range are at a quote, so slicing the text cannot split a
+            // character.
+            let key = id.unwrap_or_else(|| symbols.intern(&text[key.clone()]));
+            let value = match *token {
+                Token::Str(a, e) => Scalar::Str(match self.strings.get(n) {
+                    Some(Some((was, id))) if same_bytes(&b[a..e], &b[was.clone()]) => *id,
+                    _ => symbols.intern(&text[a..e]),
+                }),
+                Token::Int(i) => Scalar::Int(i),
+                Token::Float(f) => Scalar::Float(f),
+                Token::Bool(v) => Scalar::Bool(v),
+                Token::Null => Scalar::Null,
+                Token::Nested => Scalar::Nested,
+            };
+            fields.push((key, value));
+        }
+        let line = &fields[start..];
+        if !same_keys {
+            // A line whose keys differ from the line before is checked for a repeated key,
+            // which is serde's error to give.
+            let repeated = if line.len() <= SCAN_KEYS {
+                line.iter().enumerate().any(|(x, (k, _))| line[..x].iter().any(|(j, _)| j == k))
+            } else {
+                let mut seen = rustc_hash::FxHashSet::default();
+                !line.iter().all(|(k, _)| seen.insert(*k))
+            };
+            if repeated {
+                fields.truncate(start);
+                self.keys.clear();
+                self.strings.clear();
+                return false;
+            }
+            self.keys.clear();
+            self.keys.extend(self.tokens.iter().zip(line).map(|((range, _, _), (k, _))| (range.clone(), *k)));
+        }
+        self.strings.clear();
+        self.strings.extend(self.tokens.iter().zip(line).map(|((_, _, token), (_, v))| match (token, v) {
+            (Token::Str(a, e), Scalar::Str(id)) => Some((*a..*e, *id)),
+            _ => None,
+        }));
+        true
+    }
+
+    /// Takes the line starting at `b[i]` (which ends at the end of `b`) apart into `tokens`;
+    /// whether its keys are those of the line before, or `None` where the line is not one the
+    /// fast reader is sure of.
+    fn scan(&mut self, b: &[u8], i: usize) -> Option<bool> {
+        self.tokens.clear();
+        let mut same_keys = true;
+        let mut i = skip_ws(b, i);
+        if *b.get(i)? != b'{' {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+        if *b.get(i)? == b'}' {
+            i += 1;
+        } else {
+            loop {
+                if *b.get(i)? != b'"' {
+                    return None;
+                }
+                let ks = i + 1;
+                // The key the line before had here, compared in place: that also finds where
+                // the key ends, so a known key is read once.
+                let known = match self.keys.get(self.tokens.len()) {
+                    Some((was, id)) if same_keys && b.get(ks + was.len()) == Some(&b'"') && same_bytes(&b[ks..ks + was.len()], &b[was.clone()]) => Some((ks + was.len(), *id)),
+                    _ => None,
+                };
+                let (ke, id) = match known {
+                    Some((ke, id)) => (ke, Some(id)),
+                    None => {
+                        same_keys = false;
+                        (string_end(b, ks)?, None)
+                    }
+                };
+                i = skip_ws(b, ke + 1);
+                if *b.get(i)? != b':' {
+                    return None;
+                }
+                let (token, end) = scan::value(b, skip_ws(b, i + 1))?;
+                self.tokens.push((ks..ke, id, token));
+                i = skip_ws(b, end);
+                match *b.get(i)? {
+                    b',' => i = skip_ws(b, i + 1),
+                    b'}' => {
+                        i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        (skip_ws(b, i) == b.len()).then_some(same_keys && self.tokens.len() == self.keys.len())
     }
 }
 
@@ -652,6 +804,164 @@ mod tests {
         let j = Jsonl::parse("s.jsonl", b"{\"t\":0.30000000000000004,\"u\":24.577}\n").unwrap();
         assert_eq!(j.get(&j.records[0], "t"), Some(Scalar::Float(0.1 + 0.2)));
         assert_eq!(j.get(&j.records[0], "u"), Some(Scalar::Float(24.577)));
+    }
+
+    /// The file read with the fast line reader and with serde alone: the same records, fields
+    /// (floats to the bit) and symbols in the same order, or the same diagnostic.
+    fn fast_is_serde(path: &str, text: &str) {
+        let fast = Piece::parse_with(path, text, 0, true);
+        let slow = Piece::parse_with(path, text, 0, false);
+        match (&fast, &slow) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.symbols.names, b.symbols.names, "{path}: symbols");
+                let bits = |p: &Piece| -> Vec<(u32, String)> { p.fields.iter().map(|(k, v)| (*k, match v {
+                    Scalar::Float(f) => format!("float {:x}", f.to_bits()),
+                    other => format!("{other:?}"),
+                })).collect() };
+                assert_eq!(bits(a), bits(b), "{path}: fields");
+                let records = |p: &Piece| -> Vec<(usize, Range<usize>, Range<usize>)> { p.records.iter().map(|r| (r.line, r.span.clone(), r.fields.clone())).collect() };
+                assert_eq!(records(a), records(b), "{path}: records");
+                assert_eq!((a.lines, a.trailing_blank), (b.lines, b.trailing_blank), "{path}");
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!((&a.message, a.position(), a.render()), (&b.message, b.position(), b.render()), "{path}");
+            }
+            _ => panic!("{path}: fast {:?}, serde {:?}", fast.as_ref().err(), slow.as_ref().err()),
+        }
+    }
+
+    /// Every JSONL file the repository holds: the runs' evidence, the tests' fixtures (the
+    /// malformed ones included) and the fuzz seeds.
+    fn repository_jsonl() -> Vec<(String, String)> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+            let Ok(entries) = std::fs::read_dir(dir) else { return };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "jsonl") {
+                    // A file that is not UTF-8 is refused before any line is read.
+                    if let Ok(text) = std::fs::read_to_string(&path) {
+                        out.push((path.display().to_string(), text));
+                    }
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut out = Vec::new();
+        for dir in ["evidence", "examples", "tests", "fuzz/seeds"] {
+            walk(&root.join(dir), &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn the_fast_reader_reads_the_repository_as_serde_does() {
+        let files = repository_jsonl();
+        assert!(files.len() > 50, "{} files", files.len());
+        for (path, text) in &files {
+            fast_is_serde(path, text);
+        }
+        // The runs' own files are what the fast reader is for: it reads every line of them.
+        let runs = format!("{}/evidence/runs/", env!("CARGO_MANIFEST_DIR"));
+        for (path, text) in files.iter().filter(|(p, _)| p.starts_with(&runs)) {
+            let mut reader = FastLine::default();
+            let (mut symbols, mut fields) = (Symbols::default(), Vec::new());
+            let mut at = 0;
+            for (n, line) in text.split_inclusive('\n').enumerate() {
+                let body = line.trim_end_matches(['\n', '\r']);
+                assert!(reader.read(text, at..at + body.len(), &mut symbols, &mut fields), "{path}:{}", n + 1);
+                at += line.len();
+            }
+        }
+    }
+
+    /// `line` read as `T` by the fast typed reader and by serde_json: where the fast one
+    /// reads it, serde_json reads the same value (compared through `Debug`, which tells -0.0
+    /// from 0.0 and an integer from a float). Whether the fast one read it.
+    fn typed_is_serde<T: DeserializeOwned + fmt::Debug>(line: &str) -> bool {
+        let Some(fast) = scan::from_line::<T>(line) else { return false };
+        let slow = serde_json::from_str::<T>(line).map_err(|e| format!("{line}: serde_json refuses it: {e}")).unwrap();
+        assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{line}");
+        true
+    }
+
+    fn every_type_is_serde(line: &str) -> usize {
+        use crate::evidence::{SampleRecord, TraceHeader, TraceTask, ValidationRecord};
+        [
+            typed_is_serde::<SampleRecord>(line),
+            typed_is_serde::<TraceTask>(line),
+            typed_is_serde::<TraceHeader>(line),
+            typed_is_serde::<ValidationRecord>(line),
+            typed_is_serde::<serde_json::Value>(line),
+            typed_is_serde::<BTreeMap<String, Option<serde_json::Value>>>(line),
+            typed_is_serde::<Vec<serde_json::Value>>(line),
+        ]
+        .into_iter()
+        .filter(|read| *read)
+        .count()
+    }
+
+    #[test]
+    fn typed_records_read_as_serde_json_reads_them() {
+        let files = repository_jsonl();
+        let mut read = 0;
+        for (_, text) in &files {
+            for line in text.lines() {
+                read += every_type_is_serde(line);
+            }
+        }
+        // Each line of the runs is one of the record types, and any object is a `Value`.
+        assert!(read > 100_000, "{read} lines read fast");
+        let runs = format!("{}/evidence/runs/", env!("CARGO_MANIFEST_DIR"));
+        for (path, text) in files.iter().filter(|(p, _)| p.starts_with(&runs)) {
+            for (n, line) in text.lines().enumerate() {
+                // Its own record type, `Value` and the map.
+                assert!(every_type_is_serde(line) >= 3, "{path}:{}: no record type read it fast", n + 1);
+            }
+        }
+    }
+
+    /// Lines of the real files changed at random, each change one a reader could get wrong:
+    /// the fast reader must take each as serde does, or leave it to serde.
+    #[test]
+    fn the_fast_reader_reads_changed_lines_as_serde_does() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1515);
+        let files = repository_jsonl();
+        let lines: Vec<&str> = files.iter().flat_map(|(_, t)| t.lines().take(40)).collect();
+        let edits: [&dyn Fn(&str, usize) -> String; 14] = [
+            &|l, at| format!("{}{}", &l[..at], &l[at + 1..]),
+            &|l, at| format!("{}\\n{}", &l[..at], &l[at..]),
+            &|l, at| format!("{}-{}", &l[..at], &l[at..]),
+            &|l, at| format!("{}0{}", &l[..at], &l[at..]),
+            &|l, at| format!("{}.5{}", &l[..at], &l[at..]),
+            &|l, at| format!("{}e-7{}", &l[..at], &l[at..]),
+            &|l, at| format!("{} {}", &l[..at], &l[at..]),
+            &|l, at| format!("{}\t{}", &l[..at], &l[at..]),
+            &|l, at| format!("{}[{}", &l[..at], &l[at..]),
+            &|l, at| format!("{}\u{1}{}", &l[..at], &l[at..]),
+            &|l, at| format!("{}99999999999999999999{}", &l[..at], &l[at..]),
+            &|l, at| format!("{}é{}", &l[..at], &l[at..]),
+            &|l, _| l.replacen("\":", "\":1,\"x\":", 1).replacen('{', "{\"x\":true,", 1),
+            &|l, at| l[..at].to_string(),
+        ];
+        for _ in 0..4000 {
+            let line = lines[rng.random_range(0..lines.len())];
+            let mut at = rng.random_range(0..line.len().max(1));
+            while !line.is_char_boundary(at) || !line.is_char_boundary((at + 1).min(line.len())) {
+                at -= 1;
+            }
+            let edit = edits[rng.random_range(0..edits.len())];
+            let changed = if at < line.len() { edit(line, at) } else { line.to_string() };
+            let other = lines[rng.random_range(0..lines.len())];
+            // The changed line between two good ones, so that the key cache is in play.
+            fast_is_serde("s.jsonl", &format!("{other}\n{changed}\n{other}\n{changed}\n"));
+            every_type_is_serde(&changed);
+        }
+        for text in ["{\"a\":1,\"a\":1}\n", "{\"a\":1}\n{\"a\":1,\"a\":2}\n", "{}\n{\"a\":-0}\n", "{\"a\":[1,{\"b\":[]}]} \r\n", "{\"a\":1}{}\n", " {\"a\" : \"\" }\n"] {
+            fast_is_serde("s.jsonl", text);
+        }
     }
 }
 

@@ -54,32 +54,44 @@ pub fn parse_manifest(path: &str, text: &str) -> Result<Vec<ManifestEntry>, Diag
 pub fn verify(evidence: &Evidence, dir: &str, manifest_text: &str, shown: &str, remote_only: &[String]) -> Result<(usize, Vec<String>), Diagnostic> {
     let entries = parse_manifest(shown, manifest_text)?;
     let manifest_name = shown.rsplit('/').next().unwrap_or(shown).to_string();
-    let mut problems = Vec::new();
-    let mut verified = 0;
+    // The files are read and hashed on every core (each opened once, by the root's handle);
+    // what they say is then told in the manifest's order, as before: the first entry that is a
+    // link refuses the whole manifest.
+    let inside = |entry: &ManifestEntry| !entry.path.split('/').any(|p| p == ".." || p.is_empty());
+    let rels: Vec<String> = entries.iter().filter(|e| inside(e)).map(|e| format!("{dir}/{}", e.path)).collect();
+    let mut hashed = evidence.each_file_itself(&rels, sha256_hex).into_iter();
+    let mut read = Vec::with_capacity(entries.len());
     for entry in &entries {
-        if entry.path.split('/').any(|p| p == ".." || p.is_empty()) {
-            problems.push(format!("line {}: `{}` leaves the run directory", entry.line, entry.path));
+        if !inside(entry) {
+            read.push(None);
             continue;
         }
         let refused = |why: &str| {
             let line = manifest_text.lines().nth(entry.line - 1).unwrap_or("");
             Diagnostic::at_line(format!("{shown}: line {}: `{}` {why}", entry.line, entry.path), shown, entry.line, line, "this entry")
         };
-        match evidence.file_itself(&format!("{dir}/{}", entry.path)) {
-            Ok(bytes) => {
-                let actual = sha256_hex(&bytes);
+        match hashed.next().unwrap_or_else(|| Err(ReadError::Io(std::io::Error::other("not read")))) {
+            Err(ReadError::Path(PathError::Link(_))) => return Err(refused("is a symbolic link; a manifest lists the files themselves")),
+            Err(ReadError::Path(PathError::EscapesRoot(_))) => return Err(refused("leads outside the repository root through a symbolic link")),
+            other => read.push(Some(other)),
+        }
+    }
+    let mut problems = Vec::new();
+    let mut verified = 0;
+    for (entry, read) in entries.iter().zip(read) {
+        match read {
+            None => problems.push(format!("line {}: `{}` leaves the run directory", entry.line, entry.path)),
+            Some(Ok(actual)) => {
                 if actual == entry.sha256 {
                     verified += 1;
                 } else {
                     problems.push(format!("{}: sha256 is {}…, manifest says {}…", entry.path, &actual[..12], &entry.sha256[..12]));
                 }
             }
-            Err(ReadError::Path(PathError::Link(_))) => return Err(refused("is a symbolic link; a manifest lists the files themselves")),
-            Err(ReadError::Path(PathError::EscapesRoot(_))) => return Err(refused("leads outside the repository root through a symbolic link")),
-            Err(_) if remote_only.contains(&entry.path) => {}
-            Err(ReadError::Path(PathError::Missing(_))) => problems.push(format!("{}: listed but missing", entry.path)),
-            Err(ReadError::Path(e)) => problems.push(format!("{}: {e}", entry.path)),
-            Err(e) => problems.push(e.at(&entry.path).message),
+            Some(Err(_)) if remote_only.contains(&entry.path) => {}
+            Some(Err(ReadError::Path(PathError::Missing(_)))) => problems.push(format!("{}: listed but missing", entry.path)),
+            Some(Err(ReadError::Path(e))) => problems.push(format!("{}: {e}", entry.path)),
+            Some(Err(e)) => problems.push(e.at(&entry.path).message),
         }
     }
     let files = evidence.root().list_tree(dir).map_err(|e| Diagnostic::plain(format!("listing {dir}: {e}")))?;

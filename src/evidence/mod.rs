@@ -13,7 +13,10 @@
 //! [`store::Evidence`] is the one reader of evidence files for a loaded workspace: it opens each
 //! file once, keeps what it parsed, and shares it between registries and checks.
 //! [`columns`] reads a large samples file for `claimcheck stats` without holding it: streamed in
-//! chunks, on every core, into per-group columns of the fields asked for.
+//! chunks, on every core, into per-group columns of the fields asked for. `scan` is the fast
+//! path under [`jsonl`], [`columns`] and the typed records ([`Jsonl::record_as`], [`trace`]):
+//! it reads the tokens it is sure of exactly as serde_json does and leaves every other line to
+//! serde_json, so that values and errors are the same either way.
 //!
 //! **Architecture Invariant:** nothing here imports the checks, the commands, the reports or the
 //! GPU suite; the GPU suite writes through these types.
@@ -32,6 +35,7 @@ pub mod run;
 #[allow(dead_code)]
 pub(crate) mod readers;
 pub mod samples;
+pub(crate) mod scan;
 pub mod store;
 pub mod summary;
 pub mod trace;

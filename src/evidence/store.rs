@@ -20,6 +20,7 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 
 use super::jsonl::Jsonl;
+use super::trace::{self, TraceFile};
 use super::readers::{self, Format, Table};
 use crate::diagnostic::Diagnostic;
 use crate::paths::{PathError, Root};
@@ -32,6 +33,19 @@ pub struct Evidence {
     bytes: RefCell<HashMap<String, (Rc<Vec<u8>>, bool)>>,
     parsed: RefCell<HashMap<(String, TypeId), Rc<dyn Any>>>,
     opens: RefCell<BTreeMap<String, usize>>,
+}
+
+/// How [`Evidence::read_ahead`] reads a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ahead {
+    Jsonl,
+    Trace,
+}
+
+/// What a thread of [`Evidence::read_ahead`] made of a file.
+enum Parsed {
+    Jsonl(Option<Jsonl>),
+    Trace(Option<TraceFile>),
 }
 
 /// Why a file could not be had; each caller locates it as suits its reader.
@@ -104,6 +118,102 @@ impl Evidence {
         Ok(bytes)
     }
 
+    /// What `make` gives of each file at `rels`, each file had as [`Evidence::file_itself`] has
+    /// it (a link refused, even one inside the root), in order. The files not read before are
+    /// read on every core, each opened once by the root's handle and then kept and counted as
+    /// `file_itself` keeps and counts it; `make` (a hash) runs on every core too.
+    pub fn each_file_itself<T: Send>(&self, rels: &[String], make: impl Fn(&[u8]) -> T + Sync) -> Vec<Result<T, ReadError>> {
+        // Each distinct file once: its normal key, a path as given, and its bytes if kept.
+        let mut files: Vec<(String, &str, Option<Rc<Vec<u8>>>)> = Vec::new();
+        let mut slot: Vec<Result<usize, ReadError>> = Vec::with_capacity(rels.len());
+        for rel in rels {
+            let key = match self.root.normal(rel) {
+                Ok(key) => key,
+                Err(e) => {
+                    slot.push(Err(ReadError::path(e)));
+                    continue;
+                }
+            };
+            if let Some(i) = files.iter().position(|(k, _, _)| *k == key) {
+                slot.push(Ok(i));
+                continue;
+            }
+            let cached = match self.bytes.borrow().get(&key) {
+                Some((_, true)) => {
+                    slot.push(Err(ReadError::Path(PathError::Link(rel.to_string()))));
+                    continue;
+                }
+                Some((bytes, false)) => Some(bytes.clone()),
+                None => None,
+            };
+            slot.push(Ok(files.len()));
+            files.push((key, rel, cached));
+        }
+        let work: Vec<(&str, Option<&[u8]>)> = files.iter().map(|(_, rel, cached)| (*rel, cached.as_deref().map(Vec::as_slice))).collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let root = &self.root;
+        let one = || {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((rel, cached)) = work.get(i) else { break };
+                done.push(match cached {
+                    Some(bytes) => (i, Ok((None, make(bytes)))),
+                    None => (i, root.read_itself(rel).map(|bytes| {
+                        let value = make(&bytes);
+                        (Some(bytes), value)
+                    })),
+                });
+            }
+            done
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8).min(work.len());
+        let done = if threads < 2 {
+            one()
+        } else {
+            std::thread::scope(|scope| {
+                let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(one)).collect();
+                let mut done = one();
+                for helper in helpers {
+                    done.extend(helper.join().unwrap_or_default());
+                }
+                done
+            })
+        };
+        let mut made: Vec<Option<Result<T, ReadError>>> = (0..files.len()).map(|_| None).collect();
+        for (i, result) in done {
+            made[i] = Some(match result {
+                Ok((fresh, value)) => {
+                    if let Some(bytes) = fresh {
+                        let key = files[i].0.clone();
+                        *self.opens.borrow_mut().entry(key.clone()).or_insert(0) += 1;
+                        self.bytes.borrow_mut().insert(key, (Rc::new(bytes), false));
+                    }
+                    Ok(value)
+                }
+                Err(e) => Err(ReadError::path(e)),
+            });
+        }
+        // A file a failed helper left is read here, as `file_itself` reads it.
+        let mut made: Vec<Option<Result<T, ReadError>>> = made
+            .into_iter()
+            .zip(&files)
+            .map(|(m, (_, rel, _))| Some(m.unwrap_or_else(|| self.file_itself(rel).map(|b| make(&b)))))
+            .collect();
+        // A file listed twice gives its value twice; `make` runs again for the second.
+        let mut out = Vec::with_capacity(slot.len());
+        for s in slot {
+            out.push(match s {
+                Err(e) => Err(e),
+                Ok(i) => match made[i].take() {
+                    Some(value) => value,
+                    None => self.file_itself(files[i].1).map(|b| make(&b)),
+                },
+            });
+        }
+        out
+    }
+
     /// The value `parse` makes of the file at `rel`, made once per file and type.
     pub fn parsed<T: 'static>(&self, rel: &str, parse: impl FnOnce(&str, &[u8]) -> Result<T, Diagnostic>) -> Result<Rc<T>, ReadError> {
         self.parsed_as(rel, "", parse)
@@ -146,16 +256,120 @@ impl Evidence {
         let how = format!("#{}#{}", format.map_or("", |f| f.name()), records.unwrap_or(""));
         self.parsed_as(rel, &how, |rel, bytes| {
             let sidecar = |path: &str| self.bytes(path).map(|b| b.to_vec()).map_err(|e| e.at(path).message);
-            readers::read(rel, bytes, format, records, &sidecar)
+            // A JSONL file is the one `jsonl` reads, parsed once for both; a file put in place
+            // of this one (`insert_jsonl`) is not what these bytes say, so it is parsed apart.
+            let jsonl = || match self.key(rel) {
+                Ok(key) if !key.starts_with("inserted:") => self.jsonl(rel).map_err(|e| e.at(rel)),
+                _ => Jsonl::parse(rel, bytes).map(Rc::new),
+            };
+            readers::read_with(rel, bytes, format, records, &sidecar, &jsonl)
         })
     }
 
     /// The JSONL file at `rel`.
     pub fn jsonl(&self, rel: &str) -> Result<Rc<Jsonl>, ReadError> {
-        self.parsed(rel, |rel, bytes| {
-            std::str::from_utf8(bytes).map_err(|e| not_utf8(rel, bytes, e.valid_up_to()))?;
-            Jsonl::parse(rel, bytes)
-        })
+        // `Jsonl::parse` refuses bytes that are not UTF-8 with the error `not_utf8` gives.
+        self.parsed(rel, Jsonl::parse)
+    }
+
+    /// The trace file at `rel`, read straight into its header and tasks, or `None` where the
+    /// fast typed reader leaves it to the whole read ([`trace::read_typed`]).
+    pub fn trace(&self, rel: &str) -> Result<Rc<Option<Rc<TraceFile>>>, ReadError> {
+        self.parsed_as(rel, "#trace", |_, bytes| Ok(trace::read_typed(bytes).map(Rc::new)))
+    }
+
+    /// Reads `files` ahead of the checks that will ask for them, on every core: each as a
+    /// JSONL file ([`Evidence::jsonl`]) or a trace ([`Evidence::trace`]), kept as those would
+    /// keep it. Each file is opened once, by the root's handle (which refuses a link out at the
+    /// open, from any thread), and its bytes are kept and counted as [`Evidence::bytes`] keeps
+    /// and counts them. A file that cannot be read or parsed is skipped: the check that asks for
+    /// it reads it again and reports the error then, located as it locates it.
+    pub fn read_ahead(&self, files: &[(String, Ahead)]) {
+        // One job a file, with every way it is to be parsed; it keeps the path as the first
+        // asker wrote it: a JSONL file names itself so in its diagnostics, as it would have had
+        // that asker read it.
+        struct Job<'a> {
+            normal: String,
+            rel: &'a str,
+            hows: Vec<(String, Ahead)>,
+            cached: Option<Rc<Vec<u8>>>,
+        }
+        let mut jobs: Vec<Job> = Vec::new();
+        for (rel, how) in files {
+            let Ok(key) = self.key(rel) else { continue };
+            let kept = match how {
+                Ahead::Jsonl => (key.clone(), TypeId::of::<Jsonl>()),
+                Ahead::Trace => (format!("{key}#trace"), TypeId::of::<Option<Rc<TraceFile>>>()),
+            };
+            if key.starts_with("inserted:") || self.parsed.borrow().contains_key(&kept) {
+                continue;
+            }
+            match jobs.iter_mut().find(|j| j.normal == key) {
+                Some(job) if job.hows.iter().any(|(k, _)| *k == kept.0) => {}
+                Some(job) => job.hows.push((kept.0, *how)),
+                None => {
+                    let cached = self.bytes.borrow().get(&key).map(|(bytes, _)| bytes.clone());
+                    jobs.push(Job { normal: key, rel, hows: vec![(kept.0, *how)], cached });
+                }
+            }
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
+        if threads < 2 {
+            return;
+        }
+        // Each file is taken by the next free thread, which reads it through the root's handle
+        // (unless it was read before) and parses it.
+        let work: Vec<(&str, Vec<Ahead>, Option<&[u8]>)> =
+            jobs.iter().map(|j| (j.rel, j.hows.iter().map(|(_, h)| *h).collect(), j.cached.as_deref().map(Vec::as_slice))).collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let root = &self.root;
+        let parse = || {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((rel, hows, cached)) = work.get(i) else { break };
+                let fresh = if cached.is_some() { None } else { root.read(rel).ok() };
+                let Some(bytes) = cached.or(fresh.as_ref().map(|(b, _)| b.as_slice())) else { continue };
+                let parsed: Vec<Parsed> = hows
+                    .iter()
+                    .map(|how| match how {
+                        Ahead::Jsonl => Parsed::Jsonl(Jsonl::parse(rel, bytes).ok()),
+                        Ahead::Trace => Parsed::Trace(trace::read_typed(bytes)),
+                    })
+                    .collect();
+                done.push((i, fresh, parsed));
+            }
+            done
+        };
+        let done: Vec<(usize, Option<(Vec<u8>, bool)>, Vec<Parsed>)> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(parse)).collect();
+            let mut done = parse();
+            for helper in helpers {
+                // A helper that failed leaves its files to be read when asked for.
+                done.extend(helper.join().unwrap_or_default());
+            }
+            done
+        });
+        let mut parsed = self.parsed.borrow_mut();
+        for (i, fresh, values) in done {
+            let job = &jobs[i];
+            if let Some((bytes, linked)) = fresh {
+                // Read here, once, as `bytes` would have read it: counted and kept.
+                *self.opens.borrow_mut().entry(job.normal.clone()).or_insert(0) += 1;
+                self.bytes.borrow_mut().insert(job.normal.clone(), (Rc::new(bytes), linked));
+            }
+            for ((key, _), value) in job.hows.iter().zip(values) {
+                match value {
+                    Parsed::Jsonl(Some(jsonl)) => {
+                        parsed.insert((key.clone(), TypeId::of::<Jsonl>()), Rc::new(jsonl));
+                    }
+                    Parsed::Jsonl(None) => {}
+                    Parsed::Trace(file) => {
+                        parsed.insert((key.clone(), TypeId::of::<Option<Rc<TraceFile>>>()), Rc::new(file.map(Rc::new)));
+                    }
+                }
+            }
+        }
     }
 
     /// The JSON file at `rel`, read into `T`; an error is located at serde's line and column.
@@ -225,6 +439,60 @@ mod tests {
         evidence.jsonl("./s.jsonl").unwrap();
         evidence.bytes("s.jsonl").unwrap();
         assert_eq!(evidence.opens(), BTreeMap::from([("s.jsonl".to_string(), 1)]));
+    }
+
+    /// Files read ahead give what the readers give when asked first: the same tables, traces
+    /// and errors (named by the path as the asker wrote it), each file opened once.
+    #[test]
+    fn files_read_ahead_read_as_files_read_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/example/evidence/runs/example-run/traces/queue-ragged.jsonl")).unwrap();
+        std::fs::create_dir(dir.path().join("r")).unwrap();
+        std::fs::write(dir.path().join("r/t.jsonl"), &trace).unwrap();
+        std::fs::write(dir.path().join("r/s.jsonl"), "{\"a\":1}\n{\"a\":-2.5}\n").unwrap();
+        std::fs::write(dir.path().join("r/bad.jsonl"), "{\"a\":1}\n{\"a\":\n").unwrap();
+        let ahead = Evidence::new(Root::new(dir.path()).unwrap());
+        let asked = Evidence::new(Root::new(dir.path()).unwrap());
+        let files = [("./r/s.jsonl", Ahead::Jsonl), ("r/bad.jsonl", Ahead::Jsonl), ("r/t.jsonl", Ahead::Trace), ("r/missing.jsonl", Ahead::Jsonl)];
+        ahead.read_ahead(&files.map(|(f, h)| (f.to_string(), h)));
+        assert!(ahead.trace("r/t.jsonl").unwrap().is_some(), "the example trace reads typed");
+        assert_eq!(ahead.trace("r/t.jsonl").unwrap(), asked.trace("r/t.jsonl").unwrap());
+        for rel in ["./r/s.jsonl", "r/s.jsonl"] {
+            let (a, b) = (ahead.jsonl(rel).unwrap(), asked.jsonl("./r/s.jsonl").unwrap());
+            let all = |j: &Jsonl| j.records.iter().map(|r| (r.line, j.line_text(r).to_string(), j.text_of(j.get(r, "a")))).collect::<Vec<_>>();
+            assert_eq!(all(&a), all(&b));
+            let rows = |j: &Jsonl| j.samples(&j.records.iter().collect::<Vec<_>>(), "a").unwrap_err().render();
+            assert_eq!(rows(&a), rows(&b), "the error names the file as the asker wrote it");
+        }
+        let error = |e: &Evidence| e.jsonl("r/bad.jsonl").unwrap_err().at("r/bad.jsonl").render();
+        assert_eq!(error(&ahead), error(&asked));
+        assert!(ahead.jsonl("r/missing.jsonl").is_err());
+        assert!(ahead.opens().values().all(|n| *n == 1), "{:?}", ahead.opens());
+    }
+
+    /// Files had on every core are had as `file_itself` has them, one by one: a link refused
+    /// (read before through it or not), a missing file missing, a file listed twice read once.
+    #[test]
+    fn files_read_on_every_core_read_as_file_itself_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in [("a", "A"), ("b", "BB"), ("c", "CCC")] {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        std::os::unix::fs::symlink("a", dir.path().join("link")).unwrap();
+        std::os::unix::fs::symlink("b", dir.path().join("read-link")).unwrap();
+        let rels: Vec<String> = ["a", "link", "b", "missing", "./a", "read-link", "c", "../out"].map(String::from).to_vec();
+        let together = Evidence::new(Root::new(dir.path()).unwrap());
+        let alone = Evidence::new(Root::new(dir.path()).unwrap());
+        for e in [&together, &alone] {
+            e.bytes("read-link").unwrap();
+            e.bytes("c").unwrap();
+        }
+        let shown = |r: Result<usize, ReadError>| r.map_err(|e| e.at("x").message);
+        let got: Vec<_> = together.each_file_itself(&rels, |b| b.len()).into_iter().map(shown).collect();
+        let expected: Vec<_> = rels.iter().map(|r| shown(alone.file_itself(r).map(|b| b.len()))).collect();
+        assert_eq!(got, expected);
+        assert_eq!(together.opens(), alone.opens());
+        assert!(together.opens().values().all(|n| *n == 1), "{:?}", together.opens());
     }
 
     /// Swaps `inside` for a link to `outside` and back, over and over, until `stop`.

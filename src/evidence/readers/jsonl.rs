@@ -1,12 +1,7 @@
-//! `jsonl`: one JSON object a line, today's evidence format. This module only hands the
-//! bytes to [`crate::evidence::jsonl::Jsonl`], which owns the format; it adds nothing.
-
-use crate::diagnostic::Diagnostic;
-use crate::evidence::jsonl::Jsonl;
-
-pub(super) fn read(path: &str, bytes: &[u8]) -> Result<Jsonl, Diagnostic> {
-    Jsonl::parse(path, bytes)
-}
+//! `jsonl`: one JSON object a line, today's evidence format. [`crate::evidence::jsonl::Jsonl`]
+//! owns the format, and the table of a JSONL file is the one the evidence reader parses for
+//! `Evidence::jsonl` (handed to [`super::read_with`]), so that a file read both ways is parsed
+//! once; this module only holds the tests that a JSONL file reads as a table as it always did.
 
 #[cfg(test)]
 mod tests {

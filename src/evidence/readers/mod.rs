@@ -43,6 +43,7 @@ mod tree;
 
 use std::fmt;
 use std::ops::Range;
+use std::rc::Rc;
 
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::{FieldValue, Jsonl};
@@ -79,7 +80,9 @@ pub(crate) enum Detected {
 pub(crate) struct Table {
     pub(crate) format: Format,
     pub(crate) detected: Detected,
-    pub(crate) jsonl: Jsonl,
+    /// Shared with [`crate::evidence::store::Evidence::jsonl`] for a JSONL file, which is then
+    /// parsed once for both.
+    pub(crate) jsonl: Rc<Jsonl>,
 }
 
 /// Reads another file for a reader (a sidecar), by root-relative path; the error says why not.
@@ -95,6 +98,19 @@ pub(crate) fn read(
     format: Option<Format>,
     records: Option<&str>,
     sidecar: Sidecar<'_>,
+) -> Result<Table, Diagnostic> {
+    read_with(rel_path, bytes, format, records, sidecar, &|| Jsonl::parse(rel_path, bytes).map(Rc::new))
+}
+
+/// As [`read`], with the JSONL file (when the format is `jsonl`) from `jsonl`, which the
+/// evidence reader answers from what it already parsed of the same bytes.
+pub(crate) fn read_with(
+    rel_path: &str,
+    bytes: &[u8],
+    format: Option<Format>,
+    records: Option<&str>,
+    sidecar: Sidecar<'_>,
+    jsonl: &dyn Fn() -> Result<Rc<Jsonl>, Diagnostic>,
 ) -> Result<Table, Diagnostic> {
     if let (Some(f), Some(_)) = (format, records)
         && f != Format::Json
@@ -117,7 +133,7 @@ pub(crate) fn read(
         }
     };
     let jsonl = match format {
-        Format::Jsonl => jsonl::read(rel_path, bytes)?,
+        Format::Jsonl => return Ok(Table { format, detected, jsonl: jsonl()? }),
         Format::Json => json::read(&src, &doc()?, records)?,
         Format::Csv => delimited::read(&src, b',')?,
         Format::Tsv => delimited::read(&src, b'\t')?,
@@ -128,7 +144,7 @@ pub(crate) fn read(
         Format::Hyperfine => hyperfine::read(&src, &doc()?)?,
         Format::PytestBenchmark => pytest_benchmark::read(&src, &doc()?)?,
     };
-    Ok(Table { format, detected, jsonl })
+    Ok(Table { format, detected, jsonl: Rc::new(jsonl) })
 }
 
 impl Format {
