@@ -150,36 +150,17 @@ impl Evidence {
             files.push((key, rel, cached));
         }
         let work: Vec<(&str, Option<&[u8]>)> = files.iter().map(|(_, rel, cached)| (*rel, cached.as_deref().map(Vec::as_slice))).collect();
-        let next = std::sync::atomic::AtomicUsize::new(0);
         let root = &self.root;
-        let one = || {
-            let mut done = Vec::new();
-            loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((rel, cached)) = work.get(i) else { break };
-                done.push(match cached {
-                    Some(bytes) => (i, Ok((None, make(bytes)))),
-                    None => (i, root.read_itself(rel).map(|bytes| {
-                        let value = make(&bytes);
-                        (Some(bytes), value)
-                    })),
-                });
-            }
-            done
-        };
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8).min(work.len());
-        let done = if threads < 2 {
-            one()
-        } else {
-            std::thread::scope(|scope| {
-                let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(one)).collect();
-                let mut done = one();
-                for helper in helpers {
-                    done.extend(helper.join().unwrap_or_default());
-                }
-                done
+        let done = on_every_core(&work, threads, |(rel, cached)| {
+            Some(match cached {
+                Some(bytes) => Ok((None, make(bytes))),
+                None => root.read_itself(rel).map(|bytes| {
+                    let value = make(&bytes);
+                    (Some(bytes), value)
+                }),
             })
-        };
+        });
         let mut made: Vec<Option<Result<T, ReadError>>> = (0..files.len()).map(|_| None).collect();
         for (i, result) in done {
             made[i] = Some(match result {
@@ -321,37 +302,22 @@ impl Evidence {
         // (unless it was read before) and parses it.
         let work: Vec<(&str, Vec<Ahead>, Option<&[u8]>)> =
             jobs.iter().map(|j| (j.rel, j.hows.iter().map(|(_, h)| *h).collect(), j.cached.as_deref().map(Vec::as_slice))).collect();
-        let next = std::sync::atomic::AtomicUsize::new(0);
         let root = &self.root;
-        let parse = || {
-            let mut done = Vec::new();
-            loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((rel, hows, cached)) = work.get(i) else { break };
-                let fresh = if cached.is_some() { None } else { root.read(rel).ok() };
-                let Some(bytes) = cached.or(fresh.as_ref().map(|(b, _)| b.as_slice())) else { continue };
-                let parsed: Vec<Parsed> = hows
-                    .iter()
-                    .map(|how| match how {
-                        Ahead::Jsonl => Parsed::Jsonl(Jsonl::parse(rel, bytes).ok()),
-                        Ahead::Trace => Parsed::Trace(trace::read_typed(bytes)),
-                    })
-                    .collect();
-                done.push((i, fresh, parsed));
-            }
-            done
-        };
-        let done: Vec<(usize, Option<(Vec<u8>, bool)>, Vec<Parsed>)> = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(parse)).collect();
-            let mut done = parse();
-            for helper in helpers {
-                // A helper that failed leaves its files to be read when asked for.
-                done.extend(helper.join().unwrap_or_default());
-            }
-            done
+        // A file that cannot be read, or that a failed thread left, is read when asked for.
+        let done = on_every_core(&work, threads, |(rel, hows, cached)| {
+            let fresh = if cached.is_some() { None } else { root.read(rel).ok() };
+            let bytes = cached.or(fresh.as_ref().map(|(b, _)| b.as_slice()))?;
+            let parsed: Vec<Parsed> = hows
+                .iter()
+                .map(|how| match how {
+                    Ahead::Jsonl => Parsed::Jsonl(Jsonl::parse(rel, bytes).ok()),
+                    Ahead::Trace => Parsed::Trace(trace::read_typed(bytes)),
+                })
+                .collect();
+            Some((fresh, parsed))
         });
         let mut parsed = self.parsed.borrow_mut();
-        for (i, fresh, values) in done {
+        for (i, (fresh, values)) in done {
             let job = &jobs[i];
             if let Some((bytes, linked)) = fresh {
                 // Read here, once, as `bytes` would have read it: counted and kept.
@@ -399,6 +365,36 @@ impl Evidence {
         }
         self.root.normal(rel).map_err(ReadError::path)
     }
+}
+
+/// Runs `each` over `work` on up to `threads` threads (this one among them), every item taken
+/// by the next free thread; the results with their items' indices, in no order. An item for
+/// which `each` gives `None`, or whose thread failed, is missing: the caller does that work
+/// itself when it is asked for.
+fn on_every_core<W: Sync, R: Send>(work: &[W], threads: usize, each: impl Fn(&W) -> Option<R> + Sync) -> Vec<(usize, R)> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let one = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(w) = work.get(i) else { break };
+            if let Some(r) = each(w) {
+                done.push((i, r));
+            }
+        }
+        done
+    };
+    if threads < 2 {
+        return one();
+    }
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(one)).collect();
+        let mut done = one();
+        for helper in helpers {
+            done.extend(helper.join().unwrap_or_default());
+        }
+        done
+    })
 }
 
 /// A located error for bytes that are not UTF-8, at the first bad byte.
