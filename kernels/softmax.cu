@@ -803,6 +803,121 @@ MIX_KERNEL(2, 6, 1024, 2, 1)
 MIX_KERNEL(2, 6, 1024, 2, 2)
 
 // ---------------------------------------------------------------------------------------
+// fused, the mixed form made persistent (issue 16, version 7): a block of T threads stays on
+// its SM (two a SM, as `mix`) and works through rows blockIdx.x, blockIdx.x + gridDim.x, ...;
+// while it stores a row, each slot it has just stored is refilled with the next row's values
+// (a cp.async into the same shared-memory slot, a load into the same registers), so the next
+// row's reads are in flight during this row's stores instead of waiting for the block to exit
+// and a new one to be scheduled. Each thread refills only the slots it alone reads, and a slot
+// is refilled only after the store that uses its old value has been issued (the store needs
+// the value, so the shared-memory read has completed), so no barrier is needed. The loads are
+// volatile so that the compiler issues them where they are written, after the stores they
+// follow, rather than hoisting the next row's loads above them into more registers.
+__device__ __forceinline__ float4 ldcs_ordered(const float4* p) {
+    float4 v;
+    asm volatile("ld.global.cs.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    return v;
+}
+
+template <bool RMS, int VR, int VS, int T>
+__device__ void fused_mixp_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int rows, float eps) {
+    constexpr int COLS = 4 * T * (VR + VS);
+    extern __shared__ __align__(16) float4 rest[];
+    __shared__ float red[64];
+    const int t = threadIdx.x;
+    int row = blockIdx.x;
+    if (row >= rows) return;
+    float4 v[VR];
+    {
+        const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * COLS);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) cp_async16<0>(&rest[t + T * k], xr + t + T * (VR + k));
+#pragma unroll
+        for (int k = 0; k < VR; ++k) v[k] = ldcs_ordered(xr + t + T * k);
+    }
+    for (; row < rows; row += gridDim.x) {
+        cp_async_wait_all();
+        float scale = 1.f, mx, s, r;
+        if (RMS) {
+            float sq;
+            local_sq_max(v, sq, mx);
+#pragma unroll
+            for (int k = 0; k < VS; ++k) {
+                float4 h = rest[t + T * k];
+                sq = fmaf(h.x, h.x, fmaf(h.y, h.y, fmaf(h.z, h.z, fmaf(h.w, h.w, sq))));
+                mx = fmaxf(mx, fmaxf(fmaxf(h.x, h.y), fmaxf(h.z, h.w)));
+            }
+            asm volatile("" ::: "memory");
+            block_sum_max(sq, mx, red);
+            scale = 1.f / sqrtf(sq / COLS + eps);
+            float k2 = scale * LOG2E;
+            s = exp_scaled(v, mx, k2);
+#pragma unroll
+            for (int k = 0; k < VS; ++k) {
+                float4 h = rest[t + T * k];
+                h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
+                h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
+                s += (h.x + h.y) + (h.z + h.w);
+                rest[t + T * k] = h;
+            }
+            asm volatile("" ::: "memory");
+            s = block_sum(s, red);
+            r = 1.f / s;
+        } else {
+            float m0 = local_max(v);
+#pragma unroll
+            for (int k = 0; k < VS; ++k) {
+                float4 h = rest[t + T * k];
+                m0 = fmaxf(m0, fmaxf(fmaxf(h.x, h.y), fmaxf(h.z, h.w)));
+            }
+            asm volatile("" ::: "memory");
+            s = exp_local(v, m0);
+#pragma unroll
+            for (int k = 0; k < VS; ++k) {
+                float4 h = rest[t + T * k];
+                h.x = exp2f((h.x - m0) * LOG2E); h.y = exp2f((h.y - m0) * LOG2E);
+                h.z = exp2f((h.z - m0) * LOG2E); h.w = exp2f((h.w - m0) * LOG2E);
+                s += (h.x + h.y) + (h.z + h.w);
+                rest[t + T * k] = h;
+            }
+            mx = m0;
+            block_online(mx, s, LOG2E, red);
+            r = exp2f((m0 - mx) * LOG2E) / s;
+        }
+        const int next = row + gridDim.x;
+        const bool more = next < rows;
+        const float4* xn = reinterpret_cast<const float4*>(x + (size_t)(more ? next : row) * COLS);
+        float4* yr = reinterpret_cast<float4*>(y + (size_t)row * COLS);
+#pragma unroll
+        for (int k = 0; k < VS; ++k) {
+            float4 h = rest[t + T * k];
+            __stcs(yr + t + T * (VR + k), make_float4(h.x * r, h.y * r, h.z * r, h.w * r));
+            if (more) cp_async16<0>(&rest[t + T * k], xn + t + T * (VR + k));
+        }
+#pragma unroll
+        for (int k = 0; k < VR; ++k) {
+            __stcs(yr + t + T * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
+            if (more) v[k] = ldcs_ordered(xn + t + T * k);
+        }
+        if (stats && t == 0) {
+            stats[3 * row + 0] = 1.f / scale;
+            stats[3 * row + 1] = mx * scale;
+            stats[3 * row + 2] = s;
+        }
+    }
+}
+
+#define MIXP_KERNEL(VR, VS, T, MINB)                                                                                           \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mixp_rms_##VR##_##VS##_##T(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_mixp_rows<true, VR, VS, T>(x, y, st, rows, eps);                                                                \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mixp_plain_##VR##_##VS##_##T(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_mixp_rows<false, VR, VS, T>(x, y, st, rows, eps);                                                               \
+    }
+MIXP_KERNEL(8, 8, 512, 2)
+MIXP_KERNEL(2, 6, 1024, 2)
+
+// ---------------------------------------------------------------------------------------
 // fused, the mixed form over a cluster of two blocks a row (issue 16, version 6): each block
 // holds half of the row, VR float4s a thread in registers and VS in shared memory, and the two
 // halves' statistics meet through distributed shared memory. Four blocks share an SM, two
@@ -1195,6 +1310,108 @@ PAIR_KERNEL(2, 1024, 1)
 PAIR_KERNEL(4, 512, 2)
 PAIR_KERNEL(2, 512, 2)
 PAIR_KERNEL(2, 256, 4)
+
+// ---------------------------------------------------------------------------------------
+// fused, two rows a block as `pair`, staggered (issue 16, version 7): `pair` loads both rows
+// at once, so the second row's data lands with the first's and nothing is left to overlap the
+// first row's wait. Here a block loads its piece of row g, publishes its partials, and only
+// then issues the loads of its piece of row g + rows / 2: every block's first-row pieces
+// arrive in half the read time, the first row's wait runs while the second row's loads are in
+// flight, and the first row's stores while the second row is reduced and waited for. The
+// loads are volatile so that the compiler cannot hoist the second row's above the publish.
+template <bool RMS, int V>
+__device__ void fused_stag_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float* __restrict__ part,
+                                unsigned* __restrict__ cnt, int rows, int cols, int split, float eps) {
+    __shared__ float red[64];
+    __shared__ float got[2][2];
+    const int T = blockDim.x;
+    const int g = blockIdx.x / split, piece = blockIdx.x % split;
+    const int row[2] = {g, g + rows / 2};
+    const size_t per = (size_t)4 * T * V;
+    const size_t G = (size_t)rows * split;
+    float4 a[V], b[V];
+    const float4* xa = reinterpret_cast<const float4*>(x + (size_t)row[0] * cols + piece * per);
+    const float4* xb = reinterpret_cast<const float4*>(x + (size_t)row[1] * cols + piece * per);
+    float4* ya = reinterpret_cast<float4*>(y + (size_t)row[0] * cols + piece * per);
+    float4* yb = reinterpret_cast<float4*>(y + (size_t)row[1] * cols + piece * per);
+    float* pa = part + 2 * (size_t)row[0] * split;
+    float* pb = part + 2 * (size_t)row[1] * split;
+    float* qa = part + 2 * G + 2 * (size_t)row[0] * split;
+    float* qb = part + 2 * G + 2 * (size_t)row[1] * split;
+    unsigned ta = 0, tb = 0;
+    float scale[2] = {1.f, 1.f}, mx[2], s[2];
+#pragma unroll
+    for (int k = 0; k < V; ++k) a[k] = ldcs_ordered(xa + threadIdx.x + T * k);
+    if (RMS) {
+        float sq;
+        local_sq_max(a, sq, mx[0]);
+        block_sum_max(sq, mx[0], red);
+        row_publish(pa, piece, sq, mx[0], cnt + row[0], ta, split);
+#pragma unroll
+        for (int k = 0; k < V; ++k) b[k] = ldcs_ordered(xb + threadIdx.x + T * k);
+        row_gather(pa, cnt + row[0], ta, split, false, got[0]);
+        mx[0] = got[0][1];
+        scale[0] = 1.f / sqrtf(got[0][0] / cols + eps);
+        s[0] = block_sum(exp_scaled(a, mx[0], scale[0] * LOG2E), red);
+        row_publish(qa, piece, s[0], 0.f, cnt + row[0], ta, split);
+        local_sq_max(b, sq, mx[1]);
+        block_sum_max(sq, mx[1], red);
+        row_publish(pb, piece, sq, mx[1], cnt + row[1], tb, split);
+        // Round two's pairs are (s, 0): summed with the max of zeros, which is ignored.
+        row_gather(qa, cnt + row[0], ta, split, false, got[0]);
+        s[0] = got[0][0];
+        store_scaled(ya, T, a, 1.f / s[0]);
+        row_gather(pb, cnt + row[1], tb, split, false, got[1]);
+        mx[1] = got[1][1];
+        scale[1] = 1.f / sqrtf(got[1][0] / cols + eps);
+        s[1] = block_sum(exp_scaled(b, mx[1], scale[1] * LOG2E), red);
+        row_publish(qb, piece, s[1], 0.f, cnt + row[1], tb, split);
+        row_gather(qb, cnt + row[1], tb, split, false, got[1]);
+        s[1] = got[1][0];
+        store_scaled(yb, T, b, 1.f / s[1]);
+    } else {
+        const float ma = local_max(a);
+        s[0] = exp_local(a, ma);
+        mx[0] = ma;
+        block_online(mx[0], s[0], LOG2E, red);
+        row_publish(pa, piece, mx[0], s[0], cnt + row[0], ta, split);
+#pragma unroll
+        for (int k = 0; k < V; ++k) b[k] = ldcs_ordered(xb + threadIdx.x + T * k);
+        row_gather(pa, cnt + row[0], ta, split, true, got[0]);
+        mx[0] = got[0][0];
+        s[0] = got[0][1];
+        store_scaled(ya, T, a, exp2f((ma - mx[0]) * LOG2E) / s[0]);
+        const float mb = local_max(b);
+        s[1] = exp_local(b, mb);
+        mx[1] = mb;
+        block_online(mx[1], s[1], LOG2E, red);
+        row_publish(pb, piece, mx[1], s[1], cnt + row[1], tb, split);
+        row_gather(pb, cnt + row[1], tb, split, true, got[1]);
+        mx[1] = got[1][0];
+        s[1] = got[1][1];
+        store_scaled(yb, T, b, exp2f((mb - mx[1]) * LOG2E) / s[1]);
+    }
+    if (stats && piece == 0 && threadIdx.x == 0) {
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+            stats[3 * row[j] + 0] = 1.f / scale[j];
+            stats[3 * row[j] + 1] = mx[j] * scale[j];
+            stats[3 * row[j] + 2] = s[j];
+        }
+    }
+}
+
+#define STAG_KERNEL(V, T, MINB)                                                                                               \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_stag_rms_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
+        fused_stag_rows<true, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                    \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_stag_plain_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
+        fused_stag_rows<false, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                   \
+    }
+STAG_KERNEL(4, 512, 2)
+STAG_KERNEL(2, 512, 2)
+STAG_KERNEL(2, 256, 4)
+STAG_KERNEL(2, 1024, 1)
 
 // ---------------------------------------------------------------------------------------
 // The benchmark's second ceiling: a plain SM copy, one float4 per thread, streaming loads and

@@ -57,6 +57,13 @@ pub(crate) enum Fused {
     /// cols == 32768: the mixed form over a cluster of two blocks a row, each holding half of
     /// it (`vr` float4s a thread in registers, `vs` in shared memory), four blocks per SM.
     ClMix { vr: usize, vs: usize, threads: u32 },
+    /// cols == 32768: the mixed form with persistent blocks (two per SM) that work through
+    /// rows blockIdx, blockIdx + grid, ..., each slot refilled with the next row's values as
+    /// soon as this row's value in it is stored.
+    MixP { vr: usize, vs: usize, threads: u32 },
+    /// As `Pair`, but the second row's loads are issued only after the first row's partials
+    /// are published, so that they land during the first row's wait.
+    Stag { v: usize, threads: u32 },
 }
 
 /// Row counter slots (one counter a row each) of the forms that meet through counters.
@@ -93,6 +100,8 @@ impl Fused {
             Fused::Flag { v, threads, .. } => format!("fused_flag_{flavour}_{v}_{threads}"),
             Fused::Pair { v, threads } => format!("fused_pair_{flavour}_{v}_{threads}"),
             Fused::ClMix { vr, vs, threads } => format!("fused_clmix_{flavour}_{vr}_{vs}_{threads}"),
+            Fused::MixP { vr, vs, threads } => format!("fused_mixp_{flavour}_{vr}_{vs}_{threads}"),
+            Fused::Stag { v, threads } => format!("fused_stag_{flavour}_{v}_{threads}"),
         }
     }
 
@@ -101,7 +110,9 @@ impl Fused {
         match self {
             Fused::Warp { .. } => 256,
             Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } | Fused::Mix { threads, .. } | Fused::Flag { threads, .. } | Fused::Pair { threads, .. }
-            | Fused::ClMix { threads, .. } => *threads,
+            | Fused::ClMix { threads, .. }
+            | Fused::MixP { threads, .. }
+            | Fused::Stag { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Block => row_threads(cols),
         }
@@ -111,7 +122,7 @@ impl Fused {
     pub(crate) fn dynamic_shared(&self) -> u32 {
         match self {
             Fused::Pipe => PIPE_SHARED,
-            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } => 16 * *vs as u32 * threads,
+            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } => 16 * *vs as u32 * threads,
             _ => 0,
         }
     }
@@ -121,7 +132,7 @@ impl Fused {
         match self {
             Fused::Split { split } => *split,
             Fused::Flag { v, threads, .. } => cols / (4 * v * *threads as usize),
-            Fused::Pair { v, threads } => cols / (4 * v * *threads as usize),
+            Fused::Pair { v, threads } | Fused::Stag { v, threads } => cols / (4 * v * *threads as usize),
             _ => 1,
         }
     }
@@ -130,7 +141,7 @@ impl Fused {
     pub(crate) fn blocks(&self, rows: usize, cols: usize) -> usize {
         match self {
             Fused::Warp { .. } => rows.div_ceil(8),
-            Fused::Pair { .. } => rows / 2 * self.split(cols),
+            Fused::Pair { .. } | Fused::Stag { .. } => rows / 2 * self.split(cols),
             Fused::Cluster { cs, .. } => rows * cs,
             Fused::ClMix { .. } => rows * 2,
             _ => rows * self.split(cols),
@@ -145,7 +156,9 @@ impl Fused {
         match self {
             // Both launches of one kernel count alike (the same split), so they may share.
             Fused::Flag { v, threads, .. } => Some(small(*v, *threads)),
-            Fused::Pair { v, threads } => Some(COUNTER_SLOTS / 2 + small(*v, *threads)),
+            // A staggered pair with the same v and threads has the same split, so it may share
+            // the pair's counters (forms are timed one after another, never at once).
+            Fused::Pair { v, threads } | Fused::Stag { v, threads } => Some(COUNTER_SLOTS / 2 + small(*v, *threads)),
             _ => None,
         }
     }
@@ -164,6 +177,8 @@ impl Fused {
             Fused::Flag { v, threads, coop } => format!("flag{}-{v}x{threads}", if *coop { "" } else { "n" }),
             Fused::Pair { v, threads } => format!("pair-{v}x{threads}"),
             Fused::ClMix { vr, vs, threads } => format!("clmix{vr}-{vs}x{threads}"),
+            Fused::MixP { vr, vs, threads } => format!("mixp{vr}-{vs}x{threads}"),
+            Fused::Stag { v, threads } => format!("stag-{v}x{threads}"),
         }
     }
 
@@ -211,6 +226,10 @@ impl Fused {
                     }
                     out.push(Fused::Mix { vr: 10, vs: 6, threads: 512, ld: 0 });
                 }
+                if on("mixp") {
+                    out.push(Fused::MixP { vr: 8, vs: 8, threads: 512 });
+                    out.push(Fused::MixP { vr: 2, vs: 6, threads: 1024 });
+                }
                 if on("clmix") {
                     out.push(Fused::ClMix { vr: 8, vs: 8, threads: 256 });
                     out.push(Fused::ClMix { vr: 2, vs: 6, threads: 512 });
@@ -235,6 +254,11 @@ impl Fused {
                 if on("flag") && rows.is_multiple_of(2) {
                     for (v, threads) in [(2, 1024), (4, 512), (2, 512), (2, 256)] {
                         out.push(Fused::Pair { v, threads });
+                    }
+                }
+                if on("stag") && rows.is_multiple_of(2) {
+                    for (v, threads) in [(4, 512), (2, 512), (2, 256), (2, 1024)] {
+                        out.push(Fused::Stag { v, threads });
                     }
                 }
             }
@@ -271,6 +295,15 @@ impl Fused {
             Fused::Pair { v, threads } => {
                 format!("two rows split over cooperative blocks of {threads} threads, {} values of each per thread, one row's wait overlapping the other's work", 4 * v)
             }
+            Fused::MixP { vr, vs, threads } => format!(
+                "persistent blocks of {threads} threads, two per SM, {} values per thread in registers and {} in shared memory, the next row loaded as this one is stored",
+                4 * vr,
+                4 * vs
+            ),
+            Fused::Stag { v, threads } => format!(
+                "two rows split over cooperative blocks of {threads} threads, {} values of each per thread, the second row loaded after the first row's partials are published",
+                4 * v
+            ),
         }
     }
 }
@@ -442,7 +475,7 @@ impl Shape {
                     Fused::ClMix { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows * 2, threads, form.dynamic_shared()))?;
                     },
-                    Fused::Flag { threads, .. } | Fused::Pair { threads, .. } => unsafe {
+                    Fused::Flag { threads, .. } | Fused::Pair { threads, .. } | Fused::Stag { threads, .. } => unsafe {
                         let Some(slot) = form.counter_slot() else { anyhow::bail!("{form:?} has no counters") };
                         let mut counters = set.counters.slice_mut(slot * self.rows..(slot + 1) * self.rows);
                         let (rows_i, split_i) = (rows as i32, form.split(self.cols) as i32);
@@ -453,6 +486,11 @@ impl Shape {
                         } else {
                             b.launch_cooperative(cfg(blocks, threads, 0))?;
                         }
+                    },
+                    // Two persistent blocks an SM (the shared memory admits no more).
+                    Fused::MixP { threads, .. } => unsafe {
+                        let rows_i = rows as i32;
+                        b.arg(&rows_i).arg(&eps).launch(cfg(rows.min(2 * k.sm_count), threads, form.dynamic_shared()))?;
                     },
                     Fused::Pipe => unsafe {
                         let rows_i = rows as i32;
@@ -734,12 +772,12 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
     let p = module.function(&form.kernel(false))?;
     for f in [&r, &p] {
         match form {
-            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } => {
+            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } => {
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, form.dynamic_shared() as i32)?;
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
             }
-            Fused::Flag { threads, .. } | Fused::Pair { threads, .. } => {
+            Fused::Flag { threads, .. } | Fused::Pair { threads, .. } | Fused::Stag { threads, .. } => {
                 // A cooperative launch must have every block resident at once.
                 let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize;
                 let blocks = form.blocks(rows, cols);
@@ -843,6 +881,8 @@ mod tests {
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, 2, {ld})"),
             ["fused", "flag", _, v, t] => format!("FLAG_KERNEL({v}, {t},"),
             ["fused", "pair", _, v, t] => format!("PAIR_KERNEL({v}, {t},"),
+            ["fused", "stag", _, v, t] => format!("STAG_KERNEL({v}, {t},"),
+            ["fused", "mixp", _, vr, vs, t] => format!("MIXP_KERNEL({vr}, {vs}, {t},"),
             ["fused", "clmix", _, vr, vs, t] => format!("CLMIX_KERNEL({vr}, {vs}, {t},"),
             _ => name.to_string(),
         }
@@ -864,8 +904,8 @@ mod tests {
 
     fn form_values(f: Fused) -> usize {
         match f {
-            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } => v,
-            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } => vr + vs,
+            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } => v,
+            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             _ => 0,
         }
@@ -883,10 +923,14 @@ mod tests {
     #[test]
     fn every_counting_form_counts_on_its_own_slot() {
         let mut seen = std::collections::BTreeMap::new();
-        for form in Fused::candidates(8, 262144, "flag") {
+        for form in Fused::candidates(8, 262144, "flag,stag") {
             let slot = form.counter_slot().expect("a counting form");
             assert!(slot < COUNTER_SLOTS, "{form:?}: slot {slot}");
-            assert_eq!(seen.insert(slot, form), None, "{form:?} shares slot {slot}");
+            // A staggered pair may share only with the pair of its own split.
+            if let Some(other) = seen.insert(slot, form) {
+                assert_eq!(other.split(262144), form.split(262144), "{form:?} shares slot {slot} with {other:?}");
+                assert!(matches!((other, form), (Fused::Pair { .. }, Fused::Stag { .. })), "{form:?} shares slot {slot} with {other:?}");
+            }
         }
         assert!(seen.len() >= 2);
     }
@@ -895,7 +939,7 @@ mod tests {
     fn mixed_forms_fit_twice_on_an_sm() {
         // The H200 gives an SM 228 KB of shared memory, of which the driver reserves 1 KB a
         // block; the static part is the 64-float reduction buffer.
-        for form in Fused::candidates(1024, 32768, "mix,clmix") {
+        for form in Fused::candidates(1024, 32768, "mix,clmix,mixp") {
             let per_block = form.dynamic_shared() + 1024 + 256;
             let per_sm = if matches!(form, Fused::ClMix { .. }) { 4 } else { 2 };
             assert!(per_sm * per_block <= 228 * 1024, "{form:?} takes {per_block} bytes a block");
