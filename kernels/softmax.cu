@@ -711,6 +711,20 @@ __device__ __forceinline__ void cp_async16(void* dst, const void* src) {
 }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 
+// The delayed-start forms' prologue (issue 16, version 7): warp 0 spins for n * delay SM
+// clocks, counted with clock64, while the rest of the block waits at the barrier; nothing is
+// loaded before it ends.
+__device__ __forceinline__ void stagger_start(int n, int delay) {
+    if (delay > 0) {
+        if (threadIdx.x < 32) {
+            const long long start = clock64(), until = (long long)n * delay;
+            while (clock64() - start < until) {
+            }
+        }
+        __syncthreads();
+    }
+}
+
 template <bool RMS, int VR, int VS, int T, int LD>
 __device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float eps) {
     constexpr int COLS = 4 * T * (VR + VS);
@@ -801,6 +815,24 @@ MIX_KERNEL(10, 6, 512, 2, 0)
 MIX_KERNEL(2, 6, 1024, 2, 0)
 MIX_KERNEL(2, 6, 1024, 2, 1)
 MIX_KERNEL(2, 6, 1024, 2, 2)
+
+// The mixed form with the first wave's second block on each SM started late (issue 16, version
+// 7): blocks first..2 first - 1 (first = the SM count; in launch order these are the second
+// blocks the SMs take) spin for `delay` SM clocks before loading. All of the first wave
+// otherwise reads, reduces and stores in step, so the memory idles while both blocks of every
+// SM reduce; started half a phase apart, one block's reduction runs during the other's
+// loads. The body is mix's with the default loads; only this prologue differs.
+#define MIXD_KERNEL(VR, VS, T, MINB)                                                                                           \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mixd_rms_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps, int first, int delay) { \
+        stagger_start(blockIdx.x >= first && blockIdx.x < 2 * first, delay);                                                  \
+        fused_mix_row<true, VR, VS, T, 1>(x, y, st, eps);                                                                     \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mixd_plain_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps, int first, int delay) { \
+        stagger_start(blockIdx.x >= first && blockIdx.x < 2 * first, delay);                                                 \
+        fused_mix_row<false, VR, VS, T, 1>(x, y, st, eps);                                                                    \
+    }
+MIXD_KERNEL(8, 8, 512, 2)
+MIXD_KERNEL(2, 6, 1024, 2)
 
 // ---------------------------------------------------------------------------------------
 // fused, the mixed form made persistent (issue 16, version 7): a block of T threads stays on
@@ -1169,6 +1201,24 @@ FLAG_KERNEL(8, 512, 2)
 FLAG_KERNEL(4, 256, 4)
 FLAG_KERNEL(8, 256, 2)
 FLAG_KERNEL(2, 512, 4)
+
+// The counting form with rows started one after another (issue 16, version 7): warp 0 of
+// each block of row r spins for r * delay SM clocks before the block loads, so that row 0's
+// pieces arrive first, its wait and stores run while later rows are still being read, and
+// reads and writes overlap in the memory as they do in a copy. With every row started at
+// once (flag), all rows finish reading together, then all wait, then all write. The body is
+// flag's; only this prologue differs.
+#define FLAGD_KERNEL(V, T, MINB)                                                                                              \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_flagd_rms_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps, int delay) { \
+        stagger_start(blockIdx.x / split, delay);                                                                             \
+        fused_flag_row<true, V>(x, y, st, part, cnt, cols, split, eps);                                                        \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_flagd_plain_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps, int delay) { \
+        stagger_start(blockIdx.x / split, delay);                                                                             \
+        fused_flag_row<false, V>(x, y, st, part, cnt, cols, split, eps);                                                       \
+    }
+FLAGD_KERNEL(4, 512, 2)
+FLAGD_KERNEL(8, 256, 2)
 
 // ---------------------------------------------------------------------------------------
 // fused, two rows per block, row-mates meeting through per-row counters (issue 16, version 6):

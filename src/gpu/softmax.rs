@@ -64,6 +64,13 @@ pub(crate) enum Fused {
     /// As `Pair`, but the second row's loads are issued only after the first row's partials
     /// are published, so that they land during the first row's wait.
     Stag { v: usize, threads: u32 },
+    /// As `Flag`, but the blocks of row r start loading r · `delay` SM clocks after the
+    /// launch, so that rows finish reading one after another and their stores overlap later
+    /// rows' reads.
+    FlagD { v: usize, threads: u32, delay: u32 },
+    /// As `Mix` with the default loads, but the second block each SM takes in the first wave
+    /// starts `delay` SM clocks late, so that the two blocks of an SM reduce at different times.
+    MixD { vr: usize, vs: usize, threads: u32, delay: u32 },
 }
 
 /// Row counter slots (one counter a row each) of the forms that meet through counters.
@@ -102,6 +109,8 @@ impl Fused {
             Fused::ClMix { vr, vs, threads } => format!("fused_clmix_{flavour}_{vr}_{vs}_{threads}"),
             Fused::MixP { vr, vs, threads } => format!("fused_mixp_{flavour}_{vr}_{vs}_{threads}"),
             Fused::Stag { v, threads } => format!("fused_stag_{flavour}_{v}_{threads}"),
+            Fused::FlagD { v, threads, .. } => format!("fused_flagd_{flavour}_{v}_{threads}"),
+            Fused::MixD { vr, vs, threads, .. } => format!("fused_mixd_{flavour}_{vr}_{vs}_{threads}"),
         }
     }
 
@@ -112,7 +121,9 @@ impl Fused {
             Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } | Fused::Mix { threads, .. } | Fused::Flag { threads, .. } | Fused::Pair { threads, .. }
             | Fused::ClMix { threads, .. }
             | Fused::MixP { threads, .. }
-            | Fused::Stag { threads, .. } => *threads,
+            | Fused::Stag { threads, .. }
+            | Fused::FlagD { threads, .. }
+            | Fused::MixD { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Block => row_threads(cols),
         }
@@ -122,7 +133,7 @@ impl Fused {
     pub(crate) fn dynamic_shared(&self) -> u32 {
         match self {
             Fused::Pipe => PIPE_SHARED,
-            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } => 16 * *vs as u32 * threads,
+            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } | Fused::MixD { vs, threads, .. } => 16 * *vs as u32 * threads,
             _ => 0,
         }
     }
@@ -131,7 +142,7 @@ impl Fused {
     pub(crate) fn split(&self, cols: usize) -> usize {
         match self {
             Fused::Split { split } => *split,
-            Fused::Flag { v, threads, .. } => cols / (4 * v * *threads as usize),
+            Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } => cols / (4 * v * *threads as usize),
             Fused::Pair { v, threads } | Fused::Stag { v, threads } => cols / (4 * v * *threads as usize),
             _ => 1,
         }
@@ -155,7 +166,7 @@ impl Fused {
         let small = |v: usize, threads: u32| (v.trailing_zeros() as usize - 1) * 3 + (threads.trailing_zeros() as usize - 8);
         match self {
             // Both launches of one kernel count alike (the same split), so they may share.
-            Fused::Flag { v, threads, .. } => Some(small(*v, *threads)),
+            Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } => Some(small(*v, *threads)),
             // A staggered pair with the same v and threads has the same split, so it may share
             // the pair's counters (forms are timed one after another, never at once).
             Fused::Pair { v, threads } | Fused::Stag { v, threads } => Some(COUNTER_SLOTS / 2 + small(*v, *threads)),
@@ -179,6 +190,8 @@ impl Fused {
             Fused::ClMix { vr, vs, threads } => format!("clmix{vr}-{vs}x{threads}"),
             Fused::MixP { vr, vs, threads } => format!("mixp{vr}-{vs}x{threads}"),
             Fused::Stag { v, threads } => format!("stag-{v}x{threads}"),
+            Fused::FlagD { v, threads, delay } => format!("flagd{delay}-{v}x{threads}"),
+            Fused::MixD { vr, vs, threads, delay } => format!("mixd{delay}-{vr}-{vs}x{threads}"),
         }
     }
 
@@ -230,6 +243,13 @@ impl Fused {
                     out.push(Fused::MixP { vr: 8, vs: 8, threads: 512 });
                     out.push(Fused::MixP { vr: 2, vs: 6, threads: 1024 });
                 }
+                if on("mixd") {
+                    for (vr, vs, threads) in [(8, 8, 512), (2, 6, 1024)] {
+                        for delay in [4000, 10000] {
+                            out.push(Fused::MixD { vr, vs, threads, delay });
+                        }
+                    }
+                }
                 if on("clmix") {
                     out.push(Fused::ClMix { vr: 8, vs: 8, threads: 256 });
                     out.push(Fused::ClMix { vr: 2, vs: 6, threads: 512 });
@@ -254,6 +274,13 @@ impl Fused {
                 if on("flag") && rows.is_multiple_of(2) {
                     for (v, threads) in [(2, 1024), (4, 512), (2, 512), (2, 256)] {
                         out.push(Fused::Pair { v, threads });
+                    }
+                }
+                if on("flagd") {
+                    for (v, threads) in [(4, 512), (8, 256)] {
+                        for delay in [300, 600, 1200] {
+                            out.push(Fused::FlagD { v, threads, delay });
+                        }
                     }
                 }
                 if on("stag") && rows.is_multiple_of(2) {
@@ -299,6 +326,15 @@ impl Fused {
                 "persistent blocks of {threads} threads, two per SM, {} values per thread in registers and {} in shared memory, the next row loaded as this one is stored",
                 4 * vr,
                 4 * vs
+            ),
+            Fused::MixD { vr, vs, threads, delay } => format!(
+                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, default loads, the first wave's second block on each SM started {delay} SM clocks late",
+                4 * vr,
+                4 * vs
+            ),
+            Fused::FlagD { v, threads, delay } => format!(
+                "row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through a per-row counter, row r started r x {delay} SM clocks late",
+                4 * v
             ),
             Fused::Stag { v, threads } => format!(
                 "two rows split over cooperative blocks of {threads} threads, {} values of each per thread, the second row loaded after the first row's partials are published",
@@ -475,12 +511,19 @@ impl Shape {
                     Fused::ClMix { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows * 2, threads, form.dynamic_shared()))?;
                     },
-                    Fused::Flag { threads, .. } | Fused::Pair { threads, .. } | Fused::Stag { threads, .. } => unsafe {
+                    Fused::Flag { threads, .. } | Fused::Pair { threads, .. } | Fused::Stag { threads, .. } | Fused::FlagD { threads, .. } => unsafe {
                         let Some(slot) = form.counter_slot() else { anyhow::bail!("{form:?} has no counters") };
                         let mut counters = set.counters.slice_mut(slot * self.rows..(slot + 1) * self.rows);
                         let (rows_i, split_i) = (rows as i32, form.split(self.cols) as i32);
                         let blocks = form.blocks(self.rows, self.cols) as u32;
                         b.arg(&mut set.part).arg(&mut counters).arg(&rows_i).arg(&cols).arg(&split_i).arg(&eps);
+                        let delay = match form {
+                            Fused::FlagD { delay, .. } => delay as i32,
+                            _ => 0,
+                        };
+                        if matches!(form, Fused::FlagD { .. }) {
+                            b.arg(&delay);
+                        }
                         if matches!(form, Fused::Flag { coop: false, .. }) {
                             b.launch(cfg(blocks, threads, 0))?;
                         } else {
@@ -488,6 +531,10 @@ impl Shape {
                         }
                     },
                     // Two persistent blocks an SM (the shared memory admits no more).
+                    Fused::MixD { threads, delay, .. } => unsafe {
+                        let (first, delay) = (k.sm_count as i32, delay as i32);
+                        b.arg(&cols).arg(&eps).arg(&first).arg(&delay).launch(cfg(rows, threads, form.dynamic_shared()))?;
+                    },
                     Fused::MixP { threads, .. } => unsafe {
                         let rows_i = rows as i32;
                         b.arg(&rows_i).arg(&eps).launch(cfg(rows.min(2 * k.sm_count), threads, form.dynamic_shared()))?;
@@ -772,12 +819,12 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
     let p = module.function(&form.kernel(false))?;
     for f in [&r, &p] {
         match form {
-            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } => {
+            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } | Fused::MixD { .. } => {
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, form.dynamic_shared() as i32)?;
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
             }
-            Fused::Flag { threads, .. } | Fused::Pair { threads, .. } | Fused::Stag { threads, .. } => {
+            Fused::Flag { threads, .. } | Fused::Pair { threads, .. } | Fused::Stag { threads, .. } | Fused::FlagD { threads, .. } => {
                 // A cooperative launch must have every block resident at once.
                 let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize;
                 let blocks = form.blocks(rows, cols);
@@ -882,7 +929,9 @@ mod tests {
             ["fused", "flag", _, v, t] => format!("FLAG_KERNEL({v}, {t},"),
             ["fused", "pair", _, v, t] => format!("PAIR_KERNEL({v}, {t},"),
             ["fused", "stag", _, v, t] => format!("STAG_KERNEL({v}, {t},"),
+            ["fused", "flagd", _, v, t] => format!("FLAGD_KERNEL({v}, {t},"),
             ["fused", "mixp", _, vr, vs, t] => format!("MIXP_KERNEL({vr}, {vs}, {t},"),
+            ["fused", "mixd", _, vr, vs, t] => format!("MIXD_KERNEL({vr}, {vs}, {t},"),
             ["fused", "clmix", _, vr, vs, t] => format!("CLMIX_KERNEL({vr}, {vs}, {t},"),
             _ => name.to_string(),
         }
@@ -904,8 +953,8 @@ mod tests {
 
     fn form_values(f: Fused) -> usize {
         match f {
-            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } => v,
-            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } => vr + vs,
+            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } => v,
+            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             _ => 0,
         }
@@ -923,13 +972,15 @@ mod tests {
     #[test]
     fn every_counting_form_counts_on_its_own_slot() {
         let mut seen = std::collections::BTreeMap::new();
-        for form in Fused::candidates(8, 262144, "flag,stag") {
+        for form in Fused::candidates(8, 262144, "flag,stag,flagd") {
             let slot = form.counter_slot().expect("a counting form");
             assert!(slot < COUNTER_SLOTS, "{form:?}: slot {slot}");
-            // A staggered pair may share only with the pair of its own split.
+            // Forms may share only with a form of the same kernel family and split (a staggered
+            // pair with its pair, a delayed start with the counting form it delays).
             if let Some(other) = seen.insert(slot, form) {
                 assert_eq!(other.split(262144), form.split(262144), "{form:?} shares slot {slot} with {other:?}");
-                assert!(matches!((other, form), (Fused::Pair { .. }, Fused::Stag { .. })), "{form:?} shares slot {slot} with {other:?}");
+                let same_kernel_family = matches!((other, form), (Fused::Pair { .. }, Fused::Stag { .. }) | (Fused::Flag { .. } | Fused::FlagD { .. }, Fused::FlagD { .. }));
+                assert!(same_kernel_family, "{form:?} shares slot {slot} with {other:?}");
             }
         }
         assert!(seen.len() >= 2);
@@ -939,7 +990,7 @@ mod tests {
     fn mixed_forms_fit_twice_on_an_sm() {
         // The H200 gives an SM 228 KB of shared memory, of which the driver reserves 1 KB a
         // block; the static part is the 64-float reduction buffer.
-        for form in Fused::candidates(1024, 32768, "mix,clmix,mixp") {
+        for form in Fused::candidates(1024, 32768, "mix,clmix,mixp,mixd") {
             let per_block = form.dynamic_shared() + 1024 + 256;
             let per_sm = if matches!(form, Fused::ClMix { .. }) { 4 } else { 2 };
             assert!(per_sm * per_block <= 228 * 1024, "{form:?} takes {per_block} bytes a block");
