@@ -52,6 +52,12 @@
 //             through a counter per row: 8x262144 plain 12.1 -> 9.3 us, RMS-scaled 12.3 -> 10.8.
 //   pair      as flag, two rows a block so that one row's wait overlaps the other's work:
 //             slower than flag (10.9 and 13.6 us).
+// Version 7 (runs 20261203T104742Z-softmax-bench to 20261203T111544Z; kernels/NOTES.md):
+//   mixp      mix with persistent blocks, the next row loaded as this one is stored: 3-4.5 us
+//             slower than mix.
+//   mixd      mix with the first wave's second blocks started late: level with mix.
+//   stag      pair with the second row loaded after the first is published: level with pair.
+//   flagd     flag with the rows started one after another: level or slower than flag.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
