@@ -23,7 +23,13 @@ fn main() {
         let head = head.trim();
         if let Some(reference) = head.strip_prefix("ref: ") {
             println!("cargo:rerun-if-changed={}", common.join(reference).display());
-            println!("cargo:rerun-if-changed={}", common.join("packed-refs").display());
+            // Watched only where it exists: cargo takes a missing watched file as changed, which
+            // rebuilt the crate on every command in a checkout without packed refs. Without it,
+            // the loose ref above is what changes when the branch moves.
+            let packed = common.join("packed-refs");
+            if packed.exists() {
+                println!("cargo:rerun-if-changed={}", packed.display());
+            }
             if let Ok(id) = std::fs::read_to_string(common.join(reference)) {
                 commit = id.trim().to_string();
             } else if let Ok(packed) = std::fs::read_to_string(common.join("packed-refs"))
