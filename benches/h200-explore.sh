@@ -8,7 +8,7 @@
 # worktree: put the binary, this script, the peer and picker scripts and the wheels in an
 # ignored folder there, carry it, and set CARRY to it.
 # The tree a device call sends (tracked files and the carried folder) must stay under 64 MiB;
-# the committed runs passed that on 2026-12-03, so move some old runs out of the checkout for
+# the committed runs went over it on 2026-12-03, so move some old runs out of the checkout for
 # the call and back after it (the bench needs none of them).
 # Usage (device machine, repository root): bash benches/h200-explore.sh [N candidate benches] [M picked benches]
 set -uo pipefail
