@@ -731,21 +731,14 @@ __device__ __forceinline__ void stagger_start(int n, int delay) {
     }
 }
 
-template <bool RMS, int VR, int VS, int T, int LD>
-__device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float eps) {
+// The mixed forms' statistics of one row, shared by `mix` and `mixp`: VR float4s a thread in
+// registers (v) and VS in shared memory (rest, each thread reading only its own slots), both
+// exponentiated in place; r is the factor every value is then stored times, and scale, mx and
+// s are the row's statistics for the validation record.
+template <bool RMS, int VR, int VS, int T>
+__device__ __forceinline__ void mix_row_stats(float4 (&v)[VR], float4* rest, float* red, float eps, float& scale, float& mx, float& s, float& r) {
     constexpr int COLS = 4 * T * (VR + VS);
-    extern __shared__ __align__(16) float4 rest[];
-    __shared__ float red[64];
     const int t = threadIdx.x;
-    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)blockIdx.x * COLS);
-    float4* yr = reinterpret_cast<float4*>(y + (size_t)blockIdx.x * COLS);
-#pragma unroll
-    for (int k = 0; k < VS; ++k) cp_async16<LD>(&rest[t + T * k], xr + t + T * (VR + k));
-    float4 v[VR];
-#pragma unroll
-    for (int k = 0; k < VR; ++k) v[k] = ld4<LD>(xr + t + T * k);
-    cp_async_wait_all();
-    float scale = 1.f, mx, s, r;
     if (RMS) {
         float sq;
         local_sq_max(v, sq, mx);
@@ -794,6 +787,24 @@ __device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y
         block_online(mx, s, LOG2E, red);
         r = exp2f((m0 - mx) * LOG2E) / s;
     }
+}
+
+template <bool RMS, int VR, int VS, int T, int LD>
+__device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float eps) {
+    constexpr int COLS = 4 * T * (VR + VS);
+    extern __shared__ __align__(16) float4 rest[];
+    __shared__ float red[64];
+    const int t = threadIdx.x;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)blockIdx.x * COLS);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)blockIdx.x * COLS);
+#pragma unroll
+    for (int k = 0; k < VS; ++k) cp_async16<LD>(&rest[t + T * k], xr + t + T * (VR + k));
+    float4 v[VR];
+#pragma unroll
+    for (int k = 0; k < VR; ++k) v[k] = ld4<LD>(xr + t + T * k);
+    cp_async_wait_all();
+    float scale = 1.f, mx, s, r;
+    mix_row_stats<RMS, VR, VS, T>(v, rest, red, eps, scale, mx, s, r);
     store_scaled(yr, T, v, r);
 #pragma unroll
     for (int k = 0; k < VS; ++k) {
@@ -876,52 +887,7 @@ __device__ void fused_mixp_rows(const float* __restrict__ x, float* __restrict__
     for (; row < rows; row += gridDim.x) {
         cp_async_wait_all();
         float scale = 1.f, mx, s, r;
-        if (RMS) {
-            float sq;
-            local_sq_max(v, sq, mx);
-#pragma unroll
-            for (int k = 0; k < VS; ++k) {
-                float4 h = rest[t + T * k];
-                sq = fmaf(h.x, h.x, fmaf(h.y, h.y, fmaf(h.z, h.z, fmaf(h.w, h.w, sq))));
-                mx = fmaxf(mx, fmaxf(fmaxf(h.x, h.y), fmaxf(h.z, h.w)));
-            }
-            asm volatile("" ::: "memory");
-            block_sum_max(sq, mx, red);
-            scale = 1.f / sqrtf(sq / COLS + eps);
-            float k2 = scale * LOG2E;
-            s = exp_scaled(v, mx, k2);
-#pragma unroll
-            for (int k = 0; k < VS; ++k) {
-                float4 h = rest[t + T * k];
-                h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
-                h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
-                s += (h.x + h.y) + (h.z + h.w);
-                rest[t + T * k] = h;
-            }
-            asm volatile("" ::: "memory");
-            s = block_sum(s, red);
-            r = 1.f / s;
-        } else {
-            float m0 = local_max(v);
-#pragma unroll
-            for (int k = 0; k < VS; ++k) {
-                float4 h = rest[t + T * k];
-                m0 = fmaxf(m0, fmaxf(fmaxf(h.x, h.y), fmaxf(h.z, h.w)));
-            }
-            asm volatile("" ::: "memory");
-            s = exp_local(v, m0);
-#pragma unroll
-            for (int k = 0; k < VS; ++k) {
-                float4 h = rest[t + T * k];
-                h.x = exp2f((h.x - m0) * LOG2E); h.y = exp2f((h.y - m0) * LOG2E);
-                h.z = exp2f((h.z - m0) * LOG2E); h.w = exp2f((h.w - m0) * LOG2E);
-                s += (h.x + h.y) + (h.z + h.w);
-                rest[t + T * k] = h;
-            }
-            mx = m0;
-            block_online(mx, s, LOG2E, red);
-            r = exp2f((m0 - mx) * LOG2E) / s;
-        }
+        mix_row_stats<RMS, VR, VS, T>(v, rest, red, eps, scale, mx, s, r);
         const int next = row + gridDim.x;
         const bool more = next < rows;
         const float4* xn = reinterpret_cast<const float4*>(x + (size_t)(more ? next : row) * COLS);
@@ -1276,6 +1242,16 @@ __device__ __forceinline__ void row_gather(const float* pairs, unsigned* cnt, un
     __syncthreads();
 }
 
+// Writes the validation statistics of a block's two rows (the two-row forms, piece 0 only).
+__device__ __forceinline__ void two_row_stats(float* stats, const int (&row)[2], const float (&scale)[2], const float (&mx)[2], const float (&s)[2]) {
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+        stats[3 * row[j] + 0] = 1.f / scale[j];
+        stats[3 * row[j] + 1] = mx[j] * scale[j];
+        stats[3 * row[j] + 2] = s[j];
+    }
+}
+
 template <bool RMS, int V>
 __device__ void fused_pair_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float* __restrict__ part,
                                 unsigned* __restrict__ cnt, int rows, int cols, int split, float eps) {
@@ -1345,23 +1321,19 @@ __device__ void fused_pair_rows(const float* __restrict__ x, float* __restrict__
             store_scaled(yr, T, v[j], r[j]);
         }
     }
-    if (stats && piece == 0 && threadIdx.x == 0) {
-#pragma unroll
-        for (int j = 0; j < 2; ++j) {
-            stats[3 * row[j] + 0] = 1.f / scale[j];
-            stats[3 * row[j] + 1] = mx[j] * scale[j];
-            stats[3 * row[j] + 2] = s[j];
-        }
-    }
+    if (stats && piece == 0 && threadIdx.x == 0) two_row_stats(stats, row, scale, mx, s);
 }
 
-#define PAIR_KERNEL(V, T, MINB)                                                                                               \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_pair_rms_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
-        fused_pair_rows<true, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                    \
+// The kernels of the two-row forms (`pair`, `stag`): fused_<kind>_rms_V_T and
+// fused_<kind>_plain_V_T around the form's device function.
+#define TWO_ROW_KERNEL(KIND, FN, V, T, MINB)                                                                                  \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_##KIND##_rms_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
+        FN<true, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                             \
     }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_pair_plain_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
-        fused_pair_rows<false, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                   \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_##KIND##_plain_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
+        FN<false, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                            \
     }
+#define PAIR_KERNEL(V, T, MINB) TWO_ROW_KERNEL(pair, fused_pair_rows, V, T, MINB)
 PAIR_KERNEL(2, 1024, 1)
 PAIR_KERNEL(4, 512, 2)
 PAIR_KERNEL(2, 512, 2)
@@ -1447,23 +1419,10 @@ __device__ void fused_stag_rows(const float* __restrict__ x, float* __restrict__
         s[1] = got[1][1];
         store_scaled(yb, T, b, exp2f((mb - mx[1]) * LOG2E) / s[1]);
     }
-    if (stats && piece == 0 && threadIdx.x == 0) {
-#pragma unroll
-        for (int j = 0; j < 2; ++j) {
-            stats[3 * row[j] + 0] = 1.f / scale[j];
-            stats[3 * row[j] + 1] = mx[j] * scale[j];
-            stats[3 * row[j] + 2] = s[j];
-        }
-    }
+    if (stats && piece == 0 && threadIdx.x == 0) two_row_stats(stats, row, scale, mx, s);
 }
 
-#define STAG_KERNEL(V, T, MINB)                                                                                               \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_stag_rms_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
-        fused_stag_rows<true, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                    \
-    }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_stag_plain_##V##_##T(const float* x, float* y, float* st, float* part, unsigned* cnt, int rows, int cols, int split, float eps) { \
-        fused_stag_rows<false, V>(x, y, st, part, cnt, rows, cols, split, eps);                                                   \
-    }
+#define STAG_KERNEL(V, T, MINB) TWO_ROW_KERNEL(stag, fused_stag_rows, V, T, MINB)
 STAG_KERNEL(4, 512, 2)
 STAG_KERNEL(2, 512, 2)
 STAG_KERNEL(2, 256, 4)
