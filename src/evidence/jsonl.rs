@@ -16,7 +16,7 @@ use std::ops::Range;
 
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::scan::{self, Token, same_bytes, skip_ws, string_end};
+use super::scan::{self, Token, same_bytes, skip_ws};
 use crate::diagnostic::Diagnostic;
 use crate::stats::{SampleError, Samples};
 
@@ -383,32 +383,52 @@ impl Piece {
 /// [`parse_body`] reads it. Any other line is left to [`parse_body`], which decides what it
 /// means and how its error reads, so that both readers give one result.
 ///
-/// It keeps the keys and string values of the line before, as ranges of the text it reads:
-/// lines of one file mostly repeat the keys and many of the values of the line before, so a
-/// key or value found in place is neither hashed nor interned again.
-#[derive(Default)]
+/// Its line walker ([`scan::Members`]) keeps the keys of the line before with their symbols,
+/// and the reader keeps the line before's string values, as ranges of the text it reads: lines
+/// of one file mostly repeat the keys and many of the values of the line before, so a key or
+/// value found in place is neither hashed nor interned again.
 struct FastLine {
-    /// The keys of the last line read, with their symbols.
-    keys: Vec<(Range<usize>, u32)>,
+    /// The line walker, each key of the shape it keeps tagged with its symbol.
+    members: scan::Members<u32>,
     /// Per position in the last line, its string value and symbol, if it had a string there.
     strings: Vec<Option<(Range<usize>, u32)>>,
-    /// The current line's keys (with their symbol when found in place) and values.
-    tokens: Vec<(Range<usize>, Option<u32>, Token)>,
+    /// The current line's values, each with its key's symbol where the walker knew it.
+    tokens: Vec<(Option<u32>, Token)>,
+}
+
+impl Default for FastLine {
+    fn default() -> FastLine {
+        FastLine { members: scan::Members::new(), strings: Vec::new(), tokens: Vec::new() }
+    }
 }
 
 impl FastLine {
     /// Reads the line at `body` of `text` into `fields`; `false`, with nothing added, where
     /// [`parse_body`] must read it.
     fn read(&mut self, text: &str, body: Range<usize>, symbols: &mut Symbols, fields: &mut Vec<(u32, Scalar)>) -> bool {
-        let Some(same_keys) = self.scan(&text.as_bytes()[..body.end], body.start) else {
-            return false;
+        let b = &text.as_bytes()[..body.end];
+        self.tokens.clear();
+        let tokens = &mut self.tokens;
+        let walked = self.members.walk(b, body.start, |_, _, id, start| {
+            let (token, end) = scan::value(b, start)?;
+            tokens.push((id, token));
+            Some(end)
+        });
+        let same_keys = match walked {
+            Some((end, same_keys)) if skip_ws(b, end) == b.len() => same_keys,
+            _ => return false,
         };
-        let b = text.as_bytes();
+        if !same_keys && self.members.repeats_a_key(b) {
+            // A repeated key is serde's error to give.
+            self.members.forget_shape();
+            self.strings.clear();
+            return false;
+        }
         let start = fields.len();
-        for (n, (key, id, token)) in self.tokens.iter().enumerate() {
+        for (n, ((id, token), &(ka, ke))) in self.tokens.iter().zip(self.members.keys()).enumerate() {
             // Both ends of every range are at a quote, so slicing the text cannot split a
             // character.
-            let key = id.unwrap_or_else(|| symbols.intern(&text[key.clone()]));
+            let key = id.unwrap_or_else(|| symbols.intern(&text[ka..ke]));
             let value = match *token {
                 Token::Str(a, e) => Scalar::Str(match self.strings.get(n) {
                     Some(Some((was, id))) if same_bytes(&b[a..e], &b[was.clone()]) => *id,
@@ -424,81 +444,14 @@ impl FastLine {
         }
         let line = &fields[start..];
         if !same_keys {
-            // A line whose keys differ from the line before is checked for a repeated key,
-            // which is serde's error to give.
-            let repeated = if line.len() <= SCAN_KEYS {
-                line.iter().enumerate().any(|(x, (k, _))| line[..x].iter().any(|(j, _)| j == k))
-            } else {
-                let mut seen = rustc_hash::FxHashSet::default();
-                !line.iter().all(|(k, _)| seen.insert(*k))
-            };
-            if repeated {
-                fields.truncate(start);
-                self.keys.clear();
-                self.strings.clear();
-                return false;
-            }
-            self.keys.clear();
-            self.keys.extend(self.tokens.iter().zip(line).map(|((range, _, _), (k, _))| (range.clone(), *k)));
+            self.members.keep_shape(b, line.iter().map(|(k, _)| *k));
         }
         self.strings.clear();
-        self.strings.extend(self.tokens.iter().zip(line).map(|((_, _, token), (_, v))| match (token, v) {
+        self.strings.extend(self.tokens.iter().zip(line).map(|((_, token), (_, v))| match (token, v) {
             (Token::Str(a, e), Scalar::Str(id)) => Some((*a..*e, *id)),
             _ => None,
         }));
         true
-    }
-
-    /// Takes the line starting at `b[i]` (which ends at the end of `b`) apart into `tokens`;
-    /// whether its keys are those of the line before, or `None` where the line is not one the
-    /// fast reader is sure of.
-    fn scan(&mut self, b: &[u8], i: usize) -> Option<bool> {
-        self.tokens.clear();
-        let mut same_keys = true;
-        let mut i = skip_ws(b, i);
-        if *b.get(i)? != b'{' {
-            return None;
-        }
-        i = skip_ws(b, i + 1);
-        if *b.get(i)? == b'}' {
-            i += 1;
-        } else {
-            loop {
-                if *b.get(i)? != b'"' {
-                    return None;
-                }
-                let ks = i + 1;
-                // The key the line before had here, compared in place: that also finds where
-                // the key ends, so a known key is read once.
-                let known = match self.keys.get(self.tokens.len()) {
-                    Some((was, id)) if same_keys && b.get(ks + was.len()) == Some(&b'"') && same_bytes(&b[ks..ks + was.len()], &b[was.clone()]) => Some((ks + was.len(), *id)),
-                    _ => None,
-                };
-                let (ke, id) = match known {
-                    Some((ke, id)) => (ke, Some(id)),
-                    None => {
-                        same_keys = false;
-                        (string_end(b, ks)?, None)
-                    }
-                };
-                i = skip_ws(b, ke + 1);
-                if *b.get(i)? != b':' {
-                    return None;
-                }
-                let (token, end) = scan::value(b, skip_ws(b, i + 1))?;
-                self.tokens.push((ks..ke, id, token));
-                i = skip_ws(b, end);
-                match *b.get(i)? {
-                    b',' => i = skip_ws(b, i + 1),
-                    b'}' => {
-                        i += 1;
-                        break;
-                    }
-                    _ => return None,
-                }
-            }
-        }
-        (skip_ws(b, i) == b.len()).then_some(same_keys && self.tokens.len() == self.keys.len())
     }
 }
 
