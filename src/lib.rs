@@ -56,7 +56,9 @@
 //!   (`Evidence::read_ahead`), as it reads and hashes a manifest's files
 //!   (`Evidence::each_file_itself`), each file still opened once; `columns`: a samples file streamed in chunks on every core
 //!   straight into per-group `f64` columns of the fields asked for, for `stats` at 10^6–10^7
-//!   samples, giving what `jsonl` gives, errors included; and `scan`, the fast path all these
+//!   samples, giving what `jsonl` gives, errors included (`columns::delimited` the same for
+//!   CSV and TSV, giving what the table reader gives, and handing it every file it is not sure
+//!   of); and `scan`, the fast path all these
 //!   readers share: JSON tokens, JSONL lines and typed records (samples, trace tasks,
 //!   validation records) read without serde where it is sure to read them as serde_json does,
 //!   serde_json reading every other line and giving every error.

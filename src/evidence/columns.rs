@@ -27,6 +27,8 @@ use std::sync::Mutex;
 use rustc_hash::FxHashMap;
 
 use super::jsonl::{Jsonl, Scalar};
+
+pub(crate) mod delimited;
 use super::scan::{Members, literal, number, number_end, string_end};
 use crate::diagnostic::Diagnostic;
 
