@@ -52,7 +52,8 @@
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
 //!   verification, a run's rendered figures) for every registry and check, and reads and
-//!   parses the JSONL files and traces the audit's checks name ahead of them on every core
+//!   parses the JSONL files, traces and JSON documents the audit's checks name ahead of them
+//!   on every core
 //!   (`Evidence::read_ahead`), as it reads and hashes a manifest's files
 //!   (`Evidence::each_file_itself`), each file still opened once; `columns`: a samples file streamed in chunks on every core
 //!   straight into per-group `f64` columns of the fields asked for, for `stats` at 10^6–10^7
