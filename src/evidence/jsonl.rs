@@ -183,11 +183,18 @@ impl Jsonl {
         let mut wanted = Vec::with_capacity(select.len());
         for (name, value) in select {
             match self.key(name) {
-                Some(k) => wanted.push((k, value)),
+                Some(k) => wanted.push((k, value, self.symbols.ids.get(value.as_str().unwrap_or_default()).copied())),
                 None => return Vec::new(),
             }
         }
-        self.records.iter().filter(|r| wanted.iter().all(|(k, v)| self.value(r, *k).is_some_and(|j| self.equals_toml(j, v)))).collect()
+        // A string is compared by its symbol: every string of the file is interned, so a value
+        // equals the wanted text exactly when it is that symbol (and no string equals a text
+        // the file never holds). Other values are compared as `equals_toml` compares them.
+        let matches = |value: Scalar, toml: &toml::Value, symbol: Option<u32>| match (value, toml) {
+            (Scalar::Str(id), toml::Value::String(_)) => symbol == Some(id),
+            _ => self.equals_toml(value, toml),
+        };
+        self.records.iter().filter(|r| wanted.iter().all(|(k, v, symbol)| self.value(r, *k).is_some_and(|j| matches(j, v, *symbol)))).collect()
     }
 
     /// A record deserialised from its line, as `T`; an error is located at the line.

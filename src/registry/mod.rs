@@ -258,12 +258,14 @@ struct RawClaim {
 pub(crate) fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let toml_error = |e: toml::de::Error| Diagnostic::toml("invalid registry", file, source, &e);
-    let raw: RawRegistry = match toml::from_str(source) {
-        Ok(raw) => raw,
-        Err(e) => return (None, vec![toml_error(e)]),
-    };
+    // The text is parsed once, into the span-preserving tree: the registry is deserialised from
+    // that tree, and its checks are read from it kind by kind (below).
     let tree = match DeTable::parse(source) {
         Ok(tree) => tree,
+        Err(e) => return (None, vec![toml_error(e)]),
+    };
+    let raw = match RawRegistry::deserialize(toml::de::Deserializer::from(tree.clone())) {
+        Ok(raw) => raw,
         Err(e) => return (None, vec![toml_error(e)]),
     };
     let raw_checks = check_tables(tree.get_ref());
