@@ -12,7 +12,11 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::cell::RefCell;
 use std::ops::Range;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
@@ -27,6 +31,11 @@ pub struct Jsonl {
     pub records: Vec<Record>,
     symbols: Symbols,
     fields: Vec<(u32, Scalar)>,
+    /// Per key asked for by [`Jsonl::select`], the records of each of its string values, in
+    /// file order: made on the first selection by that key, so that the checks' selections
+    /// (dozens on one samples file) each visit only the records of their rarest string. (An
+    /// `Arc`, not an `Rc`, only so that a file parsed on another core can be handed over.)
+    postings: RefCell<FxHashMap<u32, Arc<FxHashMap<u32, Vec<u32>>>>>,
 }
 
 /// One line of a JSONL file.
@@ -86,11 +95,11 @@ impl Jsonl {
             if let Ok(pieces) = pieces.into_iter().collect::<Result<Vec<_>, _>>()
                 && let Some(merged) = Piece::merge(pieces)
             {
-                return Ok(Jsonl { path: path.to_string(), text, records: merged.records, symbols: merged.symbols, fields: merged.fields });
+                return Ok(Jsonl { path: path.to_string(), text, records: merged.records, symbols: merged.symbols, fields: merged.fields, postings: RefCell::default() });
             }
         }
         let piece = Piece::parse(path, &text, 0)?;
-        Ok(Jsonl { path: path.to_string(), text, records: piece.records, symbols: piece.symbols, fields: piece.fields })
+        Ok(Jsonl { path: path.to_string(), text, records: piece.records, symbols: piece.symbols, fields: piece.fields, postings: RefCell::default() })
     }
 
     /// One line of `path` read alone, exactly as the whole-file read reads it at `line_no`:
@@ -108,7 +117,7 @@ impl Jsonl {
             parse_body(path, line_no, body, &mut symbols, &mut fields)?;
         }
         let record = Record { line: line_no, span: 0..body.len(), fields: 0..fields.len() };
-        Ok(Some(Jsonl { path: path.to_string(), text: body.to_string(), records: vec![record], symbols, fields }))
+        Ok(Some(Jsonl { path: path.to_string(), text: body.to_string(), records: vec![record], symbols, fields, postings: RefCell::default() }))
     }
 
     /// The text of a record's line, for diagnostics.
@@ -178,7 +187,7 @@ impl Jsonl {
         }
     }
 
-    /// The records whose fields equal every entry of `select`.
+    /// The records whose fields equal every entry of `select`, in file order.
     pub fn select<'a>(&'a self, select: &BTreeMap<String, toml::Value>) -> Vec<&'a Record> {
         let mut wanted = Vec::with_capacity(select.len());
         for (name, value) in select {
@@ -194,7 +203,44 @@ impl Jsonl {
             (Scalar::Str(id), toml::Value::String(_)) => symbol == Some(id),
             _ => self.equals_toml(value, toml),
         };
-        self.records.iter().filter(|r| wanted.iter().all(|(k, v, symbol)| self.value(r, *k).is_some_and(|j| matches(j, v, *symbol)))).collect()
+        let keep = |r: &&Record| wanted.iter().all(|(k, v, symbol)| self.value(r, *k).is_some_and(|j| matches(j, v, *symbol)));
+        // The candidates: the records of the rarest wanted string, or every record where no
+        // string is wanted.
+        let mut rarest: Option<(Arc<FxHashMap<u32, Vec<u32>>>, u32)> = None;
+        for (k, v, symbol) in &wanted {
+            if !v.is_str() {
+                continue;
+            }
+            let Some(symbol) = symbol else { return Vec::new() };
+            let postings = self.postings(*k);
+            let n = postings.get(symbol).map_or(0, Vec::len);
+            if n == 0 {
+                return Vec::new();
+            }
+            if rarest.as_ref().is_none_or(|(p, s)| n < p[s].len()) {
+                rarest = Some((postings, *symbol));
+            }
+        }
+        match rarest {
+            Some((postings, symbol)) => postings[&symbol].iter().map(|&i| &self.records[i as usize]).filter(keep).collect(),
+            None => self.records.iter().filter(keep).collect(),
+        }
+    }
+
+    /// The records of each string value of `key`, by the value's symbol (see `postings`).
+    fn postings(&self, key: Key) -> Arc<FxHashMap<u32, Vec<u32>>> {
+        if let Some(hit) = self.postings.borrow().get(&key.0) {
+            return hit.clone();
+        }
+        let mut made: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        for (i, record) in self.records.iter().enumerate() {
+            if let Some(Scalar::Str(id)) = self.value(record, key) {
+                made.entry(id).or_default().push(i as u32);
+            }
+        }
+        let made = Arc::new(made);
+        self.postings.borrow_mut().insert(key.0, made.clone());
+        made
     }
 
     /// A record deserialised from its line, as `T`; an error is located at the line.
@@ -706,6 +752,35 @@ mod tests {
         assert_eq!(select("missing = \"a\""), Vec::<usize>::new());
     }
 
+    /// Selections through the records of their rarest string are the records a plain filter
+    /// keeps, in file order: strings, numbers of either type, a key only some lines have, a
+    /// text no line holds, and a string that is also a key.
+    #[test]
+    fn selection_by_postings_is_the_plain_filter() {
+        let text = concat!(
+            "{\"s\":\"a\",\"c\":\"x\",\"r\":1}\n",
+            "{\"s\":\"b\",\"c\":\"x\",\"r\":1}\n",
+            "{\"s\":\"a\",\"c\":\"y\",\"r\":2,\"p\":\"s\"}\n",
+            "{\"s\":\"b\",\"c\":\"y\",\"r\":2.0}\n",
+            "{\"s\":\"a\",\"c\":\"x\",\"r\":3}\n",
+            "{\"c\":\"x\",\"r\":1}\n",
+        );
+        let j = Jsonl::parse("s.jsonl", text.as_bytes()).unwrap();
+        let selections = [
+            "s = \"a\"", "s = \"b\"", "s = \"a\"\nc = \"x\"", "c = \"y\"\nr = 2", "r = 1", "s = \"a\"\nr = 3.0", "s = \"z\"", "p = \"s\"", "s = \"s\"", "c = \"x\"\ns = \"b\"", "r = \"1\"",
+        ];
+        for t in selections {
+            let select: BTreeMap<String, toml::Value> = toml::from_str(t).unwrap();
+            let plain: Vec<usize> = j
+                .records
+                .iter()
+                .filter(|r| select.iter().all(|(k, v)| j.key(k).and_then(|k| j.value(r, k)).is_some_and(|x| j.equals_toml(x, v))))
+                .map(|r| r.line)
+                .collect();
+            assert_eq!(j.select(&select).iter().map(|r| r.line).collect::<Vec<_>>(), plain, "{t}");
+        }
+    }
+
     #[test]
     fn records_group_by_their_fields() {
         let j = Jsonl::parse("s.jsonl", b"{\"v\":\"a\",\"t\":1}\n{\"v\":\"b\",\"t\":5}\n{\"v\":\"a\",\"t\":3}\n").unwrap();
@@ -739,7 +814,7 @@ mod tests {
         let pieces = Jsonl::parse("s.jsonl", text.as_bytes()).unwrap();
         let whole = {
             let piece = Piece::parse("s.jsonl", &text, 0).unwrap();
-            Jsonl { path: "s.jsonl".into(), text: text.clone(), records: piece.records, symbols: piece.symbols, fields: piece.fields }
+            Jsonl { path: "s.jsonl".into(), text: text.clone(), records: piece.records, symbols: piece.symbols, fields: piece.fields, postings: RefCell::default() }
         };
         assert_eq!(pieces.records.len(), whole.records.len());
         for (a, b) in pieces.records.iter().zip(&whole.records) {
@@ -979,7 +1054,7 @@ impl JsonlBuilder {
     }
 
     pub(crate) fn finish(self) -> Jsonl {
-        Jsonl { path: self.path, text: self.text, records: self.records, symbols: self.symbols, fields: self.fields }
+        Jsonl { path: self.path, text: self.text, records: self.records, symbols: self.symbols, fields: self.fields, postings: RefCell::default() }
     }
 }
 
