@@ -358,8 +358,8 @@ impl Piece {
         Piece::parse_with(path, text, base, true)
     }
 
-    /// As [`Piece::parse`]; `fast` is `false` only where a test compares the fast reader with
-    /// serde's.
+    /// As [`Piece::parse`]; `fast` is `false` only where the fast reader is compared with
+    /// serde's ([`fast_agrees_with_serde`]).
     fn parse_with(path: &str, text: &str, base: usize, fast: bool) -> Result<Piece, Diagnostic> {
         let mut symbols = Symbols::default();
         let mut fields = Vec::new();
@@ -684,6 +684,63 @@ impl<'de> Visitor<'de> for ScalarSeed<'_> {
     }
 }
 
+/// Whether the fast reader and serde_json read `text` (a JSONL file at `path`) alike: the
+/// same symbols, fields (floats to the bit), records and lines, or the same error at the same
+/// place. `Err` says how they differ. The tests hold every JSONL file of the repository to it,
+/// and the `differential` fuzz target arbitrary bytes.
+pub(crate) fn fast_agrees_with_serde(path: &str, text: &str) -> Result<(), String> {
+    let fast = Piece::parse_with(path, text, 0, true);
+    let slow = Piece::parse_with(path, text, 0, false);
+    match (&fast, &slow) {
+        (Ok(a), Ok(b)) => {
+            let bits = |p: &Piece| -> Vec<(u32, String)> {
+                p.fields
+                    .iter()
+                    .map(|(k, v)| {
+                        (*k, match v {
+                            Scalar::Float(f) => format!("float {:x}", f.to_bits()),
+                            other => format!("{other:?}"),
+                        })
+                    })
+                    .collect()
+            };
+            let records = |p: &Piece| -> Vec<(usize, Range<usize>, Range<usize>)> { p.records.iter().map(|r| (r.line, r.span.clone(), r.fields.clone())).collect() };
+            let differ = |what: &str, a: String, b: String| if a == b { Ok(()) } else { Err(format!("{path}: {what}: fast {a}, serde {b}")) };
+            differ("symbols", format!("{:?}", a.symbols.names), format!("{:?}", b.symbols.names))?;
+            differ("fields", format!("{:?}", bits(a)), format!("{:?}", bits(b)))?;
+            differ("records", format!("{:?}", records(a)), format!("{:?}", records(b)))?;
+            differ("lines", format!("{:?}", (a.lines, a.trailing_blank)), format!("{:?}", (b.lines, b.trailing_blank)))
+        }
+        (Err(a), Err(b)) if (&a.message, a.position(), a.render()) == (&b.message, b.position(), b.render()) => Ok(()),
+        _ => Err(format!("{path}: fast {:?}, serde {:?}", fast.as_ref().err(), slow.as_ref().err())),
+    }
+}
+
+/// How many of the typed records (samples, trace tasks and headers, validation records, JSON
+/// values) the fast typed reader reads `line` as, each read as serde_json reads it; `Err` for
+/// one it reads otherwise, or where serde_json refuses what it read.
+pub(crate) fn typed_agree_with_serde(line: &str) -> Result<usize, String> {
+    fn one<T: DeserializeOwned + fmt::Debug>(line: &str) -> Result<bool, String> {
+        let Some(fast) = scan::from_line::<T>(line) else { return Ok(false) };
+        let slow = serde_json::from_str::<T>(line).map_err(|e| format!("{line}: serde_json refuses what the fast reader read: {e}"))?;
+        if format!("{fast:?}") != format!("{slow:?}") {
+            return Err(format!("{line}: fast {fast:?}, serde {slow:?}"));
+        }
+        Ok(true)
+    }
+    use crate::evidence::{SampleRecord, TraceHeader, TraceTask, ValidationRecord};
+    let read = [
+        one::<SampleRecord>(line)?,
+        one::<TraceTask>(line)?,
+        one::<TraceHeader>(line)?,
+        one::<ValidationRecord>(line)?,
+        one::<serde_json::Value>(line)?,
+        one::<BTreeMap<String, Option<serde_json::Value>>>(line)?,
+        one::<Vec<serde_json::Value>>(line)?,
+    ];
+    Ok(read.into_iter().filter(|r| *r).count())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -844,24 +901,8 @@ mod tests {
     /// The file read with the fast line reader and with serde alone: the same records, fields
     /// (floats to the bit) and symbols in the same order, or the same diagnostic.
     fn fast_is_serde(path: &str, text: &str) {
-        let fast = Piece::parse_with(path, text, 0, true);
-        let slow = Piece::parse_with(path, text, 0, false);
-        match (&fast, &slow) {
-            (Ok(a), Ok(b)) => {
-                assert_eq!(a.symbols.names, b.symbols.names, "{path}: symbols");
-                let bits = |p: &Piece| -> Vec<(u32, String)> { p.fields.iter().map(|(k, v)| (*k, match v {
-                    Scalar::Float(f) => format!("float {:x}", f.to_bits()),
-                    other => format!("{other:?}"),
-                })).collect() };
-                assert_eq!(bits(a), bits(b), "{path}: fields");
-                let records = |p: &Piece| -> Vec<(usize, Range<usize>, Range<usize>)> { p.records.iter().map(|r| (r.line, r.span.clone(), r.fields.clone())).collect() };
-                assert_eq!(records(a), records(b), "{path}: records");
-                assert_eq!((a.lines, a.trailing_blank), (b.lines, b.trailing_blank), "{path}");
-            }
-            (Err(a), Err(b)) => {
-                assert_eq!((&a.message, a.position(), a.render()), (&b.message, b.position(), b.render()), "{path}");
-            }
-            _ => panic!("{path}: fast {:?}, serde {:?}", fast.as_ref().err(), slow.as_ref().err()),
+        if let Err(e) = fast_agrees_with_serde(path, text) {
+            panic!("{e}");
         }
     }
 
@@ -914,27 +955,8 @@ mod tests {
     /// `line` read as `T` by the fast typed reader and by serde_json: where the fast one
     /// reads it, serde_json reads the same value (compared through `Debug`, which tells -0.0
     /// from 0.0 and an integer from a float). Whether the fast one read it.
-    fn typed_is_serde<T: DeserializeOwned + fmt::Debug>(line: &str) -> bool {
-        let Some(fast) = scan::from_line::<T>(line) else { return false };
-        let slow = serde_json::from_str::<T>(line).map_err(|e| format!("{line}: serde_json refuses it: {e}")).unwrap();
-        assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{line}");
-        true
-    }
-
     fn every_type_is_serde(line: &str) -> usize {
-        use crate::evidence::{SampleRecord, TraceHeader, TraceTask, ValidationRecord};
-        [
-            typed_is_serde::<SampleRecord>(line),
-            typed_is_serde::<TraceTask>(line),
-            typed_is_serde::<TraceHeader>(line),
-            typed_is_serde::<ValidationRecord>(line),
-            typed_is_serde::<serde_json::Value>(line),
-            typed_is_serde::<BTreeMap<String, Option<serde_json::Value>>>(line),
-            typed_is_serde::<Vec<serde_json::Value>>(line),
-        ]
-        .into_iter()
-        .filter(|read| *read)
-        .count()
+        typed_agree_with_serde(line).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]

@@ -306,6 +306,30 @@ fn cell_text(text: &str) -> String {
     one.text_of(one.get(&one.records[0], "v"))
 }
 
+/// Whether the fast path and the table reader read `bytes` (a CSV or TSV file) alike, on one
+/// thread and in small chunks on two: the same groups and values, or the same error at the
+/// same place. `Err` says how they differ. The `differential` fuzz target holds arbitrary bytes
+/// to it.
+pub(crate) fn agrees_with_table_reader(bytes: &[u8], delimiter: u8, by: &[String], fields: &[String]) -> Result<(), String> {
+    let sorted = |mut g: Grouped| {
+        for columns in g.groups.values_mut() {
+            for c in columns.iter_mut() {
+                c.sort_by(f64::total_cmp);
+            }
+        }
+        format!("{:?}", g.groups.iter().map(|(k, c)| (k, c.iter().map(|c| c.iter().map(|v| v.to_bits()).collect::<Vec<_>>()).collect::<Vec<_>>())).collect::<Vec<_>>())
+    };
+    let shown = |r: Result<Grouped, Diagnostic>| r.map(sorted).map_err(|d| (d.message.clone(), d.position(), d.render()));
+    let expected = shown(whole("s.csv", bytes, delimiter, by, fields));
+    for (threads, chunk) in [(1, super::CHUNK), (2, 7)] {
+        let got = shown(read_in_chunks("s.csv", || Ok(bytes), delimiter, by, fields, threads, chunk));
+        if got != expected {
+            return Err(format!("threads {threads}, chunk {chunk}: fast {got:?}, table reader {expected:?}"));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use rand::{Rng, SeedableRng};
