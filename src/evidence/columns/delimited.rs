@@ -192,13 +192,15 @@ struct Plan {
     fields: Vec<usize>,
 }
 
-/// A worker's groups: per group text, one column per field.
+/// A worker's groups: per group, its text and one column per field.
 struct Worker<'a> {
     plan: &'a Plan,
-    groups: FxHashMap<Vec<String>, Vec<Vec<f64>>>,
-    /// Group text by the raw bytes of the `by` cells (each followed by 0xff, or 0xfe for a
-    /// column the header lacks), so that a row's group is found without typing its cells.
-    by_raw: FxHashMap<Box<[u8]>, Vec<String>>,
+    groups: Vec<(Vec<String>, Vec<Vec<f64>>)>,
+    /// Group by the raw bytes of the `by` cells (each followed by 0xff, or 0xfe for a column
+    /// the header lacks), so that a row's group is found with one hash of its bytes, without
+    /// typing its cells; and by text, for the rows whose bytes differ but whose text is one.
+    by_raw: FxHashMap<Box<[u8]>, usize>,
+    by_text: FxHashMap<Vec<String>, usize>,
     cells: Vec<(usize, usize)>,
     raw_key: Vec<u8>,
     values: Vec<f64>,
@@ -206,7 +208,7 @@ struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     fn new(plan: &'a Plan) -> Worker<'a> {
-        Worker { plan, groups: FxHashMap::default(), by_raw: FxHashMap::default(), cells: Vec::new(), raw_key: Vec::new(), values: Vec::new() }
+        Worker { plan, groups: Vec::new(), by_raw: FxHashMap::default(), by_text: FxHashMap::default(), cells: Vec::new(), raw_key: Vec::new(), values: Vec::new() }
     }
 
     /// Takes every row of a chunk of whole lines; `false` where the table reader must read
@@ -260,18 +262,24 @@ impl<'a> Worker<'a> {
                 None => self.raw_key.push(0xfe),
             }
         }
-        let key = match self.by_raw.get(self.raw_key.as_slice()) {
-            Some(key) => key,
+        let group = match self.by_raw.get(self.raw_key.as_slice()) {
+            Some(&g) => g,
             None => {
                 // The chunk was checked to be UTF-8, and cells end at ASCII bytes.
                 let key: Vec<String> = plan.by.iter().map(|by| by.map_or_else(String::new, |c| cell_text(std::str::from_utf8(&line[self.cells[c].0..self.cells[c].1]).unwrap_or_default()))).collect();
-                self.by_raw.entry(self.raw_key.as_slice().into()).or_insert(key)
+                let g = match self.by_text.get(&key) {
+                    Some(&g) => g,
+                    None => {
+                        self.groups.push((key.clone(), vec![Vec::new(); plan.fields.len()]));
+                        self.by_text.insert(key, self.groups.len() - 1);
+                        self.groups.len() - 1
+                    }
+                };
+                self.by_raw.insert(self.raw_key.as_slice().into(), g);
+                g
             }
         };
-        let columns = match self.groups.get_mut(key) {
-            Some(columns) => columns,
-            None => self.groups.entry(key.clone()).or_insert_with(|| vec![Vec::new(); plan.fields.len()]),
-        };
+        let columns = &mut self.groups[group].1;
         for (column, v) in columns.iter_mut().zip(&self.values) {
             column.push(*v);
         }
