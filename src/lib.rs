@@ -31,7 +31,7 @@
 //! # Code map
 //!
 //! - [`workspace`]: loading everything once; the only place that finds registries and reads a
-//!   draft.
+//!   draft (registries of identical text, copies of one another, are parsed once per load).
 //! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, table
 //!   cells with their row, column and the unit their header implies, and the images it shows;
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
