@@ -167,10 +167,11 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
-    /// Medians and p95s of a JSONL samples file, per group: one JSON object a line, in sorted
-    /// group order (numpy's linear quantiles, to the last bit).
+    /// Medians and p95s of a samples file, per group: one JSON object a line, in sorted group
+    /// order (numpy's linear quantiles, to the last bit).
     Stats {
-        /// The samples file (one JSON object a line).
+        /// The samples file: one JSON object a line, or CSV or TSV with a header row (by its
+        /// name: .csv, .tsv, .tab).
         file: PathBuf,
         /// The fields that make a group.
         #[arg(long, value_delimiter = ',', default_value = "suite,case,variant,mode")]

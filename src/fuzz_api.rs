@@ -143,6 +143,35 @@ pub fn parse_accepted(text: &str) {
     }
 }
 
+/// The fast readers against the readers they stand in for, on the same bytes: the fast JSONL
+/// reader against serde_json (the whole file, and each line as every typed record), and the
+/// columnar CSV and TSV reader against the table reader. Panics where they differ, with how.
+pub fn differential(bytes: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        if let Err(e) = crate::evidence::jsonl::fast_agrees_with_serde("s.jsonl", text) {
+            panic!("{e}");
+        }
+        for line in text.lines().take(64) {
+            if let Err(e) = crate::evidence::jsonl::typed_agree_with_serde(line) {
+                panic!("{e}");
+            }
+        }
+    }
+    // The first byte picks the delimiter; the columns are those the benches' generator writes,
+    // and two short ones that hand-made inputs reach sooner.
+    let (delimiter, rest) = match bytes.split_first() {
+        Some((b, rest)) if b % 2 == 0 => (b'\t', rest),
+        Some((_, rest)) => (b',', rest),
+        None => (b',', bytes),
+    };
+    let strings = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    for (by, fields) in [(strings(&["suite", "case"]), strings(&["host_us"])), (strings(&["k"]), strings(&["v"]))] {
+        if let Err(e) = crate::evidence::columns::delimited::agrees_with_table_reader(rest, delimiter, &by, &fields) {
+            panic!("{e}");
+        }
+    }
+}
+
 fn render(diagnostics: &[Diagnostic]) {
     for d in diagnostics {
         let _ = d.render();

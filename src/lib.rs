@@ -31,7 +31,7 @@
 //! # Code map
 //!
 //! - [`workspace`]: loading everything once; the only place that finds registries and reads a
-//!   draft.
+//!   draft (registries of identical text, copies of one another, are parsed once per load).
 //! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, table
 //!   cells with their row, column and the unit their header implies, and the images it shows;
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
@@ -52,11 +52,14 @@
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
 //!   verification, a run's rendered figures) for every registry and check, and reads and
-//!   parses the JSONL files and traces the audit's checks name ahead of them on every core
+//!   parses the JSONL files, traces and JSON documents the audit's checks name ahead of them
+//!   on every core
 //!   (`Evidence::read_ahead`), as it reads and hashes a manifest's files
 //!   (`Evidence::each_file_itself`), each file still opened once; `columns`: a samples file streamed in chunks on every core
 //!   straight into per-group `f64` columns of the fields asked for, for `stats` at 10^6–10^7
-//!   samples, giving what `jsonl` gives, errors included; and `scan`, the fast path all these
+//!   samples, giving what `jsonl` gives, errors included (`columns::delimited` the same for
+//!   CSV and TSV, giving what the table reader gives, and handing it every file it is not sure
+//!   of); and `scan`, the fast path all these
 //!   readers share: JSON tokens, JSONL lines and typed records (samples, trace tasks,
 //!   validation records) read without serde where it is sure to read them as serde_json does,
 //!   serde_json reading every other line and giving every error.

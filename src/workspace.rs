@@ -7,7 +7,7 @@
 //! Loading never stops at the first problem: what could not be read is a diagnostic beside
 //! what could.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -72,7 +72,8 @@ impl Workspace {
             Err(d) => return Workspace { evidence: Some(evidence), registries: vec![], diagnostics: vec![d] },
         };
         let mut diagnostics = Vec::new();
-        let registries: Vec<Registry> = files.iter().filter_map(|f| load_registry(&evidence, f, &mut diagnostics)).collect();
+        let mut clean = HashMap::new();
+        let registries: Vec<Registry> = files.iter().filter_map(|f| load_registry(&evidence, f, &mut clean, &mut diagnostics)).collect();
         let registries = match &options.draft {
             Some(draft) => {
                 if !diagnostics.is_empty() {
@@ -154,7 +155,13 @@ fn registry_files(root: &Root, named: &[String]) -> Result<Vec<String>, Diagnost
 }
 
 /// Reads and parses one registry, adding its diagnostics.
-fn load_registry(evidence: &Evidence, file: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<Registry> {
+///
+/// `clean` holds the registries this load has read without a problem, by their text. A
+/// registry whose text is one of them (a copy of a registry, sharing its manuscript and
+/// evidence) is that registry again under its own name: parsing depends on the name only in
+/// the diagnostics, and a clean parse has none. The map lives as long as one load, so it never
+/// outgrows the registries of one workspace.
+fn load_registry(evidence: &Evidence, file: &str, clean: &mut HashMap<Rc<String>, Registry>, diagnostics: &mut Vec<Diagnostic>) -> Option<Registry> {
     let text = match evidence.text(file) {
         Ok(t) => t,
         Err(ReadError::Path(e)) => {
@@ -170,7 +177,13 @@ fn load_registry(evidence: &Evidence, file: &str, diagnostics: &mut Vec<Diagnost
             return None;
         }
     };
+    if let Some(registry) = clean.get(&text) {
+        return Some(Registry { file: file.to_string(), ..registry.clone() });
+    }
     let (registry, mut found) = registry::parse(file, &text);
+    if let (Some(registry), true) = (&registry, found.is_empty()) {
+        clean.insert(text, registry.clone());
+    }
     diagnostics.append(&mut found);
     registry
 }
@@ -231,4 +244,60 @@ fn load_draft(evidence: &Evidence, registries: Vec<Registry>, named: bool, draft
     let article = Article::parse(&shown, &bytes).map_err(|e| Diagnostic::plain(format!("draft: {e}")))?;
     let draft_of = Some(registry.manuscript.path.get_ref().clone());
     Ok(Loaded::bind(evidence, registry, Some(Rc::new(article)), draft_of, diagnostics))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REGISTRY: &str = r#"
+[manuscript]
+path = "article/a.md"
+sha256 = "0000000000000000000000000000000000000000000000000000000000000000"
+
+[[claim]]
+id = "C1"
+quote = "Replay took 14.96 µs."
+verdict = "retain"
+finding = "Matches the run."
+
+  [[claim.check]]
+  kind = "arith"
+  number = "14.96 µs"
+  expr = "14.96"
+"#;
+
+    fn load(files: &[(&str, &str)]) -> (tempfile::TempDir, Workspace) {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        }
+        let ws = Workspace::load(&Options { root: dir.path().into(), ..Options::default() });
+        (dir, ws)
+    }
+
+    /// A copy of a clean registry under another name loads as that name parsed fresh: the
+    /// shared parse changes nothing but the work.
+    #[test]
+    fn a_copy_of_a_clean_registry_loads_as_its_own_file_parsed_fresh() {
+        let article = "# T\n\nReplay took 14.96 µs.\n";
+        let (_dir, ws) = load(&[("article/a.md", article), ("claims/a.toml", REGISTRY), ("claims/b.toml", REGISTRY)]);
+        let files: Vec<&str> = ws.registries.iter().map(|l| l.registry.file.as_str()).collect();
+        assert_eq!(files, ["claims/a.toml", "claims/b.toml"]);
+        let fresh = registry::parse("claims/b.toml", REGISTRY).0;
+        assert_eq!(format!("{:?}", ws.registries[1].registry), format!("{:?}", fresh.unwrap()));
+    }
+
+    /// A registry with problems is parsed every time, so each copy's diagnostics name its own
+    /// file.
+    #[test]
+    fn copies_of_a_registry_with_problems_each_report_their_own_file() {
+        let bad = REGISTRY.replace("id = \"C1\"", "id = \"bad id\"");
+        let (_dir, ws) = load(&[("claims/a.toml", &bad), ("claims/b.toml", &bad)]);
+        for file in ["claims/a.toml", "claims/b.toml"] {
+            assert!(ws.diagnostics.iter().any(|d| d.location.as_ref().is_some_and(|l| l.file == file)), "{file}: {:?}", ws.diagnostics);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The peers of `claimcheck stats` in the scale benchmark: DuckDB and Polars (lazy), each
-reading the JSONL samples file itself and printing the lines `claimcheck stats` prints (one
+reading the samples file itself (JSONL with DuckDB's `read_json` and Polars' `scan_ndjson`; a
+`.csv` file with DuckDB's `read_csv` and Polars' `scan_csv`) and printing the lines `claimcheck stats` prints (one
 JSON object a line, groups in sorted order, field by field: the `by` fields, `field`, `n`,
 `median`, `p95`).
 
@@ -35,7 +36,10 @@ def duckdb_rows(path, by, fields, exact):
     keys = ", ".join(f'CAST("{k}" AS VARCHAR) AS "{k}"' for k in by)
     group = ", ".join(f'"{k}"' for k in by)
     out = []
-    source = f"read_json('{path}', format = 'newline_delimited')"
+    if path.endswith(".csv"):
+        source = f"read_csv('{path}', header = true)"
+    else:
+        source = f"read_json('{path}', format = 'newline_delimited')"
     for field in fields:
         if exact:
             sql = (
@@ -56,7 +60,7 @@ def duckdb_rows(path, by, fields, exact):
 def polars_rows(path, by, fields, exact):
     import polars as pl
 
-    frame = pl.scan_ndjson(path)
+    frame = pl.scan_csv(path) if path.endswith(".csv") else pl.scan_ndjson(path)
     aggs = []
     for field in fields:
         col = pl.col(field).cast(pl.Float64)

@@ -4,6 +4,7 @@
 # binary, the samples files (target/scale-data/, from the benches' own generator and seed),
 # and a virtual environment with DuckDB, Polars and numpy from PyPI (target/scale-venv/).
 # Usage: bash benches/scale/run.sh [SIZES] — SIZES defaults to "1e5 1e6 1e7".
+# FORMAT=csv runs it on the same samples written as CSV (DuckDB's read_csv, Polars' scan_csv).
 # RUNS (default 10) and RUNS_LARGE (default 5, for the 10^7 file) set the runs per tool.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,7 +16,7 @@ bin=${CLAIMCHECK:-./target/release/claimcheck}
 mkdir -p target/scale-data
 files=()
 for n in $sizes; do
-    f=target/scale-data/samples-$n.jsonl
+    f=target/scale-data/samples-$n.${FORMAT:-jsonl}
     [ -f "$f" ] || ./target/release/examples/generate-samples "$n" "$f"
     files+=("$f")
 done

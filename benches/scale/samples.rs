@@ -1,7 +1,9 @@
 //! The benches' synthetic samples file, shared by `benches/engine.rs` and the scale benchmark's
 //! generator (`benches/scale/generate.rs`): a file shaped like a run's, 240 configurations (4
 //! suites, 6 cases, 5 variants, 2 modes) of log-normal times, one line per sample, from a fixed
-//! seed, so that a file of n samples is the first n lines of any larger one.
+//! seed, so that a file of n samples is the first n lines of any larger one. A path ending in
+//! `.csv` gets the same samples as CSV: a header row, then one row a sample, each number
+//! written as serde_json writes it in the JSONL file, so that both files hold the same doubles.
 
 use std::io::Write;
 use std::path::Path;
@@ -33,6 +35,10 @@ pub fn write(path: &Path, n: usize) -> std::io::Result<()> {
     }
     let tmp = path.with_extension("tmp");
     let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+    let csv = path.extension().is_some_and(|e| e == "csv");
+    if csv {
+        out.write_all(b"suite,case,variant,mode,round,order,host_us,device_us\n")?;
+    }
     for i in 0..n {
         let (suite, case, variant, mode) = configs[i % configs.len()];
         let host: f64 = times.sample(&mut rng);
@@ -47,8 +53,14 @@ pub fn write(path: &Path, n: usize) -> std::io::Result<()> {
             device_us: (host * 800.0).round() / 1000.0,
             protocol: None,
         };
-        serde_json::to_writer(&mut out, &record)?;
-        out.write_all(b"\n")?;
+        if csv {
+            let number = |v: f64| serde_json::to_string(&v).unwrap_or_default();
+            let r = &record;
+            writeln!(out, "{},{},{},{},{},{},{},{}", r.suite, r.case, r.variant, r.mode, r.round, r.order, number(r.host_us), number(r.device_us))?;
+        } else {
+            serde_json::to_writer(&mut out, &record)?;
+            out.write_all(b"\n")?;
+        }
     }
     out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     std::fs::rename(&tmp, path)

@@ -16,8 +16,8 @@
 //! ```
 //! Fails as `pattern matched 3 times, expected 4`.
 
-use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use regex::Regex;
 use serde::Deserialize;
@@ -36,6 +36,12 @@ pub(crate) struct Spec {
     pub absent: bool,
     #[serde(default)]
     pub count: Option<usize>,
+    /// The pattern compiled, filled when the check is validated as its registry is read, so
+    /// that running it (and running each copy of the registry, which clones the spec and so
+    /// shares the compiled program) never compiles it again. Compiling costs more than the
+    /// search.
+    #[serde(skip)]
+    regex: OnceLock<Regex>,
 }
 
 impl Spec {
@@ -52,8 +58,13 @@ impl Spec {
         Ok(())
     }
 
-    fn regex(&self) -> Result<Regex, (String, Range<usize>)> {
-        compiled(self.pattern.get_ref()).map_err(|e| (format!("bad pattern: {e}"), self.pattern.span()))
+    /// The compiled pattern: compiled the first time it is asked for, kept in the spec.
+    fn regex(&self) -> Result<&Regex, (String, Range<usize>)> {
+        if let Some(regex) = self.regex.get() {
+            return Ok(regex);
+        }
+        let regex = Regex::new(self.pattern.get_ref()).map_err(|e| (format!("bad pattern: {e}"), self.pattern.span()))?;
+        Ok(self.regex.get_or_init(|| regex))
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
@@ -73,20 +84,6 @@ impl Spec {
     }
 }
 
-
-/// The pattern compiled, once per process: a check's pattern is compiled when it is validated
-/// and again when it runs, and each copy of a registry asks for the same ones; compiling costs
-/// more than the search. (`Regex` is a handle: a clone shares the compiled program.)
-fn compiled(pattern: &str) -> Result<Regex, regex::Error> {
-    static COMPILED: std::sync::LazyLock<std::sync::Mutex<HashMap<String, Regex>>> = std::sync::LazyLock::new(Default::default);
-    let mut compiled = COMPILED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(regex) = compiled.get(pattern) {
-        return Ok(regex.clone());
-    }
-    let regex = Regex::new(pattern)?;
-    compiled.insert(pattern.to_string(), regex.clone());
-    Ok(regex)
-}
 
 #[cfg(test)]
 mod tests {
@@ -118,6 +115,18 @@ mod tests {
         let f = Fixture::new(&[("k.cu", SRC)]);
         let obs = f.observe(&check_toml("kind = \"contains\"\nfile = \"k.cu\"\npattern = \"grid.sync\"")).unwrap();
         assert!(obs.problems[0].contains("does not occur"));
+    }
+
+    /// Reading the check compiles its pattern into the spec, and running it uses that program:
+    /// nothing compiles the pattern again (no map outside the spec).
+    #[test]
+    fn the_pattern_is_compiled_once_when_the_check_is_read() {
+        let check = check_toml("kind = \"contains\"\nfile = \"k.cu\"\npattern = \"__syncthreads\"");
+        let super::super::Kind::Contains(spec) = &check.kind else { panic!("not a contains check: {check:?}") };
+        let compiled = spec.regex.get().expect("compiled when read") as *const regex::Regex;
+        let f = Fixture::new(&[("k.cu", SRC)]);
+        assert_eq!(f.observe(&check).unwrap().value, Some(2.0));
+        assert_eq!(spec.regex.get().unwrap() as *const regex::Regex, compiled);
     }
 
     #[test]

@@ -89,24 +89,11 @@ impl Query {
 
 /// The value at `path` in `file` (TOML when it ends in `.toml`, JSON otherwise).
 fn lookup(ctx: &Context<'_>, file_name: &Spanned<String>, path: &Spanned<String>) -> Result<Value, Diagnostic> {
-    let text = ctx.read_text(file_name)?;
     let file = file_name.get_ref();
-    // Each document is parsed once per process, whichever registry or check reads it (the
-    // shipped registry reads `meta.json` in 27 checks). A malformed evidence file is located in
-    // itself, where its parser stopped.
-    let parsed = ctx.evidence.derived(&format!("json-document:{file}"), || -> Result<Value, Result<Diagnostic, String>> {
-        if file.ends_with(".toml") {
-            let t: toml::Value = toml::from_str(&text).map_err(|e| Ok(Diagnostic::toml(&format!("{file}: not TOML"), file, &text, &e)))?;
-            serde_json::to_value(t).map_err(|e| Err(format!("{file}: {e}")))
-        } else {
-            serde_json::from_str(&text).map_err(|e| Ok(Diagnostic::json(&format!("{file}: not JSON"), file, &text, &e)))
-        }
-    });
-    let root: &Value = match parsed.as_ref() {
-        Ok(v) => v,
-        Err(Ok(d)) => return Err(d.clone()),
-        Err(Err(m)) => return Err(ctx.error_at(m.clone(), file_name.span(), "this file")),
-    };
+    // Each document is parsed once per process, whichever registry or check reads it, and the
+    // audit parses the documents its checks name ahead of them, on every core.
+    let root = ctx.evidence.document(file).map_err(|e| ctx.locate(file_name, e))?;
+    let root: &Value = &root;
     let steps = steps(path.get_ref()).map_err(|m| ctx.error_at(m, path.span(), "here"))?;
     let mut at = root;
     let mut walked = String::new();

@@ -421,8 +421,8 @@ impl ClaimReview {
 pub(crate) fn audit(ws: &Workspace) -> Review {
     let mut diagnostics = ws.diagnostics.clone();
     let Some(evidence) = ws.evidence() else { return Review { registries: Vec::new(), diagnostics } };
-    // The JSONL files and traces the checks read are parsed first, on every core; the checks
-    // then find them parsed, in the order they run.
+    // The JSONL files, traces and JSON documents the checks read are parsed first, on every
+    // core; the checks then find them parsed, in the order they run.
     let ahead: Vec<(String, Ahead)> = ws
         .registries
         .iter()
@@ -430,7 +430,13 @@ pub(crate) fn audit(ws: &Workspace) -> Review {
         .flat_map(|claim| &claim.checks)
         .flat_map(|check| {
             let how = if matches!(check.kind, Kind::Trace(_)) { Ahead::Trace } else { Ahead::Jsonl };
-            check.kind.files().into_iter().filter(|f| f.ends_with(".jsonl")).map(move |f| (f.to_string(), how))
+            let documents: Vec<&str> = match &check.kind {
+                Kind::Json(spec) => vec![spec.file.get_ref()],
+                Kind::Arith(spec) => spec.json_vars.values().map(|q| q.file.get_ref().as_str()).collect(),
+                _ => Vec::new(),
+            };
+            let jsonl = check.kind.files().into_iter().filter(|f| f.ends_with(".jsonl")).map(move |f| (f.to_string(), how));
+            jsonl.chain(documents.into_iter().map(|f| (f.to_string(), Ahead::Document)))
         })
         .collect();
     evidence.read_ahead(&ahead);

@@ -1,8 +1,10 @@
-//! `claimcheck stats FILE`: medians and p95s of a JSONL samples file per group, one JSON object a
-//! line in sorted group order, with the quantiles the checks use (numpy's, to the last bit).
+//! `claimcheck stats FILE`: medians and p95s of a samples file per group (JSONL, or CSV or TSV
+//! by the file's name), one JSON object a line in sorted group order, with the quantiles the
+//! checks use (numpy's, to the last bit).
 //!
-//! The file is streamed through the columnar reader ([`crate::evidence::columns`]), which keeps
-//! only the fields asked for, and the quantiles are found by selection
+//! The file is streamed through the columnar reader ([`crate::evidence::columns`], and
+//! [`crate::evidence::columns::delimited`] for CSV and TSV), which keeps only the fields asked
+//! for, and the quantiles are found by selection
 //! ([`crate::stats::quantiles_unsorted`]); both give what the whole-file reader and the sorted
 //! quantiles give, errors included.
 
@@ -18,7 +20,15 @@ pub(crate) fn stats(file: &Path, by: &[String], fields: &[String]) -> Result<Str
     let opened = std::fs::File::open(file).map_err(|e| Diagnostic::plain(format!("reading {shown}: {e}")))?;
     let len = opened.metadata().map_or(0, |m| m.len());
     let threads = columns::threads_for(len);
-    let mut grouped = columns::read(&shown, opened, by, fields, threads)?;
+    // CSV and TSV are told by the file's name, as the table reader tells them.
+    let extension = file.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let mut grouped = match extension.as_deref() {
+        Some(ext @ ("csv" | "tsv" | "tab")) => {
+            let delimiter = if ext == "csv" { b',' } else { b'\t' };
+            columns::delimited::read(&shown, || std::fs::File::open(file), delimiter, by, fields, threads)?
+        }
+        _ => columns::read(&shown, opened, by, fields, threads)?,
+    };
     // Every column's median and p95, the groups shared out between the threads.
     let mut columns: Vec<&mut Vec<f64>> = grouped.groups.values_mut().flat_map(|c| c.iter_mut()).collect();
     let per_thread = columns.len().div_ceil(threads.max(1)).max(1);
@@ -47,4 +57,48 @@ pub(crate) fn stats(file: &Path, by: &[String], fields: &[String]) -> Result<Str
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::Jsonl;
+
+    const EXAMPLE: &str = "tests/fixtures/example/evidence/runs/example-run/samples.jsonl";
+
+    fn strings(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The example's samples written as CSV or TSV (each value as the JSONL reader writes it,
+    /// which reads back to the same double) give the JSONL file's lines, to the last digit.
+    #[test]
+    fn a_csv_or_tsv_file_gives_what_the_same_samples_as_jsonl_give() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jsonl = Jsonl::parse(EXAMPLE, &std::fs::read(root.join(EXAMPLE)).unwrap()).unwrap();
+        let columns = ["suite", "case", "variant", "mode", "host_us", "device_us"];
+        let (by, fields) = (strings(&columns[..4]), strings(&columns[4..]));
+        let expected = stats(&root.join(EXAMPLE), &by, &fields).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        for (name, delimiter) in [("s.csv", ","), ("s.tsv", "\t")] {
+            let mut text = columns.join(delimiter) + "\n";
+            for record in &jsonl.records {
+                let row: Vec<String> = columns.iter().map(|c| jsonl.text_of(jsonl.get(record, c))).collect();
+                text.push_str(&(row.join(delimiter) + "\n"));
+            }
+            std::fs::write(dir.path().join(name), text).unwrap();
+            assert_eq!(stats(&dir.path().join(name), &by, &fields).unwrap(), expected, "{name}");
+        }
+    }
+
+    /// A bad row is a located error, as the table reader gives it.
+    #[test]
+    fn a_bad_csv_row_is_located() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("s.csv");
+        std::fs::write(&file, "suite,host_us\na,1\nb,2,3\n").unwrap();
+        let err = stats(&file, &strings(&["suite"]), &strings(&["host_us"])).unwrap_err();
+        assert_eq!(err.position().unwrap(), format!("{}:3:1", file.display()));
+        assert!(err.message.contains("this row has 3 cells, but the header has 2 columns"), "{}", err.message);
+    }
 }

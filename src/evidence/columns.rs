@@ -27,7 +27,9 @@ use std::sync::Mutex;
 use rustc_hash::FxHashMap;
 
 use super::jsonl::{Jsonl, Scalar};
-use super::scan::{literal, number, number_end, same_bytes, skip_ws, string_end};
+
+pub(crate) mod delimited;
+use super::scan::{Members, literal, number, number_end, string_end};
 use crate::diagnostic::Diagnostic;
 
 /// The bytes a worker takes from the file at a time (rounded up to the end of a line).
@@ -482,84 +484,40 @@ fn reparse(shown: &str, line: usize, text: &str) -> Result<Jsonl, Diagnostic> {
     Jsonl::parse_line(shown, line, text)?.ok_or_else(|| Diagnostic::plain(format!("{shown}: line {line} is blank")))
 }
 
-/// The scanner of one line: the tokens of the wanted fields, and the keys of the line before,
-/// against which a line's keys are checked for repeats at the cost of one comparison each.
+/// The scanner of one line: the tokens of the wanted fields. Its line walker
+/// ([`Members`]) keeps the keys of the line before, each with its wanted slot, against which a
+/// line's keys are checked for repeats at the cost of one comparison each.
 struct Scanner {
     /// Per wanted name, its token's range in the chunk, if the line has it.
     tokens: Vec<Option<(usize, usize)>>,
-    /// The keys of the last line whose keys were checked, each with its wanted slot.
-    shape: Vec<(Vec<u8>, Option<usize>)>,
-    keys: Vec<(usize, usize)>,
+    members: Members<Option<usize>>,
 }
 
 impl Scanner {
     fn new(n_wanted: usize) -> Scanner {
-        Scanner { tokens: vec![None; n_wanted], shape: Vec::new(), keys: Vec::new() }
+        Scanner { tokens: vec![None; n_wanted], members: Members::new() }
     }
 
     /// Scans the line at `pos` of `b`; the start of the next line, or `None` where the line is
     /// not one the scanner takes apart (the line parser then reads it).
     fn scan(&mut self, b: &[u8], pos: usize, wanted: &Wanted) -> Option<usize> {
         self.tokens.fill(None);
-        self.keys.clear();
-        let mut same_shape = true;
-        let mut i = skip_ws(b, pos);
-        if *b.get(i)? != b'{' {
-            return None;
-        }
-        i = skip_ws(b, i + 1);
-        if *b.get(i)? == b'}' {
-            i += 1;
-        } else {
-            loop {
-                if *b.get(i)? != b'"' {
-                    return None;
-                }
-                let ks = i + 1;
-                let n = self.keys.len();
-                // The key the last line had here, if this line has it too: compared in place,
-                // which also finds its end, so a key of a known shape is read once.
-                let expected = match self.shape.get(n) {
-                    Some((k, slot)) if same_shape && b.get(ks + k.len()) == Some(&b'"') && same_bytes(&b[ks..ks + k.len()], k) => Some((ks + k.len(), *slot)),
-                    _ => None,
-                };
-                let (ke, slot) = match expected {
-                    Some(hit) => hit,
-                    None => {
-                        same_shape = false;
-                        let ke = string_end(b, ks)?;
-                        (ke, wanted.slot(&b[ks..ke]))
-                    }
-                };
-                i = skip_ws(b, ke + 1);
-                if *b.get(i)? != b':' {
-                    return None;
-                }
-                i = skip_ws(b, i + 1);
-                self.keys.push((ks, ke));
-                let vs = i;
-                i = match *b.get(i)? {
-                    b'"' => string_end(b, i + 1)? + 1,
-                    b'0'..=b'9' => number_end(b, i)?,
-                    b't' => literal(b, i, b"true")?,
-                    b'f' => literal(b, i, b"false")?,
-                    b'n' => literal(b, i, b"null")?,
-                    _ => return None,
-                };
-                if let Some(s) = slot {
-                    self.tokens[s] = Some((vs, i));
-                }
-                i = skip_ws(b, i);
-                match *b.get(i)? {
-                    b',' => i = skip_ws(b, i + 1),
-                    b'}' => {
-                        i += 1;
-                        break;
-                    }
-                    _ => return None,
-                }
+        let tokens = &mut self.tokens;
+        let (mut i, same_shape) = self.members.walk(b, pos, |_, (ks, ke), slot, vs| {
+            let end = match *b.get(vs)? {
+                b'"' => string_end(b, vs + 1)? + 1,
+                b'0'..=b'9' => number_end(b, vs)?,
+                b't' => literal(b, vs, b"true")?,
+                b'f' => literal(b, vs, b"false")?,
+                b'n' => literal(b, vs, b"null")?,
+                _ => return None,
+            };
+            // A key the line before did not have here is looked up among the wanted names.
+            if let Some(s) = slot.unwrap_or_else(|| wanted.slot(&b[ks..ke])) {
+                tokens[s] = Some((vs, end));
             }
-        }
+            Some(end)
+        })?;
         while let Some(c) = b.get(i) {
             match c {
                 b' ' | b'\t' | b'\r' => i += 1,
@@ -570,19 +528,17 @@ impl Scanner {
                 _ => return None,
             }
         }
-        if !(same_shape && self.keys.len() == self.shape.len()) {
+        if !same_shape {
             // A new shape: a repeated key is the line parser's error to give.
-            for (x, &(a, e)) in self.keys.iter().enumerate() {
-                if self.keys[..x].iter().any(|&(c, d)| b[a..e] == b[c..d]) {
-                    return None;
-                }
+            if self.members.repeats_a_key(b) {
+                return None;
             }
-            self.shape = self.keys.iter().map(|&(a, e)| (b[a..e].to_vec(), wanted.slot(&b[a..e]))).collect();
+            let slots: Vec<Option<usize>> = self.members.keys().iter().map(|&(a, e)| wanted.slot(&b[a..e])).collect();
+            self.members.keep_shape(b, slots);
         }
         Some(i)
     }
 }
-
 
 /// The text a group shows for a value token, as [`Jsonl::text_of`] writes the value the line
 /// parser reads from it; `None` where the line parser must decide.

@@ -12,11 +12,15 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::cell::RefCell;
 use std::ops::Range;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::scan::{self, Token, same_bytes, skip_ws, string_end};
+use super::scan::{self, Token, same_bytes, skip_ws};
 use crate::diagnostic::Diagnostic;
 use crate::stats::{SampleError, Samples};
 
@@ -27,6 +31,11 @@ pub struct Jsonl {
     pub records: Vec<Record>,
     symbols: Symbols,
     fields: Vec<(u32, Scalar)>,
+    /// Per key asked for by [`Jsonl::select`], the records of each of its string values, in
+    /// file order: made on the first selection by that key, so that the checks' selections
+    /// (dozens on one samples file) each visit only the records of their rarest string. (An
+    /// `Arc`, not an `Rc`, only so that a file parsed on another core can be handed over.)
+    postings: RefCell<FxHashMap<u32, Arc<FxHashMap<u32, Vec<u32>>>>>,
 }
 
 /// One line of a JSONL file.
@@ -86,11 +95,11 @@ impl Jsonl {
             if let Ok(pieces) = pieces.into_iter().collect::<Result<Vec<_>, _>>()
                 && let Some(merged) = Piece::merge(pieces)
             {
-                return Ok(Jsonl { path: path.to_string(), text, records: merged.records, symbols: merged.symbols, fields: merged.fields });
+                return Ok(Jsonl { path: path.to_string(), text, records: merged.records, symbols: merged.symbols, fields: merged.fields, postings: RefCell::default() });
             }
         }
         let piece = Piece::parse(path, &text, 0)?;
-        Ok(Jsonl { path: path.to_string(), text, records: piece.records, symbols: piece.symbols, fields: piece.fields })
+        Ok(Jsonl { path: path.to_string(), text, records: piece.records, symbols: piece.symbols, fields: piece.fields, postings: RefCell::default() })
     }
 
     /// One line of `path` read alone, exactly as the whole-file read reads it at `line_no`:
@@ -108,7 +117,7 @@ impl Jsonl {
             parse_body(path, line_no, body, &mut symbols, &mut fields)?;
         }
         let record = Record { line: line_no, span: 0..body.len(), fields: 0..fields.len() };
-        Ok(Some(Jsonl { path: path.to_string(), text: body.to_string(), records: vec![record], symbols, fields }))
+        Ok(Some(Jsonl { path: path.to_string(), text: body.to_string(), records: vec![record], symbols, fields, postings: RefCell::default() }))
     }
 
     /// The text of a record's line, for diagnostics.
@@ -178,16 +187,60 @@ impl Jsonl {
         }
     }
 
-    /// The records whose fields equal every entry of `select`.
+    /// The records whose fields equal every entry of `select`, in file order.
     pub fn select<'a>(&'a self, select: &BTreeMap<String, toml::Value>) -> Vec<&'a Record> {
         let mut wanted = Vec::with_capacity(select.len());
         for (name, value) in select {
             match self.key(name) {
-                Some(k) => wanted.push((k, value)),
+                Some(k) => wanted.push((k, value, self.symbols.ids.get(value.as_str().unwrap_or_default()).copied())),
                 None => return Vec::new(),
             }
         }
-        self.records.iter().filter(|r| wanted.iter().all(|(k, v)| self.value(r, *k).is_some_and(|j| self.equals_toml(j, v)))).collect()
+        // A string is compared by its symbol: every string of the file is interned, so a value
+        // equals the wanted text exactly when it is that symbol (and no string equals a text
+        // the file never holds). Other values are compared as `equals_toml` compares them.
+        let matches = |value: Scalar, toml: &toml::Value, symbol: Option<u32>| match (value, toml) {
+            (Scalar::Str(id), toml::Value::String(_)) => symbol == Some(id),
+            _ => self.equals_toml(value, toml),
+        };
+        let keep = |r: &&Record| wanted.iter().all(|(k, v, symbol)| self.value(r, *k).is_some_and(|j| matches(j, v, *symbol)));
+        // The candidates: the records of the rarest wanted string, or every record where no
+        // string is wanted.
+        let mut rarest: Option<(Arc<FxHashMap<u32, Vec<u32>>>, u32)> = None;
+        for (k, v, symbol) in &wanted {
+            if !v.is_str() {
+                continue;
+            }
+            let Some(symbol) = symbol else { return Vec::new() };
+            let postings = self.postings(*k);
+            let n = postings.get(symbol).map_or(0, Vec::len);
+            if n == 0 {
+                return Vec::new();
+            }
+            if rarest.as_ref().is_none_or(|(p, s)| n < p[s].len()) {
+                rarest = Some((postings, *symbol));
+            }
+        }
+        match rarest {
+            Some((postings, symbol)) => postings[&symbol].iter().map(|&i| &self.records[i as usize]).filter(keep).collect(),
+            None => self.records.iter().filter(keep).collect(),
+        }
+    }
+
+    /// The records of each string value of `key`, by the value's symbol (see `postings`).
+    fn postings(&self, key: Key) -> Arc<FxHashMap<u32, Vec<u32>>> {
+        if let Some(hit) = self.postings.borrow().get(&key.0) {
+            return hit.clone();
+        }
+        let mut made: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        for (i, record) in self.records.iter().enumerate() {
+            if let Some(Scalar::Str(id)) = self.value(record, key) {
+                made.entry(id).or_default().push(i as u32);
+            }
+        }
+        let made = Arc::new(made);
+        self.postings.borrow_mut().insert(key.0, made.clone());
+        made
     }
 
     /// A record deserialised from its line, as `T`; an error is located at the line.
@@ -305,8 +358,8 @@ impl Piece {
         Piece::parse_with(path, text, base, true)
     }
 
-    /// As [`Piece::parse`]; `fast` is `false` only where a test compares the fast reader with
-    /// serde's.
+    /// As [`Piece::parse`]; `fast` is `false` only where the fast reader is compared with
+    /// serde's ([`fast_agrees_with_serde`]).
     fn parse_with(path: &str, text: &str, base: usize, fast: bool) -> Result<Piece, Diagnostic> {
         let mut symbols = Symbols::default();
         let mut fields = Vec::new();
@@ -383,32 +436,52 @@ impl Piece {
 /// [`parse_body`] reads it. Any other line is left to [`parse_body`], which decides what it
 /// means and how its error reads, so that both readers give one result.
 ///
-/// It keeps the keys and string values of the line before, as ranges of the text it reads:
-/// lines of one file mostly repeat the keys and many of the values of the line before, so a
-/// key or value found in place is neither hashed nor interned again.
-#[derive(Default)]
+/// Its line walker ([`scan::Members`]) keeps the keys of the line before with their symbols,
+/// and the reader keeps the line before's string values, as ranges of the text it reads: lines
+/// of one file mostly repeat the keys and many of the values of the line before, so a key or
+/// value found in place is neither hashed nor interned again.
 struct FastLine {
-    /// The keys of the last line read, with their symbols.
-    keys: Vec<(Range<usize>, u32)>,
+    /// The line walker, each key of the shape it keeps tagged with its symbol.
+    members: scan::Members<u32>,
     /// Per position in the last line, its string value and symbol, if it had a string there.
     strings: Vec<Option<(Range<usize>, u32)>>,
-    /// The current line's keys (with their symbol when found in place) and values.
-    tokens: Vec<(Range<usize>, Option<u32>, Token)>,
+    /// The current line's values, each with its key's symbol where the walker knew it.
+    tokens: Vec<(Option<u32>, Token)>,
+}
+
+impl Default for FastLine {
+    fn default() -> FastLine {
+        FastLine { members: scan::Members::new(), strings: Vec::new(), tokens: Vec::new() }
+    }
 }
 
 impl FastLine {
     /// Reads the line at `body` of `text` into `fields`; `false`, with nothing added, where
     /// [`parse_body`] must read it.
     fn read(&mut self, text: &str, body: Range<usize>, symbols: &mut Symbols, fields: &mut Vec<(u32, Scalar)>) -> bool {
-        let Some(same_keys) = self.scan(&text.as_bytes()[..body.end], body.start) else {
-            return false;
+        let b = &text.as_bytes()[..body.end];
+        self.tokens.clear();
+        let tokens = &mut self.tokens;
+        let walked = self.members.walk(b, body.start, |_, _, id, start| {
+            let (token, end) = scan::value(b, start)?;
+            tokens.push((id, token));
+            Some(end)
+        });
+        let same_keys = match walked {
+            Some((end, same_keys)) if skip_ws(b, end) == b.len() => same_keys,
+            _ => return false,
         };
-        let b = text.as_bytes();
+        if !same_keys && self.members.repeats_a_key(b) {
+            // A repeated key is serde's error to give.
+            self.members.forget_shape();
+            self.strings.clear();
+            return false;
+        }
         let start = fields.len();
-        for (n, (key, id, token)) in self.tokens.iter().enumerate() {
+        for (n, ((id, token), &(ka, ke))) in self.tokens.iter().zip(self.members.keys()).enumerate() {
             // Both ends of every range are at a quote, so slicing the text cannot split a
             // character.
-            let key = id.unwrap_or_else(|| symbols.intern(&text[key.clone()]));
+            let key = id.unwrap_or_else(|| symbols.intern(&text[ka..ke]));
             let value = match *token {
                 Token::Str(a, e) => Scalar::Str(match self.strings.get(n) {
                     Some(Some((was, id))) if same_bytes(&b[a..e], &b[was.clone()]) => *id,
@@ -424,81 +497,14 @@ impl FastLine {
         }
         let line = &fields[start..];
         if !same_keys {
-            // A line whose keys differ from the line before is checked for a repeated key,
-            // which is serde's error to give.
-            let repeated = if line.len() <= SCAN_KEYS {
-                line.iter().enumerate().any(|(x, (k, _))| line[..x].iter().any(|(j, _)| j == k))
-            } else {
-                let mut seen = rustc_hash::FxHashSet::default();
-                !line.iter().all(|(k, _)| seen.insert(*k))
-            };
-            if repeated {
-                fields.truncate(start);
-                self.keys.clear();
-                self.strings.clear();
-                return false;
-            }
-            self.keys.clear();
-            self.keys.extend(self.tokens.iter().zip(line).map(|((range, _, _), (k, _))| (range.clone(), *k)));
+            self.members.keep_shape(b, line.iter().map(|(k, _)| *k));
         }
         self.strings.clear();
-        self.strings.extend(self.tokens.iter().zip(line).map(|((_, _, token), (_, v))| match (token, v) {
+        self.strings.extend(self.tokens.iter().zip(line).map(|((_, token), (_, v))| match (token, v) {
             (Token::Str(a, e), Scalar::Str(id)) => Some((*a..*e, *id)),
             _ => None,
         }));
         true
-    }
-
-    /// Takes the line starting at `b[i]` (which ends at the end of `b`) apart into `tokens`;
-    /// whether its keys are those of the line before, or `None` where the line is not one the
-    /// fast reader is sure of.
-    fn scan(&mut self, b: &[u8], i: usize) -> Option<bool> {
-        self.tokens.clear();
-        let mut same_keys = true;
-        let mut i = skip_ws(b, i);
-        if *b.get(i)? != b'{' {
-            return None;
-        }
-        i = skip_ws(b, i + 1);
-        if *b.get(i)? == b'}' {
-            i += 1;
-        } else {
-            loop {
-                if *b.get(i)? != b'"' {
-                    return None;
-                }
-                let ks = i + 1;
-                // The key the line before had here, compared in place: that also finds where
-                // the key ends, so a known key is read once.
-                let known = match self.keys.get(self.tokens.len()) {
-                    Some((was, id)) if same_keys && b.get(ks + was.len()) == Some(&b'"') && same_bytes(&b[ks..ks + was.len()], &b[was.clone()]) => Some((ks + was.len(), *id)),
-                    _ => None,
-                };
-                let (ke, id) = match known {
-                    Some((ke, id)) => (ke, Some(id)),
-                    None => {
-                        same_keys = false;
-                        (string_end(b, ks)?, None)
-                    }
-                };
-                i = skip_ws(b, ke + 1);
-                if *b.get(i)? != b':' {
-                    return None;
-                }
-                let (token, end) = scan::value(b, skip_ws(b, i + 1))?;
-                self.tokens.push((ks..ke, id, token));
-                i = skip_ws(b, end);
-                match *b.get(i)? {
-                    b',' => i = skip_ws(b, i + 1),
-                    b'}' => {
-                        i += 1;
-                        break;
-                    }
-                    _ => return None,
-                }
-            }
-        }
-        (skip_ws(b, i) == b.len()).then_some(same_keys && self.tokens.len() == self.keys.len())
     }
 }
 
@@ -678,6 +684,63 @@ impl<'de> Visitor<'de> for ScalarSeed<'_> {
     }
 }
 
+/// Whether the fast reader and serde_json read `text` (a JSONL file at `path`) alike: the
+/// same symbols, fields (floats to the bit), records and lines, or the same error at the same
+/// place. `Err` says how they differ. The tests hold every JSONL file of the repository to it,
+/// and the `differential` fuzz target arbitrary bytes.
+pub(crate) fn fast_agrees_with_serde(path: &str, text: &str) -> Result<(), String> {
+    let fast = Piece::parse_with(path, text, 0, true);
+    let slow = Piece::parse_with(path, text, 0, false);
+    match (&fast, &slow) {
+        (Ok(a), Ok(b)) => {
+            let bits = |p: &Piece| -> Vec<(u32, String)> {
+                p.fields
+                    .iter()
+                    .map(|(k, v)| {
+                        (*k, match v {
+                            Scalar::Float(f) => format!("float {:x}", f.to_bits()),
+                            other => format!("{other:?}"),
+                        })
+                    })
+                    .collect()
+            };
+            let records = |p: &Piece| -> Vec<(usize, Range<usize>, Range<usize>)> { p.records.iter().map(|r| (r.line, r.span.clone(), r.fields.clone())).collect() };
+            let differ = |what: &str, a: String, b: String| if a == b { Ok(()) } else { Err(format!("{path}: {what}: fast {a}, serde {b}")) };
+            differ("symbols", format!("{:?}", a.symbols.names), format!("{:?}", b.symbols.names))?;
+            differ("fields", format!("{:?}", bits(a)), format!("{:?}", bits(b)))?;
+            differ("records", format!("{:?}", records(a)), format!("{:?}", records(b)))?;
+            differ("lines", format!("{:?}", (a.lines, a.trailing_blank)), format!("{:?}", (b.lines, b.trailing_blank)))
+        }
+        (Err(a), Err(b)) if (&a.message, a.position(), a.render()) == (&b.message, b.position(), b.render()) => Ok(()),
+        _ => Err(format!("{path}: fast {:?}, serde {:?}", fast.as_ref().err(), slow.as_ref().err())),
+    }
+}
+
+/// How many of the typed records (samples, trace tasks and headers, validation records, JSON
+/// values) the fast typed reader reads `line` as, each read as serde_json reads it; `Err` for
+/// one it reads otherwise, or where serde_json refuses what it read.
+pub(crate) fn typed_agree_with_serde(line: &str) -> Result<usize, String> {
+    fn one<T: DeserializeOwned + fmt::Debug>(line: &str) -> Result<bool, String> {
+        let Some(fast) = scan::from_line::<T>(line) else { return Ok(false) };
+        let slow = serde_json::from_str::<T>(line).map_err(|e| format!("{line}: serde_json refuses what the fast reader read: {e}"))?;
+        if format!("{fast:?}") != format!("{slow:?}") {
+            return Err(format!("{line}: fast {fast:?}, serde {slow:?}"));
+        }
+        Ok(true)
+    }
+    use crate::evidence::{SampleRecord, TraceHeader, TraceTask, ValidationRecord};
+    let read = [
+        one::<SampleRecord>(line)?,
+        one::<TraceTask>(line)?,
+        one::<TraceHeader>(line)?,
+        one::<ValidationRecord>(line)?,
+        one::<serde_json::Value>(line)?,
+        one::<BTreeMap<String, Option<serde_json::Value>>>(line)?,
+        one::<Vec<serde_json::Value>>(line)?,
+    ];
+    Ok(read.into_iter().filter(|r| *r).count())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -746,6 +809,35 @@ mod tests {
         assert_eq!(select("missing = \"a\""), Vec::<usize>::new());
     }
 
+    /// Selections through the records of their rarest string are the records a plain filter
+    /// keeps, in file order: strings, numbers of either type, a key only some lines have, a
+    /// text no line holds, and a string that is also a key.
+    #[test]
+    fn selection_by_postings_is_the_plain_filter() {
+        let text = concat!(
+            "{\"s\":\"a\",\"c\":\"x\",\"r\":1}\n",
+            "{\"s\":\"b\",\"c\":\"x\",\"r\":1}\n",
+            "{\"s\":\"a\",\"c\":\"y\",\"r\":2,\"p\":\"s\"}\n",
+            "{\"s\":\"b\",\"c\":\"y\",\"r\":2.0}\n",
+            "{\"s\":\"a\",\"c\":\"x\",\"r\":3}\n",
+            "{\"c\":\"x\",\"r\":1}\n",
+        );
+        let j = Jsonl::parse("s.jsonl", text.as_bytes()).unwrap();
+        let selections = [
+            "s = \"a\"", "s = \"b\"", "s = \"a\"\nc = \"x\"", "c = \"y\"\nr = 2", "r = 1", "s = \"a\"\nr = 3.0", "s = \"z\"", "p = \"s\"", "s = \"s\"", "c = \"x\"\ns = \"b\"", "r = \"1\"",
+        ];
+        for t in selections {
+            let select: BTreeMap<String, toml::Value> = toml::from_str(t).unwrap();
+            let plain: Vec<usize> = j
+                .records
+                .iter()
+                .filter(|r| select.iter().all(|(k, v)| j.key(k).and_then(|k| j.value(r, k)).is_some_and(|x| j.equals_toml(x, v))))
+                .map(|r| r.line)
+                .collect();
+            assert_eq!(j.select(&select).iter().map(|r| r.line).collect::<Vec<_>>(), plain, "{t}");
+        }
+    }
+
     #[test]
     fn records_group_by_their_fields() {
         let j = Jsonl::parse("s.jsonl", b"{\"v\":\"a\",\"t\":1}\n{\"v\":\"b\",\"t\":5}\n{\"v\":\"a\",\"t\":3}\n").unwrap();
@@ -779,7 +871,7 @@ mod tests {
         let pieces = Jsonl::parse("s.jsonl", text.as_bytes()).unwrap();
         let whole = {
             let piece = Piece::parse("s.jsonl", &text, 0).unwrap();
-            Jsonl { path: "s.jsonl".into(), text: text.clone(), records: piece.records, symbols: piece.symbols, fields: piece.fields }
+            Jsonl { path: "s.jsonl".into(), text: text.clone(), records: piece.records, symbols: piece.symbols, fields: piece.fields, postings: RefCell::default() }
         };
         assert_eq!(pieces.records.len(), whole.records.len());
         for (a, b) in pieces.records.iter().zip(&whole.records) {
@@ -809,24 +901,8 @@ mod tests {
     /// The file read with the fast line reader and with serde alone: the same records, fields
     /// (floats to the bit) and symbols in the same order, or the same diagnostic.
     fn fast_is_serde(path: &str, text: &str) {
-        let fast = Piece::parse_with(path, text, 0, true);
-        let slow = Piece::parse_with(path, text, 0, false);
-        match (&fast, &slow) {
-            (Ok(a), Ok(b)) => {
-                assert_eq!(a.symbols.names, b.symbols.names, "{path}: symbols");
-                let bits = |p: &Piece| -> Vec<(u32, String)> { p.fields.iter().map(|(k, v)| (*k, match v {
-                    Scalar::Float(f) => format!("float {:x}", f.to_bits()),
-                    other => format!("{other:?}"),
-                })).collect() };
-                assert_eq!(bits(a), bits(b), "{path}: fields");
-                let records = |p: &Piece| -> Vec<(usize, Range<usize>, Range<usize>)> { p.records.iter().map(|r| (r.line, r.span.clone(), r.fields.clone())).collect() };
-                assert_eq!(records(a), records(b), "{path}: records");
-                assert_eq!((a.lines, a.trailing_blank), (b.lines, b.trailing_blank), "{path}");
-            }
-            (Err(a), Err(b)) => {
-                assert_eq!((&a.message, a.position(), a.render()), (&b.message, b.position(), b.render()), "{path}");
-            }
-            _ => panic!("{path}: fast {:?}, serde {:?}", fast.as_ref().err(), slow.as_ref().err()),
+        if let Err(e) = fast_agrees_with_serde(path, text) {
+            panic!("{e}");
         }
     }
 
@@ -879,27 +955,8 @@ mod tests {
     /// `line` read as `T` by the fast typed reader and by serde_json: where the fast one
     /// reads it, serde_json reads the same value (compared through `Debug`, which tells -0.0
     /// from 0.0 and an integer from a float). Whether the fast one read it.
-    fn typed_is_serde<T: DeserializeOwned + fmt::Debug>(line: &str) -> bool {
-        let Some(fast) = scan::from_line::<T>(line) else { return false };
-        let slow = serde_json::from_str::<T>(line).map_err(|e| format!("{line}: serde_json refuses it: {e}")).unwrap();
-        assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{line}");
-        true
-    }
-
     fn every_type_is_serde(line: &str) -> usize {
-        use crate::evidence::{SampleRecord, TraceHeader, TraceTask, ValidationRecord};
-        [
-            typed_is_serde::<SampleRecord>(line),
-            typed_is_serde::<TraceTask>(line),
-            typed_is_serde::<TraceHeader>(line),
-            typed_is_serde::<ValidationRecord>(line),
-            typed_is_serde::<serde_json::Value>(line),
-            typed_is_serde::<BTreeMap<String, Option<serde_json::Value>>>(line),
-            typed_is_serde::<Vec<serde_json::Value>>(line),
-        ]
-        .into_iter()
-        .filter(|read| *read)
-        .count()
+        typed_agree_with_serde(line).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
@@ -1019,7 +1076,7 @@ impl JsonlBuilder {
     }
 
     pub(crate) fn finish(self) -> Jsonl {
-        Jsonl { path: self.path, text: self.text, records: self.records, symbols: self.symbols, fields: self.fields }
+        Jsonl { path: self.path, text: self.text, records: self.records, symbols: self.symbols, fields: self.fields, postings: RefCell::default() }
     }
 }
 

@@ -12,8 +12,9 @@
 //!
 //! [`store::Evidence`] is the one reader of evidence files for a loaded workspace: it opens each
 //! file once, keeps what it parsed, and shares it between registries and checks.
-//! [`columns`] reads a large samples file for `claimcheck stats` without holding it: streamed in
-//! chunks, on every core, into per-group columns of the fields asked for. `scan` is the fast
+//! [`columns`] reads a large samples file (JSONL, or CSV and TSV in [`columns::delimited`]) for
+//! `claimcheck stats` without holding it: streamed in chunks, on every core, into per-group
+//! columns of the fields asked for. `scan` is the fast
 //! path under [`jsonl`], [`columns`] and the typed records ([`Jsonl::record_as`], [`trace`]):
 //! it reads the tokens it is sure of exactly as serde_json does and leaves every other line to
 //! serde_json, so that values and errors are the same either way.

@@ -57,6 +57,103 @@ pub(crate) fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     b.get(i..i + word.len()).filter(|w| *w == word).map(|_| i + word.len())
 }
 
+/// The members of a flat JSON object, one a line, walked key by key: the one line walker of
+/// the fast readers ([`super::jsonl`] and [`super::columns`]). It keeps the keys of the line
+/// before (its *shape*), each with a tag its reader gave it (a symbol, a column), and compares
+/// each key in place with the one the line before had at that position: lines of one file
+/// mostly repeat their keys, so a key of a known shape is neither searched for its end nor
+/// looked up again. What a value is, and which values to keep, is the reader's to decide.
+pub(crate) struct Members<T> {
+    /// The keys of the last line whose shape was kept, with their tags.
+    shape: Vec<(Vec<u8>, T)>,
+    /// The keys of the line just walked, as ranges of its input.
+    keys: Vec<(usize, usize)>,
+}
+
+impl<T: Copy> Members<T> {
+    pub(crate) fn new() -> Members<T> {
+        Members { shape: Vec::new(), keys: Vec::new() }
+    }
+
+    /// Walks the object that starts at `b[i]` (after blanks). For the `n`th member it calls
+    /// `value(n, key, tag, start)`, with the key's range, the tag its key had in the line
+    /// before (`None` where this line's keys differ from there on) and where its value starts;
+    /// `value` returns where the value ends, or `None` where the line is not one the reader is
+    /// sure of. Answers the index just past the closing brace and whether the line has the
+    /// shape of the line before, or `None` where the object is not one the walker is sure of
+    /// (an escape in a key, a syntax error): serde_json then reads it.
+    #[inline]
+    pub(crate) fn walk(&mut self, b: &[u8], i: usize, mut value: impl FnMut(usize, (usize, usize), Option<T>, usize) -> Option<usize>) -> Option<(usize, bool)> {
+        self.keys.clear();
+        let mut same_shape = true;
+        let mut i = skip_ws(b, i);
+        if *b.get(i)? != b'{' {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+        if *b.get(i)? == b'}' {
+            return Some((i + 1, self.shape.is_empty()));
+        }
+        loop {
+            if *b.get(i)? != b'"' {
+                return None;
+            }
+            let ks = i + 1;
+            let n = self.keys.len();
+            let known = match self.shape.get(n) {
+                Some((k, tag)) if same_shape && b.get(ks + k.len()) == Some(&b'"') && same_bytes(&b[ks..ks + k.len()], k) => Some((ks + k.len(), *tag)),
+                _ => None,
+            };
+            let (ke, tag) = match known {
+                Some((ke, tag)) => (ke, Some(tag)),
+                None => {
+                    same_shape = false;
+                    (string_end(b, ks)?, None)
+                }
+            };
+            i = skip_ws(b, ke + 1);
+            if *b.get(i)? != b':' {
+                return None;
+            }
+            self.keys.push((ks, ke));
+            i = skip_ws(b, value(n, (ks, ke), tag, skip_ws(b, i + 1))?);
+            match *b.get(i)? {
+                b',' => i = skip_ws(b, i + 1),
+                b'}' => return Some((i + 1, same_shape && self.keys.len() == self.shape.len())),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The keys of the line just walked, as ranges of its input.
+    pub(crate) fn keys(&self) -> &[(usize, usize)] {
+        &self.keys
+    }
+
+    /// Whether the line just walked (in `b`) repeats a key, which is serde's error to give.
+    pub(crate) fn repeats_a_key(&self, b: &[u8]) -> bool {
+        let key = |&(a, e): &(usize, usize)| &b[a..e];
+        if self.keys.len() <= 32 {
+            self.keys.iter().enumerate().any(|(x, k)| self.keys[..x].iter().any(|j| key(j) == key(k)))
+        } else {
+            let mut seen = rustc_hash::FxHashSet::default();
+            !self.keys.iter().all(|k| seen.insert(key(k)))
+        }
+    }
+
+    /// Keeps the keys of the line just walked (in `b`), with `tags` in their order, as the
+    /// shape the next line is compared with.
+    pub(crate) fn keep_shape(&mut self, b: &[u8], tags: impl IntoIterator<Item = T>) {
+        self.shape.clear();
+        self.shape.extend(self.keys.iter().zip(tags).map(|(&(a, e), tag)| (b[a..e].to_vec(), tag)));
+    }
+
+    /// Forgets the shape kept, so that the next line is walked as new.
+    pub(crate) fn forget_shape(&mut self) {
+        self.shape.clear();
+    }
+}
+
 /// The end of a non-negative JSON number starting at `i`, checked against JSON's grammar.
 pub(crate) fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
     let digits = |i: &mut usize| {

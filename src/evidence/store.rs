@@ -40,12 +40,15 @@ pub struct Evidence {
 pub enum Ahead {
     Jsonl,
     Trace,
+    /// A JSON (or TOML) document, as [`Evidence::document`] reads it.
+    Document,
 }
 
 /// What a thread of [`Evidence::read_ahead`] made of a file.
 enum Parsed {
     Jsonl(Option<Jsonl>),
     Trace(Option<TraceFile>),
+    Document(Option<serde_json::Value>),
 }
 
 /// Why a file could not be had; each caller locates it as suits its reader.
@@ -260,8 +263,8 @@ impl Evidence {
     }
 
     /// Reads `files` ahead of the checks that will ask for them, on every core: each as a
-    /// JSONL file ([`Evidence::jsonl`]) or a trace ([`Evidence::trace`]), kept as those would
-    /// keep it. Each file is opened once, by the root's handle (which refuses a link out at the
+    /// JSONL file ([`Evidence::jsonl`]), a trace ([`Evidence::trace`]) or a document
+    /// ([`Evidence::document`]), kept as those would keep it. Each file is opened once, by the root's handle (which refuses a link out at the
     /// open, from any thread), and its bytes are kept and counted as [`Evidence::bytes`] keeps
     /// and counts them. A file that cannot be read or parsed is skipped: the check that asks for
     /// it reads it again and reports the error then, located as it locates it.
@@ -281,6 +284,7 @@ impl Evidence {
             let kept = match how {
                 Ahead::Jsonl => (key.clone(), TypeId::of::<Jsonl>()),
                 Ahead::Trace => (format!("{key}#trace"), TypeId::of::<Option<Rc<TraceFile>>>()),
+                Ahead::Document => (format!("{key}#document"), TypeId::of::<serde_json::Value>()),
             };
             if key.starts_with("inserted:") || self.parsed.borrow().contains_key(&kept) {
                 continue;
@@ -312,6 +316,7 @@ impl Evidence {
                 .map(|how| match how {
                     Ahead::Jsonl => Parsed::Jsonl(Jsonl::parse(rel, bytes).ok()),
                     Ahead::Trace => Parsed::Trace(trace::read_typed(bytes)),
+                    Ahead::Document => Parsed::Document(document(rel, bytes).ok()),
                 })
                 .collect();
             Some((fresh, parsed))
@@ -333,6 +338,10 @@ impl Evidence {
                     Parsed::Trace(file) => {
                         parsed.insert((key.clone(), TypeId::of::<Option<Rc<TraceFile>>>()), Rc::new(file.map(Rc::new)));
                     }
+                    Parsed::Document(Some(value)) => {
+                        parsed.insert((key.clone(), TypeId::of::<serde_json::Value>()), Rc::new(value));
+                    }
+                    Parsed::Document(None) => {}
                 }
             }
         }
@@ -344,6 +353,14 @@ impl Evidence {
             let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(rel, bytes, e.valid_up_to()))?;
             serde_json::from_str(text).map_err(|e| json_error(rel, text, &e))
         })
+    }
+
+    /// The JSON document at `rel` (TOML where its name ends in `.toml`) as a tree of values,
+    /// parsed once per process for every registry and check that reads it (the shipped
+    /// registries read `meta.json` in 27 checks). A malformed document is located in itself,
+    /// where its parser stopped.
+    pub fn document(&self, rel: &str) -> Result<Rc<serde_json::Value>, ReadError> {
+        self.parsed_as(rel, "#document", document)
     }
 
     /// Puts a JSONL file parsed elsewhere (a fresh run's samples, before they are written)
@@ -364,6 +381,17 @@ impl Evidence {
             return Ok(inserted);
         }
         self.root.normal(rel).map_err(ReadError::path)
+    }
+}
+
+/// The document `rel` holds; see [`Evidence::document`].
+fn document(rel: &str, bytes: &[u8]) -> Result<serde_json::Value, Diagnostic> {
+    let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(rel, bytes, e.valid_up_to()))?;
+    if rel.ends_with(".toml") {
+        let t: toml::Value = toml::from_str(text).map_err(|e| Diagnostic::toml(&format!("{rel}: not TOML"), rel, text, &e))?;
+        serde_json::to_value(t).map_err(|e| Diagnostic::plain(format!("{rel}: {e}")))
+    } else {
+        serde_json::from_str(text).map_err(|e| Diagnostic::json(&format!("{rel}: not JSON"), rel, text, &e))
     }
 }
 
@@ -463,6 +491,30 @@ mod tests {
         let error = |e: &Evidence| e.jsonl("r/bad.jsonl").unwrap_err().at("r/bad.jsonl").render();
         assert_eq!(error(&ahead), error(&asked));
         assert!(ahead.jsonl("r/missing.jsonl").is_err());
+        assert!(ahead.opens().values().all(|n| *n == 1), "{:?}", ahead.opens());
+    }
+
+    /// Documents read ahead are the documents read when asked: the same tree, the same located
+    /// error, each file opened once, a document and a JSONL reading of one file sharing it.
+    #[test]
+    fn documents_read_ahead_read_as_documents_read_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("m.json"), "{\"a\": [1, 2.5, {\"b\": \"x\"}]}").unwrap();
+        std::fs::write(dir.path().join("bad.json"), "{\"a\": [1,\n 2,,]}").unwrap();
+        std::fs::write(dir.path().join("c.toml"), "a = 1\n[b]\nc = \"x\"\n").unwrap();
+        std::fs::write(dir.path().join("not.json"), b"{\"a\": \"\xff\"}").unwrap();
+        let ahead = Evidence::new(Root::new(dir.path()).unwrap());
+        let asked = Evidence::new(Root::new(dir.path()).unwrap());
+        let files = ["m.json", "bad.json", "c.toml", "not.json", "missing.json"];
+        ahead.read_ahead(&files.map(|f| (f.to_string(), Ahead::Document)));
+        for rel in ["m.json", "c.toml"] {
+            assert_eq!(ahead.document(rel).unwrap(), asked.document(rel).unwrap(), "{rel}");
+        }
+        for rel in ["bad.json", "not.json"] {
+            let error = |e: &Evidence| e.document(rel).unwrap_err().at(rel).render();
+            assert_eq!(error(&ahead), error(&asked), "{rel}");
+        }
+        assert!(ahead.document("missing.json").is_err());
         assert!(ahead.opens().values().all(|n| *n == 1), "{:?}", ahead.opens());
     }
 

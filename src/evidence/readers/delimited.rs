@@ -52,7 +52,7 @@ pub(super) fn read(src: &Source, delimiter: u8) -> Result<Jsonl, Diagnostic> {
 }
 
 /// A cell's value; see the module's documentation.
-fn cell(text: &str) -> FieldValue<'_> {
+pub(crate) fn cell(text: &str) -> FieldValue<'_> {
     match text {
         "" => return FieldValue::Null,
         "true" => return FieldValue::Bool(true),

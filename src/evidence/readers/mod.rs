@@ -32,7 +32,7 @@
 
 mod cargo_criterion;
 mod criterion;
-mod delimited;
+pub(crate) mod delimited;
 mod google_benchmark;
 mod hyperfine;
 mod json;
