@@ -837,6 +837,8 @@ fn unbound_numbers(
             }
         }
     }
+    // Each scoped label's quote is searched for in every sentence: its searcher is built once.
+    let scoped: Vec<(&str, binding::QuoteSearch<'_>)> = scoped.iter().map(|(k, q)| (k.as_str(), binding::QuoteSearch::new(q))).collect();
     let mut found: Vec<(&Number, usize)> = Vec::new();
     for s in &article.sentences {
         if let Some(i) = registry.ignore.iter().find(|i| i.covers(s)) {
@@ -845,7 +847,7 @@ fn unbound_numbers(
         }
         // Which scoped labels hold in this sentence is decided once per sentence, not once per
         // number: a long sentence with many numbers is searched once.
-        let here: BTreeSet<&str> = scoped.iter().filter(|(_, q)| binding::holds(&s.text, q)).map(|(k, _)| k.as_str()).collect();
+        let here: BTreeSet<&str> = scoped.iter().filter(|(_, q)| q.holds(&s.text)).map(|(k, _)| *k).collect();
         for n in &s.numbers {
             let declared = |key: &str| global.contains(key) || covered.get(&s.index).is_some_and(|k| k.contains(key)) || here.contains(key);
             // In a table cell, a label may leave out the unit the header gives, as a check's
