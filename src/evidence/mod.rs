@@ -31,9 +31,6 @@ pub mod kernels;
 pub mod manifest;
 pub mod meta;
 pub mod run;
-// The readers are not yet called by the checks (`stat`, `compare` and `arith` read JSONL);
-// wiring them in is the next step of "Audit anyone's article".
-#[allow(dead_code)]
 pub(crate) mod readers;
 pub mod samples;
 pub(crate) mod scan;
