@@ -67,19 +67,24 @@ fn read_in_chunks(shown: &str, input: impl Read + Send, by: &[String], fields: &
         }
         worker
     };
-    let workers: Vec<Worker> = if threads <= 1 {
-        vec![work(&source)]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(|| work(&source))).collect();
-            handles.into_iter().map(|h| h.join().expect("a reader thread panicked")).collect()
-        })
-    };
+    let workers: Vec<Worker> = on_threads(threads, || work(&source));
     let source = source.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(e) = source.failed {
         return Err(Diagnostic::plain(format!("reading {shown}: {e}")));
     }
     join(shown, &wanted, workers)
+}
+
+/// Runs `work` on `threads` threads, or on this one when there is one, and returns what each
+/// gave: the JSONL and the delimited readers' workers, each pulling chunks until the file ends.
+fn on_threads<T: Send>(threads: usize, work: impl Fn() -> T + Sync) -> Vec<T> {
+    if threads <= 1 {
+        return vec![work()];
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(&work)).collect();
+        handles.into_iter().map(|h| h.join().expect("a reader thread panicked")).collect()
+    })
 }
 
 /// The file, read by whichever worker holds the lock.

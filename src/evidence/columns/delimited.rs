@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::{Grouped, Source, next_chunk};
+use super::{Grouped, Source, next_chunk, on_threads};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::{FieldValue, JsonlBuilder, Scalar};
 use crate::evidence::readers::{self, Format, delimited::cell};
@@ -111,14 +111,7 @@ fn fast<R: Read + Send>(input: &mut R, delimiter: u8, by: &[String], fields: &[S
         }
         worker
     };
-    let workers: Vec<Worker> = if threads <= 1 {
-        vec![work(&source)]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(|| work(&source))).collect();
-            handles.into_iter().map(|h| h.join().expect("a reader thread panicked")).collect()
-        })
-    };
+    let workers: Vec<Worker> = on_threads(threads, || work(&source));
     let source = source.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(e) = source.failed {
         return Err(e);
