@@ -75,6 +75,22 @@ fn read_in_chunks(shown: &str, input: impl Read + Send, by: &[String], fields: &
     join(shown, &wanted, workers)
 }
 
+/// A row's group as the raw bytes of its grouping cells, each ended by 0xff (0xfe for an absent
+/// one), into `key`: rows of one group give the same bytes, so a row's group is found by one
+/// hash before any cell is turned into text. Both columnar readers key their groups this way.
+fn raw_group_key<'a>(key: &mut Vec<u8>, cells: impl Iterator<Item = Option<&'a [u8]>>) {
+    key.clear();
+    for cell in cells {
+        match cell {
+            Some(bytes) => {
+                key.extend_from_slice(bytes);
+                key.push(0xff);
+            }
+            None => key.push(0xfe),
+        }
+    }
+}
+
 /// Runs `work` on `threads` threads, or on this one when there is one, and returns what each
 /// gave: the JSONL and the delimited readers' workers, each pulling chunks until the file ends.
 fn on_threads<T: Send>(threads: usize, work: impl Fn() -> T + Sync) -> Vec<T> {
@@ -313,16 +329,7 @@ impl<'a> Worker<'a> {
                 },
             };
         }
-        self.raw_key.clear();
-        for &slot in &self.wanted.by {
-            match tokens[slot] {
-                Some((a, b)) => {
-                    self.raw_key.extend_from_slice(&bytes[a..b]);
-                    self.raw_key.push(0xff);
-                }
-                None => self.raw_key.push(0xfe),
-            }
-        }
+        raw_group_key(&mut self.raw_key, self.wanted.by.iter().map(|&slot| tokens[slot].map(|(a, b)| &bytes[a..b])));
         let group = match self.by_raw.get(self.raw_key.as_slice()) {
             Some(&g) => g,
             None => {

@@ -517,12 +517,10 @@ impl Shape {
                         let (rows_i, split_i) = (rows as i32, form.split(self.cols) as i32);
                         let blocks = form.blocks(self.rows, self.cols) as u32;
                         b.arg(&mut set.part).arg(&mut counters).arg(&rows_i).arg(&cols).arg(&split_i).arg(&eps);
-                        let delay = match form {
-                            Fused::FlagD { delay, .. } => delay as i32,
-                            _ => 0,
-                        };
-                        if matches!(form, Fused::FlagD { .. }) {
-                            b.arg(&delay);
+                        // The delayed-start form takes its delay as a last argument.
+                        let delay = if let Fused::FlagD { delay, .. } = form { Some(delay as i32) } else { None };
+                        if let Some(delay) = &delay {
+                            b.arg(delay);
                         }
                         if matches!(form, Fused::Flag { coop: false, .. }) {
                             b.launch(cfg(blocks, threads, 0))?;

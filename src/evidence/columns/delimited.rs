@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::{Grouped, Source, next_chunk, on_threads};
+use super::{Grouped, Source, next_chunk, on_threads, raw_group_key};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::{FieldValue, JsonlBuilder, Scalar};
 use crate::evidence::readers::{self, Format, delimited::cell};
@@ -244,17 +244,8 @@ impl<'a> Worker<'a> {
                 None => return false,
             }
         }
-        self.raw_key.clear();
-        for by in &plan.by {
-            match by {
-                Some(c) => {
-                    let (a, e) = self.cells[*c];
-                    self.raw_key.extend_from_slice(&line[a..e]);
-                    self.raw_key.push(0xff);
-                }
-                None => self.raw_key.push(0xfe),
-            }
-        }
+        let cells = &self.cells;
+        raw_group_key(&mut self.raw_key, plan.by.iter().map(|by| by.map(|c| &line[cells[c].0..cells[c].1])));
         let group = match self.by_raw.get(self.raw_key.as_slice()) {
             Some(&g) => g,
             None => {
