@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::rc::Rc;
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
@@ -116,12 +117,13 @@ const DIR: &str = "article/figures";
 /// Renders every figure from the run at `run` (root-relative), reading through `evidence`.
 pub(crate) fn render(evidence: &Evidence, run: &str) -> anyhow::Result<Vec<Figure>> {
     plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).map_err(|_| anyhow::anyhow!("the embedded font does not load"))?;
-    let samples = read_samples(evidence, &format!("{run}/samples.jsonl"))?;
+    let typed = samples(evidence, run);
+    let samples = typed.as_ref().as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut out = Vec::new();
     out.push(latency_figure(
         "pointwise.svg",
         run,
-        &samples,
+        samples,
         "pointwise",
         &["n=262144", "n=1048576", "n=4194304", "n=16777216"],
         &["2^18", "2^20", "2^22", "2^24"],
@@ -131,7 +133,7 @@ pub(crate) fn render(evidence: &Evidence, run: &str) -> anyhow::Result<Vec<Figur
     out.push(latency_figure(
         "softmax.svg",
         run,
-        &samples,
+        samples,
         "softmax",
         &["4096x128", "16384x512", "32768x1024", "4096x4096", "1024x32768", "8x262144"],
         &["4096×128", "16384×512", "32768×1024", "4096×4096", "1024×32768", "8×262144"],
@@ -150,7 +152,7 @@ pub(crate) fn render(evidence: &Evidence, run: &str) -> anyhow::Result<Vec<Figur
     out.push(latency_figure(
         "scheduling.svg",
         run,
-        &samples,
+        samples,
         "scheduling",
         &["balanced", "ragged"],
         &["balanced", "ragged"],
@@ -167,9 +169,14 @@ pub(crate) fn provenance_toml(figures: &[Figure]) -> anyhow::Result<String> {
     Ok(format!("# Written by `claimcheck figures`: every figure and every plotted label, with its source.\n\n{}", toml::to_string(&p)?))
 }
 
-fn read_samples(evidence: &Evidence, path: &str) -> anyhow::Result<Vec<SampleRecord>> {
-    let jsonl = evidence.jsonl(path).map_err(|e| anyhow::anyhow!(e.at(path).render()))?;
-    jsonl.records.iter().map(|r| jsonl.record_as(r, "a sample").map_err(|d| anyhow::anyhow!(d.render()))).collect()
+/// The samples of the run at `run` (root-relative), typed once per process: the rendering and
+/// the `figure` check's list of what a run holds both read them.
+pub(crate) fn samples(evidence: &Evidence, run: &str) -> Rc<Result<Vec<SampleRecord>, String>> {
+    let path = format!("{run}/samples.jsonl");
+    evidence.derived(&format!("typed samples of {path}"), || {
+        let jsonl = evidence.jsonl(&path).map_err(|e| e.at(&path).render())?;
+        jsonl.records.iter().map(|r| jsonl.record_as(r, "a sample").map_err(|d| d.render())).collect()
+    })
 }
 
 /// The legend every figure draws, in one style.
@@ -364,10 +371,21 @@ fn latency_figure(
 
 fn timeline_figure(name: &str, run: &str, evidence: &Evidence, trace: &str) -> anyhow::Result<Figure> {
     let path = format!("{run}/{trace}");
-    let text = evidence.text(&path).map_err(|e| anyhow::anyhow!(e.at(&path).render()))?;
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let header: crate::evidence::TraceHeader = serde_json::from_str(lines.next().unwrap_or("{}"))?;
-    let tasks: Vec<TraceTask> = lines.map(serde_json::from_str).collect::<Result<_, _>>()?;
+    // The typed reader's reading, shared with the `trace` checks, where it takes the file;
+    // otherwise the whole read, which says what is wrong with it.
+    let typed = evidence.trace(&path).map_err(|e| anyhow::anyhow!(e.at(&path).render()))?;
+    let whole;
+    let (header, tasks) = match typed.as_ref() {
+        Some(file) => (&file.header, file.tasks.as_slice()),
+        None => {
+            let text = evidence.text(&path).map_err(|e| anyhow::anyhow!(e.at(&path).render()))?;
+            let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+            let header: crate::evidence::TraceHeader = serde_json::from_str(lines.next().unwrap_or("{}"))?;
+            let tasks: Vec<TraceTask> = lines.map(serde_json::from_str).collect::<Result<_, _>>()?;
+            whole = (header, tasks);
+            (&whole.0, whole.1.as_slice())
+        }
+    };
     let t0 = tasks.iter().map(|t| t.start_ns).min().ok_or_else(|| anyhow::anyhow!("{trace} has no tasks"))?;
     let t1 = tasks.iter().map(|t| t.end_ns).max().unwrap_or(t0);
     let span_us = (t1 - t0) as f64 / 1000.0;

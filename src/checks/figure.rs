@@ -52,14 +52,15 @@ impl Spec {
             ctx.evidence.root().folder(run).map_err(|e| at(format!("{}: run {run}: {e}", self.provenance.get_ref())))?;
             let samples_path = format!("{run}/samples.jsonl");
             let samples = ctx.evidence.jsonl(&samples_path).map_err(|e| at(e.at(&samples_path).message))?;
-            // The configurations a run has samples of, read once per process for every check.
+            // The configurations a run has samples of, read once per process for every check:
+            // from the samples the rendering reads where every record is one, else from the
+            // records that are.
             let present = ctx.evidence.derived(&format!("configurations of {run}"), || -> BTreeSet<(String, String, String, String)> {
-                samples
-                    .records
-                    .iter()
-                    .filter_map(|r| samples.record_as::<crate::evidence::SampleRecord>(r, "a sample").ok())
-                    .map(|s| (s.suite, s.case, s.variant, s.mode))
-                    .collect()
+                let key = |s: &crate::evidence::SampleRecord| (s.suite.clone(), s.case.clone(), s.variant.clone(), s.mode.clone());
+                match crate::figures::samples(ctx.evidence, run).as_ref() {
+                    Ok(typed) => typed.iter().map(key).collect(),
+                    Err(_) => samples.records.iter().filter_map(|r| samples.record_as(r, "a sample").ok()).map(|s| key(&s)).collect(),
+                }
             });
             // Every registry that checks the figures of a run shares one rendering of it.
             let fresh = ctx.evidence.derived(&format!("figures of {run}"), || crate::figures::render(ctx.evidence, run).map_err(|e| format!("{e:#}")));
