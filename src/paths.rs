@@ -126,11 +126,32 @@ impl Root {
     }
 
     fn read_as(&self, rel: &str, last: LastLink) -> Result<(Vec<u8>, bool), PathError> {
+        self.read_below(rel, last, u64::MAX).map(|read| read.expect("no file is u64::MAX bytes long"))
+    }
+
+    /// As [`Root::read`], where the file is smaller than `limit` bytes; `None` where it is not
+    /// (a file streamed rather than held, which is then not read here at all).
+    pub(crate) fn read_if_below(&self, rel: &str, limit: u64) -> Result<Option<(Vec<u8>, bool)>, PathError> {
+        self.read_below(rel, LastLink::Follow, limit)
+    }
+
+    fn read_below(&self, rel: &str, last: LastLink, limit: u64) -> Result<Option<(Vec<u8>, bool)>, PathError> {
         let key = self.normal(rel)?;
         let (mut file, linked) = self.handle.open_noting_link(&key, last).map_err(|e| renamed(e.into(), rel))?;
+        let io = |source| PathError::Io { path: rel.to_string(), source };
+        if limit < u64::MAX && file.metadata().map_err(io)?.len() >= limit {
+            return Ok(None);
+        }
         let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|source| PathError::Io { path: rel.to_string(), source })?;
-        Ok((bytes, linked))
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
+        Ok(Some((bytes, linked)))
+    }
+
+    /// The regular file at `rel`, open for reading, by the rules of [`Root::read`]: for a file
+    /// read as a stream rather than held.
+    pub(crate) fn open(&self, rel: &str) -> Result<impl std::io::Read + Send + use<>, PathError> {
+        let key = self.normal(rel)?;
+        self.handle.open(&key, LastLink::Follow).map_err(|e| renamed(e.into(), rel))
     }
 
     /// Whether a file or folder is at `rel`, inside the root (links followed inside it).

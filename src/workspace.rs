@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
-use crate::evidence::store::{Evidence, ReadError};
+use crate::evidence::store::{Ahead, Evidence, ReadError};
 use crate::paths::{PathError, Root};
 use crate::registry::binding::{self, Binding};
 use crate::registry::lock::{self, Alignment, Lock};
@@ -74,29 +74,30 @@ impl Workspace {
         let mut diagnostics = Vec::new();
         let mut clean = HashMap::new();
         let registries: Vec<Registry> = files.iter().filter_map(|f| load_registry(&evidence, f, &mut clean, &mut diagnostics)).collect();
-        let registries = match &options.draft {
-            Some(draft) => {
-                if !diagnostics.is_empty() {
-                    return Workspace { evidence: Some(evidence), registries: vec![], diagnostics };
-                }
-                match load_draft(&evidence, registries, !options.claims.is_empty(), draft, &mut diagnostics) {
-                    Ok(one) => vec![one],
-                    Err(d) => return Workspace { evidence: Some(evidence), registries: vec![], diagnostics: vec![d] },
-                }
-            }
+        if options.draft.is_some() && !diagnostics.is_empty() {
+            return Workspace { evidence: Some(evidence), registries: vec![], diagnostics };
+        }
+        // Every command that loads a workspace audits it, so the evidence its checks parse is
+        // parsed on the other cores while this one reads and binds the articles.
+        let ahead: Vec<(String, Ahead)> = registries.iter().flat_map(|r| &r.claims).flat_map(|c| &c.checks).flat_map(|c| c.kind.ahead()).collect();
+        let bound = evidence.read_ahead_while(&ahead, || match &options.draft {
+            Some(draft) => load_draft(&evidence, registries, !options.claims.is_empty(), draft, &mut diagnostics).map(|one| vec![one]),
             None => {
                 let mut articles: BTreeMap<String, Option<Rc<Article>>> = BTreeMap::new();
-                registries
+                Ok(registries
                     .into_iter()
                     .map(|registry| {
                         let path = registry.manuscript.path.get_ref().clone();
                         let article = articles.entry(path).or_insert_with(|| load_article(&evidence, &registry, &mut diagnostics).map(Rc::new)).clone();
                         Loaded::bind(&evidence, registry, article, None, &mut diagnostics)
                     })
-                    .collect()
+                    .collect())
             }
-        };
-        Workspace { evidence: Some(evidence), registries, diagnostics }
+        });
+        match bound {
+            Ok(registries) => Workspace { evidence: Some(evidence), registries, diagnostics },
+            Err(d) => Workspace { evidence: Some(evidence), registries: vec![], diagnostics: vec![d] },
+        }
     }
 
     fn failed(d: Diagnostic) -> Workspace {

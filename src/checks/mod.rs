@@ -35,7 +35,7 @@ use toml::de::{DeTable, DeValue, Deserializer};
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::Jsonl;
-use crate::evidence::store::{Evidence, ReadError};
+use crate::evidence::store::{Ahead, Evidence, ReadError};
 use crate::article::numbers::{Part, Quoted, Unit};
 use crate::registry::source::Source;
 use units::FieldUnits;
@@ -139,6 +139,22 @@ kinds! {
     Figure => "figure", figure, false;
     Cited => "cited", cited, false;
     Compare => "compare", compare, true;
+}
+
+impl Kind {
+    /// The files this check will parse, and how, for [`Evidence::read_ahead`]: the JSONL files
+    /// it reads (as traces for a `trace` check) and the JSON documents that `json` and `arith`
+    /// checks name.
+    pub(crate) fn ahead(&self) -> Vec<(String, Ahead)> {
+        let how = if matches!(self, Kind::Trace(_)) { Ahead::Trace } else { Ahead::Jsonl };
+        let documents: Vec<&str> = match self {
+            Kind::Json(spec) => vec![spec.file.get_ref()],
+            Kind::Arith(spec) => spec.json_vars.values().map(|q| q.file.get_ref().as_str()).collect(),
+            _ => Vec::new(),
+        };
+        let jsonl = self.files().into_iter().filter(|f| f.ends_with(".jsonl")).map(|f| (f.to_string(), how));
+        jsonl.chain(documents.into_iter().map(|f| (f.to_string(), Ahead::Document))).collect()
+    }
 }
 
 impl std::fmt::Display for KindName {

@@ -85,6 +85,15 @@ pub(crate) fn samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagn
 }
 
 fn compute_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> {
+    match streamed(ctx, q) {
+        Some(samples) => Ok(samples),
+        None => whole_samples(ctx, q),
+    }
+}
+
+/// The samples from the file read whole, in its format, through `select`, `where` and
+/// `derive`: every query can be answered so, and every error is said so.
+fn whole_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> {
     let table = table(ctx, q)?;
     let jsonl = &table.jsonl;
     let selected = kept(ctx, q, jsonl)?;
@@ -95,6 +104,30 @@ fn compute_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnost
     let parsed = arith::parse(expr.get_ref()).map_err(|e| ctx.error_at(format!("`derive`: {}", e.message), inside(expr, &e.at), "here"))?;
     let values = selected.iter().map(|r| derived(ctx, jsonl, r, field, &parsed)).collect::<Result<Vec<_>, _>>()?;
     Samples::new(values).map_err(|e| ctx.error_at(format!("`{field}`: {e}"), expr.span(), "derived here"))
+}
+
+/// The samples of a plain query of a large JSONL file, streamed through the columnar reader
+/// ([`Evidence::columns`](crate::evidence::store::Evidence::columns)) rather than parsed whole:
+/// a field read as it is (no `derive`, no `where`, no `records`) from the records whose fields
+/// equal the strings of `select`. They are the group of those strings, where every record of
+/// the group holds them as strings (a number or a missing field of the same text is another
+/// record, which `select` does not keep); its values are in file order, as `select` keeps them,
+/// so that every statistic is the same to the last bit. `None` whenever that cannot be said,
+/// and the whole-file reader decides, errors included.
+fn streamed(ctx: &Context<'_>, q: &Query<'_>) -> Option<Samples> {
+    let field = q.field.get_ref();
+    let plain = q.format.is_none_or(|f| f.get_ref() == "jsonl") && q.records.is_none() && q.filter.is_none() && !q.derive.contains_key(field);
+    if !plain || !q.samples.get_ref().ends_with(".jsonl") {
+        return None;
+    }
+    let wanted: Vec<String> = q.select.get_ref().values().map(|v| v.as_str().filter(|s| !s.is_empty()).map(str::to_string)).collect::<Option<_>>()?;
+    let by: Vec<String> = q.select.get_ref().keys().cloned().collect();
+    let grouped = ctx.evidence.columns(q.samples.get_ref(), &by, field);
+    let grouped = grouped.as_ref().as_ref()?;
+    if !grouped.strings.contains(&wanted) {
+        return None;
+    }
+    Samples::new(grouped.groups.get(&wanted)?.first()?.clone()).ok()
 }
 
 /// The records `select` and `where` keep; none is an error at `select`.
@@ -171,5 +204,84 @@ mod tests {
         let f = Fixture::new(&[("t.csv", "name,time_s\na,0.5\na,0.7\nb,9\n")]);
         let body = "kind = \"stat\"\nsamples = \"t.csv\"\nselect = { name = \"a\" }\nfield = \"time_s\"\nstatistic = \"mean\"";
         assert_eq!(f.observe(&check_toml(body)).unwrap().value, Some(0.6));
+    }
+
+    /// A JSONL file just over the size from which a plain query streams it: 75,000 samples of
+    /// 8 configurations, with host times of every size and some fields that are not strings.
+    fn large_samples() -> String {
+        let mut text = String::new();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for i in 0..75_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let host = (x % 1_000_000) as f64 / 997.0 + (x % 7) as f64 * 1e-9;
+            text.push_str(&format!(
+                "{{\"suite\":\"softmax\",\"case\":\"c{}\",\"variant\":\"v{}\",\"mode\":\"graph\",\"round\":{},\"host_us\":{host},\"device_us\":{}}}\n",
+                i % 4,
+                i % 2,
+                i / 8,
+                x % 50
+            ));
+        }
+        assert!(text.len() as u64 >= crate::evidence::store::STREAMED_FROM, "{} bytes", text.len());
+        text
+    }
+
+    #[test]
+    fn a_plain_query_of_a_large_file_streams_it_to_the_same_samples() {
+        let text = large_samples();
+        // The same configuration once more, with `case` as a number: `select` does not keep it.
+        let mixed = format!("{text}{{\"suite\":\"softmax\",\"case\":7,\"variant\":\"v1\",\"mode\":\"graph\",\"host_us\":1}}\n");
+        let f = Fixture::new(&[("s.jsonl", &text), ("m.jsonl", &mixed)]);
+        let ctx = super::Context::new(&f.evidence, &f.article, &[], "claims/t.toml", "");
+        let query = |file: &str, select: &str, extra: &str| {
+            check_toml(&format!("kind = \"stat\"\nsamples = \"{file}\"\nselect = {{ {select} }}\nfield = \"host_us\"\nstatistic = \"mean\"\n{extra}"))
+        };
+        let streamed = |check: &super::super::Check| match &check.kind {
+            super::super::Kind::Stat(spec) => super::streamed(&ctx, &spec.query()),
+            _ => unreachable!(),
+        };
+        let both = |check: &super::super::Check| match &check.kind {
+            super::super::Kind::Stat(spec) => (streamed(check), super::whole_samples(&ctx, &spec.query()).unwrap()),
+            _ => unreachable!(),
+        };
+        // Streamed where the query is plain and its strings name a group of strings only: the
+        // same values in the same order (the sum, so the mean, is order's to the last bit).
+        for select in ["case = \"c1\", variant = \"v1\"", "case = \"c2\"", "mode = \"graph\", suite = \"softmax\"", ""] {
+            let (streamed, whole) = both(&query("s.jsonl", select, ""));
+            assert_eq!(streamed.as_ref(), Some(&whole), "{select}");
+            assert_eq!(streamed.unwrap().mean().to_bits(), whole.mean().to_bits(), "{select}");
+        }
+        // Read whole otherwise: a number in `select`, a derived field, a filter, a group whose
+        // text a number shares, a group that does not exist.
+        for (file, select, extra) in [
+            ("s.jsonl", "round = 3", ""),
+            ("s.jsonl", "case = \"c1\"", "derive = { host_us = \"device_us * 2\" }"),
+            ("s.jsonl", "case = \"c1\"", "where = \"device_us > 10\""),
+            ("m.jsonl", "case = \"7\"", ""),
+        ] {
+            assert_eq!(streamed(&query(file, select, extra)), None, "{file} {select} {extra}");
+        }
+        let (got, whole) = both(&query("m.jsonl", "case = \"c3\", variant = \"v1\"", ""));
+        assert_eq!(got, Some(whole));
+        let check = query("s.jsonl", "case = \"nothing\"", "");
+        assert_eq!(streamed(&check), None);
+        let error = f.observe(&check).unwrap_err();
+        assert!(error.message.contains("select matches no record"), "{}", error.message);
+    }
+
+    #[test]
+    fn a_large_file_with_a_bad_sample_elsewhere_is_read_whole_and_answers_as_before() {
+        // A negative host time in another configuration: the columnar reader refuses the file,
+        // the whole-file reader takes only the selected records, as it always has.
+        let text = large_samples().replacen("\"case\":\"c3\",\"variant\":\"v1\",\"mode\":\"graph\",\"round\":0,\"host_us\":", "\"case\":\"c3\",\"variant\":\"v1\",\"mode\":\"graph\",\"round\":0,\"host_us\":-", 1);
+        let f = Fixture::new(&[("s.jsonl", &text)]);
+        let body = "kind = \"stat\"\nsamples = \"s.jsonl\"\nselect = { case = \"c1\" }\nfield = \"host_us\"\nstatistic = \"p95\"";
+        assert!(f.observe(&check_toml(body)).unwrap().value.is_some());
+        let bad = body.replace("\"c1\"", "\"c3\"");
+        let error = f.observe(&check_toml(&bad)).unwrap_err();
+        assert!(error.message.contains("negative"), "{}", error.message);
+        assert!(error.render().contains("s.jsonl:4:"), "{}", error.render());
     }
 }

@@ -21,7 +21,7 @@ use crate::article::numbers::{self, Number};
 use crate::checks::{self, Context, Kind, KindName, Outcome, arith};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::run;
-use crate::evidence::store::{Ahead, Evidence};
+use crate::evidence::store::Evidence;
 use crate::registry::binding::{self, Binding};
 use crate::registry::lock;
 use crate::registry::{self, Registry, UnboundPolicy, Verdict};
@@ -421,25 +421,8 @@ impl ClaimReview {
 pub(crate) fn audit(ws: &Workspace) -> Review {
     let mut diagnostics = ws.diagnostics.clone();
     let Some(evidence) = ws.evidence() else { return Review { registries: Vec::new(), diagnostics } };
-    // The JSONL files, traces and JSON documents the checks read are parsed first, on every
-    // core; the checks then find them parsed, in the order they run.
-    let ahead: Vec<(String, Ahead)> = ws
-        .registries
-        .iter()
-        .flat_map(|loaded| &loaded.registry.claims)
-        .flat_map(|claim| &claim.checks)
-        .flat_map(|check| {
-            let how = if matches!(check.kind, Kind::Trace(_)) { Ahead::Trace } else { Ahead::Jsonl };
-            let documents: Vec<&str> = match &check.kind {
-                Kind::Json(spec) => vec![spec.file.get_ref()],
-                Kind::Arith(spec) => spec.json_vars.values().map(|q| q.file.get_ref().as_str()).collect(),
-                _ => Vec::new(),
-            };
-            let jsonl = check.kind.files().into_iter().filter(|f| f.ends_with(".jsonl")).map(move |f| (f.to_string(), how));
-            jsonl.chain(documents.into_iter().map(|f| (f.to_string(), Ahead::Document)))
-        })
-        .collect();
-    evidence.read_ahead(&ahead);
+    // The JSONL files, traces and JSON documents the checks read were parsed as the workspace
+    // loaded, on every core; the checks find them parsed.
     let registries: Vec<RegistryReview> = ws.registries.iter().map(|loaded| review_registry(evidence, loaded, &mut diagnostics)).collect();
     // The metadata of every run the checks read is read as `review` and `recheck` read it, so
     // a malformed file is bad input to every command alike.

@@ -36,10 +36,14 @@ use crate::diagnostic::Diagnostic;
 pub const CHUNK: usize = 4 << 20;
 
 /// The fields asked for, per group, in sorted group order: `columns[j]` holds the values of
-/// `fields[j]`, in no particular order.
+/// `fields[j]` (in file order from the JSONL reader, in no particular order from the CSV one).
 #[derive(Debug, Default, PartialEq)]
 pub struct Grouped {
     pub groups: BTreeMap<Vec<String>, Vec<Vec<f64>>>,
+    /// The groups whose every line held every `by` field as a JSON string (JSONL only): there,
+    /// a group is exactly the records a `select` of those strings keeps, since no number,
+    /// literal or missing field shares its text.
+    pub strings: std::collections::BTreeSet<Vec<String>>,
 }
 
 /// Reads the JSONL file `path` from `input` (shown as `shown` in diagnostics), grouped by the
@@ -191,11 +195,6 @@ struct At {
     text: String,
 }
 
-impl At {
-    fn before(&self, other: &Option<At>) -> bool {
-        other.as_ref().is_none_or(|o| (self.chunk, self.line) < (o.chunk, o.line))
-    }
-}
 
 /// What a chunk says about the file as a whole: its lines, its blank lines, its first error.
 #[derive(Debug, Default)]
@@ -215,6 +214,12 @@ struct ChunkInfo {
 struct Group {
     key: Vec<String>,
     columns: Vec<Vec<f64>>,
+    /// Where each chunk's values begin in `columns`: the chunk, and the length of every column
+    /// before it. The workers' parts are joined in chunk order by them, so a column holds its
+    /// values in file order.
+    starts: Vec<(usize, Vec<usize>)>,
+    /// Whether every line so far held every `by` field as a string.
+    strings: bool,
     /// Per field, the first line without a number (missing, or not a number), and the first
     /// with a negative one: the two errors [`Jsonl::samples`] reports, in its order.
     missing: Vec<Option<At>>,
@@ -348,7 +353,8 @@ impl<'a> Worker<'a> {
                 g
             }
         };
-        self.push(group, chunk, line, || line_text(bytes, pos));
+        let strings = self.wanted.by.iter().all(|&slot| self.scanner.tokens[slot].is_some_and(|(a, _)| bytes[a] == b'"'));
+        self.push(group, strings, chunk, line, || line_text(bytes, pos));
         true
     }
 
@@ -364,7 +370,8 @@ impl<'a> Worker<'a> {
                 _ => Value::Missing,
             };
         }
-        self.push(group, chunk, line, || jsonl.line_text(record).to_string());
+        let strings = self.wanted.by_names.iter().all(|k| matches!(jsonl.get(record, k), Some(Scalar::Str(_))));
+        self.push(group, strings, chunk, line, || jsonl.line_text(record).to_string());
     }
 
     /// The worker's group of `key`, made on first sight.
@@ -373,14 +380,18 @@ impl<'a> Worker<'a> {
             return g;
         }
         let n = self.wanted.fields.len();
-        self.groups.push(Group { key: key.clone(), columns: vec![Vec::new(); n], missing: vec![None; n], negative: vec![None; n] });
+        self.groups.push(Group { key: key.clone(), columns: vec![Vec::new(); n], starts: Vec::new(), strings: true, missing: vec![None; n], negative: vec![None; n] });
         self.by_text.insert(key, self.groups.len() - 1);
         self.groups.len() - 1
     }
 
     /// Adds the line's values to `group`, noting the first line of each kind of bad value.
-    fn push(&mut self, group: usize, chunk: usize, line: usize, text: impl Fn() -> String) {
+    fn push(&mut self, group: usize, strings: bool, chunk: usize, line: usize, text: impl Fn() -> String) {
         let g = &mut self.groups[group];
+        g.strings &= strings;
+        if g.starts.last().is_none_or(|(c, _)| *c != chunk) {
+            g.starts.push((chunk, g.columns.iter().map(Vec::len).collect()));
+        }
         for (j, value) in self.values.iter().enumerate() {
             match *value {
                 Value::Number(v) => {
@@ -450,32 +461,13 @@ fn join(shown: &str, wanted: &Wanted, workers: Vec<Worker>) -> Result<Grouped, D
         }
     }
     // The workers' groups, joined by group.
-    let n = wanted.fields.len();
-    let mut joined: BTreeMap<Vec<String>, Group> = BTreeMap::new();
+    let mut parts: BTreeMap<Vec<String>, Vec<Group>> = BTreeMap::new();
     for groups in all_groups {
         for g in groups {
-            match joined.get_mut(&g.key) {
-                None => {
-                    joined.insert(g.key.clone(), g);
-                }
-                Some(into) => {
-                    for j in 0..n {
-                        into.columns[j].extend_from_slice(&g.columns[j]);
-                        if let Some(at) = &g.missing[j]
-                            && at.before(&into.missing[j])
-                        {
-                            into.missing[j] = Some(at.clone());
-                        }
-                        if let Some(at) = &g.negative[j]
-                            && at.before(&into.negative[j])
-                        {
-                            into.negative[j] = Some(at.clone());
-                        }
-                    }
-                }
-            }
+            parts.entry(g.key.clone()).or_default().push(g);
         }
     }
+    let joined: BTreeMap<Vec<String>, Group> = parts.into_iter().map(|(key, parts)| (key, in_file_order(parts))).collect();
     // The first bad sample in the order the groups are printed: field by field, group by group.
     for (j, field) in wanted.field_names.iter().enumerate() {
         for g in joined.values() {
@@ -488,7 +480,43 @@ fn join(shown: &str, wanted: &Wanted, workers: Vec<Worker>) -> Result<Grouped, D
             }
         }
     }
-    Ok(Grouped { groups: joined.into_iter().map(|(k, g)| (k, g.columns)).collect() })
+    let strings = joined.iter().filter(|(_, g)| g.strings).map(|(k, _)| k.clone()).collect();
+    Ok(Grouped { groups: joined.into_iter().map(|(k, g)| (k, g.columns)).collect(), strings })
+}
+
+/// One group from the workers' parts of it: each column's values in file order, and the first
+/// line of each kind of bad value.
+fn in_file_order(mut parts: Vec<Group>) -> Group {
+    if parts.len() == 1 {
+        return parts.pop().expect("one part");
+    }
+    // Every chunk was read by one worker, so each chunk's values lie in one part, between its
+    // start and the next start of that part.
+    let mut pieces: Vec<(usize, usize, usize)> = Vec::new();
+    for (p, part) in parts.iter().enumerate() {
+        for (i, (chunk, _)) in part.starts.iter().enumerate() {
+            pieces.push((*chunk, p, i));
+        }
+    }
+    pieces.sort_unstable();
+    let n = parts[0].columns.len();
+    let mut columns: Vec<Vec<f64>> = (0..n).map(|j| Vec::with_capacity(parts.iter().map(|g| g.columns[j].len()).sum())).collect();
+    for &(_, p, i) in &pieces {
+        let part = &parts[p];
+        for (j, column) in columns.iter_mut().enumerate() {
+            let from = part.starts[i].1[j];
+            let to = part.starts.get(i + 1).map_or(part.columns[j].len(), |(_, s)| s[j]);
+            column.extend_from_slice(&part.columns[j][from..to]);
+        }
+    }
+    let first_of = |pick: fn(&Group) -> &Vec<Option<At>>| -> Vec<Option<At>> {
+        (0..n).map(|j| parts.iter().filter_map(|g| pick(g)[j].clone()).min_by_key(|at| (at.chunk, at.line))).collect()
+    };
+    let missing = first_of(|g| &g.missing);
+    let negative = first_of(|g| &g.negative);
+    let strings = parts.iter().all(|g| g.strings);
+    let key = std::mem::take(&mut parts[0].key);
+    Group { key, columns, starts: Vec::new(), strings, missing, negative }
 }
 
 /// A line read again by the line parser, now that its number in the file is known.
@@ -587,27 +615,23 @@ mod tests {
             }).collect()).collect();
             groups.insert(key.clone(), columns);
         }
-        Ok(Grouped { groups })
-    }
-
-    /// The columns with every column sorted, so that readers in any order compare.
-    fn sorted(mut g: Grouped) -> Grouped {
-        for columns in g.groups.values_mut() {
-            for c in columns.iter_mut() {
-                c.sort_by(f64::total_cmp);
-            }
-        }
-        g
+        let strings = grouped
+            .iter()
+            .filter(|(_, records)| records.iter().all(|r| by.iter().all(|k| matches!(jsonl.get(r, k), Some(Scalar::Str(_))))))
+            .map(|(key, _)| key.clone())
+            .collect();
+        Ok(Grouped { groups, strings })
     }
 
     fn read_text(text: &str, by: &[&str], fields: &[&str], threads: usize, chunk: usize) -> Result<Grouped, Diagnostic> {
-        read_in_chunks("s.jsonl", text.as_bytes(), &strings(by), &strings(fields), threads, chunk).map(sorted)
+        read_in_chunks("s.jsonl", text.as_bytes(), &strings(by), &strings(fields), threads, chunk)
     }
 
-    /// Both readers on `text`, in several chunkings: the same groups and values, or the same
-    /// diagnostic at the same place.
+    /// Both readers on `text`, in several chunkings: the same groups, the same values in the
+    /// same (file) order, the same groups of strings only; or the same diagnostic at the same
+    /// place.
     fn same_as_whole(text: &str, by: &[&str], fields: &[&str]) {
-        let expected = whole(text, &strings(by), &strings(fields)).map(sorted);
+        let expected = whole(text, &strings(by), &strings(fields));
         for (threads, chunk) in [(1, CHUNK), (2, 1), (2, 7), (3, 64), (2, 4096)] {
             let got = read_text(text, by, fields, threads, chunk);
             match (&expected, &got) {
@@ -645,6 +669,37 @@ mod tests {
         same_as_whole(&text, &["round"], &["host_us"]);
         same_as_whole(&text, &[], &["device_us"]);
         same_as_whole(&text, &["missing"], &["host_us"]);
+    }
+
+    #[test]
+    fn a_group_is_of_strings_only_where_no_line_gives_its_text_otherwise() {
+        // `case` 7 as a number, `"7"` as a string, `"8"` with an escape (the line parser's),
+        // and a line without `case`: one group "7" of both kinds, which is not of strings only.
+        let text = concat!(
+            "{\"case\":\"7\",\"t\":1}\n",
+            "{\"case\":7,\"t\":2}\n",
+            "{\"case\":\"\\u0038\",\"t\":3}\n",
+            "{\"case\":\"8\",\"t\":4}\n",
+            "{\"t\":5}\n",
+            "{\"case\":\"\",\"t\":6}\n",
+            "{\"case\":true,\"t\":7}\n",
+        );
+        // (The whole-file reader's groups tell the kinds apart under one name, so they are not
+        // compared here.)
+        let got = read_text(text, &["case"], &["t"], 2, 1).unwrap();
+        assert_eq!(got.strings, [vec!["8".to_string()]].into_iter().collect(), "{got:?}");
+        assert_eq!(got.groups[&vec!["8".to_string()]], vec![vec![3.0, 4.0]]);
+        assert_eq!(got.groups[&vec!["7".to_string()]], vec![vec![1.0, 2.0]]);
+    }
+
+    #[test]
+    fn values_keep_file_order_whichever_worker_read_them() {
+        // Many small chunks on four threads: the chunks of a group are spread over workers.
+        let text = samples_file(5000);
+        let expected = whole(&text, &strings(&["suite"]), &strings(&["host_us"])).unwrap();
+        for _ in 0..20 {
+            assert_eq!(read_text(&text, &["suite"], &["host_us"], 4, 300).unwrap(), expected);
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
 
+use super::columns::{self, Grouped};
 use super::jsonl::Jsonl;
 use super::trace::{self, TraceFile};
 use super::readers::{self, Format, Table};
@@ -34,6 +35,11 @@ pub struct Evidence {
     parsed: RefCell<HashMap<(String, TypeId), Rc<dyn Any>>>,
     opens: RefCell<BTreeMap<String, usize>>,
 }
+
+/// The size from which a JSONL file is streamed through the columnar reader where a check can
+/// use it ([`Evidence::columns`]), rather than held and parsed whole: two of its chunks, below
+/// which it reads on one thread anyway.
+pub(crate) const STREAMED_FROM: u64 = 2 * columns::CHUNK as u64;
 
 /// How [`Evidence::read_ahead`] reads a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,6 +275,14 @@ impl Evidence {
     /// and counts them. A file that cannot be read or parsed is skipped: the check that asks for
     /// it reads it again and reports the error then, located as it locates it.
     pub fn read_ahead(&self, files: &[(String, Ahead)]) {
+        self.read_ahead_while(files, || ());
+    }
+
+    /// As [`Evidence::read_ahead`], while `meanwhile` runs on this thread (loading binds the
+    /// articles as the evidence is parsed on the other cores), and returns what it returns.
+    /// What was read ahead is kept after `meanwhile` returns; a file it read itself is kept as
+    /// it read it, and the read ahead of it is counted but not kept again.
+    pub fn read_ahead_while<R>(&self, files: &[(String, Ahead)], meanwhile: impl FnOnce() -> R) -> R {
         // One job a file, with every way it is to be parsed; it keeps the path as the first
         // asker wrote it: a JSONL file names itself so in its diagnostics, as it would have had
         // that asker read it.
@@ -300,7 +314,7 @@ impl Evidence {
         }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
         if threads < 2 {
-            return;
+            return meanwhile();
         }
         // Each file is taken by the next free thread, which reads it through the root's handle
         // (unless it was read before) and parses it.
@@ -308,8 +322,14 @@ impl Evidence {
             jobs.iter().map(|j| (j.rel, j.hows.iter().map(|(_, h)| *h).collect(), j.cached.as_deref().map(Vec::as_slice))).collect();
         let root = &self.root;
         // A file that cannot be read, or that a failed thread left, is read when asked for.
-        let done = on_every_core(&work, threads, |(rel, hows, cached)| {
-            let fresh = if cached.is_some() { None } else { root.read(rel).ok() };
+        let each = |(rel, hows, cached): &(&str, Vec<Ahead>, Option<&[u8]>)| {
+            // A JSONL file of a size that is streamed is left to the checks that ask for it,
+            // which stream it where they can ([`Evidence::columns`]).
+            let fresh = match (cached, hows.as_slice()) {
+                (Some(_), _) => None,
+                (None, [Ahead::Jsonl]) => root.read_if_below(rel, STREAMED_FROM).ok()?,
+                (None, _) => root.read(rel).ok(),
+            };
             let bytes = cached.or(fresh.as_ref().map(|(b, _)| b.as_slice()))?;
             let parsed: Vec<Parsed> = hows
                 .iter()
@@ -320,6 +340,11 @@ impl Evidence {
                 })
                 .collect();
             Some((fresh, parsed))
+        };
+        let (done, returned) = std::thread::scope(|scope| {
+            let reader = scope.spawn(|| on_every_core(&work, threads, each));
+            let returned = meanwhile();
+            (reader.join().unwrap_or_default(), returned)
         });
         let mut parsed = self.parsed.borrow_mut();
         for (i, (fresh, values)) in done {
@@ -327,24 +352,48 @@ impl Evidence {
             if let Some((bytes, linked)) = fresh {
                 // Read here, once, as `bytes` would have read it: counted and kept.
                 *self.opens.borrow_mut().entry(job.normal.clone()).or_insert(0) += 1;
-                self.bytes.borrow_mut().insert(job.normal.clone(), (Rc::new(bytes), linked));
+                self.bytes.borrow_mut().entry(job.normal.clone()).or_insert((Rc::new(bytes), linked));
             }
             for ((key, _), value) in job.hows.iter().zip(values) {
                 match value {
                     Parsed::Jsonl(Some(jsonl)) => {
-                        parsed.insert((key.clone(), TypeId::of::<Jsonl>()), Rc::new(jsonl));
+                        parsed.entry((key.clone(), TypeId::of::<Jsonl>())).or_insert_with(|| Rc::new(jsonl));
                     }
                     Parsed::Jsonl(None) => {}
                     Parsed::Trace(file) => {
-                        parsed.insert((key.clone(), TypeId::of::<Option<Rc<TraceFile>>>()), Rc::new(file.map(Rc::new)));
+                        parsed.entry((key.clone(), TypeId::of::<Option<Rc<TraceFile>>>())).or_insert_with(|| Rc::new(file.map(Rc::new)));
                     }
                     Parsed::Document(Some(value)) => {
-                        parsed.insert((key.clone(), TypeId::of::<serde_json::Value>()), Rc::new(value));
+                        parsed.entry((key.clone(), TypeId::of::<serde_json::Value>())).or_insert_with(|| Rc::new(value));
                     }
                     Parsed::Document(None) => {}
                 }
             }
         }
+        returned
+    }
+
+    /// The JSONL file at `rel` grouped by the fields `by`, with the column of `field` per group
+    /// ([`columns::read`]), once per process for each grouping and field; `None` where the file
+    /// is smaller than [`STREAMED_FROM`] (the whole-file reader serves it, shared by every
+    /// check), cannot be opened, or is refused by the columnar reader: the caller then reads it
+    /// whole, which says what is wrong, located as it locates it. A file of this size is
+    /// streamed from disk on every core, never held: held whole, its records take several
+    /// times its size.
+    pub(crate) fn columns(&self, rel: &str, by: &[String], field: &str) -> Rc<Option<Grouped>> {
+        let Ok(key) = self.key(rel) else { return Rc::new(None) };
+        self.derived(&format!("columns of {key} by {by:?}: {field}"), || {
+            let len = self.root.len(rel).ok()?;
+            if len < STREAMED_FROM {
+                return None;
+            }
+            let fields = [field.to_string()];
+            let threads = columns::threads_for(len);
+            match self.bytes.borrow().get(&key) {
+                Some((bytes, _)) => columns::read(rel, bytes.as_slice(), by, &fields, threads).ok(),
+                None => columns::read(rel, self.root.open(rel).ok()?, by, &fields, threads).ok(),
+            }
+        })
     }
 
     /// The JSON file at `rel`, read into `T`; an error is located at serde's line and column.

@@ -83,7 +83,7 @@ pub(crate) fn whole(shown: &str, bytes: &[u8], delimiter: u8, by: &[String], fie
             .collect();
         groups.insert(key, columns);
     }
-    Ok(Grouped { groups })
+    Ok(Grouped { groups, strings: Default::default() })
 }
 
 /// The file's groups by the fast path, or `None` where the table reader must read it.
@@ -134,7 +134,7 @@ fn fast<R: Read + Send>(input: &mut R, delimiter: u8, by: &[String], fields: &[S
             }
         }
     }
-    Ok(Some(Grouped { groups: joined }))
+    Ok(Some(Grouped { groups: joined, strings: Default::default() }))
 }
 
 /// The first line of the file (without its line end) and the bytes read past it.
