@@ -50,6 +50,30 @@ pub(crate) struct Confined {
     canonical: PathBuf,
 }
 
+/// A regular file opened inside the root, read as a stream rather than held, with the size it
+/// had when it was opened.
+pub(crate) struct Stream {
+    file: File,
+    len: u64,
+}
+
+impl Stream {
+    pub(crate) fn new(file: File) -> std::io::Result<Stream> {
+        let len = file.metadata()?.len();
+        Ok(Stream { file, len })
+    }
+
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+}
+
+impl std::io::Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.file.read(buf)
+    }
+}
+
 /// Whether the last component of a path may be a symbolic link (followed inside the root).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum LastLink {

@@ -52,11 +52,13 @@
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
 //!   verification, a run's rendered figures) for every registry and check, and reads and
-//!   parses the JSONL files, traces and JSON documents the audit's checks name ahead of them
-//!   on every core
-//!   (`Evidence::read_ahead`), as it reads and hashes a manifest's files
-//!   (`Evidence::each_file_itself`), each file still opened once; `columns`: a samples file streamed in chunks on every core
-//!   straight into per-group `f64` columns of the fields asked for, for `stats` at 10^6–10^7
+//!   parses the JSONL files, traces and JSON documents the checks name ahead of them on the
+//!   other cores while the workspace binds its articles (`Evidence::read_ahead_while`), as it
+//!   reads and hashes a manifest's files (`Evidence::each_file_itself`), each file still
+//!   opened once; a JSONL file of 8 MiB or more is left open there, unread, and a `stat` or
+//!   `compare` check with a plain select streams it (`Evidence::columns`); `columns`: a
+//!   samples file streamed in chunks on every core straight into per-group `f64` columns of
+//!   the fields asked for (in file order), for `stats` and those checks at 10^6–10^7
 //!   samples, giving what `jsonl` gives, errors included (`columns::delimited` the same for
 //!   CSV and TSV, giving what the table reader gives, and handing it every file it is not sure
 //!   of); and `scan`, the fast path all these

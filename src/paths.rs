@@ -14,6 +14,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use crate::confined::{Confined, ConfinedError, LastLink};
+pub(crate) use crate::confined::Stream;
 
 pub(crate) use crate::confined::Kind;
 
@@ -68,6 +69,13 @@ impl From<ConfinedError> for PathError {
             ConfinedError::Io { path, source } => PathError::Io { path, source },
         }
     }
+}
+
+/// A file read whole, or left open because it is large enough to stream ([`Root::read_if_below`]).
+pub(crate) enum Held {
+    /// Its bytes, and whether it was reached through a link.
+    Bytes(Vec<u8>, bool),
+    Large(Stream),
 }
 
 /// The repository root, held open as a folder handle: every relative path is opened against
@@ -126,32 +134,36 @@ impl Root {
     }
 
     fn read_as(&self, rel: &str, last: LastLink) -> Result<(Vec<u8>, bool), PathError> {
-        self.read_below(rel, last, u64::MAX).map(|read| read.expect("no file is u64::MAX bytes long"))
+        match self.read_below(rel, last, u64::MAX)? {
+            Held::Bytes(bytes, linked) => Ok((bytes, linked)),
+            Held::Large(_) => unreachable!("no file is u64::MAX bytes long"),
+        }
     }
 
-    /// As [`Root::read`], where the file is smaller than `limit` bytes; `None` where it is not
-    /// (a file streamed rather than held, which is then not read here at all).
-    pub(crate) fn read_if_below(&self, rel: &str, limit: u64) -> Result<Option<(Vec<u8>, bool)>, PathError> {
+    /// As [`Root::read`] where the file is smaller than `limit` bytes; a larger one is left
+    /// open, unread, for a reader that streams it.
+    pub(crate) fn read_if_below(&self, rel: &str, limit: u64) -> Result<Held, PathError> {
         self.read_below(rel, LastLink::Follow, limit)
     }
 
-    fn read_below(&self, rel: &str, last: LastLink, limit: u64) -> Result<Option<(Vec<u8>, bool)>, PathError> {
+    fn read_below(&self, rel: &str, last: LastLink, limit: u64) -> Result<Held, PathError> {
         let key = self.normal(rel)?;
-        let (mut file, linked) = self.handle.open_noting_link(&key, last).map_err(|e| renamed(e.into(), rel))?;
+        let (file, linked) = self.handle.open_noting_link(&key, last).map_err(|e| renamed(e.into(), rel))?;
         let io = |source| PathError::Io { path: rel.to_string(), source };
-        if limit < u64::MAX && file.metadata().map_err(io)?.len() >= limit {
-            return Ok(None);
+        let mut stream = Stream::new(file).map_err(io)?;
+        if limit < u64::MAX && stream.len() >= limit {
+            return Ok(Held::Large(stream));
         }
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
-        Ok(Some((bytes, linked)))
+        let mut bytes = Vec::with_capacity(stream.len() as usize);
+        std::io::Read::read_to_end(&mut stream, &mut bytes).map_err(io)?;
+        Ok(Held::Bytes(bytes, linked))
     }
 
-    /// The regular file at `rel`, open for reading, by the rules of [`Root::read`]: for a file
-    /// read as a stream rather than held.
-    pub(crate) fn open(&self, rel: &str) -> Result<impl std::io::Read + Send + use<>, PathError> {
+    /// The regular file at `rel`, open to be streamed, by the rules of [`Root::read`].
+    pub(crate) fn open(&self, rel: &str) -> Result<Stream, PathError> {
         let key = self.normal(rel)?;
-        self.handle.open(&key, LastLink::Follow).map_err(|e| renamed(e.into(), rel))
+        let file = self.handle.open(&key, LastLink::Follow).map_err(|e| renamed(e.into(), rel))?;
+        Stream::new(file).map_err(|source| PathError::Io { path: rel.to_string(), source })
     }
 
     /// Whether a file or folder is at `rel`, inside the root (links followed inside it).

@@ -163,6 +163,7 @@ fn derived(ctx: &Context<'_>, jsonl: &Jsonl, record: &Record, field: &str, expr:
 #[cfg(test)]
 mod tests {
     use super::super::testing::{Fixture, check_toml};
+    use crate::evidence::store::Ahead;
 
     const REQUESTS: &str = r#"[
   {"provider": "groq", "error_code": null, "number_output_tokens": 200, "end_to_end_latency_s": 1.0},
@@ -234,6 +235,9 @@ mod tests {
         // The same configuration once more, with `case` as a number: `select` does not keep it.
         let mixed = format!("{text}{{\"suite\":\"softmax\",\"case\":7,\"variant\":\"v1\",\"mode\":\"graph\",\"host_us\":1}}\n");
         let f = Fixture::new(&[("s.jsonl", &text), ("m.jsonl", &mixed)]);
+        // Streamed only where the audit's read ahead found the file large and left it open.
+        let ahead = |files: &[&str]| files.iter().map(|f| (f.to_string(), Ahead::Jsonl)).collect::<Vec<_>>();
+        f.evidence.read_ahead(&ahead(&["s.jsonl", "m.jsonl"]));
         let ctx = super::Context::new(&f.evidence, &f.article, &[], "claims/t.toml", "");
         let query = |file: &str, select: &str, extra: &str| {
             check_toml(&format!("kind = \"stat\"\nsamples = \"{file}\"\nselect = {{ {select} }}\nfield = \"host_us\"\nstatistic = \"mean\"\n{extra}"))
@@ -277,6 +281,7 @@ mod tests {
         // the whole-file reader takes only the selected records, as it always has.
         let text = large_samples().replacen("\"case\":\"c3\",\"variant\":\"v1\",\"mode\":\"graph\",\"round\":0,\"host_us\":", "\"case\":\"c3\",\"variant\":\"v1\",\"mode\":\"graph\",\"round\":0,\"host_us\":-", 1);
         let f = Fixture::new(&[("s.jsonl", &text)]);
+        f.evidence.read_ahead(&[("s.jsonl".to_string(), Ahead::Jsonl)]);
         let body = "kind = \"stat\"\nsamples = \"s.jsonl\"\nselect = { case = \"c1\" }\nfield = \"host_us\"\nstatistic = \"p95\"";
         assert!(f.observe(&check_toml(body)).unwrap().value.is_some());
         let bad = body.replace("\"c1\"", "\"c3\"");

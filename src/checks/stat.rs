@@ -40,6 +40,11 @@
 //! (the median of run medians): runs are the unit of replication, so one noisy run moves the
 //! pooled value less than it would move a median over all samples together. A pooled check
 //! has no `summary`, since each run's summary holds only its own value.
+//!
+//! A JSONL file of 8 MiB or more (10^5 samples and up) asked for a field as it is, through a
+//! `select` of strings only (no `where`, `derive` or `records`), is streamed rather than held:
+//! read on every core into the one column the check needs, to the same values in the same
+//! order, so every statistic is the same to the last bit (`query::streamed`).
 
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -24,7 +24,7 @@ use super::jsonl::Jsonl;
 use super::trace::{self, TraceFile};
 use super::readers::{self, Format, Table};
 use crate::diagnostic::Diagnostic;
-use crate::paths::{PathError, Root};
+use crate::paths::{Held, PathError, Root, Stream};
 
 /// Files under one root, each read once.
 pub struct Evidence {
@@ -34,6 +34,11 @@ pub struct Evidence {
     bytes: RefCell<HashMap<String, (Rc<Vec<u8>>, bool)>>,
     parsed: RefCell<HashMap<(String, TypeId), Rc<dyn Any>>>,
     opens: RefCell<BTreeMap<String, usize>>,
+    /// Files read ahead found large enough to stream, left open for the one reader that
+    /// streams them ([`Evidence::columns`]), by their normal path.
+    streams: RefCell<HashMap<String, Stream>>,
+    /// The files streamed so far.
+    streamed: RefCell<std::collections::HashSet<String>>,
 }
 
 /// The size from which a JSONL file is streamed through the columnar reader where a check can
@@ -55,6 +60,13 @@ enum Parsed {
     Jsonl(Option<Jsonl>),
     Trace(Option<TraceFile>),
     Document(Option<serde_json::Value>),
+}
+
+/// What a thread of [`Evidence::read_ahead`] did with a file: read (unless it was held already)
+/// and parsed, or left open because it is to be streamed.
+enum Read {
+    Parsed(Option<(Vec<u8>, bool)>, Vec<Parsed>),
+    Large(Stream),
 }
 
 /// Why a file could not be had; each caller locates it as suits its reader.
@@ -88,7 +100,7 @@ impl ReadError {
 
 impl Evidence {
     pub fn new(root: Root) -> Self {
-        Evidence { root, bytes: RefCell::default(), parsed: RefCell::default(), opens: RefCell::default() }
+        Evidence { root, bytes: RefCell::default(), parsed: RefCell::default(), opens: RefCell::default(), streams: RefCell::default(), streamed: RefCell::default() }
     }
 
     pub fn root(&self) -> &Root {
@@ -300,7 +312,8 @@ impl Evidence {
                 Ahead::Trace => (format!("{key}#trace"), TypeId::of::<Option<Rc<TraceFile>>>()),
                 Ahead::Document => (format!("{key}#document"), TypeId::of::<serde_json::Value>()),
             };
-            if key.starts_with("inserted:") || self.parsed.borrow().contains_key(&kept) {
+            let streaming = self.streams.borrow().contains_key(&key) || self.streamed.borrow().contains(&key);
+            if key.starts_with("inserted:") || self.parsed.borrow().contains_key(&kept) || streaming {
                 continue;
             }
             match jobs.iter_mut().find(|j| j.normal == key) {
@@ -312,10 +325,10 @@ impl Evidence {
                 }
             }
         }
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
-        if threads < 2 {
+        if jobs.is_empty() {
             return meanwhile();
         }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
         // Each file is taken by the next free thread, which reads it through the root's handle
         // (unless it was read before) and parses it.
         let work: Vec<(&str, Vec<Ahead>, Option<&[u8]>)> =
@@ -327,7 +340,10 @@ impl Evidence {
             // which stream it where they can ([`Evidence::columns`]).
             let fresh = match (cached, hows.as_slice()) {
                 (Some(_), _) => None,
-                (None, [Ahead::Jsonl]) => root.read_if_below(rel, STREAMED_FROM).ok()?,
+                (None, [Ahead::Jsonl]) => match root.read_if_below(rel, STREAMED_FROM).ok()? {
+                    Held::Bytes(bytes, linked) => Some((bytes, linked)),
+                    Held::Large(stream) => return Some(Read::Large(stream)),
+                },
                 (None, _) => root.read(rel).ok(),
             };
             let bytes = cached.or(fresh.as_ref().map(|(b, _)| b.as_slice()))?;
@@ -339,7 +355,7 @@ impl Evidence {
                     Ahead::Document => Parsed::Document(document(rel, bytes).ok()),
                 })
                 .collect();
-            Some((fresh, parsed))
+            Some(Read::Parsed(fresh, parsed))
         };
         let (done, returned) = std::thread::scope(|scope| {
             let reader = scope.spawn(|| on_every_core(&work, threads, each));
@@ -347,11 +363,18 @@ impl Evidence {
             (reader.join().unwrap_or_default(), returned)
         });
         let mut parsed = self.parsed.borrow_mut();
-        for (i, (fresh, values)) in done {
+        for (i, read) in done {
             let job = &jobs[i];
+            *self.opens.borrow_mut().entry(job.normal.clone()).or_insert(0) += usize::from(!matches!(read, Read::Parsed(None, _)));
+            let (fresh, values) = match read {
+                Read::Parsed(fresh, values) => (fresh, values),
+                Read::Large(stream) => {
+                    self.streams.borrow_mut().insert(job.normal.clone(), stream);
+                    continue;
+                }
+            };
             if let Some((bytes, linked)) = fresh {
-                // Read here, once, as `bytes` would have read it: counted and kept.
-                *self.opens.borrow_mut().entry(job.normal.clone()).or_insert(0) += 1;
+                // Read here, once, as `bytes` would have read it: counted (above) and kept.
                 self.bytes.borrow_mut().entry(job.normal.clone()).or_insert((Rc::new(bytes), linked));
             }
             for ((key, _), value) in job.hows.iter().zip(values) {
@@ -374,25 +397,28 @@ impl Evidence {
     }
 
     /// The JSONL file at `rel` grouped by the fields `by`, with the column of `field` per group
-    /// ([`columns::read`]), once per process for each grouping and field; `None` where the file
-    /// is smaller than [`STREAMED_FROM`] (the whole-file reader serves it, shared by every
-    /// check), cannot be opened, or is refused by the columnar reader: the caller then reads it
-    /// whole, which says what is wrong, located as it locates it. A file of this size is
-    /// streamed from disk on every core, never held: held whole, its records take several
-    /// times its size.
+    /// ([`columns::read`]), once per process for each grouping and field. Only a file that
+    /// [`Evidence::read_ahead`] found to be [`STREAMED_FROM`] bytes or more is streamed, from the
+    /// handle it left open (so it is opened once), on every core and never held: held whole, its
+    /// records would take several times its size. `None` for any other file, and where the
+    /// columnar reader refuses it: the caller then reads it whole, which says what is wrong,
+    /// located as it locates it.
     pub(crate) fn columns(&self, rel: &str, by: &[String], field: &str) -> Rc<Option<Grouped>> {
         let Ok(key) = self.key(rel) else { return Rc::new(None) };
         self.derived(&format!("columns of {key} by {by:?}: {field}"), || {
-            let len = self.root.len(rel).ok()?;
-            if len < STREAMED_FROM {
-                return None;
-            }
+            // A second grouping of the file opens it again, as a whole read would.
+            let stream = match self.streams.borrow_mut().remove(&key) {
+                Some(stream) => stream,
+                None if self.streamed.borrow().contains(&key) => {
+                    *self.opens.borrow_mut().entry(key.clone()).or_insert(0) += 1;
+                    self.root.open(rel).ok()?
+                }
+                None => return None,
+            };
+            self.streamed.borrow_mut().insert(key.clone());
             let fields = [field.to_string()];
-            let threads = columns::threads_for(len);
-            match self.bytes.borrow().get(&key) {
-                Some((bytes, _)) => columns::read(rel, bytes.as_slice(), by, &fields, threads).ok(),
-                None => columns::read(rel, self.root.open(rel).ok()?, by, &fields, threads).ok(),
-            }
+            let threads = columns::threads_for(stream.len());
+            columns::read(rel, stream, by, &fields, threads).ok()
         })
     }
 
