@@ -43,6 +43,19 @@ impl Spec {
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
+        // What a provenance file says of its figures depends on files only, so it is worked out
+        // once per process for every registry that checks it; an error is not kept, since it
+        // is located in the registry that asked.
+        let kept = ctx.evidence.derived(&format!("figure check of {:?}", self.provenance.get_ref()), || self.verify(ctx).ok());
+        let (n, problems) = match kept.as_ref() {
+            Some(found) => found.clone(),
+            None => self.verify(ctx)?,
+        };
+        Ok(Observation { value: Some(n as f64), unit: None, problems, detail: format!("{n} figures match their run") })
+    }
+
+    /// The number of figures the provenance file lists, and what is wrong with them.
+    fn verify(&self, ctx: &Context<'_>) -> Result<(usize, Vec<String>), Diagnostic> {
         let text = ctx.read_text(&self.provenance)?;
         let provenance: Provenance = toml::from_str(&text).map_err(|e| Diagnostic::toml(&format!("{}: not a provenance file", self.provenance.get_ref()), self.provenance.get_ref(), &text, &e))?;
         let mut problems = Vec::new();
@@ -90,7 +103,6 @@ impl Spec {
                 }
             }
         }
-        let n = provenance.figure.len();
-        Ok(Observation { value: Some(n as f64), unit: None, problems, detail: format!("{n} figures match their run") })
+        Ok((provenance.figure.len(), problems))
     }
 }
