@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The audit of `stat` checks over one large samples file: a root under target/stat-checks/
+"""The audit of `stat` checks over one large samples file (JSONL, or CSV by its name): a root under target/stat-checks/
 whose article quotes a median, a p95 and a mean for each of four configurations of the file,
 each bound to a `stat` check of the file (12 checks, one select of strings each), audited
 whole, as a user's `claimcheck audit` runs. The quoted numbers are those `claimcheck stats`
@@ -38,7 +38,8 @@ def build_root(bin_, samples, root):
     os.makedirs(f"{root}/evidence")
     os.makedirs(f"{root}/claims")
     os.makedirs(f"{root}/article")
-    os.link(samples, f"{root}/evidence/samples.jsonl") if os.stat(samples).st_dev == os.stat(root).st_dev else shutil.copy(samples, f"{root}/evidence/samples.jsonl")
+    name = "evidence/samples" + os.path.splitext(samples)[1]
+    os.link(samples, f"{root}/{name}") if os.stat(samples).st_dev == os.stat(root).st_dev else shutil.copy(samples, f"{root}/{name}")
     out = subprocess.run([bin_, "stats", samples, "--field", "host_us"], capture_output=True, text=True, check=True).stdout
     rows = {(r["suite"], r["case"], r["variant"], r["mode"]): r for r in map(json.loads, out.splitlines())}
     lines, claims = ["# Stat checks at scale", ""], []
@@ -53,7 +54,7 @@ def build_root(bin_, samples, root):
         lines.append("")
         select = ", ".join(f'{k} = "{v}"' for k, v in zip(["suite", "case", "variant", "mode"], key))
         checks = "".join(
-            f'\n  [[claim.check]]\n  kind = "stat"\n  samples = "evidence/samples.jsonl"\n  select = {{ {select} }}\n'
+            f'\n  [[claim.check]]\n  kind = "stat"\n  samples = "{name}"\n  select = {{ {select} }}\n'
             f'  field = "host_us"\n  unit = "us"\n  statistic = "{stat}"\n  number = "{quoted(v)} µs"\n'
             for stat, v in values.items()
         )
@@ -71,11 +72,15 @@ def means_of(samples, keys):
     # left to right; one pass over the file for all of them.
     totals = {k: [0.0, 0] for k in keys}
     with open(samples) as f:
-        for line in f:
-            r = json.loads(line)
+        if samples.endswith(".csv"):
+            header = f.readline().rstrip("\n").split(",")
+            rows = (dict(zip(header, line.rstrip("\n").split(","))) for line in f)
+        else:
+            rows = map(json.loads, f)
+        for r in rows:
             t = totals.get((r["suite"], r["case"], r["variant"], r["mode"]))
             if t is not None:
-                t[0] += r["host_us"]
+                t[0] += float(r["host_us"])
                 t[1] += 1
     return {k: t[0] / t[1] for k, t in totals.items()}
 

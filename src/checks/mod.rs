@@ -143,8 +143,9 @@ kinds! {
 
 impl Kind {
     /// The files this check will parse, and how, for [`Evidence::read_ahead`]: the JSONL files
-    /// it reads (as traces for a `trace` check) and the JSON documents that `json` and `arith`
-    /// checks name.
+    /// it reads (as traces for a `trace` check), the CSV and TSV samples of `stat` and
+    /// `compare` checks (to stream where large), and the JSON documents that `json` and
+    /// `arith` checks name.
     pub(crate) fn ahead(&self) -> Vec<(String, Ahead)> {
         let how = if matches!(self, Kind::Trace(_)) { Ahead::Trace } else { Ahead::Jsonl };
         let documents: Vec<&str> = match self {
@@ -152,8 +153,12 @@ impl Kind {
             Kind::Arith(spec) => spec.json_vars.values().map(|q| q.file.get_ref().as_str()).collect(),
             _ => Vec::new(),
         };
+        // A check that recomputes from samples may stream a large CSV or TSV file.
+        let samples = matches!(self, Kind::Stat(_) | Kind::Compare(_));
+        let streamed = |f: &&str| samples && crate::evidence::store::delimiter(f).is_some();
         let jsonl = self.files().into_iter().filter(|f| f.ends_with(".jsonl")).map(|f| (f.to_string(), how));
-        jsonl.chain(documents.into_iter().map(|f| (f.to_string(), Ahead::Document))).collect()
+        let delimited = self.files().into_iter().filter(streamed).map(|f| (f.to_string(), Ahead::Stream));
+        jsonl.chain(delimited).chain(documents.into_iter().map(|f| (f.to_string(), Ahead::Document))).collect()
     }
 }
 

@@ -106,7 +106,7 @@ fn whole_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic
     Samples::new(values).map_err(|e| ctx.error_at(format!("`{field}`: {e}"), expr.span(), "derived here"))
 }
 
-/// The samples of a plain query of a large JSONL file, streamed through the columnar reader
+/// The samples of a plain query of a large JSONL, CSV or TSV file, streamed through the columnar reader
 /// ([`Evidence::columns`](crate::evidence::store::Evidence::columns)) rather than parsed whole:
 /// a field read as it is (no `derive`, no `where`, no `records`) from the records whose fields
 /// equal the strings of `select`. They are the group of those strings, where every record of
@@ -116,8 +116,16 @@ fn whole_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic
 /// and the whole-file reader decides, errors included.
 fn streamed(ctx: &Context<'_>, q: &Query<'_>) -> Option<Samples> {
     let field = q.field.get_ref();
-    let plain = q.format.is_none_or(|f| f.get_ref() == "jsonl") && q.records.is_none() && q.filter.is_none() && !q.derive.contains_key(field);
-    if !plain || !q.samples.get_ref().ends_with(".jsonl") {
+    let rel = q.samples.get_ref();
+    // The format the name says (CSV and TSV are told by their names), named or detected.
+    let named = match crate::evidence::store::delimiter(rel) {
+        Some(b',') => "csv",
+        Some(_) => "tsv",
+        None if rel.ends_with(".jsonl") => "jsonl",
+        None => return None,
+    };
+    let plain = q.format.is_none_or(|f| f.get_ref() == named) && q.records.is_none() && q.filter.is_none() && !q.derive.contains_key(field);
+    if !plain {
         return None;
     }
     let wanted: Vec<String> = q.select.get_ref().values().map(|v| v.as_str().filter(|s| !s.is_empty()).map(str::to_string)).collect::<Option<_>>()?;
@@ -273,6 +281,36 @@ mod tests {
         assert_eq!(streamed(&check), None);
         let error = f.observe(&check).unwrap_err();
         assert!(error.message.contains("select matches no record"), "{}", error.message);
+    }
+
+    #[test]
+    fn a_plain_query_of_a_large_csv_file_streams_it_to_the_same_samples() {
+        // The same samples as CSV, and as TSV, with one `case` of digits (a number to the table
+        // reader); three times over, to be as large as the JSONL file.
+        let large = large_samples().repeat(3);
+        let csv: String = std::iter::once("suite,case,variant,mode,round,host_us,device_us\n".to_string())
+            .chain(large.lines().map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let f = |k: &str| v[k].to_string().trim_matches('"').to_string();
+                format!("{},{},{},{},{},{},{}\n", f("suite"), f("case").replace("c3", "3"), f("variant"), f("mode"), f("round"), f("host_us"), f("device_us"))
+            }))
+            .collect();
+        assert!(csv.len() as u64 >= crate::evidence::store::STREAMED_FROM, "{} bytes", csv.len());
+        let tsv = csv.replace(',', "\t");
+        let f = Fixture::new(&[("s.csv", &csv), ("s.tsv", &tsv)]);
+        f.evidence.read_ahead(&[("s.csv".to_string(), Ahead::Stream), ("s.tsv".to_string(), Ahead::Stream)]);
+        let ctx = super::Context::new(&f.evidence, &f.article, &[], "claims/t.toml", "");
+        for file in ["s.csv", "s.tsv"] {
+            for (select, streams) in [("case = \"c1\", variant = \"v1\"", true), ("", true), ("case = \"3\"", false), ("round = 3", false)] {
+                let check = check_toml(&format!("kind = \"stat\"\nsamples = \"{file}\"\nselect = {{ {select} }}\nfield = \"host_us\"\nstatistic = \"mean\""));
+                let super::super::Kind::Stat(spec) = &check.kind else { unreachable!() };
+                let streamed = super::streamed(&ctx, &spec.query());
+                assert_eq!(streamed.is_some(), streams, "{file} {select}");
+                if let Some(streamed) = streamed {
+                    assert_eq!(streamed, super::whole_samples(&ctx, &spec.query()).unwrap(), "{file} {select}");
+                }
+            }
+        }
     }
 
     #[test]

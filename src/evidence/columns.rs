@@ -490,25 +490,7 @@ fn in_file_order(mut parts: Vec<Group>) -> Group {
     if parts.len() == 1 {
         return parts.pop().expect("one part");
     }
-    // Every chunk was read by one worker, so each chunk's values lie in one part, between its
-    // start and the next start of that part.
-    let mut pieces: Vec<(usize, usize, usize)> = Vec::new();
-    for (p, part) in parts.iter().enumerate() {
-        for (i, (chunk, _)) in part.starts.iter().enumerate() {
-            pieces.push((*chunk, p, i));
-        }
-    }
-    pieces.sort_unstable();
     let n = parts[0].columns.len();
-    let mut columns: Vec<Vec<f64>> = (0..n).map(|j| Vec::with_capacity(parts.iter().map(|g| g.columns[j].len()).sum())).collect();
-    for &(_, p, i) in &pieces {
-        let part = &parts[p];
-        for (j, column) in columns.iter_mut().enumerate() {
-            let from = part.starts[i].1[j];
-            let to = part.starts.get(i + 1).map_or(part.columns[j].len(), |(_, s)| s[j]);
-            column.extend_from_slice(&part.columns[j][from..to]);
-        }
-    }
     let first_of = |pick: fn(&Group) -> &Vec<Option<At>>| -> Vec<Option<At>> {
         (0..n).map(|j| parts.iter().filter_map(|g| pick(g)[j].clone()).min_by_key(|at| (at.chunk, at.line))).collect()
     };
@@ -516,7 +498,34 @@ fn in_file_order(mut parts: Vec<Group>) -> Group {
     let negative = first_of(|g| &g.negative);
     let strings = parts.iter().all(|g| g.strings);
     let key = std::mem::take(&mut parts[0].key);
+    let columns = columns_in_file_order(parts.into_iter().map(|g| (g.columns, g.starts)).collect());
     Group { key, columns, starts: Vec::new(), strings, missing, negative }
+}
+
+/// The columns of one group from the workers' parts of it, each part's columns given with
+/// where each of its chunks begins in them (the chunk, and every column's length before it):
+/// every chunk was read by one worker, so its values lie in one part, between its start and
+/// the part's next start, and the chunks in order give the file's order. Both columnar readers
+/// join their groups so.
+fn columns_in_file_order(parts: Vec<(Vec<Vec<f64>>, Vec<(usize, Vec<usize>)>)>) -> Vec<Vec<f64>> {
+    let mut pieces: Vec<(usize, usize, usize)> = Vec::new();
+    for (p, (_, starts)) in parts.iter().enumerate() {
+        for (i, (chunk, _)) in starts.iter().enumerate() {
+            pieces.push((*chunk, p, i));
+        }
+    }
+    pieces.sort_unstable();
+    let n = parts.first().map_or(0, |(columns, _)| columns.len());
+    let mut columns: Vec<Vec<f64>> = (0..n).map(|j| Vec::with_capacity(parts.iter().map(|(c, _)| c[j].len()).sum())).collect();
+    for &(_, p, i) in &pieces {
+        let (part, starts) = &parts[p];
+        for (j, column) in columns.iter_mut().enumerate() {
+            let from = starts[i].1[j];
+            let to = starts.get(i + 1).map_or(part[j].len(), |(_, s)| s[j]);
+            column.extend_from_slice(&part[j][from..to]);
+        }
+    }
+    columns
 }
 
 /// A line read again by the line parser, now that its number in the file is known.

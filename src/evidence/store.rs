@@ -41,6 +41,17 @@ pub struct Evidence {
     streamed: RefCell<std::collections::HashSet<String>>,
 }
 
+/// The delimiter of a CSV or TSV file, told by its name as the table reader tells it; `None`
+/// for any other file.
+pub(crate) fn delimiter(rel: &str) -> Option<u8> {
+    let extension = rel.rsplit_once('.')?.1.to_ascii_lowercase();
+    match extension.as_str() {
+        "csv" => Some(b','),
+        "tsv" | "tab" => Some(b'\t'),
+        _ => None,
+    }
+}
+
 /// The size from which a JSONL file is streamed through the columnar reader where a check can
 /// use it ([`Evidence::columns`]), rather than held and parsed whole: two of its chunks, below
 /// which it reads on one thread anyway.
@@ -53,6 +64,9 @@ pub enum Ahead {
     Trace,
     /// A JSON (or TOML) document, as [`Evidence::document`] reads it.
     Document,
+    /// A samples file a check may stream ([`Evidence::columns`]): left open where it is large
+    /// enough, otherwise read and kept as [`Evidence::bytes`] keeps it, for its reader.
+    Stream,
 }
 
 /// What a thread of [`Evidence::read_ahead`] made of a file.
@@ -60,6 +74,8 @@ enum Parsed {
     Jsonl(Option<Jsonl>),
     Trace(Option<TraceFile>),
     Document(Option<serde_json::Value>),
+    /// Read, not parsed (a samples file to stream, which was small).
+    Nothing,
 }
 
 /// What a thread of [`Evidence::read_ahead`] did with a file: read (unless it was held already)
@@ -311,7 +327,11 @@ impl Evidence {
                 Ahead::Jsonl => (key.clone(), TypeId::of::<Jsonl>()),
                 Ahead::Trace => (format!("{key}#trace"), TypeId::of::<Option<Rc<TraceFile>>>()),
                 Ahead::Document => (format!("{key}#document"), TypeId::of::<serde_json::Value>()),
+                Ahead::Stream => (format!("{key}#stream"), TypeId::of::<()>()),
             };
+            if *how == Ahead::Stream && self.bytes.borrow().contains_key(&key) {
+                continue;
+            }
             let streaming = self.streams.borrow().contains_key(&key) || self.streamed.borrow().contains(&key);
             if key.starts_with("inserted:") || self.parsed.borrow().contains_key(&kept) || streaming {
                 continue;
@@ -340,7 +360,7 @@ impl Evidence {
             // which stream it where they can ([`Evidence::columns`]).
             let fresh = match (cached, hows.as_slice()) {
                 (Some(_), _) => None,
-                (None, [Ahead::Jsonl]) => match root.read_if_below(rel, STREAMED_FROM).ok()? {
+                (None, [Ahead::Jsonl | Ahead::Stream]) => match root.read_if_below(rel, STREAMED_FROM).ok()? {
                     Held::Bytes(bytes, linked) => Some((bytes, linked)),
                     Held::Large(stream) => return Some(Read::Large(stream)),
                 },
@@ -353,6 +373,7 @@ impl Evidence {
                     Ahead::Jsonl => Parsed::Jsonl(Jsonl::parse(rel, bytes).ok()),
                     Ahead::Trace => Parsed::Trace(trace::read_typed(bytes)),
                     Ahead::Document => Parsed::Document(document(rel, bytes).ok()),
+                    Ahead::Stream => Parsed::Nothing,
                 })
                 .collect();
             Some(Read::Parsed(fresh, parsed))
@@ -389,7 +410,7 @@ impl Evidence {
                     Parsed::Document(Some(value)) => {
                         parsed.entry((key.clone(), TypeId::of::<serde_json::Value>())).or_insert_with(|| Rc::new(value));
                     }
-                    Parsed::Document(None) => {}
+                    Parsed::Document(None) | Parsed::Nothing => {}
                 }
             }
         }
@@ -418,7 +439,10 @@ impl Evidence {
             self.streamed.borrow_mut().insert(key.clone());
             let fields = [field.to_string()];
             let threads = columns::threads_for(stream.len());
-            columns::read(rel, stream, by, &fields, threads).ok()
+            match delimiter(rel) {
+                Some(delimiter) => columns::delimited::stream(stream, delimiter, by, &fields, threads).ok().flatten(),
+                None => columns::read(rel, stream, by, &fields, threads).ok(),
+            }
         })
     }
 

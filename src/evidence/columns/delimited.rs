@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::{Grouped, Source, next_chunk, on_threads, raw_group_key};
+use super::{Grouped, Source, columns_in_file_order, next_chunk, on_threads, raw_group_key};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::{FieldValue, JsonlBuilder, Scalar};
 use crate::evidence::readers::{self, Format, delimited::cell};
@@ -66,6 +66,11 @@ pub(crate) fn whole(shown: &str, bytes: &[u8], delimiter: u8, by: &[String], fie
             jsonl.samples(records, field)?;
         }
     }
+    let strings = grouped
+        .iter()
+        .filter(|(_, records)| records.iter().all(|r| by.iter().all(|k| matches!(jsonl.get(r, k), Some(Scalar::Str(_))))))
+        .map(|(key, _)| key.clone())
+        .collect();
     for (key, records) in grouped {
         let columns = fields
             .iter()
@@ -83,7 +88,14 @@ pub(crate) fn whole(shown: &str, bytes: &[u8], delimiter: u8, by: &[String], fie
             .collect();
         groups.insert(key, columns);
     }
-    Ok(Grouped { groups, strings: Default::default() })
+    Ok(Grouped { groups, strings })
+}
+
+/// The groups of a CSV or TSV file streamed from `input`, with their values in file order and
+/// the groups whose `by` cells are all text ([`Grouped::strings`]); `None` where the table reader
+/// must read the file (the caller reads it whole, which gives the value or the error).
+pub(crate) fn stream(mut input: impl Read + Send, delimiter: u8, by: &[String], fields: &[String], threads: usize) -> std::io::Result<Option<Grouped>> {
+    fast(&mut input, delimiter, by, fields, threads, super::CHUNK)
 }
 
 /// The file's groups by the fast path, or `None` where the table reader must read it.
@@ -104,8 +116,10 @@ fn fast<R: Read + Send>(input: &mut R, delimiter: u8, by: &[String], fields: &[S
     let work = |source: &Mutex<Source<&mut R>>| {
         let mut worker = Worker::new(&plan);
         let mut buf = Vec::with_capacity(chunk + 4096);
-        while !unsure.load(Ordering::Relaxed) && next_chunk(source, &mut buf, chunk).is_some() {
-            if !worker.chunk(&buf) {
+        while !unsure.load(Ordering::Relaxed)
+            && let Some(index) = next_chunk(source, &mut buf, chunk)
+        {
+            if !worker.chunk(index, &buf) {
                 unsure.store(true, Ordering::Relaxed);
             }
         }
@@ -119,22 +133,20 @@ fn fast<R: Read + Send>(input: &mut R, delimiter: u8, by: &[String], fields: &[S
     if unsure.into_inner() {
         return Ok(None);
     }
-    let mut joined: BTreeMap<Vec<String>, Vec<Vec<f64>>> = BTreeMap::new();
+    let mut parts: BTreeMap<Vec<String>, Vec<Group>> = BTreeMap::new();
     for worker in workers {
-        for (key, columns) in worker.groups {
-            match joined.get_mut(&key) {
-                None => {
-                    joined.insert(key, columns);
-                }
-                Some(into) => {
-                    for (into, more) in into.iter_mut().zip(columns) {
-                        into.extend_from_slice(&more);
-                    }
-                }
-            }
+        for g in worker.groups {
+            parts.entry(g.key.clone()).or_default().push(g);
         }
     }
-    Ok(Some(Grouped { groups: joined, strings: Default::default() }))
+    let mut grouped = Grouped::default();
+    for (key, parts) in parts {
+        if parts.iter().all(|g| g.strings) {
+            grouped.strings.insert(key.clone());
+        }
+        grouped.groups.insert(key, columns_in_file_order(parts.into_iter().map(|g| (g.columns, g.starts)).collect()));
+    }
+    Ok(Some(grouped))
 }
 
 /// The first line of the file (without its line end) and the bytes read past it.
@@ -185,14 +197,25 @@ struct Plan {
     fields: Vec<usize>,
 }
 
-/// A worker's groups: per group, its text and one column per field.
+/// One group of one worker: its text, one column per field, where each chunk's values begin
+/// in them (as the JSONL reader's groups keep them), and whether every row's `by` cells were
+/// all text (typed as strings by the table reader).
+struct Group {
+    key: Vec<String>,
+    columns: Vec<Vec<f64>>,
+    starts: Vec<(usize, Vec<usize>)>,
+    strings: bool,
+}
+
+/// A worker's groups.
 struct Worker<'a> {
     plan: &'a Plan,
-    groups: Vec<(Vec<String>, Vec<Vec<f64>>)>,
+    groups: Vec<Group>,
     /// Group by the raw bytes of the `by` cells (each followed by 0xff, or 0xfe for a column
     /// the header lacks), so that a row's group is found with one hash of its bytes, without
     /// typing its cells; and by text, for the rows whose bytes differ but whose text is one.
-    by_raw: FxHashMap<Box<[u8]>, usize>,
+    /// The group of the raw bytes, and whether its cells are all strings.
+    by_raw: FxHashMap<Box<[u8]>, (usize, bool)>,
     by_text: FxHashMap<Vec<String>, usize>,
     cells: Vec<(usize, usize)>,
     raw_key: Vec<u8>,
@@ -206,14 +229,14 @@ impl<'a> Worker<'a> {
 
     /// Takes every row of a chunk of whole lines; `false` where the table reader must read
     /// the file.
-    fn chunk(&mut self, bytes: &[u8]) -> bool {
+    fn chunk(&mut self, index: usize, bytes: &[u8]) -> bool {
         if std::str::from_utf8(bytes).is_err() {
             return false;
         }
         let mut pos = 0;
         while pos < bytes.len() {
             let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
-            if !self.row(&bytes[pos..end]) {
+            if !self.row(index, &bytes[pos..end]) {
                 return false;
             }
             pos = end + 1;
@@ -221,7 +244,7 @@ impl<'a> Worker<'a> {
         true
     }
 
-    fn row(&mut self, line: &[u8]) -> bool {
+    fn row(&mut self, chunk: usize, line: &[u8]) -> bool {
         let plan = self.plan;
         let Some(line) = plain_row(line, plan.delimiter) else {
             return false;
@@ -246,25 +269,31 @@ impl<'a> Worker<'a> {
         }
         let cells = &self.cells;
         raw_group_key(&mut self.raw_key, plan.by.iter().map(|by| by.map(|c| &line[cells[c].0..cells[c].1])));
-        let group = match self.by_raw.get(self.raw_key.as_slice()) {
-            Some(&g) => g,
+        let (group, strings) = match self.by_raw.get(self.raw_key.as_slice()) {
+            Some(&found) => found,
             None => {
                 // The chunk was checked to be UTF-8, and cells end at ASCII bytes.
-                let key: Vec<String> = plan.by.iter().map(|by| by.map_or_else(String::new, |c| cell_text(std::str::from_utf8(&line[self.cells[c].0..self.cells[c].1]).unwrap_or_default()))).collect();
+                let text = |c: usize| std::str::from_utf8(&line[self.cells[c].0..self.cells[c].1]).unwrap_or_default();
+                let key: Vec<String> = plan.by.iter().map(|by| by.map_or_else(String::new, |c| cell_text(text(c)))).collect();
+                let strings = plan.by.iter().all(|by| by.is_some_and(|c| matches!(cell(text(c)), FieldValue::Str(_))));
                 let g = match self.by_text.get(&key) {
                     Some(&g) => g,
                     None => {
-                        self.groups.push((key.clone(), vec![Vec::new(); plan.fields.len()]));
+                        self.groups.push(Group { key: key.clone(), columns: vec![Vec::new(); plan.fields.len()], starts: Vec::new(), strings: true });
                         self.by_text.insert(key, self.groups.len() - 1);
                         self.groups.len() - 1
                     }
                 };
-                self.by_raw.insert(self.raw_key.as_slice().into(), g);
-                g
+                self.by_raw.insert(self.raw_key.as_slice().into(), (g, strings));
+                (g, strings)
             }
         };
-        let columns = &mut self.groups[group].1;
-        for (column, v) in columns.iter_mut().zip(&self.values) {
+        let g = &mut self.groups[group];
+        g.strings &= strings;
+        if g.starts.last().is_none_or(|(c, _)| *c != chunk) {
+            g.starts.push((chunk, g.columns.iter().map(Vec::len).collect()));
+        }
+        for (column, v) in g.columns.iter_mut().zip(&self.values) {
             column.push(*v);
         }
         true
@@ -390,6 +419,21 @@ mod tests {
             text.push('\n');
         }
         text
+    }
+
+    #[test]
+    fn the_fast_path_keeps_file_order_and_knows_its_groups_of_text() {
+        // Many small chunks on four threads; a `case` of digits is a number to the table
+        // reader, so its group is not one of text.
+        let text = samples_file(5000, ',').replace(",c4,", ",4,");
+        let by = strings(&["suite", "case"]);
+        let fields = strings(&["host_us"]);
+        let expected = whole("s.csv", text.as_bytes(), b',', &by, &fields).unwrap();
+        assert!(expected.strings.contains(&strings(&["s1", "c2"])) && !expected.strings.contains(&strings(&["s1", "4"])), "{:?}", expected.strings);
+        for _ in 0..20 {
+            let got = fast(&mut text.as_bytes(), b',', &by, &fields, 4, 300).unwrap().unwrap();
+            assert_eq!(got, expected);
+        }
     }
 
     #[test]
