@@ -593,6 +593,39 @@ mod tests {
         assert!(ahead.opens().values().all(|n| *n == 1), "{:?}", ahead.opens());
     }
 
+    /// A large samples file read ahead is left open and streamed from that handle: opened
+    /// once, never held; a small one is read and kept; a link out of the root is refused there
+    /// as anywhere.
+    #[test]
+    fn a_large_file_read_ahead_is_streamed_from_the_one_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = "{\"case\":\"a\",\"t\":1.5}\n";
+        let large = line.repeat(STREAMED_FROM as usize / line.len() + 1);
+        std::fs::write(dir.path().join("large.jsonl"), &large).unwrap();
+        std::fs::write(dir.path().join("large.csv"), "case,t\n".to_string() + &"a,1.5\n".repeat(STREAMED_FROM as usize / 6 + 1)).unwrap();
+        std::fs::write(dir.path().join("small.csv"), "case,t\na,1.5\n").unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("x.jsonl"), &large).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("x.jsonl"), dir.path().join("out.jsonl")).unwrap();
+        let evidence = Evidence::new(Root::new(dir.path()).unwrap());
+        let files = [("large.jsonl", Ahead::Jsonl), ("large.csv", Ahead::Stream), ("small.csv", Ahead::Stream), ("out.jsonl", Ahead::Jsonl)];
+        evidence.read_ahead(&files.map(|(f, h)| (f.to_string(), h)));
+        let by = ["case".to_string()];
+        for file in ["large.jsonl", "large.csv"] {
+            let grouped = evidence.columns(file, &by, "t");
+            let grouped = grouped.as_ref().as_ref().unwrap_or_else(|| panic!("{file} was not streamed"));
+            assert_eq!(grouped.groups[&vec!["a".to_string()]][0].len(), if file.ends_with("csv") { STREAMED_FROM as usize / 6 + 1 } else { STREAMED_FROM as usize / line.len() + 1 });
+            assert!(grouped.strings.contains(&vec!["a".to_string()]));
+            assert!(!evidence.bytes.borrow().contains_key(file), "{file} is held");
+        }
+        assert!(evidence.columns("small.csv", &by, "t").is_none(), "a small file is read whole");
+        assert!(evidence.bytes.borrow().contains_key("small.csv"));
+        assert!(evidence.columns("out.jsonl", &by, "t").is_none());
+        assert!(evidence.jsonl("out.jsonl").is_err());
+        let opens = evidence.opens();
+        assert_eq!(opens, BTreeMap::from([("large.jsonl".to_string(), 1), ("large.csv".to_string(), 1), ("small.csv".to_string(), 1)]));
+    }
+
     /// Documents read ahead are the documents read when asked: the same tree, the same located
     /// error, each file opened once, a document and a JSONL reading of one file sharing it.
     #[test]
