@@ -145,7 +145,7 @@ pub fn parse_accepted(text: &str) {
 
 /// The fast readers against the readers they stand in for, on the same bytes: the fast JSONL
 /// reader against serde_json (the whole file, and each line as every typed record), and the
-/// columnar CSV and TSV reader against the table reader. Panics where they differ, with how.
+/// columnar JSONL, CSV and TSV readers against the whole-file and table readers. Panics where they differ, with how.
 pub fn differential(bytes: &[u8]) {
     if let Ok(text) = std::str::from_utf8(bytes) {
         if let Err(e) = crate::evidence::jsonl::fast_agrees_with_serde("s.jsonl", text) {
@@ -153,6 +153,12 @@ pub fn differential(bytes: &[u8]) {
         }
         for line in text.lines().take(64) {
             if let Err(e) = crate::evidence::jsonl::typed_agree_with_serde(line) {
+                panic!("{e}");
+            }
+        }
+        let names = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        for (by, fields) in [(names(&["suite", "case"]), names(&["host_us"])), (names(&["k"]), names(&["v"]))] {
+            if let Err(e) = crate::evidence::columns::agrees_with_whole_reader(text, &by, &fields) {
                 panic!("{e}");
             }
         }

@@ -528,6 +528,61 @@ fn columns_in_file_order(parts: Vec<(Vec<Vec<f64>>, Vec<(usize, Vec<usize>)>)>) 
     columns
 }
 
+/// What the whole-file reader gives for the same question: groups, values in file order, the
+/// groups of strings only; the reference this reader is held to.
+pub(crate) fn whole(text: &str, by: &[String], fields: &[String]) -> Result<Grouped, Diagnostic> {
+    let jsonl = Jsonl::parse("s.jsonl", text.as_bytes())?;
+    let mut groups = BTreeMap::new();
+    let grouped = jsonl.groups(by);
+    for field in fields {
+        for records in grouped.values() {
+            jsonl.samples(records, field)?;
+        }
+    }
+    for (key, records) in &grouped {
+        let columns = fields.iter().map(|f| records.iter().map(|r| match jsonl.get(r, f) {
+            Some(Scalar::Int(i)) => i as f64,
+            Some(Scalar::Float(v)) => v,
+            _ => unreachable!(),
+        }).collect()).collect();
+        groups.insert(key.clone(), columns);
+    }
+    let strings = grouped
+        .iter()
+        .filter(|(_, records)| records.iter().all(|r| by.iter().all(|k| matches!(jsonl.get(r, k), Some(Scalar::Str(_))))))
+        .map(|(key, _)| key.clone())
+        .collect();
+    Ok(Grouped { groups, strings })
+}
+
+/// Whether this reader and the whole-file reader read `text` alike, on one thread and in small
+/// chunks on two: the same groups, the same values in file order, the same groups of strings
+/// only; or the same error at the same place. `Err` says how they differ. The `differential`
+/// fuzz target holds arbitrary text to it. Where the whole-file reader keeps two groups of one
+/// text (a string `"1"` and a number `1`), it keeps the records of one of them, and only the
+/// groups' names are compared.
+pub(crate) fn agrees_with_whole_reader(text: &str, by: &[String], fields: &[String]) -> Result<(), String> {
+    let ambiguous = Jsonl::parse("s.jsonl", text.as_bytes()).is_ok_and(|j| j.groups(by).values().map(Vec::len).sum::<usize>() != j.records.len());
+    let shown = |r: Result<Grouped, Diagnostic>| {
+        r.map(|g| {
+            if ambiguous {
+                return format!("{:?}", g.groups.keys().collect::<Vec<_>>());
+            }
+            let groups: Vec<_> = g.groups.iter().map(|(k, c)| (k, c.iter().map(|c| c.iter().map(|v| v.to_bits()).collect::<Vec<_>>()).collect::<Vec<_>>())).collect();
+            format!("{groups:?} strings {:?}", g.strings)
+        })
+        .map_err(|d| (d.message.clone(), d.position(), d.render()))
+    };
+    let expected = shown(whole(text, by, fields));
+    for (threads, chunk) in [(1, CHUNK), (2, 7)] {
+        let got = shown(read_in_chunks("s.jsonl", text.as_bytes(), by, fields, threads, chunk));
+        if got != expected {
+            return Err(format!("threads {threads}, chunk {chunk}: columns {got:?}, whole {expected:?}"));
+        }
+    }
+    Ok(())
+}
+
 /// A line read again by the line parser, now that its number in the file is known.
 fn reparse(shown: &str, line: usize, text: &str) -> Result<Jsonl, Diagnostic> {
     Jsonl::parse_line(shown, line, text)?.ok_or_else(|| Diagnostic::plain(format!("{shown}: line {line} is blank")))
@@ -606,32 +661,6 @@ mod tests {
         names.iter().map(|s| s.to_string()).collect()
     }
 
-    /// What the whole-file reader gives for the same question: groups, values in file order.
-    fn whole(text: &str, by: &[String], fields: &[String]) -> Result<Grouped, Diagnostic> {
-        let jsonl = Jsonl::parse("s.jsonl", text.as_bytes())?;
-        let mut groups = BTreeMap::new();
-        let grouped = jsonl.groups(by);
-        for field in fields {
-            for records in grouped.values() {
-                jsonl.samples(records, field)?;
-            }
-        }
-        for (key, records) in &grouped {
-            let columns = fields.iter().map(|f| records.iter().map(|r| match jsonl.get(r, f) {
-                Some(Scalar::Int(i)) => i as f64,
-                Some(Scalar::Float(v)) => v,
-                _ => unreachable!(),
-            }).collect()).collect();
-            groups.insert(key.clone(), columns);
-        }
-        let strings = grouped
-            .iter()
-            .filter(|(_, records)| records.iter().all(|r| by.iter().all(|k| matches!(jsonl.get(r, k), Some(Scalar::Str(_))))))
-            .map(|(key, _)| key.clone())
-            .collect();
-        Ok(Grouped { groups, strings })
-    }
-
     fn read_text(text: &str, by: &[&str], fields: &[&str], threads: usize, chunk: usize) -> Result<Grouped, Diagnostic> {
         read_in_chunks("s.jsonl", text.as_bytes(), &strings(by), &strings(fields), threads, chunk)
     }
@@ -699,6 +728,15 @@ mod tests {
         assert_eq!(got.strings, [vec!["8".to_string()]].into_iter().collect(), "{got:?}");
         assert_eq!(got.groups[&vec!["8".to_string()]], vec![vec![3.0, 4.0]]);
         assert_eq!(got.groups[&vec!["7".to_string()]], vec![vec![1.0, 2.0]]);
+    }
+
+    #[test]
+    fn the_fuzz_targets_comparison_holds_on_plain_ambiguous_and_bad_files() {
+        let by = strings(&["suite", "case"]);
+        let fields = strings(&["host_us"]);
+        for text in [samples_file(500), samples_file(500).replacen("\"c1\"", "1", 3), samples_file(50).replacen("\"host_us\":", "\"host_us\":-", 1), "{\"suite\":".to_string()] {
+            agrees_with_whole_reader(&text, &by, &fields).unwrap();
+        }
     }
 
     #[test]
