@@ -148,3 +148,35 @@ fn the_calibration_of_the_committed_runs_meets_its_targets() {
     let excluding = r.excluding_one as f64 / r.judgements as f64;
     assert!((excluding - cal.rule.nominal_excluding_one).abs() <= 0.05, "{excluding}");
 }
+
+/// Samples of the user's own harness (each with its round), outside any run and with no summary beside them, have
+/// nothing saved to compare: the recheck judges the quote against the raw samples alone. A
+/// summary the check names but that is missing is still a problem.
+#[test]
+fn samples_without_a_summary_are_judged_on_the_samples_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for sub in ["article", "claims", "evidence"] {
+        std::fs::create_dir(root.join(sub)).unwrap();
+    }
+    let article = "# Own harness\n\nThe median request took 12.5 ms.\n";
+    std::fs::write(root.join("article/a.md"), article).unwrap();
+    let samples: String = [11.0, 12.0, 12.5, 13.0, 14.0].iter().enumerate().map(|(round, v)| format!("{{\"endpoint\":\"get\",\"round\":{round},\"ms\":{v}}}\n")).collect();
+    std::fs::write(root.join("evidence/requests.jsonl"), samples).unwrap();
+    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+    let registry = |extra: &str| {
+        format!(
+            "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"R1\"\nquote = \"The median request took 12.5 ms\"\nverdict = \"retain\"\nfinding = \"the median of five requests\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"12.5 ms\"\n  samples = \"evidence/requests.jsonl\"\n  select = {{ endpoint = \"get\" }}\n  field = \"ms\"\n  unit = \"ms\"\n  statistic = \"median\"\n{extra}"
+        )
+    };
+    std::fs::write(root.join("claims/a.toml"), registry("")).unwrap();
+    let (code, report) = offline_json(root);
+    assert_eq!(code, 0, "{report:?}");
+    assert_eq!(report.rows.len(), 1);
+    assert_eq!(report.rows[0].outcome, "MATCH", "{:?}", report.rows[0]);
+    assert!(report.rows[0].summary.is_none());
+    std::fs::write(root.join("claims/a.toml"), registry("  summary = \"evidence/summary.json\"\n")).unwrap();
+    let (code, report) = offline_json(root);
+    assert_eq!(code, 1);
+    assert!(report.rows[0].detail.contains("the saved summary has no median row"), "{:?}", report.rows[0]);
+}

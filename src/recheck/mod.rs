@@ -668,14 +668,19 @@ pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Resu
     let value = quantity.value();
     let mut problems = Vec::new();
     // The saved summary holds each variable's statistic; recompute the quantity from them.
+    // Samples without a summary (a file of the user's own harness, outside any run) have
+    // nothing saved to compare; a summary without the row is a problem.
     let mut saved = Vec::new();
+    let mut summaries = 0;
     for (name, spec) in &l.vars {
         match saved_statistic(files, spec)? {
-            Some(v) => saved.push(v),
-            None => problems.push(format!("the saved summary has no {} row for `{name}`", spec.statistic.get_ref())),
+            Saved::Value(v) => saved.push(v),
+            Saved::NoRow => problems.push(format!("the saved summary has no {} row for `{name}`", spec.statistic.get_ref())),
+            Saved::NoSummary => continue,
         }
+        summaries += 1;
     }
-    let summary = (saved.len() == l.vars.len()).then(|| (quantity.eval)(&saved));
+    let summary = (summaries > 0 && saved.len() == l.vars.len()).then(|| (quantity.eval)(&saved));
     if let Some(s) = summary
         && (s - value).abs() > 1e-9 * s.abs().max(value.abs()).max(1.0)
     {
@@ -687,17 +692,26 @@ pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Resu
     Ok(l.offline_row(t, value, summary, problems, l.describe(), None))
 }
 
+/// What the summary of a check's run saved of its statistic.
+enum Saved {
+    Value(f64),
+    /// The summary has no such row, or does not store that statistic.
+    NoRow,
+    /// The check names no summary and none lies beside its samples.
+    NoSummary,
+}
+
 /// The statistic `spec` asks for, as the summary of its run saved it: the `summary` the check
-/// names, else `summary.json` beside the samples. `None` when the summary has no such row or
-/// does not store that statistic.
-fn saved_statistic(files: &Evidence, spec: &stat::Spec) -> Result<Option<f64>, Diagnostic> {
+/// names, else `summary.json` beside the samples.
+fn saved_statistic(files: &Evidence, spec: &stat::Spec) -> Result<Saved, Diagnostic> {
     let path = spec.summary.as_ref().map_or_else(|| format!("{}/summary.json", run_dir(spec.samples.get_ref())), |s| s.get_ref().clone());
     let summary = match files.json::<Summary>(&path) {
         Ok(s) => s,
-        Err(ReadError::Path(_)) => return Ok(None),
+        Err(ReadError::Path(_)) if spec.summary.is_none() => return Ok(Saved::NoSummary),
+        Err(ReadError::Path(_)) => return Ok(Saved::NoRow),
         Err(e) => return Err(e.at(&path)),
     };
-    Ok(Statistic::parse(spec.statistic.get_ref()).and_then(|statistic| spec.saved(&summary, statistic)))
+    Ok(Statistic::parse(spec.statistic.get_ref()).and_then(|statistic| spec.saved(&summary, statistic)).map_or(Saved::NoRow, Saved::Value))
 }
 
 /// The recheck of a fresh run: every latency against the accepted run it was quoted from, every
