@@ -149,9 +149,9 @@ fn the_calibration_of_the_committed_runs_meets_its_targets() {
     assert!((excluding - cal.rule.nominal_excluding_one).abs() <= 0.05, "{excluding}");
 }
 
-/// Samples of the user's own harness (each with its round), outside any run and with no summary beside them, have
-/// nothing saved to compare: the recheck judges the quote against the raw samples alone. A
-/// summary the check names but that is missing is still a problem.
+/// Samples of the user's own harness (each with its round), outside any run and with no
+/// summary beside them, have nothing saved to compare: the recheck judges the quote against
+/// the raw samples alone. A summary the check names but that is missing is still a problem.
 #[test]
 fn samples_without_a_summary_are_judged_on_the_samples_alone() {
     let dir = tempfile::tempdir().unwrap();
