@@ -116,7 +116,9 @@
 //! **Architecture Invariant:** no command opens a file under the root twice: every read goes
 //! through the workspace's [`evidence::store::Evidence`], which keeps what it parsed. A test
 //! holds `review` of the shipped repository to one open per file, and another the audit of
-//! ten copies of its registries. (`stats` reads a file outside any workspace, once, streamed.)
+//! ten copies of its registries. (`stats` reads a file outside any workspace, once, streamed.
+//! A samples file large enough to be streamed rather than held is read once per grouping its
+//! checks ask for: one open serves every check that selects on the same fields.)
 //!
 //! **Architecture Invariant:** the audit writes nothing but the `--summary` file it is asked
 //! for. Each writer writes one kind of thing: `run`, `bench` and `recheck --gpu` a new run

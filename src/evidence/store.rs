@@ -427,7 +427,7 @@ impl Evidence {
     pub(crate) fn columns(&self, rel: &str, by: &[String], field: &str) -> Rc<Option<Grouped>> {
         let Ok(key) = self.key(rel) else { return Rc::new(None) };
         self.derived(&format!("columns of {key} by {by:?}: {field}"), || {
-            // A second grouping of the file opens it again, as a whole read would.
+            // A second grouping of the file opens it again: streaming keeps no bytes to share.
             let stream = match self.streams.borrow_mut().remove(&key) {
                 Some(stream) => stream,
                 None if self.streamed.borrow().contains(&key) => {
