@@ -193,9 +193,7 @@ impl Root {
 
     /// The size of the file at `rel`, opened as any file is (a link leaving the root refused).
     pub(crate) fn len(&self, rel: &str) -> Result<u64, PathError> {
-        let key = self.normal(rel)?;
-        let file = self.handle.open(&key, LastLink::Follow).map_err(|e| renamed(e.into(), rel))?;
-        file.metadata().map(|m| m.len()).map_err(|source| PathError::Io { path: rel.to_string(), source })
+        self.open(rel).map(|stream| stream.len())
     }
 
     /// What is at `rel`, a link not followed; `None` when nothing is.

@@ -74,14 +74,23 @@ impl Workspace {
         let mut diagnostics = Vec::new();
         let mut clean = HashMap::new();
         let registries: Vec<Registry> = files.iter().filter_map(|f| load_registry(&evidence, f, &mut clean, &mut diagnostics)).collect();
-        if options.draft.is_some() && !diagnostics.is_empty() {
-            return Workspace { evidence: Some(evidence), registries: vec![], diagnostics };
-        }
+        // A draft stands in for the manuscript of one registry, the only one loaded.
+        let registries = match &options.draft {
+            Some(_) if !diagnostics.is_empty() => return Workspace { evidence: Some(evidence), registries: vec![], diagnostics },
+            Some(draft) => match registry_of_draft(registries, !options.claims.is_empty(), draft) {
+                Ok(one) => vec![one],
+                Err(d) => return Workspace { evidence: Some(evidence), registries: vec![], diagnostics: vec![d] },
+            },
+            None => registries,
+        };
         // Every command that loads a workspace audits it, so the evidence its checks parse is
         // parsed on the other cores while this one reads and binds the articles.
         let ahead: Vec<(String, Ahead)> = registries.iter().flat_map(|r| &r.claims).flat_map(|c| &c.checks).flat_map(|c| c.kind.ahead()).collect();
         let bound = evidence.read_ahead_while(&ahead, || match &options.draft {
-            Some(draft) => load_draft(&evidence, registries, !options.claims.is_empty(), draft, &mut diagnostics).map(|one| vec![one]),
+            Some(draft) => {
+                let registry = registries.into_iter().next().expect("the draft's one registry");
+                load_draft(&evidence, registry, draft, &mut diagnostics).map(|one| vec![one])
+            }
             None => {
                 let mut articles: BTreeMap<String, Option<Rc<Article>>> = BTreeMap::new();
                 Ok(registries
@@ -213,9 +222,9 @@ fn load_article(evidence: &Evidence, registry: &Registry, diagnostics: &mut Vec<
     Article::parse(path.get_ref(), &bytes).map_err(|e| diagnostics.push(at(e.to_string()))).ok()
 }
 
-/// Loads `draft` in place of the manuscript of one registry: the one `--claims` named, else the
-/// one whose manuscript has the draft's file name, else the only one.
-fn load_draft(evidence: &Evidence, registries: Vec<Registry>, named: bool, draft: &Path, diagnostics: &mut Vec<Diagnostic>) -> Result<Loaded, Diagnostic> {
+/// The registry whose manuscript `draft` stands in for: the one `--claims` named, else the one
+/// whose manuscript has the draft's file name, else the only one.
+fn registry_of_draft(registries: Vec<Registry>, named: bool, draft: &Path) -> Result<Registry, Diagnostic> {
     let name = draft.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let matching = |r: &Registry| Path::new(r.manuscript.path.get_ref()).file_name().is_some_and(|n| n.to_string_lossy() == name);
     let candidates: Vec<usize> = (0..registries.len()).filter(|i| named || registries.len() == 1 || matching(&registries[*i])).collect();
@@ -231,7 +240,11 @@ fn load_draft(evidence: &Evidence, registries: Vec<Registry>, named: bool, draft
         return Err(Diagnostic::plain(format!("cannot tell which registry the draft {} belongs to: {what}", draft.display()))
             .with_note(format!("name one with --claims: {}", list.join("; "))));
     };
-    let registry = registries.into_iter().nth(*chosen).expect("a candidate index");
+    Ok(registries.into_iter().nth(*chosen).expect("a candidate index"))
+}
+
+/// Reads the draft and binds `registry`'s claims to it, in place of its manuscript.
+fn load_draft(evidence: &Evidence, registry: Registry, draft: &Path, diagnostics: &mut Vec<Diagnostic>) -> Result<Loaded, Diagnostic> {
     let shown = draft.display().to_string();
     // A draft inside the root is opened through the root's handle like every file there; one
     // elsewhere is any file the user names, read as given.

@@ -21,13 +21,9 @@ pub(crate) fn stats(file: &Path, by: &[String], fields: &[String]) -> Result<Str
     let len = opened.metadata().map_or(0, |m| m.len());
     let threads = columns::threads_for(len);
     // CSV and TSV are told by the file's name, as the table reader tells them.
-    let extension = file.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    let mut grouped = match extension.as_deref() {
-        Some(ext @ ("csv" | "tsv" | "tab")) => {
-            let delimiter = if ext == "csv" { b',' } else { b'\t' };
-            columns::delimited::read(&shown, || std::fs::File::open(file), delimiter, by, fields, threads)?
-        }
-        _ => columns::read(&shown, opened, by, fields, threads)?,
+    let mut grouped = match crate::evidence::store::delimiter(&file.to_string_lossy()) {
+        Some(delimiter) => columns::delimited::read(&shown, || std::fs::File::open(file), delimiter, by, fields, threads)?,
+        None => columns::read(&shown, opened, by, fields, threads)?,
     };
     // Every column's median and p95, the groups shared out between the threads.
     let mut columns: Vec<&mut Vec<f64>> = grouped.groups.values_mut().flat_map(|c| c.iter_mut()).collect();

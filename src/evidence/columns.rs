@@ -528,41 +528,53 @@ fn columns_in_file_order(parts: Vec<(Vec<Vec<f64>>, Vec<(usize, Vec<usize>)>)>) 
     columns
 }
 
-/// What the whole-file reader gives for the same question: groups, values in file order, the
-/// groups of strings only; the reference this reader is held to.
+/// What the whole-file JSONL reader gives for the same question: [`grouped`] of the file
+/// parsed whole. The reference this reader is held to.
 pub(crate) fn whole(text: &str, by: &[String], fields: &[String]) -> Result<Grouped, Diagnostic> {
-    let jsonl = Jsonl::parse("s.jsonl", text.as_bytes())?;
-    let mut groups = BTreeMap::new();
+    grouped(&Jsonl::parse("s.jsonl", text.as_bytes())?, by, fields)
+}
+
+/// The records of `jsonl` grouped by `by` as the checks read them: each field's values per
+/// group in file order, every sample checked as [`Jsonl::samples`] checks it (the first bad one
+/// is the error), and the groups whose every record holds every `by` field as a string. What
+/// both columnar readers are held to, and what the CSV reader gives where it reads a file
+/// through the table reader.
+pub(crate) fn grouped(jsonl: &Jsonl, by: &[String], fields: &[String]) -> Result<Grouped, Diagnostic> {
     let grouped = jsonl.groups(by);
     for field in fields {
         for records in grouped.values() {
             jsonl.samples(records, field)?;
         }
     }
-    for (key, records) in &grouped {
-        let columns = fields.iter().map(|f| records.iter().map(|r| match jsonl.get(r, f) {
-            Some(Scalar::Int(i)) => i as f64,
-            Some(Scalar::Float(v)) => v,
-            _ => unreachable!(),
-        }).collect()).collect();
-        groups.insert(key.clone(), columns);
-    }
     let strings = grouped
         .iter()
         .filter(|(_, records)| records.iter().all(|r| by.iter().all(|k| matches!(jsonl.get(r, k), Some(Scalar::Str(_))))))
         .map(|(key, _)| key.clone())
         .collect();
+    let number = |r: &&super::jsonl::Record, f: &String| match jsonl.get(r, f) {
+        Some(Scalar::Int(i)) => i as f64,
+        Some(Scalar::Float(v)) => v,
+        // The samples were checked above: every value is a number.
+        _ => f64::NAN,
+    };
+    let groups = grouped.into_iter().map(|(key, records)| (key, fields.iter().map(|f| records.iter().map(|r| number(r, f)).collect()).collect())).collect();
     Ok(Grouped { groups, strings })
 }
 
-/// Whether this reader and the whole-file reader read `text` alike, on one thread and in small
-/// chunks on two: the same groups, the same values in file order, the same groups of strings
-/// only; or the same error at the same place. `Err` says how they differ. The `differential`
-/// fuzz target holds arbitrary text to it. Where the whole-file reader keeps two groups of one
-/// text (a string `"1"` and a number `1`), it keeps the records of one of them, and only the
-/// groups' names are compared.
-pub(crate) fn agrees_with_whole_reader(text: &str, by: &[String], fields: &[String]) -> Result<(), String> {
-    let ambiguous = Jsonl::parse("s.jsonl", text.as_bytes()).is_ok_and(|j| j.groups(by).values().map(Vec::len).sum::<usize>() != j.records.len());
+/// Whether `jsonl` has two groups by `by` of one text (a string `"1"` and a number `1`; in a
+/// CSV file an empty cell and the text `null`): its groups then hold fewer records than it
+/// has, since one text names one group, and a columnar reader's groups cannot be compared
+/// with them value by value.
+pub(crate) fn ambiguous(jsonl: &Jsonl, by: &[String]) -> bool {
+    jsonl.groups(by).values().map(Vec::len).sum::<usize>() != jsonl.records.len()
+}
+
+/// Whether a columnar reader read a file as the whole-file reader did (`expected`), in each
+/// chunking `read` is asked for: the same groups, the same values in file order, the same
+/// groups of strings only; or the same error at the same place. Where the groups are
+/// [`ambiguous`], only their names are compared. `Err` says how they differ. The
+/// `differential` fuzz target holds both columnar readers to it.
+fn agrees(expected: Result<Grouped, Diagnostic>, ambiguous: bool, read: impl Fn(usize, usize) -> Result<Grouped, Diagnostic>) -> Result<(), String> {
     let shown = |r: Result<Grouped, Diagnostic>| {
         r.map(|g| {
             if ambiguous {
@@ -573,14 +585,35 @@ pub(crate) fn agrees_with_whole_reader(text: &str, by: &[String], fields: &[Stri
         })
         .map_err(|d| (d.message.clone(), d.position(), d.render()))
     };
-    let expected = shown(whole(text, by, fields));
+    let expected = shown(expected);
     for (threads, chunk) in [(1, CHUNK), (2, 7)] {
-        let got = shown(read_in_chunks("s.jsonl", text.as_bytes(), by, fields, threads, chunk));
+        let got = shown(read(threads, chunk));
         if got != expected {
-            return Err(format!("threads {threads}, chunk {chunk}: columns {got:?}, whole {expected:?}"));
+            return Err(format!("threads {threads}, chunk {chunk}: columnar {got:?}, whole {expected:?}"));
         }
     }
     Ok(())
+}
+
+/// [`agrees`] for this reader on the JSONL `text`.
+pub(crate) fn agrees_with_whole_reader(text: &str, by: &[String], fields: &[String]) -> Result<(), String> {
+    let ambiguous = Jsonl::parse("s.jsonl", text.as_bytes()).is_ok_and(|j| ambiguous(&j, by));
+    agrees(whole(text, by, fields), ambiguous, |threads, chunk| read_in_chunks("s.jsonl", text.as_bytes(), by, fields, threads, chunk))
+}
+
+/// In the tests of both columnar readers: the two readings the same, or the same diagnostic at
+/// the same place; `at` says which chunking.
+#[cfg(test)]
+pub(super) fn assert_same_reading(expected: &Result<Grouped, Diagnostic>, got: &Result<Grouped, Diagnostic>, at: &str) {
+    match (expected, got) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "{at}"),
+        (Err(a), Err(b)) => {
+            assert_eq!(a.message, b.message, "{at}");
+            assert_eq!(a.position(), b.position(), "{at}");
+            assert_eq!(a.render(), b.render(), "{at}");
+        }
+        _ => panic!("{at}: whole {expected:?}, columns {got:?}"),
+    }
 }
 
 /// A line read again by the line parser, now that its number in the file is known.
@@ -671,16 +704,7 @@ mod tests {
     fn same_as_whole(text: &str, by: &[&str], fields: &[&str]) {
         let expected = whole(text, &strings(by), &strings(fields));
         for (threads, chunk) in [(1, CHUNK), (2, 1), (2, 7), (3, 64), (2, 4096)] {
-            let got = read_text(text, by, fields, threads, chunk);
-            match (&expected, &got) {
-                (Ok(a), Ok(b)) => assert_eq!(a, b, "threads {threads}, chunk {chunk}"),
-                (Err(a), Err(b)) => {
-                    assert_eq!(a.message, b.message, "threads {threads}, chunk {chunk}");
-                    assert_eq!(a.position(), b.position(), "threads {threads}, chunk {chunk}");
-                    assert_eq!(a.render(), b.render(), "threads {threads}, chunk {chunk}");
-                }
-                _ => panic!("threads {threads}, chunk {chunk}: whole {expected:?}, columns {got:?}"),
-            }
+            assert_same_reading(&expected, &read_text(text, by, fields, threads, chunk), &format!("threads {threads}, chunk {chunk}"));
         }
     }
 

@@ -26,9 +26,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::{Grouped, Source, columns_in_file_order, next_chunk, on_threads, raw_group_key};
+use super::{Grouped, Source, agrees, ambiguous, columns_in_file_order, grouped, next_chunk, on_threads, raw_group_key};
 use crate::diagnostic::Diagnostic;
-use crate::evidence::jsonl::{FieldValue, JsonlBuilder, Scalar};
+use crate::evidence::jsonl::{FieldValue, JsonlBuilder};
 use crate::evidence::readers::{self, Format, delimited::cell};
 use crate::evidence::scan::{number, number_end};
 
@@ -55,40 +55,14 @@ fn read_in_chunks<R: Read + Send>(shown: &str, open: impl Fn() -> std::io::Resul
 /// The file read by the table reader, grouped and sampled as the `stat` checks read it: the
 /// reference the fast path gives, and what gives every error.
 pub(crate) fn whole(shown: &str, bytes: &[u8], delimiter: u8, by: &[String], fields: &[String]) -> Result<Grouped, Diagnostic> {
+    grouped(&table(shown, bytes, delimiter)?.jsonl, by, fields)
+}
+
+/// The file read by the table reader, as a CSV or TSV file.
+fn table(shown: &str, bytes: &[u8], delimiter: u8) -> Result<readers::Table, Diagnostic> {
     let format = if delimiter == b'\t' { Format::Tsv } else { Format::Csv };
     let no_sidecar = |path: &str| Err(format!("{path}: a {} file refers to no other file", format.name()));
-    let table = readers::read(shown, bytes, Some(format), None, &no_sidecar)?;
-    let jsonl = &table.jsonl;
-    let grouped = jsonl.groups(by);
-    let mut groups = BTreeMap::new();
-    for field in fields {
-        for records in grouped.values() {
-            jsonl.samples(records, field)?;
-        }
-    }
-    let strings = grouped
-        .iter()
-        .filter(|(_, records)| records.iter().all(|r| by.iter().all(|k| matches!(jsonl.get(r, k), Some(Scalar::Str(_))))))
-        .map(|(key, _)| key.clone())
-        .collect();
-    for (key, records) in grouped {
-        let columns = fields
-            .iter()
-            .map(|f| {
-                records
-                    .iter()
-                    .map(|r| match jsonl.get(r, f) {
-                        Some(Scalar::Int(i)) => i as f64,
-                        Some(Scalar::Float(v)) => v,
-                        // The samples were checked above: every value is a number.
-                        _ => f64::NAN,
-                    })
-                    .collect()
-            })
-            .collect();
-        groups.insert(key, columns);
-    }
-    Ok(Grouped { groups, strings })
+    readers::read(shown, bytes, Some(format), None, &no_sidecar)
 }
 
 /// The groups of a CSV or TSV file streamed from `input`, with their values in file order and
@@ -327,38 +301,17 @@ fn cell_text(text: &str) -> String {
     one.text_of(one.get(&one.records[0], "v"))
 }
 
-/// Whether the fast path and the table reader read `bytes` (a CSV or TSV file) alike, on one
-/// thread and in small chunks on two: the same groups, the same values in the same (file)
-/// order, the same groups of text only; or the same error at the same place. `Err` says how
-/// they differ. The `differential` fuzz target holds arbitrary bytes to it. Where two groups
-/// of the table reader share one text (an empty cell and the text `null`), it keeps the
-/// records of one of them, and only the groups' names are compared.
+/// [`agrees`] for the fast path on the CSV or TSV `bytes`, against the table reader.
 pub(crate) fn agrees_with_table_reader(bytes: &[u8], delimiter: u8, by: &[String], fields: &[String]) -> Result<(), String> {
-    let format = if delimiter == b'\t' { Format::Tsv } else { Format::Csv };
-    let no_sidecar = |path: &str| Err(format!("{path}: a {} file refers to no other file", format.name()));
-    let ambiguous = readers::read("s.csv", bytes, Some(format), None, &no_sidecar).is_ok_and(|t| t.jsonl.groups(by).values().map(Vec::len).sum::<usize>() != t.jsonl.records.len());
-    let shown = |g: Grouped| {
-        if ambiguous {
-            return format!("{:?}", g.groups.keys().collect::<Vec<_>>());
-        }
-        let groups: Vec<_> = g.groups.iter().map(|(k, c)| (k, c.iter().map(|c| c.iter().map(|v| v.to_bits()).collect::<Vec<_>>()).collect::<Vec<_>>())).collect();
-        format!("{groups:?} strings {:?}", g.strings)
-    };
-    let shown = |r: Result<Grouped, Diagnostic>| r.map(shown).map_err(|d| (d.message.clone(), d.position(), d.render()));
-    let expected = shown(whole("s.csv", bytes, delimiter, by, fields));
-    for (threads, chunk) in [(1, super::CHUNK), (2, 7)] {
-        let got = shown(read_in_chunks("s.csv", || Ok(bytes), delimiter, by, fields, threads, chunk));
-        if got != expected {
-            return Err(format!("threads {threads}, chunk {chunk}: fast {got:?}, table reader {expected:?}"));
-        }
-    }
-    Ok(())
+    let ambiguous = table("s.csv", bytes, delimiter).is_ok_and(|t| ambiguous(&t.jsonl, by));
+    agrees(whole("s.csv", bytes, delimiter, by, fields), ambiguous, |threads, chunk| read_in_chunks("s.csv", || Ok(bytes), delimiter, by, fields, threads, chunk))
 }
 
 #[cfg(test)]
 mod tests {
     use rand::{Rng, SeedableRng};
 
+    use super::super::assert_same_reading;
     use super::*;
 
     fn strings(names: &[&str]) -> Vec<String> {
@@ -383,12 +336,7 @@ mod tests {
     /// empty cell and the text `null`), the table reader keeps one of them only, and the
     /// readers are not compared.
     fn unambiguous(bytes: &[u8], delimiter: u8, by: &[&str]) -> bool {
-        let format = if delimiter == b'\t' { Format::Tsv } else { Format::Csv };
-        let Ok(table) = readers::read("s.csv", bytes, Some(format), None, &|p: &str| Err(p.to_string())) else {
-            return true;
-        };
-        let grouped = table.jsonl.groups(&strings(by));
-        grouped.values().map(Vec::len).sum::<usize>() == table.jsonl.records.len()
+        table("s.csv", bytes, delimiter).map_or(true, |t| !ambiguous(&t.jsonl, &strings(by)))
     }
 
     /// Both readers on `bytes`, in several chunkings: the same groups and values, or the same
@@ -396,17 +344,8 @@ mod tests {
     fn same_as_whole(bytes: &[u8], delimiter: u8, by: &[&str], fields: &[&str]) {
         let expected = whole("s.csv", bytes, delimiter, &strings(by), &strings(fields)).map(sorted);
         for (threads, chunk) in [(1, super::super::CHUNK), (2, 1), (2, 7), (3, 64), (2, 4096)] {
-            let got = chunked(bytes, delimiter, by, fields, threads, chunk);
             let at = format!("threads {threads}, chunk {chunk}, input {:?}", String::from_utf8_lossy(bytes));
-            match (&expected, &got) {
-                (Ok(a), Ok(b)) => assert_eq!(a, b, "{at}"),
-                (Err(a), Err(b)) => {
-                    assert_eq!(a.message, b.message, "{at}");
-                    assert_eq!(a.position(), b.position(), "{at}");
-                    assert_eq!(a.render(), b.render(), "{at}");
-                }
-                _ => panic!("{at}: whole {expected:?}, columns {got:?}"),
-            }
+            assert_same_reading(&expected, &chunked(bytes, delimiter, by, fields, threads, chunk), &at);
         }
     }
 
