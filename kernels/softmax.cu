@@ -832,6 +832,8 @@ MIX_KERNEL(10, 6, 512, 2, 0)
 MIX_KERNEL(2, 6, 1024, 2, 0)
 MIX_KERNEL(2, 6, 1024, 2, 1)
 MIX_KERNEL(2, 6, 1024, 2, 2)
+MIX_KERNEL(14, 18, 256, 3, 0)
+MIX_KERNEL(14, 18, 256, 3, 1)
 
 // The mixed form with the first wave's second block on each SM started late (issue 16, version
 // 7): blocks first..2 first - 1 (first = the SM count; in launch order these are the second
@@ -1191,6 +1193,154 @@ FLAG_KERNEL(2, 512, 4)
     }
 FLAGD_KERNEL(4, 512, 2)
 FLAGD_KERNEL(8, 256, 2)
+
+// ---------------------------------------------------------------------------------------
+// fused, row split over cooperative blocks that meet through tagged slots (issue 16, version
+// 8). `flag` waits in three steps, each a round trip to L2: a release add on the row's counter
+// whose old value the block must see, polls until the counter reaches the row's split, then
+// loads of the row-mates' partials. Here each partial travels with its own tag in one 64-bit
+// word (tag in the high half, the float's bits in the low half), and a 64-bit word is stored
+// and loaded whole, so a reader that sees the tag sees the value: no counter, no fence, and
+// the poll that finds every tag current has the partials already. The tag a launch writes is
+// one more than the one in the block's own slot when it starts; every launch writes every
+// slot of its region once, so all of a row's slots hold the same tag when a launch starts, and
+// no reset is needed. Each form has its own region (slot words (round · rows + row) · split +
+// piece; rounds 0 and 1 are the first wait's two words, round 2 the RMS form's second wait).
+
+__device__ __forceinline__ unsigned long long ld_slot(const unsigned long long* p) {
+    unsigned long long w;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(p) : "memory");
+    return w;
+}
+
+__device__ __forceinline__ void st_slot(unsigned long long* p, unsigned tag, float value) {
+    unsigned long long w = ((unsigned long long)tag << 32) | __float_as_uint(value);
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(w) : "memory");
+}
+
+__device__ __forceinline__ bool slot_is(unsigned long long w, unsigned tag) { return (unsigned)(w >> 32) == tag; }
+__device__ __forceinline__ float slot_value(unsigned long long w) { return __uint_as_float((unsigned)w); }
+
+template <bool RMS, int V>
+__device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
+                               int rows, int cols, int split, float eps) {
+    __shared__ float red[64];
+    __shared__ float row_stat[2];
+    const int T = blockDim.x;
+    const int row = blockIdx.x / split, piece = blockIdx.x % split;
+    const int lane = threadIdx.x & 31;
+    const size_t per = (size_t)4 * T * V;
+    unsigned long long* a = slots + (size_t)row * split;
+    unsigned long long* b = slots + ((size_t)rows + row) * split;
+    unsigned long long* c = slots + ((size_t)2 * rows + row) * split;
+    // The tags this launch writes, read before the row so that their latency hides behind it.
+    unsigned tag = 0, tag2 = 0;
+    if (threadIdx.x < 32) {
+        tag = (unsigned)(ld_slot(a + piece) >> 32) + 1;
+        if (RMS) tag2 = (unsigned)(ld_slot(c + piece) >> 32) + 1;
+    }
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + piece * per);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + piece * per);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
+    float scale = 1.f, mx, s, r;
+    if (RMS) {
+        float sq;
+        local_sq_max(v, sq, mx);
+        block_sum_max(sq, mx, red);
+        if (threadIdx.x < 32) {
+            if (lane == 0) { st_slot(a + piece, tag, sq); st_slot(b + piece, tag, mx); }
+            float qa, qb;
+            for (;;) {
+                qa = 0.f;
+                qb = NEG_INF;
+                bool ok = true;
+                for (int i = lane; i < split; i += 32) {
+                    unsigned long long wa = ld_slot(a + i), wb = ld_slot(b + i);
+                    ok = ok && slot_is(wa, tag) && slot_is(wb, tag);
+                    qa += slot_value(wa);
+                    qb = fmaxf(qb, slot_value(wb));
+                }
+                if (__all_sync(0xffffffffu, ok)) break;
+            }
+            qa = warp_sum(qa);
+            qb = warp_max(qb);
+            if (lane == 0) { row_stat[0] = qa; row_stat[1] = qb; }
+        }
+        __syncthreads();
+        sq = row_stat[0];
+        mx = row_stat[1];
+        scale = 1.f / sqrtf(sq / cols + eps);
+        s = block_sum(exp_scaled(v, mx, scale * LOG2E), red);
+        if (threadIdx.x < 32) {
+            if (lane == 0) st_slot(c + piece, tag2, s);
+            float qs;
+            for (;;) {
+                qs = 0.f;
+                bool ok = true;
+                for (int i = lane; i < split; i += 32) {
+                    unsigned long long w = ld_slot(c + i);
+                    ok = ok && slot_is(w, tag2);
+                    qs += slot_value(w);
+                }
+                if (__all_sync(0xffffffffu, ok)) break;
+            }
+            qs = warp_sum(qs);
+            if (lane == 0) row_stat[0] = qs;
+        }
+        __syncthreads();
+        s = row_stat[0];
+        r = 1.f / s;
+    } else {
+        float m0 = local_max(v);
+        s = exp_local(v, m0);
+        mx = m0;
+        block_online(mx, s, LOG2E, red);
+        if (threadIdx.x < 32) {
+            if (lane == 0) { st_slot(a + piece, tag, mx); st_slot(b + piece, tag, s); }
+            float bm, bs;
+            for (;;) {
+                // Lanes without a partial start from the first one with a zero sum, which
+                // merges as nothing (two empty starts at -inf would give NaN).
+                bm = slot_value(ld_slot(a));
+                bs = 0.f;
+                bool ok = true;
+                for (int i = lane; i < split; i += 32) {
+                    unsigned long long wm = ld_slot(a + i), ws = ld_slot(b + i);
+                    ok = ok && slot_is(wm, tag) && slot_is(ws, tag);
+                    online_merge(bm, bs, slot_value(wm), slot_value(ws), LOG2E);
+                }
+                if (__all_sync(0xffffffffu, ok)) break;
+            }
+            warp_online(bm, bs, LOG2E);
+            if (lane == 0) { row_stat[0] = bm; row_stat[1] = bs; }
+        }
+        __syncthreads();
+        float rm = row_stat[0];
+        s = row_stat[1];
+        r = exp2f((m0 - rm) * LOG2E) / s;
+        mx = rm;
+    }
+    store_scaled(yr, T, v, r);
+    if (stats && piece == 0 && threadIdx.x == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+}
+
+#define SLOT_KERNEL(V, T, MINB)                                                                                               \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_slot_rms_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_slot_row<true, V>(x, y, st, slots, rows, cols, split, eps);                                                     \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_slot_plain_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_slot_row<false, V>(x, y, st, slots, rows, cols, split, eps);                                                    \
+    }
+SLOT_KERNEL(4, 512, 2)
+SLOT_KERNEL(8, 256, 2)
+SLOT_KERNEL(4, 256, 4)
+SLOT_KERNEL(4, 1024, 1)
 
 // ---------------------------------------------------------------------------------------
 // fused, two rows per block, row-mates meeting through per-row counters (issue 16, version 6):

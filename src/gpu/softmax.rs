@@ -71,10 +71,19 @@ pub(crate) enum Fused {
     /// As `Mix` with the default loads, but the second block each SM takes in the first wave
     /// starts `delay` SM clocks late, so that the two blocks of an SM reduce at different times.
     MixD { vr: usize, vs: usize, threads: u32, delay: u32 },
+    /// As `Flag`, but row-mates meet through tagged slots: each partial is stored with the
+    /// launch's tag in one 64-bit word, so the poll that finds every tag current has the
+    /// partials, with no counter and no fence (split = cols / (4 · threads · v)).
+    Slot { v: usize, threads: u32 },
 }
 
 /// Row counter slots (one counter a row each) of the forms that meet through counters.
 pub(crate) const COUNTER_SLOTS: usize = 18;
+
+/// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
+/// 1024}); a region holds three words (two rounds of the first wait, one of the second) for
+/// every block of every row.
+pub(crate) const SLOT_REGIONS: usize = 9;
 
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
 pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
@@ -111,6 +120,7 @@ impl Fused {
             Fused::Stag { v, threads } => format!("fused_stag_{flavour}_{v}_{threads}"),
             Fused::FlagD { v, threads, .. } => format!("fused_flagd_{flavour}_{v}_{threads}"),
             Fused::MixD { vr, vs, threads, .. } => format!("fused_mixd_{flavour}_{vr}_{vs}_{threads}"),
+            Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
         }
     }
 
@@ -123,7 +133,8 @@ impl Fused {
             | Fused::MixP { threads, .. }
             | Fused::Stag { threads, .. }
             | Fused::FlagD { threads, .. }
-            | Fused::MixD { threads, .. } => *threads,
+            | Fused::MixD { threads, .. }
+            | Fused::Slot { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Block => row_threads(cols),
         }
@@ -142,7 +153,7 @@ impl Fused {
     pub(crate) fn split(&self, cols: usize) -> usize {
         match self {
             Fused::Split { split } => *split,
-            Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } => cols / (4 * v * *threads as usize),
+            Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } | Fused::Slot { v, threads } => cols / (4 * v * *threads as usize),
             Fused::Pair { v, threads } | Fused::Stag { v, threads } => cols / (4 * v * *threads as usize),
             _ => 1,
         }
@@ -162,14 +173,22 @@ impl Fused {
     /// Which row counters a form that meets through them counts on. A counter only works for
     /// one split (each wait rounds up to a multiple of it), so every such form has its own.
     pub(crate) fn counter_slot(&self) -> Option<usize> {
-        // v in {2, 4, 8} and threads in {256, 512, 1024}: nine slots a kind.
-        let small = |v: usize, threads: u32| (v.trailing_zeros() as usize - 1) * 3 + (threads.trailing_zeros() as usize - 8);
         match self {
             // Both launches of one kernel count alike (the same split), so they may share.
             Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } => Some(small(*v, *threads)),
             // A staggered pair with the same v and threads has the same split, so it may share
             // the pair's counters (forms are timed one after another, never at once).
             Fused::Pair { v, threads } | Fused::Stag { v, threads } => Some(COUNTER_SLOTS / 2 + small(*v, *threads)),
+            _ => None,
+        }
+    }
+
+    /// Which region of tagged slots a `Slot` form writes. Every launch of a form writes every
+    /// slot of its region once, which keeps the region's tags equal; another split would not,
+    /// so each form has its own.
+    pub(crate) fn slot_region(&self) -> Option<usize> {
+        match self {
+            Fused::Slot { v, threads } => Some(small(*v, *threads)),
             _ => None,
         }
     }
@@ -192,6 +211,7 @@ impl Fused {
             Fused::Stag { v, threads } => format!("stag-{v}x{threads}"),
             Fused::FlagD { v, threads, delay } => format!("flagd{delay}-{v}x{threads}"),
             Fused::MixD { vr, vs, threads, delay } => format!("mixd{delay}-{vr}-{vs}x{threads}"),
+            Fused::Slot { v, threads } => format!("slot-{v}x{threads}"),
         }
     }
 
@@ -254,6 +274,11 @@ impl Fused {
                     out.push(Fused::ClMix { vr: 8, vs: 8, threads: 256 });
                     out.push(Fused::ClMix { vr: 2, vs: 6, threads: 512 });
                 }
+                if on("mix3") {
+                    for ld in 0..2 {
+                        out.push(Fused::Mix { vr: 14, vs: 18, threads: 256, ld });
+                    }
+                }
             }
             262144 => {
                 if on("cluster") {
@@ -281,6 +306,11 @@ impl Fused {
                         for delay in [300, 600, 1200] {
                             out.push(Fused::FlagD { v, threads, delay });
                         }
+                    }
+                }
+                if on("slot") {
+                    for (v, threads) in [(4, 512), (8, 256), (4, 256), (4, 1024)] {
+                        out.push(Fused::Slot { v, threads });
                     }
                 }
                 if on("stag") && rows.is_multiple_of(2) {
@@ -340,8 +370,17 @@ impl Fused {
                 "two rows split over cooperative blocks of {threads} threads, {} values of each per thread, the second row loaded after the first row's partials are published",
                 4 * v
             ),
+            Fused::Slot { v, threads } => format!(
+                "row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through partials stored with a tag in one word",
+                4 * v
+            ),
         }
     }
+}
+
+/// Index of a (v, threads) pair with v in {2, 4, 8} and threads in {256, 512, 1024}: nine a kind.
+fn small(v: usize, threads: u32) -> usize {
+    (v.trailing_zeros() as usize - 1) * 3 + (threads.trailing_zeros() as usize - 8)
 }
 
 /// Threads per block for the simple row kernels (four-kernel path, fused-block, rms_scale).
@@ -431,6 +470,8 @@ struct Set {
     part: CudaSlice<f32>,
     /// Row counters of the forms whose row-mates meet through them: COUNTER_SLOTS of one a row.
     counters: CudaSlice<u32>,
+    /// Tagged slots of the `Slot` forms: SLOT_REGIONS regions of three words a block.
+    slots: CudaSlice<u64>,
 }
 
 struct Library {
@@ -528,6 +569,14 @@ impl Shape {
                             b.launch_cooperative(cfg(blocks, threads, 0))?;
                         }
                     },
+                    Fused::Slot { threads, .. } => unsafe {
+                        let Some(region) = form.slot_region() else { anyhow::bail!("{form:?} has no slots") };
+                        let stride = set.slots.len() / SLOT_REGIONS;
+                        let mut slots = set.slots.slice_mut(region * stride..(region + 1) * stride);
+                        let (rows_i, split_i) = (rows as i32, form.split(self.cols) as i32);
+                        b.arg(&mut slots).arg(&rows_i).arg(&cols).arg(&split_i).arg(&eps);
+                        b.launch_cooperative(cfg(form.blocks(self.rows, self.cols) as u32, threads, 0))?;
+                    },
                     // Two persistent blocks an SM (the shared memory admits no more).
                     Fused::MixD { threads, delay, .. } => unsafe {
                         let (first, delay) = (k.sm_count as i32, delay as i32);
@@ -587,7 +636,7 @@ fn poison(stream: &Arc<CudaStream>, buf: &mut CudaSlice<f32>) -> anyhow::Result<
     Ok(())
 }
 
-fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize) -> anyhow::Result<Set> {
+fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize, slots: bool) -> anyhow::Result<Set> {
     let n = rows * cols;
     Ok(Set {
         x: stream.alloc_zeros(n)?,
@@ -600,6 +649,8 @@ fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize) -
         // Two rounds of a pair per block (the split kernel uses three floats a block).
         part: stream.alloc_zeros(4 * rows * split.max(1))?,
         counters: stream.alloc_zeros(COUNTER_SLOTS * rows)?,
+        // Zero tags to start: the first launch of each form writes tag 1.
+        slots: stream.alloc_zeros(if slots { SLOT_REGIONS * 3 * rows * split } else { SLOT_REGIONS })?,
     })
 }
 
@@ -678,7 +729,8 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         let n = rows * cols;
         let bytes_per_set = 3 * n * 4;
         let sets_n = rotation_sets(bytes_per_set, gpu.info.l2_bytes as usize);
-        let mut sets = (0..sets_n).map(|_| alloc_set(&gpu.stream, rows, cols, split)).collect::<anyhow::Result<Vec<_>>>()?;
+        let slots = shape.kernels.cands.iter().map(|c| c.0).chain([fused]).any(|f| f.slot_region().is_some());
+        let mut sets = (0..sets_n).map(|_| alloc_set(&gpu.stream, rows, cols, split, slots)).collect::<anyhow::Result<Vec<_>>>()?;
 
         // Validation in stream mode on fresh fixtures, outputs and statistics poisoned first.
         for k in 0..settings.validation_fixtures {
@@ -822,7 +874,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
             }
-            Fused::Flag { threads, .. } | Fused::Pair { threads, .. } | Fused::Stag { threads, .. } | Fused::FlagD { threads, .. } => {
+            Fused::Flag { threads, .. } | Fused::Pair { threads, .. } | Fused::Stag { threads, .. } | Fused::FlagD { threads, .. } | Fused::Slot { threads, .. } => {
                 // A cooperative launch must have every block resident at once.
                 let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize;
                 let blocks = form.blocks(rows, cols);
@@ -923,7 +975,8 @@ mod tests {
             ["fused", "reg", _, v, t] => format!("REG_KERNEL({v}, {t})"),
             ["fused", "reg1", _, v, t] => format!("REG1_KERNEL({v}, {t})"),
             ["fused", "cl", _, cs, v, t] => format!("CLUSTER_KERNEL({cs}, {v}, {t},"),
-            ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, 2, {ld})"),
+            ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
+            ["fused", "slot", _, v, t] => format!("SLOT_KERNEL({v}, {t},"),
             ["fused", "flag", _, v, t] => format!("FLAG_KERNEL({v}, {t},"),
             ["fused", "pair", _, v, t] => format!("PAIR_KERNEL({v}, {t},"),
             ["fused", "stag", _, v, t] => format!("STAG_KERNEL({v}, {t},"),
@@ -951,7 +1004,7 @@ mod tests {
 
     fn form_values(f: Fused) -> usize {
         match f {
-            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } => v,
+            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } | Fused::Slot { v, .. } => v,
             Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             _ => 0,
@@ -985,14 +1038,30 @@ mod tests {
     }
 
     #[test]
-    fn mixed_forms_fit_twice_on_an_sm() {
+    fn mixed_forms_fit_on_an_sm_as_often_as_planned() {
         // The H200 gives an SM 228 KB of shared memory, of which the driver reserves 1 KB a
         // block; the static part is the 64-float reduction buffer.
-        for form in Fused::candidates(1024, 32768, "mix,clmix,mixp,mixd") {
+        for form in Fused::candidates(1024, 32768, "mix,mix3,clmix,mixp,mixd") {
             let per_block = form.dynamic_shared() + 1024 + 256;
-            let per_sm = if matches!(form, Fused::ClMix { .. }) { 4 } else { 2 };
+            let per_sm = match form {
+                Fused::ClMix { .. } => 4,
+                Fused::Mix { threads: 256, .. } => 3,
+                _ => 2,
+            };
             assert!(per_sm * per_block <= 228 * 1024, "{form:?} takes {per_block} bytes a block");
         }
+    }
+
+    #[test]
+    fn every_slot_form_writes_its_own_region() {
+        let mut seen = std::collections::BTreeMap::new();
+        for form in Fused::candidates(8, 262144, "slot") {
+            let region = form.slot_region().expect("a slot form");
+            assert!(region < SLOT_REGIONS, "{form:?}: region {region}");
+            assert!(seen.insert(region, form).is_none(), "{form:?} shares region {region}");
+        }
+        assert_eq!(seen.len(), 4);
+        assert_eq!(Fused::overridden("8x262144=slot-4x512", 8, 262144), Some(Fused::Slot { v: 4, threads: 512 }));
     }
 
     #[test]
