@@ -1301,17 +1301,28 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
             if (lane == 0) { st_slot(a + piece, tag, mx); st_slot(b + piece, tag, s); }
             float bm, bs;
             for (;;) {
-                // Lanes without a partial start from the first one with a zero sum, which
-                // merges as nothing (two empty starts at -inf would give NaN).
-                bm = slot_value(ld_slot(a));
-                bs = 0.f;
+                // Each lane starts from its own first partial, loaded in the same poll as the
+                // rest: a separate load of another slot could be a previous launch's value
+                // and merge in a stale maximum.
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
                     unsigned long long wm = ld_slot(a + i), ws = ld_slot(b + i);
                     ok = ok && slot_is(wm, tag) && slot_is(ws, tag);
-                    online_merge(bm, bs, slot_value(wm), slot_value(ws), LOG2E);
+                    if (i == lane) {
+                        bm = slot_value(wm);
+                        bs = slot_value(ws);
+                    } else {
+                        online_merge(bm, bs, slot_value(wm), slot_value(ws), LOG2E);
+                    }
                 }
                 if (__all_sync(0xffffffffu, ok)) break;
+            }
+            // Lanes without a partial take lane 0's maximum with a zero sum, which merges as
+            // nothing (two empty starts at -inf would give NaN).
+            const float m_first = __shfl_sync(0xffffffffu, bm, 0);
+            if (lane >= split) {
+                bm = m_first;
+                bs = 0.f;
             }
             warp_online(bm, bs, LOG2E);
             if (lane == 0) { row_stat[0] = bm; row_stat[1] = bs; }
