@@ -1593,6 +1593,21 @@ STAG_KERNEL(2, 1024, 1)
 // The benchmark's second ceiling: a plain SM copy, one float4 per thread, streaming loads and
 // stores. cuMemcpyDtoD may be served by a copy engine, which is slower than the SMs on small
 // buffers; the report takes the faster of the two as the copy ceiling.
+// A copy in the split forms' launch shape with its read and write apart (issue 16, version 8;
+// a diagnostic, timed only with `phased` among the candidates): each block of 512 threads
+// loads its 16 values a thread, meets at a block barrier, then stores them. Against copy_f4 it
+// times what the split forms' order (every value of a piece read before any is written)
+// costs without their wait for row-mates.
+extern "C" __global__ void __launch_bounds__(512, 2) copy_phased_4_512(const float4* __restrict__ x, float4* __restrict__ y) {
+    const size_t base = (size_t)blockIdx.x * 2048;
+    float4 v[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) v[k] = __ldcs(x + base + threadIdx.x + 512 * k);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < 4; ++k) __stcs(y + base + threadIdx.x + 512 * k, v[k]);
+}
+
 extern "C" __global__ void copy_f4(const float4* __restrict__ x, float4* __restrict__ y, long long n4) {
     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i < n4) __stcs(y + i, __ldcs(x + i));

@@ -398,6 +398,12 @@ enum Variant {
     Copy,
     /// softmax-bench only: the same copy done by a kernel on the SMs.
     CopyKernel,
+    /// softmax-bench only, with `phased` in CLAIMCHECK_SOFTMAX_CANDIDATES: a copy in the
+    /// launch shape of the split forms at 8×262144 (blocks of 512 threads, 16 values a thread)
+    /// whose blocks read all their values, meet at a block barrier, then write them. Not a
+    /// ceiling: it times what keeping a piece's read and write apart costs by itself, without
+    /// the wait for row-mates.
+    PhasedCopy,
     /// softmax-bench only: the plain stable softmax, fused.
     FusedPlain,
     /// softmax-bench only: cuDNN on the plain softmax.
@@ -417,6 +423,7 @@ impl Variant {
             (Variant::Cudnn, _) => "cudnn-rms",
             (Variant::Copy, _) => "copy",
             (Variant::CopyKernel, _) => "copy-kernel",
+            (Variant::PhasedCopy, _) => "phased-copy",
             (Variant::FusedPlain, _) => "fused",
             (Variant::CudnnPlain, _) => "cudnn",
             (Variant::Cand(f, rms), _) => Box::leak(format!("x-{}{}", f.short(), if rms { "-rms" } else { "" }).into_boxed_str()),
@@ -426,7 +433,7 @@ impl Variant {
     fn rms(self) -> bool {
         match self {
             Variant::Cand(_, rms) => rms,
-            _ => !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel),
+            _ => !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy),
         }
     }
 
@@ -436,7 +443,7 @@ impl Variant {
         match self {
             Variant::FourKernel => 5 * e + 36 * rows,
             Variant::FusedBlock => 4 * e,
-            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CopyKernel | Variant::CudnnPlain | Variant::Cand(..) => 2 * e,
+            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::CudnnPlain | Variant::Cand(..) => 2 * e,
             Variant::Cudnn => 5 * e,
         }
     }
@@ -452,6 +459,7 @@ struct Kernels {
     fused_rms: CudaFunction,
     fused_plain: CudaFunction,
     copy: CudaFunction,
+    phased_copy: CudaFunction,
     fused: Fused,
     /// Candidate forms with their (RMS-scaled, plain) kernels.
     cands: Vec<(Fused, CudaFunction, CudaFunction)>,
@@ -622,6 +630,12 @@ impl Shape {
                 let n4 = (self.rows * self.cols / 4) as i64;
                 stream.launch_builder(&k.copy).arg(&set.x).arg(&mut set.y).arg(&n4).launch(cfg((n4 as u32).div_ceil(256), 256, 0))?;
             },
+            // SAFETY: x and y hold rows × cols floats, a multiple of 8192 at every shape of the
+            // benchmark (one block of 512 threads a 8192 floats).
+            Variant::PhasedCopy => unsafe {
+                let blocks = (self.rows * self.cols / 8192) as u32;
+                stream.launch_builder(&k.phased_copy).arg(&set.x).arg(&mut set.y).launch(cfg(blocks, 512, 0))?;
+            },
         }
         Ok(())
     }
@@ -704,6 +718,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             fused_rms,
             fused_plain,
             copy: module.function("copy_f4")?,
+            phased_copy: module.function("copy_phased_4_512")?,
             fused,
             cands,
             sm_count: gpu.info.sm_count as u32,
@@ -719,6 +734,9 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         };
         let shape = Shape { rows, cols, kernels, cudnn };
         let mut active: Vec<Variant> = variants.iter().copied().filter(|v| shape.cudnn.is_some() || !matches!(v, Variant::Cudnn | Variant::CudnnPlain)).collect();
+        if bench && std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES").is_ok_and(|f| f.split(',').any(|x| x.trim() == "phased")) {
+            active.push(Variant::PhasedCopy);
+        }
         for (form, _, _) in &shape.kernels.cands {
             active.push(Variant::Cand(*form, false));
             active.push(Variant::Cand(*form, true));
@@ -749,7 +767,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 gpu.run_once(|s| shape.submit(v, set, s, true))?;
                 let y = gpu.stream.clone_dtoh(&set.y)?;
                 let c = |what| Compared { suite, case: &case, variant: v.name(bench), what, fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
-                if matches!(v, Variant::Copy | Variant::CopyKernel) {
+                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy) {
                     out.validation.push(reference::compare_bits(&c("y"), &y, &x));
                     continue;
                 }
@@ -817,7 +835,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 gpu.stream.synchronize()?;
                 let y = gpu.stream.clone_dtoh(&sets[0].y)?;
                 let c = Compared { suite, case: &case, variant: v.name(bench), what: "y-graph", fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
-                if matches!(v, Variant::Copy | Variant::CopyKernel) {
+                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy) {
                     out.validation.push(reference::compare_bits(&c, &y, &x));
                     continue;
                 }
