@@ -1076,6 +1076,19 @@ CLMIX_KERNEL(2, 6, 512, 4)
 // split) as long as no other kernel with another split counts on the same words: each form
 // gets its own `cnt` (one word per row) from the host. `part` holds 3 rows split floats.
 
+// The end of a split form's piece (flag, flagd, slot): the piece stored times r, and the row's
+// statistics recorded once, by the first thread of its first piece.
+template <int V>
+__device__ __forceinline__ void store_piece(float4* __restrict__ yr, int stride, const float4 (&v)[V], float r, float* __restrict__ stats, int row, int piece,
+                                            float scale, float mx, float s) {
+    store_scaled(yr, stride, v, r);
+    if (stats && piece == 0 && threadIdx.x == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+}
+
 __device__ __forceinline__ void row_arrive_wait(unsigned* cnt, unsigned split) {
     __syncthreads();
     if (threadIdx.x < 32) {
@@ -1162,12 +1175,7 @@ __device__ void fused_flag_row(const float* __restrict__ x, float* __restrict__ 
         r = exp2f((m0 - rm) * LOG2E) / s;
         mx = rm;
     }
-    store_scaled(yr, T, v, r);
-    if (stats && piece == 0 && threadIdx.x == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
-    }
+    store_piece(yr, T, v, r, stats, row, piece, scale, mx, s);
 }
 
 #define FLAG_KERNEL(V, T, MINB)                                                                                               \
@@ -1341,12 +1349,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         r = exp2f((m0 - rm) * LOG2E) / s;
         mx = rm;
     }
-    store_scaled(yr, T, v, r);
-    if (stats && piece == 0 && threadIdx.x == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
-    }
+    store_piece(yr, T, v, r, stats, row, piece, scale, mx, s);
 }
 
 #define SLOT_KERNEL(V, T, MINB)                                                                                               \
