@@ -42,8 +42,9 @@ pub(crate) enum Fused {
     /// (cols = 4 · cs · threads · v), partials through distributed shared memory.
     Cluster { cs: usize, v: usize, threads: u32 },
     /// cols == 32768: a block of `threads` per row, `vr` float4s a thread in registers and
-    /// `vs` in shared memory (cols = 4 · threads · (vr + vs)), two blocks per SM; `ld` picks
-    /// the loads' cache hints (0 streaming, 1 default, 2 default with a 256-byte L2 prefetch).
+    /// `vs` in shared memory (cols = 4 · threads · (vr + vs)), two blocks per SM (three of 256
+    /// threads); `ld` picks the loads' cache hints (0 streaming, 1 default, 2 default with a
+    /// 256-byte L2 prefetch).
     Mix { vr: usize, vs: usize, threads: u32, ld: u8 },
     /// The row split over cooperative blocks of `threads` with `v` float4s a thread, meeting
     /// through a per-row counter instead of grid-wide syncs (split = cols / (4 · threads · v)).
@@ -226,8 +227,8 @@ impl Fused {
     }
 
     /// The issue-16 candidate forms measured beside the dispatched one when
-    /// CLAIMCHECK_SOFTMAX_CANDIDATES is set (a comma list of families: reg1, pipe, cluster,
-    /// or `all`). Each is validated against FP64 and timed like every variant.
+    /// CLAIMCHECK_SOFTMAX_CANDIDATES is set (a comma list of families, as listed in the
+    /// README, or `all`). Each is validated against FP64 and timed like every variant.
     pub(crate) fn candidates(rows: usize, cols: usize, families: &str) -> Vec<Fused> {
         let on = |f: &str| families.split(',').any(|x| x.trim() == f || x.trim() == "all");
         let mut out = Vec::new();
@@ -334,9 +335,10 @@ impl Fused {
             Fused::Pipe => "persistent 1024-thread block per SM, row in registers, next row prefetched into shared memory by bulk copies".into(),
             Fused::Cluster { cs, v, threads } => format!("cluster of {cs} blocks of {threads} threads per row, {} values per thread, partials through distributed shared memory", 4 * v),
             Fused::Mix { vr, vs, threads, ld } => format!(
-                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, {} loads",
+                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, {} blocks per SM, {} loads",
                 4 * vr,
                 4 * vs,
+                if *threads == 256 { "three" } else { "two" },
                 ["streaming", "default", "default 256-byte L2 prefetch"][*ld as usize % 3]
             ),
             Fused::Flag { v, threads, coop } => format!(
@@ -398,7 +400,7 @@ enum Variant {
     Copy,
     /// softmax-bench only: the same copy done by a kernel on the SMs.
     CopyKernel,
-    /// softmax-bench only, with `phased` in CLAIMCHECK_SOFTMAX_CANDIDATES: a copy in the
+    /// softmax-bench only, with `phased` (or `all`) in CLAIMCHECK_SOFTMAX_CANDIDATES: a copy in the
     /// launch shape of the split forms at 8×262144 (blocks of 512 threads, 16 values a thread)
     /// whose blocks read all their values, meet at a block barrier, then write them. Not a
     /// ceiling: it times what keeping a piece's read and write apart costs by itself, without
@@ -734,7 +736,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         };
         let shape = Shape { rows, cols, kernels, cudnn };
         let mut active: Vec<Variant> = variants.iter().copied().filter(|v| shape.cudnn.is_some() || !matches!(v, Variant::Cudnn | Variant::CudnnPlain)).collect();
-        if bench && std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES").is_ok_and(|f| f.split(',').any(|x| x.trim() == "phased")) {
+        if bench && std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES").is_ok_and(|f| f.split(',').any(|x| matches!(x.trim(), "phased" | "all"))) {
             active.push(Variant::PhasedCopy);
         }
         for (form, _, _) in &shape.kernels.cands {
