@@ -1365,6 +1365,199 @@ SLOT_KERNEL(4, 256, 4)
 SLOT_KERNEL(4, 1024, 1)
 
 // ---------------------------------------------------------------------------------------
+// fused, every block holding a piece of every row (issue 16, version 8, fourth call), for few
+// long rows (8 x 262144). In the split forms a block holds one row's piece, and may write it
+// only when the last piece of its row has been read; every row is read at once, so every row
+// completes at the end of the read burst and all writes wait for all reads (the phased copy
+// showed that the order itself costs nothing). Here block b holds columns [1024 b, 1024 b +
+// 1024) of every row, loaded row after row, so the memory delivers row 0 first; a block
+// reduces and publishes row r as soon as it has arrived, and stores row r - LAG once that row
+// is complete, while later rows are still arriving.
+// The 256 blocks of a row meet through the last arriver: each block stores its partial with
+// the launch's tag (as `slot`) and counts itself on the row's counter with a relaxed add
+// (no fence: a release would wait for the block's loads of the later rows); the block that
+// counts last polls all partials until their tags are current, combines them and stores the
+// row's result with the tag; the others poll that result. The counter grows by the grid size
+// every launch, so its value modulo the grid says who is last and no reset is needed.
+// Layout of the form's slot region: partial words [3][R][B] (words 0 and 1 of the first meeting,
+// word 2 of the RMS form's second), result words [3][R], then counters [2][R] (low halves).
+
+template <int R>
+struct OrdMeet {
+    unsigned long long* part;
+    unsigned long long* res;
+    unsigned* cnt;
+    int B;
+    // What a meeting combines: the plain softmax's online (max, sum), the RMS form's (sum of
+    // squares, max), or a plain sum.
+    enum Kind { Online, SumMax, Sum };
+
+    // Thread 0: the block's partial of row r (words w0 and, unless w1 < 0, w1), then its count;
+    // the count's old value comes back later, into `old`.
+    __device__ __forceinline__ void publish(int round, int r, int w0, float a, int w1, float c, unsigned tag, unsigned& old) const {
+        st_slot(part + ((size_t)w0 * R + r) * B + blockIdx.x, tag, a);
+        if (w1 >= 0) st_slot(part + ((size_t)w1 * R + r) * B + blockIdx.x, tag, c);
+        asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(cnt + round * R + r) : "memory");
+    }
+
+    // Warp 0: the row's combined pair (a, c) in every lane.
+    template <Kind K>
+    __device__ __forceinline__ void finish(int r, int w0, int w1, unsigned tag, unsigned old, float& a, float& c) const {
+        const int lane = threadIdx.x & 31;
+        const bool last = __shfl_sync(0xffffffffu, old % (unsigned)B == (unsigned)B - 1, 0);
+        unsigned long long* r0 = res + (size_t)w0 * R + r;
+        unsigned long long* r1 = res + (size_t)(w1 < 0 ? w0 : w1) * R + r;
+        if (last) {
+            const unsigned long long* p0 = part + ((size_t)w0 * R + r) * B;
+            const unsigned long long* p1 = part + ((size_t)(w1 < 0 ? w0 : w1) * R + r) * B;
+            for (;;) {
+                bool ok = true;
+                for (int i = lane; i < B; i += 32) {
+                    unsigned long long x0 = ld_slot(p0 + i), x1 = K == Sum ? x0 : ld_slot(p1 + i);
+                    ok = ok && slot_is(x0, tag) && slot_is(x1, tag);
+                    float u = slot_value(x0), w = slot_value(x1);
+                    if (i == lane) {
+                        a = u;
+                        c = w;
+                    } else if (K == Online) {
+                        online_merge(a, c, u, w, LOG2E);
+                    } else {
+                        a += u;
+                        c = fmaxf(c, w);
+                    }
+                }
+                if (__all_sync(0xffffffffu, ok)) break;
+            }
+            // B is a multiple of 32, so every lane holds a partial.
+            if (K == Online) {
+                warp_online(a, c, LOG2E);
+            } else {
+                a = warp_sum(a);
+                c = warp_max(c);
+            }
+            if (lane == 0) {
+                st_slot(r0, tag, a);
+                if (K != Sum) st_slot(r1, tag, c);
+            }
+        } else {
+            for (;;) {
+                unsigned long long x0 = ld_slot(r0), x1 = K == Sum ? x0 : ld_slot(r1);
+                if (slot_is(x0, tag) && slot_is(x1, tag)) {
+                    a = slot_value(x0);
+                    c = slot_value(x1);
+                    break;
+                }
+            }
+        }
+    }
+};
+
+template <bool RMS, int LAG>
+__device__ void fused_ord_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots, int cols, float eps) {
+    constexpr int R = 8;
+    using M = OrdMeet<R>;
+    __shared__ float red[64];
+    __shared__ float row_stat[R][2];
+    const int B = gridDim.x, t = threadIdx.x;
+    const M meet{slots, slots + 3 * R * B, reinterpret_cast<unsigned*>(slots + 3 * R * B + 3 * R), B};
+    // The tags this launch writes, read before the rows so that their latency hides behind them.
+    unsigned tag = 0, tag2 = 0;
+    if (t < 32) {
+        tag = (unsigned)(ld_slot(meet.part + blockIdx.x) >> 32) + 1;
+        if (RMS) tag2 = (unsigned)(ld_slot(meet.part + (size_t)2 * R * B + blockIdx.x) >> 32) + 1;
+    }
+    const size_t c4 = cols / 4, at = (size_t)blockIdx.x * blockDim.x + t;
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    float4* y4 = reinterpret_cast<float4*>(y);
+    float4 v[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) v[r] = __ldcs(x4 + r * c4 + at);
+    unsigned old[R], old2[R];
+    float m0[R], scale[R], mx[R];
+    // Stores row q once its statistics are known: factor f for every value, and the row's
+    // statistics recorded by block 0.
+    auto store = [&](int q, float f, float sc, float m, float s) {
+        float4 h = v[q];
+        __stcs(y4 + q * c4 + at, make_float4(h.x * f, h.y * f, h.z * f, h.w * f));
+        if (stats && blockIdx.x == 0 && t == 0) {
+            stats[3 * q + 0] = 1.f / sc;
+            stats[3 * q + 1] = m * sc;
+            stats[3 * q + 2] = s;
+        }
+    };
+    if (!RMS) {
+        auto finish_store = [&](int q) {
+            if (t < 32) {
+                float a, c;
+                meet.template finish<M::Online>(q, 0, 1, tag, old[q], a, c);
+                if (t == 0) { row_stat[q][0] = a; row_stat[q][1] = c; }
+            }
+            __syncthreads();
+            const float rm = row_stat[q][0], s = row_stat[q][1];
+            store(q, exp2f((m0[q] - rm) * LOG2E) / s, 1.f, rm, s);
+        };
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            float4 (&w)[1] = *reinterpret_cast<float4(*)[1]>(&v[r]);
+            m0[r] = local_max(w);
+            float s = exp_local(w, m0[r]), m = m0[r];
+            block_online(m, s, LOG2E, red);
+            if (t == 0) meet.publish(0, r, 0, m, 1, s, tag, old[r]);
+            if (r >= LAG) finish_store(r - LAG);
+        }
+#pragma unroll
+        for (int q = R - LAG; q < R; ++q) finish_store(q);
+    } else {
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            float4 (&w)[1] = *reinterpret_cast<float4(*)[1]>(&v[r]);
+            float sq, m;
+            local_sq_max(w, sq, m);
+            block_sum_max(sq, m, red);
+            if (t == 0) meet.publish(0, r, 0, sq, 1, m, tag, old[r]);
+        }
+        auto finish_store = [&](int q) {
+            if (t < 32) {
+                float a, c;
+                meet.template finish<M::Sum>(q, 2, -1, tag2, old2[q], a, c);
+                if (t == 0) row_stat[q][0] = a;
+            }
+            __syncthreads();
+            const float s = row_stat[q][0];
+            store(q, 1.f / s, scale[q], mx[q], s);
+        };
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            if (t < 32) {
+                float a, c;
+                meet.template finish<M::SumMax>(r, 0, 1, tag, old[r], a, c);
+                if (t == 0) { row_stat[r][0] = a; row_stat[r][1] = c; }
+            }
+            __syncthreads();
+            scale[r] = 1.f / sqrtf(row_stat[r][0] / cols + eps);
+            mx[r] = row_stat[r][1];
+            float4 (&w)[1] = *reinterpret_cast<float4(*)[1]>(&v[r]);
+            float s = block_sum(exp_scaled(w, mx[r], scale[r] * LOG2E), red);
+            if (t == 0) meet.publish(1, r, 2, s, -1, 0.f, tag2, old2[r]);
+            if (r >= LAG) finish_store(r - LAG);
+        }
+#pragma unroll
+        for (int q = R - LAG; q < R; ++q) finish_store(q);
+    }
+}
+
+#define ORD_KERNEL(LAG)                                                                                                       \
+    extern "C" __global__ void __launch_bounds__(256, 2) fused_ord_rms_##LAG(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_ord_rows<true, LAG>(x, y, st, slots, cols, eps);                                                                \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(256, 2) fused_ord_plain_##LAG(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_ord_rows<false, LAG>(x, y, st, slots, cols, eps);                                                               \
+    }
+ORD_KERNEL(1)
+ORD_KERNEL(2)
+ORD_KERNEL(4)
+
+// ---------------------------------------------------------------------------------------
 // fused, two rows per block, row-mates meeting through per-row counters (issue 16, version 6):
 // block b holds V float4s a thread of row g and V of row g + rows / 2 (g = b / split), both
 // loaded at once. Each row's waits for its row-mates then overlap the other row's work: the

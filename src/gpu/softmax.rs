@@ -76,15 +76,21 @@ pub(crate) enum Fused {
     /// launch's tag in one 64-bit word, so the poll that finds every tag current has the
     /// partials, with no counter and no fence (split = cols / (4 · threads · v)).
     Slot { v: usize, threads: u32 },
+    /// Rows == 8: every block of 256 threads holds a float4 a thread of every row (cols / 1024
+    /// blocks), loads the rows in order, and stores row r once it is complete, `lag` rows
+    /// later, while later rows still arrive; a row's blocks meet through the last of them to
+    /// count, which combines the tagged partials.
+    Ord { lag: usize },
 }
 
 /// Row counter slots (one counter a row each) of the forms that meet through counters.
 pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
-/// 1024}); a region holds three words (two rounds of the first wait, one of the second) for
-/// every block of every row.
-pub(crate) const SLOT_REGIONS: usize = 9;
+/// 1024}) and each `Ord` form (lag 1, 2, 4); a region holds three words (two rounds of the
+/// first wait, one of the second) for every block of every row, and the `Ord` forms' results
+/// and counters after them.
+pub(crate) const SLOT_REGIONS: usize = 12;
 
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
 pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
@@ -122,6 +128,7 @@ impl Fused {
             Fused::FlagD { v, threads, .. } => format!("fused_flagd_{flavour}_{v}_{threads}"),
             Fused::MixD { vr, vs, threads, .. } => format!("fused_mixd_{flavour}_{vr}_{vs}_{threads}"),
             Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
+            Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
         }
     }
 
@@ -137,6 +144,7 @@ impl Fused {
             | Fused::MixD { threads, .. }
             | Fused::Slot { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
+            Fused::Ord { .. } => 256,
             Fused::Block => row_threads(cols),
         }
     }
@@ -156,6 +164,7 @@ impl Fused {
             Fused::Split { split } => *split,
             Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } | Fused::Slot { v, threads } => cols / (4 * v * *threads as usize),
             Fused::Pair { v, threads } | Fused::Stag { v, threads } => cols / (4 * v * *threads as usize),
+            Fused::Ord { .. } => cols / 1024,
             _ => 1,
         }
     }
@@ -167,6 +176,8 @@ impl Fused {
             Fused::Pair { .. } | Fused::Stag { .. } => rows / 2 * self.split(cols),
             Fused::Cluster { cs, .. } => rows * cs,
             Fused::ClMix { .. } => rows * 2,
+            // Every block holds a piece of every row.
+            Fused::Ord { .. } => self.split(cols),
             _ => rows * self.split(cols),
         }
     }
@@ -190,6 +201,7 @@ impl Fused {
     pub(crate) fn slot_region(&self) -> Option<usize> {
         match self {
             Fused::Slot { v, threads } => Some(small(*v, *threads)),
+            Fused::Ord { lag } => Some(9 + lag.trailing_zeros() as usize),
             _ => None,
         }
     }
@@ -213,6 +225,7 @@ impl Fused {
             Fused::FlagD { v, threads, delay } => format!("flagd{delay}-{v}x{threads}"),
             Fused::MixD { vr, vs, threads, delay } => format!("mixd{delay}-{vr}-{vs}x{threads}"),
             Fused::Slot { v, threads } => format!("slot-{v}x{threads}"),
+            Fused::Ord { lag } => format!("ord{lag}"),
         }
     }
 
@@ -314,6 +327,11 @@ impl Fused {
                         out.push(Fused::Slot { v, threads });
                     }
                 }
+                if on("ord") && rows == 8 {
+                    for lag in [1, 2, 4] {
+                        out.push(Fused::Ord { lag });
+                    }
+                }
                 if on("stag") && rows.is_multiple_of(2) {
                     for (v, threads) in [(4, 512), (2, 512), (2, 256), (2, 1024)] {
                         out.push(Fused::Stag { v, threads });
@@ -375,6 +393,9 @@ impl Fused {
             Fused::Slot { v, threads } => format!(
                 "row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through partials stored with a tag in one word",
                 4 * v
+            ),
+            Fused::Ord { lag } => format!(
+                "cooperative blocks of 256 threads holding 4 values of every row, rows loaded in order and each stored {lag} rows later, a row's blocks meeting through the last to count"
             ),
         }
     }
@@ -579,7 +600,8 @@ impl Shape {
                             b.launch_cooperative(cfg(blocks, threads, 0))?;
                         }
                     },
-                    Fused::Slot { threads, .. } => unsafe {
+                    Fused::Slot { .. } | Fused::Ord { .. } => unsafe {
+                        let threads = form.threads(self.cols);
                         let Some(region) = form.slot_region() else { anyhow::bail!("{form:?} has no slots") };
                         let stride = set.slots.len() / SLOT_REGIONS;
                         let mut slots = set.slots.slice_mut(region * stride..(region + 1) * stride);
@@ -665,8 +687,10 @@ fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize, s
         // Two rounds of a pair per block (the split kernel uses three floats a block).
         part: stream.alloc_zeros(4 * rows * split.max(1))?,
         counters: stream.alloc_zeros(COUNTER_SLOTS * rows)?,
-        // Zero tags to start: the first launch of each form writes tag 1.
-        slots: stream.alloc_zeros(if slots { SLOT_REGIONS * 3 * rows * split } else { SLOT_REGIONS })?,
+        // Zero tags to start: the first launch of each form writes tag 1. A region holds three
+        // words a block and row, then the `Ord` forms' three result words and two counters a
+        // row.
+        slots: stream.alloc_zeros(if slots { SLOT_REGIONS * (3 * rows * split + 5 * rows) } else { SLOT_REGIONS })?,
     })
 }
 
@@ -894,8 +918,9 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
             }
-            Fused::Flag { threads, .. } | Fused::Pair { threads, .. } | Fused::Stag { threads, .. } | Fused::FlagD { threads, .. } | Fused::Slot { threads, .. } => {
+            Fused::Flag { .. } | Fused::Pair { .. } | Fused::Stag { .. } | Fused::FlagD { .. } | Fused::Slot { .. } | Fused::Ord { .. } => {
                 // A cooperative launch must have every block resident at once.
+                let threads = form.threads(cols);
                 let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize;
                 let blocks = form.blocks(rows, cols);
                 if blocks > per_sm * gpu.info.sm_count as usize {
@@ -997,6 +1022,7 @@ mod tests {
             ["fused", "cl", _, cs, v, t] => format!("CLUSTER_KERNEL({cs}, {v}, {t},"),
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "slot", _, v, t] => format!("SLOT_KERNEL({v}, {t},"),
+            ["fused", "ord", _, lag] => format!("ORD_KERNEL({lag})"),
             ["fused", "flag", _, v, t] => format!("FLAG_KERNEL({v}, {t},"),
             ["fused", "pair", _, v, t] => format!("PAIR_KERNEL({v}, {t},"),
             ["fused", "stag", _, v, t] => format!("STAG_KERNEL({v}, {t},"),
@@ -1027,6 +1053,8 @@ mod tests {
             Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } | Fused::Slot { v, .. } => v,
             Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
+            // A float4 of each row a thread.
+            Fused::Ord { .. } => 1,
             _ => 0,
         }
     }
@@ -1075,12 +1103,13 @@ mod tests {
     #[test]
     fn every_slot_form_writes_its_own_region() {
         let mut seen = std::collections::BTreeMap::new();
-        for form in Fused::candidates(8, 262144, "slot") {
+        for form in Fused::candidates(8, 262144, "slot,ord") {
             let region = form.slot_region().expect("a slot form");
             assert!(region < SLOT_REGIONS, "{form:?}: region {region}");
             assert!(seen.insert(region, form).is_none(), "{form:?} shares region {region}");
         }
-        assert_eq!(seen.len(), 4);
+        assert_eq!(seen.len(), 7);
+        assert_eq!(Fused::Ord { lag: 2 }.blocks(8, 262144), 256);
         assert_eq!(Fused::overridden("8x262144=slot-4x512", 8, 262144), Some(Fused::Slot { v: 4, threads: 512 }));
     }
 
