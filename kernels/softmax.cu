@@ -58,11 +58,14 @@
 //   mixd      mix with the first wave's second blocks started late: level with mix.
 //   stag      pair with the second row loaded after the first is published: level with pair.
 //   flagd     flag with the rows started one after another: level or slower than flag.
-// Version 8 (runs 20261203T164505Z-softmax-bench to 20261203T171632Z; kernels/NOTES.md):
+// Version 8 (runs 20261203T164505Z-softmax-bench to 20261203T174606Z; kernels/NOTES.md):
 //   slot      flag with each partial stored beside its launch's tag in one 64-bit word, so
 //             the poll that finds every tag current has the partials: 0.4-0.6 us faster than
 //             flag plain, 0.7-1.0 us RMS-scaled; still 69-78 % of copy.
 //   mix3      mix with three blocks an SM (mix14-18x256): 2-3 us slower than mix.
+//   ord       every block holding a piece of every row, rows stored as they complete, a row's
+//             blocks meeting through the last to count: correct, but about 30 us, since the
+//             eight grid-wide meetings run one after another.
 //   copy_phased, a diagnostic: a copy that reads every value of a block before writing any is
 //             3-8 % faster than copy_f4 at 8x262144, so the split forms lose by waiting for
 //             the last piece of their row, not by the order.
