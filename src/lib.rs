@@ -55,7 +55,7 @@
 //!   parses the JSONL files, traces and JSON documents the checks name ahead of them on the
 //!   other cores while the workspace binds its articles (`Evidence::read_ahead_while`), as it
 //!   reads and hashes a manifest's files (`Evidence::each_file_itself`), each file still
-//!   opened once; a JSONL file of 8 MiB or more is left open there, unread, and a `stat` or
+//!   opened once; a JSONL, CSV or TSV file of 8 MiB or more is left open there, unread, and a `stat` or
 //!   `compare` check with a plain select streams it (`Evidence::columns`); `columns`: a
 //!   samples file streamed in chunks on every core straight into per-group `f64` columns of
 //!   the fields asked for (in file order), for `stats` and those checks at 10^6–10^7

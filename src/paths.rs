@@ -78,6 +78,13 @@ pub(crate) enum Held {
     Large(Stream),
 }
 
+/// Every byte of an opened file (`rel` names it in an error).
+fn read_whole(mut stream: Stream, rel: &str) -> Result<Vec<u8>, PathError> {
+    let mut bytes = Vec::with_capacity(stream.len() as usize);
+    std::io::Read::read_to_end(&mut stream, &mut bytes).map_err(|source| PathError::Io { path: rel.to_string(), source })?;
+    Ok(bytes)
+}
+
 /// The repository root, held open as a folder handle: every relative path is opened against
 /// it. Clones share the handle.
 #[derive(Debug, Clone)]
@@ -134,36 +141,32 @@ impl Root {
     }
 
     fn read_as(&self, rel: &str, last: LastLink) -> Result<(Vec<u8>, bool), PathError> {
-        match self.read_below(rel, last, u64::MAX)? {
-            Held::Bytes(bytes, linked) => Ok((bytes, linked)),
-            Held::Large(_) => unreachable!("no file is u64::MAX bytes long"),
-        }
+        let (stream, linked) = self.open_as(rel, last)?;
+        Ok((read_whole(stream, rel)?, linked))
     }
 
     /// As [`Root::read`] where the file is smaller than `limit` bytes; a larger one is left
     /// open, unread, for a reader that streams it.
     pub(crate) fn read_if_below(&self, rel: &str, limit: u64) -> Result<Held, PathError> {
-        self.read_below(rel, LastLink::Follow, limit)
-    }
-
-    fn read_below(&self, rel: &str, last: LastLink, limit: u64) -> Result<Held, PathError> {
-        let key = self.normal(rel)?;
-        let (file, linked) = self.handle.open_noting_link(&key, last).map_err(|e| renamed(e.into(), rel))?;
-        let io = |source| PathError::Io { path: rel.to_string(), source };
-        let mut stream = Stream::new(file).map_err(io)?;
-        if limit < u64::MAX && stream.len() >= limit {
+        let (stream, linked) = self.open_as(rel, LastLink::Follow)?;
+        if stream.len() >= limit {
             return Ok(Held::Large(stream));
         }
-        let mut bytes = Vec::with_capacity(stream.len() as usize);
-        std::io::Read::read_to_end(&mut stream, &mut bytes).map_err(io)?;
-        Ok(Held::Bytes(bytes, linked))
+        Ok(Held::Bytes(read_whole(stream, rel)?, linked))
     }
 
     /// The regular file at `rel`, open to be streamed, by the rules of [`Root::read`].
     pub(crate) fn open(&self, rel: &str) -> Result<Stream, PathError> {
+        self.open_as(rel, LastLink::Follow).map(|(stream, _)| stream)
+    }
+
+    /// The regular file at `rel` opened through the root's handle, and whether it was reached
+    /// through a link.
+    fn open_as(&self, rel: &str, last: LastLink) -> Result<(Stream, bool), PathError> {
         let key = self.normal(rel)?;
-        let file = self.handle.open(&key, LastLink::Follow).map_err(|e| renamed(e.into(), rel))?;
-        Stream::new(file).map_err(|source| PathError::Io { path: rel.to_string(), source })
+        let (file, linked) = self.handle.open_noting_link(&key, last).map_err(|e| renamed(e.into(), rel))?;
+        let stream = Stream::new(file).map_err(|source| PathError::Io { path: rel.to_string(), source })?;
+        Ok((stream, linked))
     }
 
     /// Whether a file or folder is at `rel`, inside the root (links followed inside it).

@@ -75,23 +75,20 @@ impl Workspace {
         let mut clean = HashMap::new();
         let registries: Vec<Registry> = files.iter().filter_map(|f| load_registry(&evidence, f, &mut clean, &mut diagnostics)).collect();
         // A draft stands in for the manuscript of one registry, the only one loaded.
-        let registries = match &options.draft {
+        let to_bind = match &options.draft {
             Some(_) if !diagnostics.is_empty() => return Workspace { evidence: Some(evidence), registries: vec![], diagnostics },
             Some(draft) => match registry_of_draft(registries, !options.claims.is_empty(), draft) {
-                Ok(one) => vec![one],
+                Ok(one) => ToBind::Draft(one, draft),
                 Err(d) => return Workspace { evidence: Some(evidence), registries: vec![], diagnostics: vec![d] },
             },
-            None => registries,
+            None => ToBind::Manuscripts(registries),
         };
         // Every command that loads a workspace audits it, so the evidence its checks parse is
         // parsed on the other cores while this one reads and binds the articles.
-        let ahead: Vec<(String, Ahead)> = registries.iter().flat_map(|r| &r.claims).flat_map(|c| &c.checks).flat_map(|c| c.kind.ahead()).collect();
-        let bound = evidence.read_ahead_while(&ahead, || match &options.draft {
-            Some(draft) => {
-                let registry = registries.into_iter().next().expect("the draft's one registry");
-                load_draft(&evidence, registry, draft, &mut diagnostics).map(|one| vec![one])
-            }
-            None => {
+        let ahead: Vec<(String, Ahead)> = to_bind.registries().iter().flat_map(|r| &r.claims).flat_map(|c| &c.checks).flat_map(|c| c.kind.ahead()).collect();
+        let bound = evidence.read_ahead_while(&ahead, || match to_bind {
+            ToBind::Draft(registry, draft) => load_draft(&evidence, registry, draft, &mut diagnostics).map(|one| vec![one]),
+            ToBind::Manuscripts(registries) => {
                 let mut articles: BTreeMap<String, Option<Rc<Article>>> = BTreeMap::new();
                 Ok(registries
                     .into_iter()
@@ -220,6 +217,21 @@ fn load_article(evidence: &Evidence, registry: &Registry, diagnostics: &mut Vec<
         return None;
     }
     Article::parse(path.get_ref(), &bytes).map_err(|e| diagnostics.push(at(e.to_string()))).ok()
+}
+
+/// The registries a workspace binds: each to its own manuscript, or one to a draft.
+enum ToBind<'a> {
+    Manuscripts(Vec<Registry>),
+    Draft(Registry, &'a Path),
+}
+
+impl ToBind<'_> {
+    fn registries(&self) -> &[Registry] {
+        match self {
+            ToBind::Manuscripts(registries) => registries,
+            ToBind::Draft(registry, _) => std::slice::from_ref(registry),
+        }
+    }
 }
 
 /// The registry whose manuscript `draft` stands in for: the one `--claims` named, else the one

@@ -155,10 +155,16 @@ impl Kind {
         };
         // A check that recomputes from samples may stream a large CSV or TSV file.
         let samples = matches!(self, Kind::Stat(_) | Kind::Compare(_));
-        let streamed = |f: &&str| samples && crate::evidence::store::delimiter(f).is_some();
-        let jsonl = self.files().into_iter().filter(|f| f.ends_with(".jsonl")).map(|f| (f.to_string(), how));
-        let delimited = self.files().into_iter().filter(streamed).map(|f| (f.to_string(), Ahead::Stream));
-        jsonl.chain(delimited).chain(documents.into_iter().map(|f| (f.to_string(), Ahead::Document))).collect()
+        let read = self.files().into_iter().filter_map(|f| {
+            if f.ends_with(".jsonl") {
+                Some((f.to_string(), how))
+            } else if samples && crate::evidence::store::delimiter(f).is_some() {
+                Some((f.to_string(), Ahead::Stream))
+            } else {
+                None
+            }
+        });
+        read.chain(documents.into_iter().map(|f| (f.to_string(), Ahead::Document))).collect()
     }
 }
 

@@ -41,8 +41,9 @@
 //! pooled value less than it would move a median over all samples together. A pooled check
 //! has no `summary`, since each run's summary holds only its own value.
 //!
-//! A JSONL file of 8 MiB or more (10^5 samples and up) asked for a field as it is, through a
-//! `select` of strings only (no `where`, `derive` or `records`), is streamed rather than held:
+//! A JSONL, CSV or TSV file of 8 MiB or more (10^5 samples and up) asked for a field as it is,
+//! through a `select` of strings only (no `where`, `derive` or `records`), is streamed rather
+//! than held:
 //! read on every core into the one column the check needs, to the same values in the same
 //! order, so every statistic is the same to the last bit (`query::streamed`).
 

@@ -36,13 +36,14 @@ use crate::diagnostic::Diagnostic;
 pub const CHUNK: usize = 4 << 20;
 
 /// The fields asked for, per group, in sorted group order: `columns[j]` holds the values of
-/// `fields[j]` (in file order from the JSONL reader, in no particular order from the CSV one).
+/// `fields[j]`, in file order.
 #[derive(Debug, Default, PartialEq)]
 pub struct Grouped {
     pub groups: BTreeMap<Vec<String>, Vec<Vec<f64>>>,
-    /// The groups whose every line held every `by` field as a JSON string (JSONL only): there,
-    /// a group is exactly the records a `select` of those strings keeps, since no number,
-    /// literal or missing field shares its text.
+    /// The groups whose every line held every `by` field as a string (a JSON string, or a CSV
+    /// or TSV cell the table reader types as text): there, a group is exactly the records a
+    /// `select` of those strings keeps, since no number, literal or missing field shares its
+    /// text.
     pub strings: std::collections::BTreeSet<Vec<String>>,
 }
 
@@ -389,9 +390,7 @@ impl<'a> Worker<'a> {
     fn push(&mut self, group: usize, strings: bool, chunk: usize, line: usize, text: impl Fn() -> String) {
         let g = &mut self.groups[group];
         g.strings &= strings;
-        if g.starts.last().is_none_or(|(c, _)| *c != chunk) {
-            g.starts.push((chunk, g.columns.iter().map(Vec::len).collect()));
-        }
+        mark_chunk(&mut g.starts, &g.columns, chunk);
         for (j, value) in self.values.iter().enumerate() {
             match *value {
                 Value::Number(v) => {
@@ -500,6 +499,14 @@ fn in_file_order(mut parts: Vec<Group>) -> Group {
     let key = std::mem::take(&mut parts[0].key);
     let columns = columns_in_file_order(parts.into_iter().map(|g| (g.columns, g.starts)).collect());
     Group { key, columns, starts: Vec::new(), strings, missing, negative }
+}
+
+/// Notes where `chunk`'s values begin in a group's columns, at the group's first value from
+/// that chunk (a worker reads its chunks one after another), for [`columns_in_file_order`].
+fn mark_chunk(starts: &mut Vec<(usize, Vec<usize>)>, columns: &[Vec<f64>], chunk: usize) {
+    if starts.last().is_none_or(|(c, _)| *c != chunk) {
+        starts.push((chunk, columns.iter().map(Vec::len).collect()));
+    }
 }
 
 /// The columns of one group from the workers' parts of it, each part's columns given with

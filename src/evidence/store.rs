@@ -52,8 +52,8 @@ pub(crate) fn delimiter(rel: &str) -> Option<u8> {
     }
 }
 
-/// The size from which a JSONL file is streamed through the columnar reader where a check can
-/// use it ([`Evidence::columns`]), rather than held and parsed whole: two of its chunks, below
+/// The size from which a JSONL, CSV or TSV file is streamed through a columnar reader where a
+/// check can use it ([`Evidence::columns`]), rather than held and parsed whole: two of its chunks, below
 /// which it reads on one thread anyway.
 pub(crate) const STREAMED_FROM: u64 = 2 * columns::CHUNK as u64;
 
@@ -417,8 +417,8 @@ impl Evidence {
         returned
     }
 
-    /// The JSONL file at `rel` grouped by the fields `by`, with the column of `field` per group
-    /// ([`columns::read`]), once per process for each grouping and field. Only a file that
+    /// The JSONL, CSV or TSV file at `rel` grouped by the fields `by`, with the column of
+    /// `field` per group ([`columns::read`], [`columns::delimited::stream`]), once per process for each grouping and field. Only a file that
     /// [`Evidence::read_ahead`] found to be [`STREAMED_FROM`] bytes or more is streamed, from the
     /// handle it left open (so it is opened once), on every core and never held: held whole, its
     /// records would take several times its size. `None` for any other file, and where the

@@ -201,6 +201,7 @@ impl Fused {
     pub(crate) fn slot_region(&self) -> Option<usize> {
         match self {
             Fused::Slot { v, threads } => Some(small(*v, *threads)),
+            // After the nine regions `small` gives the slot forms: lag 1, 2, 4.
             Fused::Ord { lag } => Some(9 + lag.trailing_zeros() as usize),
             _ => None,
         }

@@ -671,16 +671,15 @@ pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Resu
     // Samples without a summary (a file of the user's own harness, outside any run) have
     // nothing saved to compare; a summary without the row is a problem.
     let mut saved = Vec::new();
-    let mut summaries = 0;
     for (name, spec) in &l.vars {
         match saved_statistic(files, spec)? {
             Saved::Value(v) => saved.push(v),
             Saved::NoRow => problems.push(format!("the saved summary has no {} row for `{name}`", spec.statistic.get_ref())),
-            Saved::NoSummary => continue,
+            Saved::NoSummary => {}
         }
-        summaries += 1;
     }
-    let summary = (summaries > 0 && saved.len() == l.vars.len()).then(|| (quantity.eval)(&saved));
+    // Recomputed only where every variable's statistic was saved.
+    let summary = (!l.vars.is_empty() && saved.len() == l.vars.len()).then(|| (quantity.eval)(&saved));
     if let Some(s) = summary
         && (s - value).abs() > 1e-9 * s.abs().max(value.abs()).max(1.0)
     {
@@ -695,7 +694,8 @@ pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Resu
 /// What the summary of a check's run saved of its statistic.
 enum Saved {
     Value(f64),
-    /// The summary has no such row, or does not store that statistic.
+    /// The summary has no such row, does not store that statistic, or is missing though the
+    /// check names it.
     NoRow,
     /// The check names no summary and none lies beside its samples.
     NoSummary,

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::{Grouped, Source, agrees, ambiguous, columns_in_file_order, grouped, next_chunk, on_threads, raw_group_key};
+use super::{Grouped, Source, agrees, ambiguous, columns_in_file_order, grouped, mark_chunk, next_chunk, on_threads, raw_group_key};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::{FieldValue, JsonlBuilder};
 use crate::evidence::readers::{self, Format, delimited::cell};
@@ -264,9 +264,7 @@ impl<'a> Worker<'a> {
         };
         let g = &mut self.groups[group];
         g.strings &= strings;
-        if g.starts.last().is_none_or(|(c, _)| *c != chunk) {
-            g.starts.push((chunk, g.columns.iter().map(Vec::len).collect()));
-        }
+        mark_chunk(&mut g.starts, &g.columns, chunk);
         for (column, v) in g.columns.iter_mut().zip(&self.values) {
             column.push(*v);
         }
