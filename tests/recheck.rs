@@ -180,3 +180,40 @@ fn samples_without_a_summary_are_judged_on_the_samples_alone() {
     assert_eq!(code, 1);
     assert!(report.rows[0].detail.contains("the saved summary has no median row"), "{:?}", report.rows[0]);
 }
+
+/// The recheck reads a file's JSONL records itself: a query it cannot read so (a harness's own
+/// JSON, a `where`, a derived field) is not rechecked, rather than recomputed as another
+/// quantity or refused as a truncated JSONL file. The shipped llmperf example reads the
+/// harness's JSON arrays; its recheck and review hold.
+#[test]
+fn queries_the_recheck_cannot_read_as_jsonl_are_passed_over() {
+    let example = std::path::Path::new("examples/llmperf-leaderboard");
+    let (code, report) = offline_json(example);
+    assert_eq!(code, 0, "{report:?}");
+    assert!(report.rows.is_empty(), "{:?}", report.rows);
+    let out = tempfile::tempdir().unwrap();
+    let review = out.path().join("review.json");
+    let (code, _, stderr) = claimcheck(["review".as_ref(), "--root".as_ref(), example.as_os_str(), "--out".as_ref(), review.as_os_str()]);
+    assert_eq!(code, 0, "{stderr}");
+
+    // A `where` keeps the slow requests only: recomputed without it, the median would differ.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for sub in ["article", "claims", "evidence"] {
+        std::fs::create_dir(root.join(sub)).unwrap();
+    }
+    let article = "# Own harness\n\nThe median slow request took 13.5 ms.\n";
+    std::fs::write(root.join("article/a.md"), article).unwrap();
+    let samples: String = [11.0, 12.0, 12.5, 13.0, 14.0].iter().enumerate().map(|(round, v)| format!("{{\"endpoint\":\"get\",\"round\":{round},\"ms\":{v}}}\n")).collect();
+    std::fs::write(root.join("evidence/requests.jsonl"), samples).unwrap();
+    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+    let registry = format!(
+        "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"R1\"\nquote = \"The median slow request took 13.5 ms\"\nverdict = \"retain\"\nfinding = \"the median of the two slow requests\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"13.5 ms\"\n  samples = \"evidence/requests.jsonl\"\n  select = {{ endpoint = \"get\" }}\n  where = \"ms > 12.75\"\n  field = \"ms\"\n  unit = \"ms\"\n  statistic = \"median\"\n"
+    );
+    std::fs::write(root.join("claims/a.toml"), registry).unwrap();
+    let (code, report) = offline_json(root);
+    assert_eq!(code, 0, "{report:?}");
+    assert!(report.rows.is_empty(), "{:?}", report.rows);
+    let (code, _, stderr) = claimcheck(["audit".as_ref(), "--root".as_ref(), root.as_os_str()]);
+    assert_eq!(code, 0, "the audit reads the `where`: {stderr}");
+}

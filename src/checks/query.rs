@@ -28,6 +28,21 @@ pub(crate) struct Query<'a> {
     pub field: &'a Spanned<String>,
 }
 
+impl Query<'_> {
+    /// Whether the query reads a JSONL file's field as it is: the file named `.jsonl` and read
+    /// as JSONL, no `records`, no `where`, no `derive` of the field. Such a query is the
+    /// records `select` keeps, their values unchanged, which the streaming reader and the
+    /// recheck (reading the file's records themselves) can answer as the check does.
+    pub(crate) fn is_plain_jsonl(&self) -> bool {
+        self.samples.get_ref().ends_with(".jsonl") && self.format.is_none_or(|f| f.get_ref() == "jsonl") && self.reads_field_as_is()
+    }
+
+    /// No `records`, no `where`, no `derive` of the field.
+    fn reads_field_as_is(&self) -> bool {
+        self.records.is_none() && self.filter.is_none() && !self.derive.contains_key(self.field.get_ref())
+    }
+}
+
 /// Checks the keys that need no file: a known format, a filter and derived fields that parse.
 pub(crate) fn validate(
     format: Option<&Spanned<String>>,
@@ -124,7 +139,7 @@ fn streamed(ctx: &Context<'_>, q: &Query<'_>) -> Option<Samples> {
         None if rel.ends_with(".jsonl") => "jsonl",
         None => return None,
     };
-    let plain = q.format.is_none_or(|f| f.get_ref() == named) && q.records.is_none() && q.filter.is_none() && !q.derive.contains_key(field);
+    let plain = q.format.is_none_or(|f| f.get_ref() == named) && q.reads_field_as_is();
     if !plain {
         return None;
     }

@@ -264,7 +264,8 @@ pub(crate) struct Report {
     pub accepted: Vec<RunInfo>,
     pub fresh: Option<RunInfo>,
     pub rows: Vec<Row>,
-    /// How many checks of the registries are neither latencies nor orderings.
+    /// How many checks of the registries are not rechecked: neither latencies nor orderings,
+    /// or queries other than a JSONL field read as it is.
     pub not_rechecked: usize,
 }
 
@@ -383,7 +384,14 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 unit: vars.first().and_then(|(_, spec)| checks::unit_of_value(check, units::of_field(&registry.field_units, spec.field.get_ref()))),
                 vars,
             };
+            // The recheck reads a run's JSONL records itself, by `select` and `round`: a query
+            // in another format, or through `records`, `where` or `derive`, would be
+            // recomputed as a different quantity, so it is passed over.
+            let plain = |s: &stat::Spec| s.query().is_plain_jsonl();
             match (&check.kind, &cb.quoted) {
+                (Kind::Stat(s), _) if !plain(s) => *skipped += 1,
+                (Kind::Arith(a), _) if !a.vars.values().all(plain) => *skipped += 1,
+                (Kind::Compare(c), _) if !plain(&c.query("", "")) => *skipped += 1,
                 (Kind::Stat(s), Some(q)) if is_time(q) => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
                 (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() => match arith::parse(a.expr.get_ref()) {
                     Ok(expr) => {
