@@ -181,9 +181,10 @@ fn samples_without_a_summary_are_judged_on_the_samples_alone() {
     assert!(report.rows[0].detail.contains("the saved summary has no median row"), "{:?}", report.rows[0]);
 }
 
-/// The recheck reads a file's JSONL records itself: a query it cannot read so (a harness's own
-/// JSON, a `where`, a derived field) is not rechecked, rather than recomputed as another
-/// quantity or refused as a truncated JSONL file. The shipped llmperf example reads the
+/// The offline recheck reads a file's JSONL records itself: a query it cannot read so (a
+/// harness's own JSON, a `where`, a derived field) is not rechecked offline, rather than
+/// recomputed as another quantity or refused as a truncated JSONL file (`--fresh` with a
+/// harness's output reads through the query, `tests/recheck_harness.rs`). The shipped llmperf example reads the
 /// harness's JSON arrays; its recheck and review hold.
 #[test]
 fn queries_the_recheck_cannot_read_as_jsonl_are_passed_over() {

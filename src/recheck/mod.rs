@@ -265,7 +265,7 @@ pub(crate) struct Report {
     pub fresh: Option<RunInfo>,
     pub rows: Vec<Row>,
     /// How many checks of the registries are not rechecked: neither latencies nor orderings,
-    /// or queries other than a JSONL field read as it is.
+    /// or, offline, queries other than a JSONL field read as it is.
     pub not_rechecked: usize,
 }
 
@@ -384,14 +384,7 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 unit: vars.first().and_then(|(_, spec)| checks::unit_of_value(check, units::of_field(&registry.field_units, spec.field.get_ref()))),
                 vars,
             };
-            // The recheck reads a run's JSONL records itself, by `select` and `round`: a query
-            // in another format, or through `records`, `where` or `derive`, would be
-            // recomputed as a different quantity, so it is passed over.
-            let plain = |s: &stat::Spec| s.query().is_plain_jsonl();
             match (&check.kind, &cb.quoted) {
-                (Kind::Stat(s), _) if !plain(s) => *skipped += 1,
-                (Kind::Arith(a), _) if !a.vars.values().all(plain) => *skipped += 1,
-                (Kind::Compare(c), _) if !plain(&c.query("", "")) => *skipped += 1,
                 (Kind::Stat(s), Some(q)) if is_time(q) => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
                 (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() => match arith::parse(a.expr.get_ref()) {
                     Ok(expr) => {
@@ -419,6 +412,16 @@ pub(crate) fn run_dir(samples: &str) -> String {
 }
 
 impl Target {
+    /// Whether every query of the target reads a JSONL file's field as it is
+    /// ([`query::Query::is_plain_jsonl`](crate::checks::query::Query::is_plain_jsonl)), as the
+    /// offline recheck reads its runs' records.
+    fn reads_plain_jsonl(&self) -> bool {
+        match &self.subject {
+            Subject::Latency(l) => l.vars.iter().all(|(_, spec)| spec.query().is_plain_jsonl()),
+            Subject::Ordering(c) => c.query("", "").query().is_plain_jsonl(),
+        }
+    }
+
     /// The samples files this target reads in the accepted runs.
     pub(crate) fn samples_files(&self) -> Vec<String> {
         match &self.subject {
@@ -652,7 +655,13 @@ impl Latency {
 /// compared with the quoted number and the run's saved summary; every ordering judged inside
 /// the accepted run.
 pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
-    let (targets, not_rechecked) = targets(ws)?;
+    let (targets, mut not_rechecked) = targets(ws)?;
+    // The offline recheck reads the runs' JSONL records itself, by `select` and `round`: a
+    // query in another format, or through `records`, `where` or `derive`, would be recomputed
+    // as another quantity (or refused as bad JSONL), so it is passed over. `--fresh` with a
+    // harness's output reads through the checks' own query instead (`harness`).
+    let (targets, other): (Vec<Target>, Vec<Target>) = targets.into_iter().partition(Target::reads_plain_jsonl);
+    not_rechecked += other.len();
     let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
     let rows = match rule.method {
         Method::Hierarchical => judge::offline(rule, &targets, files)?,
