@@ -1561,6 +1561,291 @@ ORD_KERNEL(2)
 ORD_KERNEL(4)
 
 // ---------------------------------------------------------------------------------------
+// fused, every block holding a piece of every row, meetings that never wait on one another
+// (issue 16, version 9), for 8 rows of 262144. `ord` showed that the layout works but that
+// meetings chained row after row cost 2.5-3 us each; `slot` showed that a meeting in which
+// every block polls all of its row-mates' tagged partials costs about one round trip. Here
+// block b holds V float4s a thread of every row (float4 k of thread t of row r at b T V + k T
+// + t), loads them row after row, and publishes each row's partial as soon as that row has
+// arrived, without waiting for anything. Only then does it wait, and it stores each row as
+// soon as that row's meeting is complete: if the memory delivers the rows roughly in the
+// order they were asked for, the early rows are complete by the time a block has its last
+// row, and their stores overlap the other blocks' reads, as in the phased copy, instead of all
+// 8 MB of stores waiting for the end of all reads.
+// Inside a block no barrier is used after the start. Each warp reduces its part of a row and
+// counts itself on a shared-memory counter; the warp that counts last merges the warps'
+// partials and publishes the block's. Warp 0 polls: each pass loads the partials of the first
+// G rows still pending (all loads issued before any is checked, so a pass costs one round
+// trip), posts every complete row's statistics in shared memory, and then does its own share
+// of the rows that are ready; the other warps spin on a shared flag per row.
+// A partial is one 64-bit word, stored and loaded whole: the first statistic's bits in the
+// high half and the second's in the low half, whose lowest bit is replaced by the launch's
+// parity (a change of at most one unit in the last place of a sum, far inside the tolerance).
+// Every launch writes every word of its region, so a word of the previous launch has the other
+// parity; the parity is taken from the block's own first word when it starts.
+// Layout of the form's slot region: words [2][R][B] (round 0, the first meeting; round 1, the
+// RMS form's second).
+
+__device__ __forceinline__ void st_slot_word(unsigned long long* p, unsigned long long w) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(w) : "memory");
+}
+
+__device__ __forceinline__ unsigned long long fan_word(float hi, float lo, unsigned parity) {
+    return ((unsigned long long)__float_as_uint(hi) << 32) | ((__float_as_uint(lo) & ~1u) | parity);
+}
+__device__ __forceinline__ float fan_hi(unsigned long long w) { return __uint_as_float((unsigned)(w >> 32)); }
+__device__ __forceinline__ float fan_lo(unsigned long long w) { return __uint_as_float((unsigned)w); }
+
+template <bool RMS, int V, int T>
+struct FanMeet {
+    static constexpr int R = 8, W = T / 32;
+    // Blocks, each holding T V float4s of every row of 65536 float4s.
+    static constexpr int B = 65536 / (V * T);
+    // Rows polled in one pass: at most 16 words a lane in flight.
+    static constexpr int G = 512 / B;
+    unsigned long long* words;
+    float2* red;          // [2][R][W]: the warps' partials of each round and row
+    unsigned* arrived;    // [2][R]: warps counted
+    float2* result;       // [2][R]: the rows' statistics
+    volatile int* ready;  // [2][R]: 1 once the result is in `result`
+
+    // What each round merges: round 0 of the plain form (max, sum) online; round 0 of the RMS
+    // form (sum of squares, max); round 1 (sum, -).
+    __device__ __forceinline__ void merge_warp(int q, float& a, float& c, bool has) const {
+        if (q == 0 && !RMS) {
+            // An empty lane takes lane 0's maximum with a zero sum, which merges as nothing.
+            const float m_first = __shfl_sync(0xffffffffu, a, 0);
+            if (!has) { a = m_first; c = 0.f; }
+            warp_online(a, c, LOG2E);
+        } else {
+            if (!has) { a = 0.f; c = NEG_INF; }
+            a = warp_sum(a);
+            c = warp_max(c);
+        }
+    }
+
+    __device__ __forceinline__ void merge_pair(int q, float& a, float& c, float u, float v) const {
+        if (q == 0 && !RMS) {
+            online_merge(a, c, u, v, LOG2E);
+        } else {
+            a += u;
+            c = fmaxf(c, v);
+        }
+    }
+
+    // The word of a partial (a, c), and back: the sum goes in the low half.
+    __device__ __forceinline__ unsigned long long pack(int q, float a, float c, unsigned parity) const {
+        if (q == 1) return fan_word(a, 0.f, parity);
+        return RMS ? fan_word(c, a, parity) : fan_word(a, c, parity);
+    }
+    __device__ __forceinline__ void unpack(int q, unsigned long long w, float& a, float& c) const {
+        const bool swap = q == 0 && RMS;
+        a = swap ? fan_lo(w) : fan_hi(w);
+        c = swap ? fan_hi(w) : (q == 1 ? NEG_INF : fan_lo(w));
+    }
+
+    // Whole warp, after its own reduction: (a, c) is the warp's partial of row r in round q.
+    // The warp that counts last merges the block's partial and publishes it.
+    __device__ __forceinline__ void arrive(int q, int r, float a, float c, unsigned parity) const {
+        const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+        unsigned old = 0;
+        if (lane == 0) {
+            red[(q * R + r) * W + warp] = make_float2(a, c);
+            __threadfence_block();
+            old = atomicAdd(&arrived[q * R + r], 1u);
+        }
+        if (__shfl_sync(0xffffffffu, old, 0) != W - 1) return;
+        __threadfence_block();
+        const float2 p = red[(q * R + r) * W + (lane < W ? lane : 0)];
+        a = p.x;
+        c = p.y;
+        merge_warp(q, a, c, lane < W);
+        if (lane == 0) st_slot_word(words + ((size_t)q * R + r) * B + blockIdx.x, pack(q, a, c, parity));
+    }
+
+    // Warp 0: one poll of round q's rows lo .. lo + G - 1 that are not in `done`; returns
+    // `done` with the rows found complete, whose statistics are now posted.
+    __device__ __forceinline__ unsigned poll(int q, unsigned done, unsigned parity) const {
+        const int lane = threadIdx.x & 31;
+        const int lo = __ffs(~done) - 1;
+        if (lo < 0 || lo >= R) return done;
+        unsigned long long w[G][B / 32];
+#pragma unroll
+        for (int g = 0; g < G; ++g) {
+            const int r = lo + g;
+            if (r < R && !(done >> r & 1u)) {
+                const unsigned long long* p = words + ((size_t)q * R + r) * B;
+#pragma unroll
+                for (int i = 0; i < B / 32; ++i) w[g][i] = ld_slot(p + lane + 32 * i);
+            }
+        }
+#pragma unroll
+        for (int g = 0; g < G; ++g) {
+            const int r = lo + g;
+            if (r >= R || (done >> r & 1u)) continue;
+            bool ok = true;
+            float a, c;
+            unpack(q, w[g][0], a, c);
+#pragma unroll
+            for (int i = 0; i < B / 32; ++i) {
+                ok = ok && ((unsigned)w[g][i] & 1u) == parity;
+                if (i > 0) {
+                    float u, v;
+                    unpack(q, w[g][i], u, v);
+                    merge_pair(q, a, c, u, v);
+                }
+            }
+            if (!__all_sync(0xffffffffu, ok)) continue;
+            merge_warp(q, a, c, true);
+            if (lane == 0) {
+                result[q * R + r] = make_float2(a, c);
+                __threadfence_block();
+                ready[q * R + r] = 1;
+            }
+            done |= 1u << r;
+        }
+        __syncwarp();
+        return done;
+    }
+
+    // Any warp but the poller: waits until row r's statistics of round q are posted.
+    __device__ __forceinline__ float2 wait(int q, int r) const {
+        int now = 0;
+        while (!__shfl_sync(0xffffffffu, now, 0)) {
+            if ((threadIdx.x & 31) == 0) now = ready[q * R + r];
+        }
+        __threadfence_block();
+        return result[q * R + r];
+    }
+
+    // The poller's view of a posted row.
+    __device__ __forceinline__ float2 posted(int q, int r) const { return result[q * R + r]; }
+};
+
+template <bool RMS, int V, int T>
+__device__ void fused_fan_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots, int cols, float eps) {
+    using M = FanMeet<RMS, V, T>;
+    constexpr int R = M::R, W = M::W, B = M::B;
+    __shared__ float2 red[2 * R * W];
+    __shared__ unsigned arrived[2 * R];
+    __shared__ float2 result[2 * R];
+    __shared__ int ready[2 * R];
+    // The layout is compiled for 262144 columns; any other launch writes nothing, which the
+    // validation reports as unwritten values.
+    if (gridDim.x != B || cols != 4 * B * V * T) return;
+    const int t = threadIdx.x, warp = t >> 5;
+    const M meet{slots, red, arrived, result, ready};
+    // This launch's parities, read before the rows so that their latency hides behind them.
+    const unsigned parity = ((unsigned)ld_slot(slots + blockIdx.x) & 1u) ^ 1u;
+    const unsigned parity2 = RMS ? ((unsigned)ld_slot(slots + (size_t)R * B + blockIdx.x) & 1u) ^ 1u : 0u;
+    const size_t c4 = cols / 4, at = (size_t)blockIdx.x * T * V + t;
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    float4* y4 = reinterpret_cast<float4*>(y);
+    float4 v[R][V];
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+        for (int k = 0; k < V; ++k) v[r][k] = __ldcs(x4 + r * c4 + at + k * T);
+    if (t < 2 * R) {
+        arrived[t] = 0;
+        ready[t] = 0;
+    }
+    // The only barrier: the counters and flags are zero before any warp uses them.
+    __syncthreads();
+    // Stores row q's values times f, and block 0 records the row's statistics.
+    auto store = [&](int q, float f, float scale, float mx, float s) {
+#pragma unroll
+        for (int k = 0; k < V; ++k) {
+            const float4 h = v[q][k];
+            __stcs(y4 + q * c4 + at + k * T, make_float4(h.x * f, h.y * f, h.z * f, h.w * f));
+        }
+        if (stats && blockIdx.x == 0 && t == 0) {
+            stats[3 * q + 0] = 1.f / scale;
+            stats[3 * q + 1] = mx * scale;
+            stats[3 * q + 2] = s;
+        }
+    };
+    if (!RMS) {
+        float m0[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            m0[r] = local_max(v[r]);
+            float s = exp_local(v[r], m0[r]), m = m0[r];
+            warp_online(m, s, LOG2E);
+            meet.arrive(0, r, m, s, parity);
+        }
+        auto finish = [&](int r, float2 st) { store(r, exp2f((m0[r] - st.x) * LOG2E) / st.y, 1.f, st.x, st.y); };
+        if (warp == 0) {
+            unsigned done = 0;
+            int next = 0;
+            while (next < R) {
+                done = meet.poll(0, done, parity);
+#pragma unroll
+                for (int r = 0; r < R; ++r)
+                    if (r == next && (done >> r & 1u)) {
+                        finish(r, meet.posted(0, r));
+                        ++next;
+                    }
+            }
+        } else {
+#pragma unroll
+            for (int r = 0; r < R; ++r) finish(r, meet.wait(0, r));
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            float sq, m;
+            local_sq_max(v[r], sq, m);
+            meet.arrive(0, r, warp_sum(sq), warp_max(m), parity);
+        }
+        float scale[R], mx[R];
+        // Round 0's statistics known: the row's exponentials, and this warp's part of round 1.
+        auto second = [&](int r, float2 st) {
+            scale[r] = 1.f / sqrtf(st.x / cols + eps);
+            mx[r] = st.y;
+            meet.arrive(1, r, warp_sum(exp_scaled(v[r], mx[r], scale[r] * LOG2E)), NEG_INF, parity2);
+        };
+        auto finish = [&](int r, float s) { store(r, 1.f / s, scale[r], mx[r], s); };
+        if (warp == 0) {
+            unsigned done0 = 0, done1 = 0;
+            int next0 = 0, next1 = 0;
+            while (next1 < R) {
+                if (next0 < R) done0 = meet.poll(0, done0, parity);
+#pragma unroll
+                for (int r = 0; r < R; ++r)
+                    if (r == next0 && (done0 >> r & 1u)) {
+                        second(r, meet.posted(0, r));
+                        ++next0;
+                    }
+                done1 = meet.poll(1, done1, parity2);
+#pragma unroll
+                for (int r = 0; r < R; ++r)
+                    if (r == next1 && (done1 >> r & 1u)) {
+                        finish(r, meet.posted(1, r).x);
+                        ++next1;
+                    }
+            }
+        } else {
+#pragma unroll
+            for (int r = 0; r < R; ++r) second(r, meet.wait(0, r));
+#pragma unroll
+            for (int r = 0; r < R; ++r) finish(r, meet.wait(1, r).x);
+        }
+    }
+}
+
+#define FAN_KERNEL(V, T, MINB)                                                                                                \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_fan_rms_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_fan_rows<true, V, T>(x, y, st, slots, cols, eps);                                                               \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_fan_plain_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_fan_rows<false, V, T>(x, y, st, slots, cols, eps);                                                              \
+    }
+FAN_KERNEL(1, 512, 1)
+FAN_KERNEL(1, 256, 2)
+FAN_KERNEL(2, 256, 1)
+
+// ---------------------------------------------------------------------------------------
 // fused, two rows per block, row-mates meeting through per-row counters (issue 16, version 6):
 // block b holds V float4s a thread of row g and V of row g + rows / 2 (g = b / split), both
 // loaded at once. Each row's waits for its row-mates then overlap the other row's work: the

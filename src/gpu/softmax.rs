@@ -81,16 +81,22 @@ pub(crate) enum Fused {
     /// later, while later rows still arrive; a row's blocks meet through the last of them to
     /// count, which combines the tagged partials.
     Ord { lag: usize },
+    /// Rows == 8, cols == 262144: every block of `threads` holds `v` float4s a thread of every
+    /// row, publishes each row's partial as soon as that row has arrived, and stores each row
+    /// as soon as its meeting is complete; the meetings never wait on one another (every block
+    /// polls all partials of a row, one tagged 64-bit word each).
+    Fan { v: usize, threads: u32 },
 }
 
 /// Row counter slots (one counter a row each) of the forms that meet through counters.
 pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
-/// 1024}) and each `Ord` form (lag 1, 2, 4); a region holds three words (two rounds of the
-/// first wait, one of the second) for every block of every row, and the `Ord` forms' results
-/// and counters after them.
-pub(crate) const SLOT_REGIONS: usize = 12;
+/// 1024}), each `Ord` form (lag 1, 2, 4) and each `Fan` form (three); a region holds three
+/// words (two rounds of the first wait, one of the second) for every block of every row, and
+/// the `Ord` forms' results and counters after them (a `Fan` form uses two words a block and
+/// row).
+pub(crate) const SLOT_REGIONS: usize = 15;
 
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
 pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
@@ -129,6 +135,7 @@ impl Fused {
             Fused::MixD { vr, vs, threads, .. } => format!("fused_mixd_{flavour}_{vr}_{vs}_{threads}"),
             Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
+            Fused::Fan { v, threads } => format!("fused_fan_{flavour}_{v}_{threads}"),
         }
     }
 
@@ -142,7 +149,8 @@ impl Fused {
             | Fused::Stag { threads, .. }
             | Fused::FlagD { threads, .. }
             | Fused::MixD { threads, .. }
-            | Fused::Slot { threads, .. } => *threads,
+            | Fused::Slot { threads, .. }
+            | Fused::Fan { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Ord { .. } => 256,
             Fused::Block => row_threads(cols),
@@ -165,6 +173,7 @@ impl Fused {
             Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } | Fused::Slot { v, threads } => cols / (4 * v * *threads as usize),
             Fused::Pair { v, threads } | Fused::Stag { v, threads } => cols / (4 * v * *threads as usize),
             Fused::Ord { .. } => cols / 1024,
+            Fused::Fan { v, threads } => cols / (4 * v * *threads as usize),
             _ => 1,
         }
     }
@@ -177,7 +186,7 @@ impl Fused {
             Fused::Cluster { cs, .. } => rows * cs,
             Fused::ClMix { .. } => rows * 2,
             // Every block holds a piece of every row.
-            Fused::Ord { .. } => self.split(cols),
+            Fused::Ord { .. } | Fused::Fan { .. } => self.split(cols),
             _ => rows * self.split(cols),
         }
     }
@@ -203,6 +212,8 @@ impl Fused {
             Fused::Slot { v, threads } => Some(small(*v, *threads)),
             // After the nine regions `small` gives the slot forms: lag 1, 2, 4.
             Fused::Ord { lag } => Some(9 + lag.trailing_zeros() as usize),
+            // After them, the three `Fan` forms.
+            Fused::Fan { v, threads } => Some(12 + if *v == 2 { 2 } else { (*threads == 256) as usize }),
             _ => None,
         }
     }
@@ -227,6 +238,7 @@ impl Fused {
             Fused::MixD { vr, vs, threads, delay } => format!("mixd{delay}-{vr}-{vs}x{threads}"),
             Fused::Slot { v, threads } => format!("slot-{v}x{threads}"),
             Fused::Ord { lag } => format!("ord{lag}"),
+            Fused::Fan { v, threads } => format!("fan-{v}x{threads}"),
         }
     }
 
@@ -333,6 +345,12 @@ impl Fused {
                         out.push(Fused::Ord { lag });
                     }
                 }
+                // The kernel's layout is compiled for 8 rows of 262144.
+                if on("fan") && rows == 8 {
+                    for (v, threads) in [(1, 512), (1, 256), (2, 256)] {
+                        out.push(Fused::Fan { v, threads });
+                    }
+                }
                 if on("stag") && rows.is_multiple_of(2) {
                     for (v, threads) in [(4, 512), (2, 512), (2, 256), (2, 1024)] {
                         out.push(Fused::Stag { v, threads });
@@ -397,6 +415,10 @@ impl Fused {
             ),
             Fused::Ord { lag } => format!(
                 "cooperative blocks of 256 threads holding 4 values of every row, rows loaded in order and each stored {lag} rows later, a row's blocks meeting through the last to count"
+            ),
+            Fused::Fan { v, threads } => format!(
+                "cooperative blocks of {threads} threads holding {} values of every row, each row published as it arrives and stored as soon as its meeting completes, meetings independent of one another",
+                4 * v
             ),
         }
     }
@@ -601,7 +623,7 @@ impl Shape {
                             b.launch_cooperative(cfg(blocks, threads, 0))?;
                         }
                     },
-                    Fused::Slot { .. } | Fused::Ord { .. } => unsafe {
+                    Fused::Slot { .. } | Fused::Ord { .. } | Fused::Fan { .. } => unsafe {
                         let threads = form.threads(self.cols);
                         let Some(region) = form.slot_region() else { anyhow::bail!("{form:?} has no slots") };
                         let stride = set.slots.len() / SLOT_REGIONS;
@@ -919,7 +941,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
             }
-            Fused::Flag { .. } | Fused::Pair { .. } | Fused::Stag { .. } | Fused::FlagD { .. } | Fused::Slot { .. } | Fused::Ord { .. } => {
+            Fused::Flag { .. } | Fused::Pair { .. } | Fused::Stag { .. } | Fused::FlagD { .. } | Fused::Slot { .. } | Fused::Ord { .. } | Fused::Fan { .. } => {
                 // A cooperative launch must have every block resident at once.
                 let threads = form.threads(cols);
                 let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize;
@@ -1024,6 +1046,7 @@ mod tests {
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "slot", _, v, t] => format!("SLOT_KERNEL({v}, {t},"),
             ["fused", "ord", _, lag] => format!("ORD_KERNEL({lag})"),
+            ["fused", "fan", _, v, t] => format!("FAN_KERNEL({v}, {t},"),
             ["fused", "flag", _, v, t] => format!("FLAG_KERNEL({v}, {t},"),
             ["fused", "pair", _, v, t] => format!("PAIR_KERNEL({v}, {t},"),
             ["fused", "stag", _, v, t] => format!("STAG_KERNEL({v}, {t},"),
@@ -1056,6 +1079,7 @@ mod tests {
             Fused::Pipe => 8,
             // A float4 of each row a thread.
             Fused::Ord { .. } => 1,
+            Fused::Fan { v, .. } => v,
             _ => 0,
         }
     }
@@ -1104,13 +1128,19 @@ mod tests {
     #[test]
     fn every_slot_form_writes_its_own_region() {
         let mut seen = std::collections::BTreeMap::new();
-        for form in Fused::candidates(8, 262144, "slot,ord") {
+        for form in Fused::candidates(8, 262144, "slot,ord,fan") {
             let region = form.slot_region().expect("a slot form");
             assert!(region < SLOT_REGIONS, "{form:?}: region {region}");
             assert!(seen.insert(region, form).is_none(), "{form:?} shares region {region}");
         }
-        assert_eq!(seen.len(), 7);
+        assert_eq!(seen.len(), 10);
         assert_eq!(Fused::Ord { lag: 2 }.blocks(8, 262144), 256);
+        // A `Fan` block holds a piece of every row, and its region's two words a block and row
+        // fit in the three the allocation gives.
+        assert_eq!(Fused::Fan { v: 1, threads: 512 }.blocks(8, 262144), 128);
+        assert_eq!(Fused::Fan { v: 1, threads: 256 }.blocks(8, 262144), 256);
+        assert_eq!(Fused::overridden("8x262144=fan-2x256", 8, 262144), Some(Fused::Fan { v: 2, threads: 256 }));
+        assert!(Fused::candidates(64, 262144, "fan").is_empty());
         assert_eq!(Fused::overridden("8x262144=slot-4x512", 8, 262144), Some(Fused::Slot { v: 4, threads: 512 }));
     }
 
