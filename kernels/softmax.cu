@@ -1718,14 +1718,23 @@ struct FanMeet {
         return result[q * R + r];
     }
 
-    // The poller's view of a posted row.
+    // Whole warp: whether row r's statistics of round q are posted (then readable by posted).
+    __device__ __forceinline__ bool is_ready(int q, int r) const {
+        int now = 0;
+        if ((threadIdx.x & 31) == 0) now = ready[q * R + r];
+        if (!__shfl_sync(0xffffffffu, now, 0)) return false;
+        __threadfence_block();
+        return true;
+    }
+
     __device__ __forceinline__ float2 posted(int q, int r) const { return result[q * R + r]; }
 };
 
-template <bool RMS, int V, int T>
+template <bool RMS, int V, int T, int P>
 __device__ void fused_fan_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots, int cols, float eps) {
     using M = FanMeet<RMS, V, T>;
-    constexpr int R = M::R, W = M::W, B = M::B;
+    constexpr int R = M::R, W = M::W, B = M::B, G = M::G;
+    static_assert(P == 1 || P * G == R, "one poller, or one for each group of G rows");
     __shared__ float2 red[2 * R * W];
     __shared__ unsigned arrived[2 * R];
     __shared__ float2 result[2 * R];
@@ -1775,14 +1784,16 @@ __device__ void fused_fan_rows(const float* __restrict__ x, float* __restrict__ 
             meet.arrive(0, r, m, s, parity);
         }
         auto finish = [&](int r, float2 st) { store(r, exp2f((m0[r] - st.x) * LOG2E) / st.y, 1.f, st.x, st.y); };
-        if (warp == 0) {
-            unsigned done = 0;
+        if (warp < P) {
+            // A poller's rows: every row (one poller), or its group of G (rows of other
+            // groups count as done for its polls).
+            unsigned done = P == 1 ? 0u : ~(((1u << G) - 1) << (warp * G));
             int next = 0;
             while (next < R) {
                 done = meet.poll(0, done, parity);
 #pragma unroll
                 for (int r = 0; r < R; ++r)
-                    if (r == next && (done >> r & 1u)) {
+                    if (r == next && meet.is_ready(0, r)) {
                         finish(r, meet.posted(0, r));
                         ++next;
                     }
@@ -1806,21 +1817,22 @@ __device__ void fused_fan_rows(const float* __restrict__ x, float* __restrict__ 
             meet.arrive(1, r, warp_sum(exp_scaled(v[r], mx[r], scale[r] * LOG2E)), NEG_INF, parity2);
         };
         auto finish = [&](int r, float s) { store(r, 1.f / s, scale[r], mx[r], s); };
-        if (warp == 0) {
-            unsigned done0 = 0, done1 = 0;
+        if (warp < P) {
+            const unsigned others = P == 1 ? 0u : ~(((1u << G) - 1) << (warp * G));
+            unsigned done0 = others, done1 = others;
             int next0 = 0, next1 = 0;
             while (next1 < R) {
-                if (next0 < R) done0 = meet.poll(0, done0, parity);
+                done0 = meet.poll(0, done0, parity);
 #pragma unroll
                 for (int r = 0; r < R; ++r)
-                    if (r == next0 && (done0 >> r & 1u)) {
+                    if (r == next0 && meet.is_ready(0, r)) {
                         second(r, meet.posted(0, r));
                         ++next0;
                     }
                 done1 = meet.poll(1, done1, parity2);
 #pragma unroll
                 for (int r = 0; r < R; ++r)
-                    if (r == next1 && (done1 >> r & 1u)) {
+                    if (r == next1 && meet.is_ready(1, r)) {
                         finish(r, meet.posted(1, r).x);
                         ++next1;
                     }
@@ -1834,16 +1846,21 @@ __device__ void fused_fan_rows(const float* __restrict__ x, float* __restrict__ 
     }
 }
 
-#define FAN_KERNEL(V, T, MINB)                                                                                                \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_fan_rms_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
-        fused_fan_rows<true, V, T>(x, y, st, slots, cols, eps);                                                               \
+// NAME fan: one poller warp, each pass polling the first G pending rows; fanw: one poller warp
+// for each group of G rows, so that a pass polls every pending row.
+#define FAN_KERNEL(NAME, P, V, T, MINB)                                                                                       \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_##NAME##_rms_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_fan_rows<true, V, T, P>(x, y, st, slots, cols, eps);                                                            \
     }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_fan_plain_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
-        fused_fan_rows<false, V, T>(x, y, st, slots, cols, eps);                                                              \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_##NAME##_plain_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_fan_rows<false, V, T, P>(x, y, st, slots, cols, eps);                                                           \
     }
-FAN_KERNEL(1, 512, 1)
-FAN_KERNEL(1, 256, 2)
-FAN_KERNEL(2, 256, 1)
+FAN_KERNEL(fan, 1, 1, 512, 1)
+FAN_KERNEL(fan, 1, 1, 256, 2)
+FAN_KERNEL(fan, 1, 2, 256, 1)
+FAN_KERNEL(fanw, 2, 1, 512, 1)
+FAN_KERNEL(fanw, 4, 1, 256, 2)
+FAN_KERNEL(fanw, 2, 2, 256, 1)
 
 // ---------------------------------------------------------------------------------------
 // fused, two rows per block, row-mates meeting through per-row counters (issue 16, version 6):
@@ -2098,6 +2115,20 @@ extern "C" __global__ void __launch_bounds__(512, 2) copy_phased_4_512(const flo
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < 4; ++k) __stcs(y + base + threadIdx.x + 512 * k, v[k]);
+}
+
+// The same in `fan`'s layout (issue 16, version 9, a diagnostic timed with `phased` at 8 rows):
+// 128 blocks of 512 threads, each thread one float4 of each of the 8 rows (at b 512 + t of
+// every row), all read, a block barrier, then all written. Against copy_phased_4_512 it times
+// what the layout costs by itself, without the meetings.
+extern "C" __global__ void __launch_bounds__(512, 1) copy_phased_rows_8(const float4* __restrict__ x, float4* __restrict__ y, long long c4) {
+    const size_t at = (size_t)blockIdx.x * 512 + threadIdx.x;
+    float4 v[8];
+#pragma unroll
+    for (int r = 0; r < 8; ++r) v[r] = __ldcs(x + r * c4 + at);
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < 8; ++r) __stcs(y + r * c4 + at, v[r]);
 }
 
 extern "C" __global__ void copy_f4(const float4* __restrict__ x, float4* __restrict__ y, long long n4) {

@@ -84,19 +84,21 @@ pub(crate) enum Fused {
     /// Rows == 8, cols == 262144: every block of `threads` holds `v` float4s a thread of every
     /// row, publishes each row's partial as soon as that row has arrived, and stores each row
     /// as soon as its meeting is complete; the meetings never wait on one another (every block
-    /// polls all partials of a row, one tagged 64-bit word each).
-    Fan { v: usize, threads: u32 },
+    /// polls all partials of a row, one tagged 64-bit word each). One warp polls, the first
+    /// few pending rows a pass; `wide`: one warp for each group of rows, so that a pass polls
+    /// every pending row.
+    Fan { v: usize, threads: u32, wide: bool },
 }
 
 /// Row counter slots (one counter a row each) of the forms that meet through counters.
 pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
-/// 1024}), each `Ord` form (lag 1, 2, 4) and each `Fan` form (three); a region holds three
+/// 1024}), each `Ord` form (lag 1, 2, 4) and each `Fan` form (six); a region holds three
 /// words (two rounds of the first wait, one of the second) for every block of every row, and
 /// the `Ord` forms' results and counters after them (a `Fan` form uses two words a block and
 /// row).
-pub(crate) const SLOT_REGIONS: usize = 15;
+pub(crate) const SLOT_REGIONS: usize = 18;
 
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
 pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
@@ -135,7 +137,7 @@ impl Fused {
             Fused::MixD { vr, vs, threads, .. } => format!("fused_mixd_{flavour}_{vr}_{vs}_{threads}"),
             Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
-            Fused::Fan { v, threads } => format!("fused_fan_{flavour}_{v}_{threads}"),
+            Fused::Fan { v, threads, wide } => format!("fused_fan{}_{flavour}_{v}_{threads}", if *wide { "w" } else { "" }),
         }
     }
 
@@ -173,7 +175,7 @@ impl Fused {
             Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } | Fused::Slot { v, threads } => cols / (4 * v * *threads as usize),
             Fused::Pair { v, threads } | Fused::Stag { v, threads } => cols / (4 * v * *threads as usize),
             Fused::Ord { .. } => cols / 1024,
-            Fused::Fan { v, threads } => cols / (4 * v * *threads as usize),
+            Fused::Fan { v, threads, .. } => cols / (4 * v * *threads as usize),
             _ => 1,
         }
     }
@@ -212,8 +214,8 @@ impl Fused {
             Fused::Slot { v, threads } => Some(small(*v, *threads)),
             // After the nine regions `small` gives the slot forms: lag 1, 2, 4.
             Fused::Ord { lag } => Some(9 + lag.trailing_zeros() as usize),
-            // After them, the three `Fan` forms.
-            Fused::Fan { v, threads } => Some(12 + if *v == 2 { 2 } else { (*threads == 256) as usize }),
+            // After them, the six `Fan` forms.
+            Fused::Fan { v, threads, wide } => Some(12 + 3 * *wide as usize + if *v == 2 { 2 } else { (*threads == 256) as usize }),
             _ => None,
         }
     }
@@ -238,7 +240,7 @@ impl Fused {
             Fused::MixD { vr, vs, threads, delay } => format!("mixd{delay}-{vr}-{vs}x{threads}"),
             Fused::Slot { v, threads } => format!("slot-{v}x{threads}"),
             Fused::Ord { lag } => format!("ord{lag}"),
-            Fused::Fan { v, threads } => format!("fan-{v}x{threads}"),
+            Fused::Fan { v, threads, wide } => format!("fan{}-{v}x{threads}", if *wide { "w" } else { "" }),
         }
     }
 
@@ -347,8 +349,10 @@ impl Fused {
                 }
                 // The kernel's layout is compiled for 8 rows of 262144.
                 if on("fan") && rows == 8 {
-                    for (v, threads) in [(1, 512), (1, 256), (2, 256)] {
-                        out.push(Fused::Fan { v, threads });
+                    for wide in [false, true] {
+                        for (v, threads) in [(1, 512), (1, 256), (2, 256)] {
+                            out.push(Fused::Fan { v, threads, wide });
+                        }
                     }
                 }
                 if on("stag") && rows.is_multiple_of(2) {
@@ -416,9 +420,10 @@ impl Fused {
             Fused::Ord { lag } => format!(
                 "cooperative blocks of 256 threads holding 4 values of every row, rows loaded in order and each stored {lag} rows later, a row's blocks meeting through the last to count"
             ),
-            Fused::Fan { v, threads } => format!(
-                "cooperative blocks of {threads} threads holding {} values of every row, each row published as it arrives and stored as soon as its meeting completes, meetings independent of one another",
-                4 * v
+            Fused::Fan { v, threads, wide } => format!(
+                "cooperative blocks of {threads} threads holding {} values of every row, each row published as it arrives and stored as soon as its meeting completes, meetings independent of one another, {}",
+                4 * v,
+                if *wide { "a poller warp for each group of rows" } else { "one poller warp" }
             ),
         }
     }
@@ -450,6 +455,9 @@ enum Variant {
     /// ceiling: it times what keeping a piece's read and write apart costs by itself, without
     /// the wait for row-mates.
     PhasedCopy,
+    /// As `PhasedCopy`, at 8 rows only, in the `Fan` forms' layout: blocks of 512 threads, each
+    /// thread one float4 of every row. Not a ceiling either.
+    PhasedCopyRows,
     /// softmax-bench only: the plain stable softmax, fused.
     FusedPlain,
     /// softmax-bench only: cuDNN on the plain softmax.
@@ -470,6 +478,7 @@ impl Variant {
             (Variant::Copy, _) => "copy",
             (Variant::CopyKernel, _) => "copy-kernel",
             (Variant::PhasedCopy, _) => "phased-copy",
+            (Variant::PhasedCopyRows, _) => "phased-copy-rows",
             (Variant::FusedPlain, _) => "fused",
             (Variant::CudnnPlain, _) => "cudnn",
             (Variant::Cand(f, rms), _) => Box::leak(format!("x-{}{}", f.short(), if rms { "-rms" } else { "" }).into_boxed_str()),
@@ -479,7 +488,7 @@ impl Variant {
     fn rms(self) -> bool {
         match self {
             Variant::Cand(_, rms) => rms,
-            _ => !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy),
+            _ => !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows),
         }
     }
 
@@ -489,7 +498,7 @@ impl Variant {
         match self {
             Variant::FourKernel => 5 * e + 36 * rows,
             Variant::FusedBlock => 4 * e,
-            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::CudnnPlain | Variant::Cand(..) => 2 * e,
+            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CudnnPlain | Variant::Cand(..) => 2 * e,
             Variant::Cudnn => 5 * e,
         }
     }
@@ -506,6 +515,7 @@ struct Kernels {
     fused_plain: CudaFunction,
     copy: CudaFunction,
     phased_copy: CudaFunction,
+    phased_copy_rows: CudaFunction,
     fused: Fused,
     /// Candidate forms with their (RMS-scaled, plain) kernels.
     cands: Vec<(Fused, CudaFunction, CudaFunction)>,
@@ -683,6 +693,12 @@ impl Shape {
                 let blocks = (self.rows * self.cols / 8192) as u32;
                 stream.launch_builder(&k.phased_copy).arg(&set.x).arg(&mut set.y).launch(cfg(blocks, 512, 0))?;
             },
+            // SAFETY: 8 rows (the only shape it is timed at), cols a multiple of 2048: a block
+            // of 512 threads a 2048 columns of each row.
+            Variant::PhasedCopyRows => unsafe {
+                let c4 = (self.cols / 4) as i64;
+                stream.launch_builder(&k.phased_copy_rows).arg(&set.x).arg(&mut set.y).arg(&c4).launch(cfg((self.cols / 2048) as u32, 512, 0))?;
+            },
         }
         Ok(())
     }
@@ -768,6 +784,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             fused_plain,
             copy: module.function("copy_f4")?,
             phased_copy: module.function("copy_phased_4_512")?,
+            phased_copy_rows: module.function("copy_phased_rows_8")?,
             fused,
             cands,
             sm_count: gpu.info.sm_count as u32,
@@ -785,6 +802,9 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         let mut active: Vec<Variant> = variants.iter().copied().filter(|v| shape.cudnn.is_some() || !matches!(v, Variant::Cudnn | Variant::CudnnPlain)).collect();
         if bench && std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES").is_ok_and(|f| f.split(',').any(|x| matches!(x.trim(), "phased" | "all"))) {
             active.push(Variant::PhasedCopy);
+            if rows == 8 && cols.is_multiple_of(2048) {
+                active.push(Variant::PhasedCopyRows);
+            }
         }
         for (form, _, _) in &shape.kernels.cands {
             active.push(Variant::Cand(*form, false));
@@ -816,7 +836,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 gpu.run_once(|s| shape.submit(v, set, s, true))?;
                 let y = gpu.stream.clone_dtoh(&set.y)?;
                 let c = |what| Compared { suite, case: &case, variant: v.name(bench), what, fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
-                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy) {
+                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows) {
                     out.validation.push(reference::compare_bits(&c("y"), &y, &x));
                     continue;
                 }
@@ -884,7 +904,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 gpu.stream.synchronize()?;
                 let y = gpu.stream.clone_dtoh(&sets[0].y)?;
                 let c = Compared { suite, case: &case, variant: v.name(bench), what: "y-graph", fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
-                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy) {
+                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows) {
                     out.validation.push(reference::compare_bits(&c, &y, &x));
                     continue;
                 }
@@ -1046,7 +1066,11 @@ mod tests {
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "slot", _, v, t] => format!("SLOT_KERNEL({v}, {t},"),
             ["fused", "ord", _, lag] => format!("ORD_KERNEL({lag})"),
-            ["fused", "fan", _, v, t] => format!("FAN_KERNEL({v}, {t},"),
+            // The wide form has a poller warp for each group of 512 / B rows: 1024 / (v t) of them.
+            ["fused", fan @ ("fan" | "fanw"), _, v, t] => {
+                let pollers = if *fan == "fan" { 1 } else { 1024 / (v.parse::<usize>().unwrap_or(1) * t.parse::<usize>().unwrap_or(1)) };
+                format!("FAN_KERNEL({fan}, {pollers}, {v}, {t},")
+            }
             ["fused", "flag", _, v, t] => format!("FLAG_KERNEL({v}, {t},"),
             ["fused", "pair", _, v, t] => format!("PAIR_KERNEL({v}, {t},"),
             ["fused", "stag", _, v, t] => format!("STAG_KERNEL({v}, {t},"),
@@ -1133,13 +1157,13 @@ mod tests {
             assert!(region < SLOT_REGIONS, "{form:?}: region {region}");
             assert!(seen.insert(region, form).is_none(), "{form:?} shares region {region}");
         }
-        assert_eq!(seen.len(), 10);
+        assert_eq!(seen.len(), 13);
         assert_eq!(Fused::Ord { lag: 2 }.blocks(8, 262144), 256);
         // A `Fan` block holds a piece of every row, and its region's two words a block and row
         // fit in the three the allocation gives.
-        assert_eq!(Fused::Fan { v: 1, threads: 512 }.blocks(8, 262144), 128);
-        assert_eq!(Fused::Fan { v: 1, threads: 256 }.blocks(8, 262144), 256);
-        assert_eq!(Fused::overridden("8x262144=fan-2x256", 8, 262144), Some(Fused::Fan { v: 2, threads: 256 }));
+        assert_eq!(Fused::Fan { v: 1, threads: 512, wide: false }.blocks(8, 262144), 128);
+        assert_eq!(Fused::Fan { v: 1, threads: 256, wide: true }.blocks(8, 262144), 256);
+        assert_eq!(Fused::overridden("8x262144=fanw-2x256", 8, 262144), Some(Fused::Fan { v: 2, threads: 256, wide: true }));
         assert!(Fused::candidates(64, 262144, "fan").is_empty());
         assert_eq!(Fused::overridden("8x262144=slot-4x512", 8, 262144), Some(Fused::Slot { v: 4, threads: 512 }));
     }
