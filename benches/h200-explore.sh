@@ -56,6 +56,9 @@ m=${2:-0}
 first=$(comm -13 <(echo "$before") <(ls evidence/runs | sort) | grep softmax-bench | head -1)
 if [ -n "$first" ] && [ "$m" -gt 0 ]; then
   pick=$(python3 $picker "evidence/runs/$first" 2>>"$OUT/pick.log")
+  # PICK_EXTRA (`RxC=<short>;...`) dispatches forms for shapes the picker left to the rule; a
+  # shape it picked keeps the pick, since the first entry for a shape wins.
+  [ -n "${PICK_EXTRA:-}" ] && pick="$pick;$PICK_EXTRA"
   echo "picked: $pick" | tee -a "$OUT/pick.log"
   for i in $(seq 1 "$m"); do
     [ "$SECONDS" -lt "$BUDGET_S" ] || { echo "budget spent before picked bench $i" | tee -a "$OUT/bench.log"; break; }

@@ -498,6 +498,33 @@ REG1_KERNEL(4, 256)
 REG1_KERNEL(2, 512)
 REG1_KERNEL(8, 1024)
 
+// The rule's warp and block-per-row kernels again under other names (issue 16, version 9;
+// `Capped` forms, timed with the `occ` candidates). The host launches them with dynamic shared
+// memory they do not use, so that fewer blocks fit on an SM than registers and threads allow;
+// as separate entry points, their launch attributes (shared-memory carveout and limit) leave
+// the rule's own kernels as they are.
+#define CAP_WARP_KERNEL(V)                                                                                                    \
+    extern "C" __global__ void __launch_bounds__(256) fused_cap_warp_rms_##V(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_warp_rows<true, V>(x, y, st, rows, eps);                                                                         \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(256) fused_cap_warp_plain_##V(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_warp_rows<false, V>(x, y, st, rows, eps);                                                                        \
+    }
+CAP_WARP_KERNEL(4)
+CAP_WARP_KERNEL(8)
+
+#define CAP_REG_KERNEL(V, T)                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(T) fused_cap_reg_rms_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_reg_row<true, V>(x, y, st, cols, eps);                                                                           \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T) fused_cap_reg_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_reg_row<false, V>(x, y, st, cols, eps);                                                                          \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T) fused_cap_reg1_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_reg1_row<V>(x, y, st, cols);                                                                                     \
+    }
+CAP_REG_KERNEL(4, 256)
+
 // ---------------------------------------------------------------------------------------
 // fused, persistent with the next row prefetched (issue 16), cols == 32768: one block of 1024
 // threads per SM loops over rows blockIdx.x, blockIdx.x + gridDim.x, ... The row being worked

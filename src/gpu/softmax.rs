@@ -88,7 +88,24 @@ pub(crate) enum Fused {
     /// few pending rows a pass; `wide`: one warp for each group of rows, so that a pass polls
     /// every pending row.
     Fan { v: usize, threads: u32, wide: bool },
+    /// A rule form (`of`: warp per row, or a block per row reducing twice or once) with at
+    /// most `per_sm` blocks resident on an SM: the launch asks for dynamic shared memory that
+    /// the kernel does not use, so that no more fit.
+    Capped { of: Base, v: usize, threads: u32, per_sm: u32 },
 }
+
+/// The form a `Capped` form launches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Base {
+    Warp,
+    Reg,
+    Reg1,
+}
+
+/// Shared memory an SM gives its blocks (228 KB on sm_90), and what the driver keeps of it for
+/// each block (1 KB).
+const SM_SHARED: u32 = 228 * 1024;
+const BLOCK_RESERVED_SHARED: u32 = 1024;
 
 /// Row counter slots (one counter a row each) of the forms that meet through counters.
 pub(crate) const COUNTER_SLOTS: usize = 18;
@@ -138,13 +155,17 @@ impl Fused {
             Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
             Fused::Fan { v, threads, wide } => format!("fused_fan{}_{flavour}_{v}_{threads}", if *wide { "w" } else { "" }),
+            // The same kernel under its own name (kernels/softmax.cu), so that the cap's launch
+            // attributes do not touch the rule's.
+            Fused::Capped { of, v, threads, .. } => of.form(*v, *threads).kernel(rms).replacen("fused_", "fused_cap_", 1),
         }
     }
 
     /// Threads per block of this form.
     pub(crate) fn threads(&self, cols: usize) -> u32 {
         match self {
-            Fused::Warp { .. } => 256,
+            Fused::Warp { .. } | Fused::Capped { of: Base::Warp, .. } => 256,
+            Fused::Capped { threads, .. } => *threads,
             Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } | Fused::Mix { threads, .. } | Fused::Flag { threads, .. } | Fused::Pair { threads, .. }
             | Fused::ClMix { threads, .. }
             | Fused::MixP { threads, .. }
@@ -164,6 +185,9 @@ impl Fused {
         match self {
             Fused::Pipe => PIPE_SHARED,
             Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } | Fused::MixD { vs, threads, .. } => 16 * *vs as u32 * threads,
+            // Each block's share of the SM's shared memory, less what the driver keeps and the
+            // kernel's own 64 floats (none in the warp kernel): a block more would not fit.
+            Fused::Capped { of, per_sm, .. } => SM_SHARED / per_sm - BLOCK_RESERVED_SHARED - if *of == Base::Warp { 0 } else { 256 },
             _ => 0,
         }
     }
@@ -183,7 +207,7 @@ impl Fused {
     /// Blocks of one launch.
     pub(crate) fn blocks(&self, rows: usize, cols: usize) -> usize {
         match self {
-            Fused::Warp { .. } => rows.div_ceil(8),
+            Fused::Warp { .. } | Fused::Capped { of: Base::Warp, .. } => rows.div_ceil(8),
             Fused::Pair { .. } | Fused::Stag { .. } => rows / 2 * self.split(cols),
             Fused::Cluster { cs, .. } => rows * cs,
             Fused::ClMix { .. } => rows * 2,
@@ -241,6 +265,7 @@ impl Fused {
             Fused::Slot { v, threads } => format!("slot-{v}x{threads}"),
             Fused::Ord { lag } => format!("ord{lag}"),
             Fused::Fan { v, threads, wide } => format!("fan{}-{v}x{threads}", if *wide { "w" } else { "" }),
+            Fused::Capped { of, v, threads, per_sm } => format!("{}-occ{per_sm}", of.form(*v, *threads).short()),
         }
     }
 
@@ -260,6 +285,18 @@ impl Fused {
     pub(crate) fn candidates(rows: usize, cols: usize, families: &str) -> Vec<Fused> {
         let on = |f: &str| families.split(',').any(|x| x.trim() == f || x.trim() == "all");
         let mut out = Vec::new();
+        // The rule's forms with fewer blocks an SM than fit (issue 16, version 9).
+        if on("occ") {
+            let caps: &[(Base, usize, u32, &[u32])] = match cols {
+                4096 => &[(Base::Reg, 4, 256, &[7, 6, 5, 4]), (Base::Reg1, 4, 256, &[6, 4])],
+                1024 => &[(Base::Warp, 8, 256, &[3, 2])],
+                512 => &[(Base::Warp, 4, 256, &[5, 4, 3])],
+                _ => &[],
+            };
+            for &(of, v, threads, per) in caps {
+                out.extend(per.iter().map(|&per_sm| Fused::Capped { of, v, threads, per_sm }));
+            }
+        }
         match cols {
             4096 => {
                 if on("reg1") {
@@ -420,11 +457,23 @@ impl Fused {
             Fused::Ord { lag } => format!(
                 "cooperative blocks of 256 threads holding 4 values of every row, rows loaded in order and each stored {lag} rows later, a row's blocks meeting through the last to count"
             ),
+            Fused::Capped { of, v, threads, per_sm } => format!("{}, at most {per_sm} blocks an SM (unused dynamic shared memory)", of.form(*v, *threads).describe()),
             Fused::Fan { v, threads, wide } => format!(
                 "cooperative blocks of {threads} threads holding {} values of every row, each row published as it arrives and stored as soon as its meeting completes, meetings independent of one another, {}",
                 4 * v,
                 if *wide { "a poller warp for each group of rows" } else { "one poller warp" }
             ),
+        }
+    }
+}
+
+impl Base {
+    /// The uncapped form this base launches.
+    fn form(self, v: usize, threads: u32) -> Fused {
+        match self {
+            Base::Warp => Fused::Warp { v },
+            Base::Reg => Fused::Reg { v, threads },
+            Base::Reg1 => Fused::Reg1 { v, threads },
         }
     }
 }
@@ -602,12 +651,12 @@ impl Shape {
                 b.arg(&set.x).arg(&mut set.y);
                 if with_stats { b.arg(&mut set.stats) } else { b.arg(&null) };
                 match form {
-                    Fused::Warp { .. } => unsafe {
+                    Fused::Warp { .. } | Fused::Capped { of: Base::Warp, .. } => unsafe {
                         let rows_i = rows as i32;
-                        b.arg(&rows_i).arg(&eps).launch(cfg(rows.div_ceil(8), 256, 0))?;
+                        b.arg(&rows_i).arg(&eps).launch(cfg(rows.div_ceil(8), 256, form.dynamic_shared()))?;
                     },
-                    Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } => unsafe {
-                        b.arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
+                    Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Capped { threads, .. } => unsafe {
+                        b.arg(&cols).arg(&eps).launch(cfg(rows, threads, form.dynamic_shared()))?;
                     },
                     Fused::Mix { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows, threads, form.dynamic_shared()))?;
@@ -970,6 +1019,17 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                     return Ok(Err(format!("{blocks} blocks do not fit at once ({per_sm} a SM)")));
                 }
             }
+            Fused::Capped { per_sm, .. } => {
+                // Every cap shares one kernel, so its limit is the most a block may ask for.
+                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (SM_SHARED - BLOCK_RESERVED_SHARED) as i32)?;
+                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
+                // "At most": registers may allow fewer (the run's kernels.json records how many
+                // fit), but never more, or the name would not say what was timed.
+                let fits = f.occupancy_max_active_blocks_per_multiprocessor(form.threads(cols), form.dynamic_shared() as usize, None)?;
+                if fits > per_sm {
+                    return Ok(Err(format!("{fits} blocks an SM fit, more than {per_sm}")));
+                }
+            }
             Fused::Cluster { cs, threads, .. } => {
                 if cs > 8 {
                     f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)?;
@@ -1066,6 +1126,8 @@ mod tests {
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "slot", _, v, t] => format!("SLOT_KERNEL({v}, {t},"),
             ["fused", "ord", _, lag] => format!("ORD_KERNEL({lag})"),
+            ["fused", "cap", "warp", _, v] => format!("CAP_WARP_KERNEL({v})"),
+            ["fused", "cap", "reg" | "reg1", _, v, t] => format!("CAP_REG_KERNEL({v}, {t})"),
             // The wide form has a poller warp for each group of 512 / B rows: 1024 / (v t) of them.
             ["fused", fan @ ("fan" | "fanw"), _, v, t] => {
                 let pollers = if *fan == "fan" { 1 } else { 1024 / (v.parse::<usize>().unwrap_or(1) * t.parse::<usize>().unwrap_or(1)) };
@@ -1087,7 +1149,12 @@ mod tests {
         let source = super::super::KERNELS[1].1;
         for (rows, cols) in SHAPES {
             for form in Fused::candidates(rows, cols, "all") {
-                assert_eq!(form.threads(cols) as usize * 4 * form_values(form) * cluster(form, cols), cols, "{form:?} does not cover {cols} columns");
+                // A warp per row covers 128 v columns; every other form's blocks cover the row.
+                let covered = match form {
+                    Fused::Capped { of: Base::Warp, v, .. } => 128 * v,
+                    _ => form.threads(cols) as usize * 4 * form_values(form) * cluster(form, cols),
+                };
+                assert_eq!(covered, cols, "{form:?} does not cover {cols} columns");
                 for rms in [true, false] {
                     let name = form.kernel(rms);
                     assert!(source.contains(&format!("{name}(")) || source.contains(&macro_form(&name)), "{name} is not defined in kernels/softmax.cu");
@@ -1103,7 +1170,7 @@ mod tests {
             Fused::Pipe => 8,
             // A float4 of each row a thread.
             Fused::Ord { .. } => 1,
-            Fused::Fan { v, .. } => v,
+            Fused::Fan { v, .. } | Fused::Capped { v, .. } => v,
             _ => 0,
         }
     }
@@ -1166,6 +1233,21 @@ mod tests {
         assert_eq!(Fused::overridden("8x262144=fanw-2x256", 8, 262144), Some(Fused::Fan { v: 2, threads: 256, wide: true }));
         assert!(Fused::candidates(64, 262144, "fan").is_empty());
         assert_eq!(Fused::overridden("8x262144=slot-4x512", 8, 262144), Some(Fused::Slot { v: 4, threads: 512 }));
+    }
+
+    #[test]
+    fn a_cap_leaves_room_for_its_blocks_and_not_one_more() {
+        for (rows, cols) in SHAPES {
+            for form in Fused::candidates(rows, cols, "occ") {
+                let Fused::Capped { of, per_sm, .. } = form else { panic!("{form:?} is not capped") };
+                let own = if of == Base::Warp { 0 } else { 256 };
+                let block = form.dynamic_shared() + own + BLOCK_RESERVED_SHARED;
+                assert!(per_sm * block <= SM_SHARED && (per_sm + 1) * block > SM_SHARED, "{form:?}: {block} bytes a block");
+                assert!(form.kernel(false).starts_with("fused_cap_"), "{form:?} launches the rule's own kernel");
+            }
+        }
+        assert_eq!(Fused::overridden("4096x4096=reg4x256-occ6", 4096, 4096), Some(Fused::Capped { of: Base::Reg, v: 4, threads: 256, per_sm: 6 }));
+        assert_eq!(Fused::Capped { of: Base::Warp, v: 8, threads: 256, per_sm: 3 }.blocks(32768, 1024), 4096);
     }
 
     #[test]
