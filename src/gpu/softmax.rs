@@ -187,7 +187,7 @@ impl Fused {
             Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } | Fused::MixD { vs, threads, .. } => 16 * *vs as u32 * threads,
             // Each block's share of the SM's shared memory, less what the driver keeps and the
             // kernel's own 64 floats (none in the warp kernel): a block more would not fit.
-            Fused::Capped { of, per_sm, .. } => SM_SHARED / per_sm - BLOCK_RESERVED_SHARED - if *of == Base::Warp { 0 } else { 256 },
+            Fused::Capped { of, per_sm, .. } => SM_SHARED / per_sm - BLOCK_RESERVED_SHARED - of.own_shared(),
             _ => 0,
         }
     }
@@ -468,6 +468,17 @@ impl Fused {
 }
 
 impl Base {
+    /// Static shared memory of the base's kernels: the block-per-row kernels' 64 floats.
+    fn own_shared(self) -> u32 {
+        if self == Base::Warp { 0 } else { 256 }
+    }
+
+    /// The most dynamic shared memory a block of the base's kernels may ask for: the 227 KB a
+    /// block may have on sm_90, less the kernel's own (the driver refuses a larger limit).
+    fn dynamic_limit(self) -> u32 {
+        SM_SHARED - BLOCK_RESERVED_SHARED - self.own_shared()
+    }
+
     /// The uncapped form this base launches.
     fn form(self, v: usize, threads: u32) -> Fused {
         match self {
@@ -1019,9 +1030,9 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                     return Ok(Err(format!("{blocks} blocks do not fit at once ({per_sm} a SM)")));
                 }
             }
-            Fused::Capped { per_sm, .. } => {
-                // Every cap shares one kernel, so its limit is the most a block may ask for.
-                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (SM_SHARED - BLOCK_RESERVED_SHARED) as i32)?;
+            Fused::Capped { of, per_sm, .. } => {
+                // Every cap shares one kernel, so its limit is the most any cap asks for.
+                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, of.dynamic_limit() as i32)?;
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
                 // "At most": registers may allow fewer (the run's kernels.json records how many
                 // fit), but never more, or the name would not say what was timed.
@@ -1240,8 +1251,8 @@ mod tests {
         for (rows, cols) in SHAPES {
             for form in Fused::candidates(rows, cols, "occ") {
                 let Fused::Capped { of, per_sm, .. } = form else { panic!("{form:?} is not capped") };
-                let own = if of == Base::Warp { 0 } else { 256 };
-                let block = form.dynamic_shared() + own + BLOCK_RESERVED_SHARED;
+                let block = form.dynamic_shared() + of.own_shared() + BLOCK_RESERVED_SHARED;
+                assert!(form.dynamic_shared() <= of.dynamic_limit(), "{form:?} asks for more than its limit");
                 assert!(per_sm * block <= SM_SHARED && (per_sm + 1) * block > SM_SHARED, "{form:?}: {block} bytes a block");
                 assert!(form.kernel(false).starts_with("fused_cap_"), "{form:?} launches the rule's own kernel");
             }
