@@ -69,6 +69,14 @@
 //   copy_phased, a diagnostic: a copy that reads every value of a block before writing any is
 //             3-8 % faster than copy_f4 at 8x262144, so the split forms lose by waiting for
 //             the last piece of their row, not by the order.
+// Version 9 (runs 20261203T190952Z-softmax-bench to 20261203T194747Z; kernels/NOTES.md):
+//   fan       every block holding a piece of every row, each row published as it arrives and
+//             its meeting independent of the others': correct, but 5 us slower than slot at
+//             8x262144 (eight merges a warp, eight meetings of the whole grid); fanw, a poller
+//             warp for each group of rows, takes off what the poller's passes cost, not more.
+//   cap       the rule's own kernels with unused dynamic shared memory, so that fewer blocks
+//             fit on an SM: slower at every cap, and slower even at the residency the kernel
+//             already has, since the shared memory they take leaves the smallest L1.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
