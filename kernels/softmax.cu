@@ -252,13 +252,15 @@ __device__ void fused_warp_rows(const float* __restrict__ x, float* __restrict__
     }
 }
 
-#define WARP_KERNEL(V)                                                                                                        \
-    extern "C" __global__ void __launch_bounds__(256) fused_warp_rms_##V(const float* x, float* y, float* st, int rows, float eps) { \
+// NAME_rms_V and NAME_plain_V; the rule's are fused_warp_*, the capped forms' fused_cap_warp_*.
+#define WARP_KERNELS(NAME, V)                                                                                                 \
+    extern "C" __global__ void __launch_bounds__(256) NAME##_rms_##V(const float* x, float* y, float* st, int rows, float eps) { \
         fused_warp_rows<true, V>(x, y, st, rows, eps);                                                                         \
     }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(256) fused_warp_plain_##V(const float* x, float* y, float* st, int rows, float eps) { \
+    extern "C" __global__ void __launch_bounds__(256) NAME##_plain_##V(const float* x, float* y, float* st, int rows, float eps) { \
         fused_warp_rows<false, V>(x, y, st, rows, eps);                                                                        \
     }
+#define WARP_KERNEL(V) WARP_KERNELS(fused_warp, V)
 WARP_KERNEL(1)
 WARP_KERNEL(2)
 WARP_KERNEL(4)
@@ -302,13 +304,15 @@ __device__ void fused_reg_row(const float* __restrict__ x, float* __restrict__ y
     }
 }
 
-#define REG_KERNEL(V, T)                                                                                                      \
-    extern "C" __global__ void __launch_bounds__(T) fused_reg_rms_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+// NAME_rms_V_T and NAME_plain_V_T; the rule's are fused_reg_*, the capped forms' fused_cap_reg_*.
+#define REG_KERNELS(NAME, V, T)                                                                                               \
+    extern "C" __global__ void __launch_bounds__(T) NAME##_rms_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
         fused_reg_row<true, V>(x, y, st, cols, eps);                                                                           \
     }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T) fused_reg_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+    extern "C" __global__ void __launch_bounds__(T) NAME##_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
         fused_reg_row<false, V>(x, y, st, cols, eps);                                                                          \
     }
+#define REG_KERNEL(V, T) REG_KERNELS(fused_reg, V, T)
 REG_KERNEL(4, 256)
 REG_KERNEL(4, 512)
 REG_KERNEL(4, 1024)
@@ -498,10 +502,11 @@ __device__ void fused_reg1_row(const float* __restrict__ x, float* __restrict__ 
     }
 }
 
-#define REG1_KERNEL(V, T)                                                                                                      \
-    extern "C" __global__ void __launch_bounds__(T) fused_reg1_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+#define REG1_KERNELS(NAME, V, T)                                                                                              \
+    extern "C" __global__ void __launch_bounds__(T) NAME##_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
         fused_reg1_row<V>(x, y, st, cols);                                                                                     \
     }
+#define REG1_KERNEL(V, T) REG1_KERNELS(fused_reg1, V, T)
 REG1_KERNEL(4, 256)
 REG1_KERNEL(2, 512)
 REG1_KERNEL(8, 1024)
@@ -511,27 +516,10 @@ REG1_KERNEL(8, 1024)
 // memory they do not use, so that fewer blocks fit on an SM than registers and threads allow;
 // as separate entry points, their launch attributes (shared-memory carveout and limit) leave
 // the rule's own kernels as they are.
-#define CAP_WARP_KERNEL(V)                                                                                                    \
-    extern "C" __global__ void __launch_bounds__(256) fused_cap_warp_rms_##V(const float* x, float* y, float* st, int rows, float eps) { \
-        fused_warp_rows<true, V>(x, y, st, rows, eps);                                                                         \
-    }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(256) fused_cap_warp_plain_##V(const float* x, float* y, float* st, int rows, float eps) { \
-        fused_warp_rows<false, V>(x, y, st, rows, eps);                                                                        \
-    }
-CAP_WARP_KERNEL(4)
-CAP_WARP_KERNEL(8)
-
-#define CAP_REG_KERNEL(V, T)                                                                                                  \
-    extern "C" __global__ void __launch_bounds__(T) fused_cap_reg_rms_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
-        fused_reg_row<true, V>(x, y, st, cols, eps);                                                                           \
-    }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T) fused_cap_reg_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
-        fused_reg_row<false, V>(x, y, st, cols, eps);                                                                          \
-    }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T) fused_cap_reg1_plain_##V##_##T(const float* x, float* y, float* st, int cols, float eps) { \
-        fused_reg1_row<V>(x, y, st, cols);                                                                                     \
-    }
-CAP_REG_KERNEL(4, 256)
+WARP_KERNELS(fused_cap_warp, 4)
+WARP_KERNELS(fused_cap_warp, 8)
+REG_KERNELS(fused_cap_reg, 4, 256)
+REG1_KERNELS(fused_cap_reg1, 4, 256)
 
 // ---------------------------------------------------------------------------------------
 // fused, persistent with the next row prefetched (issue 16), cols == 32768: one block of 1024

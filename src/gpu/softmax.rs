@@ -1137,8 +1137,9 @@ mod tests {
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "slot", _, v, t] => format!("SLOT_KERNEL({v}, {t},"),
             ["fused", "ord", _, lag] => format!("ORD_KERNEL({lag})"),
-            ["fused", "cap", "warp", _, v] => format!("CAP_WARP_KERNEL({v})"),
-            ["fused", "cap", "reg" | "reg1", _, v, t] => format!("CAP_REG_KERNEL({v}, {t})"),
+            ["fused", "cap", "warp", _, v] => format!("WARP_KERNELS(fused_cap_warp, {v})"),
+            ["fused", "cap", "reg", _, v, t] => format!("REG_KERNELS(fused_cap_reg, {v}, {t})"),
+            ["fused", "cap", "reg1", _, v, t] => format!("REG1_KERNELS(fused_cap_reg1, {v}, {t})"),
             // The wide form has a poller warp for each group of 512 / B rows: 1024 / (v t) of them.
             ["fused", fan @ ("fan" | "fanw"), _, v, t] => {
                 let pollers = if *fan == "fan" { 1 } else { 1024 / (v.parse::<usize>().unwrap_or(1) * t.parse::<usize>().unwrap_or(1)) };
