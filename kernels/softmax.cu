@@ -852,13 +852,17 @@ __device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y
     }
 }
 
-#define MIX_KERNEL(VR, VS, T, MINB, LD)                                                                                        \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mix_rms_##VR##_##VS##_##T##_##LD(const float* x, float* y, float* st, int cols, float eps) { \
+// NAME_rms_VR_VS_T_LD and NAME_plain_...: fused_mix_* (launched with the largest shared-memory
+// carveout) and, in version 9, fused_mixf_* (the same kernels launched with the smallest carveout
+// that holds their blocks, so that the rest of the SM's 256 KB stays L1).
+#define MIX_KERNELS(NAME, VR, VS, T, MINB, LD)                                                                                \
+    extern "C" __global__ void __launch_bounds__(T, MINB) NAME##_rms_##VR##_##VS##_##T##_##LD(const float* x, float* y, float* st, int cols, float eps) { \
         fused_mix_row<true, VR, VS, T, LD>(x, y, st, eps);                                                                    \
     }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mix_plain_##VR##_##VS##_##T##_##LD(const float* x, float* y, float* st, int cols, float eps) { \
+    extern "C" __global__ void __launch_bounds__(T, MINB) NAME##_plain_##VR##_##VS##_##T##_##LD(const float* x, float* y, float* st, int cols, float eps) { \
         fused_mix_row<false, VR, VS, T, LD>(x, y, st, eps);                                                                   \
     }
+#define MIX_KERNEL(VR, VS, T, MINB, LD) MIX_KERNELS(fused_mix, VR, VS, T, MINB, LD)
 MIX_KERNEL(8, 8, 512, 2, 0)
 MIX_KERNEL(8, 8, 512, 2, 1)
 MIX_KERNEL(8, 8, 512, 2, 2)
@@ -868,6 +872,9 @@ MIX_KERNEL(2, 6, 1024, 2, 1)
 MIX_KERNEL(2, 6, 1024, 2, 2)
 MIX_KERNEL(14, 18, 256, 3, 0)
 MIX_KERNEL(14, 18, 256, 3, 1)
+MIX_KERNELS(fused_mixf, 8, 8, 512, 2, 0)
+MIX_KERNELS(fused_mixf, 8, 8, 512, 2, 1)
+MIX_KERNELS(fused_mixf, 2, 6, 1024, 2, 1)
 
 // The mixed form with the first wave's second block on each SM started late (issue 16, version
 // 7): blocks first..2 first - 1 (first = the SM count; in launch order these are the second

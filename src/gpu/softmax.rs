@@ -44,8 +44,10 @@ pub(crate) enum Fused {
     /// cols == 32768: a block of `threads` per row, `vr` float4s a thread in registers and
     /// `vs` in shared memory (cols = 4 · threads · (vr + vs)), two blocks per SM (three of 256
     /// threads); `ld` picks the loads' cache hints (0 streaming, 1 default, 2 default with a
-    /// 256-byte L2 prefetch).
-    Mix { vr: usize, vs: usize, threads: u32, ld: u8 },
+    /// 256-byte L2 prefetch). `fit`: the same kernel under another name, launched with the
+    /// smallest shared-memory carveout that holds its blocks instead of the largest, so that
+    /// the rest of the SM's 256 KB stays L1 (issue 16, version 9).
+    Mix { vr: usize, vs: usize, threads: u32, ld: u8, fit: bool },
     /// The row split over cooperative blocks of `threads` with `v` float4s a thread, meeting
     /// through a per-row counter instead of grid-wide syncs (split = cols / (4 · threads · v)).
     /// `coop` false launches the same kernel without the cooperative attribute: every block is
@@ -144,7 +146,7 @@ impl Fused {
             Fused::Reg1 { v, threads } => format!("fused_reg_rms_{v}_{threads}"),
             Fused::Pipe => format!("fused_pipe_{flavour}"),
             Fused::Cluster { cs, v, threads } => format!("fused_cl_{flavour}_{cs}_{v}_{threads}"),
-            Fused::Mix { vr, vs, threads, ld } => format!("fused_mix_{flavour}_{vr}_{vs}_{threads}_{ld}"),
+            Fused::Mix { vr, vs, threads, ld, fit } => format!("fused_mix{}_{flavour}_{vr}_{vs}_{threads}_{ld}", if *fit { "f" } else { "" }),
             Fused::Flag { v, threads, .. } => format!("fused_flag_{flavour}_{v}_{threads}"),
             Fused::Pair { v, threads } => format!("fused_pair_{flavour}_{v}_{threads}"),
             Fused::ClMix { vr, vs, threads } => format!("fused_clmix_{flavour}_{vr}_{vs}_{threads}"),
@@ -189,6 +191,25 @@ impl Fused {
             // kernel's own 64 floats (none in the warp kernel): a block more would not fit.
             Fused::Capped { of, per_sm, .. } => SM_SHARED / per_sm - BLOCK_RESERVED_SHARED - of.own_shared(),
             _ => 0,
+        }
+    }
+
+    /// Blocks a mixed form plans to keep on an SM (three of 256 threads, two otherwise).
+    pub(crate) fn mix_per_sm(&self) -> u32 {
+        if self.threads(32768) == 256 { 3 } else { 2 }
+    }
+
+    /// The preferred shared-memory carveout of a form launched with dynamic shared memory, in
+    /// percent of the most an SM can give: all of it, except for a `fit` mixed form, which asks
+    /// for the least that holds its blocks (their dynamic and static shared memory and the
+    /// driver's 1 KB each), so that the rest of the SM's 256 KB stays L1.
+    pub(crate) fn carveout(&self) -> i32 {
+        match self {
+            Fused::Mix { fit: true, .. } => {
+                let need = self.mix_per_sm() * (self.dynamic_shared() + 256 + BLOCK_RESERVED_SHARED);
+                need.div_ceil(SM_SHARED / 100).min(100) as i32
+            }
+            _ => 100,
         }
     }
 
@@ -254,7 +275,7 @@ impl Fused {
             Fused::Reg1 { v, threads } => format!("reg1-{v}x{threads}"),
             Fused::Pipe => "pipe".into(),
             Fused::Cluster { cs, v, threads } => format!("cl{cs}-{v}x{threads}"),
-            Fused::Mix { vr, vs, threads, ld } => format!("mix{vr}-{vs}x{threads}{}", ["", "-ca", "-l2"][*ld as usize % 3]),
+            Fused::Mix { vr, vs, threads, ld, fit } => format!("mix{}{vr}-{vs}x{threads}{}", if *fit { "f" } else { "" }, ["", "-ca", "-l2"][*ld as usize % 3]),
             Fused::Flag { v, threads, coop } => format!("flag{}-{v}x{threads}", if *coop { "" } else { "n" }),
             Fused::Pair { v, threads } => format!("pair-{v}x{threads}"),
             Fused::ClMix { vr, vs, threads } => format!("clmix{vr}-{vs}x{threads}"),
@@ -320,10 +341,15 @@ impl Fused {
                 }
                 if on("mix") {
                     for ld in 0..3 {
-                        out.push(Fused::Mix { vr: 8, vs: 8, threads: 512, ld });
-                        out.push(Fused::Mix { vr: 2, vs: 6, threads: 1024, ld });
+                        out.push(Fused::Mix { vr: 8, vs: 8, threads: 512, ld, fit: false });
+                        out.push(Fused::Mix { vr: 2, vs: 6, threads: 1024, ld, fit: false });
                     }
-                    out.push(Fused::Mix { vr: 10, vs: 6, threads: 512, ld: 0 });
+                    out.push(Fused::Mix { vr: 10, vs: 6, threads: 512, ld: 0, fit: false });
+                }
+                if on("fit") {
+                    for (vr, vs, threads, ld) in [(8, 8, 512, 0), (8, 8, 512, 1), (2, 6, 1024, 1)] {
+                        out.push(Fused::Mix { vr, vs, threads, ld, fit: true });
+                    }
                 }
                 if on("mixp") {
                     out.push(Fused::MixP { vr: 8, vs: 8, threads: 512 });
@@ -342,7 +368,7 @@ impl Fused {
                 }
                 if on("mix3") {
                     for ld in 0..2 {
-                        out.push(Fused::Mix { vr: 14, vs: 18, threads: 256, ld });
+                        out.push(Fused::Mix { vr: 14, vs: 18, threads: 256, ld, fit: false });
                     }
                 }
             }
@@ -412,12 +438,13 @@ impl Fused {
             Fused::Reg1 { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers, plain softmax in one online reduction", 4 * v),
             Fused::Pipe => "persistent 1024-thread block per SM, row in registers, next row prefetched into shared memory by bulk copies".into(),
             Fused::Cluster { cs, v, threads } => format!("cluster of {cs} blocks of {threads} threads per row, {} values per thread, partials through distributed shared memory", 4 * v),
-            Fused::Mix { vr, vs, threads, ld } => format!(
-                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, {} blocks per SM, {} loads",
+            Fused::Mix { vr, vs, threads, ld, fit } => format!(
+                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, {} blocks per SM, {} loads, {} shared-memory carveout",
                 4 * vr,
                 4 * vs,
                 if *threads == 256 { "three" } else { "two" },
-                ["streaming", "default", "default 256-byte L2 prefetch"][*ld as usize % 3]
+                ["streaming", "default", "default 256-byte L2 prefetch"][*ld as usize % 3],
+                if *fit { "the smallest" } else { "the largest" }
             ),
             Fused::Flag { v, threads, coop } => format!(
                 "row split over {}blocks of {threads} threads, {} values per thread, row-mates meet through a per-row counter",
@@ -1019,7 +1046,13 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
             Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } | Fused::MixD { .. } => {
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, form.dynamic_shared() as i32)?;
                 // Two blocks of the mixed form must find their shared memory on one SM.
-                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)?;
+                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, form.carveout())?;
+                if let Fused::Mix { fit: true, .. } = form {
+                    let fits = f.occupancy_max_active_blocks_per_multiprocessor(form.threads(cols), form.dynamic_shared() as usize, None)?;
+                    if fits < form.mix_per_sm() {
+                        return Ok(Err(format!("{fits} blocks an SM fit with a carveout of {} %, not {}", form.carveout(), form.mix_per_sm())));
+                    }
+                }
             }
             Fused::Flag { .. } | Fused::Pair { .. } | Fused::Stag { .. } | Fused::FlagD { .. } | Fused::Slot { .. } | Fused::Ord { .. } | Fused::Fan { .. } => {
                 // A cooperative launch must have every block resident at once.
@@ -1135,6 +1168,7 @@ mod tests {
             ["fused", "reg1", _, v, t] => format!("REG1_KERNEL({v}, {t})"),
             ["fused", "cl", _, cs, v, t] => format!("CLUSTER_KERNEL({cs}, {v}, {t},"),
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
+            ["fused", "mixf", _, vr, vs, t, ld] => format!("MIX_KERNELS(fused_mixf, {vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "slot", _, v, t] => format!("SLOT_KERNEL({v}, {t},"),
             ["fused", "ord", _, lag] => format!("ORD_KERNEL({lag})"),
             ["fused", "cap", "warp", _, v] => format!("WARP_KERNELS(fused_cap_warp, {v})"),
@@ -1217,7 +1251,7 @@ mod tests {
     fn mixed_forms_fit_on_an_sm_as_often_as_planned() {
         // The H200 gives an SM 228 KB of shared memory, of which the driver reserves 1 KB a
         // block; the static part is the 64-float reduction buffer.
-        for form in Fused::candidates(1024, 32768, "mix,mix3,clmix,mixp,mixd") {
+        for form in Fused::candidates(1024, 32768, "mix,mix3,clmix,mixp,mixd,fit") {
             let per_block = form.dynamic_shared() + 1024 + 256;
             let per_sm = match form {
                 Fused::ClMix { .. } => 4,
@@ -1225,6 +1259,11 @@ mod tests {
                 _ => 2,
             };
             assert!(per_sm * per_block <= 228 * 1024, "{form:?} takes {per_block} bytes a block");
+            // The carveout asked for holds the blocks, and a `fit` form asks for less than all.
+            assert!(per_sm * per_block <= form.carveout() as u32 * (228 * 1024 / 100) || form.carveout() == 100, "{form:?}: carveout {}", form.carveout());
+            if let Fused::Mix { fit: true, .. } = form {
+                assert!(form.carveout() < 100, "{form:?}");
+            }
         }
     }
 
