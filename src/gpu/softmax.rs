@@ -780,8 +780,8 @@ impl Shape {
                 let blocks = (self.rows * self.cols / 8192) as u32;
                 stream.launch_builder(&k.phased_copy).arg(&set.x).arg(&mut set.y).launch(cfg(blocks, 512, 0))?;
             },
-            // SAFETY: 8 rows (the only shape it is timed at), cols a multiple of 2048: a block
-            // of 512 threads a 2048 columns of each row.
+            // SAFETY: 8 rows (the only shape it is timed at) of a multiple of 2048 columns: one
+            // block of 512 threads for each 2048 columns, reading and writing those of every row.
             Variant::PhasedCopyRows => unsafe {
                 let c4 = (self.cols / 4) as i64;
                 stream.launch_builder(&k.phased_copy_rows).arg(&set.x).arg(&mut set.y).arg(&c4).launch(cfg((self.cols / 2048) as u32, 512, 0))?;
