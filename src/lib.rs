@@ -74,7 +74,8 @@
 //!   widening of a one-run side; `recheck::family` Holm's control over the whole table;
 //!   `recheck::calibrate` runs of unchanged code as A/A pairs; `recheck::device` asks the GPU
 //!   suite for a fresh run; `recheck::harness` pairs another harness's fresh output with the
-//!   accepted evidence files (by `--map`, layout or name) and judges it by the same rule.
+//!   accepted evidence files (by `--map`, layout or name) and judges it by the same rule, and
+//!   offline reads a latency through its check's own query when that query is not plain JSONL.
 //! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON, the
 //!   recheck table and `recheck.json`, the review file, the benchmark table, `suggest`'s TOML
 //!   (`report::suggest`), the HTML review page (`report::html`), and for CI the audit's findings as located annotations

@@ -187,17 +187,29 @@ fn samples_without_a_summary_are_judged_on_the_samples_alone() {
 /// harness's output reads through the query, `tests/recheck_harness.rs`). The shipped llmperf example reads the
 /// harness's JSON arrays; its recheck and review hold.
 #[test]
-fn queries_the_recheck_cannot_read_as_jsonl_are_passed_over() {
+fn queries_in_other_formats_are_rechecked_through_the_checks_own_query() {
+    // The llmperf example reads the harness's own JSON with a `where`: every latency it quotes
+    // is recomputed through that query, as the audit computes it.
     let example = std::path::Path::new("examples/llmperf-leaderboard");
     let (code, report) = offline_json(example);
     assert_eq!(code, 0, "{report:?}");
-    assert!(report.rows.is_empty(), "{:?}", report.rows);
+    assert!(report.rows.len() >= 100, "only {} rows", report.rows.len());
+    for r in &report.rows {
+        assert_eq!(r.outcome, "MATCH", "{r:?}");
+        assert!(r.detail.contains("read through the check's own query"), "{r:?}");
+    }
+    // The registry records this quote as wrong: the mean over the requests without an error
+    // is 1.8956 s, which only the `where` gives.
+    let wrong = report.rows.iter().find(|r| r.claim == "ttft13-together-mean").expect("the row of ttft13-together-mean");
+    assert!((wrong.accepted.unwrap() - 1.8956).abs() < 5e-5, "{wrong:?}");
+    assert!(wrong.detail.contains("the registry records the quote as wrong"), "{wrong:?}");
     let out = tempfile::tempdir().unwrap();
     let review = out.path().join("review.json");
     let (code, _, stderr) = claimcheck(["review".as_ref(), "--root".as_ref(), example.as_os_str(), "--out".as_ref(), review.as_os_str()]);
     assert_eq!(code, 0, "{stderr}");
 
-    // A `where` keeps the slow requests only: recomputed without it, the median would differ.
+    // A `where` keeps the slow requests only: recomputed without it, the median would be 12.5
+    // and the quote a MISMATCH.
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     for sub in ["article", "claims", "evidence"] {
@@ -211,10 +223,65 @@ fn queries_the_recheck_cannot_read_as_jsonl_are_passed_over() {
     let registry = format!(
         "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"R1\"\nquote = \"The median slow request took 13.5 ms\"\nverdict = \"retain\"\nfinding = \"the median of the two slow requests\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"13.5 ms\"\n  samples = \"evidence/requests.jsonl\"\n  select = {{ endpoint = \"get\" }}\n  where = \"ms > 12.75\"\n  field = \"ms\"\n  unit = \"ms\"\n  statistic = \"median\"\n"
     );
-    std::fs::write(root.join("claims/a.toml"), registry).unwrap();
+    std::fs::write(root.join("claims/a.toml"), &registry).unwrap();
     let (code, report) = offline_json(root);
     assert_eq!(code, 0, "{report:?}");
-    assert!(report.rows.is_empty(), "{:?}", report.rows);
+    assert_eq!(report.rows.len(), 1, "{:?}", report.rows);
+    assert_eq!(report.rows[0].accepted, Some(13.5), "{:?}", report.rows[0]);
+    assert_eq!(report.rows[0].outcome, "MATCH", "{:?}", report.rows[0]);
     let (code, _, stderr) = claimcheck(["audit".as_ref(), "--root".as_ref(), root.as_os_str()]);
     assert_eq!(code, 0, "the audit reads the `where`: {stderr}");
+
+    // The same file without rounds: read through the query, each sample is its own.
+    let no_rounds: String = [11.0, 12.0, 12.5, 13.0, 14.0].iter().map(|v| format!("{{\"endpoint\":\"get\",\"ms\":{v}}}\n")).collect();
+    std::fs::write(root.join("evidence/requests.jsonl"), no_rounds).unwrap();
+    let (code, report) = offline_json(root);
+    assert_eq!(code, 0, "{report:?}");
+    assert_eq!(report.rows[0].accepted, Some(13.5), "{:?}", report.rows[0]);
+
+    // A `where` over one of our own runs: its saved summary holds what `select` picks, not
+    // what the `where` keeps, so the recheck recomputes the quantity without comparing it.
+    let run = "evidence/runs/20261202T190120Z-softmax-bench";
+    let own = tempfile::tempdir().unwrap();
+    let own_root = own.path();
+    for sub in ["article", "claims", run] {
+        std::fs::create_dir_all(own_root.join(sub)).unwrap();
+    }
+    for file in ["samples.jsonl", "summary.json"] {
+        std::fs::copy(format!("{run}/{file}"), own_root.join(run).join(file)).unwrap();
+    }
+    let mut kept: Vec<f64> = std::fs::read_to_string(format!("{run}/samples.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["case"] == "4096x4096" && r["variant"] == "fused" && r["mode"] == "graph")
+        .map(|r| r["device_us"].as_f64().unwrap())
+        .filter(|&v| v > 36.0)
+        .collect();
+    kept.sort_by(f64::total_cmp);
+    let n = kept.len();
+    assert!(n >= 2, "the `where` keeps {n} samples");
+    let median = if n % 2 == 1 { kept[n / 2] } else { (kept[n / 2 - 1] + kept[n / 2]) / 2.0 };
+    let article = format!("# Own run\n\nThe slow launches took {median:.2} us.\n");
+    std::fs::write(own_root.join("article/a.md"), &article).unwrap();
+    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+    let own_registry = format!(
+        "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"S1\"\nquote = \"The slow launches took {median:.2} us\"\nverdict = \"retain\"\nfinding = \"the median of the slow launches\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"{median:.2} us\"\n  samples = \"{run}/samples.jsonl\"\n  select = {{ suite = \"softmax-bench\", case = \"4096x4096\", variant = \"fused\", mode = \"graph\" }}\n  where = \"device_us > 36.0\"\n  field = \"device_us\"\n  unit = \"us\"\n  statistic = \"median\"\n"
+    );
+    std::fs::write(own_root.join("claims/a.toml"), own_registry).unwrap();
+    let (code, _, stderr) = claimcheck(["audit".as_ref(), "--root".as_ref(), own_root.as_os_str()]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, report) = offline_json(own_root);
+    assert_eq!(code, 0, "{report:?}");
+    assert_eq!(report.rows.len(), 1, "{:?}", report.rows);
+    assert_eq!(report.rows[0].outcome, "MATCH", "{:?}", report.rows[0]);
+    assert_eq!(report.rows[0].summary, None, "{:?}", report.rows[0]);
+    assert!((report.rows[0].accepted.unwrap() - median).abs() < 1e-9, "{:?}", report.rows[0]);
+
+    // A quote the query does not give is a MISMATCH, and the recheck says so with exit 1.
+    std::fs::write(root.join("claims/a.toml"), registry.replace("where = \"ms > 12.75\"", "where = \"ms > 11.5\"")).unwrap();
+    let (code, report) = offline_json(root);
+    assert_eq!(report.rows[0].accepted, Some(12.75), "{:?}", report.rows[0]);
+    assert_eq!(report.rows[0].outcome, "MISMATCH", "{:?}", report.rows[0]);
+    assert_ne!(code, 0, "{report:?}");
 }

@@ -109,10 +109,7 @@ pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> 
 pub(super) type Sides = Result<(Vec<ByRound>, Vec<ByRound>), String>;
 
 fn sides(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency, pairs: &[(String, String)]) -> Result<Sides, Failure> {
-    let Some(loaded) = ws.registries.iter().find(|r| r.registry.file == t.registry) else { return Err(Failure::input(format!("{}: not loaded", t.registry))) };
-    let Some(article) = &loaded.article else { return Err(Failure::Input(ws.diagnostics.clone())) };
-    let r = &loaded.registry;
-    let ctx = Context::new(files, article, &r.sources, &r.file, &r.source).with_field_units(&r.field_units);
+    let ctx = context(ws, files, t)?;
     let (mut accepted, mut fresh) = (Vec::new(), Vec::new());
     for ((_, spec), (_, fresh_file)) in l.vars.iter().zip(pairs) {
         let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Failure::input(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
@@ -133,6 +130,32 @@ fn sides(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency, pairs: &[(St
         }
     }
     Ok(Ok((accepted, fresh)))
+}
+
+/// The context the target's check runs in: its registry's sources and field units, and its
+/// article.
+fn context<'w>(ws: &'w Workspace, files: &'w Evidence, t: &Target) -> Result<Context<'w>, Failure> {
+    let Some(loaded) = ws.registries.iter().find(|r| r.registry.file == t.registry) else { return Err(Failure::input(format!("{}: not loaded", t.registry))) };
+    let Some(article) = &loaded.article else { return Err(Failure::Input(ws.diagnostics.clone())) };
+    let r = &loaded.registry;
+    Ok(Context::new(files, article, &r.sources, &r.file, &r.source).with_field_units(&r.field_units))
+}
+
+/// Offline, a latency whose query is not plain JSONL records (another format, `records`,
+/// `where`, `derive`): its accepted values read through the check's own query, as the audit
+/// reads them, and compared with the quote by the audit's matching rule.
+pub(super) fn offline(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency) -> Result<Row, Failure> {
+    let ctx = context(ws, files, t)?;
+    let vars = l
+        .vars
+        .iter()
+        .map(|(_, spec)| {
+            let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Failure::input(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
+            by_sample(&ctx, spec, spec.samples.clone(), statistic).map_err(Failure::from)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let detail = format!("{}, read through the check's own query", l.describe());
+    Ok(super::offline_latency_of(t, l, files, super::Quantity { vars, eval: l.eval() }, false, detail)?)
 }
 
 /// A query's values with each sample its own round: a harness records no rounds, so samples

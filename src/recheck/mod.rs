@@ -35,6 +35,8 @@
 //!
 //! Another harness's output (hyperfine, criterion, …) is judged by the same rule in
 //! [`harness`]: `recheck --fresh PATH` with a file or folder that is not one of our runs.
+//! Offline, a latency whose query the records reader here cannot follow (another format,
+//! `records`, `where`, `derive`) is recomputed there too, through the check's own query.
 //!
 //! Runs judged before this rule (their `recheck.json` records `resampled = "rounds"`) are
 //! judged again by the rule they were stored with, so that their tables still reproduce: each
@@ -422,6 +424,15 @@ impl Target {
         }
     }
 
+    /// Whether the offline recheck reads this target through the check's own query: a latency
+    /// of one run whose queries are not all plain JSONL records.
+    fn reads_through_query(&self) -> bool {
+        match &self.subject {
+            Subject::Latency(l) => !self.reads_plain_jsonl() && l.vars.iter().all(|(_, v)| v.pool.is_empty()),
+            Subject::Ordering(_) => false,
+        }
+    }
+
     /// The samples files this target reads in the accepted runs.
     pub(crate) fn samples_files(&self) -> Vec<String> {
         match &self.subject {
@@ -487,7 +498,7 @@ impl ByRound {
 }
 
 /// A quantity over one or more queries of one run: the queries' values combined by `eval`.
-struct Quantity<'e> {
+pub(super) struct Quantity<'e> {
     vars: Vec<ByRound>,
     eval: Box<dyn Fn(&[f64]) -> f64 + 'e>,
 }
@@ -656,14 +667,16 @@ impl Latency {
 /// the accepted run.
 pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
     let (targets, mut not_rechecked) = targets(ws)?;
-    // The offline recheck reads the runs' JSONL records itself, by `select` and `round`: a
-    // query in another format, or through `records`, `where` or `derive`, would be recomputed
-    // as another quantity (or refused as bad JSONL), so it is passed over. `--fresh` with a
-    // harness's output reads through the checks' own query instead (`harness`).
+    // The offline recheck reads the runs' JSONL records itself, by `select` and `round`. A
+    // latency whose query is in another format, or goes through `records`, `where` or
+    // `derive`, is read through the check's own query instead (`harness::offline`), as the
+    // audit reads it. An ordering or a pooled latency of such a query is passed over: both
+    // resample rounds of our own runs.
     let (targets, other): (Vec<Target>, Vec<Target>) = targets.into_iter().partition(Target::reads_plain_jsonl);
+    let (queried, other): (Vec<Target>, Vec<Target>) = other.into_iter().partition(Target::reads_through_query);
     not_rechecked += other.len();
     let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
-    let rows = match rule.method {
+    let mut rows = match rule.method {
         Method::Hierarchical => judge::offline(rule, &targets, files)?,
         Method::Rounds => {
             let mut rows = Vec::new();
@@ -676,19 +689,31 @@ pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
             rows
         }
     };
+    // Judged by the audit's matching rule, outside the family, as every offline latency is.
+    for t in &queried {
+        if let Subject::Latency(l) = &t.subject {
+            rows.push(harness::offline(ws, files, t, l)?);
+        }
+    }
     let accepted = accepted_runs(files, &targets)?;
     Ok(Report { mode: Mode::Offline, seed: rule.seed, replicates: rule.replicates, method: rule.method, alpha: rule.alpha, calibration: None, accepted, fresh: None, rows, not_rechecked })
 }
 
 pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<Row, Diagnostic> {
-    let quantity = l.quantity(files, &Source::Accepted)?;
+    offline_latency_of(t, l, files, l.quantity(files, &Source::Accepted)?, true, l.describe())
+}
+
+/// The offline row of a latency whose accepted values are `quantity`, checked against the
+/// saved summaries when `summaries` (a summary holds what `select` picks, so a query through
+/// `where` or `derive` has none to check against).
+pub(super) fn offline_latency_of(t: &Target, l: &Latency, files: &Evidence, quantity: Quantity<'_>, summaries: bool, detail: String) -> Result<Row, Diagnostic> {
     let value = quantity.value();
     let mut problems = Vec::new();
     // The saved summary holds each variable's statistic; recompute the quantity from them.
     // Samples without a summary (a file of the user's own harness, outside any run) have
     // nothing saved to compare; a summary without the row is a problem.
     let mut saved = Vec::new();
-    for (name, spec) in &l.vars {
+    for (name, spec) in l.vars.iter().filter(|_| summaries) {
         match saved_statistic(files, spec)? {
             Saved::Value(v) => saved.push(v),
             Saved::NoRow => problems.push(format!("the saved summary has no {} row for `{name}`", spec.statistic.get_ref())),
@@ -705,7 +730,7 @@ pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Resu
         let six = |v: f64| (v * 1e6).round() / 1e6;
         problems.push(format!("the saved summary gives {}, the raw samples {}", six(s), six(value)));
     }
-    Ok(l.offline_row(t, value, summary, problems, l.describe(), None))
+    Ok(l.offline_row(t, value, summary, problems, detail, None))
 }
 
 /// What the summary of a check's run saved of its statistic.
