@@ -239,6 +239,20 @@ fn queries_in_other_formats_are_rechecked_through_the_checks_own_query() {
     assert_eq!(code, 0, "{report:?}");
     assert_eq!(report.rows[0].accepted, Some(13.5), "{:?}", report.rows[0]);
 
+    // Without the `where`, the query is plain JSONL, but its samples have no rounds: read
+    // through the query too, not refused for the missing `round`.
+    std::fs::write(root.join("claims/a.toml"), registry.replace("  where = \"ms > 12.75\"\n", "").replace("13.5 ms", "12.5 ms")).unwrap();
+    std::fs::write(root.join("article/a.md"), article.replace("13.5 ms", "12.5 ms")).unwrap();
+    let sha2 = claimcheck::hash::sha256_hex(article.replace("13.5 ms", "12.5 ms").as_bytes());
+    let plain = std::fs::read_to_string(root.join("claims/a.toml")).unwrap().replace(&sha, &sha2);
+    std::fs::write(root.join("claims/a.toml"), &plain).unwrap();
+    let (code, report) = offline_json(root);
+    assert_eq!(code, 0, "{report:?}");
+    assert_eq!(report.rows.len(), 1, "{:?}", report.rows);
+    assert_eq!(report.rows[0].accepted, Some(12.5), "{:?}", report.rows[0]);
+    assert_eq!(report.rows[0].outcome, "MATCH", "{:?}", report.rows[0]);
+    std::fs::write(root.join("article/a.md"), article).unwrap();
+
     // A `where` over one of our own runs: its saved summary holds what `select` picks, not
     // what the `where` keeps, so the recheck recomputes the quantity without comparing it.
     let run = "evidence/runs/20261202T190120Z-softmax-bench";

@@ -141,9 +141,10 @@ fn context<'w>(ws: &'w Workspace, files: &'w Evidence, t: &Target) -> Result<Con
     Ok(Context::new(files, article, &r.sources, &r.file, &r.source).with_field_units(&r.field_units))
 }
 
-/// Offline, a latency whose query is not plain JSONL records (another format, `records`,
-/// `where`, `derive`): its accepted values read through the check's own query, as the audit
-/// reads them, and compared with the quote by the audit's matching rule.
+/// Offline, a latency whose query is not plain JSONL records with rounds (another format,
+/// `records`, `where`, `derive`, samples without a `round`): its accepted values read through
+/// the check's own query, as the audit reads them, and compared with the quote by the audit's
+/// matching rule.
 pub(super) fn offline(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency) -> Result<Row, Failure> {
     let ctx = context(ws, files, t)?;
     let vars = l

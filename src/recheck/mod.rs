@@ -36,7 +36,8 @@
 //! Another harness's output (hyperfine, criterion, …) is judged by the same rule in
 //! [`harness`]: `recheck --fresh PATH` with a file or folder that is not one of our runs.
 //! Offline, a latency whose query the records reader here cannot follow (another format,
-//! `records`, `where`, `derive`) is recomputed there too, through the check's own query.
+//! `records`, `where`, `derive`, samples without a `round`) is recomputed there too, through
+//! the check's own query.
 //!
 //! Runs judged before this rule (their `recheck.json` records `resampled = "rounds"`) are
 //! judged again by the rule they were stored with, so that their tables still reproduce: each
@@ -424,13 +425,25 @@ impl Target {
         }
     }
 
-    /// Whether the offline recheck reads this target through the check's own query: a latency
-    /// of one run whose queries are not all plain JSONL records.
-    fn reads_through_query(&self) -> bool {
+    /// Whether every sample a latency's queries select carries a `round`, which the records
+    /// reader groups by. An ordering answers yes: its rounds are checked where they are read. So
+    /// does a file that cannot be read, so that the records reader reports it where it fails.
+    fn has_rounds(&self, files: &Evidence) -> bool {
         match &self.subject {
-            Subject::Latency(l) => !self.reads_plain_jsonl() && l.vars.iter().all(|(_, v)| v.pool.is_empty()),
-            Subject::Ordering(_) => false,
+            Subject::Latency(l) => l.vars.iter().all(|(_, spec)| {
+                spec.runs().iter().all(|path| {
+                    let Ok(jsonl) = sample_file(files, path.get_ref()) else { return true };
+                    jsonl.select(spec.select.get_ref()).iter().all(|&r| matches!(jsonl.get(r, "round"), Some(Scalar::Int(n)) if n >= 0))
+                })
+            }),
+            Subject::Ordering(_) => true,
         }
+    }
+
+    /// Whether this is a latency of one run (no `pool`), which the offline recheck can read
+    /// through the check's own query.
+    fn is_latency_of_one_run(&self) -> bool {
+        matches!(&self.subject, Subject::Latency(l) if l.vars.iter().all(|(_, v)| v.pool.is_empty()))
     }
 
     /// The samples files this target reads in the accepted runs.
@@ -667,15 +680,15 @@ impl Latency {
 /// the accepted run.
 pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
     let (targets, mut not_rechecked) = targets(ws)?;
-    // The offline recheck reads the runs' JSONL records itself, by `select` and `round`. A
-    // latency whose query is in another format, or goes through `records`, `where` or
-    // `derive`, is read through the check's own query instead (`harness::offline`), as the
-    // audit reads it. An ordering or a pooled latency of such a query is passed over: both
-    // resample rounds of our own runs.
-    let (targets, other): (Vec<Target>, Vec<Target>) = targets.into_iter().partition(Target::reads_plain_jsonl);
-    let (queried, other): (Vec<Target>, Vec<Target>) = other.into_iter().partition(Target::reads_through_query);
-    not_rechecked += other.len();
     let Some(files) = ws.evidence() else { return Err(Failure::Input(ws.diagnostics.clone())) };
+    // The offline recheck reads the runs' JSONL records itself, by `select` and `round`. A
+    // latency whose query is in another format, goes through `records`, `where` or `derive`,
+    // or selects samples without a `round` (a harness's own JSONL) is read through the check's
+    // own query instead (`harness::offline`), as the audit reads it. An ordering or a pooled
+    // latency of such a query is passed over: both resample rounds of our own runs.
+    let (targets, other): (Vec<Target>, Vec<Target>) = targets.into_iter().partition(|t| t.reads_plain_jsonl() && t.has_rounds(files));
+    let (queried, other): (Vec<Target>, Vec<Target>) = other.into_iter().partition(Target::is_latency_of_one_run);
+    not_rechecked += other.len();
     let mut rows = match rule.method {
         Method::Hierarchical => judge::offline(rule, &targets, files)?,
         Method::Rounds => {
