@@ -149,6 +149,33 @@ fn the_calibration_of_the_committed_runs_meets_its_targets() {
     assert!((excluding - cal.rule.nominal_excluding_one).abs() <= 0.05, "{excluding}");
 }
 
+/// The one row of an offline recheck of `root`, which exits 0.
+fn single_row(root: &std::path::Path) -> claimcheck::report::recheck::WireRow {
+    let (code, report) = offline_json(root);
+    assert_eq!(code, 0, "{report:?}");
+    assert_eq!(report.rows.len(), 1, "{:?}", report.rows);
+    report.rows.into_iter().next().unwrap()
+}
+
+/// Five request timings of endpoint `get` in milliseconds, one a line, each with its round or
+/// none.
+fn requests(rounds: bool) -> String {
+    let ms = [11.0, 12.0, 12.5, 13.0, 14.0];
+    let round = |r: usize| if rounds { format!("\"round\":{r},") } else { String::new() };
+    ms.iter().enumerate().map(|(r, v)| format!("{{\"endpoint\":\"get\",{}\"ms\":{v}}}\n", round(r))).collect()
+}
+
+/// A root holding `article` as `article/a.md` and the timings as `evidence/requests.jsonl`
+/// (with rounds), and an empty `claims/`; the article's SHA-256 for the registry.
+fn own_harness(root: &std::path::Path, article: &str) -> String {
+    for sub in ["article", "claims", "evidence"] {
+        std::fs::create_dir(root.join(sub)).unwrap();
+    }
+    std::fs::write(root.join("article/a.md"), article).unwrap();
+    std::fs::write(root.join("evidence/requests.jsonl"), requests(true)).unwrap();
+    claimcheck::hash::sha256_hex(article.as_bytes())
+}
+
 /// Samples of the user's own harness (each with its round), outside any run and with no
 /// summary beside them, have nothing saved to compare: the recheck judges the quote against
 /// the raw samples alone. A summary the check names but that is missing is still a problem.
@@ -156,14 +183,7 @@ fn the_calibration_of_the_committed_runs_meets_its_targets() {
 fn samples_without_a_summary_are_judged_on_the_samples_alone() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    for sub in ["article", "claims", "evidence"] {
-        std::fs::create_dir(root.join(sub)).unwrap();
-    }
-    let article = "# Own harness\n\nThe median request took 12.5 ms.\n";
-    std::fs::write(root.join("article/a.md"), article).unwrap();
-    let samples: String = [11.0, 12.0, 12.5, 13.0, 14.0].iter().enumerate().map(|(round, v)| format!("{{\"endpoint\":\"get\",\"round\":{round},\"ms\":{v}}}\n")).collect();
-    std::fs::write(root.join("evidence/requests.jsonl"), samples).unwrap();
-    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+    let sha = own_harness(root, "# Own harness\n\nThe median request took 12.5 ms.\n");
     let registry = |extra: &str| {
         format!(
             "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"R1\"\nquote = \"The median request took 12.5 ms\"\nverdict = \"retain\"\nfinding = \"the median of five requests\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"12.5 ms\"\n  samples = \"evidence/requests.jsonl\"\n  select = {{ endpoint = \"get\" }}\n  field = \"ms\"\n  unit = \"ms\"\n  statistic = \"median\"\n{extra}"
@@ -181,11 +201,11 @@ fn samples_without_a_summary_are_judged_on_the_samples_alone() {
     assert!(report.rows[0].detail.contains("the saved summary has no median row"), "{:?}", report.rows[0]);
 }
 
-/// The offline recheck reads a file's JSONL records itself: a query it cannot read so (a
-/// harness's own JSON, a `where`, a derived field) is not rechecked offline, rather than
-/// recomputed as another quantity or refused as a truncated JSONL file (`--fresh` with a
-/// harness's output reads through the query, `tests/recheck_harness.rs`). The shipped llmperf example reads the
-/// harness's JSON arrays; its recheck and review hold.
+/// The offline recheck reads a run's JSONL records itself; a latency whose query it cannot read
+/// so (a harness's own JSON, a `where`, a derived field, samples without rounds) is recomputed
+/// through the check's own query, as the audit computes it, rather than recomputed as another
+/// quantity, refused as a truncated JSONL file, or passed over. The shipped llmperf example
+/// reads the harness's JSON arrays; its recheck and review hold.
 #[test]
 fn queries_in_other_formats_are_rechecked_through_the_checks_own_query() {
     // The llmperf example reads the harness's own JSON with a `where`: every latency it quotes
@@ -212,45 +232,33 @@ fn queries_in_other_formats_are_rechecked_through_the_checks_own_query() {
     // and the quote a MISMATCH.
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    for sub in ["article", "claims", "evidence"] {
-        std::fs::create_dir(root.join(sub)).unwrap();
-    }
     let article = "# Own harness\n\nThe median slow request took 13.5 ms.\n";
-    std::fs::write(root.join("article/a.md"), article).unwrap();
-    let samples: String = [11.0, 12.0, 12.5, 13.0, 14.0].iter().enumerate().map(|(round, v)| format!("{{\"endpoint\":\"get\",\"round\":{round},\"ms\":{v}}}\n")).collect();
-    std::fs::write(root.join("evidence/requests.jsonl"), samples).unwrap();
-    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+    let sha = own_harness(root, article);
     let registry = format!(
         "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"R1\"\nquote = \"The median slow request took 13.5 ms\"\nverdict = \"retain\"\nfinding = \"the median of the two slow requests\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"13.5 ms\"\n  samples = \"evidence/requests.jsonl\"\n  select = {{ endpoint = \"get\" }}\n  where = \"ms > 12.75\"\n  field = \"ms\"\n  unit = \"ms\"\n  statistic = \"median\"\n"
     );
     std::fs::write(root.join("claims/a.toml"), &registry).unwrap();
-    let (code, report) = offline_json(root);
-    assert_eq!(code, 0, "{report:?}");
-    assert_eq!(report.rows.len(), 1, "{:?}", report.rows);
-    assert_eq!(report.rows[0].accepted, Some(13.5), "{:?}", report.rows[0]);
-    assert_eq!(report.rows[0].outcome, "MATCH", "{:?}", report.rows[0]);
+    let row = single_row(root);
+    assert_eq!(row.accepted, Some(13.5), "{row:?}");
+    assert_eq!(row.outcome, "MATCH", "{row:?}");
     let (code, _, stderr) = claimcheck(["audit".as_ref(), "--root".as_ref(), root.as_os_str()]);
     assert_eq!(code, 0, "the audit reads the `where`: {stderr}");
 
     // The same file without rounds: read through the query, each sample is its own.
-    let no_rounds: String = [11.0, 12.0, 12.5, 13.0, 14.0].iter().map(|v| format!("{{\"endpoint\":\"get\",\"ms\":{v}}}\n")).collect();
-    std::fs::write(root.join("evidence/requests.jsonl"), no_rounds).unwrap();
+    std::fs::write(root.join("evidence/requests.jsonl"), requests(false)).unwrap();
     let (code, report) = offline_json(root);
     assert_eq!(code, 0, "{report:?}");
     assert_eq!(report.rows[0].accepted, Some(13.5), "{:?}", report.rows[0]);
 
     // Without the `where`, the query is plain JSONL, but its samples have no rounds: read
     // through the query too, not refused for the missing `round`.
-    std::fs::write(root.join("claims/a.toml"), registry.replace("  where = \"ms > 12.75\"\n", "").replace("13.5 ms", "12.5 ms")).unwrap();
-    std::fs::write(root.join("article/a.md"), article.replace("13.5 ms", "12.5 ms")).unwrap();
-    let sha2 = claimcheck::hash::sha256_hex(article.replace("13.5 ms", "12.5 ms").as_bytes());
-    let plain = std::fs::read_to_string(root.join("claims/a.toml")).unwrap().replace(&sha, &sha2);
-    std::fs::write(root.join("claims/a.toml"), &plain).unwrap();
-    let (code, report) = offline_json(root);
-    assert_eq!(code, 0, "{report:?}");
-    assert_eq!(report.rows.len(), 1, "{:?}", report.rows);
-    assert_eq!(report.rows[0].accepted, Some(12.5), "{:?}", report.rows[0]);
-    assert_eq!(report.rows[0].outcome, "MATCH", "{:?}", report.rows[0]);
+    let all = article.replace("13.5 ms", "12.5 ms");
+    std::fs::write(root.join("article/a.md"), &all).unwrap();
+    let plain = registry.replace("  where = \"ms > 12.75\"\n", "").replace("13.5 ms", "12.5 ms").replace(&sha, &claimcheck::hash::sha256_hex(all.as_bytes()));
+    std::fs::write(root.join("claims/a.toml"), plain).unwrap();
+    let row = single_row(root);
+    assert_eq!(row.accepted, Some(12.5), "{row:?}");
+    assert_eq!(row.outcome, "MATCH", "{row:?}");
     std::fs::write(root.join("article/a.md"), article).unwrap();
 
     // A `where` over one of our own runs: its saved summary holds what `select` picks, not
@@ -285,12 +293,10 @@ fn queries_in_other_formats_are_rechecked_through_the_checks_own_query() {
     std::fs::write(own_root.join("claims/a.toml"), own_registry).unwrap();
     let (code, _, stderr) = claimcheck(["audit".as_ref(), "--root".as_ref(), own_root.as_os_str()]);
     assert_eq!(code, 0, "{stderr}");
-    let (code, report) = offline_json(own_root);
-    assert_eq!(code, 0, "{report:?}");
-    assert_eq!(report.rows.len(), 1, "{:?}", report.rows);
-    assert_eq!(report.rows[0].outcome, "MATCH", "{:?}", report.rows[0]);
-    assert_eq!(report.rows[0].summary, None, "{:?}", report.rows[0]);
-    assert!((report.rows[0].accepted.unwrap() - median).abs() < 1e-9, "{:?}", report.rows[0]);
+    let row = single_row(own_root);
+    assert_eq!(row.outcome, "MATCH", "{row:?}");
+    assert_eq!(row.summary, None, "{row:?}");
+    assert!((row.accepted.unwrap() - median).abs() < 1e-9, "{row:?}");
 
     // A quote the query does not give is a MISMATCH, and the recheck says so with exit 1.
     std::fs::write(root.join("claims/a.toml"), registry.replace("where = \"ms > 12.75\"", "where = \"ms > 11.5\"")).unwrap();

@@ -109,6 +109,9 @@ pub(crate) enum Base {
 const SM_SHARED: u32 = 228 * 1024;
 const BLOCK_RESERVED_SHARED: u32 = 1024;
 
+/// Static shared memory of the block-per-row and mixed kernels: their 64-float reduction buffer.
+const REDUCTION_SHARED: u32 = 64 * 4;
+
 /// Row counter slots (one counter a row each) of the forms that meet through counters.
 pub(crate) const COUNTER_SLOTS: usize = 18;
 
@@ -206,7 +209,7 @@ impl Fused {
     pub(crate) fn carveout(&self) -> i32 {
         match self {
             Fused::Mix { fit: true, .. } => {
-                let need = self.mix_per_sm() * (self.dynamic_shared() + 256 + BLOCK_RESERVED_SHARED);
+                let need = self.mix_per_sm() * (self.dynamic_shared() + REDUCTION_SHARED + BLOCK_RESERVED_SHARED);
                 need.div_ceil(SM_SHARED / 100).min(100) as i32
             }
             _ => 100,
@@ -495,9 +498,9 @@ impl Fused {
 }
 
 impl Base {
-    /// Static shared memory of the base's kernels: the block-per-row kernels' 64 floats.
+    /// Static shared memory of the base's kernels (the warp kernel reduces with shuffles alone).
     fn own_shared(self) -> u32 {
-        if self == Base::Warp { 0 } else { 256 }
+        if self == Base::Warp { 0 } else { REDUCTION_SHARED }
     }
 
     /// The most dynamic shared memory a block of the base's kernels may ask for: the 227 KB a

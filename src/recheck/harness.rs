@@ -112,8 +112,7 @@ fn sides(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency, pairs: &[(St
     let ctx = context(ws, files, t)?;
     let (mut accepted, mut fresh) = (Vec::new(), Vec::new());
     for ((_, spec), (_, fresh_file)) in l.vars.iter().zip(pairs) {
-        let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Failure::input(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
-        accepted.push(by_sample(&ctx, spec, spec.samples.clone(), statistic)?);
+        accepted.push(by_sample(&ctx, spec, spec.samples.clone())?);
         let accepted_format = query::table(&ctx, &spec.query())?.format;
         let fresh_spanned = Spanned::new(spec.samples.span(), fresh_file.clone());
         let q = query::Query { samples: &fresh_spanned, ..spec.query() };
@@ -125,7 +124,7 @@ fn sides(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency, pairs: &[(St
             Err(d) => return Err(d.into()),
         }
         match query::kept(&ctx, &q, &query::table(&ctx, &q)?.jsonl) {
-            Ok(_) => fresh.push(by_sample(&ctx, spec, fresh_spanned, statistic)?),
+            Ok(_) => fresh.push(by_sample(&ctx, spec, fresh_spanned)?),
             Err(_) => return Ok(Err(format!("{}: {fresh_file}", super::UNMEASURED))),
         }
     }
@@ -147,21 +146,15 @@ fn context<'w>(ws: &'w Workspace, files: &'w Evidence, t: &Target) -> Result<Con
 /// matching rule.
 pub(super) fn offline(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency) -> Result<Row, Failure> {
     let ctx = context(ws, files, t)?;
-    let vars = l
-        .vars
-        .iter()
-        .map(|(_, spec)| {
-            let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Failure::input(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
-            by_sample(&ctx, spec, spec.samples.clone(), statistic).map_err(Failure::from)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let vars = l.vars.iter().map(|(_, spec)| by_sample(&ctx, spec, spec.samples.clone())).collect::<Result<Vec<_>, _>>()?;
     let detail = format!("{}, read through the check's own query", l.describe());
     Ok(super::offline_latency_of(t, l, files, super::Quantity { vars, eval: l.eval() }, false, detail)?)
 }
 
 /// A query's values with each sample its own round: a harness records no rounds, so samples
 /// are what the bootstrap resamples.
-fn by_sample(ctx: &Context<'_>, spec: &stat::Spec, samples: Spanned<String>, statistic: Statistic) -> Result<ByRound, Diagnostic> {
+fn by_sample(ctx: &Context<'_>, spec: &stat::Spec, samples: Spanned<String>) -> Result<ByRound, Diagnostic> {
+    let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Diagnostic::plain(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
     let q = query::Query { samples: &samples, ..spec.query() };
     let values = query::samples(ctx, &q)?;
     let rounds = values.sorted().iter().enumerate().map(|(i, v)| (i as u64, vec![*v])).collect();

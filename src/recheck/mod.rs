@@ -726,11 +726,13 @@ pub(super) fn offline_latency_of(t: &Target, l: &Latency, files: &Evidence, quan
     // Samples without a summary (a file of the user's own harness, outside any run) have
     // nothing saved to compare; a summary without the row is a problem.
     let mut saved = Vec::new();
-    for (name, spec) in l.vars.iter().filter(|_| summaries) {
-        match saved_statistic(files, spec)? {
-            Saved::Value(v) => saved.push(v),
-            Saved::NoRow => problems.push(format!("the saved summary has no {} row for `{name}`", spec.statistic.get_ref())),
-            Saved::NoSummary => {}
+    if summaries {
+        for (name, spec) in &l.vars {
+            match saved_statistic(files, spec)? {
+                Saved::Value(v) => saved.push(v),
+                Saved::NoRow => problems.push(format!("the saved summary has no {} row for `{name}`", spec.statistic.get_ref())),
+                Saved::NoSummary => {}
+            }
         }
     }
     // Recomputed only where every variable's statistic was saved.
