@@ -21,18 +21,27 @@
 //   cols in {4096, 8192, 16384}         a block of cols / 16 threads per row, 16 values per
 //                                       thread in registers, 16-byte loads; several blocks per
 //                                       SM hide each other's reductions.
-//   cols == 32768                       a block of 1024 threads, 32 values per thread. It fits
-//                                       once per SM (50 registers a thread), so no other block
-//                                       overlaps its reductions; it measured 86 % of copy. A
-//                                       cluster of 8 blocks of 256 threads per row, partials in
-//                                       distributed shared memory, measured slower (90.7 µs
-//                                       against 80.7 µs; runs 20261202T103103Z-softmax-bench and
-//                                       20261202T102631Z-softmax-bench) and was taken out.
-//   cols a multiple of 16384 and few    the row split over cols / 16384 blocks of one
-//   rows (rows * split <= resident)     cooperative launch: with 8 rows, a block per row would
-//                                       use 8 of 132 SMs. Each block keeps its 16384 values in
-//                                       registers; partial statistics meet in global memory
-//                                       across two grid-wide syncs.
+//   cols == 32768                       the mixed form (issue 16, version 6): a block per row
+//                                       keeps part of its row in registers and the rest in
+//                                       shared memory (cp.async), so that two blocks share an
+//                                       SM and one block's loads stream while the other
+//                                       reduces. The plain softmax takes 512 threads with half
+//                                       the row in registers (fused_mix_plain_8_8_512_1), the
+//                                       RMS-scaled one, with its two reductions, 1024 threads
+//                                       with a quarter in registers (fused_mix_rms_2_6_1024_1);
+//                                       each was the faster of the two for its softmax in every
+//                                       run that timed both. Before version 10 this was a block
+//                                       of 1024 threads holding 32 values a thread, which fits
+//                                       once per SM (50 registers a thread), so nothing
+//                                       overlapped its reductions: 86 % of copy.
+//   cols a multiple of 8192 and few     the row split over cols / 8192 blocks of 512 threads
+//   rows (rows * split <= resident)     of one cooperative launch (two an SM), 16 values a
+//                                       thread in registers; each block stores its partials
+//                                       beside the launch's tag in one 64-bit word and polls
+//                                       only its row-mates' (`slot`, version 8). Before version
+//                                       10, 16 blocks of 1024 threads a row that met through
+//                                       two grid-wide syncs (fused_split_*, still the fallback
+//                                       where the slot form's blocks do not all fit but these do).
 //   anything else                       fused-block.
 //
 // Candidate forms (issue 16; timed only with CLAIMCHECK_SOFTMAX_CANDIDATES, dispatched only

@@ -125,15 +125,40 @@ pub(crate) const SLOT_REGIONS: usize = 18;
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
 pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
 
+/// How many blocks of the forms that need every block resident at once (a cooperative
+/// launch) fit on the device at once: the tagged-slot form's 512-thread blocks, and the split
+/// form's 1024-thread ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Resident {
+    pub(crate) slot: usize,
+    pub(crate) split: usize,
+}
+
+impl Resident {
+    /// As many as the H200's 132 SMs hold (two slot blocks and one split block an SM).
+    #[cfg(test)]
+    pub(crate) const H200: Resident = Resident { slot: 264, split: 132 };
+    /// No limit: for naming the rule's forms, never for launching them.
+    pub(crate) const ANY: Resident = Resident { slot: usize::MAX, split: usize::MAX };
+}
+
+/// The rule's slot form: few long rows, each split over blocks of 512 threads holding 16
+/// values a thread (8192 columns a block).
+const RULE_SLOT: Fused = Fused::Slot { v: 4, threads: 512 };
+
 impl Fused {
-    /// Chooses the form for a shape; `resident_split_blocks` is how many 1024-thread blocks of
-    /// the split kernel fit on the device at once (a cooperative launch needs all of them).
-    pub(crate) fn choose(rows: usize, cols: usize, resident_split_blocks: usize) -> Fused {
+    /// Chooses the form of the RMS-scaled (`rms`) or the plain softmax for a shape. The two
+    /// differ only at 32768 columns, where the mixed form that keeps more of the row in
+    /// registers is the faster plain softmax, and the one with more threads the faster
+    /// RMS-scaled softmax (kernels/NOTES.md, versions 6 to 9).
+    pub(crate) fn choose(rows: usize, cols: usize, resident: Resident, rms: bool) -> Fused {
         match cols {
             128 | 256 | 512 | 1024 if rows.is_multiple_of(8) => Fused::Warp { v: cols / 128 },
             4096 | 8192 | 16384 => Fused::Reg { v: 4, threads: (cols / 16) as u32 },
-            32768 => Fused::Reg { v: 8, threads: 1024 },
-            _ if cols.is_multiple_of(16384) && rows * (cols / 16384) <= resident_split_blocks => Fused::Split { split: cols / 16384 },
+            32768 if rms => Fused::Mix { vr: 2, vs: 6, threads: 1024, ld: 1, fit: false },
+            32768 => Fused::Mix { vr: 8, vs: 8, threads: 512, ld: 1, fit: false },
+            _ if cols.is_multiple_of(8192) && rows * RULE_SLOT.split(cols) <= resident.slot => RULE_SLOT,
+            _ if cols.is_multiple_of(16384) && rows * (cols / 16384) <= resident.split => Fused::Split { split: cols / 16384 },
             _ => Fused::Block,
         }
     }
@@ -299,7 +324,7 @@ impl Fused {
         let case = format!("{rows}x{cols}");
         let want = list.split(';').filter_map(|e| e.split_once('=')).find(|(c, _)| c.trim() == case)?.1.trim().to_string();
         let mut forms = Fused::candidates(rows, cols, "all");
-        forms.push(Fused::choose(rows, cols, usize::MAX));
+        forms.extend([true, false].map(|rms| Fused::choose(rows, cols, Resident::ANY, rms)));
         forms.into_iter().find(|f| f.short() == want)
     }
 
@@ -309,6 +334,15 @@ impl Fused {
     pub(crate) fn candidates(rows: usize, cols: usize, families: &str) -> Vec<Fused> {
         let on = |f: &str| families.split(',').any(|x| x.trim() == f || x.trim() == "all");
         let mut out = Vec::new();
+        // The forms the rule dispatched before version 10 of issue 16, to be timed beside it.
+        if on("prev") {
+            if cols == 32768 {
+                out.push(Fused::Reg { v: 8, threads: 1024 });
+            } else if cols.is_multiple_of(16384) {
+                // Left out with a note where its blocks do not all fit at once (`prepare`).
+                out.push(Fused::Split { split: cols / 16384 });
+            }
+        }
         // The rule's forms with fewer blocks an SM than fit (issue 16, version 9).
         if on("occ") {
             let caps: &[(Base, usize, u32, &[u32])] = match cols {
@@ -606,7 +640,9 @@ struct Kernels {
     copy: CudaFunction,
     phased_copy: CudaFunction,
     phased_copy_rows: CudaFunction,
-    fused: Fused,
+    /// The forms `fused_rms` and `fused_plain` belong to.
+    form_rms: Fused,
+    form_plain: Fused,
     /// Candidate forms with their (RMS-scaled, plain) kernels.
     cands: Vec<(Fused, CudaFunction, CudaFunction)>,
     sm_count: u32,
@@ -680,8 +716,8 @@ impl Shape {
             },
             Variant::Fused | Variant::FusedPlain | Variant::Cand(..) => {
                 let (form, f) = match v {
-                    Variant::Fused => (k.fused, &k.fused_rms),
-                    Variant::FusedPlain => (k.fused, &k.fused_plain),
+                    Variant::Fused => (k.form_rms, &k.fused_rms),
+                    Variant::FusedPlain => (k.form_plain, &k.fused_plain),
                     Variant::Cand(form, rms) => {
                         let c = k.cands.iter().find(|c| c.0 == form).ok_or_else(|| anyhow::anyhow!("candidate {form:?} not loaded"))?;
                         (form, if rms { &c.1 } else { &c.2 })
@@ -829,8 +865,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
     out.ptx.insert("softmax".into(), module.ptx.clone());
     out.nvrtc_options.insert("softmax".into(), module.options.clone());
     let suite = if bench { "softmax-bench" } else { "softmax" };
-    let split_fn = module.function("fused_split_rms")?;
-    let resident = split_fn.occupancy_max_active_blocks_per_multiprocessor(1024, 0, None)? as usize * gpu.info.sm_count as usize;
+    let resident = resident_blocks(gpu, &module)?;
     let variants: Vec<Variant> = if bench {
         vec![Variant::Copy, Variant::CopyKernel, Variant::FusedPlain, Variant::CudnnPlain, Variant::Fused]
     } else {
@@ -843,14 +878,21 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
     for (rows, cols) in SHAPES {
         let case = format!("{rows}x{cols}");
         progress(&format!("{suite} {case}"));
-        let mut fused = Fused::choose(rows, cols, resident);
+        let (mut form_rms, mut form_plain) = (Fused::choose(rows, cols, resident, true), Fused::choose(rows, cols, resident, false));
         if let Ok(over) = std::env::var("CLAIMCHECK_SOFTMAX_DISPATCH")
             && let Some(form) = Fused::overridden(&over, rows, cols)
         {
-            out.notes.push(format!("{suite} {case}: dispatch set by CLAIMCHECK_SOFTMAX_DISPATCH to {} (the rule's choice: {})", form.kernel(true), fused.kernel(true)));
-            fused = form;
+            out.notes.push(format!(
+                "{suite} {case}: dispatch set by CLAIMCHECK_SOFTMAX_DISPATCH to {} (the rule's choice: {} and {})",
+                form.short(),
+                form_rms.kernel(true),
+                form_plain.kernel(false)
+            ));
+            (form_rms, form_plain) = (form, form);
         }
-        let (fused_rms, fused_plain) = prepare(gpu, &module, fused, rows, cols)?.map_err(|why| anyhow::anyhow!("{suite} {case}: the dispatched form cannot run: {why}"))?;
+        let dispatched = |form| prepare(gpu, &module, form, rows, cols)?.map_err(|why| anyhow::anyhow!("{suite} {case}: the dispatched form cannot run: {why}"));
+        let (fused_rms, _) = dispatched(form_rms)?;
+        let (_, fused_plain) = dispatched(form_plain)?;
         let mut cands = Vec::new();
         if bench
             && let Ok(families) = std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES")
@@ -875,7 +917,8 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             copy: module.function("copy_f4")?,
             phased_copy: module.function("copy_phased_4_512")?,
             phased_copy_rows: module.function("copy_phased_rows_8")?,
-            fused,
+            form_rms,
+            form_plain,
             cands,
             sm_count: gpu.info.sm_count as u32,
         };
@@ -902,11 +945,11 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         }
         record_kernels(gpu, out, &shape, &module.name)?;
 
-        let split = shape.kernels.cands.iter().map(|c| c.0.split(cols)).chain([fused.split(cols)]).max().unwrap_or(1);
+        let split = shape.kernels.cands.iter().map(|c| c.0.split(cols)).chain([form_rms.split(cols), form_plain.split(cols)]).max().unwrap_or(1);
         let n = rows * cols;
         let bytes_per_set = 3 * n * 4;
         let sets_n = rotation_sets(bytes_per_set, gpu.info.l2_bytes as usize);
-        let slots = shape.kernels.cands.iter().map(|c| c.0).chain([fused]).any(|f| f.slot_region().is_some());
+        let slots = shape.kernels.cands.iter().map(|c| c.0).chain([form_rms, form_plain]).any(|f| f.slot_region().is_some());
         let mut sets = (0..sets_n).map(|_| alloc_set(&gpu.stream, rows, cols, split, slots)).collect::<anyhow::Result<Vec<_>>>()?;
 
         // Validation in stream mode on fresh fixtures, outputs and statistics poisoned first.
@@ -1031,11 +1074,34 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             variants: active.iter().map(|v| v.name(bench).to_string()).collect(),
             modes: modes.iter().map(|m| m.to_string()).collect(),
             logical_bytes: active.iter().map(|v| (v.name(bench).to_string(), v.logical_bytes(rows, cols))).collect(),
-            dispatch: Some(format!("{}: {}", fused.kernel(true), fused.describe())),
+            dispatch: Some(dispatch_note(form_rms, form_plain, bench)),
             clocks,
         });
     }
     Ok(())
+}
+
+/// How many blocks of the rule's cooperative forms fit on the device at once: the fewer of the
+/// two kernels (RMS-scaled and plain) of each, since both must launch.
+fn resident_blocks(gpu: &Gpu, module: &super::device::Module) -> anyhow::Result<Resident> {
+    let fits = |form: Fused, threads: u32| -> anyhow::Result<usize> {
+        let mut least = usize::MAX;
+        for rms in [true, false] {
+            let f = module.function(&form.kernel(rms))?;
+            least = least.min(f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize);
+        }
+        Ok(least * gpu.info.sm_count as usize)
+    };
+    Ok(Resident { slot: fits(RULE_SLOT, RULE_SLOT.threads(0))?, split: fits(Fused::Split { split: 1 }, 1024)? })
+}
+
+/// The run's record of what `fused` (and, in the benchmark, its plain softmax) dispatched.
+fn dispatch_note(rms: Fused, plain: Fused, bench: bool) -> String {
+    let mut note = format!("{}: {}", rms.kernel(true), rms.describe());
+    if bench {
+        note.push_str(&format!("; {}: {}", plain.kernel(false), plain.describe()));
+    }
+    note
 }
 
 /// Loads a form's (RMS-scaled, plain) kernels and readies them for launch: the dynamic
@@ -1057,7 +1123,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                     }
                 }
             }
-            Fused::Flag { .. } | Fused::Pair { .. } | Fused::Stag { .. } | Fused::FlagD { .. } | Fused::Slot { .. } | Fused::Ord { .. } | Fused::Fan { .. } => {
+            Fused::Flag { .. } | Fused::Pair { .. } | Fused::Stag { .. } | Fused::FlagD { .. } | Fused::Slot { .. } | Fused::Ord { .. } | Fused::Fan { .. } | Fused::Split { .. } => {
                 // A cooperative launch must have every block resident at once.
                 let threads = form.threads(cols);
                 let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize;
@@ -1097,7 +1163,6 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
 fn record_kernels(gpu: &Gpu, out: &mut Collected, shape: &Shape, module: &str) -> anyhow::Result<()> {
     let k = &shape.kernels;
     let t = row_threads(shape.cols);
-    let fused_threads = k.fused.threads(shape.cols);
     let list: [(&str, &CudaFunction, u32); 8] = [
         ("sm_rms", &k.rms, t),
         ("sm_max", &k.max, t),
@@ -1105,19 +1170,18 @@ fn record_kernels(gpu: &Gpu, out: &mut Collected, shape: &Shape, module: &str) -
         ("sm_norm", &k.norm, t),
         ("rms_scale", &k.scale, t),
         ("fused_block_rms", &k.block_rms, t),
-        ("fused-rms", &k.fused_rms, fused_threads),
-        ("fused-plain", &k.fused_plain, fused_threads),
+        ("fused-rms", &k.fused_rms, k.form_rms.threads(shape.cols)),
+        ("fused-plain", &k.fused_plain, k.form_plain.threads(shape.cols)),
     ];
     for (name, f, threads) in list {
-        let kernel = match name {
-            "fused-rms" => k.fused.kernel(true),
-            "fused-plain" => k.fused.kernel(false),
-            other => other.to_string(),
+        let (kernel, shared) = match name {
+            "fused-rms" => (k.form_rms.kernel(true), k.form_rms.dynamic_shared()),
+            "fused-plain" => (k.form_plain.kernel(false), k.form_plain.dynamic_shared()),
+            other => (other.to_string(), 0),
         };
         if out.kernels.iter().any(|i| i.kernel == kernel && i.block_threads == threads) {
             continue;
         }
-        let shared = if name.starts_with("fused-") { k.fused.dynamic_shared() } else { 0 };
         out.kernels.push(gpu.kernel_info(module, &kernel, f, threads, shared)?);
     }
     for (form, r, p) in &k.cands {
@@ -1140,14 +1204,24 @@ mod tests {
 
     #[test]
     fn dispatch_follows_the_documented_rule() {
-        assert_eq!(Fused::choose(4096, 128, 132), Fused::Warp { v: 1 });
-        assert_eq!(Fused::choose(16384, 512, 132), Fused::Warp { v: 4 });
-        assert_eq!(Fused::choose(32768, 1024, 132), Fused::Warp { v: 8 });
-        assert_eq!(Fused::choose(4096, 4096, 132), Fused::Reg { v: 4, threads: 256 });
-        assert_eq!(Fused::choose(1024, 32768, 132), Fused::Reg { v: 8, threads: 1024 });
-        assert_eq!(Fused::choose(8, 262144, 132), Fused::Split { split: 16 });
-        assert_eq!(Fused::choose(64, 262144, 132), Fused::Block);
-        assert_eq!(Fused::choose(10, 1000, 132), Fused::Block);
+        let h200 = Resident::H200;
+        for rms in [true, false] {
+            assert_eq!(Fused::choose(4096, 128, h200, rms), Fused::Warp { v: 1 });
+            assert_eq!(Fused::choose(16384, 512, h200, rms), Fused::Warp { v: 4 });
+            assert_eq!(Fused::choose(32768, 1024, h200, rms), Fused::Warp { v: 8 });
+            assert_eq!(Fused::choose(4096, 4096, h200, rms), Fused::Reg { v: 4, threads: 256 });
+            // 32 blocks of 512 threads a row, 256 in all: two an SM on 128 of the 132 SMs.
+            assert_eq!(Fused::choose(8, 262144, h200, rms), Fused::Slot { v: 4, threads: 512 });
+            // 12 × 16 = 192 slot blocks fit; 20 × 16 = 320 do not, and then the split form's
+            // 20 × 8 = 160 blocks of 1024 threads do where 200 fit, and not on the H200.
+            assert_eq!(Fused::choose(12, 131072, h200, rms), Fused::Slot { v: 4, threads: 512 });
+            assert_eq!(Fused::choose(20, 131072, h200, rms), Fused::Block);
+            assert_eq!(Fused::choose(20, 131072, Resident { slot: 264, split: 200 }, rms), Fused::Split { split: 8 });
+            assert_eq!(Fused::choose(64, 262144, h200, rms), Fused::Block);
+            assert_eq!(Fused::choose(10, 1000, h200, rms), Fused::Block);
+        }
+        assert_eq!(Fused::choose(1024, 32768, h200, true), Fused::Mix { vr: 2, vs: 6, threads: 1024, ld: 1, fit: false });
+        assert_eq!(Fused::choose(1024, 32768, h200, false), Fused::Mix { vr: 8, vs: 8, threads: 512, ld: 1, fit: false });
     }
 
     #[test]
@@ -1155,8 +1229,12 @@ mod tests {
         let source = super::super::KERNELS[1].1;
         for (rows, cols) in SHAPES {
             for rms in [true, false] {
-                let name = Fused::choose(rows, cols, 132).kernel(rms);
+                let form = Fused::choose(rows, cols, Resident::H200, rms);
+                let name = form.kernel(rms);
                 assert!(source.contains(&format!("{name}(")) || source.contains(&macro_form(&name)), "{name} is not defined in kernels/softmax.cu");
+                // Every dispatched form is one the benchmark can also time as a candidate, so
+                // that CLAIMCHECK_SOFTMAX_DISPATCH and the candidate list name it alike.
+                assert_eq!(Fused::overridden(&format!("{rows}x{cols}={}", form.short()), rows, cols), Some(form));
             }
         }
     }
@@ -1217,6 +1295,8 @@ mod tests {
             Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } | Fused::Slot { v, .. } => v,
             Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
+            // 16 values a thread of 1024.
+            Fused::Split { .. } => 4,
             // A float4 of each row a thread.
             Fused::Ord { .. } => 1,
             Fused::Fan { v, .. } | Fused::Capped { v, .. } => v,
@@ -1307,6 +1387,10 @@ mod tests {
     #[test]
     fn the_dispatch_override_names_candidates_and_rule_forms() {
         let list = "1024x32768=pipe; 8x262144=cl16-4x1024;4096x4096=reg1-4x256";
+        // The forms of the rule before version 10, and both of its forms now.
+        assert_eq!(Fused::overridden("1024x32768=reg8x1024", 1024, 32768), Some(Fused::Reg { v: 8, threads: 1024 }));
+        assert_eq!(Fused::overridden("1024x32768=mix2-6x1024-ca", 1024, 32768), Some(Fused::Mix { vr: 2, vs: 6, threads: 1024, ld: 1, fit: false }));
+        assert_eq!(Fused::overridden("1024x32768=mix8-8x512-ca", 1024, 32768), Some(Fused::Mix { vr: 8, vs: 8, threads: 512, ld: 1, fit: false }));
         assert_eq!(Fused::overridden(list, 1024, 32768), Some(Fused::Pipe));
         assert_eq!(Fused::overridden(list, 8, 262144), Some(Fused::Cluster { cs: 16, v: 4, threads: 1024 }));
         assert_eq!(Fused::overridden(list, 4096, 4096), Some(Fused::Reg1 { v: 4, threads: 256 }));
