@@ -74,7 +74,7 @@ fn each_check_shows_its_expected_and_observed_values_and_its_recheck() {
     assert!(pop.contains("Check 1 · stat") && pop.contains("expected 161.49 µs") && pop.contains("observed median host_us of 21 samples: 161.49 µs"), "{pop}");
     assert!(pop.contains("Recheck offline (161.49 µs): MATCH"), "{pop}");
     // The newest stored recheck that judged exactly the accepted runs the checks read.
-    assert!(pop.contains("Recheck stored in evidence/runs/20261202T192602Z-recheck (161.49 µs): MATCH, fresh ÷ accepted 0.976, 90 % interval 0.950–1.001, margin ±10 %"), "{pop}");
+    assert!(pop.contains("Recheck stored in evidence/runs/20261203T220307Z-recheck (161.49 µs): MATCH, fresh ÷ accepted 1.000, 90 % interval 0.972–1.025, margin ±10 %"), "{pop}");
     // Sources are links.
     let links: Vec<_> = html.select(&sel("#r0 .mark .ps a[href^=\"https://\"]")).collect();
     assert!(!links.is_empty());
