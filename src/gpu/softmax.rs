@@ -150,7 +150,7 @@ impl Fused {
     /// Chooses the form of the RMS-scaled (`rms`) or the plain softmax for a shape. The two
     /// differ only at 32768 columns, where the mixed form that keeps more of the row in
     /// registers is the faster plain softmax, and the one with more threads the faster
-    /// RMS-scaled softmax (kernels/NOTES.md, versions 6 to 9).
+    /// RMS-scaled softmax (kernels/NOTES.md, versions 6 to 10).
     pub(crate) fn choose(rows: usize, cols: usize, resident: Resident, rms: bool) -> Fused {
         match cols {
             128 | 256 | 512 | 1024 if rows.is_multiple_of(8) => Fused::Warp { v: cols / 128 },
