@@ -1025,12 +1025,22 @@ pub(crate) struct StoredComparison {
     pub differing: Vec<String>,
     pub only_stored: usize,
     pub only_now: usize,
+    /// Rows whose own numbers are reproduced but that were tested at another Holm level,
+    /// because the table holds other rows than when it was stored; of them, how many reached
+    /// another outcome at that level.
+    pub other_level: usize,
+    pub other_level_outcome: usize,
 }
 
 pub(crate) fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredComparison {
     let key = |r: &WireRow| (r.registry.clone(), r.claim.clone(), r.check, r.what.clone());
     let stored_rows: BTreeMap<_, &WireRow> = stored.rows.iter().map(|r| (key(r), r)).collect();
     let now_rows: BTreeMap<_, &WireRow> = now.rows.iter().map(|r| (key(r), r)).collect();
+    // Holm's procedure tests each row at a level set by the whole table, so a row's level (and
+    // the interval and outcome at that level) can only be reproduced when the table holds the
+    // same rows; otherwise only what the row computes from its own samples can be.
+    let same_table = stored_rows.keys().eq(now_rows.keys());
+    let own = |r: &WireRow| WireRow { level: None, adjusted_interval: None, outcome: String::new(), ..r.clone() };
     let mut out = StoredComparison::default();
     if stored.rule != now.rule || stored.fresh_run != now.fresh_run {
         out.differing.push("the rule or the fresh run differs".into());
@@ -1041,7 +1051,16 @@ pub(crate) fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredC
             // A check that now selects samples the run does not hold changed with the
             // registry: like a row the registry no longer has, not a different judgement.
             Some(n) if n.detail.contains(UNMEASURED) => out.only_stored += 1,
-            Some(n) => out.differing.push(format!("{} #{} {}: stored {} {:?}, now {} {:?}", k.1, k.2, k.3, s.outcome, s.interval, n.outcome, n.interval)),
+            // Only a row tested at a Holm level has a level, and so an outcome, that depends on
+            // the other rows; a row judged by the rounds-only rule must reproduce its outcome.
+            Some(n) if !same_table && s.level.is_some() && own(n) == own(s) => {
+                out.other_level += 1;
+                out.other_level_outcome += usize::from(n.outcome != s.outcome);
+            }
+            Some(n) => out.differing.push(format!(
+                "{} #{} {}: stored {} {:?} (level {:?}, interval at it {:?}), now {} {:?} (level {:?}, interval at it {:?})",
+                k.1, k.2, k.3, s.outcome, s.interval, s.level, s.adjusted_interval, n.outcome, n.interval, n.level, n.adjusted_interval
+            )),
             None => out.only_stored += 1,
         }
     }
@@ -1052,6 +1071,32 @@ pub(crate) fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredC
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stored_table_is_compared_at_the_holm_levels_only_when_it_holds_the_same_rows() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/evidence/runs/20261203T220307Z-recheck/recheck.json");
+        let stored: WireRecheck = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let tested = stored.rows.iter().position(|r| r.level.is_some()).expect("a row tested at a Holm level");
+        assert_eq!(compare_stored(&stored, &stored), StoredComparison::default());
+        // The same rows, one at another level: that level should have been reproduced.
+        let mut now = stored.clone();
+        now.rows[tested].level = now.rows[tested].level.map(|l| l / 2.0);
+        let same = compare_stored(&stored, &now);
+        assert_eq!(same.differing.len(), 1, "{same:?}");
+        assert!(same.differing[0].contains("level"), "{same:?}");
+        // Another row removed: the family changed, so only the row's own numbers must match,
+        // and its other level and outcome are counted, not called a difference.
+        let removed = (tested + 1) % now.rows.len();
+        now.rows[tested].outcome = "INCONCLUSIVE-elsewhere".into();
+        now.rows.remove(removed);
+        let other = compare_stored(&stored, &now);
+        assert!(other.differing.is_empty(), "{other:?}");
+        assert_eq!((other.only_stored, other.other_level, other.other_level_outcome), (1, 1, 1));
+        // A number of the row's own still differs whatever the family.
+        let at = if removed < tested { tested - 1 } else { tested };
+        now.rows[at].fresh = now.rows[at].fresh.map(|f| f + 1.0);
+        assert_eq!(compare_stored(&stored, &now).differing.len(), 1);
+    }
 
     /// A samples file of one configuration per variant: 21 rounds around each centre, with a
     /// relative spread, from a seed.

@@ -165,8 +165,10 @@ pub(crate) fn json(report: &Report) -> String {
 /// What `recheck --fresh` says about the judgement a run stores.
 pub(crate) fn stored_text(run: &str, c: &crate::recheck::StoredComparison) -> String {
     let mut out = String::new();
-    if c.differing.is_empty() {
+    if c.differing.is_empty() && c.other_level == 0 {
         out.push_str(&format!("{run}/recheck.json: every stored row is reproduced exactly\n"));
+    } else if c.differing.is_empty() {
+        out.push_str(&format!("{run}/recheck.json: every stored row reproduces its own numbers\n"));
     } else {
         out.push_str(&format!("{run}/recheck.json: {} stored rows DIFFER from this judgement:\n", c.differing.len()));
         for d in &c.differing {
@@ -175,6 +177,12 @@ pub(crate) fn stored_text(run: &str, c: &crate::recheck::StoredComparison) -> St
     }
     if c.only_stored + c.only_now > 0 {
         out.push_str(&format!("{run}/recheck.json: {} rows only in the stored table, {} only in this one (the registries changed since the run)\n", c.only_stored, c.only_now));
+    }
+    if c.other_level > 0 {
+        out.push_str(&format!(
+            "{run}/recheck.json: {} rows reproduce their own numbers but were tested at another Holm level, since the table's rows changed ({} of them with another outcome)\n",
+            c.other_level, c.other_level_outcome
+        ));
     }
     out
 }
