@@ -1280,13 +1280,15 @@ __device__ __forceinline__ void st_slot(unsigned long long* p, unsigned tag, flo
 __device__ __forceinline__ bool slot_is(unsigned long long w, unsigned tag) { return (unsigned)(w >> 32) == tag; }
 __device__ __forceinline__ float slot_value(unsigned long long w) { return __uint_as_float((unsigned)w); }
 
+// `unit` is the piece's place in row-major order (row unit / split, piece unit % split): the
+// block's index in the slot forms, a ticket in the tail form's split rows.
 template <bool RMS, int V>
 __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
-                               int rows, int cols, int split, float eps) {
+                               int rows, int cols, int split, float eps, unsigned unit) {
     __shared__ float red[64];
     __shared__ float row_stat[2];
     const int T = blockDim.x;
-    const int row = blockIdx.x / split, piece = blockIdx.x % split;
+    const int row = unit / split, piece = unit % split;
     const int lane = threadIdx.x & 31;
     const size_t per = (size_t)4 * T * V;
     unsigned long long* a = slots + (size_t)row * split;
@@ -1397,15 +1399,59 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
 
 #define SLOT_KERNEL(V, T, MINB)                                                                                               \
     extern "C" __global__ void __launch_bounds__(T, MINB) fused_slot_rms_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
-        fused_slot_row<true, V>(x, y, st, slots, rows, cols, split, eps);                                                     \
+        fused_slot_row<true, V>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);                                         \
     }                                                                                                                         \
     extern "C" __global__ void __launch_bounds__(T, MINB) fused_slot_plain_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
-        fused_slot_row<false, V>(x, y, st, slots, rows, cols, split, eps);                                                    \
+        fused_slot_row<false, V>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);                                        \
     }
 SLOT_KERNEL(4, 512, 2)
 SLOT_KERNEL(8, 256, 2)
 SLOT_KERNEL(4, 256, 4)
 SLOT_KERNEL(4, 1024, 1)
+
+// ---------------------------------------------------------------------------------------
+// fused, the mixed form with its last rows split (issue 16, version 11), for cols == 32768.
+// Nsight Compute put the mixed form's loss at 1024x32768 in idle SMs: 7.5 % of its cycles had
+// no block on an SM, against 3.4 % for the copy, with the same DRAM bytes. A row is the unit
+// of work, 256 KB of traffic, and 1024 rows do not divide evenly over 132 SMs of two blocks,
+// so the last rows run while most SMs have nothing left. Here the first rows - tail rows are
+// `mix` blocks (fused_mix_row, row = block index), and the last `tail` rows are split into
+// pieces of PV float4s a thread that meet as the slot form's do (fused_slot_row), so the
+// kernel ends on units a fraction of a row.
+// A piece spins until its row-mates have published, so its row-mates must be running or
+// about to run. The pieces therefore take their place from a ticket, in the order the blocks
+// start, not from the block index: the lowest row with a piece waiting then has every piece
+// started or next in line, and only the other blocks (whole rows, which never wait) can hold
+// the SMs it needs. A row's pieces (at most 8) fit at once on any device that runs this. The
+// ticket counter only grows, by tail * pieces a launch, so the remainder is the launch's own
+// order as long as launches of one form do not overlap (they are timed one after another).
+template <bool RMS, int VR, int VS, int T, int PV>
+__device__ void fused_tail_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
+                                int rows, int tail, float eps) {
+    constexpr int COLS = 4 * T * (VR + VS), PIECES = COLS / (4 * T * PV);
+    const int whole = rows - tail;
+    if ((int)blockIdx.x < whole) {
+        fused_mix_row<RMS, VR, VS, T, 1>(x, y, stats, eps);
+        return;
+    }
+    __shared__ unsigned ticket;
+    if (threadIdx.x == 0) ticket = (unsigned)(atomicAdd(slots, 1ull) % (unsigned long long)(tail * PIECES));
+    __syncthreads();
+    const size_t skip = (size_t)whole * COLS;
+    fused_slot_row<RMS, PV>(x + skip, y + skip, stats ? stats + 3 * whole : stats, slots + 1, tail, COLS, PIECES, eps, ticket);
+}
+
+#define TAIL_KERNEL(VR, VS, T, MINB, PV)                                                                                       \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_tail_rms_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
+        fused_tail_rows<true, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                               \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_tail_plain_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
+        fused_tail_rows<false, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                              \
+    }
+TAIL_KERNEL(8, 8, 512, 2, 4)
+TAIL_KERNEL(8, 8, 512, 2, 2)
+TAIL_KERNEL(2, 6, 1024, 2, 2)
+TAIL_KERNEL(2, 6, 1024, 2, 1)
 
 // ---------------------------------------------------------------------------------------
 // fused, every block holding a piece of every row (issue 16, version 8, fourth call), for few

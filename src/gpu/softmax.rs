@@ -94,6 +94,11 @@ pub(crate) enum Fused {
     /// most `per_sm` blocks resident on an SM: the launch asks for dynamic shared memory that
     /// the kernel does not use, so that no more fit.
     Capped { of: Base, v: usize, threads: u32, per_sm: u32 },
+    /// cols == 32768: the mixed form (`vr`, `vs`, `threads`, default loads) for all rows but
+    /// the last `tail`, which are split into pieces of `pv` float4s a thread that meet through
+    /// tagged slots, so that the kernel ends on pieces of rows rather than whole rows. The
+    /// pieces take their place from a ticket counter in the form's slot region.
+    Tail { vr: usize, vs: usize, threads: u32, tail: usize, pv: usize },
 }
 
 /// The form a `Capped` form launches.
@@ -116,11 +121,24 @@ const REDUCTION_SHARED: u32 = 64 * 4;
 pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
-/// 1024}), each `Ord` form (lag 1, 2, 4) and each `Fan` form (six); a region holds three
-/// words (two rounds of the first wait, one of the second) for every block of every row, and
-/// the `Ord` forms' results and counters after them (a `Fan` form uses two words a block and
-/// row).
-pub(crate) const SLOT_REGIONS: usize = 18;
+/// 1024}), each `Ord` form (lag 1, 2, 4), each `Fan` form (six) and each `Tail` form
+/// (TAIL_FORMS); a region holds three words (two rounds of the first wait, one of the second)
+/// for every block of every row, and the `Ord` forms' results and counters after them (a `Fan`
+/// form uses two words a block and row; a `Tail` form its ticket counter, then three words for
+/// every piece of its split rows).
+pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len();
+
+/// The `Tail` forms timed as candidates (issue 16, version 11): the rule's two mixed forms,
+/// each with a quarter of a wave's rows (66) or a wave's (132) split into four pieces, or 64
+/// rows into eight.
+const TAIL_FORMS: [Fused; 6] = [
+    Fused::Tail { vr: 8, vs: 8, threads: 512, tail: 66, pv: 4 },
+    Fused::Tail { vr: 8, vs: 8, threads: 512, tail: 132, pv: 4 },
+    Fused::Tail { vr: 8, vs: 8, threads: 512, tail: 64, pv: 2 },
+    Fused::Tail { vr: 2, vs: 6, threads: 1024, tail: 66, pv: 2 },
+    Fused::Tail { vr: 2, vs: 6, threads: 1024, tail: 132, pv: 2 },
+    Fused::Tail { vr: 2, vs: 6, threads: 1024, tail: 64, pv: 1 },
+];
 
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
 pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
@@ -185,6 +203,7 @@ impl Fused {
             Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
             Fused::Fan { v, threads, wide } => format!("fused_fan{}_{flavour}_{v}_{threads}", if *wide { "w" } else { "" }),
+            Fused::Tail { vr, vs, threads, pv, .. } => format!("fused_tail_{flavour}_{vr}_{vs}_{threads}_{pv}"),
             // The same kernel under its own name (kernels/softmax.cu), so that the cap's launch
             // attributes do not touch the rule's.
             Fused::Capped { of, v, threads, .. } => of.form(*v, *threads).kernel(rms).replacen("fused_", "fused_cap_", 1),
@@ -203,7 +222,8 @@ impl Fused {
             | Fused::FlagD { threads, .. }
             | Fused::MixD { threads, .. }
             | Fused::Slot { threads, .. }
-            | Fused::Fan { threads, .. } => *threads,
+            | Fused::Fan { threads, .. }
+            | Fused::Tail { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Ord { .. } => 256,
             Fused::Block => row_threads(cols),
@@ -214,7 +234,9 @@ impl Fused {
     pub(crate) fn dynamic_shared(&self) -> u32 {
         match self {
             Fused::Pipe => PIPE_SHARED,
-            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } | Fused::MixD { vs, threads, .. } => 16 * *vs as u32 * threads,
+            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } | Fused::MixD { vs, threads, .. } | Fused::Tail { vs, threads, .. } => {
+                16 * *vs as u32 * threads
+            }
             // Each block's share of the SM's shared memory, less what the driver keeps and the
             // kernel's own 64 floats (none in the warp kernel): a block more would not fit.
             Fused::Capped { of, per_sm, .. } => SM_SHARED / per_sm - BLOCK_RESERVED_SHARED - of.own_shared(),
@@ -262,7 +284,16 @@ impl Fused {
             Fused::ClMix { .. } => rows * 2,
             // Every block holds a piece of every row.
             Fused::Ord { .. } | Fused::Fan { .. } => self.split(cols),
+            Fused::Tail { tail, .. } => rows - tail + tail * self.pieces(cols),
             _ => rows * self.split(cols),
+        }
+    }
+
+    /// Pieces each split row of a `Tail` form is cut into (1 for every other form).
+    pub(crate) fn pieces(&self, cols: usize) -> usize {
+        match self {
+            Fused::Tail { threads, pv, .. } => cols / (4 * pv * *threads as usize),
+            _ => 1,
         }
     }
 
@@ -289,6 +320,9 @@ impl Fused {
             Fused::Ord { lag } => Some(9 + lag.trailing_zeros() as usize),
             // After them, the six `Fan` forms.
             Fused::Fan { v, threads, wide } => Some(12 + 3 * *wide as usize + if *v == 2 { 2 } else { (*threads == 256) as usize }),
+            // After them, the tail forms: their ticket counters count for one tail and piece
+            // count each.
+            Fused::Tail { .. } => TAIL_FORMS.iter().position(|f| f == self).map(|i| 18 + i),
             _ => None,
         }
     }
@@ -315,6 +349,7 @@ impl Fused {
             Fused::Ord { lag } => format!("ord{lag}"),
             Fused::Fan { v, threads, wide } => format!("fan{}-{v}x{threads}", if *wide { "w" } else { "" }),
             Fused::Capped { of, v, threads, per_sm } => format!("{}-occ{per_sm}", of.form(*v, *threads).short()),
+            Fused::Tail { vr, vs, threads, tail, pv } => format!("tail{vr}-{vs}x{threads}-t{tail}p{pv}"),
         }
     }
 
@@ -402,6 +437,9 @@ impl Fused {
                 if on("clmix") {
                     out.push(Fused::ClMix { vr: 8, vs: 8, threads: 256 });
                     out.push(Fused::ClMix { vr: 2, vs: 6, threads: 512 });
+                }
+                if on("tail") {
+                    out.extend(TAIL_FORMS.iter().filter(|f| matches!(f, Fused::Tail { tail, .. } if *tail < rows)));
                 }
                 if on("mix3") {
                     for ld in 0..2 {
@@ -526,6 +564,12 @@ impl Fused {
                 "cooperative blocks of {threads} threads holding {} values of every row, each row published as it arrives and stored as soon as its meeting completes, meetings independent of one another, {}",
                 4 * v,
                 if *wide { "a poller warp for each group of rows" } else { "one poller warp" }
+            ),
+            Fused::Tail { vr, vs, threads, tail, pv } => format!(
+                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, default loads; the last {tail} rows split into pieces of {} values per thread that meet through tagged slots, placed by a ticket",
+                4 * vr,
+                4 * vs,
+                4 * pv
             ),
         }
     }
@@ -737,6 +781,15 @@ impl Shape {
                     },
                     Fused::Mix { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows, threads, form.dynamic_shared()))?;
+                    },
+                    // Not cooperative: only a split row's pieces wait, and they start in ticket order.
+                    Fused::Tail { threads, tail, .. } => unsafe {
+                        let Some(region) = form.slot_region() else { anyhow::bail!("{form:?} has no slots") };
+                        let stride = set.slots.len() / SLOT_REGIONS;
+                        let mut slots = set.slots.slice_mut(region * stride..(region + 1) * stride);
+                        let (rows_i, tail_i) = (rows as i32, tail as i32);
+                        b.arg(&mut slots).arg(&rows_i).arg(&tail_i).arg(&eps);
+                        b.launch(cfg(form.blocks(self.rows, self.cols) as u32, threads, form.dynamic_shared()))?;
                     },
                     // The cluster shape is compiled into the kernel (__cluster_dims__).
                     Fused::ClMix { threads, .. } => unsafe {
@@ -1112,7 +1165,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
     let p = module.function(&form.kernel(false))?;
     for f in [&r, &p] {
         match form {
-            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } | Fused::MixD { .. } => {
+            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } | Fused::MixD { .. } | Fused::Tail { .. } => {
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, form.dynamic_shared() as i32)?;
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, form.carveout())?;
@@ -1267,6 +1320,7 @@ mod tests {
             ["fused", "mixp", _, vr, vs, t] => format!("MIXP_KERNEL({vr}, {vs}, {t},"),
             ["fused", "mixd", _, vr, vs, t] => format!("MIXD_KERNEL({vr}, {vs}, {t},"),
             ["fused", "clmix", _, vr, vs, t] => format!("CLMIX_KERNEL({vr}, {vs}, {t},"),
+            ["fused", "tail", _, vr, vs, t, pv] => format!("TAIL_KERNEL({vr}, {vs}, {t}, 2, {pv})"),
             _ => name.to_string(),
         }
     }
@@ -1293,7 +1347,7 @@ mod tests {
     fn form_values(f: Fused) -> usize {
         match f {
             Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } | Fused::Slot { v, .. } => v,
-            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } => vr + vs,
+            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } | Fused::Tail { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             // 16 values a thread of 1024.
             Fused::Split { .. } => 4,
@@ -1367,6 +1421,31 @@ mod tests {
         assert_eq!(Fused::overridden("8x262144=fanw-2x256", 8, 262144), Some(Fused::Fan { v: 2, threads: 256, wide: true }));
         assert!(Fused::candidates(64, 262144, "fan").is_empty());
         assert_eq!(Fused::overridden("8x262144=slot-4x512", 8, 262144), Some(Fused::Slot { v: 4, threads: 512 }));
+    }
+
+    #[test]
+    fn a_tail_form_splits_its_last_rows_into_whole_pieces_in_its_own_region() {
+        let forms = Fused::candidates(1024, 32768, "tail");
+        assert_eq!(forms, TAIL_FORMS.to_vec());
+        let mut regions = std::collections::BTreeSet::new();
+        for form in forms {
+            let Fused::Tail { threads, tail, pv, .. } = form else { panic!("{form:?} is not a tail form") };
+            let pieces = form.pieces(32768);
+            assert_eq!(pieces * 4 * pv * threads as usize, 32768, "{form:?}");
+            // A row's pieces wait for one another, so they must fit on the device at once, and
+            // each is polled by one lane of the waiting warp.
+            assert!((2..=8).contains(&pieces), "{form:?}: {pieces} pieces");
+            assert_eq!(form.blocks(1024, 32768), 1024 - tail + tail * pieces);
+            let region = form.slot_region().expect("a tail form has slots");
+            assert!(region >= 18 && region < SLOT_REGIONS && regions.insert(region), "{form:?}: region {region}");
+            // The ticket word and three words a piece fit in a region of three words a block
+            // of a row and five a row.
+            assert!(1 + 3 * tail * pieces <= 8 * 1024, "{form:?}");
+            assert_eq!(Fused::overridden(&format!("1024x32768={}", form.short()), 1024, 32768), Some(form));
+        }
+        // A shape with no more rows than a form splits gets none of that form.
+        assert_eq!(Fused::candidates(100, 32768, "tail").len(), 4);
+        assert!(Fused::candidates(4096, 4096, "tail").is_empty());
     }
 
     #[test]
