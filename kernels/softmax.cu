@@ -1454,6 +1454,32 @@ TAIL_KERNEL(2, 6, 1024, 2, 2)
 TAIL_KERNEL(2, 6, 1024, 2, 1)
 
 // ---------------------------------------------------------------------------------------
+// fused, the mixed form handing its last rows to a dependent cluster kernel (issue 16, version
+// 11). The tail form above split its last rows into pieces of one launch, and its pieces
+// started as SM slots freed, one after another, so each spun for its row-mates (its SMs'
+// active cycles rose more than its idle ones fell). Here the mixed form takes every row but
+// the last `tail`, and each of its blocks lets the next kernel in the stream start as soon as
+// it has itself started (griddepcontrol.launch_dependents, programmatic dependent launch).
+// Once every block has started, which happens during the last wave, the next kernel, a cluster
+// of CS blocks a row for the last rows (fused_cl_*), is launched with programmatic stream
+// serialization and so can take each SM slot that the mixed form's last rows leave. A
+// cluster's blocks start together, so none waits for a block that is not running. The two
+// kernels write disjoint rows, so the dependent kernel never waits on the first one's results.
+__device__ __forceinline__ void let_dependents_start() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+
+#define MIXH_KERNEL(VR, VS, T, MINB)                                                                                           \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mixh_rms_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        let_dependents_start();                                                                                               \
+        fused_mix_row<true, VR, VS, T, 1>(x, y, st, eps);                                                                     \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mixh_plain_##VR##_##VS##_##T(const float* x, float* y, float* st, int cols, float eps) { \
+        let_dependents_start();                                                                                               \
+        fused_mix_row<false, VR, VS, T, 1>(x, y, st, eps);                                                                    \
+    }
+MIXH_KERNEL(8, 8, 512, 2)
+MIXH_KERNEL(2, 6, 1024, 2)
+
+// ---------------------------------------------------------------------------------------
 // fused, every block holding a piece of every row (issue 16, version 8, fourth call), for few
 // long rows (8 x 262144). In the split forms a block holds one row's piece, and may write it
 // only when the last piece of its row has been read; every row is read at once, so every row

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use cudarc::cudnn::{Cudnn, SoftmaxForward, TensorDescriptor, sys as dnn};
-use cudarc::driver::{CudaFunction, CudaGraph, CudaSlice, CudaStream, DevicePtrMut, PushKernelArg, sys};
+use cudarc::driver::{CudaFunction, CudaGraph, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg, sys};
 
 use super::common::{CaseMeta, Collected, GraphRecord, Rotation, Settings, cfg, fixture_seed, random_input, rotation_sets};
 use super::device::Gpu;
@@ -99,6 +99,12 @@ pub(crate) enum Fused {
     /// tagged slots, so that the kernel ends on pieces of rows rather than whole rows. The
     /// pieces take their place from a ticket counter in the form's slot region.
     Tail { vr: usize, vs: usize, threads: u32, tail: usize, pv: usize },
+    /// cols == 32768: the mixed form (`vr`, `vs`, `threads`, default loads) for all rows but
+    /// the last `tail`, each of its blocks letting the next kernel start once it has started;
+    /// the last rows go to that next kernel, a cluster of `cs` blocks of 512 threads a row
+    /// (`partner`), launched as a programmatic dependent so that its blocks take the SM slots
+    /// the mixed form's last rows leave idle.
+    Handoff { vr: usize, vs: usize, threads: u32, tail: usize, cs: usize },
 }
 
 /// The form a `Capped` form launches.
@@ -127,6 +133,17 @@ pub(crate) const COUNTER_SLOTS: usize = 18;
 /// form uses two words a block and row; a `Tail` form its ticket counter, then three words for
 /// every piece of its split rows).
 pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len();
+
+/// The `Handoff` forms timed as candidates (issue 16, version 11): the rule's two mixed forms,
+/// each handing 66 or 132 rows to clusters of two or four blocks.
+const HANDOFF_FORMS: [Fused; 6] = [
+    Fused::Handoff { vr: 8, vs: 8, threads: 512, tail: 66, cs: 2 },
+    Fused::Handoff { vr: 8, vs: 8, threads: 512, tail: 132, cs: 2 },
+    Fused::Handoff { vr: 8, vs: 8, threads: 512, tail: 66, cs: 4 },
+    Fused::Handoff { vr: 2, vs: 6, threads: 1024, tail: 66, cs: 2 },
+    Fused::Handoff { vr: 2, vs: 6, threads: 1024, tail: 132, cs: 2 },
+    Fused::Handoff { vr: 2, vs: 6, threads: 1024, tail: 66, cs: 4 },
+];
 
 /// The `Tail` forms timed as candidates (issue 16, version 11): the rule's two mixed forms,
 /// each with a quarter of a wave's rows (66) or a wave's (132) split into four pieces, or 64
@@ -204,6 +221,7 @@ impl Fused {
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
             Fused::Fan { v, threads, wide } => format!("fused_fan{}_{flavour}_{v}_{threads}", if *wide { "w" } else { "" }),
             Fused::Tail { vr, vs, threads, pv, .. } => format!("fused_tail_{flavour}_{vr}_{vs}_{threads}_{pv}"),
+            Fused::Handoff { vr, vs, threads, .. } => format!("fused_mixh_{flavour}_{vr}_{vs}_{threads}"),
             // The same kernel under its own name (kernels/softmax.cu), so that the cap's launch
             // attributes do not touch the rule's.
             Fused::Capped { of, v, threads, .. } => of.form(*v, *threads).kernel(rms).replacen("fused_", "fused_cap_", 1),
@@ -223,7 +241,8 @@ impl Fused {
             | Fused::MixD { threads, .. }
             | Fused::Slot { threads, .. }
             | Fused::Fan { threads, .. }
-            | Fused::Tail { threads, .. } => *threads,
+            | Fused::Tail { threads, .. }
+            | Fused::Handoff { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Ord { .. } => 256,
             Fused::Block => row_threads(cols),
@@ -234,7 +253,7 @@ impl Fused {
     pub(crate) fn dynamic_shared(&self) -> u32 {
         match self {
             Fused::Pipe => PIPE_SHARED,
-            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } | Fused::MixD { vs, threads, .. } | Fused::Tail { vs, threads, .. } => {
+            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } | Fused::MixD { vs, threads, .. } | Fused::Tail { vs, threads, .. } | Fused::Handoff { vs, threads, .. } => {
                 16 * *vs as u32 * threads
             }
             // Each block's share of the SM's shared memory, less what the driver keeps and the
@@ -285,6 +304,8 @@ impl Fused {
             // Every block holds a piece of every row.
             Fused::Ord { .. } | Fused::Fan { .. } => self.split(cols),
             Fused::Tail { tail, .. } => rows - tail + tail * self.pieces(cols),
+            // The mixed form's blocks; the partner launches its own.
+            Fused::Handoff { tail, .. } => rows - tail,
             _ => rows * self.split(cols),
         }
     }
@@ -294,6 +315,15 @@ impl Fused {
         match self {
             Fused::Tail { threads, pv, .. } => cols / (4 * pv * *threads as usize),
             _ => 1,
+        }
+    }
+
+    /// The cluster form a `Handoff` form gives its last rows to: `cs` blocks of 512 threads a
+    /// row, 32768 / (2048 cs) float4s a thread.
+    pub(crate) fn partner(&self) -> Option<Fused> {
+        match self {
+            Fused::Handoff { cs, .. } => Some(Fused::Cluster { cs: *cs, v: 16 / cs, threads: 512 }),
+            _ => None,
         }
     }
 
@@ -350,6 +380,7 @@ impl Fused {
             Fused::Fan { v, threads, wide } => format!("fan{}-{v}x{threads}", if *wide { "w" } else { "" }),
             Fused::Capped { of, v, threads, per_sm } => format!("{}-occ{per_sm}", of.form(*v, *threads).short()),
             Fused::Tail { vr, vs, threads, tail, pv } => format!("tail{vr}-{vs}x{threads}-t{tail}p{pv}"),
+            Fused::Handoff { vr, vs, threads, tail, cs } => format!("hand{vr}-{vs}x{threads}-t{tail}c{cs}"),
         }
     }
 
@@ -440,6 +471,9 @@ impl Fused {
                 }
                 if on("tail") {
                     out.extend(TAIL_FORMS.iter().filter(|f| matches!(f, Fused::Tail { tail, .. } if *tail < rows)));
+                }
+                if on("hand") {
+                    out.extend(HANDOFF_FORMS.iter().filter(|f| matches!(f, Fused::Handoff { tail, .. } if *tail < rows)));
                 }
                 if on("mix3") {
                     for ld in 0..2 {
@@ -571,6 +605,11 @@ impl Fused {
                 4 * vs,
                 4 * pv
             ),
+            Fused::Handoff { vr, vs, threads, tail, cs } => format!(
+                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, default loads, for all rows but the last {tail}, which go to a cluster of {cs} blocks of 512 threads a row launched as a programmatic dependent",
+                4 * vr,
+                4 * vs
+            ),
         }
     }
 }
@@ -689,6 +728,8 @@ struct Kernels {
     form_plain: Fused,
     /// Candidate forms with their (RMS-scaled, plain) kernels.
     cands: Vec<(Fused, CudaFunction, CudaFunction)>,
+    /// The `Handoff` candidates' partner kernels (RMS-scaled, plain), by form.
+    partners: Vec<(Fused, CudaFunction, CudaFunction)>,
     sm_count: u32,
 }
 
@@ -768,6 +809,19 @@ impl Shape {
                     }
                     _ => unreachable!(),
                 };
+                // A handoff's partner takes the last rows: their addresses, read before the
+                // launch builder borrows the buffers.
+                let ends = match form {
+                    Fused::Handoff { tail, .. } => {
+                        let first = self.rows - tail;
+                        let at = |ptr: sys::CUdeviceptr, per_row: usize| ptr + (first * per_row * 4) as u64;
+                        let x = at(set.x.device_ptr(stream).0, self.cols);
+                        let y = at(set.y.device_ptr_mut(stream).0, self.cols);
+                        let stats = if with_stats { at(set.stats.device_ptr_mut(stream).0, 3) } else { 0 };
+                        Some([x, y, stats])
+                    }
+                    _ => None,
+                };
                 let mut b = stream.launch_builder(f);
                 b.arg(&set.x).arg(&mut set.y);
                 if with_stats { b.arg(&mut set.stats) } else { b.arg(&null) };
@@ -781,6 +835,13 @@ impl Shape {
                     },
                     Fused::Mix { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows, threads, form.dynamic_shared()))?;
+                    },
+                    Fused::Handoff { threads, tail, cs, .. } => unsafe {
+                        b.arg(&cols).arg(&eps).launch(cfg(rows - tail as u32, threads, form.dynamic_shared()))?;
+                        let Some(ends) = &ends else { anyhow::bail!("{form:?}: no row pointers") };
+                        let Some(p) = k.partners.iter().find(|c| c.0 == form) else { anyhow::bail!("{form:?}: partner not loaded") };
+                        let f = if matches!(v, Variant::Cand(_, true)) { &p.1 } else { &p.2 };
+                        launch_dependent(stream, f, (tail * cs) as u32, 512, ends, cols, eps)?;
                     },
                     // Not cooperative: only a split row's pieces wait, and they start in ticket order.
                     Fused::Tail { threads, tail, .. } => unsafe {
@@ -883,6 +944,47 @@ impl Shape {
     }
 }
 
+/// Launches a `Handoff` form's partner, a cluster kernel (x, y, stats, cols, eps) over the
+/// rows at `ends` ([x, y, stats] addresses of the first of them, stats 0 for none), as a
+/// programmatic dependent of the kernel before it in `stream`: it may start once every block
+/// of that kernel has started, instead of once that kernel has ended.
+///
+/// # Safety
+/// `f` must be a cluster kernel of kernels/softmax.cu, and `ends` must address `grid / cs`
+/// rows of `cols` floats (and three statistics each) inside live buffers.
+unsafe fn launch_dependent(stream: &Arc<CudaStream>, f: &CudaFunction, grid: u32, threads: u32, ends: &[sys::CUdeviceptr; 3], cols: i32, eps: f32) -> anyhow::Result<()> {
+    // SAFETY: a zeroed launch attribute is a valid value of the C union; id and value are set
+    // next.
+    let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+    attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    let config = sys::CUlaunchConfig {
+        gridDimX: grid,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: threads,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: 0,
+        hStream: stream.cu_stream(),
+        attrs: &mut attr,
+        numAttrs: 1,
+    };
+    let (mut x, mut y, mut stats, mut cols, mut eps) = (ends[0], ends[1], ends[2], cols, eps);
+    let mut params: [*mut std::ffi::c_void; 5] = [
+        (&mut x as *mut sys::CUdeviceptr).cast(),
+        (&mut y as *mut sys::CUdeviceptr).cast(),
+        (&mut stats as *mut sys::CUdeviceptr).cast(),
+        (&mut cols as *mut i32).cast(),
+        (&mut eps as *mut f32).cast(),
+    ];
+    // SAFETY: the parameters match the kernel's signature (the caller's contract), and each
+    // points at a value that lives until the call returns, which is when the driver has
+    // copied them.
+    unsafe { sys::cuLaunchKernelEx(&config, f.cu_function(), params.as_mut_ptr(), std::ptr::null_mut()) }.result()?;
+    Ok(())
+}
+
 /// Fills `buf` with NaN on the device, so that an element the kernel does not write fails.
 fn poison(stream: &Arc<CudaStream>, buf: &mut CudaSlice<f32>) -> anyhow::Result<()> {
     let n = buf.len();
@@ -947,12 +1049,30 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         let (fused_rms, _) = dispatched(form_rms)?;
         let (_, fused_plain) = dispatched(form_plain)?;
         let mut cands = Vec::new();
+        let mut partners = Vec::new();
         if bench
             && let Ok(families) = std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES")
         {
             for form in Fused::candidates(rows, cols, &families) {
+                let partner = match form.partner() {
+                    Some(other) => match prepare(gpu, &module, other, rows, cols) {
+                        Ok(Ok((r, p))) => Some((form, r, p)),
+                        Ok(Err(why)) => {
+                            out.notes.push(format!("{suite} {case}: candidate {} not run: its partner {}: {why}", form.short(), other.short()));
+                            continue;
+                        }
+                        Err(e) => {
+                            out.notes.push(format!("{suite} {case}: candidate {} not run: its partner {}: {e}", form.short(), other.short()));
+                            continue;
+                        }
+                    },
+                    None => None,
+                };
                 match prepare(gpu, &module, form, rows, cols) {
-                    Ok(Ok((r, p))) => cands.push((form, r, p)),
+                    Ok(Ok((r, p))) => {
+                        cands.push((form, r, p));
+                        partners.extend(partner);
+                    }
                     Ok(Err(why)) => out.notes.push(format!("{suite} {case}: candidate {} not run: {why}", form.short())),
                     Err(e) => out.notes.push(format!("{suite} {case}: candidate {} not run: {e}", form.short())),
                 }
@@ -973,6 +1093,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             form_rms,
             form_plain,
             cands,
+            partners,
             sm_count: gpu.info.sm_count as u32,
         };
         let cudnn = if super::device::cudnn_present() {
@@ -1165,7 +1286,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
     let p = module.function(&form.kernel(false))?;
     for f in [&r, &p] {
         match form {
-            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } | Fused::MixD { .. } | Fused::Tail { .. } => {
+            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } | Fused::MixD { .. } | Fused::Tail { .. } | Fused::Handoff { .. } => {
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, form.dynamic_shared() as i32)?;
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, form.carveout())?;
@@ -1237,7 +1358,8 @@ fn record_kernels(gpu: &Gpu, out: &mut Collected, shape: &Shape, module: &str) -
         }
         out.kernels.push(gpu.kernel_info(module, &kernel, f, threads, shared)?);
     }
-    for (form, r, p) in &k.cands {
+    let partners = k.partners.iter().filter_map(|(form, r, p)| Some((form.partner()?, r, p)));
+    for (form, r, p) in k.cands.iter().map(|(form, r, p)| (*form, r, p)).chain(partners) {
         for (rms, f) in [(true, r), (false, p)] {
             let kernel = form.kernel(rms);
             let threads = form.threads(shape.cols);
@@ -1321,6 +1443,7 @@ mod tests {
             ["fused", "mixd", _, vr, vs, t] => format!("MIXD_KERNEL({vr}, {vs}, {t},"),
             ["fused", "clmix", _, vr, vs, t] => format!("CLMIX_KERNEL({vr}, {vs}, {t},"),
             ["fused", "tail", _, vr, vs, t, pv] => format!("TAIL_KERNEL({vr}, {vs}, {t}, 2, {pv})"),
+            ["fused", "mixh", _, vr, vs, t] => format!("MIXH_KERNEL({vr}, {vs}, {t},"),
             _ => name.to_string(),
         }
     }
@@ -1347,7 +1470,7 @@ mod tests {
     fn form_values(f: Fused) -> usize {
         match f {
             Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } | Fused::Slot { v, .. } => v,
-            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } | Fused::Tail { vr, vs, .. } => vr + vs,
+            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } | Fused::Tail { vr, vs, .. } | Fused::Handoff { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             // 16 values a thread of 1024.
             Fused::Split { .. } => 4,
@@ -1446,6 +1569,26 @@ mod tests {
         // A shape with no more rows than a form splits gets none of that form.
         assert_eq!(Fused::candidates(100, 32768, "tail").len(), 4);
         assert!(Fused::candidates(4096, 4096, "tail").is_empty());
+    }
+
+    #[test]
+    fn a_handoff_gives_its_last_rows_whole_to_a_cluster_kernel_that_exists() {
+        let source = super::super::KERNELS[1].1;
+        let forms = Fused::candidates(1024, 32768, "hand");
+        assert_eq!(forms, HANDOFF_FORMS.to_vec());
+        for form in forms {
+            let Fused::Handoff { tail, cs, .. } = form else { panic!("{form:?} is not a handoff") };
+            assert_eq!(form.blocks(1024, 32768), 1024 - tail);
+            let Some(partner @ Fused::Cluster { cs: pcs, v, threads }) = form.partner() else { panic!("{form:?} has no cluster partner") };
+            // The partner's clusters cover a row, and `submit` launches them with 512 threads.
+            assert_eq!((pcs, threads, pcs * v * 4 * threads as usize), (cs, 512, 32768), "{form:?}");
+            for rms in [true, false] {
+                let name = partner.kernel(rms);
+                assert!(source.contains(&macro_form(&name)), "{name} is not defined in kernels/softmax.cu");
+            }
+            assert_eq!(Fused::overridden(&format!("1024x32768={}", form.short()), 1024, 32768), Some(form));
+        }
+        assert!(Fused::Mix { vr: 8, vs: 8, threads: 512, ld: 1, fit: false }.partner().is_none());
     }
 
     #[test]
