@@ -87,6 +87,14 @@
 //             fit on an SM: slower at every cap, even at the residency the kernel already has.
 //   mixf      mix with the smallest carveout that holds its blocks (four times the L1): level
 //             plain, 0.8 us faster RMS-scaled in one run.
+// Version 11 (runs 20261204T031905Z-softmax-bench to 20261204T033113Z; kernels/NOTES.md): Nsight
+// Compute put the loss of `mix` at 1024x32768 in SMs left without a block (about 2.9 us more
+// than the copy's), not in its bytes or its busy cycles.
+//   tail      mix with its last rows split into pieces that meet through tagged slots, placed by
+//             a ticket: 1.8-11 us slower, since each piece spins until its last row-mate starts.
+//   hand      mix (mixh: letting the next kernel start once all its blocks have started) for all
+//             but the last rows, which go to a cluster kernel launched as a programmatic
+//             dependent: level with mix at best, slower RMS-scaled.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
