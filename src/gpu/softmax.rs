@@ -1560,10 +1560,10 @@ mod tests {
             assert!((2..=8).contains(&pieces), "{form:?}: {pieces} pieces");
             assert_eq!(form.blocks(1024, 32768), 1024 - tail + tail * pieces);
             let region = form.slot_region().expect("a tail form has slots");
-            assert!(region >= 18 && region < SLOT_REGIONS && regions.insert(region), "{form:?}: region {region}");
+            assert!((18..SLOT_REGIONS).contains(&region) && regions.insert(region), "{form:?}: region {region}");
             // The ticket word and three words a piece fit in a region of three words a block
             // of a row and five a row.
-            assert!(1 + 3 * tail * pieces <= 8 * 1024, "{form:?}");
+            assert!(3 * tail * pieces < 8 * 1024, "{form:?}");
             assert_eq!(Fused::overridden(&format!("1024x32768={}", form.short()), 1024, 32768), Some(form));
         }
         // A shape with no more rows than a form splits gets none of that form.
