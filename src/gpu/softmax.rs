@@ -128,10 +128,8 @@ pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
 /// 1024}), each `Ord` form (lag 1, 2, 4), each `Fan` form (six) and each `Tail` form
-/// (TAIL_FORMS); a region holds three words (two rounds of the first wait, one of the second)
-/// for every block of every row, and the `Ord` forms' results and counters after them (a `Fan`
-/// form uses two words a block and row; a `Tail` form its ticket counter, then three words for
-/// every piece of its split rows).
+/// (TAIL_FORMS); each region holds as many words as the shape's largest user needs
+/// (`Fused::slot_words`).
 pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len();
 
 /// The `Handoff` forms timed as candidates (issue 16, version 11): the rule's two mixed forms,
@@ -324,6 +322,18 @@ impl Fused {
         match self {
             Fused::Handoff { cs, .. } => Some(Fused::Cluster { cs: *cs, v: 16 / cs, threads: 512 }),
             _ => None,
+        }
+    }
+
+    /// Words of its slot region a form writes at this shape (0 for a form without one): three
+    /// a block of a row and five a row for the slot, `Ord` and `Fan` forms (an `Ord` form's
+    /// results and counters after its partials; a `Fan` form uses two a block and row), and for
+    /// a `Tail` form its ticket counter and three a piece of its split rows.
+    pub(crate) fn slot_words(&self, rows: usize, cols: usize) -> usize {
+        match self {
+            Fused::Tail { tail, .. } => 1 + 3 * tail * self.pieces(cols),
+            _ if self.slot_region().is_some() => 3 * rows * self.split(cols) + 5 * rows,
+            _ => 0,
         }
     }
 
@@ -994,7 +1004,9 @@ fn poison(stream: &Arc<CudaStream>, buf: &mut CudaSlice<f32>) -> anyhow::Result<
     Ok(())
 }
 
-fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize, slots: bool) -> anyhow::Result<Set> {
+/// One set of buffers; `slot_words` is the size of each of the SLOT_REGIONS regions of tagged
+/// slots (the most any form timed at the shape writes).
+fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize, slot_words: usize) -> anyhow::Result<Set> {
     let n = rows * cols;
     Ok(Set {
         x: stream.alloc_zeros(n)?,
@@ -1007,10 +1019,8 @@ fn alloc_set(stream: &Arc<CudaStream>, rows: usize, cols: usize, split: usize, s
         // Two rounds of a pair per block (the split kernel uses three floats a block).
         part: stream.alloc_zeros(4 * rows * split.max(1))?,
         counters: stream.alloc_zeros(COUNTER_SLOTS * rows)?,
-        // Zero tags to start: the first launch of each form writes tag 1. A region holds three
-        // words a block and row, then the `Ord` forms' three result words and two counters a
-        // row.
-        slots: stream.alloc_zeros(if slots { SLOT_REGIONS * (3 * rows * split + 5 * rows) } else { SLOT_REGIONS })?,
+        // Zero tags (and tickets) to start: the first launch of each form writes tag 1.
+        slots: stream.alloc_zeros(SLOT_REGIONS * slot_words.max(1))?,
     })
 }
 
@@ -1053,28 +1063,20 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         if bench
             && let Ok(families) = std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES")
         {
+            // A form's kernels, or why they cannot run here (a driver error or a form that
+            // does not fit), as one message for the run's notes.
+            let load = |form: Fused| prepare(gpu, &module, form, rows, cols).map_err(|e| e.to_string()).and_then(|ready| ready);
             for form in Fused::candidates(rows, cols, &families) {
-                let partner = match form.partner() {
-                    Some(other) => match prepare(gpu, &module, other, rows, cols) {
-                        Ok(Ok((r, p))) => Some((form, r, p)),
-                        Ok(Err(why)) => {
-                            out.notes.push(format!("{suite} {case}: candidate {} not run: its partner {}: {why}", form.short(), other.short()));
-                            continue;
-                        }
-                        Err(e) => {
-                            out.notes.push(format!("{suite} {case}: candidate {} not run: its partner {}: {e}", form.short(), other.short()));
-                            continue;
-                        }
-                    },
-                    None => None,
-                };
-                match prepare(gpu, &module, form, rows, cols) {
-                    Ok(Ok((r, p))) => {
+                let loaded = load(form).and_then(|(r, p)| match form.partner() {
+                    Some(other) => load(other).map(|pair| (r, p, Some(pair))).map_err(|why| format!("its partner {}: {why}", other.short())),
+                    None => Ok((r, p, None)),
+                });
+                match loaded {
+                    Ok((r, p, partner)) => {
                         cands.push((form, r, p));
-                        partners.extend(partner);
+                        partners.extend(partner.map(|(pr, pp)| (form, pr, pp)));
                     }
-                    Ok(Err(why)) => out.notes.push(format!("{suite} {case}: candidate {} not run: {why}", form.short())),
-                    Err(e) => out.notes.push(format!("{suite} {case}: candidate {} not run: {e}", form.short())),
+                    Err(why) => out.notes.push(format!("{suite} {case}: candidate {} not run: {why}", form.short())),
                 }
             }
         }
@@ -1123,8 +1125,8 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         let n = rows * cols;
         let bytes_per_set = 3 * n * 4;
         let sets_n = rotation_sets(bytes_per_set, gpu.info.l2_bytes as usize);
-        let slots = shape.kernels.cands.iter().map(|c| c.0).chain([form_rms, form_plain]).any(|f| f.slot_region().is_some());
-        let mut sets = (0..sets_n).map(|_| alloc_set(&gpu.stream, rows, cols, split, slots)).collect::<anyhow::Result<Vec<_>>>()?;
+        let slot_words = shape.kernels.cands.iter().map(|c| c.0).chain([form_rms, form_plain]).map(|f| f.slot_words(rows, cols)).max().unwrap_or(0);
+        let mut sets = (0..sets_n).map(|_| alloc_set(&gpu.stream, rows, cols, split, slot_words)).collect::<anyhow::Result<Vec<_>>>()?;
 
         // Validation in stream mode on fresh fixtures, outputs and statistics poisoned first.
         for k in 0..settings.validation_fixtures {
@@ -1568,6 +1570,12 @@ mod tests {
         }
         // A shape with no more rows than a form splits gets none of that form.
         assert_eq!(Fused::candidates(100, 32768, "tail").len(), 4);
+        // The regions are sized by what each form writes, not by blocks a row: at 100 rows, 64
+        // rows in eight pieces need 1 + 3 · 512 words, more than 3 · 100 + 5 · 100.
+        let eighths = Fused::Tail { vr: 8, vs: 8, threads: 512, tail: 64, pv: 2 };
+        assert_eq!(eighths.slot_words(100, 32768), 1537);
+        assert_eq!(Fused::Mix { vr: 8, vs: 8, threads: 512, ld: 1, fit: false }.slot_words(100, 32768), 0);
+        assert_eq!(RULE_SLOT.slot_words(8, 262144), 3 * 8 * 32 + 5 * 8);
         assert!(Fused::candidates(4096, 4096, "tail").is_empty());
     }
 
