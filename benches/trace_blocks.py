@@ -94,21 +94,107 @@ extern "C" __global__ void trace_tick(unsigned long long* out, int n) {
 """
 
 
+# Version 12's variants of the slot form at 8x262144: (NAP, STRIDE) of `fused_slot_row`.
+SLOT_VARIANTS = [(0, 1), (100, 1), (400, 1), (0, 16), (100, 16)]
+
+
+def slot_variants(traced):
+    """The slot form's variants as kernels, traced (with a record argument) or not."""
+    out = []
+    for nap, stride in SLOT_VARIANTS:
+        for rms in ("plain", "rms"):
+            flag = "true" if rms == "rms" else "false"
+            name = f"slotv_{rms}_n{nap}_s{stride}"
+            if traced:
+                out.append(
+                    f'extern "C" __global__ void __launch_bounds__(512, 2) trace_{name}(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps, unsigned long long* tr) {{\n'
+                    f"    trace_open(tr, blockIdx.x);\n"
+                    f"    fused_slot_row<{flag}, 4, {nap}, {stride}>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);\n"
+                    f"    trace_close();\n}}\n"
+                )
+            else:
+                out.append(
+                    f'extern "C" __global__ void __launch_bounds__(512, 2) {name}(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) {{\n'
+                    f"    fused_slot_row<{flag}, 4, {nap}, {stride}>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);\n}}\n"
+                )
+    return "".join(out)
+
+
+# The meeting alone (version 12): each block of a row publishes a tagged word and polls its
+# row-mates' until all carry the round's tag, ROUNDS times, with nothing else in the memory
+# system. Tags only grow, so a block already in round r + 1 counts as having passed round r.
+MEET = r"""
+template <int NAP, int STRIDE>
+__device__ void meet_rounds(unsigned long long* slots, int split, int rounds, unsigned long long* tr) {
+    __shared__ unsigned base;
+    const int row = blockIdx.x / split, piece = blockIdx.x % split, lane = threadIdx.x & 31;
+    unsigned long long* a = slots + (size_t)row * split * STRIDE;
+    if (threadIdx.x == 0) base = (unsigned)(ld_slot(a + piece * STRIDE) >> 32);
+    __syncthreads();
+    const unsigned long long t0 = trace_now();
+    for (int r = 1; r <= rounds; ++r) {
+        if (threadIdx.x < 32) {
+            if (lane == 0) st_slot(a + piece * STRIDE, base + r, 1.f);
+            for (;;) {
+                bool ok = true;
+                for (int i = lane; i < split; i += 32) ok = ok && (int)((unsigned)(ld_slot(a + i * STRIDE) >> 32) - (base + r)) >= 0;
+                if (__all_sync(0xffffffffu, ok)) break;
+                if (NAP) __nanosleep(NAP);
+            }
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        tr[2 * blockIdx.x] = t0;
+        tr[2 * blockIdx.x + 1] = trace_now();
+    }
+}
+#define MEET_KERNEL(NAP, STRIDE) \
+    extern "C" __global__ void __launch_bounds__(512, 2) meet_n##NAP##_s##STRIDE(unsigned long long* slots, int split, int rounds, unsigned long long* tr) { \
+        meet_rounds<NAP, STRIDE>(slots, split, rounds, tr); \
+    }
+MEET_KERNEL(0, 1)
+MEET_KERNEL(100, 1)
+MEET_KERNEL(0, 16)
+MEET_KERNEL(100, 16)
+"""
+MEET_VARIANTS = [(0, 1), (100, 1), (0, 16), (100, 16)]
+
+
+def meeting_alone(load, sms):
+    """Microseconds a meeting of 32 blocks takes with nothing else running, for each variant:
+    the median over the 256 blocks of (end - start) / rounds."""
+    rounds, out = 200, {}
+    for nap, stride in MEET_VARIANTS:
+        k = load(f"meet_n{nap}_s{stride}")
+        slots = cp.zeros(8 * 32 * stride, dtype=cp.uint64)
+        tr = cp.zeros(2 * 256, dtype=cp.uint64)
+        k((256,), (512,), (slots, np.int32(32), np.int32(rounds), tr))
+        k((256,), (512,), (slots, np.int32(32), np.int32(rounds), tr))
+        cp.cuda.Device().synchronize()
+        t = cp.asnumpy(tr).astype(np.int64).reshape(-1, 2)
+        per = (t[:, 1] - t[:, 0]) / rounds / 1000
+        out[f"n{nap}_s{stride}"] = {"median_us": float(np.median(per)), "max_us": float(per.max())}
+    return out
+
+
 def modules():
     """Two modules: the file as the tool compiles it (its options, no marks), whose kernels are
     the untraced ones, and the file with the marks defined and the wrappers added. Only the
     wrappers set a block's record, so no other kernel of the second module may be launched."""
     cu = (ROOT / "kernels" / "softmax.cu").read_text()
     opts = ("-std=c++17", "-I/usr/local/cuda/include")
-    plain = lambda name: cp.RawKernel(cu, name, options=opts)
-    traced = lambda name: cp.RawKernel(TRACE + cu + WRAPPERS, name, options=opts)
+    plain_src = cu + slot_variants(False)
+    traced_src = TRACE + cu + WRAPPERS + MEET + slot_variants(True)
+    plain = lambda name: cp.RawKernel(plain_src, name, options=opts)
+    traced = lambda name: cp.RawKernel(traced_src, name, options=opts)
     return plain, traced
 
 
 class Case:
     """One kernel at one shape: its plain and traced launches, with their own buffers."""
 
-    def __init__(self, loads, label, plain, traced, rows, cols, block, grid, smem=0, split=0):
+    def __init__(self, loads, label, plain, traced, rows, cols, block, grid, smem=0, split=0, stride=1):
         self.label, self.rows, self.cols, self.block, self.grid, self.smem, self.split = label, rows, cols, block, grid, smem, split
         self.plain, self.traced = loads[0](plain), loads[1](traced)
         for k in (self.plain, self.traced):
@@ -122,7 +208,7 @@ class Case:
         self.x = [cp.asarray(rng.standard_normal((rows, cols), dtype=np.float32) * 3) for _ in range(self.sets)]
         self.y = [cp.full((rows, cols), np.nan, dtype=cp.float32) for _ in range(self.sets)]
         self.st = cp.zeros(3 * rows, dtype=cp.float32)
-        self.slots = [cp.zeros(3 * rows * max(split, 1), dtype=cp.uint64) for _ in range(2)]
+        self.slots = [cp.zeros(3 * rows * max(split, 1) * stride, dtype=cp.uint64) for _ in range(2)]
         self.tr = [cp.zeros(grid * REC, dtype=cp.uint64) for _ in range(LAUNCHES)]
 
     def args(self, i, traced):
@@ -308,6 +394,8 @@ def main():
     report = {"device": props["name"].decode(), "sms": sms, "launches": LAUNCHES, "replays": REPLAYS}
     report["globaltimer"] = tick_granularity(loads[1])
     print("globaltimer:", report["globaltimer"], flush=True)
+    report["meeting_alone"] = meeting_alone(loads[1], sms)
+    print("meeting alone:", json.dumps(report["meeting_alone"]), flush=True)
     cases = [
         Case(loads, "copy-1024x32768", "copy_f4", "trace_copy", 1024, 32768, 256, 1024 * 32768 // 4 // 256),
         Case(loads, "mix-plain-8-8x512", "fused_mix_plain_8_8_512_1", "trace_mix_plain", 1024, 32768, 512, 1024, smem=8 * 512 * 16),
@@ -316,6 +404,10 @@ def main():
         Case(loads, "slot-plain-4x512", "fused_slot_plain_4_512", "trace_slot_plain", 8, 262144, 512, 256, split=32),
         Case(loads, "slot-rms-4x512", "fused_slot_rms_4_512", "trace_slot_rms", 8, 262144, 512, 256, split=32),
     ]
+    for nap, stride in SLOT_VARIANTS[1:]:
+        for rms in ("plain", "rms"):
+            name = f"slotv_{rms}_n{nap}_s{stride}"
+            cases.append(Case(loads, f"slot-{rms}-4x512-n{nap}-s{stride}", name, "trace_" + name, 8, 262144, 512, 256, split=32, stride=stride))
     report["cases"] = []
     for c in cases:
         plain_us, _ = c.time(False)

@@ -1299,8 +1299,11 @@ __device__ __forceinline__ bool slot_is(unsigned long long w, unsigned tag) { re
 __device__ __forceinline__ float slot_value(unsigned long long w) { return __uint_as_float((unsigned)w); }
 
 // `unit` is the piece's place in row-major order (row unit / split, piece unit % split): the
-// block's index in the slot forms, a ticket in the tail form's split rows.
-template <bool RMS, int V>
+// block's index in the slot forms, a ticket in the tail form's split rows. NAP (ns) is a pause
+// after each poll that did not find the row complete, and STRIDE the words from one piece's
+// slot to the next (1: a row's slots share two cache lines; 16: each has its own); both are
+// issue 16's version-12 variants, and every kernel the tool dispatches takes the defaults.
+template <bool RMS, int V, int NAP = 0, int STRIDE = 1>
 __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                int rows, int cols, int split, float eps, unsigned unit) {
     __shared__ float red[64];
@@ -1309,14 +1312,14 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
     const int row = unit / split, piece = unit % split;
     const int lane = threadIdx.x & 31;
     const size_t per = (size_t)4 * T * V;
-    unsigned long long* a = slots + (size_t)row * split;
-    unsigned long long* b = slots + ((size_t)rows + row) * split;
-    unsigned long long* c = slots + ((size_t)2 * rows + row) * split;
+    unsigned long long* a = slots + (size_t)row * split * STRIDE;
+    unsigned long long* b = slots + ((size_t)rows + row) * split * STRIDE;
+    unsigned long long* c = slots + ((size_t)2 * rows + row) * split * STRIDE;
     // The tags this launch writes, read before the row so that their latency hides behind it.
     unsigned tag = 0, tag2 = 0;
     if (threadIdx.x < 32) {
-        tag = (unsigned)(ld_slot(a + piece) >> 32) + 1;
-        if (RMS) tag2 = (unsigned)(ld_slot(c + piece) >> 32) + 1;
+        tag = (unsigned)(ld_slot(a + piece * STRIDE) >> 32) + 1;
+        if (RMS) tag2 = (unsigned)(ld_slot(c + piece * STRIDE) >> 32) + 1;
     }
     const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + piece * per);
     float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + piece * per);
@@ -1330,19 +1333,20 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         block_sum_max(sq, mx, red);
         TRACE_MARK(2);
         if (threadIdx.x < 32) {
-            if (lane == 0) { st_slot(a + piece, tag, sq); st_slot(b + piece, tag, mx); }
+            if (lane == 0) { st_slot(a + piece * STRIDE, tag, sq); st_slot(b + piece * STRIDE, tag, mx); }
             float qa, qb;
             for (;;) {
                 qa = 0.f;
                 qb = NEG_INF;
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
-                    unsigned long long wa = ld_slot(a + i), wb = ld_slot(b + i);
+                    unsigned long long wa = ld_slot(a + i * STRIDE), wb = ld_slot(b + i * STRIDE);
                     ok = ok && slot_is(wa, tag) && slot_is(wb, tag);
                     qa += slot_value(wa);
                     qb = fmaxf(qb, slot_value(wb));
                 }
                 if (__all_sync(0xffffffffu, ok)) break;
+                if (NAP) __nanosleep(NAP);
             }
             qa = warp_sum(qa);
             qb = warp_max(qb);
@@ -1355,17 +1359,18 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         scale = 1.f / sqrtf(sq / cols + eps);
         s = block_sum(exp_scaled(v, mx, scale * LOG2E), red);
         if (threadIdx.x < 32) {
-            if (lane == 0) st_slot(c + piece, tag2, s);
+            if (lane == 0) st_slot(c + piece * STRIDE, tag2, s);
             float qs;
             for (;;) {
                 qs = 0.f;
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
-                    unsigned long long w = ld_slot(c + i);
+                    unsigned long long w = ld_slot(c + i * STRIDE);
                     ok = ok && slot_is(w, tag2);
                     qs += slot_value(w);
                 }
                 if (__all_sync(0xffffffffu, ok)) break;
+                if (NAP) __nanosleep(NAP);
             }
             qs = warp_sum(qs);
             if (lane == 0) row_stat[0] = qs;
@@ -1381,7 +1386,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         block_online(mx, s, LOG2E, red);
         TRACE_MARK(2);
         if (threadIdx.x < 32) {
-            if (lane == 0) { st_slot(a + piece, tag, mx); st_slot(b + piece, tag, s); }
+            if (lane == 0) { st_slot(a + piece * STRIDE, tag, mx); st_slot(b + piece * STRIDE, tag, s); }
             float bm, bs;
             for (;;) {
                 // Each lane starts from its own first partial, loaded in the same poll as the
@@ -1389,7 +1394,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
                 // and merge in a stale maximum.
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
-                    unsigned long long wm = ld_slot(a + i), ws = ld_slot(b + i);
+                    unsigned long long wm = ld_slot(a + i * STRIDE), ws = ld_slot(b + i * STRIDE);
                     ok = ok && slot_is(wm, tag) && slot_is(ws, tag);
                     if (i == lane) {
                         bm = slot_value(wm);
@@ -1399,6 +1404,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
                     }
                 }
                 if (__all_sync(0xffffffffu, ok)) break;
+                if (NAP) __nanosleep(NAP);
             }
             // Lanes without a partial take lane 0's maximum with a zero sum, which merges as
             // nothing (two empty starts at -inf would give NaN).
