@@ -86,6 +86,16 @@ extern "C" __global__ void __launch_bounds__(512, 2) trace_slot_rms(const float*
     fused_slot_row<true, 4>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
     trace_close();
 }
+// Between two launches of a `clean` graph: reads a buffer larger than the L2 (every line it had
+// is evicted, and the dirty ones are written back now rather than during the next launch).
+extern "C" __global__ void evict_l2(const float4* __restrict__ buf, long long n4, float* sink) {
+    float acc = 0.f;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x) {
+        float4 v = buf[i];
+        acc += v.x + v.y + v.z + v.w;
+    }
+    if (acc == 12345.f) *sink = acc;
+}
 extern "C" __global__ void trace_tick(unsigned long long* out, int n) {
     if (threadIdx.x == 0) {
         for (int i = 0; i < n; ++i) out[i] = trace_now();
@@ -221,20 +231,22 @@ class Case:
             a = [x, y, self.st, np.int32(self.cols), np.float32(EPS)]
         return tuple(a + [self.tr[i]]) if traced else tuple(a)
 
-    def graph(self, traced):
+    def graph(self, traced, evict=None):
         stream = cp.cuda.Stream(non_blocking=True)
         k = self.traced if traced else self.plain
         with stream:
             stream.begin_capture()
             for i in range(LAUNCHES):
+                if evict is not None:
+                    evict()
                 k((self.grid,), (self.block,), self.args(i, traced), shared_mem=self.smem)
             g = stream.end_capture()
         if hasattr(g, "upload"):
             g.upload(stream)
         return stream, g
 
-    def time(self, traced):
-        stream, g = self.graph(traced)
+    def time(self, traced, evict=None):
+        stream, g = self.graph(traced, evict)
         for _ in range(3):
             g.launch(stream)
         a, b = cp.cuda.Event(), cp.cuda.Event()
@@ -375,6 +387,21 @@ def analyse(case, rec, sms):
     return out
 
 
+def meeting_summary(a):
+    """Per row of a slot form: the first and the last block's sight of the row's statistics
+    after its last piece arrived, and (RMS-scaled) of the second meeting after the last block
+    saw the first; µs, as min-max over the rows."""
+    rows = a["rows"]
+    first = [r["first_met_us"] - r["last_arrived_us"] for r in rows]
+    last = [r["last_met_us"] - r["last_arrived_us"] for r in rows]
+    out = {"span": round(a["span_us"], 3), "reads_end": round(max(r["last_arrived_us"] for r in rows), 3),
+           "met_first": [round(min(first), 2), round(max(first), 2)], "met_last": [round(min(last), 2), round(max(last), 2)]}
+    if "rms" in a["kernel"]:
+        second = [r["last_final_us"] - r["last_met_us"] for r in rows]
+        out["second_last"] = [round(min(second), 2), round(max(second), 2)]
+    return out
+
+
 def tick_granularity(load):
     k = load("trace_tick")
     out = cp.zeros(4096, dtype=cp.uint64)
@@ -428,6 +455,28 @@ def main():
         tail = a["sms_busy_per_250ns"]
         print("  SMs busy, first 3 us:", tail[:12], flush=True)
         print("  SMs busy, last 8 us:", tail[-32:], flush=True)
+    # The same launches with the L2 emptied before each (a read of 256 MB), traced only: if the
+    # meetings are slow because the previous launch's dirty lines are written back under them,
+    # they are fast here.
+    flush = cp.zeros(64 * 1024 * 1024, dtype=cp.float32)
+    sink = cp.zeros(1, dtype=cp.float32)
+    evict_k = loads[1]("evict_l2")
+    evict = lambda: evict_k((264,), (1024,), (flush, np.int64(flush.size // 4), sink))
+    report["clean"] = []
+    for c in cases:
+        if not c.split and not c.label.startswith("mix"):
+            continue
+        c.time(True, evict)
+        a = analyse(c, cp.asnumpy(c.tr[LAUNCHES - 1]), sms)
+        entry = {"kernel": c.label, "span_us": a["span_us"], "sm_idle_at_end_mean_us": a["sm_idle_at_end_mean_us"]}
+        if c.split:
+            entry["meetings"] = meeting_summary(a)
+            normal = next(x for x in report["cases"] if x["kernel"] == c.label)
+            entry["meetings_back_to_back"] = meeting_summary(normal)
+        else:
+            entry["phases_us"] = a["phases_us"]
+        report["clean"].append(entry)
+        print("clean:", json.dumps(entry), flush=True)
     report["seconds"] = time.time() - began
     (OUT / "trace.json").write_text(json.dumps(report, indent=1))
     print(f"trace done in {report['seconds']:.0f} s", flush=True)
