@@ -104,29 +104,31 @@ extern "C" __global__ void trace_tick(unsigned long long* out, int n) {
 """
 
 
-# Version 12's variants of the slot form at 8x262144: (NAP, STRIDE) of `fused_slot_row`.
-SLOT_VARIANTS = [(0, 1), (100, 1), (400, 1), (0, 16), (100, 16)]
+# Version 12's variants of the slot form at 8x262144: (NAP, STRIDE) of `fused_slot_row`, and
+# the order in which blocks take the pieces (MAP 0: block b takes row b / split, as the tool's
+# slot kernels do; 1: row b % rows, so that the blocks the SMs take first hold pieces of every
+# row rather than of the first half of the rows).
+SLOT_VARIANTS = [(0, 1, 0), (100, 1, 0), (0, 16, 0), (0, 1, 1), (0, 16, 1), (100, 1, 1)]
 
 
 def slot_variants(traced):
-    """The slot form's variants as kernels, traced (with a record argument) or not."""
+    """The slot form's variants as kernels, traced (with a record argument, indexed by piece)
+    or not."""
     out = []
-    for nap, stride in SLOT_VARIANTS:
+    for nap, stride, order in SLOT_VARIANTS:
         for rms in ("plain", "rms"):
             flag = "true" if rms == "rms" else "false"
-            name = f"slotv_{rms}_n{nap}_s{stride}"
+            name = f"slotv_{rms}_n{nap}_s{stride}_m{order}"
+            unit = "(blockIdx.x % rows) * split + blockIdx.x / rows" if order else "blockIdx.x"
+            call = f"fused_slot_row<{flag}, 4, {nap}, {stride}>(x, y, st, slots, rows, cols, split, eps, unit);"
+            args = "const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps"
             if traced:
                 out.append(
-                    f'extern "C" __global__ void __launch_bounds__(512, 2) trace_{name}(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps, unsigned long long* tr) {{\n'
-                    f"    trace_open(tr, blockIdx.x);\n"
-                    f"    fused_slot_row<{flag}, 4, {nap}, {stride}>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);\n"
-                    f"    trace_close();\n}}\n"
+                    f'extern "C" __global__ void __launch_bounds__(512, 2) trace_{name}({args}, unsigned long long* tr) {{\n'
+                    f"    const unsigned unit = {unit};\n    trace_open(tr, unit);\n    {call}\n    trace_close();\n}}\n"
                 )
             else:
-                out.append(
-                    f'extern "C" __global__ void __launch_bounds__(512, 2) {name}(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) {{\n'
-                    f"    fused_slot_row<{flag}, 4, {nap}, {stride}>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);\n}}\n"
-                )
+                out.append(f'extern "C" __global__ void __launch_bounds__(512, 2) {name}({args}) {{\n    const unsigned unit = {unit};\n    {call}\n}}\n')
     return "".join(out)
 
 
@@ -431,10 +433,11 @@ def main():
         Case(loads, "slot-plain-4x512", "fused_slot_plain_4_512", "trace_slot_plain", 8, 262144, 512, 256, split=32),
         Case(loads, "slot-rms-4x512", "fused_slot_rms_4_512", "trace_slot_rms", 8, 262144, 512, 256, split=32),
     ]
-    for nap, stride in SLOT_VARIANTS[1:]:
+    for nap, stride, order in SLOT_VARIANTS[1:]:
         for rms in ("plain", "rms"):
-            name = f"slotv_{rms}_n{nap}_s{stride}"
-            cases.append(Case(loads, f"slot-{rms}-4x512-n{nap}-s{stride}", name, "trace_" + name, 8, 262144, 512, 256, split=32, stride=stride))
+            name = f"slotv_{rms}_n{nap}_s{stride}_m{order}"
+            label = f"slot-{rms}-4x512-n{nap}-s{stride}-m{order}"
+            cases.append(Case(loads, label, name, "trace_" + name, 8, 262144, 512, 256, split=32, stride=stride))
     report["cases"] = []
     for c in cases:
         plain_us, _ = c.time(False)
@@ -463,7 +466,7 @@ def main():
     evict_k = loads[1]("evict_l2")
     evict = lambda: evict_k((264,), (1024,), (flush, np.int64(flush.size // 4), sink))
     report["clean"] = []
-    for c in cases:
+    for c in cases if os.environ.get("CLEAN") else []:
         if not c.split and not c.label.startswith("mix"):
             continue
         c.time(True, evict)
