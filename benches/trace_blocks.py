@@ -107,20 +107,20 @@ extern "C" __global__ void trace_tick(unsigned long long* out, int n) {
 # Version 12's variants of the slot form at 8x262144: (NAP, STRIDE) of `fused_slot_row`, and
 # the order in which blocks take the pieces (MAP 0: block b takes row b / split, as the tool's
 # slot kernels do; 1: row b % rows, so that the blocks the SMs take first hold pieces of every
-# row rather than of the first half of the rows).
-SLOT_VARIANTS = [(0, 1, 0), (100, 1, 0), (0, 16, 0), (0, 1, 1), (0, 16, 1), (100, 1, 1)]
+# row rather than of the first half of the rows), and BULK (stores by a bulk copy).
+SLOT_VARIANTS = [(0, 1, 0, 0), (0, 16, 0, 0), (0, 1, 0, 1), (0, 16, 0, 1), (0, 1, 1, 1)]
 
 
 def slot_variants(traced):
     """The slot form's variants as kernels, traced (with a record argument, indexed by piece)
     or not."""
     out = []
-    for nap, stride, order in SLOT_VARIANTS:
+    for nap, stride, order, bulk in SLOT_VARIANTS:
         for rms in ("plain", "rms"):
             flag = "true" if rms == "rms" else "false"
-            name = f"slotv_{rms}_n{nap}_s{stride}_m{order}"
+            name = f"slotv_{rms}_n{nap}_s{stride}_m{order}_b{bulk}"
             unit = "(blockIdx.x % rows) * split + blockIdx.x / rows" if order else "blockIdx.x"
-            call = f"fused_slot_row<{flag}, 4, {nap}, {stride}>(x, y, st, slots, rows, cols, split, eps, unit);"
+            call = f"fused_slot_row<{flag}, 4, {nap}, {stride}, {'true' if bulk else 'false'}>(x, y, st, slots, rows, cols, split, eps, unit);"
             args = "const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps"
             if traced:
                 out.append(
@@ -433,11 +433,12 @@ def main():
         Case(loads, "slot-plain-4x512", "fused_slot_plain_4_512", "trace_slot_plain", 8, 262144, 512, 256, split=32),
         Case(loads, "slot-rms-4x512", "fused_slot_rms_4_512", "trace_slot_rms", 8, 262144, 512, 256, split=32),
     ]
-    for nap, stride, order in SLOT_VARIANTS[1:]:
+    for nap, stride, order, bulk in SLOT_VARIANTS[1:]:
         for rms in ("plain", "rms"):
-            name = f"slotv_{rms}_n{nap}_s{stride}_m{order}"
-            label = f"slot-{rms}-4x512-n{nap}-s{stride}-m{order}"
-            cases.append(Case(loads, label, name, "trace_" + name, 8, 262144, 512, 256, split=32, stride=stride))
+            name = f"slotv_{rms}_n{nap}_s{stride}_m{order}_b{bulk}"
+            label = f"slot-{rms}-4x512-n{nap}-s{stride}-m{order}-b{bulk}"
+            smem = 4 * 512 * 16 if bulk else 0
+            cases.append(Case(loads, label, name, "trace_" + name, 8, 262144, 512, 256, smem=smem, split=32, stride=stride))
     report["cases"] = []
     for c in cases:
         plain_us, _ = c.time(False)

@@ -1150,6 +1150,30 @@ __device__ __forceinline__ void store_piece(float4* __restrict__ yr, int stride,
     }
 }
 
+// The same through the tensor memory accelerator (issue 16, version 12, the slot form's BULK
+// variant): the scaled piece goes to shared memory (`stage`, the launch's dynamic shared memory,
+// T * V float4s), and one thread stores all of it with a bulk copy, so that the stores do not
+// queue in the SM's load/store path in front of the polls of the other block on the SM.
+template <int V>
+__device__ __forceinline__ void store_piece_bulk(float4* __restrict__ yr, int stride, const float4 (&v)[V], float r, float* __restrict__ stats, int row, int piece,
+                                                 float scale, float mx, float s) {
+    extern __shared__ __align__(128) float4 stage[];
+#pragma unroll
+    for (int k = 0; k < V; ++k) stage[threadIdx.x + stride * k] = make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r);
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(yr), "r"(smem_u32(stage)), "r"((unsigned)(stride * V * 16)) : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    }
+    if (stats && piece == 0 && threadIdx.x == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+}
+
 __device__ __forceinline__ void row_arrive_wait(unsigned* cnt, unsigned split) {
     __syncthreads();
     if (threadIdx.x < 32) {
@@ -1301,9 +1325,11 @@ __device__ __forceinline__ float slot_value(unsigned long long w) { return __uin
 // `unit` is the piece's place in row-major order (row unit / split, piece unit % split): the
 // block's index in the slot forms, a ticket in the tail form's split rows. NAP (ns) is a pause
 // after each poll that did not find the row complete, and STRIDE the words from one piece's
-// slot to the next (1: a row's slots share two cache lines; 16: each has its own); both are
-// issue 16's version-12 variants, and every kernel the tool dispatches takes the defaults.
-template <bool RMS, int V, int NAP = 0, int STRIDE = 1>
+// slot to the next (1: a row's slots share two cache lines; 16: each has its own), and BULK
+// stores the piece by a bulk copy from shared memory (the launch then gives 16 * V * T bytes of
+// dynamic shared memory); all three are issue 16's version-12 variants, and every kernel the
+// tool dispatches takes the defaults.
+template <bool RMS, int V, int NAP = 0, int STRIDE = 1, bool BULK = false>
 __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                int rows, int cols, int split, float eps, unsigned unit) {
     __shared__ float red[64];
@@ -1423,7 +1449,11 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         r = exp2f((m0 - rm) * LOG2E) / s;
         mx = rm;
     }
-    store_piece(yr, T, v, r, stats, row, piece, scale, mx, s);
+    if (BULK) {
+        store_piece_bulk(yr, T, v, r, stats, row, piece, scale, mx, s);
+    } else {
+        store_piece(yr, T, v, r, stats, row, piece, scale, mx, s);
+    }
 }
 
 #define SLOT_KERNEL(V, T, MINB)                                                                                               \
