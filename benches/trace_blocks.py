@@ -107,8 +107,8 @@ extern "C" __global__ void trace_tick(unsigned long long* out, int n) {
 # Version 12's variants of the slot form at 8x262144: (NAP, STRIDE) of `fused_slot_row`, and
 # the order in which blocks take the pieces (MAP 0: block b takes row b / split, as the tool's
 # slot kernels do; 1: row b % rows, so that the blocks the SMs take first hold pieces of every
-# row rather than of the first half of the rows), and BULK (stores by a bulk copy).
-SLOT_VARIANTS = [(0, 1, 0, 0), (0, 16, 0, 0), (0, 1, 0, 1), (0, 16, 0, 1), (0, 1, 1, 1)]
+# row rather than of the first half of the rows), and BULK (stores by that many bulk copies).
+SLOT_VARIANTS = [(0, 1, 0, 0), (0, 1, 0, 1), (0, 1, 0, 8), (0, 1, 0, 32), (0, 16, 0, 8), (0, 16, 0, 32)]
 
 
 def slot_variants(traced):
@@ -120,7 +120,7 @@ def slot_variants(traced):
             flag = "true" if rms == "rms" else "false"
             name = f"slotv_{rms}_n{nap}_s{stride}_m{order}_b{bulk}"
             unit = "(blockIdx.x % rows) * split + blockIdx.x / rows" if order else "blockIdx.x"
-            call = f"fused_slot_row<{flag}, 4, {nap}, {stride}, {'true' if bulk else 'false'}>(x, y, st, slots, rows, cols, split, eps, unit);"
+            call = f"fused_slot_row<{flag}, 4, {nap}, {stride}, {bulk}>(x, y, st, slots, rows, cols, split, eps, unit);"
             args = "const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps"
             if traced:
                 out.append(

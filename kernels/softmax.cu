@@ -1152,9 +1152,10 @@ __device__ __forceinline__ void store_piece(float4* __restrict__ yr, int stride,
 
 // The same through the tensor memory accelerator (issue 16, version 12, the slot form's BULK
 // variant): the scaled piece goes to shared memory (`stage`, the launch's dynamic shared memory,
-// T * V float4s), and one thread stores all of it with a bulk copy, so that the stores do not
-// queue in the SM's load/store path in front of the polls of the other block on the SM.
-template <int V>
+// T * V float4s), and the first CHUNKS threads store it with one bulk copy each, so that the
+// stores do not queue in the SM's load/store path in front of the polls of the other block on
+// the SM.
+template <int V, int CHUNKS>
 __device__ __forceinline__ void store_piece_bulk(float4* __restrict__ yr, int stride, const float4 (&v)[V], float r, float* __restrict__ stats, int row, int piece,
                                                  float scale, float mx, float s) {
     extern __shared__ __align__(128) float4 stage[];
@@ -1162,8 +1163,9 @@ __device__ __forceinline__ void store_piece_bulk(float4* __restrict__ yr, int st
     for (int k = 0; k < V; ++k) stage[threadIdx.x + stride * k] = make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r);
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
-    if (threadIdx.x == 0) {
-        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(yr), "r"(smem_u32(stage)), "r"((unsigned)(stride * V * 16)) : "memory");
+    if (threadIdx.x < CHUNKS) {
+        const unsigned bytes = (unsigned)(stride * V * 16) / CHUNKS, at = threadIdx.x * bytes;
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"((char*)yr + at), "r"(smem_u32(stage) + at), "r"(bytes) : "memory");
         asm volatile("cp.async.bulk.commit_group;" ::: "memory");
         asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
     }
@@ -1326,10 +1328,10 @@ __device__ __forceinline__ float slot_value(unsigned long long w) { return __uin
 // block's index in the slot forms, a ticket in the tail form's split rows. NAP (ns) is a pause
 // after each poll that did not find the row complete, and STRIDE the words from one piece's
 // slot to the next (1: a row's slots share two cache lines; 16: each has its own), and BULK
-// stores the piece by a bulk copy from shared memory (the launch then gives 16 * V * T bytes of
+// stores the piece by that many bulk copies from shared memory (the launch then gives 16 * V * T bytes of
 // dynamic shared memory); all three are issue 16's version-12 variants, and every kernel the
 // tool dispatches takes the defaults.
-template <bool RMS, int V, int NAP = 0, int STRIDE = 1, bool BULK = false>
+template <bool RMS, int V, int NAP = 0, int STRIDE = 1, int BULK = 0>
 __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                int rows, int cols, int split, float eps, unsigned unit) {
     __shared__ float red[64];
@@ -1450,7 +1452,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         mx = rm;
     }
     if (BULK) {
-        store_piece_bulk(yr, T, v, r, stats, row, piece, scale, mx, s);
+        store_piece_bulk<V, BULK>(yr, T, v, r, stats, row, piece, scale, mx, s);
     } else {
         store_piece(yr, T, v, r, stats, row, piece, scale, mx, s);
     }
