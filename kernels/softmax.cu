@@ -1329,9 +1329,51 @@ __device__ __forceinline__ float slot_value(unsigned long long w) { return __uin
 // after each poll that did not find the row complete, and STRIDE the words from one piece's
 // slot to the next (1: a row's slots share two cache lines; 16: each has its own), and BULK
 // stores the piece by that many bulk copies from shared memory (the launch then gives 16 * V * T bytes of
-// dynamic shared memory); all three are issue 16's version-12 variants, and every kernel the
-// tool dispatches takes the defaults.
-template <bool RMS, int V, int NAP = 0, int STRIDE = 1, int BULK = 0>
+// dynamic shared memory), and GATE holds a block's stores until its SM-mate's row has met
+// (SlotGate); all four are issue 16's version-12 variants, and every kernel the tool dispatches
+// takes the defaults.
+// The store gate of the slot form's GATE variant (issue 16, version 12). A block whose row has
+// met stores its piece at once, and those stores queue in the SM's load/store path in front of
+// the polls of the other block on the SM, whose row may not have met yet. With the gate, a
+// block stores only once its SM-mate's row has met too. The mates find each other through
+// words after the three regions of tagged slots (`g`): g[sm] takes each block's unit with the
+// launch's tag (an exchange, so the second block on an SM learns the first), g[256 + u] tells
+// the first block u its mate, g[256 + units + u] says that u's row has met. A block never
+// waits for its mate before its own row has met, and rows meet without the gate, so nothing
+// waits in a cycle; a block that finds no mate (alone on its SM) does not wait.
+struct SlotGate {
+    unsigned long long* g;
+    unsigned units, unit, tag, mate;
+    bool mate_met;
+    static constexpr unsigned NONE = 0xffffffffu;
+    __device__ void open() {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        unsigned long long old = atomicExch(g + sm, ((unsigned long long)tag << 32) | unit);
+        mate = (unsigned)(old >> 32) == tag ? (unsigned)old : NONE;
+        if (mate != NONE) st_slot(g + 256 + mate, tag, __uint_as_float(unit));
+        mate_met = false;
+    }
+    // Before the last meeting: the first block of an SM learns its mate, if one announced itself.
+    __device__ void find() {
+        if (mate == NONE) {
+            unsigned long long w = ld_slot(g + 256 + unit);
+            if (slot_is(w, tag)) mate = __float_as_uint(slot_value(w));
+        }
+    }
+    // In each poll of the last meeting.
+    __device__ void poll() {
+        if (mate != NONE && !mate_met) mate_met = slot_is(ld_slot(g + 256 + units + mate), tag);
+    }
+    // After the last meeting: say so, then wait for the mate's row if the last poll had not seen it.
+    __device__ void close() {
+        st_slot(g + 256 + units + unit, tag, 0.f);
+        if (mate != NONE)
+            while (!mate_met) mate_met = slot_is(ld_slot(g + 256 + units + mate), tag);
+    }
+};
+
+template <bool RMS, int V, int NAP = 0, int STRIDE = 1, int BULK = 0, bool GATE = false>
 __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                int rows, int cols, int split, float eps, unsigned unit) {
     __shared__ float red[64];
@@ -1349,6 +1391,8 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         tag = (unsigned)(ld_slot(a + piece * STRIDE) >> 32) + 1;
         if (RMS) tag2 = (unsigned)(ld_slot(c + piece * STRIDE) >> 32) + 1;
     }
+    SlotGate gate{slots + (size_t)3 * rows * split * STRIDE, (unsigned)(rows * split), unit, tag, SlotGate::NONE, false};
+    if (GATE && threadIdx.x == 0) gate.open();
     const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + piece * per);
     float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + piece * per);
     float4 v[V];
@@ -1388,6 +1432,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         s = block_sum(exp_scaled(v, mx, scale * LOG2E), red);
         if (threadIdx.x < 32) {
             if (lane == 0) st_slot(c + piece * STRIDE, tag2, s);
+            if (GATE && lane == 0) gate.find();
             float qs;
             for (;;) {
                 qs = 0.f;
@@ -1397,10 +1442,12 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
                     ok = ok && slot_is(w, tag2);
                     qs += slot_value(w);
                 }
+                if (GATE && lane == 0) gate.poll();
                 if (__all_sync(0xffffffffu, ok)) break;
                 if (NAP) __nanosleep(NAP);
             }
             qs = warp_sum(qs);
+            if (GATE && lane == 0) gate.close();
             if (lane == 0) row_stat[0] = qs;
         }
         __syncthreads();
@@ -1415,6 +1462,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         TRACE_MARK(2);
         if (threadIdx.x < 32) {
             if (lane == 0) { st_slot(a + piece * STRIDE, tag, mx); st_slot(b + piece * STRIDE, tag, s); }
+            if (GATE && lane == 0) gate.find();
             float bm, bs;
             for (;;) {
                 // Each lane starts from its own first partial, loaded in the same poll as the
@@ -1431,6 +1479,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
                         online_merge(bm, bs, slot_value(wm), slot_value(ws), LOG2E);
                     }
                 }
+                if (GATE && lane == 0) gate.poll();
                 if (__all_sync(0xffffffffu, ok)) break;
                 if (NAP) __nanosleep(NAP);
             }
@@ -1442,6 +1491,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
                 bs = 0.f;
             }
             warp_online(bm, bs, LOG2E);
+            if (GATE && lane == 0) gate.close();
             if (lane == 0) { row_stat[0] = bm; row_stat[1] = bs; }
         }
         __syncthreads();
