@@ -11,10 +11,19 @@ over rotated buffers, as the benchmark times them, once traced and once not, so 
 stamps cost is measured too. The last launch's stamps are analysed here and written, with the
 summary, as JSON to $OUT (default /tmp/out).
 
-This is a diagnostic, not evidence: nothing it writes goes under `evidence/`, and the figures
-it prints are quoted in `kernels/NOTES.md` as such.
+Before the kernels it times one meeting of the slot form alone (`meet_*`: 256 blocks, each
+row's 32 publishing a tagged word and polling the row's 32, nothing else running). With CLEAN=1
+it also traces each slot and mixed kernel with the L2 emptied before every launch. Each graph's
+outputs are poisoned before it and its last launch's output checked against an FP64 softmax
+(rows sampled; infinity where an element was not written).
 
-Usage (device machine, repository root): python3 benches/trace_blocks.py
+This is a diagnostic, not evidence: nothing it writes goes under `evidence/`, and the figures
+it prints are quoted in `kernels/NOTES.md` (version 12) as such. The variants timed with it in
+version 12 (pauses between polls, a line a slot, bulk stores, a store gate) were refuted and
+removed; they are in the history at commit 83cde07.
+
+Usage (device machine, repository root; the device returns at most 8 files, so pack them):
+    python3 benches/trace_blocks.py && tar czf /tmp/trace.tgz -C $OUT . && rm $OUT/* && mv /tmp/trace.tgz $OUT/
 """
 import json
 import os
@@ -104,35 +113,6 @@ extern "C" __global__ void trace_tick(unsigned long long* out, int n) {
 """
 
 
-# Version 12's variants of the slot form at 8x262144: (NAP, STRIDE) of `fused_slot_row`, and
-# the order in which blocks take the pieces (MAP 0: block b takes row b / split, as the tool's
-# slot kernels do; 1: row b % rows, so that the blocks the SMs take first hold pieces of every
-# row rather than of the first half of the rows), BULK (stores by that many bulk copies) and GATE
-# (a block's stores held until its SM-mate's row has met).
-SLOT_VARIANTS = [(0, 1, 0, 0, 0), (0, 1, 0, 0, 1), (0, 16, 0, 0, 1), (0, 1, 1, 0, 1)]
-
-
-def slot_variants(traced):
-    """The slot form's variants as kernels, traced (with a record argument, indexed by piece)
-    or not."""
-    out = []
-    for nap, stride, order, bulk, gate in SLOT_VARIANTS:
-        for rms in ("plain", "rms"):
-            flag = "true" if rms == "rms" else "false"
-            name = f"slotv_{rms}_n{nap}_s{stride}_m{order}_b{bulk}_g{gate}"
-            unit = "(blockIdx.x % rows) * split + blockIdx.x / rows" if order else "blockIdx.x"
-            call = f"fused_slot_row<{flag}, 4, {nap}, {stride}, {bulk}, {'true' if gate else 'false'}>(x, y, st, slots, rows, cols, split, eps, unit);"
-            args = "const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps"
-            if traced:
-                out.append(
-                    f'extern "C" __global__ void __launch_bounds__(512, 2) trace_{name}({args}, unsigned long long* tr) {{\n'
-                    f"    const unsigned unit = {unit};\n    trace_open(tr, unit);\n    {call}\n    trace_close();\n}}\n"
-                )
-            else:
-                out.append(f'extern "C" __global__ void __launch_bounds__(512, 2) {name}({args}) {{\n    const unsigned unit = {unit};\n    {call}\n}}\n')
-    return "".join(out)
-
-
 # The meeting alone (version 12): each block of a row publishes a tagged word and polls its
 # row-mates' until all carry the round's tag, ROUNDS times, with nothing else in the memory
 # system. Tags only grow, so a block already in round r + 1 counts as having passed round r.
@@ -197,9 +177,8 @@ def modules():
     wrappers set a block's record, so no other kernel of the second module may be launched."""
     cu = (ROOT / "kernels" / "softmax.cu").read_text()
     opts = ("-std=c++17", "-I/usr/local/cuda/include")
-    plain_src = cu + slot_variants(False)
-    traced_src = TRACE + cu + WRAPPERS + MEET + slot_variants(True)
-    plain = lambda name: cp.RawKernel(plain_src, name, options=opts)
+    traced_src = TRACE + cu + WRAPPERS + MEET
+    plain = lambda name: cp.RawKernel(cu, name, options=opts)
     traced = lambda name: cp.RawKernel(traced_src, name, options=opts)
     return plain, traced
 
@@ -207,7 +186,7 @@ def modules():
 class Case:
     """One kernel at one shape: its plain and traced launches, with their own buffers."""
 
-    def __init__(self, loads, label, plain, traced, rows, cols, block, grid, smem=0, split=0, stride=1):
+    def __init__(self, loads, label, plain, traced, rows, cols, block, grid, smem=0, split=0):
         self.label, self.rows, self.cols, self.block, self.grid, self.smem, self.split = label, rows, cols, block, grid, smem, split
         self.plain, self.traced = loads[0](plain), loads[1](traced)
         for k in (self.plain, self.traced):
@@ -221,8 +200,7 @@ class Case:
         self.x = [cp.asarray(rng.standard_normal((rows, cols), dtype=np.float32) * 3) for _ in range(self.sets)]
         self.y = [cp.full((rows, cols), np.nan, dtype=cp.float32) for _ in range(self.sets)]
         self.st = cp.zeros(3 * rows, dtype=cp.float32)
-        # The three regions of tagged slots, then the gate's words (SlotGate).
-        self.slots = [cp.zeros(3 * rows * max(split, 1) * stride + 256 + 2 * rows * max(split, 1), dtype=cp.uint64) for _ in range(2)]
+        self.slots = [cp.zeros(3 * rows * max(split, 1), dtype=cp.uint64) for _ in range(2)]
         self.tr = [cp.zeros(grid * REC, dtype=cp.uint64) for _ in range(LAUNCHES)]
 
     def args(self, i, traced):
@@ -441,12 +419,6 @@ def main():
         Case(loads, "slot-plain-4x512", "fused_slot_plain_4_512", "trace_slot_plain", 8, 262144, 512, 256, split=32),
         Case(loads, "slot-rms-4x512", "fused_slot_rms_4_512", "trace_slot_rms", 8, 262144, 512, 256, split=32),
     ]
-    for nap, stride, order, bulk, gate in SLOT_VARIANTS[1:]:
-        for rms in ("plain", "rms"):
-            name = f"slotv_{rms}_n{nap}_s{stride}_m{order}_b{bulk}_g{gate}"
-            label = f"slot-{rms}-4x512-n{nap}-s{stride}-m{order}-b{bulk}-g{gate}"
-            smem = 4 * 512 * 16 if bulk else 0
-            cases.append(Case(loads, label, name, "trace_" + name, 8, 262144, 512, 256, smem=smem, split=32, stride=stride))
     report["cases"] = []
     for c in cases:
         # Outputs poisoned before each of the two graphs, and each graph's last output checked.

@@ -1150,32 +1150,6 @@ __device__ __forceinline__ void store_piece(float4* __restrict__ yr, int stride,
     }
 }
 
-// The same through the tensor memory accelerator (issue 16, version 12, the slot form's BULK
-// variant): the scaled piece goes to shared memory (`stage`, the launch's dynamic shared memory,
-// T * V float4s), and the first CHUNKS threads store it with one bulk copy each, so that the
-// stores do not queue in the SM's load/store path in front of the polls of the other block on
-// the SM.
-template <int V, int CHUNKS>
-__device__ __forceinline__ void store_piece_bulk(float4* __restrict__ yr, int stride, const float4 (&v)[V], float r, float* __restrict__ stats, int row, int piece,
-                                                 float scale, float mx, float s) {
-    extern __shared__ __align__(128) float4 stage[];
-#pragma unroll
-    for (int k = 0; k < V; ++k) stage[threadIdx.x + stride * k] = make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r);
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    __syncthreads();
-    if (threadIdx.x < CHUNKS) {
-        const unsigned bytes = (unsigned)(stride * V * 16) / CHUNKS, at = threadIdx.x * bytes;
-        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"((char*)yr + at), "r"(smem_u32(stage) + at), "r"(bytes) : "memory");
-        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-    }
-    if (stats && piece == 0 && threadIdx.x == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
-    }
-}
-
 __device__ __forceinline__ void row_arrive_wait(unsigned* cnt, unsigned split) {
     __syncthreads();
     if (threadIdx.x < 32) {
@@ -1325,55 +1299,8 @@ __device__ __forceinline__ bool slot_is(unsigned long long w, unsigned tag) { re
 __device__ __forceinline__ float slot_value(unsigned long long w) { return __uint_as_float((unsigned)w); }
 
 // `unit` is the piece's place in row-major order (row unit / split, piece unit % split): the
-// block's index in the slot forms, a ticket in the tail form's split rows. NAP (ns) is a pause
-// after each poll that did not find the row complete, and STRIDE the words from one piece's
-// slot to the next (1: a row's slots share two cache lines; 16: each has its own), and BULK
-// stores the piece by that many bulk copies from shared memory (the launch then gives 16 * V * T bytes of
-// dynamic shared memory), and GATE holds a block's stores until its SM-mate's row has met
-// (SlotGate); all four are issue 16's version-12 variants, and every kernel the tool dispatches
-// takes the defaults.
-// The store gate of the slot form's GATE variant (issue 16, version 12). A block whose row has
-// met stores its piece at once, and those stores queue in the SM's load/store path in front of
-// the polls of the other block on the SM, whose row may not have met yet. With the gate, a
-// block stores only once its SM-mate's row has met too. The mates find each other through
-// words after the three regions of tagged slots (`g`): g[sm] takes each block's unit with the
-// launch's tag (an exchange, so the second block on an SM learns the first), g[256 + u] tells
-// the first block u its mate, g[256 + units + u] says that u's row has met. A block never
-// waits for its mate before its own row has met, and rows meet without the gate, so nothing
-// waits in a cycle; a block that finds no mate (alone on its SM) does not wait.
-struct SlotGate {
-    unsigned long long* g;
-    unsigned units, unit, tag, mate;
-    bool mate_met;
-    static constexpr unsigned NONE = 0xffffffffu;
-    __device__ void open() {
-        unsigned sm;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        unsigned long long old = atomicExch(g + sm, ((unsigned long long)tag << 32) | unit);
-        mate = (unsigned)(old >> 32) == tag ? (unsigned)old : NONE;
-        if (mate != NONE) st_slot(g + 256 + mate, tag, __uint_as_float(unit));
-        mate_met = false;
-    }
-    // Before the last meeting: the first block of an SM learns its mate, if one announced itself.
-    __device__ void find() {
-        if (mate == NONE) {
-            unsigned long long w = ld_slot(g + 256 + unit);
-            if (slot_is(w, tag)) mate = __float_as_uint(slot_value(w));
-        }
-    }
-    // In each poll of the last meeting.
-    __device__ void poll() {
-        if (mate != NONE && !mate_met) mate_met = slot_is(ld_slot(g + 256 + units + mate), tag);
-    }
-    // After the last meeting: say so, then wait for the mate's row if the last poll had not seen it.
-    __device__ void close() {
-        st_slot(g + 256 + units + unit, tag, 0.f);
-        if (mate != NONE)
-            while (!mate_met) mate_met = slot_is(ld_slot(g + 256 + units + mate), tag);
-    }
-};
-
-template <bool RMS, int V, int NAP = 0, int STRIDE = 1, int BULK = 0, bool GATE = false>
+// block's index in the slot forms, a ticket in the tail form's split rows.
+template <bool RMS, int V>
 __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                int rows, int cols, int split, float eps, unsigned unit) {
     __shared__ float red[64];
@@ -1382,17 +1309,15 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
     const int row = unit / split, piece = unit % split;
     const int lane = threadIdx.x & 31;
     const size_t per = (size_t)4 * T * V;
-    unsigned long long* a = slots + (size_t)row * split * STRIDE;
-    unsigned long long* b = slots + ((size_t)rows + row) * split * STRIDE;
-    unsigned long long* c = slots + ((size_t)2 * rows + row) * split * STRIDE;
+    unsigned long long* a = slots + (size_t)row * split;
+    unsigned long long* b = slots + ((size_t)rows + row) * split;
+    unsigned long long* c = slots + ((size_t)2 * rows + row) * split;
     // The tags this launch writes, read before the row so that their latency hides behind it.
     unsigned tag = 0, tag2 = 0;
     if (threadIdx.x < 32) {
-        tag = (unsigned)(ld_slot(a + piece * STRIDE) >> 32) + 1;
-        if (RMS) tag2 = (unsigned)(ld_slot(c + piece * STRIDE) >> 32) + 1;
+        tag = (unsigned)(ld_slot(a + piece) >> 32) + 1;
+        if (RMS) tag2 = (unsigned)(ld_slot(c + piece) >> 32) + 1;
     }
-    SlotGate gate{slots + (size_t)3 * rows * split * STRIDE, (unsigned)(rows * split), unit, tag, SlotGate::NONE, false};
-    if (GATE && threadIdx.x == 0) gate.open();
     const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + piece * per);
     float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + piece * per);
     float4 v[V];
@@ -1405,20 +1330,19 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         block_sum_max(sq, mx, red);
         TRACE_MARK(2);
         if (threadIdx.x < 32) {
-            if (lane == 0) { st_slot(a + piece * STRIDE, tag, sq); st_slot(b + piece * STRIDE, tag, mx); }
+            if (lane == 0) { st_slot(a + piece, tag, sq); st_slot(b + piece, tag, mx); }
             float qa, qb;
             for (;;) {
                 qa = 0.f;
                 qb = NEG_INF;
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
-                    unsigned long long wa = ld_slot(a + i * STRIDE), wb = ld_slot(b + i * STRIDE);
+                    unsigned long long wa = ld_slot(a + i), wb = ld_slot(b + i);
                     ok = ok && slot_is(wa, tag) && slot_is(wb, tag);
                     qa += slot_value(wa);
                     qb = fmaxf(qb, slot_value(wb));
                 }
                 if (__all_sync(0xffffffffu, ok)) break;
-                if (NAP) __nanosleep(NAP);
             }
             qa = warp_sum(qa);
             qb = warp_max(qb);
@@ -1431,23 +1355,19 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         scale = 1.f / sqrtf(sq / cols + eps);
         s = block_sum(exp_scaled(v, mx, scale * LOG2E), red);
         if (threadIdx.x < 32) {
-            if (lane == 0) st_slot(c + piece * STRIDE, tag2, s);
-            if (GATE && lane == 0) gate.find();
+            if (lane == 0) st_slot(c + piece, tag2, s);
             float qs;
             for (;;) {
                 qs = 0.f;
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
-                    unsigned long long w = ld_slot(c + i * STRIDE);
+                    unsigned long long w = ld_slot(c + i);
                     ok = ok && slot_is(w, tag2);
                     qs += slot_value(w);
                 }
-                if (GATE && lane == 0) gate.poll();
                 if (__all_sync(0xffffffffu, ok)) break;
-                if (NAP) __nanosleep(NAP);
             }
             qs = warp_sum(qs);
-            if (GATE && lane == 0) gate.close();
             if (lane == 0) row_stat[0] = qs;
         }
         __syncthreads();
@@ -1461,8 +1381,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         block_online(mx, s, LOG2E, red);
         TRACE_MARK(2);
         if (threadIdx.x < 32) {
-            if (lane == 0) { st_slot(a + piece * STRIDE, tag, mx); st_slot(b + piece * STRIDE, tag, s); }
-            if (GATE && lane == 0) gate.find();
+            if (lane == 0) { st_slot(a + piece, tag, mx); st_slot(b + piece, tag, s); }
             float bm, bs;
             for (;;) {
                 // Each lane starts from its own first partial, loaded in the same poll as the
@@ -1470,7 +1389,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
                 // and merge in a stale maximum.
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
-                    unsigned long long wm = ld_slot(a + i * STRIDE), ws = ld_slot(b + i * STRIDE);
+                    unsigned long long wm = ld_slot(a + i), ws = ld_slot(b + i);
                     ok = ok && slot_is(wm, tag) && slot_is(ws, tag);
                     if (i == lane) {
                         bm = slot_value(wm);
@@ -1479,9 +1398,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
                         online_merge(bm, bs, slot_value(wm), slot_value(ws), LOG2E);
                     }
                 }
-                if (GATE && lane == 0) gate.poll();
                 if (__all_sync(0xffffffffu, ok)) break;
-                if (NAP) __nanosleep(NAP);
             }
             // Lanes without a partial take lane 0's maximum with a zero sum, which merges as
             // nothing (two empty starts at -inf would give NaN).
@@ -1491,7 +1408,6 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
                 bs = 0.f;
             }
             warp_online(bm, bs, LOG2E);
-            if (GATE && lane == 0) gate.close();
             if (lane == 0) { row_stat[0] = bm; row_stat[1] = bs; }
         }
         __syncthreads();
@@ -1501,11 +1417,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         r = exp2f((m0 - rm) * LOG2E) / s;
         mx = rm;
     }
-    if (BULK) {
-        store_piece_bulk<V, BULK>(yr, T, v, r, stats, row, piece, scale, mx, s);
-    } else {
-        store_piece(yr, T, v, r, stats, row, piece, scale, mx, s);
-    }
+    store_piece(yr, T, v, r, stats, row, piece, scale, mx, s);
 }
 
 #define SLOT_KERNEL(V, T, MINB)                                                                                               \
