@@ -95,6 +95,11 @@
 //   hand      mix (mixh: letting the next kernel start once all its blocks have started) for all
 //             but the last rows, which go to a cluster kernel launched as a programmatic
 //             dependent: level with mix at best, slower RMS-scaled.
+// Version 12 (kernels/NOTES.md): no new form. The TRACE_MARK hooks below let
+// benches/trace_blocks.py stamp when each block passes them; the timeline put the mixed form's
+// idle SMs at the end of the kernel and the slot form's loss in meetings slowed by other rows'
+// stores, and the changes it suggested (pauses between polls, a line a slot, bulk stores, a
+// store gate) were all refuted.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
