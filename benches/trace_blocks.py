@@ -114,7 +114,7 @@ extern "C" __global__ void trace_tick(unsigned long long* out, int n) {
 
 
 # The meeting alone (version 12): each block of a row publishes a tagged word and polls its
-# row-mates' until all carry the round's tag, ROUNDS times, with nothing else in the memory
+# row-mates' until all carry the round's tag, `rounds` times, with nothing else in the memory
 # system. Tags only grow, so a block already in round r + 1 counts as having passed round r.
 MEET = r"""
 template <int NAP, int STRIDE>
@@ -154,7 +154,7 @@ MEET_KERNEL(100, 16)
 MEET_VARIANTS = [(0, 1), (100, 1), (0, 16), (100, 16)]
 
 
-def meeting_alone(load, sms):
+def meeting_alone(load):
     """Microseconds a meeting of 32 blocks takes with nothing else running, for each variant:
     the median over the 256 blocks of (end - start) / rounds."""
     rounds, out = 200, {}
@@ -409,7 +409,7 @@ def main():
     report = {"device": props["name"].decode(), "sms": sms, "launches": LAUNCHES, "replays": REPLAYS}
     report["globaltimer"] = tick_granularity(loads[1])
     print("globaltimer:", report["globaltimer"], flush=True)
-    report["meeting_alone"] = meeting_alone(loads[1], sms)
+    report["meeting_alone"] = meeting_alone(loads[1])
     print("meeting alone:", json.dumps(report["meeting_alone"]), flush=True)
     cases = [
         Case(loads, "copy-1024x32768", "copy_f4", "trace_copy", 1024, 32768, 256, 1024 * 32768 // 4 // 256),
