@@ -95,6 +95,16 @@ extern "C" __global__ void __launch_bounds__(512, 2) trace_slot_rms(const float*
     fused_slot_row<true, 4>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
     trace_close();
 }
+extern "C" __global__ void __launch_bounds__(512, 2) trace_slot_first_plain(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps, unsigned long long* tr) {
+    trace_open(tr, blockIdx.x);
+    fused_slot_row<false, 4, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
+    trace_close();
+}
+extern "C" __global__ void __launch_bounds__(512, 2) trace_slot_first_rms(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps, unsigned long long* tr) {
+    trace_open(tr, blockIdx.x);
+    fused_slot_row<true, 4, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
+    trace_close();
+}
 // Between two launches of a `clean` graph: reads a buffer larger than the L2 (every line it had
 // is evicted, and the dirty ones are written back now rather than during the next launch).
 extern "C" __global__ void evict_l2(const float4* __restrict__ buf, long long n4, float* sink) {
@@ -153,6 +163,16 @@ MEET_KERNEL(100, 16)
 """
 MEET_VARIANTS = [(0, 1), (100, 1), (0, 16), (100, 16)]
 
+# The slot form's FIRST variant untraced (the tool does not compile it).
+FIRST = r"""
+extern "C" __global__ void __launch_bounds__(512, 2) slot_first_plain(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) {
+    fused_slot_row<false, 4, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
+}
+extern "C" __global__ void __launch_bounds__(512, 2) slot_first_rms(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) {
+    fused_slot_row<true, 4, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
+}
+"""
+
 
 def meeting_alone(load):
     """Microseconds a meeting of 32 blocks takes with nothing else running, for each variant:
@@ -178,7 +198,8 @@ def modules():
     cu = (ROOT / "kernels" / "softmax.cu").read_text()
     opts = ("-std=c++17", "-I/usr/local/cuda/include")
     traced_src = TRACE + cu + WRAPPERS + MEET
-    plain = lambda name: cp.RawKernel(cu, name, options=opts)
+    plain_src = cu + FIRST
+    plain = lambda name: cp.RawKernel(plain_src, name, options=opts)
     traced = lambda name: cp.RawKernel(traced_src, name, options=opts)
     return plain, traced
 
@@ -200,7 +221,8 @@ class Case:
         self.x = [cp.asarray(rng.standard_normal((rows, cols), dtype=np.float32) * 3) for _ in range(self.sets)]
         self.y = [cp.full((rows, cols), np.nan, dtype=cp.float32) for _ in range(self.sets)]
         self.st = cp.zeros(3 * rows, dtype=cp.float32)
-        self.slots = [cp.zeros(3 * rows * max(split, 1), dtype=cp.uint64) for _ in range(2)]
+        # The three regions of tagged slots, then a word per SM for the FIRST variant.
+        self.slots = [cp.zeros(3 * rows * max(split, 1) + 256, dtype=cp.uint64) for _ in range(2)]
         self.tr = [cp.zeros(grid * REC, dtype=cp.uint64) for _ in range(LAUNCHES)]
 
     def args(self, i, traced):
@@ -418,6 +440,8 @@ def main():
         Case(loads, "copy-8x262144", "copy_f4", "trace_copy", 8, 262144, 256, 8 * 262144 // 4 // 256),
         Case(loads, "slot-plain-4x512", "fused_slot_plain_4_512", "trace_slot_plain", 8, 262144, 512, 256, split=32),
         Case(loads, "slot-rms-4x512", "fused_slot_rms_4_512", "trace_slot_rms", 8, 262144, 512, 256, split=32),
+        Case(loads, "slot-plain-4x512-first", "slot_first_plain", "trace_slot_first_plain", 8, 262144, 512, 256, smem=4 * 512 * 16, split=32),
+        Case(loads, "slot-rms-4x512-first", "slot_first_rms", "trace_slot_first_rms", 8, 262144, 512, 256, smem=4 * 512 * 16, split=32),
     ]
     report["cases"] = []
     for c in cases:
