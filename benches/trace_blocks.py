@@ -19,8 +19,9 @@ outputs are poisoned before it and its last launch's output checked against an F
 
 This is a diagnostic, not evidence: nothing it writes goes under `evidence/`, and the figures
 it prints are quoted in `kernels/NOTES.md` (version 12) as such. The variants timed with it in
-version 12 (pauses between polls, a line a slot, bulk stores, a store gate) were refuted and
-removed; they are in the history at commit 83cde07.
+version 12 (pauses between polls, a line a slot, bulk stores, a store gate; bulk stores for the
+first block on each SM) were refuted and removed; they are in the history at commits 83cde07
+and 9a70765.
 
 Usage (device machine, repository root; the device returns at most 8 files, so pack them):
     python3 benches/trace_blocks.py && tar czf /tmp/trace.tgz -C $OUT . && rm $OUT/* && mv /tmp/trace.tgz $OUT/
@@ -95,16 +96,6 @@ extern "C" __global__ void __launch_bounds__(512, 2) trace_slot_rms(const float*
     fused_slot_row<true, 4>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
     trace_close();
 }
-extern "C" __global__ void __launch_bounds__(512, 2) trace_slot_first_plain(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps, unsigned long long* tr) {
-    trace_open(tr, blockIdx.x);
-    fused_slot_row<false, 4, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
-    trace_close();
-}
-extern "C" __global__ void __launch_bounds__(512, 2) trace_slot_first_rms(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps, unsigned long long* tr) {
-    trace_open(tr, blockIdx.x);
-    fused_slot_row<true, 4, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
-    trace_close();
-}
 // Between two launches of a `clean` graph: reads a buffer larger than the L2 (every line it had
 // is evicted, and the dirty ones are written back now rather than during the next launch).
 extern "C" __global__ void evict_l2(const float4* __restrict__ buf, long long n4, float* sink) {
@@ -163,16 +154,6 @@ MEET_KERNEL(100, 16)
 """
 MEET_VARIANTS = [(0, 1), (100, 1), (0, 16), (100, 16)]
 
-# The slot form's FIRST variant untraced (the tool does not compile it).
-FIRST = r"""
-extern "C" __global__ void __launch_bounds__(512, 2) slot_first_plain(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) {
-    fused_slot_row<false, 4, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
-}
-extern "C" __global__ void __launch_bounds__(512, 2) slot_first_rms(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) {
-    fused_slot_row<true, 4, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
-}
-"""
-
 
 def meeting_alone(load):
     """Microseconds a meeting of 32 blocks takes with nothing else running, for each variant:
@@ -198,8 +179,7 @@ def modules():
     cu = (ROOT / "kernels" / "softmax.cu").read_text()
     opts = ("-std=c++17", "-I/usr/local/cuda/include")
     traced_src = TRACE + cu + WRAPPERS + MEET
-    plain_src = cu + FIRST
-    plain = lambda name: cp.RawKernel(plain_src, name, options=opts)
+    plain = lambda name: cp.RawKernel(cu, name, options=opts)
     traced = lambda name: cp.RawKernel(traced_src, name, options=opts)
     return plain, traced
 
@@ -221,8 +201,7 @@ class Case:
         self.x = [cp.asarray(rng.standard_normal((rows, cols), dtype=np.float32) * 3) for _ in range(self.sets)]
         self.y = [cp.full((rows, cols), np.nan, dtype=cp.float32) for _ in range(self.sets)]
         self.st = cp.zeros(3 * rows, dtype=cp.float32)
-        # The three regions of tagged slots, then a word per SM for the FIRST variant.
-        self.slots = [cp.zeros(3 * rows * max(split, 1) + 256, dtype=cp.uint64) for _ in range(2)]
+        self.slots = [cp.zeros(3 * rows * max(split, 1), dtype=cp.uint64) for _ in range(2)]
         self.tr = [cp.zeros(grid * REC, dtype=cp.uint64) for _ in range(LAUNCHES)]
 
     def args(self, i, traced):
@@ -440,8 +419,6 @@ def main():
         Case(loads, "copy-8x262144", "copy_f4", "trace_copy", 8, 262144, 256, 8 * 262144 // 4 // 256),
         Case(loads, "slot-plain-4x512", "fused_slot_plain_4_512", "trace_slot_plain", 8, 262144, 512, 256, split=32),
         Case(loads, "slot-rms-4x512", "fused_slot_rms_4_512", "trace_slot_rms", 8, 262144, 512, 256, split=32),
-        Case(loads, "slot-plain-4x512-first", "slot_first_plain", "trace_slot_first_plain", 8, 262144, 512, 256, smem=4 * 512 * 16, split=32),
-        Case(loads, "slot-rms-4x512-first", "slot_first_rms", "trace_slot_first_rms", 8, 262144, 512, 256, smem=4 * 512 * 16, split=32),
     ]
     report["cases"] = []
     for c in cases:

@@ -98,8 +98,8 @@
 // Version 12 (kernels/NOTES.md): no new form. The TRACE_MARK hooks below let
 // benches/trace_blocks.py stamp when each block passes them; the timeline put the mixed form's
 // idle SMs at the end of the kernel and the slot form's loss in meetings slowed by other rows'
-// stores, and the changes it suggested (pauses between polls, a line a slot, bulk stores, a
-// store gate) were all refuted.
+// stores, and the changes it suggested (pauses between polls, a line a slot, bulk stores for
+// every block or for the first on each SM, a store gate) were all refuted.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
@@ -1155,30 +1155,6 @@ __device__ __forceinline__ void store_piece(float4* __restrict__ yr, int stride,
     }
 }
 
-// The same through the tensor memory accelerator (issue 16, version 12, the slot form's FIRST
-// variant): the scaled piece goes to shared memory (`stage`, the launch's dynamic shared memory,
-// T * V float4s) and one thread stores it with a bulk copy, so that the stores do not queue in
-// the SM's load/store path in front of the polls of the other block on the SM.
-template <int V>
-__device__ __forceinline__ void store_piece_bulk(float4* __restrict__ yr, int stride, const float4 (&v)[V], float r, float* __restrict__ stats, int row, int piece,
-                                                 float scale, float mx, float s) {
-    extern __shared__ __align__(128) float4 stage[];
-#pragma unroll
-    for (int k = 0; k < V; ++k) stage[threadIdx.x + stride * k] = make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r);
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(yr), "r"(smem_u32(stage)), "r"((unsigned)(stride * V * 16)) : "memory");
-        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-    }
-    if (stats && piece == 0 && threadIdx.x == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
-    }
-}
-
 __device__ __forceinline__ void row_arrive_wait(unsigned* cnt, unsigned split) {
     __syncthreads();
     if (threadIdx.x < 32) {
@@ -1328,13 +1304,8 @@ __device__ __forceinline__ bool slot_is(unsigned long long w, unsigned tag) { re
 __device__ __forceinline__ float slot_value(unsigned long long w) { return __uint_as_float((unsigned)w); }
 
 // `unit` is the piece's place in row-major order (row unit / split, piece unit % split): the
-// block's index in the slot forms, a ticket in the tail form's split rows. FIRST (issue 16,
-// version 12, a variant the tool does not dispatch): the first block of the launch on each SM,
-// whose pieces arrive first and whose row meets first, stores by a bulk copy, so that its
-// stores stay out of the load/store path its SM-mate polls through; the SM-mates find out which
-// is first by an exchange on a word per SM after the three regions of slots, and the launch
-// gives 16 * V * T bytes of dynamic shared memory.
-template <bool RMS, int V, bool FIRST = false>
+// block's index in the slot forms, a ticket in the tail form's split rows.
+template <bool RMS, int V>
 __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                int rows, int cols, int split, float eps, unsigned unit) {
     __shared__ float red[64];
@@ -1351,13 +1322,6 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
     if (threadIdx.x < 32) {
         tag = (unsigned)(ld_slot(a + piece) >> 32) + 1;
         if (RMS) tag2 = (unsigned)(ld_slot(c + piece) >> 32) + 1;
-    }
-    __shared__ bool first_on_sm;
-    if (FIRST && threadIdx.x == 0) {
-        unsigned sm;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        const unsigned long long old = atomicExch(slots + (size_t)3 * rows * split + sm, (unsigned long long)tag << 32);
-        first_on_sm = (unsigned)(old >> 32) != tag;
     }
     const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + piece * per);
     float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + piece * per);
@@ -1458,11 +1422,7 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
         r = exp2f((m0 - rm) * LOG2E) / s;
         mx = rm;
     }
-    if (FIRST && first_on_sm) {
-        store_piece_bulk(yr, T, v, r, stats, row, piece, scale, mx, s);
-    } else {
-        store_piece(yr, T, v, r, stats, row, piece, scale, mx, s);
-    }
+    store_piece(yr, T, v, r, stats, row, piece, scale, mx, s);
 }
 
 #define SLOT_KERNEL(V, T, MINB)                                                                                               \
