@@ -76,26 +76,19 @@ extern "C" __global__ void trace_copy(const float4* __restrict__ x, float4* __re
     if (i < n4) __stcs(y + i, __ldcs(x + i));
     trace_close();
 }
-extern "C" __global__ void __launch_bounds__(512, 2) trace_mix_plain(const float* x, float* y, float* st, int cols, float eps, unsigned long long* tr) {
-    trace_open(tr, blockIdx.x);
-    fused_mix_row<false, 8, 8, 512, 1>(x, y, st, eps);
-    trace_close();
-}
-extern "C" __global__ void __launch_bounds__(1024, 2) trace_mix_rms(const float* x, float* y, float* st, int cols, float eps, unsigned long long* tr) {
-    trace_open(tr, blockIdx.x);
-    fused_mix_row<true, 2, 6, 1024, 1>(x, y, st, eps);
-    trace_close();
-}
-extern "C" __global__ void __launch_bounds__(512, 2) trace_slot_plain(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps, unsigned long long* tr) {
-    trace_open(tr, blockIdx.x);
-    fused_slot_row<false, 4>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
-    trace_close();
-}
-extern "C" __global__ void __launch_bounds__(512, 2) trace_slot_rms(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps, unsigned long long* tr) {
-    trace_open(tr, blockIdx.x);
-    fused_slot_row<true, 4>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);
-    trace_close();
-}
+// A dispatched kernel's body between the block's first and last stamps.
+#define TRACED(NAME, THREADS, MINB, PARAMS, CALL)                                                     \
+    extern "C" __global__ void __launch_bounds__(THREADS, MINB) NAME(PARAMS, unsigned long long* tr) { \
+        trace_open(tr, blockIdx.x);                                                                   \
+        CALL;                                                                                         \
+        trace_close();                                                                                \
+    }
+#define MIX_PARAMS const float* x, float* y, float* st, int cols, float eps
+#define SLOT_PARAMS const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps
+TRACED(trace_mix_plain, 512, 2, MIX_PARAMS, (fused_mix_row<false, 8, 8, 512, 1>(x, y, st, eps)))
+TRACED(trace_mix_rms, 1024, 2, MIX_PARAMS, (fused_mix_row<true, 2, 6, 1024, 1>(x, y, st, eps)))
+TRACED(trace_slot_plain, 512, 2, SLOT_PARAMS, (fused_slot_row<false, 4>(x, y, st, slots, rows, cols, split, eps, blockIdx.x)))
+TRACED(trace_slot_rms, 512, 2, SLOT_PARAMS, (fused_slot_row<true, 4>(x, y, st, slots, rows, cols, split, eps, blockIdx.x)))
 // Between two launches of a `clean` graph: reads a buffer larger than the L2 (every line it had
 // is evicted, and the dirty ones are written back now rather than during the next launch).
 extern "C" __global__ void evict_l2(const float4* __restrict__ buf, long long n4, float* sink) {
@@ -187,7 +180,7 @@ def modules():
 class Case:
     """One kernel at one shape: its plain and traced launches, with their own buffers."""
 
-    def __init__(self, loads, label, plain, traced, rows, cols, block, grid, smem=0, split=0):
+    def __init__(self, loads, l2, label, plain, traced, rows, cols, block, grid, smem=0, split=0):
         self.label, self.rows, self.cols, self.block, self.grid, self.smem, self.split = label, rows, cols, block, grid, smem, split
         self.plain, self.traced = loads[0](plain), loads[1](traced)
         for k in (self.plain, self.traced):
@@ -195,8 +188,10 @@ class Case:
                 k.max_dynamic_shared_size_bytes = smem
                 k.preferred_shared_memory_carveout = 100
         n = rows * cols
-        # Enough rotated inputs that a launch finds its input outside the 60 MB L2.
-        self.sets = max(2, -(-3 * 62_914_560 // (8 * n)))
+        # Enough rotated inputs that a launch finds its input outside the L2: the tool's rule
+        # (`rotation_sets` in src/gpu/common.rs, 3 x L2 over a set's bytes), but never fewer
+        # than two, so that no launch reads the input the previous one has just read.
+        self.sets = max(2, -(-3 * l2 // (8 * n)))
         rng = np.random.default_rng(20261204)
         self.x = [cp.asarray(rng.standard_normal((rows, cols), dtype=np.float32) * 3) for _ in range(self.sets)]
         self.y = [cp.full((rows, cols), np.nan, dtype=cp.float32) for _ in range(self.sets)]
@@ -240,7 +235,7 @@ class Case:
             b.record(stream)
             b.synchronize()
             per.append(cp.cuda.get_elapsed_time(a, b) * 1000 / LAUNCHES)
-        return float(np.median(per)), stream
+        return float(np.median(per))
 
     def poison(self):
         for y in self.y:
@@ -249,14 +244,13 @@ class Case:
     def check(self):
         """The last launch's output against an FP64 softmax (on the host), rows sampled."""
         i = LAUNCHES - 1
-        x = cp.asnumpy(self.x[i % self.sets]).astype(np.float64)
-        y = cp.asnumpy(self.y[i % self.sets]).astype(np.float64)
-        if not np.all(np.isfinite(y)):
+        x, y = self.x[i % self.sets], self.y[i % self.sets]
+        if not bool(cp.isfinite(y).all()):
             return float("inf")  # an element the launch did not write (poisoned) or a NaN
         if self.label.startswith("copy"):
-            return float(np.max(np.abs(y - x)))
+            return float(cp.abs(y - x).max())
         rows = np.unique(np.linspace(0, self.rows - 1, min(self.rows, 64)).astype(int))
-        x, y = x[rows], y[rows]
+        x, y = cp.asnumpy(x[rows]).astype(np.float64), cp.asnumpy(y[rows]).astype(np.float64)
         if "rms" in self.label:
             x = x / np.sqrt(np.mean(x * x, axis=1, keepdims=True) + EPS)
         e = np.exp(x - x.max(axis=1, keepdims=True))
@@ -285,32 +279,29 @@ def analyse(case, rec, sms):
     sm, start, end = rec[:, 0], rec[:, 1], rec[:, 5]
     t0, t1 = int(start.min()), int(end.max())
     span = t1 - t0
-    per_sm = []
+    # Per SM: its blocks' union in global time (for idle time at the start, at the end and
+    # between), and the gaps between its blocks in its own clock64 cycles, which do not depend
+    # on the global timer's step (SM clocks need not agree with each other, so only gaps
+    # within an SM are taken from them).
+    c0, c1 = rec[:, 6], rec[:, 7]
+    idle, idle_start, idle_end, gaps_cycles = [], [], [], []
     for s in range(sms):
         on = np.nonzero(sm == s)[0]
         if len(on) == 0:
-            per_sm.append({"sm": s, "blocks": 0, "busy": 0, "idle_start": span, "idle_end": 0})
+            idle.append(span)
+            idle_start.append(span)
+            idle_end.append(0)
             continue
-        busy = busy_union(list(zip(start[on], end[on])))
-        per_sm.append({"sm": s, "blocks": int(len(on)), "busy": int(busy), "idle_start": int(start[on].min() - t0), "idle_end": int(t1 - end[on].max())})
-    # The same gaps between an SM's blocks in its own clock64 cycles, which do not depend on
-    # the global timer's step (SM clocks need not agree with each other, so only gaps within
-    # an SM are taken from them).
-    c0, c1 = rec[:, 6], rec[:, 7]
-    gaps_cycles = []
-    for s in range(sms):
-        on = np.nonzero(sm == s)[0]
-        if len(on):
-            gaps_cycles.append(int(c1[on].max() - c0[on].min()) - busy_union(list(zip(c0[on], c1[on]))))
-    idle = np.array([span - p["busy"] for p in per_sm])
-    idle_start = np.array([p["idle_start"] for p in per_sm])
-    idle_end = np.array([p["idle_end"] for p in per_sm])
-    # Blocks resident over time, in bins of 250 ns.
-    edges = np.arange(0, span + 250, 250)
-    resident = [int(np.sum((start - t0 < b + 250) & (end - t0 > b))) for b in edges[:-1]]
-    sms_busy = []
-    for b in edges[:-1]:
+        idle.append(span - busy_union(list(zip(start[on], end[on]))))
+        idle_start.append(int(start[on].min() - t0))
+        idle_end.append(int(t1 - end[on].max()))
+        gaps_cycles.append(int(c1[on].max() - c0[on].min()) - busy_union(list(zip(c0[on], c1[on]))))
+    idle, idle_start, idle_end = np.array(idle), np.array(idle_start), np.array(idle_end)
+    # Blocks resident, and SMs holding at least one, over time in bins of 250 ns.
+    resident, sms_busy = [], []
+    for b in np.arange(0, span, 250):
         on = (start - t0 < b + 250) & (end - t0 > b)
+        resident.append(int(on.sum()))
         sms_busy.append(int(len(np.unique(sm[on]))))
     out = {
         "kernel": case.label,
@@ -404,7 +395,7 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     dev = cp.cuda.Device()
     props = cp.cuda.runtime.getDeviceProperties(dev.id)
-    sms = props["multiProcessorCount"]
+    sms, l2 = props["multiProcessorCount"], props["l2CacheSize"]
     began = time.time()
     loads = modules()
     report = {"device": props["name"].decode(), "sms": sms, "launches": LAUNCHES, "replays": REPLAYS}
@@ -413,21 +404,21 @@ def main():
     report["meeting_alone"] = meeting_alone(loads[1])
     print("meeting alone:", json.dumps(report["meeting_alone"]), flush=True)
     cases = [
-        Case(loads, "copy-1024x32768", "copy_f4", "trace_copy", 1024, 32768, 256, 1024 * 32768 // 4 // 256),
-        Case(loads, "mix-plain-8-8x512", "fused_mix_plain_8_8_512_1", "trace_mix_plain", 1024, 32768, 512, 1024, smem=8 * 512 * 16),
-        Case(loads, "mix-rms-2-6x1024", "fused_mix_rms_2_6_1024_1", "trace_mix_rms", 1024, 32768, 1024, 1024, smem=6 * 1024 * 16),
-        Case(loads, "copy-8x262144", "copy_f4", "trace_copy", 8, 262144, 256, 8 * 262144 // 4 // 256),
-        Case(loads, "slot-plain-4x512", "fused_slot_plain_4_512", "trace_slot_plain", 8, 262144, 512, 256, split=32),
-        Case(loads, "slot-rms-4x512", "fused_slot_rms_4_512", "trace_slot_rms", 8, 262144, 512, 256, split=32),
+        Case(loads, l2, "copy-1024x32768", "copy_f4", "trace_copy", 1024, 32768, 256, 1024 * 32768 // 4 // 256),
+        Case(loads, l2, "mix-plain-8-8x512", "fused_mix_plain_8_8_512_1", "trace_mix_plain", 1024, 32768, 512, 1024, smem=8 * 512 * 16),
+        Case(loads, l2, "mix-rms-2-6x1024", "fused_mix_rms_2_6_1024_1", "trace_mix_rms", 1024, 32768, 1024, 1024, smem=6 * 1024 * 16),
+        Case(loads, l2, "copy-8x262144", "copy_f4", "trace_copy", 8, 262144, 256, 8 * 262144 // 4 // 256),
+        Case(loads, l2, "slot-plain-4x512", "fused_slot_plain_4_512", "trace_slot_plain", 8, 262144, 512, 256, split=32),
+        Case(loads, l2, "slot-rms-4x512", "fused_slot_rms_4_512", "trace_slot_rms", 8, 262144, 512, 256, split=32),
     ]
     report["cases"] = []
     for c in cases:
         # Outputs poisoned before each of the two graphs, and each graph's last output checked.
         c.poison()
-        plain_us, _ = c.time(False)
+        plain_us = c.time(False)
         err_plain = c.check()
         c.poison()
-        traced_us, _ = c.time(True)
+        traced_us = c.time(True)
         err = max(err_plain, c.check())
         rec = cp.asnumpy(c.tr[LAUNCHES - 1])
         a = analyse(c, rec, sms)
@@ -447,11 +438,12 @@ def main():
     # The same launches with the L2 emptied before each (a read of 256 MB), traced only: if the
     # meetings are slow because the previous launch's dirty lines are written back under them,
     # they are fast here.
-    flush = cp.zeros(64 * 1024 * 1024, dtype=cp.float32)
-    sink = cp.zeros(1, dtype=cp.float32)
-    evict_k = loads[1]("evict_l2")
-    evict = lambda: evict_k((264,), (1024,), (flush, np.int64(flush.size // 4), sink))
     report["clean"] = []
+    if os.environ.get("CLEAN"):
+        flush = cp.zeros(64 * 1024 * 1024, dtype=cp.float32)
+        sink = cp.zeros(1, dtype=cp.float32)
+        evict_k = loads[1]("evict_l2")
+        evict = lambda: evict_k((2 * sms,), (1024,), (flush, np.int64(flush.size // 4), sink))
     for c in cases if os.environ.get("CLEAN") else []:
         if not c.split and not c.label.startswith("mix"):
             continue
