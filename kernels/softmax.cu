@@ -1484,6 +1484,184 @@ TAIL_KERNEL(2, 6, 1024, 2, 2)
 TAIL_KERNEL(2, 6, 1024, 2, 1)
 
 // ---------------------------------------------------------------------------------------
+// fused, the mixed form whose last rows are split into pieces that never wait (issue 16,
+// version 13), for cols == 32768. The tail form above lost because a piece spun until its
+// last row-mate had started. Here no piece waits: each piece loads its PV float4s a thread,
+// reduces them to its partial (the plain softmax's online (max, sum), the RMS-scaled one's
+// (sum of squares, max)), publishes it and counts itself on the row's counter. The piece that
+// counts last finishes the row alone: it merges the partials and writes all of the row, its
+// own piece from registers and the others' from the input again, which its row-mates have
+// just brought into the L2. The others write nothing and end, so the kernel's last units are
+// pieces of a row plus one block's reading of the rest of it from the L2, not whole rows from
+// DRAM. Blocks below rows - tail are mix blocks (row = block index), and the pieces of a row
+// are consecutive blocks after them, so they start close together and the longest units (the
+// whole rows) start first.
+// Slot words of a split row (the form's region, one row after another): a counter that only
+// grows, by PIECES a launch, so the block whose increment leaves a multiple of PIECES is the
+// last of its launch (the region starts at zero and launches of one form run one after
+// another); then one word a piece, its partial's two floats.
+// The finishing piece's second pass (RMS-scaled): the other pieces' exponentials are kept in
+// its shared memory when they fit (VS float4s a thread), and recomputed from the input if not.
+template <bool RMS, int VR, int VS, int T, int PV>
+__device__ void fused_last_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
+                                int rows, int tail, float eps) {
+    constexpr int COLS = 4 * T * (VR + VS), PIECES = COLS / (4 * T * PV), PIECE = T * PV, OTHERS = (PIECES - 1) * PV;
+    // KEEP: the other pieces fit in the block's shared memory. IN: float4s a thread in flight
+    // when they do not (as many as the registers of a 512-thread block leave; 2 at 1024).
+    constexpr bool KEEP = OTHERS <= VS;
+    constexpr int IN = T <= 512 ? 8 : 2;
+    const int whole = rows - tail;
+    if ((int)blockIdx.x < whole) {
+        fused_mix_row<RMS, VR, VS, T, 1>(x, y, stats, eps);
+        return;
+    }
+    extern __shared__ __align__(16) float4 rest[];
+    __shared__ float red[64];
+    __shared__ float row_stat[2];
+    __shared__ int finishes;
+    const int t = threadIdx.x;
+    const int unit = blockIdx.x - whole, row = whole + unit / PIECES, piece = unit % PIECES;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * COLS);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * COLS);
+    unsigned long long* words = slots + (size_t)(unit / PIECES) * (1 + PIECES);
+    float4 v[PV];
+#pragma unroll
+    for (int k = 0; k < PV; ++k) v[k] = ld4<1>(xr + piece * PIECE + t + T * k);
+    // The partial: (sum of squares, max) RMS-scaled; (max, sum of exp2((x - m0) log2 e)) plain,
+    // with v exponentiated in place against the thread's own maximum m0.
+    float pa, pb, m0 = 0.f;
+    if (RMS) {
+        local_sq_max(v, pa, pb);
+        block_sum_max(pa, pb, red);
+    } else {
+        m0 = local_max(v);
+        pb = exp_local(v, m0);
+        pa = m0;
+        block_online(pa, pb, LOG2E, red);
+    }
+    if (t == 0) {
+        unsigned long long w = ((unsigned long long)__float_as_uint(pb) << 32) | __float_as_uint(pa);
+        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(words + 1 + piece), "l"(w) : "memory");
+        unsigned long long old;
+        asm volatile("atom.add.acq_rel.gpu.u64 %0, [%1], 1;" : "=l"(old) : "l"(words) : "memory");
+        int last = (int)(old % PIECES) == PIECES - 1;
+        if (last) {
+            // Merged in piece order, the same in every launch.
+            float a = RMS ? 0.f : NEG_INF, b = RMS ? NEG_INF : 0.f;
+            for (int i = 0; i < PIECES; ++i) {
+                unsigned long long u = ld_slot(words + 1 + i);
+                float ua = __uint_as_float((unsigned)u), ub = __uint_as_float((unsigned)(u >> 32));
+                if (RMS) {
+                    a += ua;
+                    b = fmaxf(b, ub);
+                } else if (i == 0) {
+                    a = ua;
+                    b = ub;
+                } else {
+                    online_merge(a, b, ua, ub, LOG2E);
+                }
+            }
+            row_stat[0] = a;
+            row_stat[1] = b;
+        }
+        finishes = last;
+    }
+    __syncthreads();
+    if (!finishes) return;
+    TRACE_MARK(3);
+    // The other pieces' float4s of this thread, j = 0 .. OTHERS - 1, in piece order after its own.
+    auto at = [&](int j) { return ((piece + 1 + j / PV) % PIECES) * PIECE + t + T * (j % PV); };
+    float scale = 1.f, mx, s;
+    if (RMS) {
+        scale = 1.f / sqrtf(row_stat[0] / COLS + eps);
+        mx = row_stat[1];
+    } else {
+        mx = row_stat[0];
+        s = row_stat[1];
+    }
+    const float k2 = scale * LOG2E;
+    if (KEEP) {
+        // Into shared memory by cp.async, which holds no registers in flight; each thread
+        // reads back only its own slots, so no barrier is needed.
+#pragma unroll
+        for (int j = 0; j < OTHERS; ++j) cp_async16<1>(&rest[t + T * j], xr + at(j));
+        cp_async_wait_all();
+    }
+    if (RMS) {
+        s = exp_scaled(v, mx, k2);
+        if (KEEP) {
+#pragma unroll
+            for (int j = 0; j < OTHERS; ++j) {
+                float4 h = rest[t + T * j];
+                h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
+                h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
+                s += (h.x + h.y) + (h.z + h.w);
+                rest[t + T * j] = h;
+            }
+        } else {
+#pragma unroll
+            for (int j0 = 0; j0 < OTHERS; j0 += IN) {
+                float4 h[IN];
+#pragma unroll
+                for (int i = 0; i < IN; ++i)
+                    if (j0 + i < OTHERS) h[i] = __ldcg(xr + at(j0 + i));
+#pragma unroll
+                for (int i = 0; i < IN; ++i)
+                    if (j0 + i < OTHERS) s += (exp2f((h[i].x - mx) * k2) + exp2f((h[i].y - mx) * k2)) + (exp2f((h[i].z - mx) * k2) + exp2f((h[i].w - mx) * k2));
+            }
+        }
+        s = block_sum(s, red);
+        store_scaled(yr + piece * PIECE, T, v, 1.f / s);
+    } else {
+        store_scaled(yr + piece * PIECE, T, v, exp2f((m0 - mx) * LOG2E) / s);
+    }
+    // The other pieces' outputs: exp2((x - mx) k2) / s, from shared memory (RMS-scaled and
+    // kept: already exponentiated) or from the input.
+    const float r = 1.f / s;
+    if (KEEP) {
+#pragma unroll
+        for (int j = 0; j < OTHERS; ++j) {
+            float4 h = rest[t + T * j];
+            if (!RMS) {
+                h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
+                h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
+            }
+            __stcs(yr + at(j), make_float4(h.x * r, h.y * r, h.z * r, h.w * r));
+        }
+    } else {
+#pragma unroll
+        for (int j0 = 0; j0 < OTHERS; j0 += IN) {
+            float4 h[IN];
+#pragma unroll
+            for (int i = 0; i < IN; ++i)
+                if (j0 + i < OTHERS) h[i] = __ldcs(xr + at(j0 + i));
+#pragma unroll
+            for (int i = 0; i < IN; ++i)
+                if (j0 + i < OTHERS)
+                    __stcs(yr + at(j0 + i), make_float4(exp2f((h[i].x - mx) * k2) * r, exp2f((h[i].y - mx) * k2) * r, exp2f((h[i].z - mx) * k2) * r,
+                                                        exp2f((h[i].w - mx) * k2) * r));
+        }
+    }
+    if (stats && t == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+}
+
+#define LAST_KERNEL(VR, VS, T, MINB, PV)                                                                                       \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_last_rms_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
+        fused_last_rows<true, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                               \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_last_plain_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
+        fused_last_rows<false, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                              \
+    }
+LAST_KERNEL(8, 8, 512, 2, 4)
+LAST_KERNEL(8, 8, 512, 2, 2)
+LAST_KERNEL(2, 6, 1024, 2, 2)
+LAST_KERNEL(2, 6, 1024, 2, 1)
+
+// ---------------------------------------------------------------------------------------
 // fused, the mixed form handing its last rows to a dependent cluster kernel (issue 16, version
 // 11). The tail form above split its last rows into pieces of one launch, and its pieces
 // started as SM slots freed, one after another, so each spun for its row-mates (its SMs'

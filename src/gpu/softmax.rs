@@ -105,6 +105,11 @@ pub(crate) enum Fused {
     /// (`partner`), launched as a programmatic dependent so that its blocks take the SM slots
     /// the mixed form's last rows leave idle.
     Handoff { vr: usize, vs: usize, threads: u32, tail: usize, cs: usize },
+    /// cols == 32768: the mixed form (`vr`, `vs`, `threads`, default loads) for all rows but
+    /// the last `tail`, which are split into pieces of `pv` float4s a thread that never wait:
+    /// each publishes its partial and counts itself on the row's counter, and the piece that
+    /// counts last writes the whole row, reading the other pieces again from the L2.
+    Last { vr: usize, vs: usize, threads: u32, tail: usize, pv: usize },
 }
 
 /// The form a `Capped` form launches.
@@ -127,10 +132,10 @@ const REDUCTION_SHARED: u32 = 64 * 4;
 pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
-/// 1024}), each `Ord` form (lag 1, 2, 4), each `Fan` form (six) and each `Tail` form
-/// (TAIL_FORMS); each region holds as many words as the shape's largest user needs
-/// (`Fused::slot_words`).
-pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len();
+/// 1024}), each `Ord` form (lag 1, 2, 4), each `Fan` form (six), each `Tail` form
+/// (TAIL_FORMS) and `Last` form (LAST_FORMS); each region holds as many words as the shape's
+/// largest user needs (`Fused::slot_words`).
+pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len() + LAST_FORMS.len();
 
 /// The `Handoff` forms timed as candidates (issue 16, version 11): the rule's two mixed forms,
 /// each handing 66 or 132 rows to clusters of two or four blocks.
@@ -153,6 +158,26 @@ const TAIL_FORMS: [Fused; 6] = [
     Fused::Tail { vr: 2, vs: 6, threads: 1024, tail: 66, pv: 2 },
     Fused::Tail { vr: 2, vs: 6, threads: 1024, tail: 132, pv: 2 },
     Fused::Tail { vr: 2, vs: 6, threads: 1024, tail: 64, pv: 1 },
+];
+
+/// The `Last` forms timed as candidates (issue 16, version 13): the rule's two mixed forms,
+/// each with half a wave's rows (132), a wave's (264) or two waves' (528) split into four or
+/// eight pieces, and every row split into four.
+const LAST_FORMS: [Fused; 14] = [
+    Fused::Last { vr: 8, vs: 8, threads: 512, tail: 132, pv: 4 },
+    Fused::Last { vr: 8, vs: 8, threads: 512, tail: 264, pv: 4 },
+    Fused::Last { vr: 8, vs: 8, threads: 512, tail: 528, pv: 4 },
+    Fused::Last { vr: 8, vs: 8, threads: 512, tail: 1024, pv: 4 },
+    Fused::Last { vr: 8, vs: 8, threads: 512, tail: 132, pv: 2 },
+    Fused::Last { vr: 8, vs: 8, threads: 512, tail: 264, pv: 2 },
+    Fused::Last { vr: 8, vs: 8, threads: 512, tail: 528, pv: 2 },
+    Fused::Last { vr: 2, vs: 6, threads: 1024, tail: 132, pv: 2 },
+    Fused::Last { vr: 2, vs: 6, threads: 1024, tail: 264, pv: 2 },
+    Fused::Last { vr: 2, vs: 6, threads: 1024, tail: 528, pv: 2 },
+    Fused::Last { vr: 2, vs: 6, threads: 1024, tail: 1024, pv: 2 },
+    Fused::Last { vr: 2, vs: 6, threads: 1024, tail: 132, pv: 1 },
+    Fused::Last { vr: 2, vs: 6, threads: 1024, tail: 264, pv: 1 },
+    Fused::Last { vr: 2, vs: 6, threads: 1024, tail: 528, pv: 1 },
 ];
 
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
@@ -219,6 +244,7 @@ impl Fused {
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
             Fused::Fan { v, threads, wide } => format!("fused_fan{}_{flavour}_{v}_{threads}", if *wide { "w" } else { "" }),
             Fused::Tail { vr, vs, threads, pv, .. } => format!("fused_tail_{flavour}_{vr}_{vs}_{threads}_{pv}"),
+            Fused::Last { vr, vs, threads, pv, .. } => format!("fused_last_{flavour}_{vr}_{vs}_{threads}_{pv}"),
             Fused::Handoff { vr, vs, threads, .. } => format!("fused_mixh_{flavour}_{vr}_{vs}_{threads}"),
             // The same kernel under its own name (kernels/softmax.cu), so that the cap's launch
             // attributes do not touch the rule's.
@@ -240,6 +266,7 @@ impl Fused {
             | Fused::Slot { threads, .. }
             | Fused::Fan { threads, .. }
             | Fused::Tail { threads, .. }
+            | Fused::Last { threads, .. }
             | Fused::Handoff { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Ord { .. } => 256,
@@ -251,7 +278,13 @@ impl Fused {
     pub(crate) fn dynamic_shared(&self) -> u32 {
         match self {
             Fused::Pipe => PIPE_SHARED,
-            Fused::Mix { vs, threads, .. } | Fused::ClMix { vs, threads, .. } | Fused::MixP { vs, threads, .. } | Fused::MixD { vs, threads, .. } | Fused::Tail { vs, threads, .. } | Fused::Handoff { vs, threads, .. } => {
+            Fused::Mix { vs, threads, .. }
+            | Fused::ClMix { vs, threads, .. }
+            | Fused::MixP { vs, threads, .. }
+            | Fused::MixD { vs, threads, .. }
+            | Fused::Tail { vs, threads, .. }
+            | Fused::Last { vs, threads, .. }
+            | Fused::Handoff { vs, threads, .. } => {
                 16 * *vs as u32 * threads
             }
             // Each block's share of the SM's shared memory, less what the driver keeps and the
@@ -301,17 +334,17 @@ impl Fused {
             Fused::ClMix { .. } => rows * 2,
             // Every block holds a piece of every row.
             Fused::Ord { .. } | Fused::Fan { .. } => self.split(cols),
-            Fused::Tail { tail, .. } => rows - tail + tail * self.pieces(cols),
+            Fused::Tail { tail, .. } | Fused::Last { tail, .. } => rows - tail + tail * self.pieces(cols),
             // The mixed form's blocks; the partner launches its own.
             Fused::Handoff { tail, .. } => rows - tail,
             _ => rows * self.split(cols),
         }
     }
 
-    /// Pieces each split row of a `Tail` form is cut into (1 for every other form).
+    /// Pieces each split row of a `Tail` or `Last` form is cut into (1 for every other form).
     pub(crate) fn pieces(&self, cols: usize) -> usize {
         match self {
-            Fused::Tail { threads, pv, .. } => cols / (4 * pv * *threads as usize),
+            Fused::Tail { threads, pv, .. } | Fused::Last { threads, pv, .. } => cols / (4 * pv * *threads as usize),
             _ => 1,
         }
     }
@@ -328,10 +361,12 @@ impl Fused {
     /// Words of its slot region a form writes at this shape (0 for a form without one): three
     /// a block of a row and five a row for the slot, `Ord` and `Fan` forms (an `Ord` form's
     /// results and counters after its partials; a `Fan` form uses two a block and row), and for
-    /// a `Tail` form its ticket counter and three a piece of its split rows.
+    /// a `Tail` form its ticket counter and three a piece of its split rows, for a `Last` form
+    /// a counter and a partial a piece of each split row.
     pub(crate) fn slot_words(&self, rows: usize, cols: usize) -> usize {
         match self {
             Fused::Tail { tail, .. } => 1 + 3 * tail * self.pieces(cols),
+            Fused::Last { tail, .. } => tail * (1 + self.pieces(cols)),
             _ if self.slot_region().is_some() => 3 * rows * self.split(cols) + 5 * rows,
             _ => 0,
         }
@@ -363,6 +398,8 @@ impl Fused {
             // After them, the tail forms: their ticket counters count for one tail and piece
             // count each.
             Fused::Tail { .. } => TAIL_FORMS.iter().position(|f| f == self).map(|i| 18 + i),
+            // After them, the `Last` forms: their counters only work for one piece count each.
+            Fused::Last { .. } => LAST_FORMS.iter().position(|f| f == self).map(|i| 18 + TAIL_FORMS.len() + i),
             _ => None,
         }
     }
@@ -390,6 +427,7 @@ impl Fused {
             Fused::Fan { v, threads, wide } => format!("fan{}-{v}x{threads}", if *wide { "w" } else { "" }),
             Fused::Capped { of, v, threads, per_sm } => format!("{}-occ{per_sm}", of.form(*v, *threads).short()),
             Fused::Tail { vr, vs, threads, tail, pv } => format!("tail{vr}-{vs}x{threads}-t{tail}p{pv}"),
+            Fused::Last { vr, vs, threads, tail, pv } => format!("last{vr}-{vs}x{threads}-t{tail}p{pv}"),
             Fused::Handoff { vr, vs, threads, tail, cs } => format!("hand{vr}-{vs}x{threads}-t{tail}c{cs}"),
         }
     }
@@ -481,6 +519,9 @@ impl Fused {
                 }
                 if on("tail") {
                     out.extend(TAIL_FORMS.iter().filter(|f| matches!(f, Fused::Tail { tail, .. } if *tail < rows)));
+                }
+                if on("last") {
+                    out.extend(LAST_FORMS.iter().filter(|f| matches!(f, Fused::Last { tail, .. } if *tail <= rows)));
                 }
                 if on("hand") {
                     out.extend(HANDOFF_FORMS.iter().filter(|f| matches!(f, Fused::Handoff { tail, .. } if *tail < rows)));
@@ -611,6 +652,12 @@ impl Fused {
             ),
             Fused::Tail { vr, vs, threads, tail, pv } => format!(
                 "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, default loads; the last {tail} rows split into pieces of {} values per thread that meet through tagged slots, placed by a ticket",
+                4 * vr,
+                4 * vs,
+                4 * pv
+            ),
+            Fused::Last { vr, vs, threads, tail, pv } => format!(
+                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, default loads; the last {tail} rows split into pieces of {} values per thread that never wait, the last piece of a row to finish writing all of it",
                 4 * vr,
                 4 * vs,
                 4 * pv
@@ -853,8 +900,9 @@ impl Shape {
                         let f = if matches!(v, Variant::Cand(_, true)) { &p.1 } else { &p.2 };
                         launch_dependent(stream, f, (tail * cs) as u32, 512, ends, cols, eps)?;
                     },
-                    // Not cooperative: only a split row's pieces wait, and they start in ticket order.
-                    Fused::Tail { threads, tail, .. } => unsafe {
+                    // Not cooperative: only a split row's pieces wait, and they start in ticket order;
+                    // a `Last` form's pieces never wait.
+                    Fused::Tail { threads, tail, .. } | Fused::Last { threads, tail, .. } => unsafe {
                         let Some(region) = form.slot_region() else { anyhow::bail!("{form:?} has no slots") };
                         let stride = set.slots.len() / SLOT_REGIONS;
                         let mut slots = set.slots.slice_mut(region * stride..(region + 1) * stride);
@@ -1288,7 +1336,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
     let p = module.function(&form.kernel(false))?;
     for f in [&r, &p] {
         match form {
-            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } | Fused::MixD { .. } | Fused::Tail { .. } | Fused::Handoff { .. } => {
+            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } | Fused::MixD { .. } | Fused::Tail { .. } | Fused::Last { .. } | Fused::Handoff { .. } => {
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, form.dynamic_shared() as i32)?;
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, form.carveout())?;
@@ -1445,6 +1493,7 @@ mod tests {
             ["fused", "mixd", _, vr, vs, t] => format!("MIXD_KERNEL({vr}, {vs}, {t},"),
             ["fused", "clmix", _, vr, vs, t] => format!("CLMIX_KERNEL({vr}, {vs}, {t},"),
             ["fused", "tail", _, vr, vs, t, pv] => format!("TAIL_KERNEL({vr}, {vs}, {t}, 2, {pv})"),
+            ["fused", "last", _, vr, vs, t, pv] => format!("LAST_KERNEL({vr}, {vs}, {t}, 2, {pv})"),
             ["fused", "mixh", _, vr, vs, t] => format!("MIXH_KERNEL({vr}, {vs}, {t},"),
             _ => name.to_string(),
         }
@@ -1472,7 +1521,7 @@ mod tests {
     fn form_values(f: Fused) -> usize {
         match f {
             Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } | Fused::Slot { v, .. } => v,
-            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } | Fused::Tail { vr, vs, .. } | Fused::Handoff { vr, vs, .. } => vr + vs,
+            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } | Fused::Tail { vr, vs, .. } | Fused::Last { vr, vs, .. } | Fused::Handoff { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             // 16 values a thread of 1024.
             Fused::Split { .. } => 4,
@@ -1577,6 +1626,31 @@ mod tests {
         assert_eq!(Fused::Mix { vr: 8, vs: 8, threads: 512, ld: 1, fit: false }.slot_words(100, 32768), 0);
         assert_eq!(RULE_SLOT.slot_words(8, 262144), 3 * 8 * 32 + 5 * 8);
         assert!(Fused::candidates(4096, 4096, "tail").is_empty());
+    }
+
+    #[test]
+    fn a_last_form_splits_its_last_rows_into_pieces_with_a_counter_and_a_partial_each() {
+        let forms = Fused::candidates(1024, 32768, "last");
+        assert_eq!(forms, LAST_FORMS.to_vec());
+        let mut regions = std::collections::BTreeSet::new();
+        for form in forms {
+            let Fused::Last { vr, vs, threads, tail, pv } = form else { panic!("{form:?} is not a last form") };
+            let pieces = form.pieces(32768);
+            assert_eq!(pieces * 4 * pv * threads as usize, 32768, "{form:?}");
+            assert_eq!(4 * (vr + vs) * threads as usize, 32768, "{form:?}");
+            // The counter tells the last piece by its remainder, which survives the counter's
+            // wrap only for a power of two.
+            assert!(pieces.is_power_of_two() && pieces > 1, "{form:?}: {pieces} pieces");
+            assert_eq!(form.blocks(1024, 32768), 1024 - tail + tail * pieces);
+            assert_eq!(form.slot_words(1024, 32768), tail * (1 + pieces));
+            let region = form.slot_region().expect("a last form has slots");
+            assert!((18 + TAIL_FORMS.len()..SLOT_REGIONS).contains(&region) && regions.insert(region), "{form:?}: region {region}");
+            assert_eq!(form.dynamic_shared(), 16 * vs as u32 * threads, "{form:?}");
+            assert_eq!(Fused::overridden(&format!("1024x32768={}", form.short()), 1024, 32768), Some(form));
+        }
+        // A form may split every row, never more rows than the shape has.
+        assert_eq!(Fused::candidates(264, 32768, "last").len(), 8);
+        assert!(Fused::candidates(4096, 4096, "last").is_empty());
     }
 
     #[test]
