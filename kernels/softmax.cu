@@ -1510,18 +1510,13 @@ TAIL_KERNEL(2, 6, 1024, 2, 1)
 // for each further 132 rows split: the finishing blocks' second reading costs about what the
 // DRAM takes for the same bytes, far more than the finer end gives back.
 template <bool RMS, int VR, int VS, int T, int PV>
-__device__ void fused_last_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
-                                int rows, int tail, float eps) {
+__device__ __noinline__ void last_piece(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
+                                        int whole, float eps) {
     constexpr int COLS = 4 * T * (VR + VS), PIECES = COLS / (4 * T * PV), PIECE = T * PV, OTHERS = (PIECES - 1) * PV;
     // KEEP: the other pieces fit in the block's shared memory. IN: float4s a thread in flight
     // when they do not (as many as the registers of a 512-thread block leave; 2 at 1024).
     constexpr bool KEEP = OTHERS <= VS;
     constexpr int IN = T <= 512 ? 8 : 2;
-    const int whole = rows - tail;
-    if ((int)blockIdx.x < whole) {
-        fused_mix_row<RMS, VR, VS, T, 1>(x, y, stats, eps);
-        return;
-    }
     extern __shared__ __align__(16) float4 rest[];
     __shared__ float red[64];
     __shared__ float row_stat[2];
@@ -1656,6 +1651,19 @@ __device__ void fused_last_rows(const float* __restrict__ x, float* __restrict__
     }
 }
 
+// The pieces' code is kept out of line so that the whole rows compile as the mixed form's own
+// kernel does: inlined, its registers would be allocated together with the mixed form's.
+template <bool RMS, int VR, int VS, int T, int PV>
+__device__ void fused_last_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
+                                int rows, int tail, float eps) {
+    const int whole = rows - tail;
+    if ((int)blockIdx.x < whole) {
+        fused_mix_row<RMS, VR, VS, T, 1>(x, y, stats, eps);
+    } else {
+        last_piece<RMS, VR, VS, T, PV>(x, y, stats, slots, whole, eps);
+    }
+}
+
 #define LAST_KERNEL(VR, VS, T, MINB, PV)                                                                                       \
     extern "C" __global__ void __launch_bounds__(T, MINB) fused_last_rms_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
         fused_last_rows<true, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                               \
@@ -1664,9 +1672,7 @@ __device__ void fused_last_rows(const float* __restrict__ x, float* __restrict__
         fused_last_rows<false, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                              \
     }
 LAST_KERNEL(8, 8, 512, 2, 4)
-LAST_KERNEL(8, 8, 512, 2, 2)
 LAST_KERNEL(2, 6, 1024, 2, 2)
-LAST_KERNEL(2, 6, 1024, 2, 1)
 
 // ---------------------------------------------------------------------------------------
 // fused, the mixed form handing its last rows to a dependent cluster kernel (issue 16, version
