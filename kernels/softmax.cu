@@ -100,10 +100,10 @@
 // idle SMs at the end of the kernel and the slot form's loss in meetings slowed by other rows'
 // stores, and the changes it suggested (pauses between polls, a line a slot, bulk stores for
 // every block or for the first on each SM, a store gate) were all refuted.
-// Version 13 (runs 20261204T123803Z-softmax-bench and 123839Z; kernels/NOTES.md):
+// Version 13 (runs 20261204T123803Z-softmax-bench to 124713Z; kernels/NOTES.md):
 //   last      mix with its last rows split into pieces that never wait, the last piece of a row
-//             to count writing all of it (the others' pieces read again): 4.3-4.9 us slower at
-//             best (132 rows in four pieces), and slower the more rows are split.
+//             to count writing all of it (the others' pieces read again): 4.5 us slower than
+//             its control with no split row at best (66 rows in four pieces), more with more.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
@@ -1506,9 +1506,10 @@ TAIL_KERNEL(2, 6, 1024, 2, 1)
 // another); then one word a piece, its partial's two floats.
 // The finishing piece's second pass (RMS-scaled): the other pieces' exponentials are kept in
 // its shared memory when they fit (VS float4s a thread), and recomputed from the input if not.
-// Measured 4.3 us slower than mix at best (kernels/NOTES.md, version 13), and about 2.5 us more
-// for each further 132 rows split: the finishing blocks' second reading costs about what the
-// DRAM takes for the same bytes, far more than the finer end gives back.
+// Measured 4.5 us slower than its own control with no row split (which is level with mix) for
+// the last 66 rows in four pieces, and slower the more rows are split (kernels/NOTES.md, version
+// 13): a split row ends with one block reading three pieces again and storing the whole row,
+// a step that starts only when the last piece is done, so the kernel's end grew longer.
 template <bool RMS, int VR, int VS, int T, int PV>
 __device__ __noinline__ void last_piece(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                         int whole, float eps) {
