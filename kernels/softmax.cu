@@ -505,6 +505,13 @@ __device__ __forceinline__ float exp_scaled(float4 (&v)[V], float mx, float k2) 
     return s;
 }
 
+// One float4 at a time: exp2((h - mx) k2) in each lane, the lanes' sum, the lanes times r.
+__device__ __forceinline__ float4 exp4(float4 h, float mx, float k2) {
+    return make_float4(exp2f((h.x - mx) * k2), exp2f((h.y - mx) * k2), exp2f((h.z - mx) * k2), exp2f((h.w - mx) * k2));
+}
+__device__ __forceinline__ float sum4(float4 h) { return (h.x + h.y) + (h.z + h.w); }
+__device__ __forceinline__ float4 times4(float4 h, float r) { return make_float4(h.x * r, h.y * r, h.z * r, h.w * r); }
+
 template <int V>
 __device__ __forceinline__ void store_scaled(float4* __restrict__ yr, int stride, const float4 (&v)[V], float r) {
 #pragma unroll
@@ -1475,13 +1482,15 @@ __device__ void fused_tail_rows(const float* __restrict__ x, float* __restrict__
     fused_slot_row<RMS, PV>(x + skip, y + skip, stats ? stats + 3 * whole : stats, slots + 1, tail, COLS, PIECES, eps, ticket);
 }
 
-#define TAIL_KERNEL(VR, VS, T, MINB, PV)                                                                                       \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_tail_rms_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
-        fused_tail_rows<true, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                               \
+// The kernels of a form that splits its last rows (NAME: tail or last, fused_NAME_rows).
+#define SPLIT_TAIL_KERNELS(NAME, VR, VS, T, MINB, PV)                                                                          \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_##NAME##_rms_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
+        fused_##NAME##_rows<true, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                           \
     }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_tail_plain_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
-        fused_tail_rows<false, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                              \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_##NAME##_plain_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
+        fused_##NAME##_rows<false, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                          \
     }
+#define TAIL_KERNEL(VR, VS, T, MINB, PV) SPLIT_TAIL_KERNELS(tail, VR, VS, T, MINB, PV)
 TAIL_KERNEL(8, 8, 512, 2, 4)
 TAIL_KERNEL(8, 8, 512, 2, 2)
 TAIL_KERNEL(2, 6, 1024, 2, 2)
@@ -1583,6 +1592,21 @@ __device__ __noinline__ void last_piece(const float* __restrict__ x, float* __re
         s = row_stat[1];
     }
     const float k2 = scale * LOG2E;
+    // The other pieces read again from the L2 in batches of IN float4s a thread, so that the
+    // batch's loads are in flight together (used where they do not fit in shared memory); the
+    // last reading marks its lines evict-first.
+    auto batches = [&](bool last, auto&& use) {
+#pragma unroll
+        for (int j0 = 0; j0 < OTHERS; j0 += IN) {
+            float4 h[IN];
+#pragma unroll
+            for (int i = 0; i < IN; ++i)
+                if (j0 + i < OTHERS) h[i] = last ? __ldcs(xr + at(j0 + i)) : __ldcg(xr + at(j0 + i));
+#pragma unroll
+            for (int i = 0; i < IN; ++i)
+                if (j0 + i < OTHERS) use(j0 + i, h[i]);
+        }
+    };
     if (KEEP) {
         // Into shared memory by cp.async, which holds no registers in flight; each thread
         // reads back only its own slots, so no barrier is needed.
@@ -1595,55 +1619,29 @@ __device__ __noinline__ void last_piece(const float* __restrict__ x, float* __re
         if (KEEP) {
 #pragma unroll
             for (int j = 0; j < OTHERS; ++j) {
-                float4 h = rest[t + T * j];
-                h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
-                h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
-                s += (h.x + h.y) + (h.z + h.w);
-                rest[t + T * j] = h;
+                const float4 e = exp4(rest[t + T * j], mx, k2);
+                s += sum4(e);
+                rest[t + T * j] = e;
             }
         } else {
-#pragma unroll
-            for (int j0 = 0; j0 < OTHERS; j0 += IN) {
-                float4 h[IN];
-#pragma unroll
-                for (int i = 0; i < IN; ++i)
-                    if (j0 + i < OTHERS) h[i] = __ldcg(xr + at(j0 + i));
-#pragma unroll
-                for (int i = 0; i < IN; ++i)
-                    if (j0 + i < OTHERS) s += (exp2f((h[i].x - mx) * k2) + exp2f((h[i].y - mx) * k2)) + (exp2f((h[i].z - mx) * k2) + exp2f((h[i].w - mx) * k2));
-            }
+            batches(false, [&](int, float4 h) { s += sum4(exp4(h, mx, k2)); });
         }
         s = block_sum(s, red);
         store_scaled(yr + piece * PIECE, T, v, 1.f / s);
     } else {
         store_scaled(yr + piece * PIECE, T, v, exp2f((m0 - mx) * LOG2E) / s);
     }
-    // The other pieces' outputs: exp2((x - mx) k2) / s, from shared memory (RMS-scaled and
-    // kept: already exponentiated) or from the input.
+    // The other pieces' outputs, from shared memory (RMS-scaled and kept: already
+    // exponentiated) or from the input.
     const float r = 1.f / s;
     if (KEEP) {
 #pragma unroll
         for (int j = 0; j < OTHERS; ++j) {
-            float4 h = rest[t + T * j];
-            if (!RMS) {
-                h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
-                h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
-            }
-            __stcs(yr + at(j), make_float4(h.x * r, h.y * r, h.z * r, h.w * r));
+            const float4 h = rest[t + T * j];
+            __stcs(yr + at(j), times4(RMS ? h : exp4(h, mx, k2), r));
         }
     } else {
-#pragma unroll
-        for (int j0 = 0; j0 < OTHERS; j0 += IN) {
-            float4 h[IN];
-#pragma unroll
-            for (int i = 0; i < IN; ++i)
-                if (j0 + i < OTHERS) h[i] = __ldcs(xr + at(j0 + i));
-#pragma unroll
-            for (int i = 0; i < IN; ++i)
-                if (j0 + i < OTHERS)
-                    __stcs(yr + at(j0 + i), make_float4(exp2f((h[i].x - mx) * k2) * r, exp2f((h[i].y - mx) * k2) * r, exp2f((h[i].z - mx) * k2) * r,
-                                                        exp2f((h[i].w - mx) * k2) * r));
-        }
+        batches(true, [&](int j, float4 h) { __stcs(yr + at(j), times4(exp4(h, mx, k2), r)); });
     }
     if (stats && t == 0) {
         stats[3 * row + 0] = 1.f / scale;
@@ -1665,13 +1663,7 @@ __device__ void fused_last_rows(const float* __restrict__ x, float* __restrict__
     }
 }
 
-#define LAST_KERNEL(VR, VS, T, MINB, PV)                                                                                       \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_last_rms_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
-        fused_last_rows<true, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                               \
-    }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_last_plain_##VR##_##VS##_##T##_##PV(const float* x, float* y, float* st, unsigned long long* slots, int rows, int tail, float eps) { \
-        fused_last_rows<false, VR, VS, T, PV>(x, y, st, slots, rows, tail, eps);                                              \
-    }
+#define LAST_KERNEL(VR, VS, T, MINB, PV) SPLIT_TAIL_KERNELS(last, VR, VS, T, MINB, PV)
 LAST_KERNEL(8, 8, 512, 2, 4)
 LAST_KERNEL(2, 6, 1024, 2, 2)
 
