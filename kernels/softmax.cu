@@ -1560,6 +1560,24 @@ TAIL_KERNEL(2, 6, 1024, 2, 1)
 // the last 66 rows in four pieces, and slower the more rows are split (kernels/NOTES.md, version
 // 13): a split row ends with one block reading three pieces again and storing the whole row,
 // a step that starts only when the last piece is done, so the kernel's end grew longer.
+// The other pieces of a `last` row read again from the L2 in batches of IN float4s a thread,
+// so that a batch's loads are in flight together, each handed to `use` with its place j
+// (`at(j)` its float4 in the row); the last reading marks its lines evict-first. A template
+// rather than a generic lambda, which NVRTC 13.0 compiles as host code.
+template <int IN, int OTHERS, class At, class Use>
+__device__ __forceinline__ void read_again(const float4* __restrict__ xr, At at, bool last, Use use) {
+#pragma unroll
+    for (int j0 = 0; j0 < OTHERS; j0 += IN) {
+        float4 h[IN];
+#pragma unroll
+        for (int i = 0; i < IN; ++i)
+            if (j0 + i < OTHERS) h[i] = last ? __ldcs(xr + at(j0 + i)) : __ldcg(xr + at(j0 + i));
+#pragma unroll
+        for (int i = 0; i < IN; ++i)
+            if (j0 + i < OTHERS) use(j0 + i, h[i]);
+    }
+}
+
 template <bool RMS, int VR, int VS, int T, int PV>
 __device__ __noinline__ void last_piece(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                         int whole, float eps) {
@@ -1633,21 +1651,6 @@ __device__ __noinline__ void last_piece(const float* __restrict__ x, float* __re
         s = row_stat[1];
     }
     const float k2 = scale * LOG2E;
-    // The other pieces read again from the L2 in batches of IN float4s a thread, so that the
-    // batch's loads are in flight together (used where they do not fit in shared memory); the
-    // last reading marks its lines evict-first.
-    auto batches = [&](bool last, auto&& use) {
-#pragma unroll
-        for (int j0 = 0; j0 < OTHERS; j0 += IN) {
-            float4 h[IN];
-#pragma unroll
-            for (int i = 0; i < IN; ++i)
-                if (j0 + i < OTHERS) h[i] = last ? __ldcs(xr + at(j0 + i)) : __ldcg(xr + at(j0 + i));
-#pragma unroll
-            for (int i = 0; i < IN; ++i)
-                if (j0 + i < OTHERS) use(j0 + i, h[i]);
-        }
-    };
     if (KEEP) {
         // Into shared memory by cp.async, which holds no registers in flight; each thread
         // reads back only its own slots, so no barrier is needed.
@@ -1665,7 +1668,7 @@ __device__ __noinline__ void last_piece(const float* __restrict__ x, float* __re
                 rest[t + T * j] = e;
             }
         } else {
-            batches(false, [&](int, float4 h) { s += sum4(exp4(h, mx, k2)); });
+            read_again<IN, OTHERS>(xr, at, false, [&](int, float4 h) { s += sum4(exp4(h, mx, k2)); });
         }
         s = block_sum(s, red);
         store_scaled(yr + piece * PIECE, T, v, 1.f / s);
@@ -1682,7 +1685,7 @@ __device__ __noinline__ void last_piece(const float* __restrict__ x, float* __re
             __stcs(yr + at(j), times4(RMS ? h : exp4(h, mx, k2), r));
         }
     } else {
-        batches(true, [&](int j, float4 h) { __stcs(yr + at(j), times4(exp4(h, mx, k2), r)); });
+        read_again<IN, OTHERS>(xr, at, true, [&](int j, float4 h) { __stcs(yr + at(j), times4(exp4(h, mx, k2), r)); });
     }
     if (stats && t == 0) {
         stats[3 * row + 0] = 1.f / scale;
