@@ -100,10 +100,13 @@
 // idle SMs at the end of the kernel and the slot form's loss in meetings slowed by other rows'
 // stores, and the changes it suggested (pauses between polls, a line a slot, bulk stores for
 // every block or for the first on each SM, a store gate) were all refuted.
-// Version 13 (runs 20261204T123803Z-softmax-bench to 124713Z; kernels/NOTES.md):
+// Version 13 (runs 20261204T123803Z-softmax-bench to 133137Z; kernels/NOTES.md):
 //   last      mix with its last rows split into pieces that never wait, the last piece of a row
 //             to count writing all of it (the others' pieces read again): 4.5 us slower than
 //             its control with no split row at best (66 rows in four pieces), more with more.
+//   slott     slot polling its meetings by bulk copies into shared memory, off the load/store
+//             path: plain level or 0.35 us faster, RMS-scaled 0.3-0.5 us slower; removed (it is
+//             in commit 9731b71).
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
@@ -1314,33 +1317,9 @@ __device__ __forceinline__ void st_slot(unsigned long long* p, unsigned tag, flo
 __device__ __forceinline__ bool slot_is(unsigned long long w, unsigned tag) { return (unsigned)(w >> 32) == tag; }
 __device__ __forceinline__ float slot_value(unsigned long long w) { return __uint_as_float((unsigned)w); }
 
-// The `slott` forms (issue 16, version 13): the same meetings, but each poll copies the row's
-// slot words into shared memory through the bulk copy engine (one copy an array of split
-// words, completing on an mbarrier) instead of loading them through the load/store path.
-// Version 12 found a late row's polls queued behind its SM-mate's stores on that path (bulk
-// stores freed them but stored too slowly); here the stores stay where they are fast and the
-// polls move. Lane 0 issues the copies; the warp reads the words once the mbarrier's phase
-// completes, and waits for all lanes (and orders their reads before the copy engine's next
-// writes) before the next poll. A form's split is at most SNAP_WORDS.
-constexpr int SNAP_WORDS = 64;
-
-__device__ __forceinline__ void snap_slots(unsigned long long* dst, const unsigned long long* a, const unsigned long long* b, int split, unsigned long long* bar,
-                                           unsigned& phase) {
-    __syncwarp();
-    if ((threadIdx.x & 31) == 0) {
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        mbar_expect_tx(bar, (b ? 2 : 1) * split * 8);
-        bulk_g2s(dst, a, split * 8, bar);
-        if (b) bulk_g2s(dst + SNAP_WORDS, b, split * 8, bar);
-    }
-    mbar_wait(bar, phase);
-    phase ^= 1;
-}
-
 // `unit` is the piece's place in row-major order (row unit / split, piece unit % split): the
-// block's index in the slot forms, a ticket in the tail form's split rows. TMA: the polls copy
-// the slot words by the bulk copy engine (the `slott` forms).
-template <bool RMS, int V, bool TMA = false>
+// block's index in the slot forms, a ticket in the tail form's split rows.
+template <bool RMS, int V>
 __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                int rows, int cols, int split, float eps, unsigned unit) {
     __shared__ float red[64];
@@ -1349,11 +1328,6 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
     const int row = unit / split, piece = unit % split;
     const int lane = threadIdx.x & 31;
     const size_t per = (size_t)4 * T * V;
-    // Only the TMA forms use these; in the others the compiler drops them.
-    __shared__ __align__(16) unsigned long long seen[TMA ? 2 * SNAP_WORDS : 1];
-    __shared__ __align__(8) unsigned long long bar;
-    unsigned phase = 0;
-    if (TMA && threadIdx.x == 0) mbar_init(&bar, 1);
     unsigned long long* a = slots + (size_t)row * split;
     unsigned long long* b = slots + ((size_t)rows + row) * split;
     unsigned long long* c = slots + ((size_t)2 * rows + row) * split;
@@ -1378,12 +1352,11 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
             if (lane == 0) { st_slot(a + piece, tag, sq); st_slot(b + piece, tag, mx); }
             float qa, qb;
             for (;;) {
-                if (TMA) snap_slots(seen, a, b, split, &bar, phase);
                 qa = 0.f;
                 qb = NEG_INF;
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
-                    unsigned long long wa = TMA ? seen[i] : ld_slot(a + i), wb = TMA ? seen[SNAP_WORDS + i] : ld_slot(b + i);
+                    unsigned long long wa = ld_slot(a + i), wb = ld_slot(b + i);
                     ok = ok && slot_is(wa, tag) && slot_is(wb, tag);
                     qa += slot_value(wa);
                     qb = fmaxf(qb, slot_value(wb));
@@ -1404,11 +1377,10 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
             if (lane == 0) st_slot(c + piece, tag2, s);
             float qs;
             for (;;) {
-                if (TMA) snap_slots(seen, c, nullptr, split, &bar, phase);
                 qs = 0.f;
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
-                    unsigned long long w = TMA ? seen[i] : ld_slot(c + i);
+                    unsigned long long w = ld_slot(c + i);
                     ok = ok && slot_is(w, tag2);
                     qs += slot_value(w);
                 }
@@ -1431,13 +1403,12 @@ __device__ void fused_slot_row(const float* __restrict__ x, float* __restrict__ 
             if (lane == 0) { st_slot(a + piece, tag, mx); st_slot(b + piece, tag, s); }
             float bm, bs;
             for (;;) {
-                if (TMA) snap_slots(seen, a, b, split, &bar, phase);
                 // Each lane starts from its own first partial, loaded in the same poll as the
                 // rest: a separate load of another slot could be a previous launch's value
                 // and merge in a stale maximum.
                 bool ok = true;
                 for (int i = lane; i < split; i += 32) {
-                    unsigned long long wm = TMA ? seen[i] : ld_slot(a + i), ws = TMA ? seen[SNAP_WORDS + i] : ld_slot(b + i);
+                    unsigned long long wm = ld_slot(a + i), ws = ld_slot(b + i);
                     ok = ok && slot_is(wm, tag) && slot_is(ws, tag);
                     if (i == lane) {
                         bm = slot_value(wm);
@@ -1479,15 +1450,6 @@ SLOT_KERNEL(4, 512, 2)
 SLOT_KERNEL(8, 256, 2)
 SLOT_KERNEL(4, 256, 4)
 SLOT_KERNEL(4, 1024, 1)
-
-#define SLOTT_KERNEL(V, T, MINB)                                                                                              \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_slott_rms_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
-        fused_slot_row<true, V, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);                                   \
-    }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(T, MINB) fused_slott_plain_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
-        fused_slot_row<false, V, true>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);                                  \
-    }
-SLOTT_KERNEL(4, 512, 2)
 
 // ---------------------------------------------------------------------------------------
 // fused, the mixed form with its last rows split (issue 16, version 11), for cols == 32768.

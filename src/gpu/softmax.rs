@@ -78,10 +78,6 @@ pub(crate) enum Fused {
     /// launch's tag in one 64-bit word, so the poll that finds every tag current has the
     /// partials, with no counter and no fence (split = cols / (4 · threads · v)).
     Slot { v: usize, threads: u32 },
-    /// As `Slot`, but each poll copies the row's slot words into shared memory through the
-    /// bulk copy engine instead of loading them through the load/store path, where a late
-    /// row's polls queue behind its SM-mate's stores (kernels/NOTES.md, version 13).
-    SlotT { v: usize, threads: u32 },
     /// Rows == 8: every block of 256 threads holds a float4 a thread of every row (cols / 1024
     /// blocks), loads the rows in order, and stores row r once it is complete, `lag` rows
     /// later, while later rows still arrive; a row's blocks meet through the last of them to
@@ -179,10 +175,6 @@ const LAST_FORMS: [Fused; 8] = [
     Fused::Last { vr: 2, vs: 6, threads: 1024, tail: 264, pv: 2 },
 ];
 
-/// The most words a row's array of tagged slots may hold for the copy-polling form: its
-/// shared-memory copy of them (SNAP_WORDS in kernels/softmax.cu).
-const SNAP_WORDS: usize = 64;
-
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
 pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
 
@@ -244,7 +236,6 @@ impl Fused {
             Fused::FlagD { v, threads, .. } => format!("fused_flagd_{flavour}_{v}_{threads}"),
             Fused::MixD { vr, vs, threads, .. } => format!("fused_mixd_{flavour}_{vr}_{vs}_{threads}"),
             Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
-            Fused::SlotT { v, threads } => format!("fused_slott_{flavour}_{v}_{threads}"),
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
             Fused::Fan { v, threads, wide } => format!("fused_fan{}_{flavour}_{v}_{threads}", if *wide { "w" } else { "" }),
             Fused::Tail { vr, vs, threads, pv, .. } => format!("fused_tail_{flavour}_{vr}_{vs}_{threads}_{pv}"),
@@ -268,7 +259,6 @@ impl Fused {
             | Fused::FlagD { threads, .. }
             | Fused::MixD { threads, .. }
             | Fused::Slot { threads, .. }
-            | Fused::SlotT { threads, .. }
             | Fused::Fan { threads, .. }
             | Fused::Tail { threads, .. }
             | Fused::Last { threads, .. }
@@ -322,7 +312,7 @@ impl Fused {
     pub(crate) fn split(&self, cols: usize) -> usize {
         match self {
             Fused::Split { split } => *split,
-            Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } | Fused::Slot { v, threads } | Fused::SlotT { v, threads } => cols / (4 * v * *threads as usize),
+            Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } | Fused::Slot { v, threads } => cols / (4 * v * *threads as usize),
             Fused::Pair { v, threads } | Fused::Stag { v, threads } => cols / (4 * v * *threads as usize),
             Fused::Ord { .. } => cols / 1024,
             Fused::Fan { v, threads, .. } => cols / (4 * v * *threads as usize),
@@ -395,9 +385,7 @@ impl Fused {
     /// so each form has its own.
     pub(crate) fn slot_region(&self) -> Option<usize> {
         match self {
-            // Both write every slot of the region once a launch, with the same split, so the
-            // copy-polling form shares the slot form's region.
-            Fused::Slot { v, threads } | Fused::SlotT { v, threads } => Some(small(*v, *threads)),
+            Fused::Slot { v, threads } => Some(small(*v, *threads)),
             // After the nine regions `small` gives the slot forms: lag 1, 2, 4.
             Fused::Ord { lag } => Some(9 + lag.trailing_zeros() as usize),
             // After them, the six `Fan` forms.
@@ -430,7 +418,6 @@ impl Fused {
             Fused::FlagD { v, threads, delay } => format!("flagd{delay}-{v}x{threads}"),
             Fused::MixD { vr, vs, threads, delay } => format!("mixd{delay}-{vr}-{vs}x{threads}"),
             Fused::Slot { v, threads } => format!("slot-{v}x{threads}"),
-            Fused::SlotT { v, threads } => format!("slott-{v}x{threads}"),
             Fused::Ord { lag } => format!("ord{lag}"),
             Fused::Fan { v, threads, wide } => format!("fan{}-{v}x{threads}", if *wide { "w" } else { "" }),
             Fused::Capped { of, v, threads, per_sm } => format!("{}-occ{per_sm}", of.form(*v, *threads).short()),
@@ -573,10 +560,6 @@ impl Fused {
                         out.push(Fused::Slot { v, threads });
                     }
                 }
-                // The copy-polling form polls a row's split words by one bulk copy an array.
-                if on("slott") && RULE_SLOT.split(cols) <= SNAP_WORDS {
-                    out.push(Fused::SlotT { v: 4, threads: 512 });
-                }
                 if on("ord") && rows == 8 {
                     for lag in [1, 2, 4] {
                         out.push(Fused::Ord { lag });
@@ -647,10 +630,6 @@ impl Fused {
             ),
             Fused::Stag { v, threads } => format!(
                 "two rows split over cooperative blocks of {threads} threads, {} values of each per thread, the second row loaded after the first row's partials are published",
-                4 * v
-            ),
-            Fused::SlotT { v, threads } => format!(
-                "row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through partials stored with a tag in one word, polled by bulk copies into shared memory",
                 4 * v
             ),
             Fused::Slot { v, threads } => format!(
@@ -947,7 +926,7 @@ impl Shape {
                             b.launch_cooperative(cfg(blocks, threads, 0))?;
                         }
                     },
-                    Fused::Slot { .. } | Fused::SlotT { .. } | Fused::Ord { .. } | Fused::Fan { .. } => unsafe {
+                    Fused::Slot { .. } | Fused::Ord { .. } | Fused::Fan { .. } => unsafe {
                         let threads = form.threads(self.cols);
                         let Some(region) = form.slot_region() else { anyhow::bail!("{form:?} has no slots") };
                         let stride = set.slots.len() / SLOT_REGIONS;
@@ -1189,9 +1168,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         let n = rows * cols;
         let bytes_per_set = 3 * n * 4;
         let sets_n = rotation_sets(bytes_per_set, gpu.info.l2_bytes as usize);
-        // Rounded up to two words, so that every region starts on 16 bytes, as a bulk copy of
-        // its words (`SlotT`) needs.
-        let slot_words = shape.kernels.cands.iter().map(|c| c.0).chain([form_rms, form_plain]).map(|f| f.slot_words(rows, cols)).max().unwrap_or(0).next_multiple_of(2);
+        let slot_words = shape.kernels.cands.iter().map(|c| c.0).chain([form_rms, form_plain]).map(|f| f.slot_words(rows, cols)).max().unwrap_or(0);
         let mut sets = (0..sets_n).map(|_| alloc_set(&gpu.stream, rows, cols, split, slot_words)).collect::<anyhow::Result<Vec<_>>>()?;
 
         // Validation in stream mode on fresh fixtures, outputs and statistics poisoned first.
@@ -1365,7 +1342,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                     }
                 }
             }
-            Fused::Flag { .. } | Fused::Pair { .. } | Fused::Stag { .. } | Fused::FlagD { .. } | Fused::Slot { .. } | Fused::SlotT { .. } | Fused::Ord { .. } | Fused::Fan { .. } | Fused::Split { .. } => {
+            Fused::Flag { .. } | Fused::Pair { .. } | Fused::Stag { .. } | Fused::FlagD { .. } | Fused::Slot { .. } | Fused::Ord { .. } | Fused::Fan { .. } | Fused::Split { .. } => {
                 // A cooperative launch must have every block resident at once.
                 let threads = form.threads(cols);
                 let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize;
@@ -1494,7 +1471,6 @@ mod tests {
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "mixf", _, vr, vs, t, ld] => format!("MIX_KERNELS(fused_mixf, {vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "slot", _, v, t] => format!("SLOT_KERNEL({v}, {t},"),
-            ["fused", "slott", _, v, t] => format!("SLOTT_KERNEL({v}, {t},"),
             ["fused", "ord", _, lag] => format!("ORD_KERNEL({lag})"),
             ["fused", "cap", "warp", _, v] => format!("WARP_KERNELS(fused_cap_warp, {v})"),
             ["fused", "cap", "reg", _, v, t] => format!("REG_KERNELS(fused_cap_reg, {v}, {t})"),
@@ -1539,7 +1515,7 @@ mod tests {
 
     fn form_values(f: Fused) -> usize {
         match f {
-            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } | Fused::Slot { v, .. } | Fused::SlotT { v, .. } => v,
+            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } | Fused::Slot { v, .. } => v,
             Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } | Fused::Tail { vr, vs, .. } | Fused::Last { vr, vs, .. } | Fused::Handoff { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             // 16 values a thread of 1024.
@@ -1670,20 +1646,6 @@ mod tests {
         // A form may split every row, never more rows than the shape has.
         assert_eq!(Fused::candidates(132, 32768, "last").len(), 6);
         assert!(Fused::candidates(4096, 4096, "last").is_empty());
-    }
-
-    #[test]
-    fn the_copy_polling_slot_form_shares_the_slot_forms_region_and_fits_its_copy() {
-        let forms = Fused::candidates(8, 262144, "slott");
-        assert_eq!(forms, vec![Fused::SlotT { v: 4, threads: 512 }]);
-        let form = forms[0];
-        assert_eq!(form.slot_region(), RULE_SLOT.slot_region());
-        assert_eq!((form.split(262144), form.blocks(8, 262144), form.slot_words(8, 262144)), (32, 256, RULE_SLOT.slot_words(8, 262144)));
-        assert_eq!(Fused::overridden("8x262144=slott-4x512", 8, 262144), Some(form));
-        // The kernel's copy of a row's words holds as many as the host allows.
-        assert!(super::super::KERNELS[1].1.contains(&format!("constexpr int SNAP_WORDS = {SNAP_WORDS};")));
-        assert!(form.split(262144) <= SNAP_WORDS);
-        assert!(Fused::candidates(1024, 32768, "slott").is_empty());
     }
 
     #[test]
