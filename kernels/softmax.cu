@@ -1522,6 +1522,7 @@ TAIL_KERNEL(2, 6, 1024, 2, 1)
 // the last 66 rows in four pieces, and slower the more rows are split (kernels/NOTES.md, version
 // 13): a split row ends with one block reading three pieces again and storing the whole row,
 // a step that starts only when the last piece is done, so the kernel's end grew longer.
+
 // The other pieces of a `last` row read again from the L2 in batches of IN float4s a thread,
 // so that a batch's loads are in flight together, each handed to `use` with its place j
 // (`at(j)` its float4 in the row); the last reading marks its lines evict-first. A template

@@ -652,10 +652,14 @@ impl Fused {
                 4 * pv
             ),
             Fused::Last { vr, vs, threads, tail, pv } => format!(
-                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, default loads; the last {tail} rows split into pieces of {} values per thread that never wait, the last piece of a row to finish writing all of it",
+                "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, default loads; {}",
                 4 * vr,
                 4 * vs,
-                4 * pv
+                if *tail == 0 {
+                    "no row split (the control of the forms that split their last rows into pieces that never wait)".to_string()
+                } else {
+                    format!("the last {tail} rows split into pieces of {} values per thread that never wait, the last piece of a row to finish writing all of it", 4 * pv)
+                }
             ),
             Fused::Handoff { vr, vs, threads, tail, cs } => format!(
                 "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, two blocks per SM, default loads, for all rows but the last {tail}, which go to a cluster of {cs} blocks of 512 threads a row launched as a programmatic dependent",
