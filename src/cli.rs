@@ -102,11 +102,13 @@ pub enum Command {
         #[command(subcommand)]
         which: BenchKind,
     },
-    /// The softmax benchmark table of a run (µs, GB/s, fraction of copy, ratio to the best
-    /// peer) and its targets, from the raw samples alone.
+    /// The softmax benchmark table of one or more runs (µs, GB/s, fraction of copy, ratio to
+    /// the best peer) and its targets judged by the recheck's ordering rule, from the raw
+    /// samples alone.
     BenchReport {
-        /// The run directory, relative to the root.
-        run: String,
+        /// The run directories, relative to the root; several are pooled as replicates.
+        #[arg(required = true, num_args = 1..)]
+        runs: Vec<String>,
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
@@ -368,8 +370,8 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             gpu_run(out, &timing, &format!("{suite:?}").to_ascii_lowercase(), &suites, &[])
         }
         Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(out, &timing, "softmax-bench", &["softmax-bench"], &peers),
-        Command::BenchReport { run, root } => {
-            let report = bench::report(&root, &run)?;
+        Command::BenchReport { runs, root } => {
+            let report = bench::report(&root, &runs)?;
             out.print(&report::bench::render(&report))?;
             Ok(Status::from_attention(!report.all_met()))
         }

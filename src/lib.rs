@@ -66,7 +66,8 @@
 //!   validation records) read without serde where it is sure to read them as serde_json does,
 //!   serde_json reading every other line and giving every error.
 //! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
-//!   review file, the benchmark targets, `stats`, `init` (a registry's skeleton, never over an
+//!   review file, the benchmark targets (judged by the recheck's ordering rule over one or more
+//!   runs), `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
 //!   number: selections, filters, derived rates, ratios of two statistics).
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and

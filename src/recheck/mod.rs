@@ -479,6 +479,11 @@ impl ByRound {
         ByRound::from_records(jsonl, &selected, spec.field.get_ref(), statistic)
     }
 
+    /// The medians of values already grouped by round.
+    pub(crate) fn medians_of(rounds: BTreeMap<u64, Vec<f64>>) -> ByRound {
+        ByRound { statistic: Statistic::Median, rounds }
+    }
+
     /// Groups `field` of `records` by `round`.
     pub(crate) fn from_records(jsonl: &Jsonl, selected: &[&crate::evidence::Record], field: &str, statistic: Statistic) -> Result<ByRound, Diagnostic> {
         // The shared sample validation: every value present, finite and non-negative.
@@ -578,7 +583,7 @@ pub(crate) fn ordering(lo: f64, hi: f64, min_ratio: f64) -> Judgement {
 
 /// A seed for one judgement, from the recheck's seed and what is judged, so that a row's
 /// interval does not depend on which other rows were judged before it.
-fn row_seed(seed: u64, parts: &[&str]) -> u64 {
+pub(crate) fn row_seed(seed: u64, parts: &[&str]) -> u64 {
     let mut h: u64 = seed ^ 0xcbf2_9ce4_8422_2325;
     for part in parts {
         for b in part.bytes().chain([0]) {
