@@ -305,6 +305,79 @@ WARP_KERNEL(4)
 WARP_KERNEL(8)
 
 // ---------------------------------------------------------------------------------------
+// fused, a group of L lanes per row (issue 16, version 14): lane l of a group holds float4s l,
+// l + L, ..., V of them (cols = 4 L V), so a warp holds 32 / L rows and each of its reductions
+// takes log2(L) shuffles for all of them at once. At 4096x128 the warp kernel's rows arrive
+// together and then wait on ten dependent shuffles each, 310 shuffle issues an SM; with 8 lanes
+// a row that is 47. Launched only where every block's rows exist, so no warp exits in part.
+
+template <int L>
+__device__ __forceinline__ float group_sum(float v) {
+#pragma unroll
+    for (int o = L / 2; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+template <int L>
+__device__ __forceinline__ float group_max(float v) {
+#pragma unroll
+    for (int o = L / 2; o; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+template <bool RMS, int L, int V>
+__device__ void fused_narrow_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int rows, float eps) {
+    constexpr int cols = 4 * L * V;
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    const int row = t / L, lane = t % L;
+    if (row >= rows) return;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + lane + L * k);
+    float sq = 0.f, mx = NEG_INF;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        sq = fmaf(v[k].x, v[k].x, fmaf(v[k].y, v[k].y, fmaf(v[k].z, v[k].z, fmaf(v[k].w, v[k].w, sq))));
+        mx = fmaxf(mx, fmaxf(fmaxf(v[k].x, v[k].y), fmaxf(v[k].z, v[k].w)));
+    }
+    mx = group_max<L>(mx);
+    float scale = 1.f;
+    if (RMS) scale = 1.f / sqrtf(group_sum<L>(sq) / cols + eps);
+    float k2 = scale * LOG2E, s = 0.f;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        v[k].x = exp2f((v[k].x - mx) * k2); v[k].y = exp2f((v[k].y - mx) * k2);
+        v[k].z = exp2f((v[k].z - mx) * k2); v[k].w = exp2f((v[k].w - mx) * k2);
+        s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
+    s = group_sum<L>(s);
+    float r = 1.f / s;
+#pragma unroll
+    for (int k = 0; k < V; ++k) __stcs(yr + lane + L * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
+    if (stats && lane == 0) {
+        stats[3 * row + 0] = 1.f / scale;
+        stats[3 * row + 1] = mx * scale;
+        stats[3 * row + 2] = s;
+    }
+}
+
+// fused_narrow_rms_L_V_T and fused_narrow_plain_L_V_T.
+#define NARROW_KERNEL(L, V, T)                                                                                                \
+    extern "C" __global__ void __launch_bounds__(T) fused_narrow_rms_##L##_##V##_##T(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_narrow_rows<true, L, V>(x, y, st, rows, eps);                                                                    \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T) fused_narrow_plain_##L##_##V##_##T(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_narrow_rows<false, L, V>(x, y, st, rows, eps);                                                                   \
+    }
+NARROW_KERNEL(8, 4, 128)
+NARROW_KERNEL(8, 4, 64)
+NARROW_KERNEL(16, 2, 256)
+NARROW_KERNEL(16, 2, 128)
+NARROW_KERNEL(4, 8, 64)
+
+// ---------------------------------------------------------------------------------------
 // fused, block per row: thread t holds float4s t, t + T, ..., V of them (cols = 4 T V).
 
 template <bool RMS, int V>

@@ -26,6 +26,10 @@ pub(crate) const TOLERANCE: f64 = 1e-5;
 pub(crate) enum Fused {
     /// A warp per row, `v` float4s per lane (cols = 128 v).
     Warp { v: usize },
+    /// A group of `lanes` lanes per row, `v` float4s per lane (cols = 4 · lanes · v), blocks of
+    /// `threads`: a warp holds 32 / lanes rows, and each reduction takes log2(lanes) shuffles
+    /// for all of them (issue 16, version 14).
+    Narrow { lanes: usize, v: usize, threads: u32 },
     /// A block of `threads` per row, `v` float4s per thread (cols = 4 · threads · v).
     Reg { v: usize, threads: u32 },
     /// The row split over `split` cooperative blocks of 1024 threads (cols = 16384 · split).
@@ -175,6 +179,17 @@ const LAST_FORMS: [Fused; 8] = [
     Fused::Last { vr: 2, vs: 6, threads: 1024, tail: 264, pv: 2 },
 ];
 
+/// The `Narrow` forms timed as candidates at 128 columns (issue 16, version 14): 8 lanes a row
+/// (three shuffles a reduction) in blocks of 128 and 64 threads, 16 lanes (four) in blocks of
+/// 256 and 128, and 4 lanes (two) in blocks of 64; 128 to 512 blocks at 4096 rows.
+const NARROW_128: [Fused; 5] = [
+    Fused::Narrow { lanes: 8, v: 4, threads: 128 },
+    Fused::Narrow { lanes: 8, v: 4, threads: 64 },
+    Fused::Narrow { lanes: 16, v: 2, threads: 256 },
+    Fused::Narrow { lanes: 16, v: 2, threads: 128 },
+    Fused::Narrow { lanes: 4, v: 8, threads: 64 },
+];
+
 /// Bytes of dynamic shared memory the `Pipe` form takes (one 32768-wide row).
 pub(crate) const PIPE_SHARED: u32 = 32768 * 4;
 
@@ -220,6 +235,7 @@ impl Fused {
         let flavour = if rms { "rms" } else { "plain" };
         match self {
             Fused::Warp { v } => format!("fused_warp_{flavour}_{v}"),
+            Fused::Narrow { lanes, v, threads } => format!("fused_narrow_{flavour}_{lanes}_{v}_{threads}"),
             Fused::Reg { v, threads } => format!("fused_reg_{flavour}_{v}_{threads}"),
             Fused::Split { .. } => format!("fused_split_{flavour}"),
             Fused::Block => format!("fused_block_{flavour}"),
@@ -253,6 +269,7 @@ impl Fused {
             Fused::Warp { .. } | Fused::Capped { of: Base::Warp, .. } => 256,
             Fused::Capped { threads, .. } => *threads,
             Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } | Fused::Mix { threads, .. } | Fused::Flag { threads, .. } | Fused::Pair { threads, .. }
+            | Fused::Narrow { threads, .. }
             | Fused::ClMix { threads, .. }
             | Fused::MixP { threads, .. }
             | Fused::Stag { threads, .. }
@@ -324,6 +341,7 @@ impl Fused {
     pub(crate) fn blocks(&self, rows: usize, cols: usize) -> usize {
         match self {
             Fused::Warp { .. } | Fused::Capped { of: Base::Warp, .. } => rows.div_ceil(8),
+            Fused::Narrow { lanes, threads, .. } => rows.div_ceil(*threads as usize / lanes),
             Fused::Pair { .. } | Fused::Stag { .. } => rows / 2 * self.split(cols),
             Fused::Cluster { cs, .. } => rows * cs,
             Fused::ClMix { .. } => rows * 2,
@@ -403,6 +421,7 @@ impl Fused {
     pub(crate) fn short(&self) -> String {
         match self {
             Fused::Warp { v } => format!("warp{v}"),
+            Fused::Narrow { lanes, v, threads } => format!("narrow{lanes}-{v}x{threads}"),
             Fused::Reg { v, threads } => format!("reg{v}x{threads}"),
             Fused::Split { split } => format!("split{split}"),
             Fused::Block => "block".into(),
@@ -463,6 +482,11 @@ impl Fused {
             for &(of, v, threads, per) in caps {
                 out.extend(per.iter().map(|&per_sm| Fused::Capped { of, v, threads, per_sm }));
             }
+        }
+        // Fewer lanes a row where the warp kernel's rows are short (issue 16, version 14); only
+        // where every block's rows exist, so that no warp leaves its shuffles in part.
+        if cols == 128 && on("narrow") {
+            out.extend(NARROW_128.iter().filter(|f| matches!(f, Fused::Narrow { lanes, threads, .. } if rows.is_multiple_of(*threads as usize / lanes))));
         }
         match cols {
             4096 => {
@@ -587,6 +611,9 @@ impl Fused {
     pub(crate) fn describe(&self) -> String {
         match self {
             Fused::Warp { v } => format!("warp per row, 8 rows per 256-thread block, {} values per lane in registers", 4 * v),
+            Fused::Narrow { lanes, v, threads } => {
+                format!("{lanes} lanes per row, {} rows per {threads}-thread block, {} values per lane in registers, {} shuffles a reduction", threads / *lanes as u32, 4 * v, lanes.trailing_zeros())
+            }
             Fused::Reg { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers", 4 * v),
             Fused::Split { split } => format!("row split over {split} cooperative blocks of 1024 threads, 16 values per thread, two grid syncs"),
             Fused::Block => "one block per row, row re-read from global memory".into(),
@@ -885,6 +912,10 @@ impl Shape {
                     Fused::Warp { .. } | Fused::Capped { of: Base::Warp, .. } => unsafe {
                         let rows_i = rows as i32;
                         b.arg(&rows_i).arg(&eps).launch(cfg(rows.div_ceil(8), 256, form.dynamic_shared()))?;
+                    },
+                    Fused::Narrow { threads, .. } => unsafe {
+                        let rows_i = rows as i32;
+                        b.arg(&rows_i).arg(&eps).launch(cfg(form.blocks(self.rows, self.cols) as u32, threads, 0))?;
                     },
                     Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Capped { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows, threads, form.dynamic_shared()))?;
@@ -1469,6 +1500,7 @@ mod tests {
         let parts: Vec<&str> = name.split('_').collect();
         match parts.as_slice() {
             ["fused", "warp", _, v] => format!("WARP_KERNEL({v})"),
+            ["fused", "narrow", _, l, v, t] => format!("NARROW_KERNEL({l}, {v}, {t})"),
             ["fused", "reg", _, v, t] => format!("REG_KERNEL({v}, {t})"),
             ["fused", "reg1", _, v, t] => format!("REG1_KERNEL({v}, {t})"),
             ["fused", "cl", _, cs, v, t] => format!("CLUSTER_KERNEL({cs}, {v}, {t},"),
@@ -1506,6 +1538,7 @@ mod tests {
                 // A warp per row covers 128 v columns; every other form's blocks cover the row.
                 let covered = match form {
                     Fused::Capped { of: Base::Warp, v, .. } => 128 * v,
+                    Fused::Narrow { lanes, v, .. } => 4 * lanes * v,
                     _ => form.threads(cols) as usize * 4 * form_values(form) * cluster(form, cols),
                 };
                 assert_eq!(covered, cols, "{form:?} does not cover {cols} columns");
@@ -1650,6 +1683,24 @@ mod tests {
         // A form may split every row, never more rows than the shape has.
         assert_eq!(Fused::candidates(132, 32768, "last").len(), 6);
         assert!(Fused::candidates(4096, 4096, "last").is_empty());
+    }
+
+    #[test]
+    fn a_narrow_form_covers_its_rows_with_whole_warps_of_whole_groups() {
+        let forms = Fused::candidates(4096, 128, "narrow");
+        assert_eq!(forms, NARROW_128.to_vec());
+        for form in forms {
+            let Fused::Narrow { lanes, v, threads } = form else { panic!("{form:?} is not a narrow form") };
+            assert_eq!(4 * lanes * v, 128, "{form:?}");
+            // A group never straddles a warp, and a block holds whole warps and whole rows.
+            assert!(lanes.is_power_of_two() && lanes < 32 && threads % 32 == 0, "{form:?}");
+            assert_eq!(form.blocks(4096, 128) * threads as usize, 4096 * lanes, "{form:?}");
+            assert_eq!(Fused::overridden(&format!("4096x128={}", form.short()), 4096, 128), Some(form));
+        }
+        // Not offered where the last block's rows would not all exist (a warp would leave its
+        // shuffles in part), nor at another width.
+        assert!(Fused::candidates(4100, 128, "narrow").is_empty());
+        assert!(Fused::candidates(16384, 512, "narrow").is_empty());
     }
 
     #[test]
