@@ -107,6 +107,10 @@
 //   slott     slot polling its meetings by bulk copies into shared memory, off the load/store
 //             path: plain level or 0.35 us faster, RMS-scaled 0.3-0.5 us slower; removed (it is
 //             in commit 9731b71).
+// Version 14 (runs 20261204T164319Z-softmax-bench to 164518Z; kernels/NOTES.md):
+//   narrow    cols == 128, a group of 4, 8 or 16 lanes a row instead of a warp, so that each
+//             reduction takes 2-4 shuffles for several rows at once: level with the warp kernel
+//             or up to 4 % slower, so the shuffles are not what keeps 4096x128 from the copy.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
