@@ -25,9 +25,10 @@ mod tests {
     use super::*;
 
     /// Compiles every kernel with NVRTC for sm_90. Needs the NVRTC library and CUDA headers
-    /// (set CLAIMCHECK_CUDA_INCLUDE), but no GPU.
+    /// (set CLAIMCHECK_CUDA_INCLUDE), but no GPU; `benches/nvrtc-check.sh` fetches the device's
+    /// NVRTC version and runs it.
     #[test]
-    #[ignore = "needs NVRTC: LD_LIBRARY_PATH with libnvrtc.so.13 and CLAIMCHECK_CUDA_INCLUDE"]
+    #[ignore = "needs NVRTC: run benches/nvrtc-check.sh (or LD_LIBRARY_PATH with libnvrtc.so.13 and CLAIMCHECK_CUDA_INCLUDE)"]
     fn every_kernel_compiles_for_sm_90() {
         assert!(device::nvrtc_present(), "NVRTC is not on the library path");
         let include = std::env::var("CLAIMCHECK_CUDA_INCLUDE").unwrap_or_else(|_| "/usr/local/cuda/include".into());
