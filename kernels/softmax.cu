@@ -254,66 +254,14 @@ extern "C" __global__ void fused_block_rms(const float* x, float* y, float* stat
 extern "C" __global__ void fused_block_plain(const float* x, float* y, float* stats, int cols, float eps) { fused_block_row<false>(x, y, stats, cols, eps); }
 
 // ---------------------------------------------------------------------------------------
-// fused, warp per row: lane l holds float4s l, l + 32, ..., V of them (cols = 128 V).
-
-template <bool RMS, int V>
-__device__ void fused_warp_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int rows, float eps) {
-    constexpr int cols = 128 * V;
-    int row = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    int lane = threadIdx.x & 31;
-    if (row >= rows) return;
-    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols);
-    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols);
-    float4 v[V];
-#pragma unroll
-    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + lane + 32 * k);
-    float sq = 0.f, mx = NEG_INF;
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        sq = fmaf(v[k].x, v[k].x, fmaf(v[k].y, v[k].y, fmaf(v[k].z, v[k].z, fmaf(v[k].w, v[k].w, sq))));
-        mx = fmaxf(mx, fmaxf(fmaxf(v[k].x, v[k].y), fmaxf(v[k].z, v[k].w)));
-    }
-    mx = warp_max(mx);
-    float scale = 1.f;
-    if (RMS) scale = 1.f / sqrtf(warp_sum(sq) / cols + eps);
-    float k2 = scale * LOG2E, s = 0.f;
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        v[k].x = exp2f((v[k].x - mx) * k2); v[k].y = exp2f((v[k].y - mx) * k2);
-        v[k].z = exp2f((v[k].z - mx) * k2); v[k].w = exp2f((v[k].w - mx) * k2);
-        s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
-    }
-    s = warp_sum(s);
-    float r = 1.f / s;
-#pragma unroll
-    for (int k = 0; k < V; ++k) __stcs(yr + lane + 32 * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
-    if (stats && lane == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
-    }
-}
-
-// NAME_rms_V and NAME_plain_V; the rule's are fused_warp_*, the capped forms' fused_cap_warp_*.
-#define WARP_KERNELS(NAME, V)                                                                                                 \
-    extern "C" __global__ void __launch_bounds__(256) NAME##_rms_##V(const float* x, float* y, float* st, int rows, float eps) { \
-        fused_warp_rows<true, V>(x, y, st, rows, eps);                                                                         \
-    }                                                                                                                         \
-    extern "C" __global__ void __launch_bounds__(256) NAME##_plain_##V(const float* x, float* y, float* st, int rows, float eps) { \
-        fused_warp_rows<false, V>(x, y, st, rows, eps);                                                                        \
-    }
-#define WARP_KERNEL(V) WARP_KERNELS(fused_warp, V)
-WARP_KERNEL(1)
-WARP_KERNEL(2)
-WARP_KERNEL(4)
-WARP_KERNEL(8)
-
-// ---------------------------------------------------------------------------------------
-// fused, a group of L lanes per row (issue 16, version 14): lane l of a group holds float4s l,
-// l + L, ..., V of them (cols = 4 L V), so a warp holds 32 / L rows and each of its reductions
-// takes log2(L) shuffles for all of them at once. At 4096x128 the warp kernel's rows arrive
-// together and then wait on ten dependent shuffles each, 310 shuffle issues an SM; with 8 lanes
-// a row that is 47. Launched only where every block's rows exist, so no warp exits in part.
+// fused, a group of L lanes per row: lane l of a group holds float4s l, l + L, ..., V of them
+// (cols = 4 L V), so a warp holds 32 / L rows and each of its reductions takes log2(L) shuffles
+// for all of them at once. The rule's warp-per-row kernel is L = 32 (below; NVRTC gives it the
+// PTX it had with a body of its own). The `narrow` candidates (issue 16, version 14) take L = 4,
+// 8 or 16: at 4096x128 the warp kernel's rows arrive together and then wait on ten dependent
+// shuffles each, 310 shuffle issues an SM, and with 8 lanes a row that is 47; they were level
+// or slower. A group never straddles a warp, and a narrow form is launched only where every
+// block's rows exist, so no warp leaves its shuffles in part.
 
 template <int L>
 __device__ __forceinline__ float group_sum(float v) {
@@ -332,8 +280,8 @@ __device__ __forceinline__ float group_max(float v) {
 template <bool RMS, int L, int V>
 __device__ void fused_narrow_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int rows, float eps) {
     constexpr int cols = 4 * L * V;
-    const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    const int row = t / L, lane = t % L;
+    int row = blockIdx.x * (blockDim.x / L) + threadIdx.x / L;
+    int lane = threadIdx.x % L;
     if (row >= rows) return;
     const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols);
     float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols);
@@ -366,6 +314,29 @@ __device__ void fused_narrow_rows(const float* __restrict__ x, float* __restrict
         stats[3 * row + 2] = s;
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// fused, warp per row: lane l holds float4s l, l + 32, ..., V of them (cols = 128 V), the
+// group form above with a group of 32 lanes.
+
+template <bool RMS, int V>
+__device__ void fused_warp_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int rows, float eps) {
+    fused_narrow_rows<RMS, 32, V>(x, y, stats, rows, eps);
+}
+
+// NAME_rms_V and NAME_plain_V; the rule's are fused_warp_*, the capped forms' fused_cap_warp_*.
+#define WARP_KERNELS(NAME, V)                                                                                                 \
+    extern "C" __global__ void __launch_bounds__(256) NAME##_rms_##V(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_warp_rows<true, V>(x, y, st, rows, eps);                                                                         \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(256) NAME##_plain_##V(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_warp_rows<false, V>(x, y, st, rows, eps);                                                                        \
+    }
+#define WARP_KERNEL(V) WARP_KERNELS(fused_warp, V)
+WARP_KERNEL(1)
+WARP_KERNEL(2)
+WARP_KERNEL(4)
+WARP_KERNEL(8)
 
 // fused_narrow_rms_L_V_T and fused_narrow_plain_L_V_T.
 #define NARROW_KERNEL(L, V, T)                                                                                                \
