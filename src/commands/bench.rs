@@ -131,12 +131,11 @@ pub(crate) struct Target {
     pub goal: Goal,
     /// The goal's quantity q, pooled like every value of the table.
     pub value: f64,
-    /// Its bootstrap interval with `level` in each tail: wholly above the bound for a MATCH,
-    /// wholly below it for a MISMATCH. An INCONCLUSIVE target's may also clear the bound, since
-    /// Holm's procedure stops at its first failure; (0, ∞) where a replicate had no finite value.
+    /// Its bootstrap interval with the level Holm's procedure compared this target's claim with
+    /// in each tail: wholly above the bound for a MATCH, wholly below it for a MISMATCH. An
+    /// INCONCLUSIVE target's may also clear the bound, since the procedure stops at its first
+    /// failure; (0, ∞) where a replicate had no finite value.
     pub interval: (f64, f64),
-    /// The level Holm's procedure compared this target's claim with.
-    pub level: f64,
     pub outcome: Judgement,
     /// How many of the runs hold every variant the target needs.
     pub runs: usize,
@@ -233,7 +232,7 @@ fn decide(times: &[RunTimes], pending: Vec<Pending>) -> Vec<Target> {
         let dist = log_distribution(&side, &mut rng, replicates);
         let bound = p.goal.bound().ln();
         trials.push(dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, bound)));
-        targets.push(Target { case: p.case, goal: p.goal, value: side.value(), interval: (0.0, f64::INFINITY), level: f64::NAN, outcome: Judgement::Inconclusive, runs: runs.len() });
+        targets.push(Target { case: p.case, goal: p.goal, value: side.value(), interval: (0.0, f64::INFINITY), outcome: Judgement::Inconclusive, runs: runs.len() });
         dists.push(dist);
     }
     for ((t, d), dist) in targets.iter_mut().zip(family::holm(&trials, FAMILY_ALPHA)).zip(&dists) {
@@ -242,7 +241,6 @@ fn decide(times: &[RunTimes], pending: Vec<Pending>) -> Vec<Target> {
             family::Claim::Mismatch => Judgement::Mismatch,
             family::Claim::Neither => Judgement::Inconclusive,
         };
-        t.level = d.level;
         if let Some(dist) = dist {
             let (lo, hi) = percentile_interval(dist, d.level);
             t.interval = (lo.exp(), hi.exp());
@@ -262,6 +260,9 @@ fn group(runs: &[(String, Vec<SampleRecord>)]) -> Result<Vec<RunTimes>, String> 
         // Every peer is timed by graph replay with events where a run has graph samples; the
         // table then reads only those, so that every row is timed by the same protocol. Older
         // runs hold stream samples only.
+        if !samples.iter().any(|s| s.suite == "softmax-bench") {
+            return Err(format!("{name}: no softmax-bench samples in this run"));
+        }
         let mode = if samples.iter().any(|s| s.suite == "softmax-bench" && s.mode == "graph") { "graph" } else { "stream" };
         match mode_of {
             Some((first, m)) if m != mode => return Err(format!("{name}: timed by {mode} where {first} was timed by {m}; runs pooled in one report must be timed alike")),
@@ -276,7 +277,7 @@ fn group(runs: &[(String, Vec<SampleRecord>)]) -> Result<Vec<RunTimes>, String> 
             by.entry((s.case.clone(), s.variant.clone())).or_default().entry(u64::from(s.round)).or_default().push(s.device_us);
         }
         if by.is_empty() {
-            return Err(format!("{name}: no softmax-bench samples in this run"));
+            return Err(format!("{name}: no softmax-bench samples timed by {mode}"));
         }
         out.push(RunTimes { name: name.clone(), by: by.into_iter().map(|(k, rounds)| (k, ByRound::medians_of(rounds))).collect() });
     }
@@ -405,6 +406,30 @@ mod tests {
         let target = pooled.targets.iter().find(|t| t.goal == Goal::Faster { variant: "fused", peer: "cudnn" }).unwrap();
         assert_eq!(target.runs, 3);
         assert_ne!(target.outcome, Judgement::Match, "{target:?}");
+    }
+
+    #[test]
+    fn every_interval_agrees_with_its_outcome() {
+        // Clear wins, clear losses and ties, judged together as one list.
+        let report = one(run(&[
+            ("1024x1024", "copy", 2.0, 0.02),
+            ("1024x1024", "fused", 2.0, 0.02),
+            ("1024x1024", "fused-rms", 2.5, 0.02),
+            ("1024x1024", "cudnn", 2.6, 0.02),
+            ("1024x1024", "torch", 2.0, 0.02),
+            ("1024x1024", "torch-compile-rms", 2.0, 0.02),
+        ]));
+        let outcomes: std::collections::BTreeSet<Judgement> = report.targets.iter().map(|t| t.outcome).collect();
+        assert_eq!(outcomes.len(), 3, "{:?}", report.targets);
+        for t in &report.targets {
+            let (lo, hi) = t.interval;
+            assert!(lo <= t.value && t.value <= hi, "{t:?}");
+            match t.outcome {
+                Judgement::Match => assert!(lo > t.goal.bound(), "{t:?}"),
+                Judgement::Mismatch => assert!(hi < t.goal.bound(), "{t:?}"),
+                _ => {}
+            }
+        }
     }
 
     #[test]
