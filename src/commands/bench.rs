@@ -227,6 +227,11 @@ fn decide(times: &[RunTimes], pending: Vec<Pending>) -> Vec<Target> {
     for p in pending {
         // Only runs that timed every variant of the quantity, so that its rounds stay paired.
         let runs: Vec<Vec<ByRound>> = times.iter().filter_map(|t| p.vars.iter().map(|v| t.by.get(&(p.case.clone(), (*v).to_string())).cloned()).collect::<Option<Vec<_>>>()).collect();
+        // Variants timed only in different runs cannot be paired: no target, rather than one
+        // judged on nothing.
+        if runs.is_empty() {
+            continue;
+        }
         let side = Side::new(&runs, &p.eval);
         let mut rng = ChaCha8Rng::seed_from_u64(row_seed(DEFAULT_SEED, &["bench-report", &p.case, &p.goal.key()]));
         let dist = log_distribution(&side, &mut rng, replicates);
@@ -442,6 +447,15 @@ mod tests {
         let twice = judge(&[("g".into(), graph.clone()), ("g".into(), graph)]).unwrap_err();
         assert!(twice.contains("g is named twice"), "{twice}");
         assert!(judge(&[("e".into(), Vec::new())]).unwrap_err().contains("e: no softmax-bench samples"));
+    }
+
+    #[test]
+    fn variants_timed_only_in_different_runs_make_no_target() {
+        let a = run(&[("1024x1024", "copy", 2.0, 0.01), ("1024x1024", "cudnn", 2.5, 0.01)]);
+        let b = run(&[("1024x1024", "fused", 2.0, 0.01)]);
+        let report = judge(&[("a".into(), a), ("b".into(), b)]).unwrap();
+        assert_eq!(report.rows.len(), 3);
+        assert!(report.targets.is_empty(), "{:?}", report.targets);
     }
 
     #[test]
