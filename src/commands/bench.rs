@@ -241,11 +241,7 @@ fn decide(times: &[RunTimes], pending: Vec<Pending>) -> Vec<Target> {
         dists.push(dist);
     }
     for ((t, d), dist) in targets.iter_mut().zip(family::holm(&trials, FAMILY_ALPHA)).zip(&dists) {
-        t.outcome = match d.claim {
-            family::Claim::Match => Judgement::Match,
-            family::Claim::Mismatch => Judgement::Mismatch,
-            family::Claim::Neither => Judgement::Inconclusive,
-        };
+        t.outcome = d.claim.into();
         if let Some(dist) = dist {
             let (lo, hi) = percentile_interval(dist, d.level);
             t.interval = (lo.exp(), hi.exp());

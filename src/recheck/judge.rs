@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::family::{self, Claim, Trial};
+use super::family::{self, Trial};
 use super::hierarchical::{Side, log_distribution, percentile_interval, propagated_spread, ratio_distribution};
 use super::{ByRound, CONFIDENCE, Judgement, Latency, Row, RowKind, Rule, RunInfo, RunsUsed, Subject, Target, row_seed, run_dir, sample_file};
 use crate::checks::compare;
@@ -112,11 +112,7 @@ fn finish(mut pending: Vec<Pending>, rule: Rule) -> Vec<Row> {
     for (&i, decision) in members.iter().zip(decisions) {
         let p = &mut pending[i];
         let Some(test) = &p.test else { continue };
-        p.row.outcome = match decision.claim {
-            Claim::Match => Judgement::Match,
-            Claim::Mismatch => Judgement::Mismatch,
-            Claim::Neither => Judgement::Inconclusive,
-        };
+        p.row.outcome = decision.claim.into();
         p.row.level = Some(decision.level);
         let exp = |(lo, hi): (f64, f64)| (lo.exp(), hi.exp());
         let unbounded = (0.0, f64::INFINITY);

@@ -569,6 +569,17 @@ pub(crate) fn equivalence(lo: f64, hi: f64, margin: f64) -> Judgement {
     }
 }
 
+impl From<family::Claim> for Judgement {
+    /// What a row states once Holm's procedure has decided its claim.
+    fn from(claim: family::Claim) -> Judgement {
+        match claim {
+            family::Claim::Match => Judgement::Match,
+            family::Claim::Mismatch => Judgement::Mismatch,
+            family::Claim::Neither => Judgement::Inconclusive,
+        }
+    }
+}
+
 /// The ordering rule on an interval of ln(slower / faster).
 pub(crate) fn ordering(lo: f64, hi: f64, min_ratio: f64) -> Judgement {
     let bound = min_ratio.ln();
