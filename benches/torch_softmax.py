@@ -219,6 +219,14 @@ def main():
         meta["triton"] = triton.__version__
     except Exception:  # noqa: BLE001
         pass
+    # Liger Kernel is carried as a wheel and may differ from call to call; its version is part
+    # of what the `liger` peer was.
+    try:
+        from importlib.metadata import version
+
+        meta["liger_kernel"] = version("liger-kernel")
+    except Exception:  # noqa: BLE001
+        pass
     with open(args.out, "w") as f:
         for line in [{"meta": meta}] + lines:
             f.write(json.dumps(line) + "\n")
