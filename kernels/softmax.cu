@@ -129,6 +129,17 @@ namespace cg = cooperative_groups;
 #define TRACE_MARK(k)
 #endif
 
+// A row's statistics for its validation record: the root mean square (1 / scale), the maximum
+// of the scaled row and the sum of its exponentials. The index keeps its own type (a block index
+// is unsigned, a row number an int), so that each kernel computes the address as it did when it
+// wrote the three words itself.
+template <typename I>
+__device__ __forceinline__ void record_row_stats(float* stats, I row, float scale, float mx, float s) {
+    stats[3 * row + 0] = 1.f / scale;
+    stats[3 * row + 1] = mx * scale;
+    stats[3 * row + 2] = s;
+}
+
 __device__ __forceinline__ float warp_sum(float v) {
     for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
@@ -244,9 +255,7 @@ __device__ void fused_block_row(const float* __restrict__ x, float* __restrict__
     float r = 1.f / s;
     for (int i = threadIdx.x; i < cols; i += blockDim.x) yr[i] = exp2f((xr[i] - mx) * k) * r;
     if (stats && threadIdx.x == 0) {
-        stats[3 * blockIdx.x + 0] = 1.f / scale;
-        stats[3 * blockIdx.x + 1] = mx * scale;
-        stats[3 * blockIdx.x + 2] = s;
+        record_row_stats(stats, blockIdx.x, scale, mx, s);
     }
 }
 
@@ -309,9 +318,7 @@ __device__ void fused_narrow_rows(const float* __restrict__ x, float* __restrict
 #pragma unroll
     for (int k = 0; k < V; ++k) __stcs(yr + lane + L * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
     if (stats && lane == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
+        record_row_stats(stats, row, scale, mx, s);
     }
 }
 
@@ -384,9 +391,7 @@ __device__ void fused_reg_row(const float* __restrict__ x, float* __restrict__ y
 #pragma unroll
     for (int k = 0; k < V; ++k) __stcs(yr + threadIdx.x + T * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
     if (stats && threadIdx.x == 0) {
-        stats[3 * blockIdx.x + 0] = 1.f / scale;
-        stats[3 * blockIdx.x + 1] = mx * scale;
-        stats[3 * blockIdx.x + 2] = s;
+        record_row_stats(stats, blockIdx.x, scale, mx, s);
     }
 }
 
@@ -468,9 +473,7 @@ __device__ void fused_split_row(const float* __restrict__ x, float* __restrict__
 #pragma unroll
     for (int k = 0; k < V; ++k) __stcs(yr + threadIdx.x + 1024 * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
     if (stats && piece == 0 && threadIdx.x == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
+        record_row_stats(stats, row, scale, mx, s);
     }
 }
 
@@ -589,9 +592,7 @@ __device__ void fused_reg1_row(const float* __restrict__ x, float* __restrict__ 
     block_online(m, s, LOG2E, red);
     store_scaled(yr, T, v, exp2f((m0 - m) * LOG2E) / s);
     if (stats && threadIdx.x == 0) {
-        stats[3 * blockIdx.x + 0] = 1.f;
-        stats[3 * blockIdx.x + 1] = m;
-        stats[3 * blockIdx.x + 2] = s;
+        record_row_stats(stats, blockIdx.x, 1.f, m, s);
     }
 }
 
@@ -698,9 +699,7 @@ __device__ void fused_pipe_rows(const float* __restrict__ x, float* __restrict__
             store_scaled(yr, T, v, exp2f((m0 - mx) * LOG2E) / s);
         }
         if (stats && threadIdx.x == 0) {
-            stats[3 * row + 0] = 1.f / scale;
-            stats[3 * row + 1] = mx * scale;
-            stats[3 * row + 2] = s;
+            record_row_stats(stats, row, scale, mx, s);
         }
     }
 }
@@ -785,9 +784,7 @@ __device__ void fused_cluster_row(const float* __restrict__ x, float* __restrict
     cluster_arrive();
     store_scaled(yr, T, v, r);
     if (stats && rank == 0 && threadIdx.x == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
+        record_row_stats(stats, row, scale, mx, s);
     }
     cluster_wait();
 }
@@ -941,9 +938,7 @@ __device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y
         __stcs(yr + t + T * (VR + k), make_float4(h.x * r, h.y * r, h.z * r, h.w * r));
     }
     if (stats && t == 0) {
-        stats[3 * blockIdx.x + 0] = 1.f / scale;
-        stats[3 * blockIdx.x + 1] = mx * scale;
-        stats[3 * blockIdx.x + 2] = s;
+        record_row_stats(stats, blockIdx.x, scale, mx, s);
     }
 }
 
@@ -1042,9 +1037,7 @@ __device__ void fused_mixp_rows(const float* __restrict__ x, float* __restrict__
             if (more) v[k] = ldcs_ordered(xn + t + T * k);
         }
         if (stats && t == 0) {
-            stats[3 * row + 0] = 1.f / scale;
-            stats[3 * row + 1] = mx * scale;
-            stats[3 * row + 2] = s;
+            record_row_stats(stats, row, scale, mx, s);
         }
     }
 }
@@ -1173,9 +1166,7 @@ __device__ void fused_clmix_row(const float* __restrict__ x, float* __restrict__
         __stcs(yr + t + T * (VR + k), make_float4(h.x * r, h.y * r, h.z * r, h.w * r));
     }
     if (stats && rank == 0 && t == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
+        record_row_stats(stats, row, scale, mx, s);
     }
     cluster_wait();
 }
@@ -1211,9 +1202,7 @@ __device__ __forceinline__ void store_piece(float4* __restrict__ yr, int stride,
                                             float scale, float mx, float s) {
     store_scaled(yr, stride, v, r);
     if (stats && piece == 0 && threadIdx.x == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
+        record_row_stats(stats, row, scale, mx, s);
     }
 }
 
@@ -1699,9 +1688,7 @@ __device__ __noinline__ void last_piece(const float* __restrict__ x, float* __re
         read_again<IN, OTHERS>(xr, at, true, [&](int j, float4 h) { __stcs(yr + at(j), times4(exp4(h, mx, k2), r)); });
     }
     if (stats && t == 0) {
-        stats[3 * row + 0] = 1.f / scale;
-        stats[3 * row + 1] = mx * scale;
-        stats[3 * row + 2] = s;
+        record_row_stats(stats, row, scale, mx, s);
     }
 }
 
@@ -1864,9 +1851,7 @@ __device__ void fused_ord_rows(const float* __restrict__ x, float* __restrict__ 
         float4 h = v[q];
         __stcs(y4 + q * c4 + at, make_float4(h.x * f, h.y * f, h.z * f, h.w * f));
         if (stats && blockIdx.x == 0 && t == 0) {
-            stats[3 * q + 0] = 1.f / sc;
-            stats[3 * q + 1] = m * sc;
-            stats[3 * q + 2] = s;
+            record_row_stats(stats, q, sc, m, s);
         }
     };
     if (!RMS) {
@@ -2150,9 +2135,7 @@ __device__ void fused_fan_rows(const float* __restrict__ x, float* __restrict__ 
             __stcs(y4 + q * c4 + at + k * T, make_float4(h.x * f, h.y * f, h.z * f, h.w * f));
         }
         if (stats && blockIdx.x == 0 && t == 0) {
-            stats[3 * q + 0] = 1.f / scale;
-            stats[3 * q + 1] = mx * scale;
-            stats[3 * q + 2] = s;
+            record_row_stats(stats, q, scale, mx, s);
         }
     };
     if (!RMS) {
@@ -2297,9 +2280,7 @@ __device__ __forceinline__ void row_gather(const float* pairs, unsigned* cnt, un
 __device__ __forceinline__ void two_row_stats(float* stats, const int (&row)[2], const float (&scale)[2], const float (&mx)[2], const float (&s)[2]) {
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
-        stats[3 * row[j] + 0] = 1.f / scale[j];
-        stats[3 * row[j] + 1] = mx[j] * scale[j];
-        stats[3 * row[j] + 2] = s[j];
+        record_row_stats(stats, row[j], scale[j], mx[j], s[j]);
     }
 }
 
