@@ -566,6 +566,18 @@ __device__ __forceinline__ float4 exp4(float4 h, float mx, float k2) {
 __device__ __forceinline__ float sum4(float4 h) { return (h.x + h.y) + (h.z + h.w); }
 __device__ __forceinline__ float4 times4(float4 h, float r) { return make_float4(h.x * r, h.y * r, h.z * r, h.w * r); }
 
+// The VS float4s a thread of a mixed form keeps in shared memory (slots t, t + T, ...),
+// exponentiated in place, each added to s in turn.
+template <int VS, int T>
+__device__ __forceinline__ void exp_rest(float4* rest, int t, float mx, float k2, float& s) {
+#pragma unroll
+    for (int k = 0; k < VS; ++k) {
+        const float4 h = exp4(rest[t + T * k], mx, k2);
+        s += sum4(h);
+        rest[t + T * k] = h;
+    }
+}
+
 template <int V>
 __device__ __forceinline__ void store_scaled(float4* __restrict__ yr, int stride, const float4 (&v)[V], float r) {
 #pragma unroll
@@ -877,14 +889,7 @@ __device__ __forceinline__ void mix_row_stats(float4 (&v)[VR], float4* rest, flo
         scale = 1.f / sqrtf(sq / COLS + eps);
         float k2 = scale * LOG2E;
         s = exp_scaled(v, mx, k2);
-#pragma unroll
-        for (int k = 0; k < VS; ++k) {
-            float4 h = rest[t + T * k];
-            h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
-            h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
-            s += (h.x + h.y) + (h.z + h.w);
-            rest[t + T * k] = h;
-        }
+exp_rest<VS, T>(rest, t, mx, k2, s);
         asm volatile("" ::: "memory");
         s = block_sum(s, red);
         r = 1.f / s;
@@ -899,14 +904,7 @@ __device__ __forceinline__ void mix_row_stats(float4 (&v)[VR], float4* rest, flo
         // registers a thread holds and spill.
         asm volatile("" ::: "memory");
         s = exp_local(v, m0);
-#pragma unroll
-        for (int k = 0; k < VS; ++k) {
-            float4 h = rest[t + T * k];
-            h.x = exp2f((h.x - m0) * LOG2E); h.y = exp2f((h.y - m0) * LOG2E);
-            h.z = exp2f((h.z - m0) * LOG2E); h.w = exp2f((h.w - m0) * LOG2E);
-            s += (h.x + h.y) + (h.z + h.w);
-            rest[t + T * k] = h;
-        }
+exp_rest<VS, T>(rest, t, m0, LOG2E, s);
         mx = m0;
         block_online(mx, s, LOG2E, red);
         r = exp2f((m0 - mx) * LOG2E) / s;
@@ -1107,14 +1105,7 @@ __device__ void fused_clmix_row(const float* __restrict__ x, float* __restrict__
         scale = 1.f / sqrtf(sq / COLS + eps);
         float k2 = scale * LOG2E;
         s = exp_scaled(v, mx, k2);
-#pragma unroll
-        for (int k = 0; k < VS; ++k) {
-            float4 h = rest[t + T * k];
-            h.x = exp2f((h.x - mx) * k2); h.y = exp2f((h.y - mx) * k2);
-            h.z = exp2f((h.z - mx) * k2); h.w = exp2f((h.w - mx) * k2);
-            s += (h.x + h.y) + (h.z + h.w);
-            rest[t + T * k] = h;
-        }
+exp_rest<VS, T>(rest, t, mx, k2, s);
         asm volatile("" ::: "memory");
         s = block_sum(s, red);
         if (t == 0) xch[2] = s;
@@ -1133,14 +1124,7 @@ __device__ void fused_clmix_row(const float* __restrict__ x, float* __restrict__
         }
         asm volatile("" ::: "memory");
         s = exp_local(v, m0);
-#pragma unroll
-        for (int k = 0; k < VS; ++k) {
-            float4 h = rest[t + T * k];
-            h.x = exp2f((h.x - m0) * LOG2E); h.y = exp2f((h.y - m0) * LOG2E);
-            h.z = exp2f((h.z - m0) * LOG2E); h.w = exp2f((h.w - m0) * LOG2E);
-            s += (h.x + h.y) + (h.z + h.w);
-            rest[t + T * k] = h;
-        }
+exp_rest<VS, T>(rest, t, m0, LOG2E, s);
         mx = m0;
         block_online(mx, s, LOG2E, red);
         if (t == 0) { xch[0] = mx; xch[1] = s; }
