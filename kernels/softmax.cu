@@ -889,7 +889,7 @@ __device__ __forceinline__ void mix_row_stats(float4 (&v)[VR], float4* rest, flo
         scale = 1.f / sqrtf(sq / COLS + eps);
         float k2 = scale * LOG2E;
         s = exp_scaled(v, mx, k2);
-exp_rest<VS, T>(rest, t, mx, k2, s);
+        exp_rest<VS, T>(rest, t, mx, k2, s);
         asm volatile("" ::: "memory");
         s = block_sum(s, red);
         r = 1.f / s;
@@ -904,7 +904,7 @@ exp_rest<VS, T>(rest, t, mx, k2, s);
         // registers a thread holds and spill.
         asm volatile("" ::: "memory");
         s = exp_local(v, m0);
-exp_rest<VS, T>(rest, t, m0, LOG2E, s);
+        exp_rest<VS, T>(rest, t, m0, LOG2E, s);
         mx = m0;
         block_online(mx, s, LOG2E, red);
         r = exp2f((m0 - mx) * LOG2E) / s;
@@ -1105,7 +1105,7 @@ __device__ void fused_clmix_row(const float* __restrict__ x, float* __restrict__
         scale = 1.f / sqrtf(sq / COLS + eps);
         float k2 = scale * LOG2E;
         s = exp_scaled(v, mx, k2);
-exp_rest<VS, T>(rest, t, mx, k2, s);
+        exp_rest<VS, T>(rest, t, mx, k2, s);
         asm volatile("" ::: "memory");
         s = block_sum(s, red);
         if (t == 0) xch[2] = s;
@@ -1124,7 +1124,7 @@ exp_rest<VS, T>(rest, t, mx, k2, s);
         }
         asm volatile("" ::: "memory");
         s = exp_local(v, m0);
-exp_rest<VS, T>(rest, t, m0, LOG2E, s);
+        exp_rest<VS, T>(rest, t, m0, LOG2E, s);
         mx = m0;
         block_online(mx, s, LOG2E, red);
         if (t == 0) { xch[0] = mx; xch[1] = s; }
@@ -1645,12 +1645,7 @@ __device__ __noinline__ void last_piece(const float* __restrict__ x, float* __re
     if (RMS) {
         s = exp_scaled(v, mx, k2);
         if (KEEP) {
-#pragma unroll
-            for (int j = 0; j < OTHERS; ++j) {
-                const float4 e = exp4(rest[t + T * j], mx, k2);
-                s += sum4(e);
-                rest[t + T * j] = e;
-            }
+            exp_rest<OTHERS, T>(rest, t, mx, k2, s);
         } else {
             read_again<IN, OTHERS>(xr, at, false, [&](int, float4 h) { s += sum4(exp4(h, mx, k2)); });
         }
