@@ -52,6 +52,11 @@ pub(crate) fn report(root: &Path, runs: &[String]) -> Result<BenchReport, Failur
         let path = format!("{run}/samples.jsonl");
         let jsonl = evidence.jsonl(&path).map_err(|e| e.at(&path))?;
         let samples = jsonl.records.iter().map(|r| jsonl.record_as::<SampleRecord>(r, "a sample")).collect::<Result<Vec<_>, _>>()?;
+        // The shared sample validation first, so that a time that is not finite or negative is
+        // reported at its line; `judge` still refuses zero, which no ratio can divide by.
+        if !jsonl.records.is_empty() {
+            jsonl.samples(&jsonl.records.iter().collect::<Vec<_>>(), "device_us")?;
+        }
         read.push((run.to_string(), samples));
     }
     judge(&read).map_err(Failure::input)
@@ -258,12 +263,12 @@ fn group(runs: &[(String, Vec<SampleRecord>)]) -> Result<Vec<RunTimes>, String> 
         if out.iter().any(|t| &t.name == name) {
             return Err(format!("{name} is named twice; each run is one replicate"));
         }
-        // Every peer is timed by graph replay with events where a run has graph samples; the
-        // table then reads only those, so that every row is timed by the same protocol. Older
-        // runs hold stream samples only.
         if !samples.iter().any(|s| s.suite == "softmax-bench") {
             return Err(format!("{name}: no softmax-bench samples in this run"));
         }
+        // Every peer is timed by graph replay with events where a run has graph samples; the
+        // table then reads only those, so that every row is timed by the same protocol. Older
+        // runs hold stream samples only.
         let mode = if samples.iter().any(|s| s.suite == "softmax-bench" && s.mode == "graph") { "graph" } else { "stream" };
         match mode_of {
             Some((first, m)) if m != mode => return Err(format!("{name}: timed by {mode} where {first} was timed by {m}; runs pooled in one report must be timed alike")),
