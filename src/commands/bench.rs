@@ -22,7 +22,7 @@ use crate::evidence::SampleRecord;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
 use crate::recheck::family::{self, FAMILY_ALPHA, Trial};
-use crate::recheck::hierarchical::{Side, log_distribution, percentile_interval};
+use crate::recheck::hierarchical::{Side, log_distribution, parallel_map, percentile_interval};
 use crate::recheck::{ByRound, DEFAULT_REPLICATES, DEFAULT_SEED, Judgement, row_seed};
 use crate::status::Failure;
 
@@ -163,6 +163,12 @@ struct RunTimes {
 
 /// The report's rows, and the targets judged over `runs` (each a run's name and its samples).
 pub(crate) fn judge(runs: &[(String, Vec<SampleRecord>)]) -> Result<BenchReport, String> {
+    judge_with(runs, DEFAULT_REPLICATES)
+}
+
+/// [`judge`] with at least `replicates` bootstrap replicates a target (more where Holm's
+/// procedure over the list needs them); the fuzz target asks for few, so that it runs fast.
+pub(crate) fn judge_with(runs: &[(String, Vec<SampleRecord>)], replicates: usize) -> Result<BenchReport, String> {
     let times = group(runs)?;
     let keys: BTreeSet<(String, String)> = times.iter().flat_map(|t| t.by.keys().cloned()).collect();
     let mut medians: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
@@ -196,7 +202,7 @@ pub(crate) fn judge(runs: &[(String, Vec<SampleRecord>)]) -> Result<BenchReport,
         }
         pending.extend(targets_of(case, r, cols, by_variant));
     }
-    let targets = decide(&times, pending);
+    let targets = decide(&times, pending, replicates);
     Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), rows, targets })
 }
 
@@ -225,34 +231,45 @@ fn targets_of(case: &str, rows: f64, cols: f64, timed: &BTreeMap<String, f64>) -
 }
 
 /// Each target's bootstrap distribution, then Holm's procedure over the whole list.
-fn decide(times: &[RunTimes], pending: Vec<Pending>) -> Vec<Target> {
-    let replicates = DEFAULT_REPLICATES.max(family::replicates_needed(pending.len(), FAMILY_ALPHA));
-    let mut targets = Vec::new();
-    let (mut trials, mut dists) = (Vec::new(), Vec::new());
-    for p in pending {
-        // Only runs that timed every variant of the quantity, so that its rounds stay paired.
-        let runs: Vec<Vec<ByRound>> = times.iter().filter_map(|t| p.vars.iter().map(|v| t.by.get(&(p.case.clone(), (*v).to_string())).cloned()).collect::<Option<Vec<_>>>()).collect();
-        // Variants timed only in different runs cannot be paired: no target, rather than one
-        // judged on nothing.
-        if runs.is_empty() {
-            continue;
-        }
-        let side = Side::new(&runs, &p.eval);
+fn decide(times: &[RunTimes], pending: Vec<Pending>, replicates: usize) -> Vec<Target> {
+    let replicates = replicates.max(family::replicates_needed(pending.len(), FAMILY_ALPHA));
+    // Only runs that timed every variant of the quantity, so that its rounds stay paired.
+    // Variants timed only in different runs cannot be paired: no target, rather than one
+    // judged on nothing.
+    let jobs: Vec<(Pending, Vec<Vec<ByRound>>)> = pending
+        .into_iter()
+        .map(|p| {
+            let runs = times.iter().filter_map(|t| p.vars.iter().map(|v| t.by.get(&(p.case.clone(), (*v).to_string())).cloned()).collect::<Option<Vec<_>>>()).collect();
+            (p, runs)
+        })
+        .filter(|(_, runs): &(Pending, Vec<Vec<ByRound>>)| !runs.is_empty())
+        .collect();
+    // Each target draws from its own seed, so spreading them over threads changes no bit.
+    let measured = parallel_map(&jobs, |(p, runs)| {
+        let side = Side::new(runs, &p.eval);
         let mut rng = ChaCha8Rng::seed_from_u64(row_seed(DEFAULT_SEED, &["bench-report", &p.case, &p.goal.key()]));
-        let dist = log_distribution(&side, &mut rng, replicates);
-        let bound = p.goal.bound().ln();
-        trials.push(dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, bound)));
-        targets.push(Target { case: p.case, goal: p.goal, value: side.value(), interval: (0.0, f64::INFINITY), outcome: Judgement::Inconclusive, runs: runs.len() });
-        dists.push(dist);
-    }
-    for ((t, d), dist) in targets.iter_mut().zip(family::holm(&trials, FAMILY_ALPHA)).zip(&dists) {
-        t.outcome = d.claim.into();
-        if let Some(dist) = dist {
-            let (lo, hi) = percentile_interval(dist, d.level);
-            t.interval = (lo.exp(), hi.exp());
-        }
-    }
-    targets
+        (side.value(), log_distribution(&side, &mut rng, replicates))
+    });
+    let trials: Vec<Trial> = jobs
+        .iter()
+        .zip(&measured)
+        .map(|((p, _), (_, dist))| dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, p.goal.bound().ln())))
+        .collect();
+    jobs.into_iter()
+        .zip(measured)
+        .zip(family::holm(&trials, FAMILY_ALPHA))
+        .map(|(((p, runs), (value, dist)), d)| Target {
+            case: p.case,
+            goal: p.goal,
+            value,
+            interval: dist.map_or((0.0, f64::INFINITY), |dist| {
+                let (lo, hi) = percentile_interval(&dist, d.level);
+                (lo.exp(), hi.exp())
+            }),
+            outcome: d.claim.into(),
+            runs: runs.len(),
+        })
+        .collect()
 }
 
 /// Every run's benchmark samples grouped by shape, variant and round, all under one protocol.

@@ -23,7 +23,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::family::{self, Claim, Trial};
-use super::hierarchical::{Side, percentile_interval, ratio_distribution};
+use super::hierarchical::{Side, parallel_map, percentile_interval, ratio_distribution};
 use super::{ByRound, CONFIDENCE, DEFAULT_MARGIN, DEFAULT_SEED, row_seed};
 use crate::evidence::calibration::{CalibrationFile, CalibrationRule, ConfigurationCalibration, Rates, SCHEMA_VERSION};
 use crate::evidence::meta::Meta;
@@ -248,33 +248,28 @@ struct JobOut {
 }
 
 fn run_jobs(jobs: &mut [Job], configs: &[Config], runs: &[String], options: Options, replicates: usize, sizes: &BTreeMap<(usize, usize, String), usize>) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    let chunk = jobs.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        for part in jobs.chunks_mut(chunk) {
-            scope.spawn(move || {
-                for job in part {
-                    let config = &configs[job.config];
-                    let run_a = vec![vec![config.runs[job.a].1.clone()]];
-                    let run_b = vec![vec![config.runs[job.b].1.clone()]];
-                    let (sa, sb) = (Side::new(&run_a, &identity), Side::new(&run_b, &identity));
-                    let name = config.key.join(" ");
-                    let seed = |what: &str| row_seed(options.seed, &[&name, &runs[config.runs[job.a].0], &runs[config.runs[job.b].0], what]);
-                    let judge = |spread: f64, what: &str| -> Option<(Trial, bool, Vec<f64>)> {
-                        let mut rng = ChaCha8Rng::seed_from_u64(seed(what));
-                        let d = ratio_distribution(&sa, &sb, [spread, spread], &mut rng, replicates)?;
-                        let (lo, hi) = percentile_interval(&d, (1.0 - CONFIDENCE) / 2.0);
-                        Some((family::latency_trial(&d, (1.0 + options.margin).ln()), lo > 0.0 || hi < 0.0, d))
-                    };
-                    let Some((trial, excludes, dist)) = judge(job.spread, "in-sample") else { continue };
-                    let level = family::FAMILY_ALPHA / (2 * sizes[&job.family]) as f64;
-                    let (lo, hi) = percentile_interval(&dist, level);
-                    let held_out = job.held_out.and_then(|s| judge(s, "held-out")).map(|(t, e, _)| (t, e));
-                    job.out = Some(JobOut { in_sample: (trial, excludes), held_out, min_margin: (-lo).max(hi).exp() - 1.0 });
-                }
-            });
-        }
+    let outs = parallel_map(jobs, |job| {
+        let config = &configs[job.config];
+        let run_a = vec![vec![config.runs[job.a].1.clone()]];
+        let run_b = vec![vec![config.runs[job.b].1.clone()]];
+        let (sa, sb) = (Side::new(&run_a, &identity), Side::new(&run_b, &identity));
+        let name = config.key.join(" ");
+        let seed = |what: &str| row_seed(options.seed, &[&name, &runs[config.runs[job.a].0], &runs[config.runs[job.b].0], what]);
+        let judge = |spread: f64, what: &str| -> Option<(Trial, bool, Vec<f64>)> {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed(what));
+            let d = ratio_distribution(&sa, &sb, [spread, spread], &mut rng, replicates)?;
+            let (lo, hi) = percentile_interval(&d, (1.0 - CONFIDENCE) / 2.0);
+            Some((family::latency_trial(&d, (1.0 + options.margin).ln()), lo > 0.0 || hi < 0.0, d))
+        };
+        let (trial, excludes, dist) = judge(job.spread, "in-sample")?;
+        let level = family::FAMILY_ALPHA / (2 * sizes[&job.family]) as f64;
+        let (lo, hi) = percentile_interval(&dist, level);
+        let held_out = job.held_out.and_then(|s| judge(s, "held-out")).map(|(t, e, _)| (t, e));
+        Some(JobOut { in_sample: (trial, excludes), held_out, min_margin: (-lo).max(hi).exp() - 1.0 })
     });
+    for (job, out) in jobs.iter_mut().zip(outs) {
+        job.out = out;
+    }
 }
 
 fn identity(v: &[f64]) -> f64 {
