@@ -1822,8 +1822,11 @@ __device__ void fused_ord_rows(const float* __restrict__ x, float* __restrict__ 
     float4 v[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) v[r] = __ldcs(x4 + r * c4 + at);
-    unsigned old[R], old2[R];
-    float m0[R], scale[R], mx[R];
+    // Zeroed, although every element is written before it is read where it matters: thread 0
+    // alone receives `old` (only its lane's test is broadcast), and NVRTC cannot see that the
+    // lambdas below run after the loops that fill the others, so it warned of reads before set.
+    unsigned old[R] = {}, old2[R] = {};
+    float m0[R] = {}, scale[R] = {}, mx[R] = {};
     // Stores row q once its statistics are known: factor f for every value, and the row's
     // statistics recorded by block 0.
     auto store = [&](int q, float f, float sc, float m, float s) {

@@ -33,11 +33,32 @@ mod tests {
         assert!(device::nvrtc_present(), "NVRTC is not on the library path");
         let include = std::env::var("CLAIMCHECK_CUDA_INCLUDE").unwrap_or_else(|_| "/usr/local/cuda/include".into());
         for (name, source) in KERNELS {
-            let (ptx, _) = device::compile(name, source, "sm_90", &include).unwrap_or_else(|e| panic!("{e}"));
+            let (ptx, shown) = device::compile(name, source, "sm_90", &include).unwrap_or_else(|e| panic!("{e}"));
             assert!(ptx.contains(".target sm_90"), "{name}");
+            // A warning such as "used before its value is set" can hide a real read of an
+            // unset value in some lane, so the sources are held to none.
+            let log = compile_log(name, source, &shown);
+            assert!(!log.contains("warning"), "NVRTC warns about kernels/{name}.cu:\n{log}");
             if let Ok(dir) = std::env::var("CLAIMCHECK_PTX_OUT") {
                 std::fs::write(std::path::Path::new(&dir).join(format!("{name}.ptx")), &ptx).unwrap();
             }
+        }
+    }
+
+    /// NVRTC's log for `source` compiled with the options a run records (cudarc returns the
+    /// log only when compiling fails).
+    fn compile_log(name: &str, source: &str, options: &[String]) -> String {
+        use cudarc::nvrtc::result;
+        let source = std::ffi::CString::new(source).unwrap();
+        let file = std::ffi::CString::new(format!("{name}.cu")).unwrap();
+        let program = result::create_program(&source, Some(&file)).unwrap();
+        // SAFETY: `program` was created above and is destroyed only at the end.
+        unsafe {
+            result::compile_program(program, options).unwrap();
+            let log = result::get_program_log(program).unwrap();
+            result::destroy_program(program).unwrap();
+            let bytes: Vec<u8> = log.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+            String::from_utf8_lossy(&bytes).into_owned()
         }
     }
 }
