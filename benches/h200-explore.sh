@@ -5,8 +5,8 @@
 # the bench repeated without it. Brings back the runs in $OUT/runs.tgz and the logs.
 # It writes 7 files into $OUT (the device returns at most 8: add none, or runs.tgz may be the
 # one left out, as happened once). A device call sends the session's checkout, not a helper's
-# worktree: put the binary, this script, the peer and picker scripts and the wheels in an
-# ignored folder there, carry it, and set CARRY to it.
+# worktree: put the binary, this script, h200-collect.sh, the peer and picker scripts and the
+# wheels in an ignored folder there, carry it, and set CARRY to it.
 # The tree a device call sends (tracked files and the carried folder) must stay under 64 MiB;
 # the committed runs went over it on 2026-12-03, so move some old runs out of the checkout for
 # the call and back after it (the bench needs none of them).
@@ -22,11 +22,7 @@ CARRY=${CARRY:-}
 bin=${CARRY:-./target/release}/claimcheck
 peers=${CARRY:-benches}/torch_softmax.py
 picker=${CARRY:-benches}/pick_dispatch.py
-pack() {
-  local new
-  new=$(comm -13 <(echo "$before") <(ls evidence/runs | sort) | grep -v '^\.' || true)
-  [ -n "$new" ] && tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
-}
+source ${CARRY:-benches}/h200-collect.sh
 n=${1:-2}
 wheels=${CARRY:-.whl}
 if ls $wheels/*.whl >/dev/null 2>&1; then
@@ -46,14 +42,14 @@ for i in $(seq 1 "$n"); do
     CLAIMCHECK_SOFTMAX_CANDIDATES=$fam timeout 150 $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
     rc=${PIPESTATUS[0]}
     echo "== bench $i candidates=$fam: exit $rc" | tee -a "$OUT/bench.log"
-    pack
+    pack_new_runs
     if [ "$rc" = 0 ] || [ "$rc" = 3 ]; then families=$fam; break; fi
   done
 done
 # Then the forms the first run measured fastest (benches/pick_dispatch.py), dispatched through
 # CLAIMCHECK_SOFTMAX_DISPATCH, in M more benches without candidates, each with fresh peers.
 m=${2:-0}
-first=$(comm -13 <(echo "$before") <(ls evidence/runs | sort) | grep softmax-bench | head -1)
+first=$(new_runs | grep softmax-bench | head -1)
 if [ -n "$first" ] && [ "$m" -gt 0 ]; then
   pick=$(python3 $picker "evidence/runs/$first" 2>>"$OUT/pick.log")
   # PICK_EXTRA (`RxC=<short>;...`) dispatches forms for shapes the picker left to the rule; a
@@ -65,19 +61,10 @@ if [ -n "$first" ] && [ "$m" -gt 0 ]; then
     python3 $peers "/tmp/peer-p$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
     CLAIMCHECK_SOFTMAX_DISPATCH="$pick" timeout 150 $bin bench softmax --peer "/tmp/peer-p$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
     echo "== picked bench $i: exit ${PIPESTATUS[0]}" | tee -a "$OUT/bench.log"
-    pack
+    pack_new_runs
   done
 fi
-after=$(ls evidence/runs | sort)
-new=$(comm -13 <(echo "$before") <(echo "$after") | grep -v '^\.' || true)
-for r in $new; do
-  case "$r" in *softmax-bench) $bin bench-report "evidence/runs/$r" 2>&1 | tee -a "$OUT/bench-report.txt";; esac
-  (cd "evidence/runs/$r" && sha256sum -c --quiet MANIFEST.sha256 && echo "$r: manifest verifies")
-done
-# The new benchmark runs judged together, as replicates (the targets are judged over runs).
-benches=$(for r in $new; do case "$r" in *softmax-bench) echo "evidence/runs/$r";; esac; done)
-[ "$(echo "$benches" | grep -c .)" -gt 1 ] && $bin bench-report $benches 2>&1 | tee -a "$OUT/bench-report.txt"
-[ -n "$new" ] && tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
+collect_new_runs
 [ -d "$TRITON_CACHE_DIR" ] && (cd "$TRITON_CACHE_DIR" && find . \( -name '*.ptx' -o -name '*.json' \) -print0 | tar czf "$OUT/triton-cache.tgz" --null -T -)
 echo "job took ${SECONDS}s"
 ls -la "$OUT"

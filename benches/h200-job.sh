@@ -17,6 +17,7 @@ OUT=${OUT:-/tmp/out}
 BUDGET_S=${BUDGET_S:-420}
 mkdir -p "$OUT"
 bin=./target/release/claimcheck
+source benches/h200-collect.sh
 what=${1:-measure}
 n=${2:-3}
 if ls .whl/*.whl >/dev/null 2>&1; then
@@ -44,15 +45,6 @@ case "$what" in
     ;;
   *) echo "unknown job $what"; exit 2 ;;
 esac
-after=$(ls evidence/runs | sort)
-new=$(comm -13 <(echo "$before") <(echo "$after") | grep -v '^\.' || true)
-for r in $new; do
-  case "$r" in *softmax-bench) $bin bench-report "evidence/runs/$r" 2>&1 | tee -a "$OUT/bench-report.txt";; esac
-  (cd "evidence/runs/$r" && sha256sum -c --quiet MANIFEST.sha256 && echo "$r: manifest verifies")
-done
-# The new benchmark runs judged together, as replicates (the targets are judged over runs).
-benches=$(for r in $new; do case "$r" in *softmax-bench) echo "evidence/runs/$r";; esac; done)
-[ "$(echo "$benches" | grep -c .)" -gt 1 ] && $bin bench-report $benches 2>&1 | tee -a "$OUT/bench-report.txt"
-[ -n "$new" ] && tar czf "$OUT/runs.tgz" $(for r in $new; do echo "evidence/runs/$r"; done)
+collect_new_runs
 echo "job $what took ${SECONDS}s"
 ls -la "$OUT"
