@@ -433,7 +433,7 @@ impl Target {
             Subject::Latency(l) => l.vars.iter().all(|(_, spec)| {
                 spec.runs().iter().all(|path| {
                     let Ok(jsonl) = sample_file(files, path.get_ref()) else { return true };
-                    jsonl.select(spec.select.get_ref()).iter().all(|&r| matches!(jsonl.get(r, "round"), Some(Scalar::Int(n)) if n >= 0))
+                    jsonl.select(spec.select.get_ref()).iter().all(|&r| round_of(&jsonl, r).is_some())
                 })
             }),
             Subject::Ordering(_) => true,
@@ -452,6 +452,14 @@ impl Target {
             Subject::Latency(l) => l.vars.iter().flat_map(|(_, v)| v.runs()).map(|s| s.get_ref().clone()).collect(),
             Subject::Ordering(c) => vec![c.samples.get_ref().clone()],
         }
+    }
+}
+
+/// A sample's round: a non-negative integer, or `None`.
+fn round_of(jsonl: &Jsonl, record: &crate::evidence::Record) -> Option<u64> {
+    match jsonl.get(record, "round") {
+        Some(Scalar::Int(r)) if r >= 0 => Some(r as u64),
+        _ => None,
     }
 }
 
@@ -490,9 +498,8 @@ impl ByRound {
         jsonl.samples(selected, field)?;
         let mut rounds: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
         for &record in selected {
-            let round = match jsonl.get(record, "round") {
-                Some(Scalar::Int(r)) if r >= 0 => r as u64,
-                _ => return Err(jsonl.error_at(record, "no `round` in this sample; rounds are what the recheck resamples", "no round")),
+            let Some(round) = round_of(jsonl, record) else {
+                return Err(jsonl.error_at(record, "no `round` in this sample; rounds are what the recheck resamples", "no round"));
             };
             let value = match jsonl.get(record, field) {
                 Some(Scalar::Int(i)) => i as f64,
