@@ -47,7 +47,8 @@
 //!   observation against the quoted number; `checks::units`: the unit of a check's value
 //!   (declared, from the registry's `[[field]]` tables, or from the field's name).
 //! - [`evidence`]: the typed run directory, one file per file of a run (`meta`, `samples`,
-//!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `manifest`,
+//!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `ptx` (one
+//!   kernel's instructions, for telling whether two runs ran the same code), `manifest`,
 //!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
@@ -67,7 +68,7 @@
 //!   serde_json reading every other line and giving every error.
 //! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
 //!   review file, the benchmark targets (judged by the recheck's ordering rule over one or more
-//!   runs), `stats`, `init` (a registry's skeleton, never over an
+//!   runs of the same code), `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
 //!   number: selections, filters, derived rates, ratios of two statistics).
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and

@@ -19,7 +19,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::evidence::SampleRecord;
+use crate::evidence::meta::Meta;
+use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
+use crate::hash::sha256_hex;
 use crate::paths::Root;
 use crate::recheck::family::{self, FAMILY_ALPHA, Trial};
 use crate::recheck::hierarchical::{Side, log_distribution, parallel_map, percentile_interval};
@@ -59,7 +62,78 @@ pub(crate) fn report(root: &Path, runs: &[String]) -> Result<BenchReport, Failur
         }
         read.push((run.to_string(), samples));
     }
-    judge(&read).map_err(Failure::input)
+    let times = group(&read).map_err(Failure::input)?;
+    // Runs are replicates only of the same code: a run of other kernels pooled in would move
+    // every interval toward a kernel that is not the one judged.
+    if read.len() > 1 {
+        let codes = read.iter().map(|(run, _)| Ok((run.as_str(), code_of(&evidence, run)?))).collect::<Result<Vec<_>, Failure>>()?;
+        same_code(&codes).map_err(Failure::input)?;
+    }
+    judge_grouped(times, DEFAULT_REPLICATES).map_err(Failure::input)
+}
+
+/// What a run ran at one shape: the kernels its dispatch names, and a hash of each one's
+/// instructions ([`ptx::entry_instructions`]).
+#[derive(Debug, Clone, PartialEq)]
+struct Code {
+    kernels: Vec<String>,
+    instructions: Vec<String>,
+}
+
+/// Each benchmark shape's code in `run`, from its `meta.json` and `ptx/softmax.ptx`.
+fn code_of(evidence: &Evidence, run: &str) -> Result<BTreeMap<String, Code>, Failure> {
+    let meta_path = format!("{run}/meta.json");
+    let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
+    let ptx_path = format!("{run}/ptx/softmax.ptx");
+    let text = evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?;
+    let mut out = BTreeMap::new();
+    for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
+        let kernels = case.dispatch.as_deref().map(kernel_names).unwrap_or_default();
+        let mut instructions = Vec::new();
+        for kernel in &kernels {
+            let entry = ptx::entry_instructions(&text, kernel).ok_or_else(|| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {meta_path} names as dispatched at {}", case.case)))?;
+            instructions.push(sha256_hex(entry.as_bytes()));
+        }
+        out.insert(case.case.clone(), Code { kernels, instructions });
+    }
+    Ok(out)
+}
+
+/// The kernel names of a dispatch record, `name: description; name: description`.
+fn kernel_names(dispatch: &str) -> Vec<String> {
+    dispatch.split("; ").filter_map(|part| part.split_once(": ")).map(|(name, _)| name.to_string()).collect()
+}
+
+/// Refuses runs that ran other kernels, or other instructions under the same names, at a
+/// shape they share.
+fn same_code(runs: &[(&str, BTreeMap<String, Code>)]) -> Result<(), String> {
+    let mut first: BTreeMap<&str, (&str, &Code)> = BTreeMap::new();
+    for (run, cases) in runs {
+        for (case, code) in cases {
+            let Some(&(other, seen)) = first.get(case.as_str()) else {
+                first.insert(case, (run, code));
+                continue;
+            };
+            if seen.kernels != code.kernels {
+                return Err(format!(
+                    "{case}: {other} dispatched {} but {run} dispatched {}; runs pooled as replicates must run the same code (report them one by one)",
+                    shown(&seen.kernels),
+                    shown(&code.kernels)
+                ));
+            }
+            if seen.instructions != code.instructions {
+                return Err(format!(
+                    "{case}: {other} and {run} both dispatched {}, but compiled to different instructions (ptx/softmax.ptx); runs pooled as replicates must run the same code (report them one by one)",
+                    shown(&code.kernels)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn shown(kernels: &[String]) -> String {
+    if kernels.is_empty() { "no recorded kernel".into() } else { kernels.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ") }
 }
 
 /// The peers of the plain softmax (`fused`): cuDNN, torch.softmax, and the Triton kernel
@@ -162,14 +236,19 @@ struct RunTimes {
 }
 
 /// The report's rows, and the targets judged over `runs` (each a run's name and its samples).
-pub(crate) fn judge(runs: &[(String, Vec<SampleRecord>)]) -> Result<BenchReport, String> {
+#[cfg(test)]
+fn judge(runs: &[(String, Vec<SampleRecord>)]) -> Result<BenchReport, String> {
     judge_with(runs, DEFAULT_REPLICATES)
 }
 
-/// [`judge`] with at least `replicates` bootstrap replicates a target (more where Holm's
+/// The rows and targets over `runs` with at least `replicates` bootstrap replicates a target (more where Holm's
 /// procedure over the list needs them); the fuzz target asks for few, so that it runs fast.
 pub(crate) fn judge_with(runs: &[(String, Vec<SampleRecord>)], replicates: usize) -> Result<BenchReport, String> {
-    let times = group(runs)?;
+    judge_grouped(group(runs)?, replicates)
+}
+
+/// [`judge_with`] over runs already grouped.
+fn judge_grouped(times: Vec<RunTimes>, replicates: usize) -> Result<BenchReport, String> {
     let keys: BTreeSet<(String, String)> = times.iter().flat_map(|t| t.by.keys().cloned()).collect();
     let mut medians: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
     for (case, variant) in &keys {
@@ -326,6 +405,31 @@ mod tests {
                 SampleRecord { suite: "softmax-bench".into(), case: case.into(), variant: variant.into(), mode: "graph".into(), round, order: 0, host_us: v, device_us: v, protocol: None }
             })
             .collect()
+    }
+
+    fn code(kernels: &[&str], instructions: &[&str]) -> Code {
+        Code { kernels: kernels.iter().map(|k| k.to_string()).collect(), instructions: instructions.iter().map(|i| i.to_string()).collect() }
+    }
+
+    #[test]
+    fn a_dispatch_record_names_its_kernels() {
+        assert_eq!(kernel_names("fused_slot_rms_4_512: row split over blocks: 16 values; fused_slot_plain_4_512: the same"), ["fused_slot_rms_4_512", "fused_slot_plain_4_512"]);
+        assert_eq!(kernel_names("fused_mix_rms_8_8_512_1: block of 512 threads"), ["fused_mix_rms_8_8_512_1"]);
+        assert!(kernel_names("").is_empty());
+    }
+
+    #[test]
+    fn runs_of_other_kernels_or_other_instructions_are_not_pooled() {
+        let case = |c: Code| BTreeMap::from([("8x262144".to_string(), c)]);
+        let slot = code(&["rms", "plain"], &["a", "b"]);
+        assert_eq!(same_code(&[("r1", case(slot.clone())), ("r2", case(slot.clone())), ("r3", BTreeMap::new())]), Ok(()));
+        let e = same_code(&[("r1", case(slot.clone())), ("r2", case(code(&["rms2", "plain"], &["a", "b"])))]).unwrap_err();
+        assert!(e.starts_with("8x262144: r1 dispatched `rms`, `plain` but r2 dispatched `rms2`, `plain`"), "{e}");
+        let e = same_code(&[("r1", case(slot.clone())), ("r2", case(slot.clone())), ("r3", case(code(&["rms", "plain"], &["a", "c"])))]).unwrap_err();
+        assert!(e.starts_with("8x262144: r1 and r3 both dispatched `rms`, `plain`, but compiled to different instructions"), "{e}");
+        // A shape the first run lacks is compared between the runs that have it.
+        let e = same_code(&[("r1", BTreeMap::new()), ("r2", case(slot.clone())), ("r3", case(code(&[], &[])))]).unwrap_err();
+        assert!(e.contains("r2 dispatched `rms`, `plain` but r3 dispatched no recorded kernel"), "{e}");
     }
 
     fn run(parts: &[(&str, &str, f64, f64)]) -> Vec<SampleRecord> {

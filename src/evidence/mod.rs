@@ -5,7 +5,7 @@
 //! A run directory, `evidence/runs/<id>/`, holds `meta.json` ([`meta`]), `samples.jsonl`
 //! ([`samples`]), `summary.json` ([`summary`]), `validation.jsonl` ([`validation`]),
 //! `traces/*.jsonl` ([`trace`], with its verifier), `graphs/*.dot` and `graphs/nodes.json`
-//! ([`graphs`]), `kernels.json` ([`kernels`]), `ptx/*.ptx`, and `MANIFEST.sha256`
+//! ([`graphs`]), `kernels.json` ([`kernels`]), `ptx/*.ptx` ([`ptx`]), and `MANIFEST.sha256`
 //! ([`manifest`]), which lists every other file with its SHA-256 in `sha256sum -c` format.
 //! [`writer`] makes a run appear whole or not at all; [`accepted`] is `evidence/accepted.toml`,
 //! [`calibration`] `evidence/calibration.json`.
@@ -30,6 +30,7 @@ pub mod jsonl;
 pub mod kernels;
 pub mod manifest;
 pub mod meta;
+pub(crate) mod ptx;
 pub mod run;
 pub(crate) mod readers;
 pub mod samples;

@@ -1,0 +1,79 @@
+//! A run's `ptx/<module>.ptx`: the PTX NVRTC gave for one kernel source, as the run compiled
+//! it. Read here only to tell whether two runs ran the same instructions for a kernel, which
+//! the run's own record of its dispatch (kernel names and their descriptions) cannot show.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Branch labels number the module's functions (`$L__BB12_3` is block 3 of function 12), so
+/// an entry added before a kernel renumbers every label in it.
+static LABEL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\$L__BB\d+_").expect("a valid pattern"));
+/// A kernel's static shared variables are named after the mangled signature of the template
+/// function that declares them (`_ZZ14fused_slot_rowILb1ELi4EEvPKf…E3red`), so a parameter
+/// added to that function renames them without changing an instruction.
+static STATIC_LOCAL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"_ZZ\w*E(\d+[A-Za-z_]\w*)").expect("a valid pattern"));
+/// Local-memory frames are numbered like labels.
+static DEPOT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"__local_depot\d+").expect("a valid pattern"));
+
+/// The text of entry `name` in `ptx`, from `.entry` to its closing brace, with label numbers,
+/// frame numbers and the signature part of static variables' names removed; `None` when the
+/// module has no such entry. Two runs whose texts are equal ran the same instructions for it.
+pub(crate) fn entry_instructions(ptx: &str, name: &str) -> Option<String> {
+    let head = format!(".entry {name}(");
+    let start = ptx.match_indices(&head).map(|(i, _)| i).next()?;
+    let end = start + ptx[start..].find("\n}\n")? + 3;
+    let text = LABEL.replace_all(&ptx[start..end], "$$L__BB_");
+    let text = STATIC_LOCAL.replace_all(&text, "_ZZ$1");
+    Some(DEPOT.replace_all(&text, "__local_depot").into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MODULE: &str = "
+.visible .entry other(
+\t.param .u64 other_param_0
+)
+{
+\tbra.uni \t$L__BB0_1;
+$L__BB0_1:
+\tret;
+}
+.visible .entry fused_slot_rms_4_512(
+\t.param .u64 fused_slot_rms_4_512_param_0
+)
+{
+\t.local .align 4 .b8 \t__local_depot1[16];
+\tmov.u64 \t%rd51, _ZZ14fused_slot_rowILb1ELi4EEvPKfPfS2_PyiiifE3red;
+\tst.shared.f32 \t[_ZZ14fused_slot_rowILb1ELi4EEvPKfPfS2_PyiiifE8row_stat_$_0], %f49;
+\t@%p1 bra \t$L__BB1_4;
+$L__BB1_4:
+\tret;
+}
+";
+
+    #[test]
+    fn an_entry_is_cut_at_its_own_closing_brace() {
+        let text = entry_instructions(MODULE, "fused_slot_rms_4_512").unwrap();
+        assert!(text.starts_with(".entry fused_slot_rms_4_512(") && text.ends_with("ret;\n}\n"), "{text}");
+        assert!(!text.contains("other"), "{text}");
+        assert!(entry_instructions(MODULE, "fused_slot_rms").is_none(), "a prefix of a name is not the entry");
+        assert!(entry_instructions(MODULE, "missing").is_none());
+        assert!(entry_instructions(".entry cut(\n{\n\tret;", "cut").is_none(), "an entry without its end");
+    }
+
+    #[test]
+    fn renumbering_and_a_renamed_signature_change_nothing_but_an_instruction_does() {
+        let base = entry_instructions(MODULE, "fused_slot_rms_4_512").unwrap();
+        // An entry added before it, and a parameter added to the template function.
+        let rebuilt = MODULE.replace("$L__BB1_", "$L__BB7_").replace("__local_depot1", "__local_depot7").replace("PyiiifE", "PyiiifjE");
+        assert_eq!(entry_instructions(&rebuilt, "fused_slot_rms_4_512").unwrap(), base);
+        assert!(base.contains("_ZZ3red") && base.contains("[_ZZ8row_stat_$_0]"), "{base}");
+        let changed = MODULE.replace("%rd51, _ZZ", "%rd52, _ZZ");
+        assert_ne!(entry_instructions(&changed, "fused_slot_rms_4_512").unwrap(), base);
+        let other_variable = MODULE.replace("E3red", "E3sum");
+        assert_ne!(entry_instructions(&other_variable, "fused_slot_rms_4_512").unwrap(), base);
+    }
+}
