@@ -11,6 +11,10 @@
 //! recheck bootstraps an ordering: runs are the unit of replication and rounds are resampled
 //! within each run, keeping a round's variants together. Holm's procedure holds the chance of
 //! any false MATCH or MISMATCH over the whole list at 5 %, as it does over a recheck table.
+//!
+//! Runs pooled as replicates must be replicates: timed by the same protocol, and running the
+//! same code at every shape they share (the kernels their `meta.json` says were dispatched,
+//! compiled to the same instructions in their `ptx/softmax.ptx`). Anything else is refused.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -241,8 +245,9 @@ fn judge(runs: &[(String, Vec<SampleRecord>)]) -> Result<BenchReport, String> {
     judge_with(runs, DEFAULT_REPLICATES)
 }
 
-/// The rows and targets over `runs` with at least `replicates` bootstrap replicates a target (more where Holm's
-/// procedure over the list needs them); the fuzz target asks for few, so that it runs fast.
+/// The rows and targets over `runs` with at least `replicates` bootstrap replicates a target
+/// (more where Holm's procedure over the list needs them); the fuzz target asks for few, so
+/// that it runs fast.
 pub(crate) fn judge_with(runs: &[(String, Vec<SampleRecord>)], replicates: usize) -> Result<BenchReport, String> {
     judge_grouped(group(runs)?, replicates)
 }
