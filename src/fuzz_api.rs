@@ -93,6 +93,54 @@ pub fn parse_jsonl(bytes: &[u8]) {
     }
 }
 
+/// Reads up to three runs' samples files as `bench-report` reads each (the JSONL reader, every
+/// line as a sample, the shared validation of `device_us`), judges them together with 200
+/// bootstrap replicates a target, and lays out the report. The runs are split at lines that
+/// hold only `---`; a third part keeps any further such line, which it then refuses.
+pub fn bench_report(bytes: &[u8]) {
+    let mut runs = Vec::new();
+    for (n, part) in split_runs(bytes).into_iter().enumerate() {
+        let run = format!("evidence/runs/r{}", n + 1);
+        let jsonl = match crate::evidence::jsonl::Jsonl::parse(&format!("{run}/samples.jsonl"), part) {
+            Ok(j) => j,
+            Err(d) => return render(&[d]),
+        };
+        let samples = match jsonl.records.iter().map(|r| jsonl.record_as::<crate::evidence::SampleRecord>(r, "a sample")).collect::<Result<Vec<_>, _>>() {
+            Ok(s) => s,
+            Err(d) => return render(&[d]),
+        };
+        if !jsonl.records.is_empty()
+            && let Err(d) = jsonl.samples(&jsonl.records.iter().collect::<Vec<_>>(), "device_us")
+        {
+            return render(&[d]);
+        }
+        runs.push((run, samples));
+    }
+    if let Ok(report) = crate::commands::bench::judge_with(&runs, 200) {
+        let _ = report.all_met();
+        let _ = crate::report::bench::render(&report);
+    }
+}
+
+/// `bytes` cut at lines that hold only `---` (a CR before the newline allowed) into at most
+/// three parts.
+fn split_runs(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut at = 0;
+    while parts.len() < 2 && at < bytes.len() {
+        let end = bytes[at..].iter().position(|b| *b == b'\n').map_or(bytes.len(), |i| at + i + 1);
+        let line = &bytes[at..end];
+        if matches!(line, b"---" | b"---\n" | b"---\r\n") {
+            parts.push(&bytes[start..at]);
+            start = end;
+        }
+        at = end;
+    }
+    parts.push(&bytes[start..]);
+    parts
+}
+
 /// Parses a lock, aligns an article with it, and diffs each changed sentence.
 pub fn parse_lock(lock: &str, article: &[u8]) {
     let lock = match crate::registry::lock::parse("claims/a.lock", lock) {
