@@ -33,9 +33,10 @@ fn main() {
             if let Ok(id) = std::fs::read_to_string(common.join(reference)) {
                 commit = id.trim().to_string();
             } else if let Ok(packed) = std::fs::read_to_string(common.join("packed-refs"))
-                && let Some(line) = packed.lines().find(|l| l.ends_with(reference)) {
-                    commit = line.split_whitespace().next().unwrap_or("unknown").to_string();
-                }
+                && let Some(line) = packed.lines().find(|l| l.ends_with(reference))
+            {
+                commit = line.split_whitespace().next().unwrap_or("unknown").to_string();
+            }
         } else {
             commit = head.to_string();
         }

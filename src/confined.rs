@@ -31,8 +31,8 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::fd::OwnedFd;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};

@@ -38,18 +38,8 @@ impl Diagnostic {
     }
 
     /// A diagnostic pointing at `span` of `source`, which is the text of `file`.
-    pub fn at(
-        message: impl Into<String>,
-        file: &str,
-        source: &str,
-        span: Range<usize>,
-        label: impl Into<String>,
-    ) -> Self {
-        Diagnostic {
-            message: message.into(),
-            location: Some(Location::new(file, source, span, label)),
-            notes: Vec::new(),
-        }
+    pub fn at(message: impl Into<String>, file: &str, source: &str, span: Range<usize>, label: impl Into<String>) -> Self {
+        Diagnostic { message: message.into(), location: Some(Location::new(file, source, span, label)), notes: Vec::new() }
     }
 
     /// A diagnostic pointing at one whole line of a line-oriented file (JSONL), whose text is
@@ -59,14 +49,7 @@ impl Diagnostic {
         let span = 0..shown.len();
         Diagnostic {
             message: message.into(),
-            location: Some(Location {
-                file: file.to_string(),
-                line: line_no,
-                col: 1,
-                excerpt: shown.to_string(),
-                excerpt_span: span,
-                label: label.into(),
-            }),
+            location: Some(Location { file: file.to_string(), line: line_no, col: 1, excerpt: shown.to_string(), excerpt_span: span, label: label.into() }),
             notes: Vec::new(),
         }
     }

@@ -15,8 +15,8 @@ use crate::evidence::accepted;
 use crate::evidence::store::Evidence;
 use crate::evidence::{SampleRecord, TraceTask};
 use crate::paths::{Kind, PathError, Root};
-use crate::status::Failure;
 use crate::stats::Samples;
+use crate::status::Failure;
 
 static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
@@ -83,13 +83,11 @@ pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> Res
     let mut files: Vec<(String, String)> = figures.iter().map(|f| (format!("{DIR}/{}", f.name), f.svg.clone())).collect();
     files.push((format!("{DIR}/provenance.toml"), provenance));
     if check {
-        let differing: Vec<&str> = files
-            .iter()
-            .filter(|(path, text)| evidence.bytes(path).ok().as_deref().map(Vec::as_slice) != Some(text.as_bytes()))
-            .map(|(path, _)| path.as_str())
-            .collect();
+        let differing: Vec<&str> =
+            files.iter().filter(|(path, text)| evidence.bytes(path).ok().as_deref().map(Vec::as_slice) != Some(text.as_bytes())).map(|(path, _)| path.as_str()).collect();
         let matched = differing.is_empty();
-        let message = if matched { format!("{} files match a fresh rendering of {run}", files.len()) } else { format!("differ from a fresh rendering of {run}: {}", differing.join(", ")) };
+        let message =
+            if matched { format!("{} files match a fresh rendering of {run}", files.len()) } else { format!("differ from a fresh rendering of {run}: {}", differing.join(", ")) };
         return Ok(Written { matched, message });
     }
     // The folder is made, and each figure replaced, through the root's handle: a figures folder
@@ -180,21 +178,11 @@ pub(crate) fn samples(evidence: &Evidence, run: &str) -> Rc<Result<Vec<SampleRec
 }
 
 /// The legend every figure draws, in one style.
-fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    position: SeriesLabelPosition,
-) -> anyhow::Result<()>
+fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(chart: &mut ChartContext<'a, DB, CT>, position: SeriesLabelPosition) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
 {
-    chart
-        .configure_series_labels()
-        .position(position)
-        .label_font((FAMILY, 12))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(to_plot)
+    chart.configure_series_labels().position(position).label_font((FAMILY, 12)).background_style(WHITE.mix(0.85)).border_style(BLACK).draw().map_err(to_plot)
 }
 
 /// The major ticks of a log axis over `lo..hi`: 1, 2 and 5 times each power of ten inside it,
@@ -314,7 +302,10 @@ fn latency_figure(
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(64)
-            .build_cartesian_2d(-0.5f64..n - 0.5, ((lo * 0.8)..(hi * 1.25)).log_scale().with_key_points(log_ticks(lo * 0.8, hi * 1.25)).with_light_points(log_minor_ticks(lo * 0.8, hi * 1.25)))
+            .build_cartesian_2d(
+                -0.5f64..n - 0.5,
+                ((lo * 0.8)..(hi * 1.25)).log_scale().with_key_points(log_ticks(lo * 0.8, hi * 1.25)).with_light_points(log_minor_ticks(lo * 0.8, hi * 1.25)),
+            )
             .map_err(to_plot)?;
         let labels: Vec<String> = case_labels.iter().map(|s| s.to_string()).collect();
         chart
@@ -334,11 +325,8 @@ fn latency_figure(
         for (k, (variant, mode)) in series.iter().enumerate() {
             let colour = PALETTE[k % PALETTE.len()];
             let offset = -0.4 + width * (k as f64 + 0.5);
-            let points: Vec<(f64, f64, f64, f64)> = cases
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| stats.get(&(*c, *variant, *mode)).map(|&(p05, med, p95)| (i as f64 + offset, p05, med, p95)))
-                .collect();
+            let points: Vec<(f64, f64, f64, f64)> =
+                cases.iter().enumerate().filter_map(|(i, c)| stats.get(&(*c, *variant, *mode)).map(|&(p05, med, p95)| (i as f64 + offset, p05, med, p95))).collect();
             chart
                 .draw_series(points.iter().map(|&(x, p05, med, p95)| ErrorBar::new_vertical(x, p05, med, p95, colour.stroke_width(2), 6)))
                 .map_err(to_plot)?

@@ -13,8 +13,8 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::confined::{Confined, ConfinedError, LastLink};
 pub(crate) use crate::confined::Stream;
+use crate::confined::{Confined, ConfinedError, LastLink};
 
 pub(crate) use crate::confined::Kind;
 
@@ -250,10 +250,7 @@ impl Root {
     /// The root-relative form of a path inside the root, with `/` separators, for messages
     /// and reports: output never carries absolute paths.
     pub fn relative(&self, path: &Path) -> String {
-        let rel = path
-            .strip_prefix(&self.canonical)
-            .or_else(|_| path.strip_prefix(&self.dir))
-            .unwrap_or(path);
+        let rel = path.strip_prefix(&self.canonical).or_else(|_| path.strip_prefix(&self.dir)).unwrap_or(path);
         rel.components()
             .filter_map(|c| match c {
                 Component::Normal(p) => Some(p.to_string_lossy().into_owned()),

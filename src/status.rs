@@ -60,11 +60,7 @@ impl Failure {
     /// A file that could not be written: refused (a link in its place, a folder that leads
     /// out of the root) is bad input; the system failing (a full disk) is not.
     pub fn writing(shown: &str, e: crate::paths::PathError) -> Failure {
-        if e.is_refusal() {
-            Failure::input(format!("not writing {shown}: {e}"))
-        } else {
-            Failure::Internal(anyhow::anyhow!("writing {shown}: {e}"))
-        }
+        if e.is_refusal() { Failure::input(format!("not writing {shown}: {e}")) } else { Failure::Internal(anyhow::anyhow!("writing {shown}: {e}")) }
     }
 
     /// An input failure that also says what was not done because of it.

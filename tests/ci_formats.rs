@@ -106,7 +106,10 @@ fn sarif_validates_against_the_schema_and_locates_the_three_edits() {
 
     let unbound = find("CC007");
     let r = region(&unbound);
-    assert_eq!((r["startLine"].as_u64(), r["startColumn"].as_u64(), r["endColumn"].as_u64()), (Some(want.unbound.0 as u64), Some(want.unbound.1 as u64), Some(want.unbound.2 as u64)));
+    assert_eq!(
+        (r["startLine"].as_u64(), r["startColumn"].as_u64(), r["endColumn"].as_u64()),
+        (Some(want.unbound.0 as u64), Some(want.unbound.1 as u64), Some(want.unbound.2 as u64))
+    );
 
     // Every rule a result names is declared at the index it gives.
     let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
@@ -184,7 +187,10 @@ fn github_commands_parse_and_locate_the_three_edits() {
     let (kind, props, message) = with_title("CC002");
     assert_eq!(kind, "error");
     assert_eq!(get(&props, "file"), Some(draft.clone()));
-    assert_eq!((get(&props, "line"), get(&props, "col"), get(&props, "endColumn")), (Some(want.number.0.to_string()), Some(want.number.1.to_string()), Some(want.number.2.to_string())));
+    assert_eq!(
+        (get(&props, "line"), get(&props, "col"), get(&props, "endColumn")),
+        (Some(want.number.0.to_string()), Some(want.number.1.to_string()), Some(want.number.2.to_string()))
+    );
     assert!(message.contains("audited 161.49 µs, draft 163.49 µs, evidence 161.49 µs"), "{message}");
     assert!(message.contains(&format!("{REGISTRY}:{}:", want.f6_check_line)), "{message}");
 
@@ -193,7 +199,10 @@ fn github_commands_parse_and_locate_the_three_edits() {
     assert!(message.contains(&format!("{REGISTRY}:{}:", want.p6_quote_line)), "{message}");
 
     let (_, props, _) = with_title("CC007");
-    assert_eq!((get(&props, "line"), get(&props, "col"), get(&props, "endColumn")), (Some(want.unbound.0.to_string()), Some(want.unbound.1.to_string()), Some(want.unbound.2.to_string())));
+    assert_eq!(
+        (get(&props, "line"), get(&props, "col"), get(&props, "endColumn")),
+        (Some(want.unbound.0.to_string()), Some(want.unbound.1.to_string()), Some(want.unbound.2.to_string()))
+    );
 }
 
 #[test]

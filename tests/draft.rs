@@ -51,7 +51,14 @@ fn failing_checks(review: &serde_json::Value) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .flat_map(|c| c["checks"].as_array().unwrap().iter().filter(|k| k["outcome"] != "pass").map(move |k| format!("{} {} {}", c["id"].as_str().unwrap(), k["kind"].as_str().unwrap(), k["outcome"].as_str().unwrap())))
+        .flat_map(|c| {
+            c["checks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|k| k["outcome"] != "pass")
+                .map(move |k| format!("{} {} {}", c["id"].as_str().unwrap(), k["kind"].as_str().unwrap(), k["outcome"].as_str().unwrap()))
+        })
         .collect()
 }
 
@@ -135,7 +142,13 @@ fn a_new_sentence_with_a_number_alone_is_unbound() {
 #[test]
 fn an_edited_claim_sentence_shows_a_word_diff() {
     let dir = tempfile::tempdir().unwrap();
-    let path = draft(dir.path(), &[("At this size the work is tiny and the cost is submission, which is exactly what replay removes.", "At this size the work is tiny and the cost is submission, which is precisely what replay removes.")]);
+    let path = draft(
+        dir.path(),
+        &[(
+            "At this size the work is tiny and the cost is submission, which is exactly what replay removes.",
+            "At this size the work is tiny and the cost is submission, which is precisely what replay removes.",
+        )],
+    );
     let (code, review) = audit_draft(&path);
     assert_eq!(code, 1);
     let changed = changed_claims(&review);
@@ -168,7 +181,14 @@ fn a_missing_draft_is_an_input_error() {
 
 /// Every file of a tree with its bytes, to prove a command wrote nothing.
 fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
-    claimcheck::evidence::list_files(root).unwrap().into_iter().map(|f| { let b = std::fs::read(root.join(&f)).unwrap(); (f, b) }).collect()
+    claimcheck::evidence::list_files(root)
+        .unwrap()
+        .into_iter()
+        .map(|f| {
+            let b = std::fs::read(root.join(&f)).unwrap();
+            (f, b)
+        })
+        .collect()
 }
 
 #[test]
@@ -240,7 +260,10 @@ fn a_claim_added_since_the_lock_makes_it_out_of_date() {
 fn table_root() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let files = [
-        ("article/bench.md", "# Bench\n\n## Time to First Token (seconds)\n\n| Framework | Median |\n|---|---|\n| anyscale | 0.55 |\n\nThe anyscale requests answered their first token in 550 ms.\n"),
+        (
+            "article/bench.md",
+            "# Bench\n\n## Time to First Token (seconds)\n\n| Framework | Median |\n|---|---|\n| anyscale | 0.55 |\n\nThe anyscale requests answered their first token in 550 ms.\n",
+        ),
         ("evidence/ttft.jsonl", "{\"provider\":\"anyscale\",\"ttft_s\":0.5499}\n{\"provider\":\"anyscale\",\"ttft_s\":0.5501}\n{\"provider\":\"anyscale\",\"ttft_s\":0.5497}\n"),
         (
             "claims/bench.toml",

@@ -100,7 +100,10 @@ fn write_run(runs_dir: &Path) -> std::path::PathBuf {
     trace.extend(tasks.iter().map(|t| serde_json::to_value(t).unwrap()));
     writer.write_jsonl("traces/queue-ragged.jsonl", &trace).unwrap();
     writer
-        .write_json("kernels.json", &serde_json::json!({"kernels": [{"name": "softmax_fused", "registers": 32, "static_shared_bytes": 128, "local_bytes": 0, "max_active_blocks_per_sm": 2}]}))
+        .write_json(
+            "kernels.json",
+            &serde_json::json!({"kernels": [{"name": "softmax_fused", "registers": 32, "static_shared_bytes": 128, "local_bytes": 0, "max_active_blocks_per_sm": 2}]}),
+        )
         .unwrap();
     writer.write_json("meta.json", &serde_json::json!({"synthetic": true, "generator": "tests/fixture_gen.rs", "rounds": 21})).unwrap();
     writer.finish().unwrap()

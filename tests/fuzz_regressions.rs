@@ -28,12 +28,7 @@ fn a_number_with_more_decimals_than_the_formatter_allows() {
 
 #[test]
 fn arith_expressions_that_overflowed_the_stack() {
-    for expr in [
-        "(".repeat(10_000) + "1" + &")".repeat(10_000),
-        "-".repeat(40_000) + "1",
-        vec!["2"; 100_000].join("^"),
-        vec!["1"; 50_000].join("+"),
-    ] {
+    for expr in ["(".repeat(10_000) + "1" + &")".repeat(10_000), "-".repeat(40_000) + "1", vec!["2"; 100_000].join("^"), vec!["1"; 50_000].join("+")] {
         fuzz_api::arith(&expr);
     }
 }

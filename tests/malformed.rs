@@ -246,14 +246,7 @@ fn build_tree(dir: &Path, case: &Case, root: &Path, outside: &Path) {
 /// Runs the binary in `root`; a run past 120 s is killed.
 fn run(root: &Path, args: &[String], stdout_head: Option<usize>) -> Run {
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_claimcheck"))
-        .args(args)
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(args).current_dir(root).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut stdout_pipe = child.stdout.take().unwrap();
     let mut stderr_pipe = child.stderr.take().unwrap();
     let err_reader = std::thread::spawn(move || {

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 mod support;
-use support::copy_dir;
 use std::process::Command;
+use support::copy_dir;
 
 struct Case {
     name: &'static str,
@@ -27,12 +27,7 @@ const CASES: &[Case] = &[
         code: 1,
         expect: &["E2 stat 48.81 µs: FAIL: audited 47.81 µs, draft 48.81 µs, evidence 47.81 µs", "CHANGED"],
     },
-    Case {
-        name: "a changed ratio fails",
-        edits: &[(ARTICLE, "1.70×", "1.90×")],
-        code: 1,
-        expect: &["E3 arith 1.90×: FAIL: audited 1.70×, draft 1.90×, evidence 1.70×"],
-    },
+    Case { name: "a changed ratio fails", edits: &[(ARTICLE, "1.70×", "1.90×")], code: 1, expect: &["E3 arith 1.90×: FAIL: audited 1.70×, draft 1.90×, evidence 1.70×"] },
     Case {
         name: "a removed sentence is located in the registry",
         edits: &[(ARTICLE, "On ordinary streams the fused kernel took 52.18 µs.\n", "")],
@@ -95,16 +90,15 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "a non-json sample line names its line",
-        edits: &[(SAMPLES, "{\"suite\":\"softmax\",\"case\":\"4096x4096\",\"variant\":\"four-kernel\",\"mode\":\"graph\",\"round\":0", "garbage{\"suite\":\"softmax\",\"case\":\"4096x4096\",\"variant\":\"four-kernel\",\"mode\":\"graph\",\"round\":0")],
+        edits: &[(
+            SAMPLES,
+            "{\"suite\":\"softmax\",\"case\":\"4096x4096\",\"variant\":\"four-kernel\",\"mode\":\"graph\",\"round\":0",
+            "garbage{\"suite\":\"softmax\",\"case\":\"4096x4096\",\"variant\":\"four-kernel\",\"mode\":\"graph\",\"round\":0",
+        )],
         code: 2,
         expect: &["samples.jsonl: line 2: not valid JSON"],
     },
-    Case {
-        name: "a nan sample is refused",
-        edits: &[(SAMPLES, "\"host_us\":47.928", "\"host_us\":NaN")],
-        code: 2,
-        expect: &["samples.jsonl: line 1: not valid JSON"],
-    },
+    Case { name: "a nan sample is refused", edits: &[(SAMPLES, "\"host_us\":47.928", "\"host_us\":NaN")], code: 2, expect: &["samples.jsonl: line 1: not valid JSON"] },
     Case {
         name: "a negative sample is refused at its line",
         edits: &[(SAMPLES, "\"host_us\":47.928", "\"host_us\":-47.928")],
@@ -155,7 +149,6 @@ const CASES: &[Case] = &[
     },
 ];
 
-
 fn run_case(case: &Case) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(Path::new("tests/fixtures/example"), dir.path());
@@ -202,10 +195,14 @@ fn run_case(case: &Case) -> Result<(), String> {
 
 /// Every file under `dir` with its bytes, to prove the audit writes nothing.
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = claimcheck::evidence::list_files(dir).unwrap().into_iter().map(|f| {
-        let bytes = std::fs::read(dir.join(&f)).unwrap();
-        (f, bytes)
-    }).collect();
+    let mut out: Vec<(String, Vec<u8>)> = claimcheck::evidence::list_files(dir)
+        .unwrap()
+        .into_iter()
+        .map(|f| {
+            let bytes = std::fs::read(dir.join(&f)).unwrap();
+            (f, bytes)
+        })
+        .collect();
     out.sort();
     out
 }

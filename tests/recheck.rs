@@ -135,7 +135,9 @@ fn the_fresh_rechecks_under_the_hierarchical_rule_reproduce_their_stored_tables(
         assert!(stdout.contains(&format!("{run}/recheck.json: every stored row is reproduced exactly")), "{stdout}{stderr}");
         assert_eq!(code, 0, "{stdout}");
     }
-    for run in ["evidence/runs/20261202T192444Z-recheck", "evidence/runs/20261202T192602Z-recheck", "evidence/runs/20261203T220124Z-recheck", "evidence/runs/20261203T220307Z-recheck"] {
+    for run in
+        ["evidence/runs/20261202T192444Z-recheck", "evidence/runs/20261202T192602Z-recheck", "evidence/runs/20261203T220124Z-recheck", "evidence/runs/20261203T220307Z-recheck"]
+    {
         let (code, stdout, stderr) = claimcheck(["recheck", "--fresh", run]);
         let reproduced = ["every stored row is reproduced exactly", "every stored row reproduces its own numbers"];
         assert!(reproduced.iter().any(|r| stdout.contains(&format!("{run}/recheck.json: {r}"))), "{stdout}{stderr}");

@@ -5,14 +5,13 @@
 use std::path::Path;
 
 mod support;
-use support::repository_copy;
 use std::process::Command;
+use support::repository_copy;
 
 use claimcheck::article::Article;
 use claimcheck::article::numbers::Unit;
 
 const ARTICLE: &str = "article/graphs-fusion-megakernels.md";
-
 
 fn audit_json(root: &Path) -> (i32, serde_json::Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(["audit", "--format", "json", "--root"]).arg(root).output().unwrap();
@@ -38,11 +37,8 @@ fn the_shipped_article_passes_with_every_number_bound() {
 fn changing_any_digit_of_any_latency_fails_its_claim() {
     let source = std::fs::read_to_string(ARTICLE).unwrap();
     let article = Article::parse(ARTICLE, source.as_bytes()).unwrap();
-    let latencies: Vec<(std::ops::Range<usize>, String)> = article
-        .sentences
-        .iter()
-        .flat_map(|s| s.numbers.iter().filter(|n| n.unit == Some(Unit::Us)).map(move |n| (s.source_span(&n.span), n.text.clone())))
-        .collect();
+    let latencies: Vec<(std::ops::Range<usize>, String)> =
+        article.sentences.iter().flat_map(|s| s.numbers.iter().filter(|n| n.unit == Some(Unit::Us)).map(move |n| (s.source_span(&n.span), n.text.clone()))).collect();
     assert!(latencies.len() >= 25, "only {} latencies found", latencies.len());
     let copy = repository_copy();
     let target = copy.path().join(ARTICLE);
@@ -57,9 +53,11 @@ fn changing_any_digit_of_any_latency_fails_its_claim() {
         std::fs::write(&target, &edited).unwrap();
         let (code, review) = audit_json(copy.path());
         let mutated = String::from_utf8(edited[span.clone()].to_vec()).unwrap();
-        let failed_on_it = review["registries"][0]["claims"].as_array().unwrap().iter().any(|c| {
-            c["checks"].as_array().unwrap().iter().any(|k| k["outcome"] == "fail" && k["number_now"] == mutated.as_str())
-        });
+        let failed_on_it = review["registries"][0]["claims"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["checks"].as_array().unwrap().iter().any(|k| k["outcome"] == "fail" && k["number_now"] == mutated.as_str()));
         if code != 1 || !failed_on_it {
             missed.push(format!("{text} -> {mutated}: exit {code}"));
         }

@@ -35,11 +35,9 @@ fn normal(text: &str) -> String {
 fn target(claim: &toml::Table) -> Target {
     match (claim.get("quote"), claim.get("cell")) {
         (Some(q), _) => Target::Quote(normal(q.as_str().unwrap())),
-        (None, Some(c)) => Target::Cell(
-            c["row"].as_str().unwrap().to_string(),
-            c["column"].as_str().unwrap().to_string(),
-            c.get("section").map(|s| s.as_str().unwrap().to_string()),
-        ),
+        (None, Some(c)) => {
+            Target::Cell(c["row"].as_str().unwrap().to_string(), c["column"].as_str().unwrap().to_string(), c.get("section").map(|s| s.as_str().unwrap().to_string()))
+        }
         _ => panic!("a claim without quote or cell: {claim:?}"),
     }
 }
@@ -47,7 +45,11 @@ fn target(claim: &toml::Table) -> Target {
 /// A stat query: its file, equal fields, filter, field (a derived one by its expression) and
 /// statistic.
 fn query(t: &toml::Table) -> Query {
-    let select = t.get("select").and_then(|s| s.as_table()).map(|s| s.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect()).unwrap_or_default();
+    let select = t
+        .get("select")
+        .and_then(|s| s.as_table())
+        .map(|s| s.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect())
+        .unwrap_or_default();
     let field = t["field"].as_str().unwrap().to_string();
     let field = match t.get("derive").and_then(|d| d.as_table()).and_then(|d| d.get(&field)) {
         Some(expr) => format!("derive {}", normal(expr.as_str().unwrap())),

@@ -20,8 +20,8 @@ pub mod numbers;
 
 use std::ops::Range;
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use crate::hash::sha256_hex;
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use sha2::{Digest, Sha256};
 
 use numbers::{Number, Scale, Shape, Unit};
@@ -451,9 +451,8 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
 /// Words after which a period does not end a sentence: abbreviations of references, months
 /// (`Dec. 19`) and titles.
 const ABBREVIATIONS: &[&str] = &[
-    "e.g", "i.e", "vs", "etc", "cf", "Fig", "fig", "Eq", "eq", "al", "approx", "No", "Sec", "sec", "resp", "Ref", "ref", "Vol", "Jan", "Feb",
-    "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "Inc", "Ltd", "Co",
-    "Corp", "ca", "pp", "Ch", "Tab", "Nr",
+    "e.g", "i.e", "vs", "etc", "cf", "Fig", "fig", "Eq", "eq", "al", "approx", "No", "Sec", "sec", "resp", "Ref", "ref", "Vol", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug",
+    "Sep", "Sept", "Oct", "Nov", "Dec", "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "Inc", "Ltd", "Co", "Corp", "ca", "pp", "Ch", "Tab", "Nr",
 ];
 
 /// Splits `text` into sentence ranges, trimmed of surrounding whitespace. A sentence ends at

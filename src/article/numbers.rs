@@ -286,9 +286,7 @@ impl Number {
 
     fn range_texts(&self) -> (String, String) {
         match &self.shape {
-            Shape::Range { high, high_decimals } => {
-                (format_decimals(self.value, self.decimals), format_decimals(*high, *high_decimals))
-            }
+            Shape::Range { high, high_decimals } => (format_decimals(self.value, self.decimals), format_decimals(*high, *high_decimals)),
             _ => (self.text_value(), self.text_value()),
         }
     }
@@ -322,13 +320,9 @@ impl Quoted {
     pub fn from_number(n: &Number, part: Option<Part>) -> Result<Quoted, String> {
         match (&n.shape, part) {
             (Shape::Single, _) => Ok(Quoted { value: n.value, decimals: n.decimals, scale: n.scale, unit: n.unit.clone() }),
-            (Shape::Range { .. }, None) => {
-                Err(format!("`{}` is a range: say which end the check verifies with part = \"low\" or \"high\"", n.text))
-            }
+            (Shape::Range { .. }, None) => Err(format!("`{}` is a range: say which end the check verifies with part = \"low\" or \"high\"", n.text)),
             (Shape::Range { .. }, Some(Part::Low)) => Ok(Quoted { value: n.value, decimals: n.decimals, scale: Scale::None, unit: n.unit.clone() }),
-            (Shape::Range { high, high_decimals }, Some(Part::High)) => {
-                Ok(Quoted { value: *high, decimals: *high_decimals, scale: Scale::None, unit: n.unit.clone() })
-            }
+            (Shape::Range { high, high_decimals }, Some(Part::High)) => Ok(Quoted { value: *high, decimals: *high_decimals, scale: Scale::None, unit: n.unit.clone() }),
             (Shape::Dims(_), _) => Err(format!("`{}` is a shape that names a case, not a quantity to check", n.text)),
         }
     }
@@ -498,8 +492,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
                 (Some(_), None) => false,
                 _ => true,
             };
-            let hi_followed_by_letter = text[hi.end()..].chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
-                && hi_unit.is_none();
+            let hi_followed_by_letter = text[hi.end()..].chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && hi_unit.is_none();
             let hi_is_version = text[hi.end()..].starts_with('.') && text[hi.end() + 1..].starts_with(|c: char| c.is_ascii_digit());
             if consistent && !hi_followed_by_letter && !hi_is_version && currency.is_none() {
                 let (hi_value, hi_decimals) = parse_digits(hi.as_str());
@@ -786,34 +779,32 @@ mod tests {
         /// A quoted number as prose writes it: digits, maybe thousands separators, maybe
         /// decimals, maybe a unit with or without a space.
         fn quoted() -> impl Strategy<Value = (String, f64, u32, Option<Unit>)> {
-            (0u64..10_000_000_000, proptest::option::of("[0-9]{1,6}"), any::<bool>(), 0..UNITS.len(), any::<bool>()).prop_map(
-                |(int, frac, separators, unit, space)| {
-                    let digits = int.to_string();
-                    let grouped = if separators && int >= 1000 {
-                        let mut out = String::new();
-                        for (i, c) in digits.chars().enumerate() {
-                            if i > 0 && (digits.len() - i) % 3 == 0 {
-                                out.push(',');
-                            }
-                            out.push(c);
+            (0u64..10_000_000_000, proptest::option::of("[0-9]{1,6}"), any::<bool>(), 0..UNITS.len(), any::<bool>()).prop_map(|(int, frac, separators, unit, space)| {
+                let digits = int.to_string();
+                let grouped = if separators && int >= 1000 {
+                    let mut out = String::new();
+                    for (i, c) in digits.chars().enumerate() {
+                        if i > 0 && (digits.len() - i) % 3 == 0 {
+                            out.push(',');
                         }
-                        out
-                    } else {
-                        digits.clone()
-                    };
-                    let (written, plain, decimals) = match &frac {
-                        Some(f) => (format!("{grouped}.{f}"), format!("{digits}.{f}"), f.len() as u32),
-                        None => (grouped, digits, 0),
-                    };
-                    let unit_text = UNITS[unit];
-                    let text = match (unit_text, space) {
-                        ("", _) => written,
-                        (u, true) => format!("{written} {u}"),
-                        (u, false) => format!("{written}{u}"),
-                    };
-                    (text, plain.parse().unwrap(), decimals, Unit::parse(unit_text))
-                },
-            )
+                        out.push(c);
+                    }
+                    out
+                } else {
+                    digits.clone()
+                };
+                let (written, plain, decimals) = match &frac {
+                    Some(f) => (format!("{grouped}.{f}"), format!("{digits}.{f}"), f.len() as u32),
+                    None => (grouped, digits, 0),
+                };
+                let unit_text = UNITS[unit];
+                let text = match (unit_text, space) {
+                    ("", _) => written,
+                    (u, true) => format!("{written} {u}"),
+                    (u, false) => format!("{written}{u}"),
+                };
+                (text, plain.parse().unwrap(), decimals, Unit::parse(unit_text))
+            })
         }
 
         proptest! {

@@ -19,8 +19,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation};
-use crate::diagnostic::Diagnostic;
 use crate::article::numbers::{self, Quoted, Scale, Shape, Unit};
+use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -41,11 +41,10 @@ impl Spec {
 
     pub(super) fn observe(&self, ctx: &Context<'_>, quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let key = self.source.get_ref();
-        let source = ctx.sources.iter().find(|s| s.key.get_ref() == key).ok_or_else(|| ctx.error_at(format!("no [[source]] has key `{key}`"), self.source.span(), "undefined source"))?;
-        let excerpt = source
-            .excerpt
-            .as_deref()
-            .ok_or_else(|| ctx.error_at(format!("source `{key}` has no excerpt to check the number against"), self.source.span(), "this source"))?;
+        let source =
+            ctx.sources.iter().find(|s| s.key.get_ref() == key).ok_or_else(|| ctx.error_at(format!("no [[source]] has key `{key}`"), self.source.span(), "undefined source"))?;
+        let excerpt =
+            source.excerpt.as_deref().ok_or_else(|| ctx.error_at(format!("source `{key}` has no excerpt to check the number against"), self.source.span(), "this source"))?;
         let quoted = quoted.ok_or_else(|| ctx.error_at("a cited check needs a `number`", self.source.span(), "which number?"))?;
         let found = numbers::extract(excerpt, &[]);
         let same = |value: f64, decimals: u32, scale: Scale, unit: &Option<Unit>| {
@@ -61,20 +60,15 @@ impl Spec {
         if hit.is_none() {
             problems.push(format!("{} is not among the numbers of source {key}'s excerpt ({shown})", quoted.shown()));
         }
-        Ok(Observation {
-            value: hit.map(|_| quoted.value),
-            unit: quoted.unit.clone(),
-            problems,
-            detail: format!("as quoted from {} ({})", source.title, source.url),
-        })
+        Ok(Observation { value: hit.map(|_| quoted.value), unit: quoted.unit.clone(), problems, detail: format!("as quoted from {} ({})", source.title, source.url) })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::testing::{Fixture, check_toml};
     use crate::article::numbers::Unit;
+    use crate::checks::testing::{Fixture, check_toml};
     use crate::registry::source::Source;
 
     fn source() -> Source {

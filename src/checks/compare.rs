@@ -191,7 +191,8 @@ mod tests {
 
     #[test]
     fn samples_timed_under_different_protocols_are_not_ordered() {
-        let samples = "{\"case\":\"a\",\"variant\":\"f\",\"t\":1,\"protocol\":\"graph-replay-events\"}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":2,\"protocol\":\"stream-events\"}\n";
+        let samples =
+            "{\"case\":\"a\",\"variant\":\"f\",\"t\":1,\"protocol\":\"graph-replay-events\"}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":2,\"protocol\":\"stream-events\"}\n";
         let f = Fixture::new(&[("s.jsonl", samples)]);
         let err = f.observe(&check_toml(&check("[\"a\"]", ""))).unwrap_err();
         assert!(err.message.contains("`f` was timed by graph-replay-events and `s` by stream-events"), "{}", err.message);
@@ -204,7 +205,8 @@ mod tests {
 
     #[test]
     fn submission_modes_are_compared_across_their_protocols() {
-        let samples = "{\"case\":\"a\",\"mode\":\"graph\",\"t\":1,\"protocol\":\"graph-replay-events\"}\n{\"case\":\"a\",\"mode\":\"stream\",\"t\":3,\"protocol\":\"stream-events\"}\n";
+        let samples =
+            "{\"case\":\"a\",\"mode\":\"graph\",\"t\":1,\"protocol\":\"graph-replay-events\"}\n{\"case\":\"a\",\"mode\":\"stream\",\"t\":3,\"protocol\":\"stream-events\"}\n";
         let f = Fixture::new(&[("s.jsonl", samples)]);
         let body = "kind = \"compare\"\nsamples = \"s.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"median\"\nby = \"mode\"\nfaster = \"graph\"\nslower = [\"stream\"]\ncases = [\"a\"]";
         assert_eq!(f.observe(&check_toml(body)).unwrap().value, Some(3.0));

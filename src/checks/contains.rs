@@ -87,7 +87,6 @@ impl Spec {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::super::testing::{Fixture, check_toml, parse_error};

@@ -57,7 +57,8 @@ impl Spec {
     /// The number of figures the provenance file lists, and what is wrong with them.
     fn verify(&self, ctx: &Context<'_>) -> Result<(usize, Vec<String>), Diagnostic> {
         let text = ctx.read_text(&self.provenance)?;
-        let provenance: Provenance = toml::from_str(&text).map_err(|e| Diagnostic::toml(&format!("{}: not a provenance file", self.provenance.get_ref()), self.provenance.get_ref(), &text, &e))?;
+        let provenance: Provenance =
+            toml::from_str(&text).map_err(|e| Diagnostic::toml(&format!("{}: not a provenance file", self.provenance.get_ref()), self.provenance.get_ref(), &text, &e))?;
         let mut problems = Vec::new();
         let runs: BTreeSet<&str> = provenance.figure.iter().map(|f| f.run.as_str()).collect();
         for run in runs {
@@ -82,9 +83,7 @@ impl Spec {
                 let committed = ctx.evidence.bytes(&figure.file).ok();
                 match &committed {
                     None => problems.push(format!("{} is missing", figure.file)),
-                    Some(bytes) if crate::hash::sha256_hex(bytes.as_slice()) != figure.sha256 => {
-                        problems.push(format!("{}: sha256 differs from the provenance file", figure.file))
-                    }
+                    Some(bytes) if crate::hash::sha256_hex(bytes.as_slice()) != figure.sha256 => problems.push(format!("{}: sha256 differs from the provenance file", figure.file)),
                     Some(_) => {}
                 }
                 match fresh.iter().find(|f| format!("article/figures/{}", f.name) == figure.file) {

@@ -33,10 +33,10 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue, Deserializer};
 
 use crate::article::Article;
+use crate::article::numbers::{Part, Quoted, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::Jsonl;
 use crate::evidence::store::{Ahead, Evidence, ReadError};
-use crate::article::numbers::{Part, Quoted, Unit};
 use crate::registry::source::Source;
 use units::FieldUnits;
 
@@ -238,15 +238,27 @@ pub(crate) struct Observation {
 /// The result of one check.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Outcome {
-    Pass { detail: String },
+    Pass {
+        detail: String,
+    },
     /// The registry records the sentence as wrong (`expect = "mismatch"`), and it is: what the
     /// sentence says and what the evidence says. The check holds.
-    Wrong { says: String, evidence: String, detail: String },
-    Fail { expected: Option<String>, observed: Option<String>, detail: String },
+    Wrong {
+        says: String,
+        evidence: String,
+        detail: String,
+    },
+    Fail {
+        expected: Option<String>,
+        observed: Option<String>,
+        detail: String,
+    },
     // No kind skips today; the variant stays because the audit JSON's `skipped` outcome is part
     // of its versioned schema, which users parse.
     #[allow(dead_code)]
-    Skipped { reason: String },
+    Skipped {
+        reason: String,
+    },
     Error(Diagnostic),
 }
 
@@ -297,11 +309,7 @@ pub(crate) fn parse(value: &Spanned<DeValue<'_>>) -> Result<Check, ParseError> {
     if let Some(t) = common.tolerance
         && !(t.is_finite() && t >= 0.0)
     {
-        return Err(ParseError::At {
-            message: format!("tolerance {t} is not a finite number at least 0"),
-            span: tolerance_span,
-            label: "tolerance".into(),
-        });
+        return Err(ParseError::At { message: format!("tolerance {t} is not a finite number at least 0"), span: tolerance_span, label: "tolerance".into() });
     }
     let Some(name) = KindName::parse(&kind_name) else {
         let names: Vec<&str> = KindName::ALL.iter().map(|k| k.as_str()).collect();
@@ -412,11 +420,7 @@ pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observa
         return Outcome::Pass { detail };
     };
     let Some(value) = value else {
-        return Outcome::Fail {
-            expected: Some(quoted.shown()),
-            observed: None,
-            detail: format!("a {} check yields no value to compare with a quoted number", check.kind.name()),
-        };
+        return Outcome::Fail { expected: Some(quoted.shown()), observed: None, detail: format!("a {} check yields no value to compare with a quoted number", check.kind.name()) };
     };
     let value = match crate::article::numbers::convert(value, unit.as_ref(), quoted.unit.as_ref()) {
         Ok(v) => v,

@@ -44,11 +44,7 @@ impl Query<'_> {
 }
 
 /// Checks the keys that need no file: a known format, a filter and derived fields that parse.
-pub(crate) fn validate(
-    format: Option<&Spanned<String>>,
-    filter: Option<&Spanned<String>>,
-    derive: &BTreeMap<String, Spanned<String>>,
-) -> Result<(), (String, Range<usize>)> {
+pub(crate) fn validate(format: Option<&Spanned<String>>, filter: Option<&Spanned<String>>, derive: &BTreeMap<String, Spanned<String>>) -> Result<(), (String, Range<usize>)> {
     if let Some(f) = format
         && Format::parse(f.get_ref()).is_none()
     {
@@ -197,7 +193,9 @@ mod tests {
 "#;
 
     fn stat(extra: &str) -> String {
-        format!("kind = \"stat\"\nsamples = \"r.json\"\nselect = {{ provider = \"groq\" }}\nfield = \"tokens_per_s\"\nstatistic = \"median\"\nderive = {{ tokens_per_s = \"number_output_tokens / end_to_end_latency_s\" }}\n{extra}")
+        format!(
+            "kind = \"stat\"\nsamples = \"r.json\"\nselect = {{ provider = \"groq\" }}\nfield = \"tokens_per_s\"\nstatistic = \"median\"\nderive = {{ tokens_per_s = \"number_output_tokens / end_to_end_latency_s\" }}\n{extra}"
+        )
     }
 
     #[test]
@@ -332,7 +330,11 @@ mod tests {
     fn a_large_file_with_a_bad_sample_elsewhere_is_read_whole_and_answers_as_before() {
         // A negative host time in another configuration: the columnar reader refuses the file,
         // the whole-file reader takes only the selected records, as it always has.
-        let text = large_samples().replacen("\"case\":\"c3\",\"variant\":\"v1\",\"mode\":\"graph\",\"round\":0,\"host_us\":", "\"case\":\"c3\",\"variant\":\"v1\",\"mode\":\"graph\",\"round\":0,\"host_us\":-", 1);
+        let text = large_samples().replacen(
+            "\"case\":\"c3\",\"variant\":\"v1\",\"mode\":\"graph\",\"round\":0,\"host_us\":",
+            "\"case\":\"c3\",\"variant\":\"v1\",\"mode\":\"graph\",\"round\":0,\"host_us\":-",
+            1,
+        );
         let f = Fixture::new(&[("s.jsonl", &text)]);
         f.evidence.read_ahead(&[("s.jsonl".to_string(), Ahead::Jsonl)]);
         let body = "kind = \"stat\"\nsamples = \"s.jsonl\"\nselect = { case = \"c1\" }\nfield = \"host_us\"\nstatistic = \"p95\"";

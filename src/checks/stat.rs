@@ -101,12 +101,8 @@ impl Spec {
     }
 
     fn parsed_statistic(&self) -> Result<Statistic, (String, Range<usize>)> {
-        Statistic::parse(self.statistic.get_ref()).ok_or_else(|| {
-            (
-                format!("unknown statistic `{}`: use median, mean, min, max, count, stdev or pNN", self.statistic.get_ref()),
-                self.statistic.span(),
-            )
-        })
+        Statistic::parse(self.statistic.get_ref())
+            .ok_or_else(|| (format!("unknown statistic `{}`: use median, mean, min, max, count, stdev or pNN", self.statistic.get_ref()), self.statistic.span()))
     }
 
     pub(super) fn files(&self) -> Vec<&str> {
@@ -143,11 +139,7 @@ impl Spec {
             let summary = parsed.as_ref().as_ref().map_err(Clone::clone)?;
             match self.saved(summary, statistic) {
                 Some(saved) if close(saved, value) => {}
-                Some(saved) => problems.push(format!(
-                    "{} says {statistic} {} = {saved}, but the samples give {value}",
-                    summary_path.get_ref(),
-                    self.field.get_ref()
-                )),
+                Some(saved) => problems.push(format!("{} says {statistic} {} = {saved}, but the samples give {value}", summary_path.get_ref(), self.field.get_ref())),
                 None => {
                     if statistic.summary_key().is_some() {
                         problems.push(format!("{} has no row for this selection and field", summary_path.get_ref()));
@@ -186,9 +178,10 @@ impl Spec {
         let key = statistic.summary_key()?;
         let select = self.select.get_ref();
         let wanted = |k: &str, v: &str| select.get(k).is_none_or(|t| t.as_str() == Some(v));
-        let row = summary.configurations.iter().find(|r| {
-            r.field == *self.field.get_ref() && wanted("suite", &r.suite) && wanted("case", &r.case) && wanted("variant", &r.variant) && wanted("mode", &r.mode)
-        })?;
+        let row = summary
+            .configurations
+            .iter()
+            .find(|r| r.field == *self.field.get_ref() && wanted("suite", &r.suite) && wanted("case", &r.case) && wanted("variant", &r.variant) && wanted("mode", &r.mode))?;
         Some(match key {
             "median" => row.median,
             "mean" => row.mean,

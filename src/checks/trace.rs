@@ -122,9 +122,7 @@ impl Spec {
     }
 }
 
-static COUNT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^count\(\s*(\w+)\.(start|end)\s*(<=|<|>=|>)\s*(max|min)\(\s*(\w+)\.(start|end)\s*\)\s*\)$").expect("valid")
-});
+static COUNT_BEFORE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^count\(\s*(\w+)\.(start|end)\s*(<=|<|>=|>)\s*(max|min)\(\s*(\w+)\.(start|end)\s*\)\s*\)$").expect("valid"));
 static COUNT_STAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^count\(\s*(\w+)\s*\)$").expect("valid"));
 static STAT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\w+(?:\.\d+)?)\(\s*(\w+)\.(wait_us|duration_us)\s*\)$").expect("valid"));
 
@@ -160,9 +158,7 @@ pub(crate) fn parse_predicate(text: &str) -> Result<Predicate, String> {
     match text {
         "makespan_us" => Ok(Predicate::MakespanUs),
         "workers_used" => Ok(Predicate::WorkersUsed),
-        _ => Err(format!(
-            "unknown predicate `{text}`: use count(B.start < max(A.end)), count(C), median(C.wait_us), makespan_us or workers_used"
-        )),
+        _ => Err(format!("unknown predicate `{text}`: use count(B.start < max(A.end)), count(C), median(C.wait_us), makespan_us or workers_used")),
     }
 }
 

@@ -23,8 +23,7 @@ pub(crate) fn from_suffix(field: &str) -> Option<Unit> {
     if ["_per_s", "_per_sec", "_per_second"].iter().any(|rate| field.ends_with(rate)) {
         return None;
     }
-    let suffixes: [(&str, Unit); 6] =
-        [("_seconds", Unit::S), ("_sec", Unit::S), ("_s", Unit::S), ("_ms", Unit::Ms), ("_us", Unit::Us), ("_ns", Unit::Ns)];
+    let suffixes: [(&str, Unit); 6] = [("_seconds", Unit::S), ("_sec", Unit::S), ("_s", Unit::S), ("_ms", Unit::Ms), ("_us", Unit::Us), ("_ns", Unit::Ns)];
     suffixes.into_iter().find(|(suffix, _)| field.ends_with(suffix)).map(|(_, unit)| unit)
 }
 

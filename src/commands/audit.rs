@@ -128,13 +128,26 @@ pub(crate) struct ClaimReview {
 pub(crate) enum Change {
     Unchanged,
     /// The quote still binds, but the sentence reads differently.
-    Edited { before: String, diff: String },
+    Edited {
+        before: String,
+        diff: String,
+    },
     /// A checked number's value differs; its checks run against the draft's value.
-    NumberChanged { before: String, diff: String },
+    NumberChanged {
+        before: String,
+        diff: String,
+    },
     /// The quote no longer binds: the audited sentence was deleted (`deleted`) or rewritten.
     /// `at` is where the sentence stood in the audited text: the start of the sentence it became
     /// where it was rewritten, else the start of the first later sentence that survived.
-    Lost { before: String, before_line: usize, deleted: bool, nearest: Option<(SentenceRef, f64)>, diff: Option<String>, at: Option<Place> },
+    Lost {
+        before: String,
+        before_line: usize,
+        deleted: bool,
+        nearest: Option<(SentenceRef, f64)>,
+        diff: Option<String>,
+        at: Option<Place>,
+    },
     /// The claim is not in the lock: added to the registry since the last `accept`.
     NotLocked,
 }
@@ -180,9 +193,16 @@ pub(crate) struct DeletedSentence {
 /// Where a claim bound, as the review reports it.
 #[derive(Debug, Clone)]
 pub(crate) enum ClaimBinding {
-    Bound { sentence: SentenceRef, numbers_changed: bool },
-    Lost { nearest: Option<(SentenceRef, f64)> },
-    Ambiguous { sentences: Vec<SentenceRef> },
+    Bound {
+        sentence: SentenceRef,
+        numbers_changed: bool,
+    },
+    Lost {
+        nearest: Option<(SentenceRef, f64)>,
+    },
+    Ambiguous {
+        sentences: Vec<SentenceRef>,
+    },
     /// The article could not be read, so nothing was bound.
     NoArticle,
 }
@@ -262,8 +282,7 @@ impl Review {
 
     /// The exit code [`Review::status`] leads to, for the wire formats that record it.
     pub(crate) fn exit_code(&self) -> u8 {
-        let errors = !self.diagnostics.is_empty()
-            || self.claims().any(|c| c.checks.iter().any(|k| matches!(k.outcome, Outcome::Error(_))));
+        let errors = !self.diagnostics.is_empty() || self.claims().any(|c| c.checks.iter().any(|k| matches!(k.outcome, Outcome::Error(_))));
         if errors {
             return 2;
         }
@@ -439,11 +458,7 @@ pub(crate) fn audit(ws: &Workspace) -> Review {
 fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<Diagnostic>) -> RegistryReview {
     let registry = &loaded.registry;
     let article = loaded.article.as_deref();
-    let sources = registry
-        .sources
-        .iter()
-        .map(|s| SourceReview { key: s.key.get_ref().clone(), title: s.title.clone(), url: s.url.clone() })
-        .collect();
+    let sources = registry.sources.iter().map(|s| SourceReview { key: s.key.get_ref().clone(), title: s.title.clone(), url: s.url.clone() }).collect();
     let base = RegistryReview {
         file: registry.file.clone(),
         manuscript: article.map_or_else(|| registry.manuscript.path.get_ref().clone(), |a| a.path.clone()),
@@ -670,13 +685,8 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
             for u in &mut unbound {
                 u.origin = a.origins.get(u.sentence_index).map(|o| o.name());
             }
-            sentence_changes = a
-                .origins
-                .iter()
-                .zip(&article.sentences)
-                .filter(|(o, _)| !matches!(o, lock::Origin::Unchanged(_)))
-                .map(|(o, s)| (sentence_ref(s), o.name()))
-                .collect();
+            sentence_changes =
+                a.origins.iter().zip(&article.sentences).filter(|(o, _)| !matches!(o, lock::Origin::Unchanged(_))).map(|(o, s)| (sentence_ref(s), o.name())).collect();
             Some(lock_review(registry, l, a, &claims, article))
         }
         _ => None,
@@ -864,11 +874,8 @@ fn unbound_numbers(
             ));
         }
     }
-    let unbound = found
-        .into_iter()
-        .zip(places)
-        .map(|((n, sentence_index), at)| Unbound { number: n.text.clone(), line: at.line, col: at.col, at, sentence_index, origin: None })
-        .collect();
+    let unbound =
+        found.into_iter().zip(places).map(|((n, sentence_index), at)| Unbound { number: n.text.clone(), line: at.line, col: at.col, at, sentence_index, origin: None }).collect();
     (unbound, ignored)
 }
 

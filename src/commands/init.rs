@@ -31,7 +31,11 @@ pub(crate) fn init(root: &Path, article: &str, evidence_dirs: &[String]) -> Resu
         return Err(crate::diagnostic::Diagnostic::not_utf8(article, &bytes, e.valid_up_to()).into());
     }
     let parsed = Article::parse(article, &bytes).map_err(|e| Failure::input(e.to_string()))?;
-    let stem = Path::new(article).file_stem().and_then(|s| s.to_str()).filter(|s| !s.is_empty()).ok_or_else(|| Failure::input(format!("{article}: no file name to name the registry by")))?;
+    let stem = Path::new(article)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| Failure::input(format!("{article}: no file name to name the registry by")))?;
     let registry = format!("claims/{stem}.toml");
     for dir in evidence_dirs {
         store.root().folder(dir).map_err(|e| Failure::input(format!("--evidence {dir}: {e}")))?;
@@ -64,7 +68,8 @@ fn render(store: &Evidence, path: &str, article: &Article, evidence_dirs: &[Stri
         for dir in evidence_dirs {
             // Listed through the root's handle: sub-folders are walked, never through a link.
             let prefix = dir.trim_end_matches('/');
-            let files: Vec<String> = store.root().list_tree(prefix).unwrap_or_default().into_iter().filter(|(_, k)| *k == Kind::File).map(|(p, _)| format!("{prefix}/{p}")).collect();
+            let files: Vec<String> =
+                store.root().list_tree(prefix).unwrap_or_default().into_iter().filter(|(_, k)| *k == Kind::File).map(|(p, _)| format!("{prefix}/{p}")).collect();
             for rel in files {
                 match store.table(&rel, None, None) {
                     Ok(t) => {
@@ -108,7 +113,6 @@ fn skeleton(out: &mut String, s: &Sentence) {
         let _ = writeln!(out, "#\n#   [[claim.check]]\n#   kind = \"stat\"          # or arith, json, compare, …\n#   number = {}", quoted(&n.text));
     }
 }
-
 
 /// A TOML basic string.
 fn quoted(s: &str) -> String {

@@ -3,10 +3,10 @@
 //! proposes. Each returns data for a renderer; none prints.
 
 pub(crate) mod accept;
-pub(crate) mod init;
-pub(crate) mod suggest;
-pub(crate) mod audit;
-pub(crate) mod review;
 pub(crate) mod accept_run;
+pub(crate) mod audit;
 pub(crate) mod bench;
+pub(crate) mod init;
+pub(crate) mod review;
 pub(crate) mod stats;
+pub(crate) mod suggest;

@@ -120,7 +120,8 @@ pub(crate) fn gather(ws: &Workspace) -> Result<ReviewFile, Failure> {
 /// The newest run under `evidence/runs/` whose `recheck.json` judged exactly runs the checks
 /// read. Run directories are named by their UTC start, so the newest sorts last.
 fn stored_recheck(evidence: &Evidence, read: &BTreeSet<String>) -> Result<Option<StoredRecheck>, Diagnostic> {
-    let mut runs: Vec<String> = evidence.root().list("evidence/runs").map(|entries| entries.into_iter().map(|(name, _)| format!("evidence/runs/{name}")).collect()).unwrap_or_default();
+    let mut runs: Vec<String> =
+        evidence.root().list("evidence/runs").map(|entries| entries.into_iter().map(|(name, _)| format!("evidence/runs/{name}")).collect()).unwrap_or_default();
     runs.sort();
     for run in runs.iter().rev() {
         let path = format!("{run}/recheck.json");
@@ -141,11 +142,7 @@ fn run_evidence(evidence: &Evidence, dir: &str) -> Result<RunEvidence, Diagnosti
     let manifest = match evidence.text(&manifest_path) {
         Ok(text) => {
             let entries = crate::evidence::manifest::parse_manifest(&manifest_path, &text)?;
-            Some(RunManifest {
-                sha256: crate::hash::sha256_hex(text.as_bytes()),
-                files: entries.into_iter().map(|e| (e.path, e.sha256)).collect(),
-                path: manifest_path,
-            })
+            Some(RunManifest { sha256: crate::hash::sha256_hex(text.as_bytes()), files: entries.into_iter().map(|e| (e.path, e.sha256)).collect(), path: manifest_path })
         }
         Err(ReadError::Path(PathError::Missing(_))) => None,
         Err(e) => return Err(e.at(&manifest_path)),
@@ -168,7 +165,12 @@ mod tests {
         assert!(opens.len() > 50, "{opens:?}");
         let twice: Vec<_> = opens.iter().filter(|(_, n)| **n > 1).collect();
         assert!(twice.is_empty(), "opened more than once: {twice:?}");
-        for file in ["claims/graphs-fusion-megakernels.toml", "article/graphs-fusion-megakernels.md", "evidence/runs/20261202T102605Z-all/summary.json", "evidence/runs/20261202T102605Z-all/samples.jsonl"] {
+        for file in [
+            "claims/graphs-fusion-megakernels.toml",
+            "article/graphs-fusion-megakernels.md",
+            "evidence/runs/20261202T102605Z-all/summary.json",
+            "evidence/runs/20261202T102605Z-all/samples.jsonl",
+        ] {
             assert_eq!(opens.get(file), Some(&1), "{file}");
         }
     }

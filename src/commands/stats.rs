@@ -31,7 +31,20 @@ pub(crate) fn stats(file: &Path, by: &[String], fields: &[String]) -> Result<Str
     let quantiles: Vec<[f64; 2]> = std::thread::scope(|scope| {
         let handles: Vec<_> = columns
             .chunks_mut(per_thread)
-            .map(|part| scope.spawn(move || part.iter_mut().map(|c| if c.is_empty() { [f64::NAN; 2] } else { let q = quantiles_unsorted(c, &[0.5, 0.95]); [q[0], q[1]] }).collect::<Vec<_>>()))
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter_mut()
+                        .map(|c| {
+                            if c.is_empty() {
+                                [f64::NAN; 2]
+                            } else {
+                                let q = quantiles_unsorted(c, &[0.5, 0.95]);
+                                [q[0], q[1]]
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("a quantile thread panicked")).collect()
     });

@@ -286,7 +286,6 @@ fn index_evidence(evidence: &Evidence) -> (Vec<Source>, Vec<(String, String)>, V
     (sources, files, skipped)
 }
 
-
 /// The main time field of a harness format, which a registry would read first.
 fn primary_field(format: Format) -> Option<&'static str> {
     match format {
@@ -587,7 +586,10 @@ fn context_words(sentence: &Sentence, number: &Number) -> BTreeSet<String> {
 
 /// Lowercase words of two or more letters or digits, a plural's `s` dropped, common words out.
 fn words(text: &str) -> BTreeSet<String> {
-    const COMMON: &[&str] = &["the", "of", "and", "to", "in", "is", "for", "by", "on", "at", "we", "it", "as", "an", "or", "with", "each", "are", "was", "be", "this", "that", "from", "json", "jsonl", "csv", "evidence"];
+    const COMMON: &[&str] = &[
+        "the", "of", "and", "to", "in", "is", "for", "by", "on", "at", "we", "it", "as", "an", "or", "with", "each", "are", "was", "be", "this", "that", "from", "json", "jsonl",
+        "csv", "evidence",
+    ];
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 2)
         .map(|w| {

@@ -50,24 +50,20 @@ pub fn read(evidence: &Evidence) -> Result<Option<AcceptedFile>, Diagnostic> {
 /// Parses the file's text; a malformed file is an error located in it.
 pub(crate) fn parse(text: &str) -> Result<AcceptedFile, Diagnostic> {
     toml::from_str(text).map_err(|e| {
-        Diagnostic::at(format!("{PATH}: {}", e.message().trim_end()), PATH, text, e.span().unwrap_or(0..0), "here")
-            .with_note("this file is written by `claimcheck accept-run`")
+        Diagnostic::at(format!("{PATH}: {}", e.message().trim_end()), PATH, text, e.span().unwrap_or(0..0), "here").with_note("this file is written by `claimcheck accept-run`")
     })
 }
 
 /// The root-relative path of the accepted run that holds `suite`.
 pub fn run_with(evidence: &Evidence, suite: &str) -> Result<String, Diagnostic> {
     let file = read(evidence)?.ok_or_else(|| Diagnostic::plain(format!("{PATH} does not exist; name a run with `claimcheck accept-run`")))?;
-    file.run
-        .into_iter()
-        .find(|r| r.suites.iter().any(|s| s == suite))
-        .map(|r| r.path)
-        .ok_or_else(|| Diagnostic::plain(format!("{PATH} names no run with the {suite} suite")))
+    file.run.into_iter().find(|r| r.suites.iter().any(|s| s == suite)).map(|r| r.path).ok_or_else(|| Diagnostic::plain(format!("{PATH} names no run with the {suite} suite")))
 }
 
 /// Writes the file whole through the one atomic writer, replacing the old one; a link in its
 /// place is refused, never written through.
 pub fn write(root: &Root, file: &AcceptedFile) -> Result<(), PathError> {
-    let body = format!("# Written by `claimcheck accept-run`: the evidence runs the article's numbers come from.\n\n{}", toml::to_string(file).expect("the accepted runs serialize"));
+    let body =
+        format!("# Written by `claimcheck accept-run`: the evidence runs the article's numbers come from.\n\n{}", toml::to_string(file).expect("the accepted runs serialize"));
     root.write(PATH, body.as_bytes())
 }

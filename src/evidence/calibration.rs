@@ -93,10 +93,7 @@ pub struct ConfigurationCalibration {
 impl CalibrationFile {
     /// σ of ln(median) between runs for one configuration and field, if measured.
     pub fn between(&self, suite: &str, case: &str, variant: &str, mode: &str, field: &str) -> Option<f64> {
-        self.configurations
-            .iter()
-            .find(|c| c.suite == suite && c.case == case && c.variant == variant && c.mode == mode && c.field == field)
-            .map(|c| c.between)
+        self.configurations.iter().find(|c| c.suite == suite && c.case == case && c.variant == variant && c.mode == mode && c.field == field).map(|c| c.between)
     }
 }
 

@@ -196,7 +196,6 @@ struct At {
     text: String,
 }
 
-
 /// What a chunk says about the file as a whole: its lines, its blank lines, its first error.
 #[derive(Debug, Default)]
 struct ChunkInfo {
@@ -553,11 +552,8 @@ pub(crate) fn grouped(jsonl: &Jsonl, by: &[String], fields: &[String]) -> Result
             jsonl.samples(records, field)?;
         }
     }
-    let strings = grouped
-        .iter()
-        .filter(|(_, records)| records.iter().all(|r| by.iter().all(|k| matches!(jsonl.get(r, k), Some(Scalar::Str(_))))))
-        .map(|(key, _)| key.clone())
-        .collect();
+    let strings =
+        grouped.iter().filter(|(_, records)| records.iter().all(|r| by.iter().all(|k| matches!(jsonl.get(r, k), Some(Scalar::Str(_)))))).map(|(key, _)| key.clone()).collect();
     let number = |r: &&super::jsonl::Record, f: &String| match jsonl.get(r, f) {
         Some(Scalar::Int(i)) => i as f64,
         Some(Scalar::Float(v)) => v,

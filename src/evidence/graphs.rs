@@ -37,8 +37,5 @@ pub type NodesFile = BTreeMap<String, GraphNodes>;
 
 /// The nodes file of `graphs`, keyed as the run writes it.
 pub fn nodes_file(graphs: &[GraphRecord]) -> NodesFile {
-    graphs
-        .iter()
-        .map(|g| (g.key(), GraphNodes { nodes: g.nodes.iter().map(|(k, v)| (k.clone(), *v as u64)).collect(), setup_us: Some(g.setup_us) }))
-        .collect()
+    graphs.iter().map(|g| (g.key(), GraphNodes { nodes: g.nodes.iter().map(|(k, v)| (k.clone(), *v as u64)).collect(), setup_us: Some(g.setup_us) })).collect()
 }

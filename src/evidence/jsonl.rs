@@ -10,9 +10,9 @@
 //! ([`Jsonl::record_as`]). Numbers are parsed correctly rounded (serde_json's
 //! `float_roundtrip`), so a value read here is the value written in the file.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -86,10 +86,16 @@ impl Jsonl {
         let cuts = cuts(&text, std::thread::available_parallelism().map_or(1, |n| n.get()));
         if cuts.len() > 2 {
             let pieces: Vec<Result<Piece, Diagnostic>> = std::thread::scope(|scope| {
-                let handles: Vec<_> = cuts.windows(2).map(|w| (w[0], w[1])).map(|(a, b)| scope.spawn({
-                    let text = &text;
-                    move || Piece::parse(path, &text[a..b], a)
-                })).collect();
+                let handles: Vec<_> = cuts
+                    .windows(2)
+                    .map(|w| (w[0], w[1]))
+                    .map(|(a, b)| {
+                        scope.spawn({
+                            let text = &text;
+                            move || Piece::parse(path, &text[a..b], a)
+                        })
+                    })
+                    .collect();
                 handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Diagnostic::plain(format!("{path}: a reader thread failed"))))).collect()
             });
             if let Ok(pieces) = pieces.into_iter().collect::<Result<Vec<_>, _>>()
@@ -697,10 +703,13 @@ pub(crate) fn fast_agrees_with_serde(path: &str, text: &str) -> Result<(), Strin
                 p.fields
                     .iter()
                     .map(|(k, v)| {
-                        (*k, match v {
-                            Scalar::Float(f) => format!("float {:x}", f.to_bits()),
-                            other => format!("{other:?}"),
-                        })
+                        (
+                            *k,
+                            match v {
+                                Scalar::Float(f) => format!("float {:x}", f.to_bits()),
+                                other => format!("{other:?}"),
+                            },
+                        )
                     })
                     .collect()
             };
@@ -824,16 +833,22 @@ mod tests {
         );
         let j = Jsonl::parse("s.jsonl", text.as_bytes()).unwrap();
         let selections = [
-            "s = \"a\"", "s = \"b\"", "s = \"a\"\nc = \"x\"", "c = \"y\"\nr = 2", "r = 1", "s = \"a\"\nr = 3.0", "s = \"z\"", "p = \"s\"", "s = \"s\"", "c = \"x\"\ns = \"b\"", "r = \"1\"",
+            "s = \"a\"",
+            "s = \"b\"",
+            "s = \"a\"\nc = \"x\"",
+            "c = \"y\"\nr = 2",
+            "r = 1",
+            "s = \"a\"\nr = 3.0",
+            "s = \"z\"",
+            "p = \"s\"",
+            "s = \"s\"",
+            "c = \"x\"\ns = \"b\"",
+            "r = \"1\"",
         ];
         for t in selections {
             let select: BTreeMap<String, toml::Value> = toml::from_str(t).unwrap();
-            let plain: Vec<usize> = j
-                .records
-                .iter()
-                .filter(|r| select.iter().all(|(k, v)| j.key(k).and_then(|k| j.value(r, k)).is_some_and(|x| j.equals_toml(x, v))))
-                .map(|r| r.line)
-                .collect();
+            let plain: Vec<usize> =
+                j.records.iter().filter(|r| select.iter().all(|(k, v)| j.key(k).and_then(|k| j.value(r, k)).is_some_and(|x| j.equals_toml(x, v)))).map(|r| r.line).collect();
             assert_eq!(j.select(&select).iter().map(|r| r.line).collect::<Vec<_>>(), plain, "{t}");
         }
     }

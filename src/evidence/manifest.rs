@@ -5,8 +5,8 @@ use std::path::Path;
 
 use super::store::{Evidence, ReadError};
 use crate::diagnostic::Diagnostic;
-use crate::paths::PathError;
 use crate::hash::sha256_hex;
+use crate::paths::PathError;
 
 /// One line of `MANIFEST.sha256`.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,13 +30,7 @@ pub fn parse_manifest(path: &str, text: &str) -> Result<Vec<ManifestEntry>, Diag
                 out.push(ManifestEntry { sha256: hash.to_ascii_lowercase(), path: file.to_string(), line: idx + 1 });
             }
             _ => {
-                return Err(Diagnostic::at_line(
-                    format!("{path}: line {}: expected `<sha256>  <file>`", idx + 1),
-                    path,
-                    idx + 1,
-                    line,
-                    "not a manifest line",
-                ));
+                return Err(Diagnostic::at_line(format!("{path}: line {}: expected `<sha256>  <file>`", idx + 1), path, idx + 1, line, "not a manifest line"));
             }
         }
     }

@@ -576,14 +576,36 @@ mod tests {
         assert_eq!(number(b"1e400"), None);
     }
 
-
     /// A value token read here is the scalar serde_json reads, bit for bit, or is left to it.
     #[test]
     fn value_tokens_read_as_serde_json_reads_them() {
         let cases = [
-            "0", "-0", "7", "-7", "9223372036854775807", "9223372036854775808", "9999999999999999999", "-999999999999999999",
-            "18446744073709551615", "18446744073709551616", "14098299565570749605", "-0.0", "-1.5e3", "2.5E-2", "1e400", "-1e-400", "0.30000000000000004",
-            "true", "false", "null", "\"a b\"", "\"é\"", "[]", "{}", "[1, -2.5e9, [\"x\", {\"k\": null}]]", "{\"a\":1,\"a\":2}",
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "9223372036854775807",
+            "9223372036854775808",
+            "9999999999999999999",
+            "-999999999999999999",
+            "18446744073709551615",
+            "18446744073709551616",
+            "14098299565570749605",
+            "-0.0",
+            "-1.5e3",
+            "2.5E-2",
+            "1e400",
+            "-1e-400",
+            "0.30000000000000004",
+            "true",
+            "false",
+            "null",
+            "\"a b\"",
+            "\"é\"",
+            "[]",
+            "{}",
+            "[1, -2.5e9, [\"x\", {\"k\": null}]]",
+            "{\"a\":1,\"a\":2}",
         ];
         for text in cases {
             let line = format!("{{\"v\":{text}}}");
@@ -600,8 +622,9 @@ mod tests {
             let same = match (token, &expected) {
                 (Token::Str(a, e), serde_json::Value::String(s)) => &text[a..e] == s,
                 (Token::Int(i), serde_json::Value::Number(n)) => n.as_i64() == Some(i),
-                (Token::Float(f), serde_json::Value::Number(n)) => n.is_f64() && n.as_f64().map(f64::to_bits) == Some(f.to_bits())
-                    || n.as_u64().is_some_and(|u| u as f64 == f && u > i64::MAX as u64),
+                (Token::Float(f), serde_json::Value::Number(n)) => {
+                    n.is_f64() && n.as_f64().map(f64::to_bits) == Some(f.to_bits()) || n.as_u64().is_some_and(|u| u as f64 == f && u > i64::MAX as u64)
+                }
                 (Token::Bool(x), serde_json::Value::Bool(y)) => x == *y,
                 (Token::Null, serde_json::Value::Null) => true,
                 (Token::Nested, serde_json::Value::Array(_) | serde_json::Value::Object(_)) => true,

@@ -21,8 +21,8 @@ use serde::de::DeserializeOwned;
 
 use super::columns::{self, Grouped};
 use super::jsonl::Jsonl;
-use super::trace::{self, TraceFile};
 use super::readers::{self, Format, Table};
+use super::trace::{self, TraceFile};
 use crate::diagnostic::Diagnostic;
 use crate::paths::{Held, PathError, Root, Stream};
 
@@ -213,11 +213,8 @@ impl Evidence {
             });
         }
         // A file a failed helper left is read here, as `file_itself` reads it.
-        let mut made: Vec<Option<Result<T, ReadError>>> = made
-            .into_iter()
-            .zip(&files)
-            .map(|(m, (_, rel, _))| Some(m.unwrap_or_else(|| self.file_itself(rel).map(|b| make(&b)))))
-            .collect();
+        let mut made: Vec<Option<Result<T, ReadError>>> =
+            made.into_iter().zip(&files).map(|(m, (_, rel, _))| Some(m.unwrap_or_else(|| self.file_itself(rel).map(|b| make(&b))))).collect();
         // A file listed twice gives its value twice; `make` runs again for the second.
         let mut out = Vec::with_capacity(slot.len());
         for s in slot {
@@ -262,9 +259,7 @@ impl Evidence {
 
     /// The file at `rel` as UTF-8 text.
     pub fn text(&self, rel: &str) -> Result<Rc<String>, ReadError> {
-        self.parsed(rel, |rel, bytes| {
-            String::from_utf8(bytes.to_vec()).map_err(|e| not_utf8(rel, bytes, e.utf8_error().valid_up_to()))
-        })
+        self.parsed(rel, |rel, bytes| String::from_utf8(bytes.to_vec()).map_err(|e| not_utf8(rel, bytes, e.utf8_error().valid_up_to())))
     }
 
     /// The evidence file at `rel` as a table of records, in `format` or the one detected.
@@ -351,8 +346,7 @@ impl Evidence {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
         // Each file is taken by the next free thread, which reads it through the root's handle
         // (unless it was read before) and parses it.
-        let work: Vec<(&str, Vec<Ahead>, Option<&[u8]>)> =
-            jobs.iter().map(|j| (j.rel, j.hows.iter().map(|(_, h)| *h).collect(), j.cached.as_deref().map(Vec::as_slice))).collect();
+        let work: Vec<(&str, Vec<Ahead>, Option<&[u8]>)> = jobs.iter().map(|j| (j.rel, j.hows.iter().map(|(_, h)| *h).collect(), j.cached.as_deref().map(Vec::as_slice))).collect();
         let root = &self.root;
         // A file that cannot be read, or that a failed thread left, is read when asked for.
         let each = |(rel, hows, cached): &(&str, Vec<Ahead>, Option<&[u8]>)| {
@@ -614,7 +608,10 @@ mod tests {
         for file in ["large.jsonl", "large.csv"] {
             let grouped = evidence.columns(file, &by, "t");
             let grouped = grouped.as_ref().as_ref().unwrap_or_else(|| panic!("{file} was not streamed"));
-            assert_eq!(grouped.groups[&vec!["a".to_string()]][0].len(), if file.ends_with("csv") { STREAMED_FROM as usize / 6 + 1 } else { STREAMED_FROM as usize / line.len() + 1 });
+            assert_eq!(
+                grouped.groups[&vec!["a".to_string()]][0].len(),
+                if file.ends_with("csv") { STREAMED_FROM as usize / 6 + 1 } else { STREAMED_FROM as usize / line.len() + 1 }
+            );
             assert!(grouped.strings.contains(&vec!["a".to_string()]));
             assert!(!evidence.bytes.borrow().contains_key(file), "{file} is held");
         }

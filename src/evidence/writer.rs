@@ -85,9 +85,7 @@ impl RunWriter {
         }
         self.root.write(&join(&tmp, "MANIFEST.sha256"), manifest.as_bytes())?;
         let final_dir = self.root.dir().join(join(&self.runs, &self.id));
-        self.root
-            .rename_new(&self.runs, &self.tmp_name, &self.id)
-            .map_err(|e| anyhow::anyhow!("run {} appeared while writing; not overwriting it ({e})", final_dir.display()))?;
+        self.root.rename_new(&self.runs, &self.tmp_name, &self.id).map_err(|e| anyhow::anyhow!("run {} appeared while writing; not overwriting it ({e})", final_dir.display()))?;
         self.finished = true;
         Ok(final_dir)
     }

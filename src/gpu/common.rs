@@ -11,10 +11,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 
 use super::device::Gpu;
+use super::harness::{Bench, Entry, Timing};
 pub(crate) use crate::evidence::graphs::GraphRecord;
 pub(crate) use crate::evidence::kernels::KernelInfo;
 pub(crate) use crate::evidence::meta::{CaseMeta, Settings};
-use super::harness::{Bench, Entry, Timing};
 use crate::evidence::{SampleRecord, ValidationRecord};
 
 /// Everything a run collects, suite by suite, before it is written out.

@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaGraph, CudaModule, CudaStream, sys};
-use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
 use super::harness::Timing;
 pub(crate) use crate::evidence::kernels::KernelInfo;
 pub(crate) use crate::evidence::meta::DeviceInfo;
+use cudarc::driver::{CudaContext, CudaFunction, CudaGraph, CudaModule, CudaStream, sys};
+use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
 
 /// Why the GPU cannot be used here; the command says so in one sentence and exits 2.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -49,13 +49,7 @@ pub(crate) fn compile(name: &str, source: &str, arch: &'static str, include_dir:
     }
     let mut shown = vec![format!("--gpu-architecture={arch}"), "-std=c++17".to_string()];
     shown.extend(include_paths.iter().map(|p| format!("--include-path={p}")));
-    let options = CompileOptions {
-        arch: Some(arch),
-        include_paths,
-        options: vec!["-std=c++17".into()],
-        name: Some(format!("{name}.cu")),
-        ..CompileOptions::default()
-    };
+    let options = CompileOptions { arch: Some(arch), include_paths, options: vec!["-std=c++17".into()], name: Some(format!("{name}.cu")), ..CompileOptions::default() };
     let ptx = compile_ptx_with_opts(source, options).map_err(|e| anyhow::anyhow!("compiling kernels/{name}.cu: {e}"))?;
     Ok((ptx.to_src(), shown))
 }

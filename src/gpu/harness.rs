@@ -38,8 +38,6 @@ pub(crate) trait Clock {
     fn now_ms(&mut self) -> f64;
 }
 
-
-
 /// One timed invocation: host completion time (submission through stream synchronise, host
 /// clock) and device time (events around the same submission).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -148,7 +146,9 @@ pub(crate) fn measure(
     }
     let after_mhz = clock.sm_mhz();
     let clocks = match (start_mhz, before_mhz, after_mhz) {
-        (Some(s), Some(b), Some(a)) => Some(CaseClocks { sm_mhz_warmup_start: s, sm_mhz_before: b, sm_mhz_after: a, warmup_ms: (warmup_ms * 10.0).round() / 10.0, warmup_invocations: invocations, stable }),
+        (Some(s), Some(b), Some(a)) => {
+            Some(CaseClocks { sm_mhz_warmup_start: s, sm_mhz_before: b, sm_mhz_after: a, warmup_ms: (warmup_ms * 10.0).round() / 10.0, warmup_invocations: invocations, stable })
+        }
         _ => None,
     };
     Ok((samples, clocks))

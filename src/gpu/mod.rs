@@ -14,11 +14,8 @@ pub(crate) mod softmax;
 
 /// The repository's kernel sources, compiled into the binary so that a run uses exactly the
 /// source its PTX came from.
-pub(crate) const KERNELS: [(&str, &str); 3] = [
-    ("pointwise", include_str!("../../kernels/pointwise.cu")),
-    ("softmax", include_str!("../../kernels/softmax.cu")),
-    ("scheduling", include_str!("../../kernels/scheduling.cu")),
-];
+pub(crate) const KERNELS: [(&str, &str); 3] =
+    [("pointwise", include_str!("../../kernels/pointwise.cu")), ("softmax", include_str!("../../kernels/softmax.cu")), ("scheduling", include_str!("../../kernels/scheduling.cu"))];
 
 #[cfg(test)]
 mod tests {

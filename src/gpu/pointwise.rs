@@ -173,4 +173,3 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progr
     }
     Ok(())
 }
-

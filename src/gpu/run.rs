@@ -141,9 +141,8 @@ pub(crate) fn measure(suites: &[&str], settings: Settings, peers: &[PathBuf]) ->
     let mut out = Collected::default();
     let total: usize = suites.iter().filter_map(|s| configurations(s)).sum();
     let progress = indicatif::ProgressBar::new(total as u64);
-    progress.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} configurations, {elapsed}: {msg}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    progress
+        .set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} configurations, {elapsed}: {msg}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
     // Each suite announces a configuration as it starts it; the bar counts finished ones.
     let mut started = 0u64;
     let say = |m: &str| {

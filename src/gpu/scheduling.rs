@@ -156,19 +156,15 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progr
     for f in [&phase, &queue] {
         f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, reserve as i32)?;
     }
-    let k = Kernels {
-        a: module.function("sched_a")?,
-        b: module.function("sched_b")?,
-        c: module.function("sched_c")?,
-        phase,
-        queue,
-        workers: gpu.info.sm_count as u32,
-        reserve,
-    };
+    let k = Kernels { a: module.function("sched_a")?, b: module.function("sched_b")?, c: module.function("sched_c")?, phase, queue, workers: gpu.info.sm_count as u32, reserve };
     for (name, f, smem) in [("sched_a", &k.a, 0), ("sched_b", &k.b, 0), ("sched_c", &k.c, 0), ("sched_phase", &k.phase, reserve), ("sched_queue", &k.queue, reserve)] {
         let info = gpu.kernel_info("scheduling", name, f, THREADS, smem)?;
         if smem > 0 {
-            anyhow::ensure!(info.max_active_blocks_per_sm == 1, "{name}: {} blocks fit per SM with {smem} bytes reserved; persistent workers need exactly 1", info.max_active_blocks_per_sm);
+            anyhow::ensure!(
+                info.max_active_blocks_per_sm == 1,
+                "{name}: {} blocks fit per SM with {smem} bytes reserved; persistent workers need exactly 1",
+                info.max_active_blocks_per_sm
+            );
         }
         out.kernels.push(info);
     }
@@ -357,16 +353,7 @@ fn poison_all(gpu: &Gpu, set: &mut Set) -> anyhow::Result<()> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn compare_set(
-    gpu: &Gpu,
-    set: &Set,
-    expected: &reference::Tiled,
-    suite: &str,
-    case: &str,
-    variant: &str,
-    seed: u64,
-    suffix: &str,
-) -> anyhow::Result<Vec<ValidationRecord>> {
+fn compare_set(gpu: &Gpu, set: &Set, expected: &reference::Tiled, suite: &str, case: &str, variant: &str, seed: u64, suffix: &str) -> anyhow::Result<Vec<ValidationRecord>> {
     let arrays: [(&str, &CudaSlice<f32>, &Vec<f64>); 5] = [
         ("y", &set.y, &expected.y),
         ("tile_m", &set.tile_m, &expected.tile_m),

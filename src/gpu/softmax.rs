@@ -268,7 +268,12 @@ impl Fused {
         match self {
             Fused::Warp { .. } | Fused::Capped { of: Base::Warp, .. } => 256,
             Fused::Capped { threads, .. } => *threads,
-            Fused::Reg { threads, .. } | Fused::Reg1 { threads, .. } | Fused::Cluster { threads, .. } | Fused::Mix { threads, .. } | Fused::Flag { threads, .. } | Fused::Pair { threads, .. }
+            Fused::Reg { threads, .. }
+            | Fused::Reg1 { threads, .. }
+            | Fused::Cluster { threads, .. }
+            | Fused::Mix { threads, .. }
+            | Fused::Flag { threads, .. }
+            | Fused::Pair { threads, .. }
             | Fused::Narrow { threads, .. }
             | Fused::ClMix { threads, .. }
             | Fused::MixP { threads, .. }
@@ -296,9 +301,7 @@ impl Fused {
             | Fused::MixD { vs, threads, .. }
             | Fused::Tail { vs, threads, .. }
             | Fused::Last { vs, threads, .. }
-            | Fused::Handoff { vs, threads, .. } => {
-                16 * *vs as u32 * threads
-            }
+            | Fused::Handoff { vs, threads, .. } => 16 * *vs as u32 * threads,
             // Each block's share of the SM's shared memory, less what the driver keeps and the
             // kernel's own 64 floats (none in the warp kernel): a block more would not fit.
             Fused::Capped { of, per_sm, .. } => SM_SHARED / per_sm - BLOCK_RESERVED_SHARED - of.own_shared(),
@@ -612,14 +615,21 @@ impl Fused {
         match self {
             Fused::Warp { v } => format!("warp per row, 8 rows per 256-thread block, {} values per lane in registers", 4 * v),
             Fused::Narrow { lanes, v, threads } => {
-                format!("{lanes} lanes per row, {} rows per {threads}-thread block, {} values per lane in registers, {} shuffles a reduction", threads / *lanes as u32, 4 * v, lanes.trailing_zeros())
+                format!(
+                    "{lanes} lanes per row, {} rows per {threads}-thread block, {} values per lane in registers, {} shuffles a reduction",
+                    threads / *lanes as u32,
+                    4 * v,
+                    lanes.trailing_zeros()
+                )
             }
             Fused::Reg { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers", 4 * v),
             Fused::Split { split } => format!("row split over {split} cooperative blocks of 1024 threads, 16 values per thread, two grid syncs"),
             Fused::Block => "one block per row, row re-read from global memory".into(),
             Fused::Reg1 { v, threads } => format!("block of {threads} threads per row, {} values per thread in registers, plain softmax in one online reduction", 4 * v),
             Fused::Pipe => "persistent 1024-thread block per SM, row in registers, next row prefetched into shared memory by bulk copies".into(),
-            Fused::Cluster { cs, v, threads } => format!("cluster of {cs} blocks of {threads} threads per row, {} values per thread, partials through distributed shared memory", 4 * v),
+            Fused::Cluster { cs, v, threads } => {
+                format!("cluster of {cs} blocks of {threads} threads per row, {} values per thread, partials through distributed shared memory", 4 * v)
+            }
             Fused::Mix { vr, vs, threads, ld, fit } => format!(
                 "block of {threads} threads per row, {} values per thread in registers and {} in shared memory, {} blocks per SM, {} loads, {} shared-memory carveout",
                 4 * vr,
@@ -633,11 +643,9 @@ impl Fused {
                 if *coop { "cooperative " } else { "" },
                 4 * v
             ),
-            Fused::ClMix { vr, vs, threads } => format!(
-                "cluster of 2 blocks of {threads} threads per row, {} values per thread in registers and {} in shared memory, four blocks per SM",
-                4 * vr,
-                4 * vs
-            ),
+            Fused::ClMix { vr, vs, threads } => {
+                format!("cluster of 2 blocks of {threads} threads per row, {} values per thread in registers and {} in shared memory, four blocks per SM", 4 * vr, 4 * vs)
+            }
             Fused::Pair { v, threads } => {
                 format!("two rows split over cooperative blocks of {threads} threads, {} values of each per thread, one row's wait overlapping the other's work", 4 * v)
             }
@@ -659,10 +667,9 @@ impl Fused {
                 "two rows split over cooperative blocks of {threads} threads, {} values of each per thread, the second row loaded after the first row's partials are published",
                 4 * v
             ),
-            Fused::Slot { v, threads } => format!(
-                "row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through partials stored with a tag in one word",
-                4 * v
-            ),
+            Fused::Slot { v, threads } => {
+                format!("row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through partials stored with a tag in one word", 4 * v)
+            }
             Fused::Ord { lag } => format!(
                 "cooperative blocks of 256 threads holding 4 values of every row, rows loaded in order and each stored {lag} rows later, a row's blocks meeting through the last to count"
             ),
@@ -788,7 +795,14 @@ impl Variant {
         match self {
             Variant::FourKernel => 5 * e + 36 * rows,
             Variant::FusedBlock => 4 * e,
-            Variant::Fused | Variant::FusedPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CudnnPlain | Variant::Cand(..) => 2 * e,
+            Variant::Fused
+            | Variant::FusedPlain
+            | Variant::Copy
+            | Variant::CopyKernel
+            | Variant::PhasedCopy
+            | Variant::PhasedCopyRows
+            | Variant::CudnnPlain
+            | Variant::Cand(..) => 2 * e,
             Variant::Cudnn => 5 * e,
         }
     }
@@ -858,28 +872,17 @@ impl Shape {
             Variant::FourKernel => unsafe {
                 stream.launch_builder(&k.rms).arg(&set.x).arg(&mut set.rms).arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
                 stream.launch_builder(&k.max).arg(&set.x).arg(&set.rms).arg(&mut set.mx).arg(&cols).launch(cfg(rows, threads, 0))?;
-                stream
-                    .launch_builder(&k.sum)
-                    .arg(&set.x)
-                    .arg(&set.rms)
-                    .arg(&set.mx)
-                    .arg(&mut set.sum)
-                    .arg(&cols)
-                    .launch(cfg(rows, threads, 0))?;
-                stream
-                    .launch_builder(&k.norm)
-                    .arg(&set.x)
-                    .arg(&set.rms)
-                    .arg(&set.mx)
-                    .arg(&set.sum)
-                    .arg(&mut set.y)
-                    .arg(&cols)
-                    .launch(cfg(rows, threads, 0))?;
+                stream.launch_builder(&k.sum).arg(&set.x).arg(&set.rms).arg(&set.mx).arg(&mut set.sum).arg(&cols).launch(cfg(rows, threads, 0))?;
+                stream.launch_builder(&k.norm).arg(&set.x).arg(&set.rms).arg(&set.mx).arg(&set.sum).arg(&mut set.y).arg(&cols).launch(cfg(rows, threads, 0))?;
             },
             Variant::FusedBlock => unsafe {
                 let mut b = stream.launch_builder(&k.block_rms);
                 b.arg(&set.x).arg(&mut set.y);
-                if with_stats { b.arg(&mut set.stats) } else { b.arg(&null) };
+                if with_stats {
+                    b.arg(&mut set.stats)
+                } else {
+                    b.arg(&null)
+                };
                 b.arg(&cols).arg(&eps).launch(cfg(rows, threads, 0))?;
             },
             Variant::Fused | Variant::FusedPlain | Variant::Cand(..) => {
@@ -907,7 +910,11 @@ impl Shape {
                 };
                 let mut b = stream.launch_builder(f);
                 b.arg(&set.x).arg(&mut set.y);
-                if with_stats { b.arg(&mut set.stats) } else { b.arg(&null) };
+                if with_stats {
+                    b.arg(&mut set.stats)
+                } else {
+                    b.arg(&null)
+                };
                 match form {
                     Fused::Warp { .. } | Fused::Capped { of: Base::Warp, .. } => unsafe {
                         let rows_i = rows as i32;
@@ -1138,9 +1145,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         let (_, fused_plain) = dispatched(form_plain)?;
         let mut cands = Vec::new();
         let mut partners = Vec::new();
-        if bench
-            && let Ok(families) = std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES")
-        {
+        if bench && let Ok(families) = std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES") {
             // A form's kernels, or why they cannot run here (a driver error or a form that
             // does not fit), as one message for the run's notes.
             let load = |form: Fused| prepare(gpu, &module, form, rows, cols).map_err(|e| e.to_string()).and_then(|ready| ready);
@@ -1377,7 +1382,14 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                     }
                 }
             }
-            Fused::Flag { .. } | Fused::Pair { .. } | Fused::Stag { .. } | Fused::FlagD { .. } | Fused::Slot { .. } | Fused::Ord { .. } | Fused::Fan { .. } | Fused::Split { .. } => {
+            Fused::Flag { .. }
+            | Fused::Pair { .. }
+            | Fused::Stag { .. }
+            | Fused::FlagD { .. }
+            | Fused::Slot { .. }
+            | Fused::Ord { .. }
+            | Fused::Fan { .. }
+            | Fused::Split { .. } => {
                 // A cooperative launch must have every block resident at once.
                 let threads = form.threads(cols);
                 let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)? as usize;
@@ -1552,8 +1564,21 @@ mod tests {
 
     fn form_values(f: Fused) -> usize {
         match f {
-            Fused::Reg { v, .. } | Fused::Reg1 { v, .. } | Fused::Cluster { v, .. } | Fused::Flag { v, .. } | Fused::Pair { v, .. } | Fused::Stag { v, .. } | Fused::FlagD { v, .. } | Fused::Slot { v, .. } => v,
-            Fused::Mix { vr, vs, .. } | Fused::ClMix { vr, vs, .. } | Fused::MixP { vr, vs, .. } | Fused::MixD { vr, vs, .. } | Fused::Tail { vr, vs, .. } | Fused::Last { vr, vs, .. } | Fused::Handoff { vr, vs, .. } => vr + vs,
+            Fused::Reg { v, .. }
+            | Fused::Reg1 { v, .. }
+            | Fused::Cluster { v, .. }
+            | Fused::Flag { v, .. }
+            | Fused::Pair { v, .. }
+            | Fused::Stag { v, .. }
+            | Fused::FlagD { v, .. }
+            | Fused::Slot { v, .. } => v,
+            Fused::Mix { vr, vs, .. }
+            | Fused::ClMix { vr, vs, .. }
+            | Fused::MixP { vr, vs, .. }
+            | Fused::MixD { vr, vs, .. }
+            | Fused::Tail { vr, vs, .. }
+            | Fused::Last { vr, vs, .. }
+            | Fused::Handoff { vr, vs, .. } => vr + vs,
             Fused::Pipe => 8,
             // 16 values a thread of 1024.
             Fused::Split { .. } => 4,

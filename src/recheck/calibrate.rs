@@ -141,7 +141,8 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
             for b in a + 1..config.runs.len() {
                 let (ia, ib) = (held_idx[a], held_idx[b]);
                 let others: Vec<usize> = (0..config.runs.len()).filter(|k| *k != a && *k != b).collect();
-                let held_out = (others.len() >= 2).then(|| between(&others.iter().map(|k| config.log_medians[*k]).collect::<Vec<_>>(), &others.iter().map(|k| config.within_var[*k]).collect::<Vec<_>>()));
+                let held_out = (others.len() >= 2)
+                    .then(|| between(&others.iter().map(|k| config.log_medians[*k]).collect::<Vec<_>>(), &others.iter().map(|k| config.within_var[*k]).collect::<Vec<_>>()));
                 jobs.push(Job { config: c, a, b, family: (ia, ib, config.key[4].clone()), spread: between(&config.log_medians, &config.within_var), held_out, out: None });
             }
         }
@@ -334,7 +335,9 @@ mod tests {
         for round in 0..21 {
             for (variant, level) in levels {
                 let v = level * (1.0 + noise * (rng.random::<f64>() - 0.5));
-                text.push_str(&format!("{{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"{variant}\",\"mode\":\"graph\",\"round\":{round},\"host_us\":{v:.3},\"device_us\":{v:.3}}}\n"));
+                text.push_str(&format!(
+                    "{{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"{variant}\",\"mode\":\"graph\",\"round\":{round},\"host_us\":{v:.3},\"device_us\":{v:.3}}}\n"
+                ));
             }
         }
         std::fs::write(run.join("samples.jsonl"), text).unwrap();

@@ -126,11 +126,7 @@ mod tests {
 
     #[test]
     fn holm_rejects_step_down_and_stops_at_the_first_failure() {
-        let trials = [
-            Trial { p_match: 0.001, p_mismatch: 0.9 },
-            Trial { p_match: 0.02, p_mismatch: 0.9 },
-            Trial { p_match: 0.9, p_mismatch: 0.004 },
-        ];
+        let trials = [Trial { p_match: 0.001, p_mismatch: 0.9 }, Trial { p_match: 0.02, p_mismatch: 0.9 }, Trial { p_match: 0.9, p_mismatch: 0.004 }];
         let d = holm(&trials, 0.05);
         // Six hypotheses: 0.001 ≤ 0.05/6, 0.004 ≤ 0.05/5, 0.02 > 0.05/4: stop.
         assert_eq!(d[0].claim, Claim::Match);

@@ -84,7 +84,9 @@ pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> 
     }
     if items.is_empty() {
         let list = if accepted_files.is_empty() { "none".to_string() } else { accepted_files.join(", ") };
-        return Err(Failure::input(format!("--fresh {path}: no accepted evidence file that a quoted latency reads has a counterpart there (the latencies read: {list}); pair them with --map ACCEPTED=FRESH")));
+        return Err(Failure::input(format!(
+            "--fresh {path}: no accepted evidence file that a quoted latency reads has a counterpart there (the latencies read: {list}); pair them with --map ACCEPTED=FRESH"
+        )));
     }
     let rows: Vec<Row> = judge::harness(rule, &items);
     let run = |p: &str| RunInfo { path: p.to_string(), status: None, device: None, driver_major: None, suites: vec![], settings: None, clocks: BTreeMap::new(), run_clock: None };

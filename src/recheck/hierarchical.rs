@@ -86,9 +86,7 @@ impl<'e> Side<'e> {
     /// Each variable's pooled statistic (the median over runs), for propagating a spread.
     pub(crate) fn var_values(&self) -> Vec<f64> {
         let mut scratch = Vec::new();
-        (0..self.statistics.len())
-            .map(|v| median_of((0..self.runs.len()).map(|r| self.var_value(r, v, None, &mut scratch)).collect()))
-            .collect()
+        (0..self.statistics.len()).map(|v| median_of((0..self.runs.len()).map(|r| self.var_value(r, v, None, &mut scratch)).collect())).collect()
     }
 
     /// The quantity evaluated at `vars`.
@@ -373,7 +371,11 @@ mod tests {
         // erfc by its continued-fraction-free Chebyshev fit (Numerical Recipes), to 1e-7.
         let z = x.abs() / 2f64.sqrt();
         let t = 1.0 / (1.0 + 0.5 * z);
-        let erfc = t * (-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))).exp();
+        let erfc = t
+            * (-z * z - 1.26551223
+                + t * (1.00002368
+                    + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))))
+                .exp();
         if x >= 0.0 { 1.0 - erfc / 2.0 } else { erfc / 2.0 }
     }
 

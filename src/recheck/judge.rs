@@ -45,7 +45,14 @@ pub(super) fn offline(rule: Rule, targets: &[Target], files: &Evidence) -> Resul
 }
 
 /// A fresh run (or several) against the accepted runs.
-pub(super) fn fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo], files: &Evidence, fresh: &[(&RunInfo, &str)], calibration: Option<&CalibrationFile>) -> Result<Vec<Row>, Diagnostic> {
+pub(super) fn fresh(
+    rule: Rule,
+    targets: &[Target],
+    accepted: &[RunInfo],
+    files: &Evidence,
+    fresh: &[(&RunInfo, &str)],
+    calibration: Option<&CalibrationFile>,
+) -> Result<Vec<Row>, Diagnostic> {
     let paths: Vec<&str> = fresh.iter().map(|(_, p)| *p).collect();
     let mut pending = Vec::new();
     for t in targets {
@@ -129,9 +136,7 @@ fn accepted_runs(l: &Latency, files: &Evidence) -> Result<Vec<Vec<ByRound>>, Dia
     if l.vars.iter().any(|(_, v)| v.runs().len() != n) {
         return Err(Diagnostic::plain(format!("the variables of `{}` pool different numbers of runs; pool every variable over the same runs", l.describe())));
     }
-    (0..n)
-        .map(|k| l.vars.iter().map(|(_, spec)| ByRound::select(&*sample_file(files, spec.runs()[k].get_ref())?, spec)).collect())
-        .collect()
+    (0..n).map(|k| l.vars.iter().map(|(_, spec)| ByRound::select(&*sample_file(files, spec.runs()[k].get_ref())?, spec)).collect()).collect()
 }
 
 /// The pooled value of a latency offline, against the quote by the audit's matching rule.

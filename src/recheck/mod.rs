@@ -56,18 +56,18 @@ use std::rc::Rc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::registry::binding::Binding;
+use crate::article::numbers::{Quoted, Unit, convert};
 use crate::checks::{self, Check, Expect, Kind, Observation, Outcome, arith, compare, stat, units};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::calibration::CalibrationFile;
 use crate::evidence::meta::{self, Meta, Settings};
 use crate::evidence::store::{Evidence, ReadError};
 use crate::evidence::{Jsonl, Scalar, Summary};
-use crate::article::numbers::{Quoted, Unit, convert};
+use crate::registry::binding::Binding;
 use crate::report::recheck::{WireRecheck, WireRow};
+use crate::stats::{Samples, Statistic, quantile_sorted};
 use crate::status::{Failure, Status};
 use crate::workspace::Workspace;
-use crate::stats::{Samples, Statistic, quantile_sorted};
 
 /// The margin δ a latency check gets when its registry entry names none.
 pub(crate) const DEFAULT_MARGIN: f64 = 0.10;
@@ -401,7 +401,16 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 // `json` variables, which no run can reproduce; the other kinds were passed over
                 // above.
                 (
-                    Kind::Stat(_) | Kind::Arith(_) | Kind::Manifest(_) | Kind::Contains(_) | Kind::Json(_) | Kind::Trace(_) | Kind::Validation(_) | Kind::Words(_) | Kind::Figure(_) | Kind::Cited(_),
+                    Kind::Stat(_)
+                    | Kind::Arith(_)
+                    | Kind::Manifest(_)
+                    | Kind::Contains(_)
+                    | Kind::Json(_)
+                    | Kind::Trace(_)
+                    | Kind::Validation(_)
+                    | Kind::Words(_)
+                    | Kind::Figure(_)
+                    | Kind::Cited(_),
                     _,
                 ) => *skipped += 1,
             }
@@ -732,7 +741,18 @@ pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
         }
     }
     let accepted = accepted_runs(files, &targets)?;
-    Ok(Report { mode: Mode::Offline, seed: rule.seed, replicates: rule.replicates, method: rule.method, alpha: rule.alpha, calibration: None, accepted, fresh: None, rows, not_rechecked })
+    Ok(Report {
+        mode: Mode::Offline,
+        seed: rule.seed,
+        replicates: rule.replicates,
+        method: rule.method,
+        alpha: rule.alpha,
+        calibration: None,
+        accepted,
+        fresh: None,
+        rows,
+        not_rechecked,
+    })
 }
 
 pub(super) fn offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<Row, Diagnostic> {
@@ -797,7 +817,15 @@ fn saved_statistic(files: &Evidence, spec: &stat::Spec) -> Result<Saved, Diagnos
 /// The recheck of a fresh run: every latency against the accepted run it was quoted from, every
 /// ordering inside the fresh run. `accepted` are the runs the targets read
 /// ([`accepted_runs`]); `fresh_samples` is the fresh run's samples file, already in `files`.
-pub(crate) fn against_fresh(rule: Rule, targets: &[Target], accepted: &[RunInfo], files: &Evidence, fresh: &RunInfo, fresh_samples: &str, calibration: Option<&CalibrationFile>) -> Result<Vec<Row>, Diagnostic> {
+pub(crate) fn against_fresh(
+    rule: Rule,
+    targets: &[Target],
+    accepted: &[RunInfo],
+    files: &Evidence,
+    fresh: &RunInfo,
+    fresh_samples: &str,
+    calibration: Option<&CalibrationFile>,
+) -> Result<Vec<Row>, Diagnostic> {
     if rule.method == Method::Hierarchical {
         return judge::fresh(rule, targets, accepted, files, &[(fresh, fresh_samples)], calibration);
     }
@@ -858,7 +886,12 @@ pub(crate) fn unmeasured(t: &Target, files: &Evidence, fresh_samples: &str) -> R
             let any_missing = pairs.iter().any(|(case, slower)| missing(&c.query(case, &c.faster)) || missing(&c.query(case, slower)));
             any_missing.then(|| {
                 let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
-                pairs.iter().map(|(case, slower)| row(RowKind::Ordering, format!("{case}: {} < {slower}{need}", c.faster), format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by))).collect()
+                pairs
+                    .iter()
+                    .map(|(case, slower)| {
+                        row(RowKind::Ordering, format!("{case}: {} < {slower}{need}", c.faster), format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by))
+                    })
+                    .collect()
             })
         }
     })
@@ -1430,7 +1463,10 @@ mod tests {
     #[test]
     fn a_device_or_driver_change_makes_runs_incomparable() {
         let info = |name: &str, driver: i32| {
-            RunInfo::from_meta("r", &Meta { device: Some(crate::evidence::meta::DeviceInfo { name: name.into(), driver_version: driver, ..Default::default() }), ..Meta::default() })
+            RunInfo::from_meta(
+                "r",
+                &Meta { device: Some(crate::evidence::meta::DeviceInfo { name: name.into(), driver_version: driver, ..Default::default() }), ..Meta::default() },
+            )
         };
         assert_eq!(info("NVIDIA H200", 13000).incomparable_with(&info("NVIDIA H200", 13020)), None);
         assert!(info("NVIDIA H200", 13000).incomparable_with(&info("NVIDIA H100", 13000)).unwrap().contains("NVIDIA H100"));

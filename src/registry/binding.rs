@@ -19,9 +19,9 @@ use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
+use crate::article::numbers::{self, Number, Quoted};
 use crate::article::{Article, Sentence};
 use crate::diagnostic::Diagnostic;
-use crate::article::numbers::{self, Number, Quoted};
 use crate::registry::{CellSelector, Claim, Registry, Target};
 
 /// How one claim bound.
@@ -30,9 +30,13 @@ pub(crate) enum Binding {
     Bound(Bound),
     /// No sentence holds the quote, even with numbers masked. `nearest` is the most similar
     /// sentence, with its similarity in [0, 1].
-    Lost { nearest: Option<(usize, f64)> },
+    Lost {
+        nearest: Option<(usize, f64)>,
+    },
     /// Several sentences hold the quote.
-    Ambiguous { sentences: Vec<usize> },
+    Ambiguous {
+        sentences: Vec<usize>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -66,21 +70,10 @@ pub fn bind_against(registry: &Registry, article: &Article, audited: &BTreeMap<&
     // masked, and the word index that finds a lost quote's nearest sentence.
     let skeletons = OnceCell::new();
     let nearest = Nearest::new(article);
-    registry
-        .claims
-        .iter()
-        .map(|c| bind_claim(registry, c, article, audited.get(c.id.get_ref().as_str()).copied(), &skeletons, &nearest))
-        .collect()
+    registry.claims.iter().map(|c| bind_claim(registry, c, article, audited.get(c.id.get_ref().as_str()).copied(), &skeletons, &nearest)).collect()
 }
 
-fn bind_claim(
-    registry: &Registry,
-    claim: &Claim,
-    article: &Article,
-    audited: Option<&str>,
-    skeletons: &OnceCell<Vec<String>>,
-    nearest: &Nearest<'_>,
-) -> Binding {
+fn bind_claim(registry: &Registry, claim: &Claim, article: &Article, audited: Option<&str>, skeletons: &OnceCell<Vec<String>>, nearest: &Nearest<'_>) -> Binding {
     let quote = match &claim.target {
         Target::Quote(q) => normalise(q.get_ref()),
         Target::Cell(cell) => return bind_cell(registry, claim, cell.get_ref(), article, audited),
@@ -116,11 +109,7 @@ fn bind_claim(
     match masked.as_slice() {
         [(index, base)] if !quote_numbers.is_empty() => {
             let sentence = &article.sentences[*index];
-            let checks = claim
-                .checks
-                .iter()
-                .map(|check| bind_changed(registry, claim, check, sentence, &quote_numbers, *base))
-                .collect();
+            let checks = claim.checks.iter().map(|check| bind_changed(registry, claim, check, sentence, &quote_numbers, *base)).collect();
             Binding::Bound(Bound { sentence: *index, numbers_changed: true, checks })
         }
         [] | [_] => Binding::Lost { nearest: nearest.find(&quote) },
@@ -242,14 +231,7 @@ fn same_place<'s>(old: &str, sentence: &'s Sentence, wanted: &Number) -> Option<
     sentence.numbers.get(k)
 }
 
-fn bind_changed(
-    registry: &Registry,
-    claim: &Claim,
-    check: &crate::checks::Check,
-    sentence: &Sentence,
-    quote_numbers: &[Number],
-    base: usize,
-) -> CheckBinding {
+fn bind_changed(registry: &Registry, claim: &Claim, check: &crate::checks::Check, sentence: &Sentence, quote_numbers: &[Number], base: usize) -> CheckBinding {
     let Some(number) = &check.common.number else {
         return CheckBinding::default();
     };
@@ -530,8 +512,7 @@ impl<'a> WordIndex<'a> {
         for word in query {
             *wanted.entry(word).or_default() += 1;
         }
-        let mut by_rarity: Vec<(usize, &str, u32)> =
-            wanted.iter().filter_map(|(w, n)| self.postings.get(w).map(|p| (p.len(), *w, *n))).collect();
+        let mut by_rarity: Vec<(usize, &str, u32)> = wanted.iter().filter_map(|(w, n)| self.postings.get(w).map(|p| (p.len(), *w, *n))).collect();
         by_rarity.sort_unstable();
         let mut shared: HashMap<usize, u32> = HashMap::new();
         let mut budget = MAX_POSTINGS;

@@ -193,11 +193,8 @@ pub(crate) fn align(lock: &Lock, article: &Article) -> Alignment {
     for (i, s) in lock.sentences.iter().enumerate() {
         by_fingerprint.entry(s.fingerprint.as_str()).or_default().push_back(i);
     }
-    let mut origins: Vec<Origin> = article
-        .sentences
-        .iter()
-        .map(|s| by_fingerprint.get_mut(s.fingerprint.as_str()).and_then(|q| q.pop_front()).map_or(Origin::New, Origin::Unchanged))
-        .collect();
+    let mut origins: Vec<Origin> =
+        article.sentences.iter().map(|s| by_fingerprint.get_mut(s.fingerprint.as_str()).and_then(|q| q.pop_front()).map_or(Origin::New, Origin::Unchanged)).collect();
     let mut taken = vec![false; lock.sentences.len()];
     for o in &origins {
         if let Some(i) = o.locked() {
@@ -494,8 +491,7 @@ mod tests {
         }
 
         fn sentence() -> impl Strategy<Value = String> {
-            proptest::collection::vec(prop_oneof!["[a-e]{1,3}", "[0-9]{1,3}(\\.[0-9]{1,2})?", Just("µs".to_string())], 0..30)
-                .prop_map(|w| w.join(" "))
+            proptest::collection::vec(prop_oneof!["[a-e]{1,3}", "[0-9]{1,3}(\\.[0-9]{1,2})?", Just("µs".to_string())], 0..30).prop_map(|w| w.join(" "))
         }
 
         proptest! {

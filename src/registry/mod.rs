@@ -20,8 +20,8 @@ use toml::de::{DeTable, DeValue};
 use crate::article::numbers::Unit;
 use crate::checks::units::FieldUnits;
 use crate::checks::{self, Check};
-pub(crate) use source::Source;
 use crate::diagnostic::Diagnostic;
+pub(crate) use source::Source;
 
 /// One registry file.
 #[derive(Debug, Clone)]
@@ -279,9 +279,7 @@ pub(crate) fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnost
             match checks::parse(value) {
                 Ok(check) => parsed.push(check),
                 Err(checks::ParseError::Toml(e)) => diagnostics.push(toml_error(e)),
-                Err(checks::ParseError::At { message, span, label }) => {
-                    diagnostics.push(Diagnostic::at(message, file, source, span, label))
-                }
+                Err(checks::ParseError::At { message, span, label }) => diagnostics.push(Diagnostic::at(message, file, source, span, label)),
             }
         }
         // A claim binds one sentence, so it names it one way; a claim that names none is kept
@@ -304,15 +302,7 @@ pub(crate) fn parse(file: &str, source: &str) -> (Option<Registry>, Vec<Diagnost
                 continue;
             }
         };
-        claims.push(Claim {
-            id: c.id,
-            target,
-            verdict: c.verdict,
-            finding: c.finding,
-            sources: c.sources,
-            labels: c.labels,
-            checks: parsed,
-        });
+        claims.push(Claim { id: c.id, target, verdict: c.verdict, finding: c.finding, sources: c.sources, labels: c.labels, checks: parsed });
     }
     let mut field_units = FieldUnits::new();
     for field in raw.field {
@@ -349,15 +339,7 @@ fn check_tables<'a>(tree: &'a DeTable<'a>) -> Vec<Vec<&'a Spanned<DeValue<'a>>>>
     };
     claims
         .iter()
-        .map(|claim| {
-            claim
-                .get_ref()
-                .as_table()
-                .and_then(|t| t.get("check"))
-                .and_then(|c| c.get_ref().as_array())
-                .map(|a| a.iter().collect())
-                .unwrap_or_default()
-        })
+        .map(|claim| claim.get_ref().as_table().and_then(|t| t.get("check")).and_then(|c| c.get_ref().as_array()).map(|a| a.iter().collect()).unwrap_or_default())
         .collect()
 }
 
@@ -439,7 +421,13 @@ fn validate(registry: &Registry) -> Vec<Diagnostic> {
         if let Some(cell) = claim.cell()
             && (cell.get_ref().row.trim().is_empty() || cell.get_ref().column.trim().is_empty())
         {
-            out.push(Diagnostic::at(format!("claim `{}` names a cell without a row or a column", claim.id.get_ref()), file, source, cell.span(), "row and column are the texts of the row's first cell and of the column's header"));
+            out.push(Diagnostic::at(
+                format!("claim `{}` names a cell without a row or a column", claim.id.get_ref()),
+                file,
+                source,
+                cell.span(),
+                "row and column are the texts of the row's first cell and of the column's header",
+            ));
         }
     }
     out

@@ -4,8 +4,8 @@
 //! article. SARIF, GitHub workflow commands and the job summary lay these out; this module only
 //! reads what the audit decided and never judges anything again.
 
-use crate::commands::audit::{Change, CheckReview, ClaimBinding, ClaimReview, Place, RegistryReview, Review};
 use crate::checks::Outcome;
+use crate::commands::audit::{Change, CheckReview, ClaimBinding, ClaimReview, Place, RegistryReview, Review};
 use crate::hash::short;
 
 /// The kinds of finding, one rule each. The ids are part of what users configure and what code
@@ -249,9 +249,14 @@ fn claim_annotations(r: &RegistryReview, c: &ClaimReview, out: &mut Vec<Annotati
                 &crate::article::fingerprint(before),
             )
         }
-        Some(Change::NotLocked) => {
-            push(Rule::NotLocked, format!("{}: the claim was added to the registry after the lock was accepted", c.id), sentence_at.clone(), vec![quote_at.clone()], "", sentence_fp)
-        }
+        Some(Change::NotLocked) => push(
+            Rule::NotLocked,
+            format!("{}: the claim was added to the registry after the lock was accepted", c.id),
+            sentence_at.clone(),
+            vec![quote_at.clone()],
+            "",
+            sentence_fp,
+        ),
         Some(Change::NumberChanged { .. } | Change::Unchanged) | None => {}
     }
     let changed_checks = c.checks.iter().any(|k| k.number_now.is_some());

@@ -201,15 +201,7 @@ fn changes_panel(r: &RegistryReview, p: &str) -> String {
             esc(&r.file)
         );
     }
-    let _ = write!(
-        out,
-        "<li>Against <code>{}</code>: {} sentences unchanged, {} changed, {} new, {} deleted.</li>",
-        esc(&l.file),
-        l.unchanged,
-        l.changed,
-        l.new,
-        l.deleted
-    );
+    let _ = write!(out, "<li>Against <code>{}</code>: {} sentences unchanged, {} changed, {} new, {} deleted.</li>", esc(&l.file), l.unchanged, l.changed, l.new, l.deleted);
     for why in &l.stale {
         let _ = write!(out, "<li>The lock is out of date: {}.</li>", esc(why));
     }
@@ -228,7 +220,14 @@ fn changes_panel(r: &RegistryReview, p: &str) -> String {
         out.push_str("</li>");
     }
     for (k, u) in r.unbound.iter().enumerate() {
-        let _ = write!(out, "<li><a href=\"#{p}u-{k}\">unbound number {}</a> at line {}, column {}{}</li>", esc(&u.number), u.line, u.col, u.origin.map_or(String::new(), |o| format!(" ({o} sentence)")));
+        let _ = write!(
+            out,
+            "<li><a href=\"#{p}u-{k}\">unbound number {}</a> at line {}, column {}{}</li>",
+            esc(&u.number),
+            u.line,
+            u.col,
+            u.origin.map_or(String::new(), |o| format!(" ({o} sentence)"))
+        );
     }
     out.push_str("</ul></div>");
     out
@@ -330,13 +329,26 @@ fn article_html(file: &ReviewFile, r: &RegistryReview, article: &Article, p: &st
 /// insert placed before the text at its offset, and each image opened by `figure`.
 fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figure: &dyn Fn(&str) -> String) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
-    let mut w = Writer { levels, inserts, next_insert: 0, stack: Vec::new(), opened: vec![vec![false; levels[0].marks.len()], vec![false; levels[1].marks.len()]], depth: 0, out: Vec::new() };
+    let mut w = Writer {
+        levels,
+        inserts,
+        next_insert: 0,
+        stack: Vec::new(),
+        opened: vec![vec![false; levels[0].marks.len()], vec![false; levels[1].marks.len()]],
+        depth: 0,
+        out: Vec::new(),
+    };
     for (event, range) in Parser::new_ext(src, options).into_offset_iter() {
         match event {
             Event::Text(text) => {
                 if src.get(range.clone()) == Some(&*text) {
                     // The text is the source itself, so it can be cut at any mark's edge.
-                    let mut cuts: Vec<usize> = levels.iter().flat_map(|l| l.marks.iter().flat_map(|m| [m.span.0, m.span.1])).chain(inserts.iter().map(|(o, _)| *o)).filter(|o| *o > range.start && *o < range.end).collect();
+                    let mut cuts: Vec<usize> = levels
+                        .iter()
+                        .flat_map(|l| l.marks.iter().flat_map(|m| [m.span.0, m.span.1]))
+                        .chain(inserts.iter().map(|(o, _)| *o))
+                        .filter(|o| *o > range.start && *o < range.end)
+                        .collect();
                     cuts.push(range.start);
                     cuts.push(range.end);
                     cuts.sort();
@@ -465,7 +477,10 @@ fn figure_open(file: &ReviewFile, manuscript: &str, dest: &str) -> String {
         None => missing(dest, "is not in the repository"),
     };
     let sha = figure.and_then(|f| f.sha256.as_deref()).map_or(String::new(), |s| format!(", SHA-256 <code>{}</code>", esc(crate::hash::short(s))));
-    format!("<span class=\"figure\" role=\"group\"><span class=\"image\">{image}</span><span class=\"caption\"><span class=\"muted\">Figure <code>{}</code>{sha}:</span> ", esc(dest))
+    format!(
+        "<span class=\"figure\" role=\"group\"><span class=\"image\">{image}</span><span class=\"caption\"><span class=\"muted\">Figure <code>{}</code>{sha}:</span> ",
+        esc(dest)
+    )
 }
 
 fn missing(dest: &str, why: &str) -> String {
@@ -549,7 +564,10 @@ fn marks(file: &ReviewFile, r: &RegistryReview, p: &str) -> ([Level; 2], Vec<(us
         // Several checks of one number: the most urgent class shows, and every check's title.
         let class = checks.iter().map(|(c, _)| *c).max_by_key(|c| class_rank(c)).expect("a check");
         let titles: Vec<&str> = checks.iter().map(|(_, t)| t.as_str()).collect();
-        numbers.insert(span, Mark { span, open: format!("<span class=\"num {class}\" title=\"{}\">", attr(&titles.join("; "))), cont: format!("<span class=\"num {class}\">"), close: "</span>" });
+        numbers.insert(
+            span,
+            Mark { span, open: format!("<span class=\"num {class}\" title=\"{}\">", attr(&titles.join("; "))), cont: format!("<span class=\"num {class}\">"), close: "</span>" },
+        );
     }
     for (k, u) in r.unbound.iter().enumerate() {
         let id = format!("{p}u-{k}");
@@ -578,7 +596,9 @@ fn marks(file: &ReviewFile, r: &RegistryReview, p: &str) -> ([Level; 2], Vec<(us
         if let Some(Change::Lost { before, deleted, at, nearest, .. }) = &c.change {
             let offset = at.map_or(usize::MAX, |a| a.span.0);
             let how = if *deleted { "deleted" } else { "rewritten" };
-            let near = nearest.as_ref().map_or(String::new(), |(s, ratio)| format!("<span class=\"pk\">Most similar sentence now ({:.0} % alike), line {}: {}</span>", ratio * 100.0, s.line, esc(&s.text)));
+            let near = nearest.as_ref().map_or(String::new(), |(s, ratio)| {
+                format!("<span class=\"pk\">Most similar sentence now ({:.0} % alike), line {}: {}</span>", ratio * 100.0, s.line, esc(&s.text))
+            });
             let id = format!("{p}c-{}", attr(&c.id));
             inserts.push((
                 offset,
@@ -616,10 +636,17 @@ fn number_class(k: &CheckReview) -> (&'static str, String) {
     match (&k.outcome, &k.number, &k.number_now) {
         (Outcome::Fail { expected, observed, .. }, _, Some(now)) => (
             "num-changed num-failed",
-            format!("changed to {now} from {}; expected {}, evidence {}", k.number.as_deref().unwrap_or("?"), expected.as_deref().unwrap_or("?"), observed.as_deref().unwrap_or("?")),
+            format!(
+                "changed to {now} from {}; expected {}, evidence {}",
+                k.number.as_deref().unwrap_or("?"),
+                expected.as_deref().unwrap_or("?"),
+                observed.as_deref().unwrap_or("?")
+            ),
         ),
         (_, was, Some(now)) => ("num-changed", format!("changed from {} to {now}", was.as_deref().unwrap_or("?"))),
-        (Outcome::Fail { expected, observed, .. }, _, None) => ("num-failed", format!("FAIL: expected {}, evidence {}", expected.as_deref().unwrap_or("?"), observed.as_deref().unwrap_or("?"))),
+        (Outcome::Fail { expected, observed, .. }, _, None) => {
+            ("num-failed", format!("FAIL: expected {}, evidence {}", expected.as_deref().unwrap_or("?"), observed.as_deref().unwrap_or("?")))
+        }
         (Outcome::Error(d), _, None) => ("num-failed", format!("error: {}", d.message)),
         (Outcome::Pass { detail }, _, None) => ("num-ok", format!("pass: {detail}")),
         (Outcome::Wrong { says, evidence, .. }, _, None) => ("num-ok", format!("wrong, as recorded: the sentence says {says}, the evidence {evidence}")),
@@ -725,7 +752,13 @@ fn recheck_html(file: &ReviewFile, r: &RegistryReview, c: &ClaimReview, check: u
                 (_, Some(b)) if b > 0.0 => format!(", minimum ratio {b}"),
                 _ => String::new(),
             };
-            let _ = write!(out, "<span class=\"rc\">Recheck stored in <code>{}</code> ({}): <b>{}</b>{ratio}{interval}{bound}</span>", esc(&stored.run), esc(&row.what), esc(&row.outcome));
+            let _ = write!(
+                out,
+                "<span class=\"rc\">Recheck stored in <code>{}</code> ({}): <b>{}</b>{ratio}{interval}{bound}</span>",
+                esc(&stored.run),
+                esc(&row.what),
+                esc(&row.outcome)
+            );
         }
     }
     out
@@ -736,9 +769,15 @@ fn evidence_section(file: &ReviewFile) -> String {
     out.push_str("<h3>Manuscripts and registries</h3><table class=\"hashes\"><thead><tr><th scope=\"col\">file</th><th scope=\"col\">SHA-256</th><th scope=\"col\">note</th></tr></thead><tbody>");
     for (r, m) in file.audit.registries.iter().zip(&file.manuscripts) {
         let matches = r.actual_sha256.as_deref() == Some(r.recorded_sha256.as_str());
-        let note = if matches { format!("<span class=\"s-held\">✓ as recorded in <code>{}</code></span>", esc(&r.file)) } else { format!("<span class=\"s-failed\">✗ the registry records <code>{}</code></span>", esc(&r.recorded_sha256)) };
-        let _ = write!(out, "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{note}</td></tr>", esc(&r.manuscript), esc(r.actual_sha256.as_deref().unwrap_or("unreadable")));
-        let lock = r.lock.as_ref().map_or(String::new(), |l| format!("lock <code>{}</code> accepted at <code>{}</code>", esc(&l.file), esc(crate::hash::short(&l.accepted_sha256))));
+        let note = if matches {
+            format!("<span class=\"s-held\">✓ as recorded in <code>{}</code></span>", esc(&r.file))
+        } else {
+            format!("<span class=\"s-failed\">✗ the registry records <code>{}</code></span>", esc(&r.recorded_sha256))
+        };
+        let _ =
+            write!(out, "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{note}</td></tr>", esc(&r.manuscript), esc(r.actual_sha256.as_deref().unwrap_or("unreadable")));
+        let lock =
+            r.lock.as_ref().map_or(String::new(), |l| format!("lock <code>{}</code> accepted at <code>{}</code>", esc(&l.file), esc(crate::hash::short(&l.accepted_sha256))));
         let _ = write!(out, "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{lock}</td></tr>", esc(&m.registry), esc(&m.registry_sha256));
     }
     out.push_str("</tbody></table><h3>Evidence runs</h3>");

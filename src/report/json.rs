@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use crate::commands::audit::{CellPlace, CellRef, Change, ClaimBinding, Review, SentenceRef};
 use crate::checks::Outcome;
+use crate::commands::audit::{CellPlace, CellRef, Change, ClaimBinding, Review, SentenceRef};
 
 /// Bumped whenever a field changes meaning or disappears. Version 2: an unbound number names
 /// its sentence by index (`sentence`), and each such sentence's text is given once in the
@@ -258,10 +258,9 @@ pub(crate) fn wire(review: &Review) -> WireReview {
                     sources: c.sources.clone(),
                     binding: match &c.binding {
                         ClaimBinding::Bound { sentence: s, numbers_changed } => WireBinding::Bound { numbers_changed: *numbers_changed, sentence: sentence(s) },
-                        ClaimBinding::Lost { nearest } => WireBinding::Lost {
-                            nearest: nearest.as_ref().map(|(s, _)| sentence(s)),
-                            similarity: nearest.as_ref().map(|(_, r)| (r * 1000.0).round() / 1000.0),
-                        },
+                        ClaimBinding::Lost { nearest } => {
+                            WireBinding::Lost { nearest: nearest.as_ref().map(|(s, _)| sentence(s)), similarity: nearest.as_ref().map(|(_, r)| (r * 1000.0).round() / 1000.0) }
+                        }
                         ClaimBinding::Ambiguous { sentences } => WireBinding::Ambiguous { sentences: sentences.iter().map(sentence).collect() },
                         ClaimBinding::NoArticle => WireBinding::NoArticle,
                     },
@@ -269,7 +268,11 @@ pub(crate) fn wire(review: &Review) -> WireReview {
                     checks: c.checks.iter().map(check).collect(),
                 })
                 .collect(),
-            unbound: r.unbound.iter().map(|u| WireUnbound { number: u.number.clone(), line: u.line, col: u.col, sentence: u.sentence_index, origin: u.origin.map(String::from) }).collect(),
+            unbound: r
+                .unbound
+                .iter()
+                .map(|u| WireUnbound { number: u.number.clone(), line: u.line, col: u.col, sentence: u.sentence_index, origin: u.origin.map(String::from) })
+                .collect(),
             unbound_sentences: r.unbound_sentences.iter().map(|(index, text)| WireUnboundSentence { index: *index, text: text.clone() }).collect(),
             unbound_policy: if r.unbound_warns { "warn" } else { "error" }.into(),
             ignored: r.ignored.clone(),
@@ -302,15 +305,7 @@ fn check(c: &crate::commands::audit::CheckReview) -> WireCheck {
         Outcome::Skipped { reason } => (None, None, reason.clone()),
         Outcome::Error(d) => (None, None, d.to_string()),
     };
-    WireCheck {
-        kind: c.kind.to_string(),
-        number: c.number.clone(),
-        number_now: c.number_now.clone(),
-        outcome: c.outcome.label().to_string(),
-        expected,
-        observed,
-        detail,
-    }
+    WireCheck { kind: c.kind.to_string(), number: c.number.clone(), number_now: c.number_now.clone(), outcome: c.outcome.label().to_string(), expected, observed, detail }
 }
 
 /// The review as pretty JSON with a trailing newline.

@@ -216,7 +216,14 @@ pub(crate) fn text(report: &Report) -> String {
                 header.extend(["δ", "Outcome"]);
                 t.set_header(header);
                 for r in latencies {
-                    let mut cells = vec![id(r), r.what.clone(), value(r.accepted, r.unit.as_ref()), value(r.fresh, r.unit.as_ref()), r.ratio.map_or("—".into(), |x| format!("{x:.3}")), span(r.interval)];
+                    let mut cells = vec![
+                        id(r),
+                        r.what.clone(),
+                        value(r.accepted, r.unit.as_ref()),
+                        value(r.fresh, r.unit.as_ref()),
+                        r.ratio.map_or("—".into(), |x| format!("{x:.3}")),
+                        span(r.interval),
+                    ];
                     if hierarchical {
                         cells.extend([runs(r), level(r.level), span(r.adjusted)]);
                     }
@@ -260,13 +267,13 @@ pub(crate) fn text(report: &Report) -> String {
         out.push_str(&t.to_string());
         out.push('\n');
     }
-    let counts: Vec<String> = [Judgement::Match, Judgement::Mismatch, Judgement::Inconclusive, Judgement::Incomparable]
-        .iter()
-        .map(|j| format!("{} {}", report.count(*j), j.name()))
-        .collect();
+    let counts: Vec<String> =
+        [Judgement::Match, Judgement::Mismatch, Judgement::Inconclusive, Judgement::Incomparable].iter().map(|j| format!("{} {}", report.count(*j), j.name())).collect();
     if hierarchical {
         let widened = match &report.calibration {
-            Some(path) if report.mode == Mode::Fresh => format!("; a one-run side widened by the σ between runs from {path} (σ marked * is the calibration's default for a configuration it did not measure)"),
+            Some(path) if report.mode == Mode::Fresh => {
+                format!("; a one-run side widened by the σ between runs from {path} (σ marked * is the calibration's default for a configuration it did not measure)")
+            }
             None if report.mode == Mode::Fresh => "; no calibration: one-run sides not widened".to_string(),
             _ => String::new(),
         };

@@ -8,8 +8,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::checks::{KindName, Outcome};
-use crate::status::Status;
 use crate::commands::review::ReviewFile;
+use crate::status::Status;
 
 /// Bumped whenever a field changes meaning or disappears. Version 2: the registries are the
 /// audit JSON's version 2 (unbound numbers refer to their sentence by index). Version 3: they
@@ -152,7 +152,6 @@ fn sorted(value: Value) -> Value {
         other => other,
     }
 }
-
 
 /// The line `review --out FILE` prints once the file is written.
 pub(crate) fn written_line(path: &str, file: &ReviewFile) -> String {

@@ -23,11 +23,7 @@ pub(crate) fn render(review: &Review) -> String {
 
 fn log(review: &Review) -> sarif::Sarif {
     let rules: Vec<sarif::ReportingDescriptor> = Rule::ALL.iter().map(|r| rule(*r)).collect();
-    let driver = sarif::ToolComponent::builder()
-        .name("claimcheck")
-        .version(env!("CARGO_PKG_VERSION"))
-        .rules(rules)
-        .build();
+    let driver = sarif::ToolComponent::builder().name("claimcheck").version(env!("CARGO_PKG_VERSION")).rules(rules).build();
     let results: Vec<sarif::Result> = annotations::annotations(review).iter().map(result).collect();
     let exit_code = review.exit_code();
     let invocation = sarif::Invocation::builder().execution_successful(exit_code != 2).exit_code(exit_code as i64).build();
@@ -84,12 +80,9 @@ fn physical(loc: &Loc) -> sarif::PhysicalLocation {
         None => builder.build(),
         Some(p) => {
             let region = match p.end {
-                Some((end_line, end_col)) => sarif::Region::builder()
-                    .start_line(p.line as i64)
-                    .start_column(p.col as i64)
-                    .end_line(end_line as i64)
-                    .end_column(end_col as i64)
-                    .build(),
+                Some((end_line, end_col)) => {
+                    sarif::Region::builder().start_line(p.line as i64).start_column(p.col as i64).end_line(end_line as i64).end_column(end_col as i64).build()
+                }
                 None => sarif::Region::builder().start_line(p.line as i64).start_column(p.col as i64).build(),
             };
             builder.region(region).build()

@@ -4,10 +4,10 @@ use std::fmt::Write;
 
 use comfy_table::{ContentArrangement, Table, presets};
 
+use crate::checks::Outcome;
 use crate::commands::audit::{Change, ClaimBinding, Review};
 use crate::hash::short;
 use crate::status::Status;
-use crate::checks::Outcome;
 
 /// The verdict table: ID, section, verdict, quote (shortened), checks passed/total, status;
 /// then the counts line.
@@ -53,7 +53,9 @@ pub(crate) fn findings(review: &Review) -> String {
                 let _ = writeln!(
                     out,
                     "{shown}: SHA-256 {} differs from the {} recorded in {} (the registry was audited against another draft)",
-                    short(actual), short(&r.recorded_sha256), r.file
+                    short(actual),
+                    short(&r.recorded_sha256),
+                    r.file
                 );
             }
             _ => {}
@@ -82,7 +84,11 @@ pub(crate) fn findings(review: &Review) -> String {
             };
             match (&claim.change, &claim.binding) {
                 (Some(Change::Edited { before, diff }), _) => {
-                    let _ = writeln!(out, "{} edited ({}:{line}): the quote still binds, but the sentence reads differently:\n    was: {before}\n    now: {diff}", claim.id, r.manuscript);
+                    let _ = writeln!(
+                        out,
+                        "{} edited ({}:{line}): the quote still binds, but the sentence reads differently:\n    was: {before}\n    now: {diff}",
+                        claim.id, r.manuscript
+                    );
                 }
                 (Some(Change::NumberChanged { diff, .. }), _) => {
                     let _ = writeln!(out, "{} number changed ({}:{line}): {diff}", claim.id, r.manuscript);
@@ -193,7 +199,6 @@ pub(crate) fn audit_text(review: &Review) -> String {
     ));
     out
 }
-
 
 fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

@@ -37,11 +37,26 @@ use crate::evidence::scan::{number, number_end};
 /// `threads` threads. Each field of each group must be a finite non-negative number on every
 /// row, as the samples require. `open` is called once more, to read the whole file with the
 /// table reader, where the fast path is not sure of the file.
-pub(crate) fn read<R: Read + Send>(shown: &str, open: impl Fn() -> std::io::Result<R>, delimiter: u8, by: &[String], fields: &[String], threads: usize) -> Result<Grouped, Diagnostic> {
+pub(crate) fn read<R: Read + Send>(
+    shown: &str,
+    open: impl Fn() -> std::io::Result<R>,
+    delimiter: u8,
+    by: &[String],
+    fields: &[String],
+    threads: usize,
+) -> Result<Grouped, Diagnostic> {
     read_in_chunks(shown, open, delimiter, by, fields, threads, super::CHUNK)
 }
 
-fn read_in_chunks<R: Read + Send>(shown: &str, open: impl Fn() -> std::io::Result<R>, delimiter: u8, by: &[String], fields: &[String], threads: usize, chunk: usize) -> Result<Grouped, Diagnostic> {
+fn read_in_chunks<R: Read + Send>(
+    shown: &str,
+    open: impl Fn() -> std::io::Result<R>,
+    delimiter: u8,
+    by: &[String],
+    fields: &[String],
+    threads: usize,
+    chunk: usize,
+) -> Result<Grouped, Diagnostic> {
     let io = |e: std::io::Error| Diagnostic::plain(format!("reading {shown}: {e}"));
     let mut input = open().map_err(io)?;
     if let Some(grouped) = fast(&mut input, delimiter, by, fields, threads, chunk).map_err(io)? {
@@ -422,7 +437,31 @@ mod tests {
     #[test]
     fn randomly_changed_files_read_as_the_table_reader_reads_them() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
-        let alphabet: &[&[u8]] = &[b",", b"\t", b"\"", b"\r", b"\n", b"\r\n", b"-", b"0", b"9", b".", b"e", b"E", b"+", b" ", b"x", b"null", b"true", b"NaN", b"\xff", "é".as_bytes(), b"1e400", b"007", b""];
+        let alphabet: &[&[u8]] = &[
+            b",",
+            b"\t",
+            b"\"",
+            b"\r",
+            b"\n",
+            b"\r\n",
+            b"-",
+            b"0",
+            b"9",
+            b".",
+            b"e",
+            b"E",
+            b"+",
+            b" ",
+            b"x",
+            b"null",
+            b"true",
+            b"NaN",
+            b"\xff",
+            "é".as_bytes(),
+            b"1e400",
+            b"007",
+            b"",
+        ];
         let mut compared = 0;
         for case in 0..400 {
             let delimiter = if case % 3 == 0 { b'\t' } else { b',' };

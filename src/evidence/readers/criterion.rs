@@ -65,11 +65,7 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
     let iters_nodes = src.array(doc, "iters", "criterion sample file")?;
     let times_nodes = src.array(doc, "times", "criterion sample file")?;
     if iters_nodes.len() != times_nodes.len() {
-        return Err(src.error(
-            head(doc),
-            format!("`iters` has {} values but `times` has {}", iters_nodes.len(), times_nodes.len()),
-            "one per sample expected",
-        ));
+        return Err(src.error(head(doc), format!("`iters` has {} values but `times` has {}", iters_nodes.len(), times_nodes.len()), "one per sample expected"));
     }
     let iters = src.numbers(iters_nodes, "iters")?;
     let times = src.numbers(times_nodes, "times")?;
@@ -88,12 +84,7 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
         fields.extend(name.function.as_deref().map(|f| ("function", FieldValue::Str(f))));
         fields.extend(name.value.as_deref().map(|v| ("value", FieldValue::Str(v))));
         fields.extend(mode.map(|m| ("sampling_mode", FieldValue::Str(m))));
-        fields.extend([
-            ("sample", FieldValue::Int(idx as i64)),
-            ("iters", FieldValue::Float(*n)),
-            ("batch_time_ns", FieldValue::Float(*t)),
-            ("time_ns", FieldValue::Float(t / n)),
-        ]);
+        fields.extend([("sample", FieldValue::Int(idx as i64)), ("iters", FieldValue::Float(*n)), ("batch_time_ns", FieldValue::Float(*t)), ("time_ns", FieldValue::Float(t / n))]);
         out.push(line, span, fields);
     }
     Ok(out.finish())

@@ -15,12 +15,7 @@ use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
 pub(super) fn read(src: &Source, delimiter: u8) -> Result<Jsonl, Diagnostic> {
     let kind = if delimiter == b'\t' { "TSV" } else { "CSV" };
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(true)
-        .flexible(false)
-        .quoting(delimiter != b'\t')
-        .from_reader(src.text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).has_headers(true).flexible(false).quoting(delimiter != b'\t').from_reader(src.text.as_bytes());
     let headers = reader.headers().map_err(|e| located(src, kind, &e))?.clone();
     let header_span = src.locate(0).1;
     if headers.is_empty() {
@@ -88,9 +83,7 @@ fn row_start(text: &str, at: usize) -> usize {
 /// A `csv` error as a diagnostic at the row it is about.
 fn located(src: &Source, kind: &str, err: &csv::Error) -> Diagnostic {
     let (pos, message) = match err.kind() {
-        csv::ErrorKind::UnequalLengths { pos, expected_len, len } => {
-            (pos.clone(), format!("this row has {len} cells, but the header has {expected_len} columns"))
-        }
+        csv::ErrorKind::UnequalLengths { pos, expected_len, len } => (pos.clone(), format!("this row has {len} cells, but the header has {expected_len} columns")),
         csv::ErrorKind::Utf8 { pos, err } => (pos.clone(), format!("cell {} is not UTF-8", err.field() + 1)),
         _ => (None, format!("not valid {kind}: {err}")),
     };

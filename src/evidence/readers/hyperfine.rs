@@ -50,12 +50,7 @@ pub(super) fn read(src: &Source, doc: &Node) -> Result<Jsonl, Diagnostic> {
         let memory = per_run("memory_usage_byte")?;
         let parameters: Vec<(String, FieldValue<'_>)> = match result.get("parameters") {
             None | Some(Node { kind: super::tree::Kind::Null, .. }) => Vec::new(),
-            Some(p) => p
-                .as_object()
-                .ok_or_else(|| src.wrong(p, "parameters", "an object"))?
-                .iter()
-                .map(|m| (format!("parameter_{}", m.key), scalar(&m.value, src.text)))
-                .collect(),
+            Some(p) => p.as_object().ok_or_else(|| src.wrong(p, "parameters", "an object"))?.iter().map(|m| (format!("parameter_{}", m.key), scalar(&m.value, src.text))).collect(),
         };
         for (run, (node, value)) in times.iter().zip(&values).enumerate() {
             let (line, span) = src.at(node);

@@ -92,13 +92,7 @@ pub(crate) type Sidecar<'a> = &'a dyn Fn(&str) -> Result<Vec<u8>, String>;
 /// content show when none is given. `records` is the dotted path to the array of records in a
 /// JSON document (`json` only). `sidecar` reads the other files a format refers to, by path
 /// relative to the root; readers resolve names relative to `rel_path`'s directory.
-pub(crate) fn read(
-    rel_path: &str,
-    bytes: &[u8],
-    format: Option<Format>,
-    records: Option<&str>,
-    sidecar: Sidecar<'_>,
-) -> Result<Table, Diagnostic> {
+pub(crate) fn read(rel_path: &str, bytes: &[u8], format: Option<Format>, records: Option<&str>, sidecar: Sidecar<'_>) -> Result<Table, Diagnostic> {
     read_with(rel_path, bytes, format, records, sidecar, &|| Jsonl::parse(rel_path, bytes).map(Rc::new))
 }
 
@@ -265,9 +259,9 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
             } else if header.contains(',') {
                 Ok((Format::Csv, Detected::ByContent, None))
             } else {
-                Err(src
-                    .error(0..header.len(), "cannot tell the format of this file: it is neither JSON nor a table with a header row", "first line")
-                    .with_note("name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark"))
+                Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON nor a table with a header row", "first line").with_note(
+                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark",
+                ))
             }
         }
     }

@@ -35,9 +35,7 @@ const FIXED: [&str; 5] = ["benchmark", "state", "device", "sample", "gpu_time_s"
 
 /// Whether a document is nvbench's: `benchmarks` whose entries hold `states`.
 pub(super) fn looks_like(doc: &Node) -> bool {
-    doc.get("benchmarks")
-        .and_then(Node::as_array)
-        .is_some_and(|b| !b.is_empty() && b.iter().all(|e| e.get("states").is_some()))
+    doc.get("benchmarks").and_then(Node::as_array).is_some_and(|b| !b.is_empty() && b.iter().all(|e| e.get("states").is_some()))
 }
 
 pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jsonl, Diagnostic> {
@@ -64,13 +62,12 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
             with += 1;
             let data = src.array(file, "data", "sample file summary")?;
             let named = |name: &str| data.iter().find(|d| d.get("name").and_then(Node::as_str) == Some(name)).and_then(|d| d.get("value"));
-            let filename_node = named("filename").ok_or_else(|| src.error(head(file), "this sample file summary names no `filename` (nvbench could not write the file?)", "no filename"))?;
+            let filename_node =
+                named("filename").ok_or_else(|| src.error(head(file), "this sample file summary names no `filename` (nvbench could not write the file?)", "no filename"))?;
             let filename = filename_node.as_str().ok_or_else(|| src.wrong(filename_node, "filename", "a string"))?;
             let size_node = named("size").ok_or_else(|| src.error(head(file), "this sample file summary has no `size`", "no size"))?;
-            let size: usize = size_node
-                .as_str()
-                .and_then(|s| s.parse().ok())
-                .ok_or_else(|| src.error(size_node.span.clone(), "`size` is not a count written as a string", "expected \"N\""))?;
+            let size: usize =
+                size_node.as_str().and_then(|s| s.parse().ok()).ok_or_else(|| src.error(size_node.span.clone(), "`size` is not a count written as a string", "expected \"N\""))?;
             let path = beside(src.path, filename);
             let bytes = sidecar(&path).map_err(|e| src.error(filename_node.span.clone(), format!("cannot read the sample file `{path}`: {e}"), "named here"))?;
             if size.checked_mul(4) != Some(bytes.len()) {
@@ -104,11 +101,7 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
                 "rerun the benchmark with `--jsonbin FILE` in place of `--json FILE`, which writes every sample's GPU time to `FILE-bin/N.bin` and names it in the JSON",
             ));
         }
-        return Err(src.error(
-            head(first),
-            format!("this state has no sample file (`{SAMPLE_TIMES}`), while {with} other states have one"),
-            "no samples",
-        ));
+        return Err(src.error(head(first), format!("this state has no sample file (`{SAMPLE_TIMES}`), while {with} other states have one"), "no samples"));
     }
     Ok(out.finish())
 }
@@ -199,7 +192,12 @@ mod tests {
         let err = read(FILE, text.as_bytes(), None, None, &missing).unwrap_err();
         assert_eq!(err.position().unwrap(), "nvbench/jsonbin/axes.json:181:28");
         assert!(err.message.contains("cannot read the sample file `nvbench/jsonbin/axes.json-bin/1.bin`: no such file"), "{}", err.message);
-        let short = |rel: &str| -> Result<Vec<u8>, String> { fixture_sidecar(rel).map(|mut b| { b.pop(); b }) };
+        let short = |rel: &str| -> Result<Vec<u8>, String> {
+            fixture_sidecar(rel).map(|mut b| {
+                b.pop();
+                b
+            })
+        };
         let err = read(FILE, text.as_bytes(), None, None, &short).unwrap_err();
         assert!(err.message.contains("has 43 bytes, but `size` says 11 float32 samples of 4 bytes each"), "{}", err.message);
     }

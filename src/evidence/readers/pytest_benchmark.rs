@@ -29,8 +29,7 @@ use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 /// Whether a document is pytest-benchmark's: `benchmarks` whose rows hold `stats`, beside
 /// `machine_info`.
 pub(super) fn looks_like(doc: &Node) -> bool {
-    doc.get("machine_info").is_some()
-        && doc.get("benchmarks").and_then(Node::as_array).is_some_and(|b| b.iter().all(|r| r.get("stats").is_some()))
+    doc.get("machine_info").is_some() && doc.get("benchmarks").and_then(Node::as_array).is_some_and(|b| b.iter().all(|r| r.get("stats").is_some()))
 }
 
 pub(super) fn read(src: &Source, doc: &Node) -> Result<Jsonl, Diagnostic> {

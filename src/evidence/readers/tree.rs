@@ -70,11 +70,7 @@ pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
     p.skip_ws();
     if p.at < p.bytes.len() {
         let end = p.token_end(p.at);
-        return Err(SyntaxError {
-            message: "more text after the JSON value ends".into(),
-            span: p.at..end,
-            label: "after the end of the value",
-        });
+        return Err(SyntaxError { message: "more text after the JSON value ends".into(), span: p.at..end, label: "after the end of the value" });
     }
     Ok(node)
 }
