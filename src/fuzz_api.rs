@@ -141,6 +141,19 @@ fn split_runs(bytes: &[u8]) -> Vec<&[u8]> {
     parts
 }
 
+/// The first line as a run's dispatch record and the rest as its `ptx/softmax.ptx`: every
+/// kernel the record names looked up as `bench-report` looks each up, and the first line as a
+/// kernel name too.
+pub fn ptx_entry(bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let (dispatch, ptx) = text.split_once('\n').unwrap_or((&text, ""));
+    for name in crate::commands::bench::kernel_names(dispatch).iter().map(String::as_str).chain([dispatch]) {
+        if let Some(entry) = crate::evidence::ptx::entry_instructions(ptx, name) {
+            assert!(entry.starts_with(".entry ") && entry.ends_with("\n}\n"), "an entry is cut at its own ends");
+        }
+    }
+}
+
 /// Parses a lock, aligns an article with it, and diffs each changed sentence.
 pub fn parse_lock(lock: &str, article: &[u8]) {
     let lock = match crate::registry::lock::parse("claims/a.lock", lock) {

@@ -95,7 +95,8 @@ fn code_of(evidence: &Evidence, run: &str) -> Result<BTreeMap<String, Code>, Fai
         let kernels = case.dispatch.as_deref().map(kernel_names).unwrap_or_default();
         let mut instructions = Vec::new();
         for kernel in &kernels {
-            let entry = ptx::entry_instructions(&text, kernel).ok_or_else(|| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {meta_path} names as dispatched at {}", case.case)))?;
+            let entry = ptx::entry_instructions(&text, kernel)
+                .ok_or_else(|| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {meta_path} names as dispatched at {}", case.case)))?;
             instructions.push(sha256_hex(entry.as_bytes()));
         }
         out.insert(case.case.clone(), Code { kernels, instructions });
@@ -104,7 +105,7 @@ fn code_of(evidence: &Evidence, run: &str) -> Result<BTreeMap<String, Code>, Fai
 }
 
 /// The kernel names of a dispatch record, `name: description; name: description`.
-fn kernel_names(dispatch: &str) -> Vec<String> {
+pub(crate) fn kernel_names(dispatch: &str) -> Vec<String> {
     dispatch.split("; ").filter_map(|part| part.split_once(": ")).map(|(name, _)| name.to_string()).collect()
 }
 
@@ -407,7 +408,17 @@ mod tests {
             .map(|round| {
                 let step = f64::from((round * 8 + shift) % rounds) / f64::from(rounds.max(2) - 1) - 0.5;
                 let v = us * (1.0 + 2.0 * jitter * step);
-                SampleRecord { suite: "softmax-bench".into(), case: case.into(), variant: variant.into(), mode: "graph".into(), round, order: 0, host_us: v, device_us: v, protocol: None }
+                SampleRecord {
+                    suite: "softmax-bench".into(),
+                    case: case.into(),
+                    variant: variant.into(),
+                    mode: "graph".into(),
+                    round,
+                    order: 0,
+                    host_us: v,
+                    device_us: v,
+                    protocol: None,
+                }
             })
             .collect()
     }
@@ -508,12 +519,8 @@ mod tests {
 
     #[test]
     fn the_ceiling_is_the_faster_copy_and_the_rms_softmax_is_held_near_the_plain_one() {
-        let report = one(run(&[
-            ("1024x1024", "copy", 3.0, 0.005),
-            ("1024x1024", "copy-kernel", 2.0, 0.005),
-            ("1024x1024", "fused", 2.05, 0.005),
-            ("1024x1024", "fused-rms", 2.4, 0.005),
-        ]));
+        let report =
+            one(run(&[("1024x1024", "copy", 3.0, 0.005), ("1024x1024", "copy-kernel", 2.0, 0.005), ("1024x1024", "fused", 2.05, 0.005), ("1024x1024", "fused-rms", 2.4, 0.005)]));
         // 2.0 ÷ 2.05: the kernel copy is the ceiling, not the slower DMA copy.
         let share = report.targets.iter().find(|t| t.goal == Goal::CopyShare { variant: "fused", share: 0.95 }).unwrap();
         assert!((share.value - 2.0 / 2.05).abs() < 1e-12, "{share:?}");
