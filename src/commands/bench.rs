@@ -14,7 +14,8 @@
 //!
 //! Runs pooled as replicates must be replicates: timed by the same protocol, and running the
 //! same code at every shape they share (the kernels their `meta.json` says were dispatched,
-//! compiled to the same instructions in their `ptx/softmax.ptx`). Anything else is refused.
+//! compiled to the same instructions in their `ptx/softmax.ptx`), with the peers timed by the
+//! same library versions. Anything else is refused.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -84,13 +85,26 @@ struct Code {
     instructions: Vec<String>,
 }
 
-/// Each benchmark shape's code in `run`, from its `meta.json` and `ptx/softmax.ptx`.
-fn code_of(evidence: &Evidence, run: &str) -> Result<BTreeMap<String, Code>, Failure> {
+/// What a run ran: each benchmark shape's code, and what timed the peers.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct RunCode {
+    shapes: BTreeMap<String, Code>,
+    /// [`PEER_KEYS`] as the run's peer records give them.
+    peers: BTreeMap<String, String>,
+}
+
+/// What in a peer record names the code that ran: the libraries' versions, the CUDA the wheels
+/// were built for, the device and the timing protocol. The peer script's own hash is left out:
+/// it changes with what the script records, not only with how it times.
+const PEER_KEYS: [&str; 6] = ["torch", "triton", "liger_kernel", "cuda", "device", "protocol"];
+
+/// What `run` ran, from its `meta.json` and `ptx/softmax.ptx`.
+fn code_of(evidence: &Evidence, run: &str) -> Result<RunCode, Failure> {
     let meta_path = format!("{run}/meta.json");
     let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
     let ptx_path = format!("{run}/ptx/softmax.ptx");
     let text = evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?;
-    let mut out = BTreeMap::new();
+    let mut out = RunCode::default();
     for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
         let kernels = case.dispatch.as_deref().map(kernel_names).unwrap_or_default();
         let mut instructions = Vec::new();
@@ -99,7 +113,14 @@ fn code_of(evidence: &Evidence, run: &str) -> Result<BTreeMap<String, Code>, Fai
                 .ok_or_else(|| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {meta_path} names as dispatched at {}", case.case)))?;
             instructions.push(sha256_hex(entry.as_bytes()));
         }
-        out.insert(case.case.clone(), Code { kernels, instructions });
+        out.shapes.insert(case.case.clone(), Code { kernels, instructions });
+    }
+    for record in &meta.peers {
+        for key in PEER_KEYS {
+            if let Some(value) = record.get(key).and_then(|v| v.as_str()) {
+                out.peers.entry(key.to_string()).or_insert_with(|| value.to_string());
+            }
+        }
     }
     Ok(out)
 }
@@ -110,11 +131,13 @@ pub(crate) fn kernel_names(dispatch: &str) -> Vec<String> {
 }
 
 /// Refuses runs that ran other kernels, or other instructions under the same names, at a
-/// shape they share.
-fn same_code(runs: &[(&str, BTreeMap<String, Code>)]) -> Result<(), String> {
+/// shape they share, or whose peers were timed with other libraries, on another device or by
+/// another protocol (compared where both runs record it; older runs record fewer versions).
+fn same_code(runs: &[(&str, RunCode)]) -> Result<(), String> {
     let mut first: BTreeMap<&str, (&str, &Code)> = BTreeMap::new();
-    for (run, cases) in runs {
-        for (case, code) in cases {
+    let mut first_peer: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
+    for (run, code) in runs {
+        for (case, code) in &code.shapes {
             let Some(&(other, seen)) = first.get(case.as_str()) else {
                 first.insert(case, (run, code));
                 continue;
@@ -131,6 +154,19 @@ fn same_code(runs: &[(&str, BTreeMap<String, Code>)]) -> Result<(), String> {
                     "{case}: {other} and {run} both dispatched {}, but compiled to different instructions (ptx/softmax.ptx); runs pooled as replicates must run the same code (report them one by one)",
                     shown(&code.kernels)
                 ));
+            }
+        }
+        for (key, value) in &code.peers {
+            match first_peer.get(key.as_str()) {
+                None => {
+                    first_peer.insert(key, (run, value));
+                }
+                Some(&(other, seen)) if seen != value => {
+                    return Err(format!(
+                        "{other} timed the peers with {key} {seen} but {run} with {key} {value}; runs pooled as replicates must time the same peers (report them one by one)"
+                    ));
+                }
+                Some(_) => {}
             }
         }
     }
@@ -436,16 +472,26 @@ mod tests {
 
     #[test]
     fn runs_of_other_kernels_or_other_instructions_are_not_pooled() {
-        let case = |c: Code| BTreeMap::from([("8x262144".to_string(), c)]);
+        let case = |c: Code| RunCode { shapes: BTreeMap::from([("8x262144".to_string(), c)]), peers: BTreeMap::new() };
         let slot = code(&["rms", "plain"], &["a", "b"]);
-        assert_eq!(same_code(&[("r1", case(slot.clone())), ("r2", case(slot.clone())), ("r3", BTreeMap::new())]), Ok(()));
+        assert_eq!(same_code(&[("r1", case(slot.clone())), ("r2", case(slot.clone())), ("r3", RunCode::default())]), Ok(()));
         let e = same_code(&[("r1", case(slot.clone())), ("r2", case(code(&["rms2", "plain"], &["a", "b"])))]).unwrap_err();
         assert!(e.starts_with("8x262144: r1 dispatched `rms`, `plain` but r2 dispatched `rms2`, `plain`"), "{e}");
         let e = same_code(&[("r1", case(slot.clone())), ("r2", case(slot.clone())), ("r3", case(code(&["rms", "plain"], &["a", "c"])))]).unwrap_err();
         assert!(e.starts_with("8x262144: r1 and r3 both dispatched `rms`, `plain`, but compiled to different instructions"), "{e}");
         // A shape the first run lacks is compared between the runs that have it.
-        let e = same_code(&[("r1", BTreeMap::new()), ("r2", case(slot.clone())), ("r3", case(code(&[], &[])))]).unwrap_err();
+        let e = same_code(&[("r1", RunCode::default()), ("r2", case(slot.clone())), ("r3", case(code(&[], &[])))]).unwrap_err();
         assert!(e.contains("r2 dispatched `rms`, `plain` but r3 dispatched no recorded kernel"), "{e}");
+    }
+
+    #[test]
+    fn runs_whose_peers_ran_other_libraries_are_not_pooled() {
+        let peers = |pairs: &[(&str, &str)]| RunCode { shapes: BTreeMap::new(), peers: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() };
+        let now = peers(&[("torch", "2.11.0+cu130"), ("liger_kernel", "0.8.5")]);
+        // A run from before the Liger version was recorded pools with one that records it.
+        assert_eq!(same_code(&[("r1", peers(&[("torch", "2.11.0+cu130")])), ("r2", now.clone()), ("r3", now.clone())]), Ok(()));
+        let e = same_code(&[("r1", peers(&[("torch", "2.11.0+cu130")])), ("r2", now.clone()), ("r3", peers(&[("liger_kernel", "0.9.0")]))]).unwrap_err();
+        assert_eq!(e, "r2 timed the peers with liger_kernel 0.8.5 but r3 with liger_kernel 0.9.0; runs pooled as replicates must time the same peers (report them one by one)");
     }
 
     fn run(parts: &[(&str, &str, f64, f64)]) -> Vec<SampleRecord> {
