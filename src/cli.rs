@@ -111,6 +111,9 @@ pub enum Command {
         runs: Vec<String>,
         #[arg(long, default_value = ".")]
         root: PathBuf,
+        /// The table and targets as text, or as versioned JSON.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
     },
     /// Render the article's figures (SVG) and article/figures/provenance.toml from the
     /// accepted run's raw samples and traces.
@@ -370,9 +373,12 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             gpu_run(out, &timing, &format!("{suite:?}").to_ascii_lowercase(), &suites, &[])
         }
         Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(out, &timing, "softmax-bench", &["softmax-bench"], &peers),
-        Command::BenchReport { runs, root } => {
+        Command::BenchReport { runs, root, format } => {
             let report = bench::report(&root, &runs)?;
-            out.print(&report::bench::render(&report))?;
+            out.print(&match format {
+                Format::Table => report::bench::render(&report),
+                Format::Json => report::bench::json(&report),
+            })?;
             Ok(Status::from_attention(!report.all_met()))
         }
         Command::Figures { root, run, check } => {

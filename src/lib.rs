@@ -79,7 +79,7 @@
 //!   accepted evidence files (by `--map`, layout or name) and judges it by the same rule, and
 //!   offline reads a latency through its check's own query when that query is not plain JSONL.
 //! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON, the
-//!   recheck table and `recheck.json`, the review file, the benchmark table, `suggest`'s TOML
+//!   recheck table and `recheck.json`, the review file, the benchmark table and its JSON, `suggest`'s TOML
 //!   (`report::suggest`), the HTML review page (`report::html`), and for CI the audit's findings as located annotations
 //!   (`report::annotations`, one rule per finding kind) laid out as SARIF, GitHub workflow
 //!   commands, JUnit XML and a Markdown job summary. They lay out what was decided; they never

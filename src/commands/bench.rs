@@ -39,6 +39,9 @@ use crate::status::Failure;
 pub(crate) struct BenchReport {
     /// The runs pooled, in the order given.
     pub runs: Vec<String>,
+    /// Bootstrap replicates a target, and the seed each target's own seed is derived from.
+    pub replicates: usize,
+    pub seed: u64,
     pub rows: Vec<Row>,
     pub targets: Vec<Target>,
 }
@@ -226,7 +229,7 @@ pub(crate) enum Goal {
 
 impl Goal {
     /// The bound q must exceed.
-    fn bound(self) -> f64 {
+    pub(crate) fn bound(self) -> f64 {
         match self {
             Goal::CopyShare { share, .. } => share,
             Goal::Faster { .. } => 1.0,
@@ -323,8 +326,9 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize) -> Result<BenchReport,
         }
         pending.extend(targets_of(case, r, cols, by_variant));
     }
+    let replicates = replicates.max(family::replicates_needed(pending.len(), FAMILY_ALPHA));
     let targets = decide(&times, pending, replicates);
-    Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), rows, targets })
+    Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), replicates, seed: DEFAULT_SEED, rows, targets })
 }
 
 /// The targets a shape has, given which variants were timed there.
@@ -353,7 +357,6 @@ fn targets_of(case: &str, rows: f64, cols: f64, timed: &BTreeMap<String, f64>) -
 
 /// Each target's bootstrap distribution, then Holm's procedure over the whole list.
 fn decide(times: &[RunTimes], pending: Vec<Pending>, replicates: usize) -> Vec<Target> {
-    let replicates = replicates.max(family::replicates_needed(pending.len(), FAMILY_ALPHA));
     // Only runs that timed every variant of the quantity, so that its rounds stay paired.
     // Variants timed only in different runs cannot be paired: no target, rather than one
     // judged on nothing.

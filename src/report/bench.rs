@@ -1,10 +1,139 @@
-//! The side-by-side softmax benchmark table and its targets, as text. The rows and the
-//! judgement of each target come from [`crate::commands::bench`]; this only lays them out.
+//! The side-by-side softmax benchmark table and its targets, as text for people and as
+//! versioned JSON for programs (a CI job that gates on the targets). The rows and the
+//! judgement of each target come from [`crate::commands::bench`]; this only lays them out. The
+//! wire types are apart from the internal ones, and floats keep seven significant digits, as
+//! in `recheck.json`.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::commands::bench::{BenchReport, Goal, Target};
-use crate::recheck::Judgement;
+use serde::{Deserialize, Serialize};
+
+use super::recheck::sig;
+use crate::commands::bench::{BenchReport, Goal, Row, Target};
+use crate::recheck::family::FAMILY_ALPHA;
+use crate::recheck::{Judgement, Method};
+
+/// Bumped whenever a field changes meaning or disappears.
+pub(crate) const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireBenchReport {
+    pub schema_version: u32,
+    /// The runs pooled as replicates, in the order given.
+    pub runs: Vec<String>,
+    pub rule: WireBenchRule,
+    /// How many targets are MATCH, MISMATCH and INCONCLUSIVE.
+    pub counts: BTreeMap<String, usize>,
+    /// Whether every target is a MATCH (the command's exit status 0).
+    pub all_met: bool,
+    pub rows: Vec<WireBenchRow>,
+    pub targets: Vec<WireTarget>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireBenchRule {
+    pub resampled: String,
+    pub family_alpha: f64,
+    pub family_method: String,
+    pub seed: u64,
+    pub replicates: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireBenchRow {
+    pub case: String,
+    pub variant: String,
+    pub median_us: Option<f64>,
+    /// One read and one write of the shape, over the median.
+    pub gb_per_s: Option<f64>,
+    /// The best copy's median over this one; `None` where the run timed no copy.
+    pub fraction_of_copy: Option<f64>,
+    /// The best peer's median over this one, for `fused` and `fused-rms`.
+    pub best_peer_over_this: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireTarget {
+    pub case: String,
+    /// `copy_share`: q = best copy ÷ variant; `faster`: q = peer ÷ variant; `near`: q = fused ÷
+    /// fused-rms. Each asks q > `bound`.
+    pub goal: String,
+    pub variant: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peer: Option<String>,
+    pub bound: Option<f64>,
+    pub value: Option<f64>,
+    /// The interval at the level Holm's procedure compared this target with; `None` where a
+    /// replicate had no finite value.
+    pub interval: Option<[f64; 2]>,
+    pub outcome: String,
+    /// How many of the runs timed every variant the target needs.
+    pub runs: usize,
+}
+
+/// The report as pretty JSON with a trailing newline.
+pub(crate) fn json(report: &BenchReport) -> String {
+    let mut s = serde_json::to_string_pretty(&wire(report)).expect("wire types always serialise");
+    s.push('\n');
+    s
+}
+
+fn wire(report: &BenchReport) -> WireBenchReport {
+    let mut counts = BTreeMap::new();
+    for j in [Judgement::Match, Judgement::Mismatch, Judgement::Inconclusive] {
+        counts.insert(j.name().to_string(), report.targets.iter().filter(|t| t.outcome == j).count());
+    }
+    WireBenchReport {
+        schema_version: SCHEMA_VERSION,
+        runs: report.runs.clone(),
+        rule: WireBenchRule {
+            resampled: Method::Hierarchical.name().into(),
+            family_alpha: FAMILY_ALPHA,
+            family_method: "holm".into(),
+            seed: report.seed,
+            replicates: report.replicates,
+        },
+        counts,
+        all_met: report.all_met(),
+        rows: report.rows.iter().map(wire_row).collect(),
+        targets: report.targets.iter().map(wire_target).collect(),
+    }
+}
+
+fn wire_row(r: &Row) -> WireBenchRow {
+    WireBenchRow {
+        case: r.case.clone(),
+        variant: r.variant.clone(),
+        median_us: sig(r.median_us),
+        gb_per_s: sig(r.gb_per_s),
+        fraction_of_copy: sig(r.fraction_of_copy),
+        best_peer_over_this: r.speedup_over_best_peer.and_then(sig),
+    }
+}
+
+fn wire_target(t: &Target) -> WireTarget {
+    let (goal, variant, peer) = match t.goal {
+        Goal::CopyShare { variant, .. } => ("copy_share", variant, None),
+        Goal::Faster { variant, peer } => ("faster", variant, Some(peer.to_string())),
+        Goal::Near { .. } => ("near", "fused-rms", None),
+    };
+    let interval = match (sig(t.interval.0), sig(t.interval.1)) {
+        (Some(lo), Some(hi)) => Some([lo, hi]),
+        _ => None,
+    };
+    WireTarget {
+        case: t.case.clone(),
+        goal: goal.into(),
+        variant: variant.into(),
+        peer,
+        bound: sig(t.goal.bound()),
+        value: sig(t.value),
+        interval,
+        outcome: t.outcome.name().into(),
+        runs: t.runs,
+    }
+}
 
 /// The report as text.
 pub(crate) fn render(report: &BenchReport) -> String {
@@ -55,5 +184,51 @@ fn describe(t: &Target, runs: usize) -> String {
             let slower = |q: f64| 100.0 * (1.0 / q - 1.0);
             format!("{}: fused-rms within {:.0} % of fused ({:+.1} %, interval {:+.1} to {:+.1} %{fewer})", t.case, 100.0 * slack, slower(t.value), slower(hi), slower(lo))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report() -> BenchReport {
+        let target = |goal, interval, outcome| Target { case: "8x262144".into(), goal, value: 0.7, interval, outcome, runs: 2 };
+        BenchReport {
+            runs: vec!["evidence/runs/a".into(), "evidence/runs/b".into()],
+            replicates: 10_000,
+            seed: 7,
+            rows: vec![Row {
+                case: "8x262144".into(),
+                variant: "fused".into(),
+                median_us: 8.123456789,
+                gb_per_s: 2065.0,
+                fraction_of_copy: f64::NAN,
+                speedup_over_best_peer: Some(5.5),
+            }],
+            targets: vec![
+                target(Goal::CopyShare { variant: "fused", share: 0.8 }, (0.69, 0.75), Judgement::Mismatch),
+                target(Goal::Faster { variant: "fused", peer: "torch" }, (0.0, f64::INFINITY), Judgement::Inconclusive),
+                target(Goal::Near { slack: 0.1 }, (0.88, 0.93), Judgement::Inconclusive),
+            ],
+        }
+    }
+
+    #[test]
+    fn the_json_names_every_target_and_keeps_what_json_can_hold() {
+        let text = json(&report());
+        let back: WireBenchReport = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, wire(&report()), "the file reads back as what was written");
+        assert_eq!(back.schema_version, SCHEMA_VERSION);
+        assert_eq!((back.rule.seed, back.rule.replicates, back.rule.family_method.as_str()), (7, 10_000, "holm"));
+        assert_eq!(back.counts, BTreeMap::from([("MATCH".into(), 0), ("MISMATCH".into(), 1), ("INCONCLUSIVE".into(), 2)]));
+        assert!(!back.all_met);
+        let row = &back.rows[0];
+        assert_eq!((row.median_us, row.fraction_of_copy, row.best_peer_over_this), (Some(8.123457), None, Some(5.5)), "seven digits, and no NaN");
+        let [copy, faster, near] = &back.targets[..] else { panic!("three targets: {:?}", back.targets) };
+        assert_eq!((copy.goal.as_str(), copy.variant.as_str(), copy.peer.as_deref(), copy.bound, copy.interval), ("copy_share", "fused", None, Some(0.8), Some([0.69, 0.75])));
+        assert_eq!((faster.goal.as_str(), faster.peer.as_deref(), faster.bound, faster.interval), ("faster", Some("torch"), Some(1.0), None), "an unbounded interval is null");
+        assert_eq!((near.goal.as_str(), near.variant.as_str(), near.bound), ("near", "fused-rms", Some(0.9090909)));
+        assert_eq!(near.outcome, "INCONCLUSIVE");
+        assert!(text.ends_with("}\n") && !text.contains("NaN") && !text.contains("inf"));
     }
 }

@@ -91,7 +91,7 @@ pub struct WireRuns {
 }
 
 /// A float to seven significant digits; `None` for one JSON cannot hold.
-fn sig(v: f64) -> Option<f64> {
+pub(crate) fn sig(v: f64) -> Option<f64> {
     if !v.is_finite() {
         return None;
     }
