@@ -12,7 +12,8 @@
 //! within each run, keeping a round's variants together. Holm's procedure holds the chance of
 //! any false MATCH or MISMATCH over the whole list at 5 %, as it does over a recheck table.
 //!
-//! Runs pooled as replicates must be replicates: timed by the same protocol, and running the
+//! Only runs the suite accepted count (every variant validated against FP64). Runs pooled as
+//! replicates must be replicates: timed by the same protocol, and running the
 //! same code at every shape they share (the kernels their `meta.json` says were dispatched,
 //! compiled to the same instructions in their `ptx/softmax.ptx`), with the peers timed by the
 //! same library versions. Anything else is refused.
@@ -71,6 +72,18 @@ pub(crate) fn report(root: &Path, runs: &[String]) -> Result<BenchReport, Failur
         read.push((run.to_string(), samples));
     }
     let times = group(&read).map_err(Failure::input)?;
+    // A run the suite rejected (a variant that failed its check against FP64) is not evidence
+    // for a target, whichever variant failed.
+    for (run, _) in &read {
+        let meta_path = format!("{run}/meta.json");
+        let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
+        if let Some(status) = meta.status.as_deref().filter(|s| *s != "accepted") {
+            let because = if meta.rejected_because.is_empty() { String::new() } else { format!(" ({})", meta.rejected_because.join("; ")) };
+            return Err(Failure::input(format!(
+                "{run} is marked {status}{because}: its times are not evidence for the targets (`claimcheck stats {run}/samples.jsonl` gives its medians)"
+            )));
+        }
+    }
     // Runs are replicates only of the same code: a run of other kernels pooled in would move
     // every interval toward a kernel that is not the one judged.
     if read.len() > 1 {
