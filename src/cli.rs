@@ -114,6 +114,11 @@ pub enum Command {
         /// The table and targets as text, or as versioned JSON.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// Pool the one RUN given with every other run in its folder that the suite accepted,
+        /// timed alike, with the same code and peers, and list the others with why each was
+        /// left out.
+        #[arg(long)]
+        with_same_code: bool,
     },
     /// Render the article's figures (SVG) and article/figures/provenance.toml from the
     /// accepted run's raw samples and traces.
@@ -373,8 +378,12 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             gpu_run(out, &timing, &format!("{suite:?}").to_ascii_lowercase(), &suites, &[])
         }
         Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(out, &timing, "softmax-bench", &["softmax-bench"], &peers),
-        Command::BenchReport { runs, root, format } => {
-            let report = bench::report(&root, &runs)?;
+        Command::BenchReport { runs, root, format, with_same_code } => {
+            let report = match (with_same_code, runs.as_slice()) {
+                (false, _) => bench::report(&root, &runs)?,
+                (true, [run]) => bench::report_with_same_code(&root, run)?,
+                (true, _) => return Err(Failure::Usage("--with-same-code pools one run with the others of its folder: give one run".into())),
+            };
             out.print(&match format {
                 Format::Table => report::bench::render(&report),
                 Format::Json => report::bench::json(&report),

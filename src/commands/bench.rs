@@ -16,7 +16,8 @@
 //! replicates must be replicates: timed by the same protocol, and running the
 //! same code at every shape they share (the kernels their `meta.json` says were dispatched,
 //! compiled to the same instructions in their `ptx/softmax.ptx`), with the peers timed by the
-//! same library versions. Anything else is refused.
+//! same library versions. Anything else is refused. `--with-same-code` pools one run with
+//! every other run of its folder that qualifies, and says why each of the others did not.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -45,6 +46,8 @@ pub(crate) struct BenchReport {
     pub seed: u64,
     pub rows: Vec<Row>,
     pub targets: Vec<Target>,
+    /// With `--with-same-code`: the other runs of the folder that were not pooled, and why.
+    pub left_out: Vec<(String, String)>,
 }
 
 impl BenchReport {
@@ -56,25 +59,126 @@ impl BenchReport {
 
 /// Reads `run/samples.jsonl` of every run (root-relative) and judges them together.
 pub(crate) fn report(root: &Path, runs: &[String]) -> Result<BenchReport, Failure> {
-    let root = Root::new(root).map_err(|e| Failure::input(format!("cannot open root {}: {e}", root.display())))?;
-    let evidence = Evidence::new(root);
-    let mut read = Vec::new();
-    for run in runs {
-        let run = run.trim_end_matches('/');
-        let path = format!("{run}/samples.jsonl");
-        let jsonl = evidence.jsonl(&path).map_err(|e| e.at(&path))?;
-        let samples = jsonl.records.iter().map(|r| jsonl.record_as::<SampleRecord>(r, "a sample")).collect::<Result<Vec<_>, _>>()?;
-        // The shared sample validation first, so that a time that is not finite or negative is
-        // reported at its line; `judge` still refuses zero, which no ratio can divide by.
-        if !jsonl.records.is_empty() {
-            jsonl.samples(&jsonl.records.iter().collect::<Vec<_>>(), "device_us")?;
+    let evidence = open(root)?;
+    let read = runs.iter().map(|run| read_samples(&evidence, run.trim_end_matches('/'))).collect::<Result<Vec<_>, _>>()?;
+    judge_read(&evidence, &read)
+}
+
+/// `run` pooled with every other run in its folder that can be pooled with it: accepted by the
+/// suite, timed by the same protocol, the same code at every shape and the same peers. Pooling
+/// runs picked by hand invites picking the runs that help; this takes every one, in name order,
+/// and says why each other run of the folder was left out.
+pub(crate) fn report_with_same_code(root: &Path, run: &str) -> Result<BenchReport, Failure> {
+    let evidence = open(root)?;
+    let run = run.trim_end_matches('/');
+    let base = read_samples(&evidence, run)?;
+    let folder = run.rsplit_once('/').map_or(".", |(folder, _)| folder);
+    let entries = evidence.root().list(folder).map_err(|e| Failure::input(format!("{folder}: {e}")))?;
+    let mut chosen = vec![base];
+    let mut codes = vec![(run.to_string(), code_of(&evidence, run)?)];
+    let mut left_out = Vec::new();
+    for (name, kind) in entries {
+        let other = if folder == "." { name.clone() } else { format!("{folder}/{name}") };
+        if other == run || kind != crate::confined::Kind::Dir {
+            continue;
         }
-        read.push((run.to_string(), samples));
+        let meta = match evidence.json::<Meta>(&format!("{other}/meta.json")) {
+            Ok(meta) => meta,
+            Err(e) => {
+                left_out.push((other.clone(), one_line(&e.at(&format!("{other}/meta.json")))));
+                continue;
+            }
+        };
+        if !meta.suites.iter().any(|s| s == "softmax-bench") {
+            continue;
+        }
+        if meta.status.as_deref() != Some("accepted") {
+            left_out.push((other, format!("marked {}", meta.status.as_deref().unwrap_or("with no status"))));
+            continue;
+        }
+        // Other kernels or peers show in `meta.json`; only runs that declare the same are read
+        // further, so that a folder of many runs is not held in memory whole.
+        let mut code = declared_code(&meta);
+        let declared: Vec<(&str, RunCode)> = codes.iter().map(|(r, c)| (r.as_str(), without_instructions(c))).chain([(other.as_str(), code.clone())]).collect();
+        if let Some((why, _)) = difference(&declared) {
+            left_out.push((other, why));
+            continue;
+        }
+        if let Err(e) = add_instructions(&evidence, &other, &mut code) {
+            left_out.push((other, why(e)));
+            continue;
+        }
+        let with: Vec<(&str, RunCode)> = codes.iter().map(|(r, c)| (r.as_str(), c.clone())).chain([(other.as_str(), code.clone())]).collect();
+        if let Some((why, _)) = difference(&with) {
+            left_out.push((other, why));
+            continue;
+        }
+        let samples = match read_samples(&evidence, &other) {
+            Ok(samples) => samples,
+            Err(e) => {
+                left_out.push((other, why(e)));
+                continue;
+            }
+        };
+        let (theirs, ours) = (protocol(&samples.1), protocol(&chosen[0].1));
+        if theirs != ours {
+            left_out.push((other, format!("timed by {theirs} where {run} was timed by {ours}")));
+            continue;
+        }
+        chosen.push(samples);
+        codes.push((other, code));
     }
-    let times = group(&read).map_err(Failure::input)?;
+    let mut report = judge_read(&evidence, &chosen)?;
+    report.left_out = left_out;
+    Ok(report)
+}
+
+/// `code` as its `meta.json` alone declares it.
+fn without_instructions(code: &RunCode) -> RunCode {
+    let mut code = code.clone();
+    code.shapes.values_mut().for_each(|shape| shape.instructions.clear());
+    code
+}
+
+/// What kept a run out of the pool, on one line.
+fn why(failure: Failure) -> String {
+    match failure {
+        Failure::Input(diagnostics) | Failure::InputRefused(diagnostics, _) => diagnostics.iter().map(one_line).collect::<Vec<_>>().join("; "),
+        other => format!("{other:?}"),
+    }
+}
+
+fn one_line(d: &crate::diagnostic::Diagnostic) -> String {
+    match &d.location {
+        Some(at) => format!("{}:{}:{}: {}", at.file, at.line, at.col, d.message),
+        None => d.message.clone(),
+    }
+}
+
+fn open(root: &Path) -> Result<Evidence, Failure> {
+    let root = Root::new(root).map_err(|e| Failure::input(format!("cannot open root {}: {e}", root.display())))?;
+    Ok(Evidence::new(root))
+}
+
+/// One run's benchmark samples, every time checked by the shared sample validation.
+fn read_samples(evidence: &Evidence, run: &str) -> Result<(String, Vec<SampleRecord>), Failure> {
+    let path = format!("{run}/samples.jsonl");
+    let jsonl = evidence.jsonl(&path).map_err(|e| e.at(&path))?;
+    let samples = jsonl.records.iter().map(|r| jsonl.record_as::<SampleRecord>(r, "a sample")).collect::<Result<Vec<_>, _>>()?;
+    // The shared sample validation first, so that a time that is not finite or negative is
+    // reported at its line; `judge` still refuses zero, which no ratio can divide by.
+    if !jsonl.records.is_empty() {
+        jsonl.samples(&jsonl.records.iter().collect::<Vec<_>>(), "device_us")?;
+    }
+    Ok((run.to_string(), samples))
+}
+
+/// The runs read, refused unless they are replicates of one another, then judged.
+fn judge_read(evidence: &Evidence, read: &[(String, Vec<SampleRecord>)]) -> Result<BenchReport, Failure> {
+    let times = group(read).map_err(Failure::input)?;
     // A run the suite rejected (a variant that failed its check against FP64) is not evidence
     // for a target, whichever variant failed.
-    for (run, _) in &read {
+    for (run, _) in read {
         let meta_path = format!("{run}/meta.json");
         let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
         if let Some(status) = meta.status.as_deref().filter(|s| *s != "accepted") {
@@ -87,7 +191,7 @@ pub(crate) fn report(root: &Path, runs: &[String]) -> Result<BenchReport, Failur
     // Runs are replicates only of the same code: a run of other kernels pooled in would move
     // every interval toward a kernel that is not the one judged.
     if read.len() > 1 {
-        let codes = read.iter().map(|(run, _)| Ok((run.as_str(), code_of(&evidence, run)?))).collect::<Result<Vec<_>, Failure>>()?;
+        let codes = read.iter().map(|(run, _)| Ok((run.as_str(), code_of(evidence, run)?))).collect::<Result<Vec<_>, Failure>>()?;
         same_code(&codes).map_err(Failure::input)?;
     }
     judge_grouped(times, DEFAULT_REPLICATES).map_err(Failure::input)
@@ -118,18 +222,18 @@ const PEER_KEYS: [&str; 6] = ["torch", "triton", "liger_kernel", "cuda", "device
 fn code_of(evidence: &Evidence, run: &str) -> Result<RunCode, Failure> {
     let meta_path = format!("{run}/meta.json");
     let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
-    let ptx_path = format!("{run}/ptx/softmax.ptx");
-    let text = evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?;
+    let mut code = declared_code(&meta);
+    add_instructions(evidence, run, &mut code)?;
+    Ok(code)
+}
+
+/// What `meta` says a run ran: each shape's kernels (their instructions not yet read) and the
+/// peers' libraries.
+fn declared_code(meta: &Meta) -> RunCode {
     let mut out = RunCode::default();
     for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
         let kernels = case.dispatch.as_deref().map(kernel_names).unwrap_or_default();
-        let mut instructions = Vec::new();
-        for kernel in &kernels {
-            let entry = ptx::entry_instructions(&text, kernel)
-                .ok_or_else(|| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {meta_path} names as dispatched at {}", case.case)))?;
-            instructions.push(sha256_hex(entry.as_bytes()));
-        }
-        out.shapes.insert(case.case.clone(), Code { kernels, instructions });
+        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new() });
     }
     for record in &meta.peers {
         for key in PEER_KEYS {
@@ -138,7 +242,25 @@ fn code_of(evidence: &Evidence, run: &str) -> Result<RunCode, Failure> {
             }
         }
     }
-    Ok(out)
+    out
+}
+
+/// Each declared kernel's instructions, hashed, from the run's `ptx/softmax.ptx`.
+fn add_instructions(evidence: &Evidence, run: &str, code: &mut RunCode) -> Result<(), Failure> {
+    let ptx_path = format!("{run}/ptx/softmax.ptx");
+    let text = evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?;
+    for (case, shape) in &mut code.shapes {
+        shape.instructions = shape
+            .kernels
+            .iter()
+            .map(|kernel| {
+                ptx::entry_instructions(&text, kernel)
+                    .map(|entry| sha256_hex(entry.as_bytes()))
+                    .ok_or_else(|| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {run}/meta.json names as dispatched at {case}")))
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    Ok(())
 }
 
 /// The kernel names of a dispatch record, `name: description; name: description`.
@@ -150,6 +272,15 @@ pub(crate) fn kernel_names(dispatch: &str) -> Vec<String> {
 /// shape they share, or whose peers were timed with other libraries, on another device or by
 /// another protocol (compared where both runs record it; older runs record fewer versions).
 fn same_code(runs: &[(&str, RunCode)]) -> Result<(), String> {
+    match difference(runs) {
+        None => Ok(()),
+        Some((what, must)) => Err(format!("{what}; runs pooled as replicates must {must} (report them one by one)")),
+    }
+}
+
+/// The first difference between `runs` that keeps them from being replicates, and what
+/// replicates must share instead.
+fn difference(runs: &[(&str, RunCode)]) -> Option<(String, &'static str)> {
     let mut first: BTreeMap<&str, (&str, &Code)> = BTreeMap::new();
     let mut first_peer: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
     for (run, code) in runs {
@@ -159,16 +290,12 @@ fn same_code(runs: &[(&str, RunCode)]) -> Result<(), String> {
                 continue;
             };
             if seen.kernels != code.kernels {
-                return Err(format!(
-                    "{case}: {other} dispatched {} but {run} dispatched {}; runs pooled as replicates must run the same code (report them one by one)",
-                    shown(&seen.kernels),
-                    shown(&code.kernels)
-                ));
+                return Some((format!("{case}: {other} dispatched {} but {run} dispatched {}", shown(&seen.kernels), shown(&code.kernels)), "run the same code"));
             }
             if seen.instructions != code.instructions {
-                return Err(format!(
-                    "{case}: {other} and {run} both dispatched {}, but compiled to different instructions (ptx/softmax.ptx); runs pooled as replicates must run the same code (report them one by one)",
-                    shown(&code.kernels)
+                return Some((
+                    format!("{case}: {other} and {run} both dispatched {}, but compiled to different instructions (ptx/softmax.ptx)", shown(&code.kernels)),
+                    "run the same code",
                 ));
             }
         }
@@ -178,15 +305,13 @@ fn same_code(runs: &[(&str, RunCode)]) -> Result<(), String> {
                     first_peer.insert(key, (run, value));
                 }
                 Some(&(other, seen)) if seen != value => {
-                    return Err(format!(
-                        "{other} timed the peers with {key} {seen} but {run} with {key} {value}; runs pooled as replicates must time the same peers (report them one by one)"
-                    ));
+                    return Some((format!("{other} timed the peers with {key} {seen} but {run} with {key} {value}"), "time the same peers"));
                 }
                 Some(_) => {}
             }
         }
     }
-    Ok(())
+    None
 }
 
 fn shown(kernels: &[String]) -> String {
@@ -341,7 +466,7 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize) -> Result<BenchReport,
     }
     let replicates = replicates.max(family::replicates_needed(pending.len(), FAMILY_ALPHA));
     let targets = decide(&times, pending, replicates);
-    Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), replicates, seed: DEFAULT_SEED, rows, targets })
+    Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), replicates, seed: DEFAULT_SEED, rows, targets, left_out: Vec::new() })
 }
 
 /// The targets a shape has, given which variants were timed there.
@@ -409,6 +534,13 @@ fn decide(times: &[RunTimes], pending: Vec<Pending>, replicates: usize) -> Vec<T
         .collect()
 }
 
+/// How a run timed the benchmark. Every peer is timed by graph replay with events where a run
+/// has graph samples; the table then reads only those, so that every row is timed by the same
+/// protocol. Older runs hold stream samples only.
+fn protocol(samples: &[SampleRecord]) -> &'static str {
+    if samples.iter().any(|s| s.suite == "softmax-bench" && s.mode == "graph") { "graph" } else { "stream" }
+}
+
 /// Every run's benchmark samples grouped by shape, variant and round, all under one protocol.
 fn group(runs: &[(String, Vec<SampleRecord>)]) -> Result<Vec<RunTimes>, String> {
     let mut out: Vec<RunTimes> = Vec::new();
@@ -420,10 +552,7 @@ fn group(runs: &[(String, Vec<SampleRecord>)]) -> Result<Vec<RunTimes>, String> 
         if !samples.iter().any(|s| s.suite == "softmax-bench") {
             return Err(format!("{name}: no softmax-bench samples in this run"));
         }
-        // Every peer is timed by graph replay with events where a run has graph samples; the
-        // table then reads only those, so that every row is timed by the same protocol. Older
-        // runs hold stream samples only.
-        let mode = if samples.iter().any(|s| s.suite == "softmax-bench" && s.mode == "graph") { "graph" } else { "stream" };
+        let mode = protocol(samples);
         match mode_of {
             Some((first, m)) if m != mode => return Err(format!("{name}: timed by {mode} where {first} was timed by {m}; runs pooled in one report must be timed alike")),
             None => mode_of = Some((name, mode)),

@@ -29,6 +29,15 @@ pub struct WireBenchReport {
     pub all_met: bool,
     pub rows: Vec<WireBenchRow>,
     pub targets: Vec<WireTarget>,
+    /// With `--with-same-code`, the other runs of the folder not pooled and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<WireLeftOut>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireLeftOut {
+    pub run: String,
+    pub why: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -98,6 +107,7 @@ fn wire(report: &BenchReport) -> WireBenchReport {
         all_met: report.all_met(),
         rows: report.rows.iter().map(wire_row).collect(),
         targets: report.targets.iter().map(wire_target).collect(),
+        left_out: report.left_out.iter().map(|(run, why)| WireLeftOut { run: run.clone(), why: why.clone() }).collect(),
     }
 }
 
@@ -167,6 +177,12 @@ pub(crate) fn render(report: &BenchReport) -> String {
     }
     let count = |j: Judgement| report.targets.iter().filter(|t| t.outcome == j).count();
     let _ = writeln!(out, "{} MATCH, {} MISMATCH, {} INCONCLUSIVE", count(Judgement::Match), count(Judgement::Mismatch), count(Judgement::Inconclusive));
+    if !report.left_out.is_empty() {
+        let _ = writeln!(out, "\n{} other runs of the folder left out of the pool:", report.left_out.len());
+        for (run, why) in &report.left_out {
+            let _ = writeln!(out, "  {run}: {why}");
+        }
+    }
     out
 }
 
@@ -210,6 +226,7 @@ mod tests {
                 target(Goal::Faster { variant: "fused", peer: "torch" }, (0.0, f64::INFINITY), Judgement::Inconclusive),
                 target(Goal::Near { slack: 0.1 }, (0.88, 0.93), Judgement::Inconclusive),
             ],
+            left_out: vec![("evidence/runs/c".into(), "marked rejected".into())],
         }
     }
 
@@ -230,5 +247,7 @@ mod tests {
         assert_eq!((near.goal.as_str(), near.variant.as_str(), near.bound), ("near", "fused-rms", Some(0.9090909)));
         assert_eq!(near.outcome, "INCONCLUSIVE");
         assert!(text.ends_with("}\n") && !text.contains("NaN") && !text.contains("inf"));
+        assert_eq!(back.left_out, [WireLeftOut { run: "evidence/runs/c".into(), why: "marked rejected".into() }]);
+        assert!(render(&report()).ends_with("1 other runs of the folder left out of the pool:\n  evidence/runs/c: marked rejected\n"));
     }
 }
