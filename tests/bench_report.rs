@@ -23,6 +23,8 @@ fn with_same_code_pools_every_run_of_the_same_code_and_names_the_others() {
         support::copy_dir(&Path::new("evidence/runs").join(from), &runs.join(to));
     }
     std::fs::remove_file(runs.join("f-no-ptx/ptx/softmax.ptx")).unwrap();
+    // A folder that is not a run at all is passed over without a word.
+    std::fs::create_dir_all(runs.join("g-not-a-run")).unwrap();
     let root = dir.path().to_str().unwrap();
 
     let (code, out, err) = support::claimcheck(["bench-report", "evidence/runs/a-base", "--with-same-code", "--root", root]);

@@ -82,10 +82,16 @@ pub(crate) fn report_with_same_code(root: &Path, run: &str) -> Result<BenchRepor
         if other == run || kind != crate::confined::Kind::Dir {
             continue;
         }
-        let meta = match evidence.json::<Meta>(&format!("{other}/meta.json")) {
+        // A folder with no `meta.json` is not a run; one whose `meta.json` cannot be read is,
+        // and is named.
+        let meta_path = format!("{other}/meta.json");
+        if let Ok(None) = evidence.root().kind(&meta_path) {
+            continue;
+        }
+        let meta = match evidence.json::<Meta>(&meta_path) {
             Ok(meta) => meta,
             Err(e) => {
-                left_out.push((other.clone(), one_line(&e.at(&format!("{other}/meta.json")))));
+                left_out.push((other, one_line(&e.at(&meta_path))));
                 continue;
             }
         };
