@@ -61,7 +61,7 @@ impl BenchReport {
 pub(crate) fn report(root: &Path, runs: &[String]) -> Result<BenchReport, Failure> {
     let evidence = open(root)?;
     let read = runs.iter().map(|run| read_samples(&evidence, run.trim_end_matches('/'))).collect::<Result<Vec<_>, _>>()?;
-    judge_read(&evidence, &read)
+    judge_read(&evidence, &read, None)
 }
 
 /// `run` pooled with every other run in its folder that can be pooled with it: accepted by the
@@ -134,7 +134,7 @@ pub(crate) fn report_with_same_code(root: &Path, run: &str) -> Result<BenchRepor
         chosen.push(samples);
         codes.push((other, code));
     }
-    let mut report = judge_read(&evidence, &chosen)?;
+    let mut report = judge_read(&evidence, &chosen, Some(&codes))?;
     report.left_out = left_out;
     Ok(report)
 }
@@ -179,8 +179,9 @@ fn read_samples(evidence: &Evidence, run: &str) -> Result<(String, Vec<SampleRec
     Ok((run.to_string(), samples))
 }
 
-/// The runs read, refused unless they are replicates of one another, then judged.
-fn judge_read(evidence: &Evidence, read: &[(String, Vec<SampleRecord>)]) -> Result<BenchReport, Failure> {
+/// The runs read, refused unless they are replicates of one another, then judged. `known` is
+/// each run's code where the caller has already read it, so that no PTX is hashed twice.
+fn judge_read(evidence: &Evidence, read: &[(String, Vec<SampleRecord>)], known: Option<&[(String, RunCode)]>) -> Result<BenchReport, Failure> {
     let times = group(read).map_err(Failure::input)?;
     // A run the suite rejected (a variant that failed its check against FP64) is not evidence
     // for a target, whichever variant failed.
@@ -197,7 +198,10 @@ fn judge_read(evidence: &Evidence, read: &[(String, Vec<SampleRecord>)]) -> Resu
     // Runs are replicates only of the same code: a run of other kernels pooled in would move
     // every interval toward a kernel that is not the one judged.
     if read.len() > 1 {
-        let codes = read.iter().map(|(run, _)| Ok((run.as_str(), code_of(evidence, run)?))).collect::<Result<Vec<_>, Failure>>()?;
+        let codes = match known {
+            Some(known) => known.iter().map(|(run, code)| (run.as_str(), code.clone())).collect(),
+            None => read.iter().map(|(run, _)| Ok((run.as_str(), code_of(evidence, run)?))).collect::<Result<Vec<_>, Failure>>()?,
+        };
         same_code(&codes).map_err(Failure::input)?;
     }
     judge_grouped(times, DEFAULT_REPLICATES).map_err(Failure::input)
