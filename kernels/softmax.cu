@@ -111,6 +111,9 @@
 //   narrow    cols == 128, a group of 4, 8 or 16 lanes a row instead of a warp, so that each
 //             reduction takes 2-4 shuffles for several rows at once: level with the warp kernel
 //             or up to 4 % slower, so the shuffles are not what keeps 4096x128 from the copy.
+// Version 15 (kernels/NOTES.md):
+//   hint      the rule's warp, block and mixed forms, and the copy kernel, with every pairing
+//             of four load hints and two store hints (HINT_PAIRS).
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
@@ -263,6 +266,52 @@ extern "C" __global__ void fused_block_rms(const float* x, float* y, float* stat
 extern "C" __global__ void fused_block_plain(const float* x, float* y, float* stats, int cols, float eps) { fused_block_row<false>(x, y, stats, cols, eps); }
 
 // ---------------------------------------------------------------------------------------
+// LD picks a load's cache hints: 0 streaming (ld.global.cs, evict-first; the rule's warp and
+// block kernels and every split form), 1 the default (ld.global, as Triton's and Liger's row
+// kernels load; the rule's mixed forms), 2 the default with a 256-byte L2 prefetch hint
+// (.L2::256B, whole 256-byte sector groups), 3 the L2 only (ld.global.cg, no L1 line), 4 the
+// read-only path (ld.global.nc; x is never written while a kernel runs). ST picks a store's: 0
+// streaming (st.global.cs, as every fused form stores), 1 the default write-back (st.global, as
+// Triton's row kernel stores). Codes 3 and 4, and ST 1, were added for the sweep of issue 16,
+// version 15; 0 and 0 give exactly the intrinsics the kernels used before it.
+template <int LD>
+__device__ __forceinline__ float4 ld4(const float4* p) {
+    float4 v;
+    if (LD == 0) {
+        v = __ldcs(p);
+    } else if (LD == 1) {
+        asm volatile("ld.global.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    } else if (LD == 2) {
+        asm volatile("ld.global.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    } else if (LD == 3) {
+        asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    } else {
+        asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    }
+    return v;
+}
+
+template <int ST>
+__device__ __forceinline__ void st4(float4* p, float4 v) {
+    if (ST == 0) {
+        __stcs(p, v);
+    } else {
+        asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+    }
+}
+
+__device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+template <int LD>
+__device__ __forceinline__ void cp_async16(void* dst, const void* src) {
+    if (LD == 2) {
+        asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(smem_u32(dst)), "l"(src) : "memory");
+    } else {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_u32(dst)), "l"(src) : "memory");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // fused, a group of L lanes per row: lane l of a group holds float4s l, l + L, ..., V of them
 // (cols = 4 L V), so a warp holds 32 / L rows and each of its reductions takes log2(L) shuffles
 // for all of them at once. The rule's warp-per-row kernel is L = 32 (below; NVRTC gives it the
@@ -286,7 +335,7 @@ __device__ __forceinline__ float group_max(float v) {
     return v;
 }
 
-template <bool RMS, int L, int V>
+template <bool RMS, int L, int V, int LD = 0, int ST = 0>
 __device__ void fused_narrow_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int rows, float eps) {
     constexpr int cols = 4 * L * V;
     int row = blockIdx.x * (blockDim.x / L) + threadIdx.x / L;
@@ -296,7 +345,7 @@ __device__ void fused_narrow_rows(const float* __restrict__ x, float* __restrict
     float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols);
     float4 v[V];
 #pragma unroll
-    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + lane + L * k);
+    for (int k = 0; k < V; ++k) v[k] = ld4<LD>(xr + lane + L * k);
     float sq = 0.f, mx = NEG_INF;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
@@ -316,7 +365,7 @@ __device__ void fused_narrow_rows(const float* __restrict__ x, float* __restrict
     s = group_sum<L>(s);
     float r = 1.f / s;
 #pragma unroll
-    for (int k = 0; k < V; ++k) __stcs(yr + lane + L * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
+    for (int k = 0; k < V; ++k) st4<ST>(yr + lane + L * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
     if (stats && lane == 0) {
         record_row_stats(stats, row, scale, mx, s);
     }
@@ -326,9 +375,9 @@ __device__ void fused_narrow_rows(const float* __restrict__ x, float* __restrict
 // fused, warp per row: lane l holds float4s l, l + 32, ..., V of them (cols = 128 V), the
 // group form above with a group of 32 lanes.
 
-template <bool RMS, int V>
+template <bool RMS, int V, int LD = 0, int ST = 0>
 __device__ void fused_warp_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int rows, float eps) {
-    fused_narrow_rows<RMS, 32, V>(x, y, stats, rows, eps);
+    fused_narrow_rows<RMS, 32, V, LD, ST>(x, y, stats, rows, eps);
 }
 
 // NAME_rms_V and NAME_plain_V; the rule's are fused_warp_*, the capped forms' fused_cap_warp_*.
@@ -362,7 +411,7 @@ NARROW_KERNEL(4, 8, 64)
 // ---------------------------------------------------------------------------------------
 // fused, block per row: thread t holds float4s t, t + T, ..., V of them (cols = 4 T V).
 
-template <bool RMS, int V>
+template <bool RMS, int V, int LD = 0, int ST = 0>
 __device__ void fused_reg_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int cols, float eps) {
     __shared__ float red[64];
     const int T = blockDim.x;
@@ -370,7 +419,7 @@ __device__ void fused_reg_row(const float* __restrict__ x, float* __restrict__ y
     float4* yr = reinterpret_cast<float4*>(y + (size_t)blockIdx.x * cols);
     float4 v[V];
 #pragma unroll
-    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
+    for (int k = 0; k < V; ++k) v[k] = ld4<LD>(xr + threadIdx.x + T * k);
     float sq = 0.f, mx = NEG_INF;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
@@ -389,7 +438,7 @@ __device__ void fused_reg_row(const float* __restrict__ x, float* __restrict__ y
     s = block_sum(s, red);
     float r = 1.f / s;
 #pragma unroll
-    for (int k = 0; k < V; ++k) __stcs(yr + threadIdx.x + T * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
+    for (int k = 0; k < V; ++k) st4<ST>(yr + threadIdx.x + T * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
     if (stats && threadIdx.x == 0) {
         record_row_stats(stats, blockIdx.x, scale, mx, s);
     }
@@ -578,10 +627,10 @@ __device__ __forceinline__ void exp_rest(float4* rest, int t, float mx, float k2
     }
 }
 
-template <int V>
+template <int V, int ST = 0>
 __device__ __forceinline__ void store_scaled(float4* __restrict__ yr, int stride, const float4 (&v)[V], float r) {
 #pragma unroll
-    for (int k = 0; k < V; ++k) __stcs(yr + threadIdx.x + stride * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
+    for (int k = 0; k < V; ++k) st4<ST>(yr + threadIdx.x + stride * k, make_float4(v[k].x * r, v[k].y * r, v[k].z * r, v[k].w * r));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -635,7 +684,6 @@ REG1_KERNELS(fused_cap_reg1, 4, 256)
 // mbarrier) while this one is reduced, exponentiated and stored, so the SM's reads do not stop
 // for the reductions and the stores. Dynamic shared memory: 131072 bytes.
 
-__device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
 __device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count) : "memory");
@@ -827,30 +875,6 @@ CLUSTER_KERNEL(4, 4, 512, 3)
 // slots its own cp.async wrote, so no barrier is needed between the copy and its use.
 // Dynamic shared memory: 16 T VS bytes.
 
-// LD picks the load's cache hints: 0 streaming (ld.global.cs, as every other fused form), 1 the
-// default (ld.global, as Triton's and Liger's row kernels load), 2 the default with a 256-byte
-// L2 prefetch hint (.L2::256B), which asks the L2 to fetch whole 256-byte sectors groups.
-template <int LD>
-__device__ __forceinline__ float4 ld4(const float4* p) {
-    float4 v;
-    if (LD == 0) {
-        v = __ldcs(p);
-    } else if (LD == 1) {
-        asm volatile("ld.global.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
-    } else {
-        asm volatile("ld.global.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
-    }
-    return v;
-}
-
-template <int LD>
-__device__ __forceinline__ void cp_async16(void* dst, const void* src) {
-    if (LD == 2) {
-        asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(smem_u32(dst)), "l"(src) : "memory");
-    } else {
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_u32(dst)), "l"(src) : "memory");
-    }
-}
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 
 // The delayed-start forms' prologue (issue 16, version 7): warp 0 spins for n * delay SM
@@ -911,7 +935,7 @@ __device__ __forceinline__ void mix_row_stats(float4 (&v)[VR], float4* rest, flo
     }
 }
 
-template <bool RMS, int VR, int VS, int T, int LD>
+template <bool RMS, int VR, int VS, int T, int LD, int ST = 0>
 __device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, float eps) {
     constexpr int COLS = 4 * T * (VR + VS);
     extern __shared__ __align__(16) float4 rest[];
@@ -929,11 +953,11 @@ __device__ void fused_mix_row(const float* __restrict__ x, float* __restrict__ y
     float scale = 1.f, mx, s, r;
     mix_row_stats<RMS, VR, VS, T>(v, rest, red, eps, scale, mx, s, r);
     TRACE_MARK(3);
-    store_scaled(yr, T, v, r);
+    store_scaled<VR, ST>(yr, T, v, r);
 #pragma unroll
     for (int k = 0; k < VS; ++k) {
         float4 h = rest[t + T * k];
-        __stcs(yr + t + T * (VR + k), make_float4(h.x * r, h.y * r, h.z * r, h.w * r));
+        st4<ST>(yr + t + T * (VR + k), make_float4(h.x * r, h.y * r, h.z * r, h.w * r));
     }
     if (stats && t == 0) {
         record_row_stats(stats, blockIdx.x, scale, mx, s);
@@ -963,6 +987,43 @@ MIX_KERNEL(14, 18, 256, 3, 1)
 MIX_KERNELS(fused_mixf, 8, 8, 512, 2, 0)
 MIX_KERNELS(fused_mixf, 8, 8, 512, 2, 1)
 MIX_KERNELS(fused_mixf, 2, 6, 1024, 2, 1)
+
+// The rule's warp, block and mixed forms with every pairing of four load hints and two store
+// hints (issue 16, version 15; `ld4` and `st4` above give the codes), the rule's own pairing
+// among them as a control under another name: fused_hint_{rms,plain}_warp_V_LD_ST,
+// fused_hint_{rms,plain}_reg_V_T_LD_ST and fused_hint_{rms,plain}_mix_VR_VS_T_LD_ST. The mixed
+// forms' shared-memory half is loaded by cp.async.cg in every pairing.
+#define HINT_WARP(V, LD, ST)                                                                                                   \
+    extern "C" __global__ void __launch_bounds__(256) fused_hint_rms_warp_##V##_##LD##_##ST(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_warp_rows<true, V, LD, ST>(x, y, st, rows, eps);                                                                 \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(256) fused_hint_plain_warp_##V##_##LD##_##ST(const float* x, float* y, float* st, int rows, float eps) { \
+        fused_warp_rows<false, V, LD, ST>(x, y, st, rows, eps);                                                                \
+    }
+#define HINT_REG(V, T, LD, ST)                                                                                                 \
+    extern "C" __global__ void __launch_bounds__(T) fused_hint_rms_reg_##V##_##T##_##LD##_##ST(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_reg_row<true, V, LD, ST>(x, y, st, cols, eps);                                                                   \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T) fused_hint_plain_reg_##V##_##T##_##LD##_##ST(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_reg_row<false, V, LD, ST>(x, y, st, cols, eps);                                                                  \
+    }
+#define HINT_MIX(VR, VS, T, LD, ST)                                                                                            \
+    extern "C" __global__ void __launch_bounds__(T, 2) fused_hint_rms_mix_##VR##_##VS##_##T##_##LD##_##ST(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_mix_row<true, VR, VS, T, LD, ST>(x, y, st, eps);                                                                 \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, 2) fused_hint_plain_mix_##VR##_##VS##_##T##_##LD##_##ST(const float* x, float* y, float* st, int cols, float eps) { \
+        fused_mix_row<false, VR, VS, T, LD, ST>(x, y, st, eps);                                                                \
+    }
+// Every pairing: loads 0, 1, 3, 4 (streaming, default, L2 only, read-only path) with stores 0, 1
+// (streaming, default).
+#define HINT_PAIRS(M, ...) \
+    M(__VA_ARGS__, 0, 0) M(__VA_ARGS__, 0, 1) M(__VA_ARGS__, 1, 0) M(__VA_ARGS__, 1, 1) M(__VA_ARGS__, 3, 0) M(__VA_ARGS__, 3, 1) M(__VA_ARGS__, 4, 0) M(__VA_ARGS__, 4, 1)
+HINT_PAIRS(HINT_WARP, 1)
+HINT_PAIRS(HINT_WARP, 4)
+HINT_PAIRS(HINT_WARP, 8)
+HINT_PAIRS(HINT_REG, 4, 256)
+HINT_PAIRS(HINT_MIX, 8, 8, 512)
+HINT_PAIRS(HINT_MIX, 2, 6, 1024)
 
 // The mixed form with the first wave's second block on each SM started late (issue 16, version
 // 7): blocks first..2 first - 1 (first = the SM count; in launch order these are the second
@@ -2479,3 +2540,14 @@ extern "C" __global__ void copy_f4(const float4* __restrict__ x, float4* __restr
     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i < n4) __stcs(y + i, __ldcs(x + i));
 }
+
+// copy_f4 with the hint pairings of the fused forms above (issue 16, version 15; copy_hint_0_0 is
+// copy_f4 under another name, the control): a fused form that gains from a pairing is held to
+// the copy that gains from it too.
+#define COPY_HINT(LD, ST)                                                                                                      \
+    extern "C" __global__ void copy_hint_##LD##_##ST(const float4* __restrict__ x, float4* __restrict__ y, long long n4) {     \
+        long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;                                                        \
+        if (i < n4) st4<ST>(y + i, ld4<LD>(x + i));                                                                           \
+    }
+#define COPY_HINT_PAIR(_, LD, ST) COPY_HINT(LD, ST)
+HINT_PAIRS(COPY_HINT_PAIR, 0)

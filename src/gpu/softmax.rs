@@ -114,6 +114,56 @@ pub(crate) enum Fused {
     /// each publishes its partial and counts itself on the row's counter, and the piece that
     /// counts last writes the whole row, reading the other pieces again from the L2.
     Last { vr: usize, vs: usize, threads: u32, tail: usize, pv: usize },
+    /// A rule form (`of`) compiled with other cache hints on its global loads (`ld`: 0
+    /// streaming, 1 default, 3 the L2 only, 4 the read-only path) and stores (`st`: 0
+    /// streaming, 1 default write-back), launched exactly as the form it mirrors (issue 16,
+    /// version 15). The rule's own pairing is among them as a control under another name.
+    Hint { of: Hinted, ld: u8, st: u8 },
+}
+
+/// The rule forms a `Hint` form mirrors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Hinted {
+    Warp { v: usize },
+    Reg { v: usize, threads: u32 },
+    Mix { vr: usize, vs: usize, threads: u32 },
+}
+
+/// The hint pairings of the `Hint` forms and of the copies timed beside them, (load, store) as
+/// in `Fused::Hint`: every load hint with every store hint.
+pub(crate) const HINT_PAIRS: [(u8, u8); 8] = [(0, 0), (0, 1), (1, 0), (1, 1), (3, 0), (3, 1), (4, 0), (4, 1)];
+
+/// Short names of the load and store hints, as in `Fused::Hint`.
+fn hint_names(ld: u8, st: u8) -> (&'static str, &'static str) {
+    let load = match ld {
+        0 => "cs",
+        1 => "ca",
+        2 => "l2",
+        3 => "cg",
+        _ => "nc",
+    };
+    (load, if st == 0 { "cs" } else { "wb" })
+}
+
+impl Hinted {
+    /// The form this one mirrors, with the rule's own hints.
+    fn form(self) -> Fused {
+        match self {
+            Hinted::Warp { v } => Fused::Warp { v },
+            Hinted::Reg { v, threads } => Fused::Reg { v, threads },
+            Hinted::Mix { vr, vs, threads } => Fused::Mix { vr, vs, threads, ld: 1, fit: false },
+        }
+    }
+
+    /// The rule form `form` as a `Hinted` one, where it is one of the three.
+    fn of(form: Fused) -> Option<Hinted> {
+        match form {
+            Fused::Warp { v } => Some(Hinted::Warp { v }),
+            Fused::Reg { v, threads } => Some(Hinted::Reg { v, threads }),
+            Fused::Mix { vr, vs, threads, fit: false, .. } => Some(Hinted::Mix { vr, vs, threads }),
+            _ => None,
+        }
+    }
 }
 
 /// The form a `Capped` form launches.
@@ -260,6 +310,14 @@ impl Fused {
             // The same kernel under its own name (kernels/softmax.cu), so that the cap's launch
             // attributes do not touch the rule's.
             Fused::Capped { of, v, threads, .. } => of.form(*v, *threads).kernel(rms).replacen("fused_", "fused_cap_", 1),
+            Fused::Hint { of, ld, st } => {
+                let form = match of {
+                    Hinted::Warp { v } => format!("warp_{v}"),
+                    Hinted::Reg { v, threads } => format!("reg_{v}_{threads}"),
+                    Hinted::Mix { vr, vs, threads } => format!("mix_{vr}_{vs}_{threads}"),
+                };
+                format!("fused_hint_{flavour}_{form}_{ld}_{st}")
+            }
         }
     }
 
@@ -287,6 +345,7 @@ impl Fused {
             | Fused::Handoff { threads, .. } => *threads,
             Fused::Split { .. } | Fused::Pipe => 1024,
             Fused::Ord { .. } => 256,
+            Fused::Hint { of, .. } => of.form().threads(cols),
             Fused::Block => row_threads(cols),
         }
     }
@@ -305,6 +364,7 @@ impl Fused {
             // Each block's share of the SM's shared memory, less what the driver keeps and the
             // kernel's own 64 floats (none in the warp kernel): a block more would not fit.
             Fused::Capped { of, per_sm, .. } => SM_SHARED / per_sm - BLOCK_RESERVED_SHARED - of.own_shared(),
+            Fused::Hint { of, .. } => of.form().dynamic_shared(),
             _ => 0,
         }
     }
@@ -353,6 +413,7 @@ impl Fused {
             Fused::Tail { tail, .. } | Fused::Last { tail, .. } => rows - tail + tail * self.pieces(cols),
             // The mixed form's blocks; the partner launches its own.
             Fused::Handoff { tail, .. } => rows - tail,
+            Fused::Hint { of, .. } => of.form().blocks(rows, cols),
             _ => rows * self.split(cols),
         }
     }
@@ -446,6 +507,12 @@ impl Fused {
             Fused::Tail { vr, vs, threads, tail, pv } => format!("tail{vr}-{vs}x{threads}-t{tail}p{pv}"),
             Fused::Last { vr, vs, threads, tail, pv } => format!("last{vr}-{vs}x{threads}-t{tail}p{pv}"),
             Fused::Handoff { vr, vs, threads, tail, cs } => format!("hand{vr}-{vs}x{threads}-t{tail}c{cs}"),
+            Fused::Hint { of, ld, st } => {
+                let (load, store) = hint_names(*ld, *st);
+                let form = of.form().short();
+                // The mixed forms' short names end in their load hint; the pairing replaces it.
+                format!("hint-{}-{load}-{store}", form.trim_end_matches("-ca"))
+            }
         }
     }
 
@@ -465,6 +532,14 @@ impl Fused {
     pub(crate) fn candidates(rows: usize, cols: usize, families: &str) -> Vec<Fused> {
         let on = |f: &str| families.split(',').any(|x| x.trim() == f || x.trim() == "all");
         let mut out = Vec::new();
+        // The rule's warp, block and mixed forms with every pairing of load and store hints
+        // (issue 16, version 15), the rule's own pairing among them as a control: at 32768
+        // columns the RMS-scaled and the plain softmax each have their own form.
+        if on("hint") {
+            let mut rule: Vec<Hinted> = [true, false].into_iter().filter_map(|rms| Hinted::of(Fused::choose(rows, cols, Resident::ANY, rms))).collect();
+            rule.dedup();
+            out.extend(rule.into_iter().flat_map(|of| HINT_PAIRS.map(|(ld, st)| Fused::Hint { of, ld, st })));
+        }
         // The forms the rule dispatched before version 10 of issue 16, to be timed beside it.
         if on("prev") {
             if cols == 32768 {
@@ -700,6 +775,10 @@ impl Fused {
                 4 * vr,
                 4 * vs
             ),
+            Fused::Hint { of, ld, st } => {
+                let (load, store) = hint_names(*ld, *st);
+                format!("the rule's `{}` compiled with `{load}` loads and `{store}` stores (cache hints)", of.form().short())
+            }
         }
     }
 }
@@ -755,6 +834,10 @@ enum Variant {
     /// As `PhasedCopy`, at 8 rows only, in the `Fan` forms' layout: blocks of 512 threads, each
     /// thread one float4 of every row. Not a ceiling either.
     PhasedCopyRows,
+    /// softmax-bench only, with `hint` (or `all`) in CLAIMCHECK_SOFTMAX_CANDIDATES: the copy
+    /// kernel compiled with a pairing of load and store hints (as in `Fused::Hint`), so that a
+    /// fused form that gains from a pairing can be held to the copy that gains from it too.
+    CopyHint(u8, u8),
     /// softmax-bench only: the plain stable softmax, fused.
     FusedPlain,
     /// softmax-bench only: cuDNN on the plain softmax.
@@ -776,6 +859,10 @@ impl Variant {
             (Variant::CopyKernel, _) => "copy-kernel",
             (Variant::PhasedCopy, _) => "phased-copy",
             (Variant::PhasedCopyRows, _) => "phased-copy-rows",
+            (Variant::CopyHint(ld, st), _) => {
+                let (load, store) = hint_names(ld, st);
+                Box::leak(format!("x-copy-{load}-{store}").into_boxed_str())
+            }
             (Variant::FusedPlain, _) => "fused",
             (Variant::CudnnPlain, _) => "cudnn",
             (Variant::Cand(f, rms), _) => Box::leak(format!("x-{}{}", f.short(), if rms { "-rms" } else { "" }).into_boxed_str()),
@@ -785,7 +872,10 @@ impl Variant {
     fn rms(self) -> bool {
         match self {
             Variant::Cand(_, rms) => rms,
-            _ => !matches!(self, Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows),
+            _ => !matches!(
+                self,
+                Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CopyHint(..)
+            ),
         }
     }
 
@@ -801,6 +891,7 @@ impl Variant {
             | Variant::CopyKernel
             | Variant::PhasedCopy
             | Variant::PhasedCopyRows
+            | Variant::CopyHint(..)
             | Variant::CudnnPlain
             | Variant::Cand(..) => 2 * e,
             Variant::Cudnn => 5 * e,
@@ -820,6 +911,8 @@ struct Kernels {
     copy: CudaFunction,
     phased_copy: CudaFunction,
     phased_copy_rows: CudaFunction,
+    /// The hinted copies (`Variant::CopyHint`) by pairing, loaded only when they are timed.
+    copy_hints: Vec<((u8, u8), CudaFunction)>,
     /// The forms `fused_rms` and `fused_plain` belong to.
     form_rms: Fused,
     form_plain: Fused,
@@ -930,6 +1023,14 @@ impl Shape {
                     Fused::Mix { threads, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows, threads, form.dynamic_shared()))?;
                     },
+                    // Launched as the form it mirrors: only the kernel's cache hints differ.
+                    Fused::Hint { of, .. } => unsafe {
+                        let last = match of {
+                            Hinted::Warp { .. } => rows as i32,
+                            Hinted::Reg { .. } | Hinted::Mix { .. } => cols,
+                        };
+                        b.arg(&last).arg(&eps).launch(cfg(form.blocks(self.rows, self.cols) as u32, form.threads(self.cols), form.dynamic_shared()))?;
+                    },
                     Fused::Handoff { threads, tail, cs, .. } => unsafe {
                         b.arg(&cols).arg(&eps).launch(cfg(rows - tail as u32, threads, form.dynamic_shared()))?;
                         let Some(ends) = &ends else { anyhow::bail!("{form:?}: no row pointers") };
@@ -1018,9 +1119,13 @@ impl Shape {
             }
             Variant::Copy => stream.memcpy_dtod(&set.x, &mut set.y)?,
             // SAFETY: x and y hold rows × cols floats, a multiple of 4.
-            Variant::CopyKernel => unsafe {
+            Variant::CopyKernel | Variant::CopyHint(..) => unsafe {
+                let f = match v {
+                    Variant::CopyHint(ld, st) => &k.copy_hints.iter().find(|c| c.0 == (ld, st)).ok_or_else(|| anyhow::anyhow!("hinted copy {ld}, {st} not loaded"))?.1,
+                    _ => &k.copy,
+                };
                 let n4 = (self.rows * self.cols / 4) as i64;
-                stream.launch_builder(&k.copy).arg(&set.x).arg(&mut set.y).arg(&n4).launch(cfg((n4 as u32).div_ceil(256), 256, 0))?;
+                stream.launch_builder(f).arg(&set.x).arg(&mut set.y).arg(&n4).launch(cfg((n4 as u32).div_ceil(256), 256, 0))?;
             },
             // SAFETY: x and y hold rows × cols floats, a multiple of 8192 at every shape of the
             // benchmark (one block of 512 threads a 8192 floats).
@@ -1037,6 +1142,11 @@ impl Shape {
         }
         Ok(())
     }
+}
+
+/// Whether CLAIMCHECK_SOFTMAX_CANDIDATES names `family` (or `all`).
+fn candidate_family_on(family: &str) -> bool {
+    std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES").is_ok_and(|f| f.split(',').any(|x| x.trim() == family || x.trim() == "all"))
 }
 
 /// Launches a `Handoff` form's partner, a cluster kernel (x, y, stats, cols, eps) over the
@@ -1163,6 +1273,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 }
             }
         }
+        let hinted_copies = bench && candidate_family_on("hint");
         let kernels = Kernels {
             rms: module.function("sm_rms")?,
             max: module.function("sm_max")?,
@@ -1175,6 +1286,11 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             copy: module.function("copy_f4")?,
             phased_copy: module.function("copy_phased_4_512")?,
             phased_copy_rows: module.function("copy_phased_rows_8")?,
+            copy_hints: if hinted_copies {
+                HINT_PAIRS.iter().map(|&(ld, st)| Ok(((ld, st), module.function(&format!("copy_hint_{ld}_{st}"))?))).collect::<anyhow::Result<_>>()?
+            } else {
+                Vec::new()
+            },
             form_rms,
             form_plain,
             cands,
@@ -1192,12 +1308,13 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
         };
         let shape = Shape { rows, cols, kernels, cudnn };
         let mut active: Vec<Variant> = variants.iter().copied().filter(|v| shape.cudnn.is_some() || !matches!(v, Variant::Cudnn | Variant::CudnnPlain)).collect();
-        if bench && std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES").is_ok_and(|f| f.split(',').any(|x| matches!(x.trim(), "phased" | "all"))) {
+        if bench && candidate_family_on("phased") {
             active.push(Variant::PhasedCopy);
             if rows == 8 && cols.is_multiple_of(2048) {
                 active.push(Variant::PhasedCopyRows);
             }
         }
+        active.extend(shape.kernels.copy_hints.iter().map(|((ld, st), _)| Variant::CopyHint(*ld, *st)));
         for (form, _, _) in &shape.kernels.cands {
             active.push(Variant::Cand(*form, false));
             active.push(Variant::Cand(*form, true));
@@ -1228,7 +1345,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 gpu.run_once(|s| shape.submit(v, set, s, true))?;
                 let y = gpu.stream.clone_dtoh(&set.y)?;
                 let c = |what| Compared { suite, case: &case, variant: v.name(bench), what, fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
-                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows) {
+                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CopyHint(..)) {
                     out.validation.push(reference::compare_bits(&c("y"), &y, &x));
                     continue;
                 }
@@ -1296,7 +1413,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 gpu.stream.synchronize()?;
                 let y = gpu.stream.clone_dtoh(&sets[0].y)?;
                 let c = Compared { suite, case: &case, variant: v.name(bench), what: "y-graph", fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
-                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows) {
+                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CopyHint(..)) {
                     out.validation.push(reference::compare_bits(&c, &y, &x));
                     continue;
                 }
@@ -1371,7 +1488,15 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
     let p = module.function(&form.kernel(false))?;
     for f in [&r, &p] {
         match form {
-            Fused::Pipe | Fused::Mix { .. } | Fused::ClMix { .. } | Fused::MixP { .. } | Fused::MixD { .. } | Fused::Tail { .. } | Fused::Last { .. } | Fused::Handoff { .. } => {
+            Fused::Pipe
+            | Fused::Mix { .. }
+            | Fused::ClMix { .. }
+            | Fused::MixP { .. }
+            | Fused::MixD { .. }
+            | Fused::Tail { .. }
+            | Fused::Last { .. }
+            | Fused::Handoff { .. }
+            | Fused::Hint { of: Hinted::Mix { .. }, .. } => {
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, form.dynamic_shared() as i32)?;
                 // Two blocks of the mixed form must find their shared memory on one SM.
                 f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, form.carveout())?;
@@ -1538,6 +1663,10 @@ mod tests {
             ["fused", "tail", _, vr, vs, t, pv] => format!("TAIL_KERNEL({vr}, {vs}, {t}, 2, {pv})"),
             ["fused", "last", _, vr, vs, t, pv] => format!("LAST_KERNEL({vr}, {vs}, {t}, 2, {pv})"),
             ["fused", "mixh", _, vr, vs, t] => format!("MIXH_KERNEL({vr}, {vs}, {t},"),
+            // Every pairing of HINT_PAIRS is made for each form (`hint_pairs_match_the_source`).
+            ["fused", "hint", _, "warp", v, _, _] => format!("HINT_PAIRS(HINT_WARP, {v})"),
+            ["fused", "hint", _, "reg", v, t, _, _] => format!("HINT_PAIRS(HINT_REG, {v}, {t})"),
+            ["fused", "hint", _, "mix", vr, vs, t, _, _] => format!("HINT_PAIRS(HINT_MIX, {vr}, {vs}, {t})"),
             _ => name.to_string(),
         }
     }
@@ -1547,17 +1676,61 @@ mod tests {
         let source = super::super::KERNELS[1].1;
         for (rows, cols) in SHAPES {
             for form in Fused::candidates(rows, cols, "all") {
-                // A warp per row covers 128 v columns; every other form's blocks cover the row.
-                let covered = match form {
-                    Fused::Capped { of: Base::Warp, v, .. } => 128 * v,
-                    Fused::Narrow { lanes, v, .. } => 4 * lanes * v,
-                    _ => form.threads(cols) as usize * 4 * form_values(form) * cluster(form, cols),
-                };
-                assert_eq!(covered, cols, "{form:?} does not cover {cols} columns");
+                assert_eq!(covered(form, cols), cols, "{form:?} does not cover {cols} columns");
                 for rms in [true, false] {
                     let name = form.kernel(rms);
                     assert!(source.contains(&format!("{name}(")) || source.contains(&macro_form(&name)), "{name} is not defined in kernels/softmax.cu");
                 }
+            }
+        }
+    }
+
+    /// Columns a row's blocks cover: a warp per row covers 128 v columns, a hinted form as
+    /// many as the form it mirrors; every other form's blocks cover the row.
+    fn covered(form: Fused, cols: usize) -> usize {
+        match form {
+            Fused::Warp { v } | Fused::Capped { of: Base::Warp, v, .. } => 128 * v,
+            Fused::Narrow { lanes, v, .. } => 4 * lanes * v,
+            Fused::Hint { of, .. } => covered(of.form(), cols),
+            _ => form.threads(cols) as usize * 4 * form_values(form) * cluster(form, cols),
+        }
+    }
+
+    /// The pairings the source makes for every hinted form and copy are the ones the tool
+    /// times, so that no `Hint` form or hinted copy names a kernel that is not there.
+    #[test]
+    fn hint_pairs_match_the_source() {
+        let source = super::super::KERNELS[1].1;
+        let line = source.lines().skip_while(|l| !l.starts_with("#define HINT_PAIRS(M, ...)")).nth(1).expect("HINT_PAIRS is defined");
+        let pairs: Vec<(u8, u8)> = line
+            .split("M(__VA_ARGS__, ")
+            .skip(1)
+            .map(|p| {
+                let (ld, st) = p.split_once(')').expect("a closed pairing").0.split_once(", ").expect("two hints");
+                (ld.trim().parse().expect("a load hint"), st.trim().parse().expect("a store hint"))
+            })
+            .collect();
+        assert_eq!(pairs, HINT_PAIRS);
+        assert!(source.contains("HINT_PAIRS(COPY_HINT_PAIR, 0)"));
+        // Every rule form a hinted one can mirror is made with every pairing.
+        for (rows, cols) in SHAPES {
+            let forms = Fused::candidates(rows, cols, "hint");
+            let rule: Vec<Fused> = [true, false].map(|rms| Fused::choose(rows, cols, Resident::H200, rms)).into_iter().filter(|f| Hinted::of(*f).is_some()).collect();
+            assert_eq!(
+                forms.len(),
+                if rule.is_empty() {
+                    0
+                } else if rule[0] == rule[1] {
+                    8
+                } else {
+                    16
+                },
+                "{rows}x{cols}: {forms:?}"
+            );
+            for form in rule {
+                let of = Hinted::of(form).expect("a hinted form");
+                assert_eq!(of.form(), form, "the hinted form launches as the rule's");
+                assert!(forms.contains(&Fused::Hint { of, ld: 1, st: 0 }) && forms.contains(&Fused::Hint { of, ld: 0, st: 0 }));
             }
         }
     }
