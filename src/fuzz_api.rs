@@ -1,12 +1,16 @@
 //! The one door the fuzz targets (`fuzz/`) come through: thin wrappers that feed untrusted
 //! bytes to each parser and reader, and exercise what is built from them. Everything else in
 //! the crate may become `pub(crate)` or move without breaking the targets, as long as these
-//! signatures stay. This module never touches the file system and holds no logic of its own.
+//! signatures stay. Only [`bench_pool`] touches the file system, since what it feeds is a
+//! folder: it lays the input out as a tree of runs in a fresh temporary folder and removes it
+//! afterwards. The module holds no logic of its own beyond laying out inputs and the checks
+//! that tell a wrong answer from a bad input.
 //!
 //! Each function must return normally for any input: a panic, an abort, a stack overflow or a
 //! runaway allocation is a bug the fuzzer reports.
 
 use std::collections::BTreeMap;
+use std::os::unix::ffi::OsStringExt;
 
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
@@ -125,10 +129,16 @@ pub fn bench_report(bytes: &[u8]) {
 /// `bytes` cut at lines that hold only `---` (a CR before the newline allowed) into at most
 /// three parts.
 fn split_runs(bytes: &[u8]) -> Vec<&[u8]> {
+    split_at_separators(bytes, 3)
+}
+
+/// `bytes` cut at lines that hold only `---` (a CR before the newline allowed) into at most
+/// `most` parts; the last part keeps any further such line.
+fn split_at_separators(bytes: &[u8], most: usize) -> Vec<&[u8]> {
     let mut parts = Vec::new();
     let mut start = 0;
     let mut at = 0;
-    while parts.len() < 2 && at < bytes.len() {
+    while parts.len() + 1 < most && at < bytes.len() {
         let end = bytes[at..].iter().position(|b| *b == b'\n').map_or(bytes.len(), |i| at + i + 1);
         let line = &bytes[at..end];
         if matches!(line, b"---" | b"---\n" | b"---\r\n") {
@@ -139,6 +149,157 @@ fn split_runs(bytes: &[u8]) -> Vec<&[u8]> {
     }
     parts.push(&bytes[start..]);
     parts
+}
+
+/// What every file the tree links out to holds, after the text of the file it stands in for:
+/// were a reader to follow such a link, a parse error's snippet or a table built from it would
+/// carry this text into the report, so finding it there shows a read outside the root.
+const OUTSIDE_SECRET: &str = "OUTSIDE-SECRET-b3nchp00l";
+
+/// The files of a run, in the order the input gives them.
+const RUN_FILES: [&str; 3] = ["meta.json", "ptx/softmax.ptx", "samples.jsonl"];
+
+/// `bench-report RUN --with-same-code` over a folder of one to four runs laid out from `bytes`,
+/// with 200 bootstrap replicates a target, the report laid out as text and as JSON.
+///
+/// The first byte steers the tree: bits 0–1 pick which run is RUN, bit 2 adds a folder with no
+/// `meta.json` (which must be passed over without a word), bit 3 makes links relative rather
+/// than absolute, bit 4 gives RUN with a trailing slash, bit 5 renames the last of several runs
+/// to a name that is not UTF-8. The second byte, where it is not 0,
+/// puts a link in place of one run's file or folder ([`lay_link`]). The rest is cut at lines
+/// holding only `---` into at most twelve parts, three a run: `meta.json`, `ptx/softmax.ptx`
+/// and `samples.jsonl`; a run whose parts run out lacks the files left.
+///
+/// Besides returning normally, the command must not read outside the root (no report or error
+/// holds [`OUTSIDE_SECRET`], and no run with a link out is pooled), must fail only as bad input
+/// (exit 2), must put RUN first among the runs pooled, and must name no folder without a
+/// `meta.json` among the runs left out.
+pub fn bench_pool(bytes: &[u8]) {
+    // An input that holds the secret itself would make its appearance prove nothing.
+    if bytes.windows(OUTSIDE_SECRET.len()).any(|w| w == OUTSIDE_SECRET.as_bytes()) {
+        return;
+    }
+    let (steer, link, rest) = match bytes {
+        [steer, link, rest @ ..] => (*steer, *link, rest),
+        [steer] => (*steer, 0, &[][..]),
+        [] => (0, 0, &[][..]),
+    };
+    let parts = split_at_separators(rest, 3 * 4);
+    let runs = parts.len().div_ceil(3);
+    // A failure to lay out the tree is the machine's (a full disk), not the input's, and would
+    // make every later input test nothing; it stops the fuzzer at once.
+    let tmp = tempfile::tempdir().expect("a temporary folder for the tree");
+    let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
+    let folder = root.join("evidence/runs");
+    for (n, files) in parts.chunks(3).enumerate() {
+        let run = folder.join(format!("r{}", n + 1));
+        for (name, text) in RUN_FILES.iter().zip(files) {
+            write_file(&run.join(name), text);
+        }
+    }
+    if steer & 0b100 != 0 {
+        // Notes and a copy of the first run's samples and code, but no `meta.json`: not a run.
+        let notes = folder.join("notes");
+        write_file(&notes.join("README.md"), b"Not a run: no meta.json.\n");
+        for (name, text) in RUN_FILES.iter().zip(&parts).skip(1) {
+            write_file(&notes.join(name), text);
+        }
+    }
+    let unreadable = (link != 0).then(|| lay_link(&folder, &outside, &parts, usize::from(link - 1), steer & 0b1000 != 0)).flatten();
+    let mut names: Vec<String> = (1..=runs).map(|n| format!("evidence/runs/r{n}")).collect();
+    if steer & 0b10_0000 != 0 && runs > 1 {
+        // A folder name that is not UTF-8 cannot be given back as the path it was listed by.
+        let odd = std::ffi::OsString::from_vec(format!("r{runs}\u{7f}").into_bytes().into_iter().chain([0xff]).collect());
+        names[runs - 1] = format!("evidence/runs/{}", odd.to_string_lossy());
+        std::fs::rename(folder.join(format!("r{runs}")), folder.join(odd)).expect("a folder of the tree renamed");
+    }
+    // The runs that may be named as left out: those with a `meta.json`, as a file or a link,
+    // named as a listing shows them.
+    let with_meta: Vec<String> = std::fs::read_dir(&folder)
+        .expect("the folder of runs")
+        .filter_map(Result::ok)
+        .filter(|entry| std::fs::symlink_metadata(entry.path().join("meta.json")).is_ok())
+        .map(|entry| format!("evidence/runs/{}", entry.file_name().to_string_lossy()))
+        .collect();
+    let base = usize::from(steer & 0b11) % runs;
+    let run = format!("evidence/runs/r{}{}", base + 1, if steer & 0b1_0000 != 0 { "/" } else { "" });
+    let shown = match crate::commands::bench::pool_with_same_code(&root, &run, 200) {
+        Ok(report) => {
+            let _ = report.all_met();
+            assert_eq!(report.runs.first().map(String::as_str), Some(run.trim_end_matches('/')), "RUN comes first among the runs pooled");
+            if let Some(n) = unreadable {
+                assert!(!report.runs.contains(&names[n]), "{} is pooled, yet a file of it links out of the root or to nothing", names[n]);
+            }
+            for (left, why) in &report.left_out {
+                assert!(with_meta.contains(left), "{left} has no meta.json, yet is named as left out ({why})");
+            }
+            let reasons: Vec<String> = report.left_out.iter().map(|(run, why)| format!("{run}: {why}")).collect();
+            [crate::report::bench::render(&report), crate::report::bench::json(&report), reasons.join("\n")].join("\n")
+        }
+        Err(crate::status::Failure::Input(diagnostics) | crate::status::Failure::InputRefused(diagnostics, _)) => {
+            diagnostics.iter().map(|d| format!("{}\n{d}", d.render())).collect::<Vec<_>>().join("\n")
+        }
+        Err(other) => panic!("bad input must be refused as bad input (exit 2), not as {other:?}"),
+    };
+    assert!(!shown.contains(OUTSIDE_SECRET), "a file outside the root was read:\n{shown}");
+}
+
+/// Writes `bytes` to `path`, making its folders.
+fn write_file(path: &std::path::Path, bytes: &[u8]) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("a folder of the tree");
+    }
+    std::fs::write(path, bytes).expect("a file of the tree");
+}
+
+/// One link in the tree under `folder` (`evidence/runs`), chosen by `pick`: which of seven
+/// kinds (`pick % 7`), in which run (`pick / 7`, modulo the runs). Five lead outside the root to
+/// `outside`, whose files hold what they stand in for followed by [`OUTSIDE_SECRET`]: the
+/// run's `meta.json`, its PTX, its samples, its `ptx` folder or the whole run folder. One leads
+/// to another run's `meta.json` inside the root, and one to nothing. Returns the run whose
+/// files cannot all be read, where the link makes one.
+fn lay_link(folder: &std::path::Path, outside: &std::path::Path, parts: &[&[u8]], pick: usize, relative: bool) -> Option<usize> {
+    let runs = parts.len().div_ceil(3);
+    let n = pick / 7 % runs;
+    let text = |file: usize| {
+        let mut text = parts.get(3 * n + file).copied().unwrap_or_default().to_vec();
+        text.extend_from_slice(format!("\n{OUTSIDE_SECRET}\n").as_bytes());
+        text
+    };
+    let (at, to) = match pick % 7 {
+        kind @ 0..=2 => {
+            write_file(&outside.join(RUN_FILES[kind]), &text(kind));
+            (RUN_FILES[kind], outside.join(RUN_FILES[kind]))
+        }
+        kind @ (3 | 4) => {
+            for (file, name) in RUN_FILES.iter().enumerate() {
+                write_file(&outside.join(name), &text(file));
+            }
+            if kind == 3 { ("ptx", outside.join("ptx")) } else { ("", outside.to_path_buf()) }
+        }
+        5 => ("meta.json", folder.join(format!("r{}", (n + 1) % runs + 1)).join("meta.json")),
+        _ => ("samples.jsonl", outside.join("missing")),
+    };
+    let run = folder.join(format!("r{}", n + 1));
+    let path = if at.is_empty() { run } else { run.join(at) };
+    // The link replaces whatever the input put there, file or folder.
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(&path);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("a folder of the tree");
+    }
+    // A relative link climbs from its own folder to the temporary folder that holds both the
+    // root and `outside`, then down to its target.
+    let base = folder.parent().and_then(|evidence| evidence.parent()).and_then(|root| root.parent()).expect("the tree's own folders");
+    let target = match (relative, to.strip_prefix(base)) {
+        (true, Ok(below)) => {
+            let ups = path.strip_prefix(base).map_or(0, |p| p.components().count() - 1);
+            std::path::PathBuf::from("../".repeat(ups)).join(below)
+        }
+        _ => to,
+    };
+    std::os::unix::fs::symlink(&target, &path).expect("a link of the tree");
+    (pick % 7 != 5).then_some(n)
 }
 
 /// The first line as a run's dispatch record and the rest as its `ptx/softmax.ptx`: every

@@ -85,3 +85,25 @@ fn a_word_diff_of_a_line_against_a_whole_lock_is_quick() {
     fuzz_api::word_diff(a, b);
     assert!(started.elapsed().as_secs_f64() < 1.0, "{:?}", started.elapsed());
 }
+
+/// The `bench_pool` target's seeds, and its first two-run seed with each link the wrapper can
+/// lay (every kind, in either run, absolute and relative) under several steerings: the wrapper
+/// panics where a link out of the root was followed, where a failure was not refused as bad
+/// input, or where a folder without `meta.json` was named as a run left out.
+#[test]
+fn bench_pool_follows_no_link_out_of_its_tree() {
+    let mut seeds: Vec<_> = std::fs::read_dir("fuzz/seeds/bench_pool").unwrap().map(|e| e.unwrap().path()).collect();
+    seeds.sort();
+    assert!(seeds.len() >= 5, "{seeds:?}");
+    for seed in &seeds {
+        fuzz_api::bench_pool(&std::fs::read(seed).unwrap());
+    }
+    let same_code = std::fs::read("fuzz/seeds/bench_pool/same-code").unwrap();
+    for steer in [0u8, 0b1000, 0b10_0001, 0b11_1100] {
+        for link in 0..=14u8 {
+            let mut input = vec![steer, link];
+            input.extend_from_slice(&same_code[2..]);
+            fuzz_api::bench_pool(&input);
+        }
+    }
+}

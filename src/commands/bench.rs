@@ -61,7 +61,7 @@ impl BenchReport {
 pub(crate) fn report(root: &Path, runs: &[String]) -> Result<BenchReport, Failure> {
     let evidence = open(root)?;
     let read = runs.iter().map(|run| read_samples(&evidence, run.trim_end_matches('/'))).collect::<Result<Vec<_>, _>>()?;
-    judge_read(&evidence, &read, None)
+    judge_read(&evidence, &read, None, DEFAULT_REPLICATES)
 }
 
 /// `run` pooled with every other run in its folder that can be pooled with it: accepted by the
@@ -69,6 +69,12 @@ pub(crate) fn report(root: &Path, runs: &[String]) -> Result<BenchReport, Failur
 /// runs picked by hand invites picking the runs that help; this takes every one, in name order,
 /// and says why each other run of the folder was left out.
 pub(crate) fn report_with_same_code(root: &Path, run: &str) -> Result<BenchReport, Failure> {
+    pool_with_same_code(root, run, DEFAULT_REPLICATES)
+}
+
+/// [`report_with_same_code`] with at least `replicates` bootstrap replicates a target; the fuzz
+/// target asks for few, so that it runs fast over the same reading and pooling.
+pub(crate) fn pool_with_same_code(root: &Path, run: &str, replicates: usize) -> Result<BenchReport, Failure> {
     let evidence = open(root)?;
     let run = run.trim_end_matches('/');
     let base = read_samples(&evidence, run)?;
@@ -134,7 +140,7 @@ pub(crate) fn report_with_same_code(root: &Path, run: &str) -> Result<BenchRepor
         chosen.push(samples);
         codes.push((other, code));
     }
-    let mut report = judge_read(&evidence, &chosen, Some(&codes))?;
+    let mut report = judge_read(&evidence, &chosen, Some(&codes), replicates)?;
     report.left_out = left_out;
     Ok(report)
 }
@@ -180,8 +186,9 @@ fn read_samples(evidence: &Evidence, run: &str) -> Result<(String, Vec<SampleRec
 }
 
 /// The runs read, refused unless they are replicates of one another, then judged. `known` is
-/// each run's code where the caller has already read it, so that no PTX is hashed twice.
-fn judge_read(evidence: &Evidence, read: &[(String, Vec<SampleRecord>)], known: Option<&[(String, RunCode)]>) -> Result<BenchReport, Failure> {
+/// each run's code where the caller has already read it, so that no PTX is hashed twice;
+/// `replicates` is the least number of bootstrap replicates a target.
+fn judge_read(evidence: &Evidence, read: &[(String, Vec<SampleRecord>)], known: Option<&[(String, RunCode)]>, replicates: usize) -> Result<BenchReport, Failure> {
     let times = group(read).map_err(Failure::input)?;
     // A run the suite rejected (a variant that failed its check against FP64) is not evidence
     // for a target, whichever variant failed.
@@ -204,7 +211,7 @@ fn judge_read(evidence: &Evidence, read: &[(String, Vec<SampleRecord>)], known: 
         };
         same_code(&codes).map_err(Failure::input)?;
     }
-    judge_grouped(times, DEFAULT_REPLICATES).map_err(Failure::input)
+    judge_grouped(times, replicates).map_err(Failure::input)
 }
 
 /// What a run ran at one shape: the kernels its dispatch names, and a hash of each one's
