@@ -85,7 +85,22 @@ pub(crate) fn pool_with_same_code(root: &Path, run: &str, replicates: usize) -> 
     let mut left_out = Vec::new();
     for (name, kind) in entries {
         let other = if folder == "." { name.clone() } else { format!("{folder}/{name}") };
-        if other == run || kind != crate::confined::Kind::Dir {
+        if other == run {
+            continue;
+        }
+        // A link may stand for a run, but runs are never read through one (it could lead out of
+        // the root, or pool a run twice), so it is named rather than passed over.
+        if kind == crate::confined::Kind::Link {
+            left_out.push((other, "a link: runs are not read through links".to_string()));
+            continue;
+        }
+        if kind != crate::confined::Kind::Dir {
+            continue;
+        }
+        // The listing shows a name that is not UTF-8 with replacement characters, under which
+        // the folder cannot be opened again; say so rather than that its files are missing.
+        if name.contains(char::REPLACEMENT_CHARACTER) && matches!(evidence.root().kind(&other), Ok(None)) {
+            left_out.push((other, "its name is not UTF-8, so it cannot be named to be read".to_string()));
             continue;
         }
         // A folder with no `meta.json` is not a run; one whose `meta.json` cannot be read is,
