@@ -119,6 +119,12 @@ pub enum Command {
         /// left out.
         #[arg(long)]
         with_same_code: bool,
+        /// Also judge VARIANT, a candidate form timed in the runs (`x-…`), by the same rule:
+        /// faster than the dispatched form (`fused-rms` for a name ending in `-rms`, `fused`
+        /// otherwise) and its share of the copy where the shape has a copy target, as a family
+        /// of its own that leaves the targets' verdicts as they are. Repeatable.
+        #[arg(long = "candidate", value_name = "VARIANT")]
+        candidates: Vec<String>,
     },
     /// Render the article's figures (SVG) and article/figures/provenance.toml from the
     /// accepted run's raw samples and traces.
@@ -378,10 +384,10 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             gpu_run(out, &timing, &format!("{suite:?}").to_ascii_lowercase(), &suites, &[])
         }
         Command::Bench { which: BenchKind::Softmax { peers, timing } } => gpu_run(out, &timing, "softmax-bench", &["softmax-bench"], &peers),
-        Command::BenchReport { runs, root, format, with_same_code } => {
+        Command::BenchReport { runs, root, format, with_same_code, candidates } => {
             let report = match (with_same_code, runs.as_slice()) {
-                (false, _) => bench::report(&root, &runs)?,
-                (true, [run]) => bench::report_with_same_code(&root, run)?,
+                (false, _) => bench::report(&root, &runs, &candidates)?,
+                (true, [run]) => bench::report_with_same_code(&root, run, &candidates)?,
                 (true, _) => return Err(Failure::Usage("--with-same-code pools one run with the others of its folder: give one run".into())),
             };
             out.print(&match format {

@@ -99,7 +99,8 @@ pub fn parse_jsonl(bytes: &[u8]) {
 
 /// Reads up to three runs' samples files as `bench-report` reads each (the JSONL reader, every
 /// line as a sample, the shared validation of `device_us`), judges them together with 200
-/// bootstrap replicates a target, and lays out the report. The runs are split at lines that
+/// bootstrap replicates a target, every `x-…` variant as a candidate, and lays out the report
+/// as text and JSON. The runs are split at lines that
 /// hold only `---`; a third part keeps any further such line, which it then refuses.
 pub fn bench_report(bytes: &[u8]) {
     let mut runs = Vec::new();
@@ -120,9 +121,14 @@ pub fn bench_report(bytes: &[u8]) {
         }
         runs.push((run, samples));
     }
-    if let Ok(report) = crate::commands::bench::judge_with(&runs, 200) {
+    // Every variant named like a candidate (`x-…`) is judged as one too, so that the candidates'
+    // family is read and laid out over the same input.
+    let candidates: std::collections::BTreeSet<String> = runs.iter().flat_map(|(_, s)| s.iter().filter(|r| r.variant.starts_with("x-")).map(|r| r.variant.clone())).collect();
+    let candidates: Vec<String> = candidates.into_iter().collect();
+    if let Ok(report) = crate::commands::bench::judge_with(&runs, 200, &candidates) {
         let _ = report.all_met();
         let _ = crate::report::bench::render(&report);
+        let _ = crate::report::bench::json(&report);
     }
 }
 
@@ -223,7 +229,7 @@ pub fn bench_pool(bytes: &[u8]) {
         .collect();
     let base = usize::from(steer & 0b11) % runs;
     let run = format!("evidence/runs/r{}{}", base + 1, if steer & 0b1_0000 != 0 { "/" } else { "" });
-    let shown = match crate::commands::bench::pool_with_same_code(&root, &run, 200) {
+    let shown = match crate::commands::bench::pool_with_same_code(&root, &run, 200, &[]) {
         Ok(report) => {
             let _ = report.all_met();
             assert_eq!(report.runs.first().map(String::as_str), Some(run.trim_end_matches('/')), "RUN comes first among the runs pooled");

@@ -18,6 +18,10 @@
 //! compiled to the same instructions in their `ptx/softmax.ptx`), with the peers timed by the
 //! same library versions. Anything else is refused. `--with-same-code` pools one run with
 //! every other run of its folder that qualifies, and says why each of the others did not.
+//!
+//! `--candidate VARIANT` judges a candidate form (`x-…`) by the same rule: faster than the
+//! dispatched form, and its share of the copy where the shape has a copy target. Candidates are
+//! a family of their own, so that asking about them never moves a target's verdict.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -46,6 +50,8 @@ pub(crate) struct BenchReport {
     pub seed: u64,
     pub rows: Vec<Row>,
     pub targets: Vec<Target>,
+    /// With `--candidate`: each candidate's comparisons, judged as a family of their own.
+    pub candidates: Vec<Target>,
     /// With `--with-same-code`: the other runs of the folder that were not pooled, and why.
     pub left_out: Vec<(String, String)>,
 }
@@ -57,24 +63,25 @@ impl BenchReport {
     }
 }
 
-/// Reads `run/samples.jsonl` of every run (root-relative) and judges them together.
-pub(crate) fn report(root: &Path, runs: &[String]) -> Result<BenchReport, Failure> {
+/// Reads `run/samples.jsonl` of every run (root-relative) and judges them together, with the
+/// `candidates` (variant names) judged apart.
+pub(crate) fn report(root: &Path, runs: &[String], candidates: &[String]) -> Result<BenchReport, Failure> {
     let evidence = open(root)?;
     let read = runs.iter().map(|run| read_samples(&evidence, run.trim_end_matches('/'))).collect::<Result<Vec<_>, _>>()?;
-    judge_read(&evidence, &read, None, DEFAULT_REPLICATES)
+    judge_read(&evidence, &read, None, DEFAULT_REPLICATES, candidates)
 }
 
 /// `run` pooled with every other run in its folder that can be pooled with it: accepted by the
 /// suite, timed by the same protocol, the same code at every shape and the same peers. Pooling
 /// runs picked by hand invites picking the runs that help; this takes every one, in name order,
 /// and says why each other run of the folder was left out.
-pub(crate) fn report_with_same_code(root: &Path, run: &str) -> Result<BenchReport, Failure> {
-    pool_with_same_code(root, run, DEFAULT_REPLICATES)
+pub(crate) fn report_with_same_code(root: &Path, run: &str, candidates: &[String]) -> Result<BenchReport, Failure> {
+    pool_with_same_code(root, run, DEFAULT_REPLICATES, candidates)
 }
 
 /// [`report_with_same_code`] with at least `replicates` bootstrap replicates a target; the fuzz
 /// target asks for few, so that it runs fast over the same reading and pooling.
-pub(crate) fn pool_with_same_code(root: &Path, run: &str, replicates: usize) -> Result<BenchReport, Failure> {
+pub(crate) fn pool_with_same_code(root: &Path, run: &str, replicates: usize, candidates: &[String]) -> Result<BenchReport, Failure> {
     let evidence = open(root)?;
     let run = run.trim_end_matches('/');
     let base = read_samples(&evidence, run)?;
@@ -155,7 +162,7 @@ pub(crate) fn pool_with_same_code(root: &Path, run: &str, replicates: usize) -> 
         chosen.push(samples);
         codes.push((other, code));
     }
-    let mut report = judge_read(&evidence, &chosen, Some(&codes), replicates)?;
+    let mut report = judge_read(&evidence, &chosen, Some(&codes), replicates, candidates)?;
     report.left_out = left_out;
     Ok(report)
 }
@@ -203,7 +210,13 @@ fn read_samples(evidence: &Evidence, run: &str) -> Result<(String, Vec<SampleRec
 /// The runs read, refused unless they are replicates of one another, then judged. `known` is
 /// each run's code where the caller has already read it, so that no PTX is hashed twice;
 /// `replicates` is the least number of bootstrap replicates a target.
-fn judge_read(evidence: &Evidence, read: &[(String, Vec<SampleRecord>)], known: Option<&[(String, RunCode)]>, replicates: usize) -> Result<BenchReport, Failure> {
+fn judge_read(
+    evidence: &Evidence,
+    read: &[(String, Vec<SampleRecord>)],
+    known: Option<&[(String, RunCode)]>,
+    replicates: usize,
+    candidates: &[String],
+) -> Result<BenchReport, Failure> {
     let times = group(read).map_err(Failure::input)?;
     // A run the suite rejected (a variant that failed its check against FP64) is not evidence
     // for a target, whichever variant failed.
@@ -226,7 +239,7 @@ fn judge_read(evidence: &Evidence, read: &[(String, Vec<SampleRecord>)], known: 
         };
         same_code(&codes).map_err(Failure::input)?;
     }
-    judge_grouped(times, replicates).map_err(Failure::input)
+    judge_grouped(times, replicates, candidates).map_err(Failure::input)
 }
 
 /// What a run ran at one shape: the kernels its dispatch names, and a hash of each one's
@@ -452,26 +465,33 @@ struct RunTimes {
 /// The report's rows, and the targets judged over `runs` (each a run's name and its samples).
 #[cfg(test)]
 fn judge(runs: &[(String, Vec<SampleRecord>)]) -> Result<BenchReport, String> {
-    judge_with(runs, DEFAULT_REPLICATES)
+    judge_with(runs, DEFAULT_REPLICATES, &[])
 }
 
 /// The rows and targets over `runs` with at least `replicates` bootstrap replicates a target
 /// (more where Holm's procedure over the list needs them); the fuzz target asks for few, so
 /// that it runs fast.
-pub(crate) fn judge_with(runs: &[(String, Vec<SampleRecord>)], replicates: usize) -> Result<BenchReport, String> {
-    judge_grouped(group(runs)?, replicates)
+pub(crate) fn judge_with(runs: &[(String, Vec<SampleRecord>)], replicates: usize, candidates: &[String]) -> Result<BenchReport, String> {
+    judge_grouped(group(runs)?, replicates, candidates)
 }
 
 /// [`judge_with`] over runs already grouped.
-fn judge_grouped(times: Vec<RunTimes>, replicates: usize) -> Result<BenchReport, String> {
+fn judge_grouped(times: Vec<RunTimes>, replicates: usize, candidates: &[String]) -> Result<BenchReport, String> {
     let keys: BTreeSet<(String, String)> = times.iter().flat_map(|t| t.by.keys().cloned()).collect();
     let mut medians: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
     for (case, variant) in &keys {
         let runs: Vec<Vec<ByRound>> = times.iter().filter_map(|t| t.by.get(&(case.clone(), variant.clone())).map(|b| vec![b.clone()])).collect();
         medians.entry(case.clone()).or_default().insert(variant.clone(), Side::new(&runs, &|v: &[f64]| v[0]).value());
     }
+    // A candidate's name takes the place of a fixed variant's in its goals, which name variants
+    // for the life of the process; the few names given on the command line are leaked for it.
+    let candidates: Vec<&'static str> = candidates.iter().map(|c| &*Box::leak(c.clone().into_boxed_str())).collect();
+    if let Some(missing) = candidates.iter().find(|c| !medians.values().any(|by| by.contains_key(**c))) {
+        return Err(format!("candidate `{missing}` was not timed in any of the runs (candidates are variants named `x-…` in the table)"));
+    }
     let mut rows = Vec::new();
     let mut pending = Vec::new();
+    let mut pending_candidates = Vec::new();
     for (case, by_variant) in &medians {
         let (r, cols) = case.split_once('x').and_then(|(r, c)| Some((r.parse::<f64>().ok()?, c.parse::<f64>().ok()?))).ok_or(format!("case `{case}` is not RxC"))?;
         let bytes = 2.0 * r * cols * 4.0;
@@ -495,10 +515,42 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize) -> Result<BenchReport,
             });
         }
         pending.extend(targets_of(case, r, cols, by_variant));
+        pending_candidates.extend(candidate_goals(case, r, cols, by_variant, &candidates));
     }
-    let replicates = replicates.max(family::replicates_needed(pending.len(), FAMILY_ALPHA));
+    let replicates = replicates.max(family::replicates_needed(pending.len().max(pending_candidates.len()), FAMILY_ALPHA));
     let targets = decide(&times, pending, replicates);
-    Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), replicates, seed: DEFAULT_SEED, rows, targets, left_out: Vec::new() })
+    let candidates = decide(&times, pending_candidates, replicates);
+    Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), replicates, seed: DEFAULT_SEED, rows, targets, candidates, left_out: Vec::new() })
+}
+
+/// What a candidate is asked at a shape where it was timed: to be faster than the dispatched
+/// form of its softmax (`fused-rms` for a name ending in `-rms`, `fused` otherwise), and to
+/// reach the shape's copy target where it has one.
+fn candidate_goals(case: &str, rows: f64, cols: f64, timed: &BTreeMap<String, f64>, candidates: &[&'static str]) -> Vec<Pending> {
+    let has = |v: &str| timed.contains_key(v);
+    let copies: Vec<&'static str> = COPIES.into_iter().filter(|c| has(c)).collect();
+    let mut out = Vec::new();
+    for &variant in candidates.iter().filter(|c| has(c)) {
+        let rule = if variant.ends_with("-rms") { "fused-rms" } else { "fused" };
+        if has(rule) {
+            out.push(Pending { case: case.into(), goal: Goal::Faster { variant, peer: rule }, vars: vec![variant, rule], eval: |v| v[1] / v[0] });
+        }
+        if let (Some(share), false) = (copy_target(rows, cols, case), copies.is_empty()) {
+            out.push(Pending {
+                case: case.into(),
+                goal: Goal::CopyShare { variant, share },
+                vars: [variant].into_iter().chain(copies.iter().copied()).collect(),
+                eval: best_copy_over_first,
+            });
+        }
+    }
+    out
+}
+
+/// The copy-share quantity: the faster copy in each resampled run (`v[1..]`) over the variant
+/// (`v[0]`), the ceiling not picked beforehand.
+fn best_copy_over_first(v: &[f64]) -> f64 {
+    v[1..].iter().copied().fold(f64::INFINITY, f64::min) / v[0]
 }
 
 /// The targets a shape has, given which variants were timed there.
@@ -508,9 +560,12 @@ fn targets_of(case: &str, rows: f64, cols: f64, timed: &BTreeMap<String, f64>) -
     let copies: Vec<&'static str> = COPIES.into_iter().filter(|c| has(c)).collect();
     if let (Some(share), false) = (copy_target(rows, cols, case), copies.is_empty()) {
         for variant in ["fused", "fused-rms"].into_iter().filter(|v| has(v)) {
-            // The ceiling is the faster copy in each resampled run, not a copy picked beforehand.
-            let eval: fn(&[f64]) -> f64 = |v| v[1..].iter().copied().fold(f64::INFINITY, f64::min) / v[0];
-            out.push(Pending { case: case.into(), goal: Goal::CopyShare { variant, share }, vars: [variant].into_iter().chain(copies.iter().copied()).collect(), eval });
+            out.push(Pending {
+                case: case.into(),
+                goal: Goal::CopyShare { variant, share },
+                vars: [variant].into_iter().chain(copies.iter().copied()).collect(),
+                eval: best_copy_over_first,
+            });
         }
     }
     let ratio: fn(&[f64]) -> f64 = |v| v[1] / v[0];
@@ -813,6 +868,37 @@ mod tests {
         let report = judge(&[("a".into(), a), ("b".into(), b)]).unwrap();
         assert_eq!(report.rows.len(), 3);
         assert!(report.targets.is_empty(), "{:?}", report.targets);
+    }
+
+    #[test]
+    fn candidates_are_judged_apart_from_the_targets() {
+        // A plain candidate 5 % ahead of the dispatched form, an RMS-scaled one level with its
+        // own; the copy target is missed by both dispatched forms.
+        let samples = run(&[
+            ("1024x1024", "copy", 2.0, 0.005),
+            ("1024x1024", "fused", 2.3, 0.005),
+            ("1024x1024", "fused-rms", 2.3, 0.005),
+            ("1024x1024", "x-a", 2.19, 0.005),
+            ("1024x1024", "x-a-rms", 2.3, 0.005),
+        ]);
+        let runs = [("r".to_string(), samples)];
+        let alone = judge(&runs).unwrap();
+        let with = judge_with(&runs, DEFAULT_REPLICATES, &["x-a".into(), "x-a-rms".into()]).unwrap();
+        assert!(alone.candidates.is_empty());
+        assert_eq!(with.targets, alone.targets, "asking about candidates moves no target");
+        let judged: Vec<(Goal, Judgement)> = with.candidates.iter().map(|t| (t.goal, t.outcome)).collect();
+        assert_eq!(
+            judged,
+            [
+                (Goal::Faster { variant: "x-a", peer: "fused" }, Judgement::Match),
+                (Goal::CopyShare { variant: "x-a", share: 0.95 }, Judgement::Mismatch),
+                (Goal::Faster { variant: "x-a-rms", peer: "fused-rms" }, Judgement::Inconclusive),
+                (Goal::CopyShare { variant: "x-a-rms", share: 0.95 }, Judgement::Mismatch),
+            ]
+        );
+        // A name no run timed is a mistake to say, not a candidate with nothing to judge.
+        let e = judge_with(&runs, DEFAULT_REPLICATES, &["x-b".into()]).unwrap_err();
+        assert!(e.contains("candidate `x-b` was not timed in any of the runs"), "{e}");
     }
 
     #[test]

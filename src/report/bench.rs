@@ -29,6 +29,10 @@ pub struct WireBenchReport {
     pub all_met: bool,
     pub rows: Vec<WireBenchRow>,
     pub targets: Vec<WireTarget>,
+    /// With `--candidate`, each candidate's comparisons (goals as in `targets`), judged as a
+    /// family of their own; they do not count in `counts` or `all_met`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<WireTarget>,
     /// With `--with-same-code`, the other runs of the folder not pooled and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<WireLeftOut>,
@@ -107,6 +111,7 @@ fn wire(report: &BenchReport) -> WireBenchReport {
         all_met: report.all_met(),
         rows: report.rows.iter().map(wire_row).collect(),
         targets: report.targets.iter().map(wire_target).collect(),
+        candidates: report.candidates.iter().map(wire_target).collect(),
         left_out: report.left_out.iter().map(|(run, why)| WireLeftOut { run: run.clone(), why: why.clone() }).collect(),
     }
 }
@@ -175,8 +180,22 @@ pub(crate) fn render(report: &BenchReport) -> String {
     for t in &report.targets {
         let _ = writeln!(out, "  {:width$} {}", t.outcome.name(), describe(t, report.runs.len()));
     }
-    let count = |j: Judgement| report.targets.iter().filter(|t| t.outcome == j).count();
-    let _ = writeln!(out, "{} MATCH, {} MISMATCH, {} INCONCLUSIVE", count(Judgement::Match), count(Judgement::Mismatch), count(Judgement::Inconclusive));
+    let count = |list: &[Target], j: Judgement| list.iter().filter(|t| t.outcome == j).count();
+    let counts =
+        |list: &[Target]| format!("{} MATCH, {} MISMATCH, {} INCONCLUSIVE", count(list, Judgement::Match), count(list, Judgement::Mismatch), count(list, Judgement::Inconclusive));
+    let _ = writeln!(out, "{}", counts(&report.targets));
+    if !report.candidates.is_empty() {
+        out.push_str(
+            "\nCandidates, judged by the same rule as a family of their own (Holm's procedure over this \
+             list at 5 %; the targets above are judged without them): faster than the dispatched form, \
+             and the copy share of the shape's target.\n",
+        );
+        let width = report.candidates.iter().map(|t| t.outcome.name().len()).max().unwrap_or(0);
+        for t in &report.candidates {
+            let _ = writeln!(out, "  {:width$} {}", t.outcome.name(), describe(t, report.runs.len()));
+        }
+        let _ = writeln!(out, "{}", counts(&report.candidates));
+    }
     if !report.left_out.is_empty() {
         let _ = writeln!(out, "\n{} other runs of the folder left out of the pool:", report.left_out.len());
         for (run, why) in &report.left_out {
@@ -226,6 +245,7 @@ mod tests {
                 target(Goal::Faster { variant: "fused", peer: "torch" }, (0.0, f64::INFINITY), Judgement::Inconclusive),
                 target(Goal::Near { slack: 0.1 }, (0.88, 0.93), Judgement::Inconclusive),
             ],
+            candidates: vec![target(Goal::Faster { variant: "x-slot-8x256", peer: "fused" }, (1.01, 1.03), Judgement::Match)],
             left_out: vec![("evidence/runs/c".into(), "marked rejected".into())],
         }
     }
@@ -249,5 +269,18 @@ mod tests {
         assert!(text.ends_with("}\n") && !text.contains("NaN") && !text.contains("inf"));
         assert_eq!(back.left_out, [WireLeftOut { run: "evidence/runs/c".into(), why: "marked rejected".into() }]);
         assert!(render(&report()).ends_with("1 other runs of the folder left out of the pool:\n  evidence/runs/c: marked rejected\n"));
+        // A candidate is listed apart and counts in neither the counts nor `all_met`.
+        let [cand] = &back.candidates[..] else { panic!("one candidate: {:?}", back.candidates) };
+        assert_eq!((cand.goal.as_str(), cand.variant.as_str(), cand.peer.as_deref(), cand.outcome.as_str()), ("faster", "x-slot-8x256", Some("fused"), "MATCH"));
+        let text = render(&report());
+        let (targets, candidates) = text.split_once("\nCandidates, judged by the same rule").expect("a candidates section");
+        assert!(targets.ends_with("0 MATCH, 1 MISMATCH, 2 INCONCLUSIVE\n"), "{targets}");
+        assert!(
+            candidates.contains("\n  MATCH 8x262144: x-slot-8x256 faster than fused (fused ÷ x-slot-8x256 0.700, interval 1.010–1.030)\n1 MATCH, 0 MISMATCH, 0 INCONCLUSIVE\n"),
+            "{candidates}"
+        );
+        // Without candidates the JSON has no such field, as before they existed.
+        let plain = BenchReport { candidates: Vec::new(), ..report() };
+        assert!(!json(&plain).contains("\"candidates\"") && !render(&plain).contains("Candidates"));
     }
 }
