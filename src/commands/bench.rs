@@ -486,6 +486,9 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize, candidates: &[String])
     // A candidate's name takes the place of a fixed variant's in its goals, which name variants
     // for the life of the process; the few names given on the command line are leaked for it.
     let candidates: Vec<&'static str> = candidates.iter().map(|c| &*Box::leak(c.clone().into_boxed_str())).collect();
+    if let Some(rule) = candidates.iter().find(|c| matches!(**c, "fused" | "fused-rms")) {
+        return Err(format!("`{rule}` is the dispatched form, which every candidate is judged against, not a candidate"));
+    }
     if let Some(missing) = candidates.iter().find(|c| !medians.values().any(|by| by.contains_key(**c))) {
         return Err(format!("candidate `{missing}` was not timed in any of the runs (candidates are variants named `x-…` in the table)"));
     }
@@ -899,6 +902,8 @@ mod tests {
         // A name no run timed is a mistake to say, not a candidate with nothing to judge.
         let e = judge_with(&runs, DEFAULT_REPLICATES, &["x-b".into()]).unwrap_err();
         assert!(e.contains("candidate `x-b` was not timed in any of the runs"), "{e}");
+        let e = judge_with(&runs, DEFAULT_REPLICATES, &["fused-rms".into()]).unwrap_err();
+        assert!(e.contains("`fused-rms` is the dispatched form"), "{e}");
     }
 
     #[test]
