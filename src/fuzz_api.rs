@@ -314,7 +314,7 @@ fn lay_link(folder: &std::path::Path, outside: &std::path::Path, parts: &[&[u8]]
 pub fn ptx_entry(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     let (dispatch, ptx) = text.split_once('\n').unwrap_or((&text, ""));
-    for name in crate::commands::bench::kernel_names(dispatch).iter().map(String::as_str).chain([dispatch]) {
+    for name in crate::evidence::ptx::kernel_names(dispatch).iter().map(String::as_str).chain([dispatch]) {
         if let Some(entry) = crate::evidence::ptx::entry_instructions(ptx, name) {
             assert!(entry.starts_with(".entry ") && entry.ends_with("\n}\n"), "an entry is cut at its own ends");
         }

@@ -33,7 +33,6 @@ use crate::evidence::SampleRecord;
 use crate::evidence::meta::Meta;
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
-use crate::hash::sha256_hex;
 use crate::paths::Root;
 use crate::recheck::family::{self, FAMILY_ALPHA, Trial};
 use crate::recheck::hierarchical::{Side, log_distribution, parallel_map, percentile_interval};
@@ -277,7 +276,7 @@ fn code_of(evidence: &Evidence, run: &str) -> Result<RunCode, Failure> {
 fn declared_code(meta: &Meta) -> RunCode {
     let mut out = RunCode::default();
     for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
-        let kernels = case.dispatch.as_deref().map(kernel_names).unwrap_or_default();
+        let kernels = case.dispatch.as_deref().map(ptx::kernel_names).unwrap_or_default();
         out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new() });
     }
     for record in &meta.peers {
@@ -295,22 +294,10 @@ fn add_instructions(evidence: &Evidence, run: &str, code: &mut RunCode) -> Resul
     let ptx_path = format!("{run}/ptx/softmax.ptx");
     let text = evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?;
     for (case, shape) in &mut code.shapes {
-        shape.instructions = shape
-            .kernels
-            .iter()
-            .map(|kernel| {
-                ptx::entry_instructions(&text, kernel)
-                    .map(|entry| sha256_hex(entry.as_bytes()))
-                    .ok_or_else(|| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {run}/meta.json names as dispatched at {case}")))
-            })
-            .collect::<Result<_, _>>()?;
+        shape.instructions = ptx::instruction_hashes(&text, &shape.kernels)
+            .map_err(|kernel| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {run}/meta.json names as dispatched at {case}")))?;
     }
     Ok(())
-}
-
-/// The kernel names of a dispatch record, `name: description; name: description`.
-pub(crate) fn kernel_names(dispatch: &str) -> Vec<String> {
-    dispatch.split("; ").filter_map(|part| part.split_once(": ")).map(|(name, _)| name.to_string()).collect()
 }
 
 /// Refuses runs that ran other kernels, or other instructions under the same names, at a
@@ -696,13 +683,6 @@ mod tests {
 
     fn code(kernels: &[&str], instructions: &[&str]) -> Code {
         Code { kernels: kernels.iter().map(|k| k.to_string()).collect(), instructions: instructions.iter().map(|i| i.to_string()).collect() }
-    }
-
-    #[test]
-    fn a_dispatch_record_names_its_kernels() {
-        assert_eq!(kernel_names("fused_slot_rms_4_512: row split over blocks: 16 values; fused_slot_plain_4_512: the same"), ["fused_slot_rms_4_512", "fused_slot_plain_4_512"]);
-        assert_eq!(kernel_names("fused_mix_rms_8_8_512_1: block of 512 threads"), ["fused_mix_rms_8_8_512_1"]);
-        assert!(kernel_names("").is_empty());
     }
 
     #[test]

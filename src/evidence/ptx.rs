@@ -28,6 +28,17 @@ pub(crate) fn entry_instructions(ptx: &str, name: &str) -> Option<String> {
     Some(DEPOT.replace_all(&text, "__local_depot").into_owned())
 }
 
+/// The kernel names of a dispatch record, `name: description; name: description`.
+pub(crate) fn kernel_names(dispatch: &str) -> Vec<String> {
+    dispatch.split("; ").filter_map(|part| part.split_once(": ")).map(|(name, _)| name.to_string()).collect()
+}
+
+/// Each of `kernels`' instructions in `ptx` ([`entry_instructions`]), hashed; the first kernel
+/// the module has no entry for is the error.
+pub(crate) fn instruction_hashes<'a>(ptx: &str, kernels: &'a [String]) -> Result<Vec<String>, &'a str> {
+    kernels.iter().map(|kernel| entry_instructions(ptx, kernel).map(|entry| crate::hash::sha256_hex(entry.as_bytes())).ok_or(kernel.as_str())).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +86,20 @@ $L__BB1_4:
         assert_ne!(entry_instructions(&changed, "fused_slot_rms_4_512").unwrap(), base);
         let other_variable = MODULE.replace("E3red", "E3sum");
         assert_ne!(entry_instructions(&other_variable, "fused_slot_rms_4_512").unwrap(), base);
+    }
+
+    #[test]
+    fn a_dispatch_names_its_kernels_and_each_is_hashed_or_named_missing() {
+        let kernels = kernel_names("fused_slot_rms_4_512: row split over blocks: 16 values; other: a copy");
+        assert_eq!(kernels, ["fused_slot_rms_4_512", "other"]);
+        assert_eq!(kernel_names("fused_mix_rms_8_8_512_1: block of 512 threads"), ["fused_mix_rms_8_8_512_1"]);
+        assert!(kernel_names("").is_empty());
+        assert!(kernel_names("1024 tiles, 128 rows, 132 persistent workers").is_empty(), "a record that names no kernel");
+        let hashes = instruction_hashes(MODULE, &kernels).unwrap();
+        assert_eq!(hashes.len(), 2);
+        assert_ne!(hashes[0], hashes[1]);
+        let renumbered = MODULE.replace("$L__BB1_", "$L__BB9_");
+        assert_eq!(instruction_hashes(&renumbered, &kernels).unwrap(), hashes);
+        assert_eq!(instruction_hashes(MODULE, &["other".to_string(), "gone".to_string()]), Err("gone"));
     }
 }

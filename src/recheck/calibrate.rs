@@ -13,8 +13,11 @@
 //! by Holm as a recheck's table is. Every pair is judged twice: with σ measured on all the runs
 //! (in-sample: what the committed file gives the recheck), and with σ measured without the two
 //! runs judged (held out, where two other runs remain), which shows whether σ generalises.
-//! Configurations whose kernel dispatch differs between runs are not A/A pairs there: the runs
-//! that share the dispatch most runs have are used, the others are listed as excluded.
+//! Configurations whose code differs between runs are not A/A pairs there: the runs that share
+//! the code most runs have are used, the others are listed as excluded. A configuration's code
+//! is its case's dispatch record and, where that names kernels (the softmax suites), each
+//! one's instructions in the run's `ptx/softmax.ptx`, as `bench-report` compares runs: a kernel
+//! changed under its old name is other code.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -27,6 +30,7 @@ use super::hierarchical::{Side, parallel_map, percentile_interval, ratio_distrib
 use super::{ByRound, CONFIDENCE, DEFAULT_MARGIN, DEFAULT_SEED, row_seed};
 use crate::evidence::calibration::{CalibrationFile, CalibrationRule, ConfigurationCalibration, Rates, SCHEMA_VERSION};
 use crate::evidence::meta::Meta;
+use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
 use crate::stats::{Statistic, quantile_sorted};
@@ -63,6 +67,43 @@ struct Config {
     within_var: Vec<f64>,
 }
 
+/// What a configuration ran: its case's dispatch record, and the instructions of the kernels
+/// that names (empty where it names none).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct CaseCode {
+    dispatch: String,
+    instructions: Vec<String>,
+}
+
+/// Each case's code in `run` by (suite, case): the dispatch its `meta.json` records, with the
+/// instructions of the kernels it names read from `ptx/softmax.ptx` (read once, and only where
+/// a record names kernels). A named kernel the module lacks is bad input.
+fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(String, String), Option<CaseCode>>, Failure> {
+    let ptx_path = format!("{run}/ptx/softmax.ptx");
+    let mut module: Option<std::rc::Rc<String>> = None;
+    let mut out = BTreeMap::new();
+    for case in &meta.cases {
+        let code = match &case.dispatch {
+            None => None,
+            Some(dispatch) => {
+                let kernels = ptx::kernel_names(dispatch);
+                let instructions = if kernels.is_empty() {
+                    Vec::new()
+                } else {
+                    if module.is_none() {
+                        module = Some(evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?);
+                    }
+                    let text = module.as_deref().map_or("", String::as_str);
+                    ptx::instruction_hashes(text, &kernels).map_err(|kernel| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {run}/meta.json names as dispatched at {} {}", case.suite, case.case)))?
+                };
+                Some(CaseCode { dispatch: dispatch.clone(), instructions })
+            }
+        };
+        out.insert((case.suite.clone(), case.case.clone()), code);
+    }
+    Ok(out)
+}
+
 /// Calibrates `runs` (root-relative run directories).
 pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Result<CalibrationFile, Failure> {
     let root = Root::new(root).map_err(|e| Failure::input(format!("cannot open root {}: {e}", root.display())))?;
@@ -78,12 +119,12 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         evidence.root().folder(r).map_err(|e| Failure::input(format!("run {r}: {e}")))?;
     }
 
-    // Every run's configurations, by key, with the dispatch its case records.
-    let mut by_key: BTreeMap<[String; 5], Vec<(usize, Option<String>, ByRound)>> = BTreeMap::new();
+    // Every run's configurations, by key, with the code its case ran.
+    let mut by_key: BTreeMap<[String; 5], Vec<(usize, Option<CaseCode>, ByRound)>> = BTreeMap::new();
     for (idx, run) in runs.iter().enumerate() {
         let meta_path = format!("{run}/meta.json");
         let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
-        let dispatch: BTreeMap<(String, String), Option<String>> = meta.cases.iter().map(|c| ((c.suite.clone(), c.case.clone()), c.dispatch.clone())).collect();
+        let dispatch = case_codes(&evidence, run, &meta)?;
         let samples = format!("{run}/samples.jsonl");
         let jsonl = evidence.jsonl(&samples).map_err(|e| e.at(&samples))?;
         let by: Vec<String> = ["suite", "case", "variant", "mode"].map(String::from).to_vec();
@@ -100,17 +141,21 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
     let mut excluded = Vec::new();
     let mut configs = Vec::new();
     for (key, mut entries) in by_key {
-        // The dispatch most runs share; runs with another are not replicates of these.
-        let mut counts: BTreeMap<Option<String>, usize> = BTreeMap::new();
+        // The code most runs share; runs with other code are not replicates of these.
+        let mut counts: BTreeMap<Option<CaseCode>, usize> = BTreeMap::new();
         for (_, d, _) in &entries {
             *counts.entry(d.clone()).or_default() += 1;
         }
         let best = counts.iter().max_by_key(|(_, n)| **n).map(|(d, _)| d.clone()).unwrap_or_default();
         let shown = key.join(" ");
         let (kept, other): (Vec<_>, Vec<_>) = entries.drain(..).partition(|(_, d, _)| *d == best);
-        if !other.is_empty() {
-            let names: Vec<&str> = other.iter().map(|(i, _, _)| runs[*i].as_str()).collect();
-            excluded.push(format!("{shown}: {} ran another kernel dispatch", names.join(", ")));
+        let dispatch_of = |d: &Option<CaseCode>| d.as_ref().map(|c| c.dispatch.clone());
+        let (other_dispatch, other_instructions): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _)| dispatch_of(d) != dispatch_of(&best));
+        for (list, what) in [(other_dispatch, "ran another kernel dispatch"), (other_instructions, "ran other instructions under the same dispatch")] {
+            if !list.is_empty() {
+                let names: Vec<&str> = list.iter().map(|(i, _, _)| runs[*i].as_str()).collect();
+                excluded.push(format!("{shown}: {} {what}", names.join(", ")));
+            }
         }
         if kept.len() < 2 {
             excluded.push(format!("{shown}: in fewer than two runs with the same dispatch"));
@@ -377,6 +422,30 @@ mod tests {
         let cal = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }).unwrap();
         assert!(cal.excluded.iter().any(|e| e.contains("evidence/runs/c ran another kernel dispatch")), "{:?}", cal.excluded);
         assert!(cal.configurations.iter().all(|c| c.pairs == 1));
+    }
+
+    #[test]
+    fn a_kernel_changed_under_its_name_is_not_an_a_a_pair() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |body: &str| format!(".visible .entry k_a(\n)\n{{\n\t{body}\n$L__BB0_1:\n\tret;\n}}\n");
+        for (run, seed, body) in [("a", 1, "bra.uni $L__BB0_1;"), ("b", 2, "bra.uni $L__BB0_1;"), ("c", 3, "mov.u32 %r1, 0;")] {
+            write_run(dir.path(), run, &[("v", 10.0)], 0.02, seed);
+            let path = dir.path().join("evidence/runs").join(run);
+            let meta = path.join("meta.json");
+            std::fs::write(&meta, std::fs::read_to_string(&meta).unwrap().replace("\"k\"", "\"k_a: a kernel\"")).unwrap();
+            std::fs::create_dir_all(path.join("ptx")).unwrap();
+            // Run b's module has the entry renumbered after another: the same instructions.
+            let module = if run == "b" { format!(".visible .entry z(\n)\n{{\n\tret;\n}}\n{}", entry(body).replace("BB0_", "BB1_")) } else { entry(body) };
+            std::fs::write(path.join("ptx/softmax.ptx"), module).unwrap();
+        }
+        let runs = ["a", "b", "c"].map(|r| format!("evidence/runs/{r}"));
+        let cal = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }).unwrap();
+        assert!(cal.excluded.iter().any(|e| e.contains("evidence/runs/c ran other instructions under the same dispatch")), "{:?}", cal.excluded);
+        assert!(cal.configurations.iter().all(|c| c.pairs == 1), "a and b are the one pair");
+        // A dispatched kernel the module lacks is bad input, named with the run and the case.
+        std::fs::write(dir.path().join("evidence/runs/c/ptx/softmax.ptx"), entry("ret;").replace("k_a", "k_b")).unwrap();
+        let Err(Failure::Input(d)) = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }) else { panic!("a missing entry is bad input") };
+        assert!(d[0].message.contains("evidence/runs/c/ptx/softmax.ptx: no entry `k_a`, which evidence/runs/c/meta.json names as dispatched at s c"), "{:?}", d);
     }
 
     #[test]
