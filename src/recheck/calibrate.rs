@@ -94,7 +94,8 @@ fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(S
                         module = Some(evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?);
                     }
                     let text = module.as_deref().map_or("", String::as_str);
-                    ptx::instruction_hashes(text, &kernels).map_err(|kernel| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {run}/meta.json names as dispatched at {} {}", case.suite, case.case)))?
+                    ptx::instruction_hashes(text, &kernels)
+                        .map_err(|kernel| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {run}/meta.json names as dispatched at {} {}", case.suite, case.case)))?
                 };
                 Some(CaseCode { dispatch: dispatch.clone(), instructions })
             }
