@@ -47,8 +47,9 @@
 //!   observation against the quoted number; `checks::units`: the unit of a check's value
 //!   (declared, from the registry's `[[field]]` tables, or from the field's name).
 //! - [`evidence`]: the typed run directory, one file per file of a run (`meta`, `samples`,
-//!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `ptx` (one
-//!   kernel's instructions, for telling whether two runs ran the same code), `manifest`,
+//!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `ptx` (the
+//!   kernels a dispatch record names and their instructions, for telling whether two runs ran
+//!   the same code, in `bench-report` and `calibrate` alike), `manifest`,
 //!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
@@ -68,13 +69,14 @@
 //!   serde_json reading every other line and giving every error.
 //! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
 //!   review file, the benchmark targets (judged by the recheck's ordering rule over one or more
-//!   runs of the same code), `stats`, `init` (a registry's skeleton, never over an
+//!   runs of the same code, with candidate forms judged as a family of their own), `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
 //!   number: selections, filters, derived rates, ratios of two statistics).
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and
 //!   against a stored run; `recheck::hierarchical` the bootstrap of runs, then rounds, and the
 //!   widening of a one-run side; `recheck::family` Holm's control over the whole table;
-//!   `recheck::calibrate` runs of unchanged code as A/A pairs; `recheck::device` asks the GPU
+//!   `recheck::calibrate` runs of unchanged code (the same dispatch and instructions) as A/A
+//!   pairs; `recheck::device` asks the GPU
 //!   suite for a fresh run; `recheck::harness` pairs another harness's fresh output with the
 //!   accepted evidence files (by `--map`, layout or name) and judges it by the same rule, and
 //!   offline reads a latency through its check's own query when that query is not plain JSONL.
