@@ -172,12 +172,12 @@ const RUN_FILES: [&str; 3] = ["meta.json", "ptx/softmax.ptx", "samples.jsonl"];
 /// `meta.json` (which must be passed over without a word), bit 3 makes links relative rather
 /// than absolute, bit 4 gives RUN with a trailing slash, bit 5 renames the last of several runs
 /// to a name that is not UTF-8. The second byte, where it is not 0,
-/// puts a link in place of one run's file or folder ([`lay_link`]). The rest is cut at lines
+/// puts a link in place of one run's file or folder (`lay_link`). The rest is cut at lines
 /// holding only `---` into at most twelve parts, three a run: `meta.json`, `ptx/softmax.ptx`
 /// and `samples.jsonl`; a run whose parts run out lacks the files left.
 ///
 /// Besides returning normally, the command must not read outside the root (no report or error
-/// holds [`OUTSIDE_SECRET`], and no run with a link out is pooled), must fail only as bad input
+/// holds `OUTSIDE_SECRET`, and no run with a link out is pooled), must fail only as bad input
 /// (exit 2), must put RUN first among the runs pooled, and must name no folder without a
 /// `meta.json` among the runs left out.
 pub fn bench_pool(bytes: &[u8]) {
