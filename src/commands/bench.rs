@@ -386,29 +386,39 @@ pub(crate) struct Row {
 }
 
 /// What a target asks of a shape.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Goal {
     /// `variant` reaches `share` of the best copy's bandwidth: q = copy ÷ variant ≥ share.
-    CopyShare { variant: &'static str, share: f64 },
+    CopyShare { variant: String, share: f64 },
     /// `variant` is faster than `peer`: q = peer ÷ variant > 1.
-    Faster { variant: &'static str, peer: &'static str },
+    Faster { variant: String, peer: String },
     /// The RMS-scaled softmax is at most `slack` slower than the plain one:
     /// q = fused ÷ fused-rms ≥ 1 ÷ (1 + slack).
     Near { slack: f64 },
 }
 
 impl Goal {
+    /// `variant` reaches `share` of the best copy.
+    pub(crate) fn copy_share(variant: &str, share: f64) -> Goal {
+        Goal::CopyShare { variant: variant.to_string(), share }
+    }
+
+    /// `variant` is faster than `peer`.
+    pub(crate) fn faster(variant: &str, peer: &str) -> Goal {
+        Goal::Faster { variant: variant.to_string(), peer: peer.to_string() }
+    }
+
     /// The bound q must exceed.
-    pub(crate) fn bound(self) -> f64 {
+    pub(crate) fn bound(&self) -> f64 {
         match self {
-            Goal::CopyShare { share, .. } => share,
+            Goal::CopyShare { share, .. } => *share,
             Goal::Faster { .. } => 1.0,
             Goal::Near { slack } => 1.0 / (1.0 + slack),
         }
     }
 
     /// A name for the target's seed, so that its interval does not depend on the others.
-    fn key(self) -> String {
+    fn key(&self) -> String {
         match self {
             Goal::CopyShare { variant, share } => format!("{variant} copy {share}"),
             Goal::Faster { variant, peer } => format!("{variant} faster than {peer}"),
@@ -439,7 +449,7 @@ struct Pending {
     case: String,
     goal: Goal,
     /// `vars[0]` is ours; the others are what it is held against.
-    vars: Vec<&'static str>,
+    vars: Vec<String>,
     eval: fn(&[f64]) -> f64,
 }
 
@@ -470,13 +480,10 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize, candidates: &[String])
         let runs: Vec<Vec<ByRound>> = times.iter().filter_map(|t| t.by.get(&(case.clone(), variant.clone())).map(|b| vec![b.clone()])).collect();
         medians.entry(case.clone()).or_default().insert(variant.clone(), Side::new(&runs, &|v: &[f64]| v[0]).value());
     }
-    // A candidate's name takes the place of a fixed variant's in its goals, which name variants
-    // for the life of the process; the few names given on the command line are leaked for it.
-    let candidates: Vec<&'static str> = candidates.iter().map(|c| &*Box::leak(c.clone().into_boxed_str())).collect();
-    if let Some(rule) = candidates.iter().find(|c| matches!(**c, "fused" | "fused-rms")) {
+    if let Some(rule) = candidates.iter().find(|c| matches!(c.as_str(), "fused" | "fused-rms")) {
         return Err(format!("`{rule}` is the dispatched form, which every candidate is judged against, not a candidate"));
     }
-    if let Some(missing) = candidates.iter().find(|c| !medians.values().any(|by| by.contains_key(**c))) {
+    if let Some(missing) = candidates.iter().find(|c| !medians.values().any(|by| by.contains_key(c.as_str()))) {
         return Err(format!("candidate `{missing}` was not timed in any of the runs (candidates are variants named `x-…` in the table)"));
     }
     let mut rows = Vec::new();
@@ -505,7 +512,7 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize, candidates: &[String])
             });
         }
         pending.extend(targets_of(case, r, cols, by_variant));
-        pending_candidates.extend(candidate_goals(case, r, cols, by_variant, &candidates));
+        pending_candidates.extend(candidate_goals(case, r, cols, by_variant, candidates));
     }
     let replicates = replicates.max(family::replicates_needed(pending.len().max(pending_candidates.len()), FAMILY_ALPHA));
     let targets = decide(&times, pending, replicates);
@@ -516,22 +523,17 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize, candidates: &[String])
 /// What a candidate is asked at a shape where it was timed: to be faster than the dispatched
 /// form of its softmax (`fused-rms` for a name ending in `-rms`, `fused` otherwise), and to
 /// reach the shape's copy target where it has one.
-fn candidate_goals(case: &str, rows: f64, cols: f64, timed: &BTreeMap<String, f64>, candidates: &[&'static str]) -> Vec<Pending> {
+fn candidate_goals(case: &str, rows: f64, cols: f64, timed: &BTreeMap<String, f64>, candidates: &[String]) -> Vec<Pending> {
     let has = |v: &str| timed.contains_key(v);
     let copies: Vec<&'static str> = COPIES.into_iter().filter(|c| has(c)).collect();
     let mut out = Vec::new();
-    for &variant in candidates.iter().filter(|c| has(c)) {
+    for variant in candidates.iter().map(String::as_str).filter(|c| has(c)) {
         let rule = if variant.ends_with("-rms") { "fused-rms" } else { "fused" };
         if has(rule) {
-            out.push(Pending { case: case.into(), goal: Goal::Faster { variant, peer: rule }, vars: vec![variant, rule], eval: |v| v[1] / v[0] });
+            out.push(Pending { case: case.into(), goal: Goal::faster(variant, rule), vars: names(&[variant, rule]), eval: |v| v[1] / v[0] });
         }
         if let (Some(share), false) = (copy_target(rows, cols, case), copies.is_empty()) {
-            out.push(Pending {
-                case: case.into(),
-                goal: Goal::CopyShare { variant, share },
-                vars: [variant].into_iter().chain(copies.iter().copied()).collect(),
-                eval: best_copy_over_first,
-            });
+            out.push(Pending { case: case.into(), goal: Goal::copy_share(variant, share), vars: names(&[&[variant], &copies[..]].concat()), eval: best_copy_over_first });
         }
     }
     out
@@ -550,24 +552,24 @@ fn targets_of(case: &str, rows: f64, cols: f64, timed: &BTreeMap<String, f64>) -
     let copies: Vec<&'static str> = COPIES.into_iter().filter(|c| has(c)).collect();
     if let (Some(share), false) = (copy_target(rows, cols, case), copies.is_empty()) {
         for variant in ["fused", "fused-rms"].into_iter().filter(|v| has(v)) {
-            out.push(Pending {
-                case: case.into(),
-                goal: Goal::CopyShare { variant, share },
-                vars: [variant].into_iter().chain(copies.iter().copied()).collect(),
-                eval: best_copy_over_first,
-            });
+            out.push(Pending { case: case.into(), goal: Goal::copy_share(variant, share), vars: names(&[&[variant], &copies[..]].concat()), eval: best_copy_over_first });
         }
     }
     let ratio: fn(&[f64]) -> f64 = |v| v[1] / v[0];
     for (variant, peers) in [("fused", &PLAIN_PEERS[..]), ("fused-rms", &RMS_PEERS[..])] {
         for &peer in peers.iter().filter(|p| has(variant) && has(p)) {
-            out.push(Pending { case: case.into(), goal: Goal::Faster { variant, peer }, vars: vec![variant, peer], eval: ratio });
+            out.push(Pending { case: case.into(), goal: Goal::faster(variant, peer), vars: names(&[variant, peer]), eval: ratio });
         }
     }
     if has("fused") && has("fused-rms") {
-        out.push(Pending { case: case.into(), goal: Goal::Near { slack: RMS_SLACK }, vars: vec!["fused-rms", "fused"], eval: ratio });
+        out.push(Pending { case: case.into(), goal: Goal::Near { slack: RMS_SLACK }, vars: names(&["fused-rms", "fused"]), eval: ratio });
     }
     out
+}
+
+/// Variant names as a target's quantity holds them.
+fn names(variants: &[&str]) -> Vec<String> {
+    variants.iter().map(|v| v.to_string()).collect()
 }
 
 /// Each target's bootstrap distribution, then Holm's procedure over the whole list.
@@ -578,7 +580,7 @@ fn decide(times: &[RunTimes], pending: Vec<Pending>, replicates: usize) -> Vec<T
     let jobs: Vec<(Pending, Vec<Vec<ByRound>>)> = pending
         .into_iter()
         .map(|p| {
-            let runs = times.iter().filter_map(|t| p.vars.iter().map(|v| t.by.get(&(p.case.clone(), (*v).to_string())).cloned()).collect::<Option<Vec<_>>>()).collect();
+            let runs = times.iter().filter_map(|t| p.vars.iter().map(|v| t.by.get(&(p.case.clone(), v.clone())).cloned()).collect::<Option<Vec<_>>>()).collect();
             (p, runs)
         })
         .filter(|(_, runs): &(Pending, Vec<Vec<ByRound>>)| !runs.is_empty())
@@ -738,7 +740,7 @@ mod tests {
         assert!((fused.speedup_over_best_peer.unwrap() - 3.0 / 2.04).abs() < 1e-12);
         // Margins of 2 % and more with 1 % jitter are shown, each target with its interval.
         assert!(report.all_met(), "{:?}", report.targets);
-        let share = report.targets.iter().find(|t| matches!(t.goal, Goal::CopyShare { variant: "fused", .. })).unwrap();
+        let share = report.targets.iter().find(|t| matches!(&t.goal, Goal::CopyShare { variant, .. } if variant == "fused")).unwrap();
         assert!(share.interval.0 < share.value && share.value < share.interval.1 && share.interval.0 > 0.95, "{share:?}");
     }
 
@@ -746,12 +748,12 @@ mod tests {
     fn the_copy_targets_follow_the_shape() {
         let shares = |case: &str, fused: f64, rms: f64| {
             let report = one(run(&[(case, "copy", 8.0, 0.002), (case, "fused", fused, 0.002), (case, "fused-rms", rms, 0.002)]));
-            report.targets.into_iter().filter_map(|t| matches!(t.goal, Goal::CopyShare { .. }).then_some((t.goal, t.outcome))).collect::<Vec<_>>()
+            report.targets.into_iter().filter_map(|t| matches!(t.goal, Goal::CopyShare { .. }).then_some((t.goal.clone(), t.outcome))).collect::<Vec<_>>()
         };
         // 95 % at a shape of 2^20 elements or more, for both softmaxes: 8 µs against 8.4 µs is
         // 95.2 %, against 8.5 µs 94.1 %.
         let big = shares("1024x1024", 8.4, 8.5);
-        assert_eq!(big, [(Goal::CopyShare { variant: "fused", share: 0.95 }, Judgement::Match), (Goal::CopyShare { variant: "fused-rms", share: 0.95 }, Judgement::Mismatch)]);
+        assert_eq!(big, [(Goal::copy_share("fused", 0.95), Judgement::Match), (Goal::copy_share("fused-rms", 0.95), Judgement::Mismatch)]);
         // 80 % at 8×262144: 9.9 µs against an 8 µs copy holds, 10.1 µs does not.
         let long = shares("8x262144", 9.9, 10.1);
         assert_eq!(long.iter().map(|(_, o)| *o).collect::<Vec<_>>(), [Judgement::Match, Judgement::Mismatch]);
@@ -767,15 +769,15 @@ mod tests {
         let report = one(run(&[("1024x1024", "copy", 2.0, 0.03), ("1024x1024", "fused", 2.0, 0.03), ("1024x1024", "cudnn", 2.01, 0.03)]));
         let row = |v: &str| report.rows.iter().find(|r| r.variant == v).unwrap().median_us;
         assert!(row("fused") < row("cudnn"));
-        assert_eq!(outcome(&report, "1024x1024", Goal::Faster { variant: "fused", peer: "cudnn" }), Judgement::Inconclusive);
+        assert_eq!(outcome(&report, "1024x1024", Goal::faster("fused", "cudnn")), Judgement::Inconclusive);
         assert!(!report.all_met());
     }
 
     #[test]
     fn a_clear_miss_is_a_mismatch() {
         let report = one(run(&[("1024x1024", "copy", 2.0, 0.01), ("1024x1024", "fused", 3.0, 0.01), ("1024x1024", "cudnn", 2.5, 0.01)]));
-        assert_eq!(outcome(&report, "1024x1024", Goal::CopyShare { variant: "fused", share: 0.95 }), Judgement::Mismatch);
-        assert_eq!(outcome(&report, "1024x1024", Goal::Faster { variant: "fused", peer: "cudnn" }), Judgement::Mismatch);
+        assert_eq!(outcome(&report, "1024x1024", Goal::copy_share("fused", 0.95)), Judgement::Mismatch);
+        assert_eq!(outcome(&report, "1024x1024", Goal::faster("fused", "cudnn")), Judgement::Mismatch);
     }
 
     #[test]
@@ -783,7 +785,7 @@ mod tests {
         let report =
             one(run(&[("1024x1024", "copy", 3.0, 0.005), ("1024x1024", "copy-kernel", 2.0, 0.005), ("1024x1024", "fused", 2.05, 0.005), ("1024x1024", "fused-rms", 2.4, 0.005)]));
         // 2.0 ÷ 2.05: the kernel copy is the ceiling, not the slower DMA copy.
-        let share = report.targets.iter().find(|t| t.goal == Goal::CopyShare { variant: "fused", share: 0.95 }).unwrap();
+        let share = report.targets.iter().find(|t| t.goal == Goal::copy_share("fused", 0.95)).unwrap();
         assert!((share.value - 2.0 / 2.05).abs() < 1e-12, "{share:?}");
         assert_eq!(share.outcome, Judgement::Match);
         // fused-rms is 17 % slower than fused: more than the 10 % allowed.
@@ -798,12 +800,12 @@ mod tests {
         let b = run(&[("1024x1024", "copy", 2.0, 0.002), ("1024x1024", "fused", 2.1, 0.002), ("1024x1024", "cudnn", 2.02, 0.002)]);
         let c = run(&[("1024x1024", "copy", 2.0, 0.002), ("1024x1024", "fused", 2.1, 0.002), ("1024x1024", "cudnn", 2.02, 0.002)]);
         let alone = one(a.clone());
-        assert_eq!(outcome(&alone, "1024x1024", Goal::Faster { variant: "fused", peer: "cudnn" }), Judgement::Match);
+        assert_eq!(outcome(&alone, "1024x1024", Goal::faster("fused", "cudnn")), Judgement::Match);
         let pooled = judge(&[("a".into(), a), ("b".into(), b), ("c".into(), c)]).unwrap();
         assert_eq!(pooled.runs, ["a", "b", "c"]);
         let fused = pooled.rows.iter().find(|r| r.variant == "fused").unwrap();
         assert!((fused.median_us - 2.1).abs() < 1e-12, "{fused:?}");
-        let target = pooled.targets.iter().find(|t| t.goal == Goal::Faster { variant: "fused", peer: "cudnn" }).unwrap();
+        let target = pooled.targets.iter().find(|t| t.goal == Goal::faster("fused", "cudnn")).unwrap();
         assert_eq!(target.runs, 3);
         assert_ne!(target.outcome, Judgement::Match, "{target:?}");
     }
@@ -869,14 +871,14 @@ mod tests {
         let with = judge_with(&runs, DEFAULT_REPLICATES, &["x-a".into(), "x-a-rms".into()]).unwrap();
         assert!(alone.candidates.is_empty());
         assert_eq!(with.targets, alone.targets, "asking about candidates moves no target");
-        let judged: Vec<(Goal, Judgement)> = with.candidates.iter().map(|t| (t.goal, t.outcome)).collect();
+        let judged: Vec<(Goal, Judgement)> = with.candidates.iter().map(|t| (t.goal.clone(), t.outcome)).collect();
         assert_eq!(
             judged,
             [
-                (Goal::Faster { variant: "x-a", peer: "fused" }, Judgement::Match),
-                (Goal::CopyShare { variant: "x-a", share: 0.95 }, Judgement::Mismatch),
-                (Goal::Faster { variant: "x-a-rms", peer: "fused-rms" }, Judgement::Inconclusive),
-                (Goal::CopyShare { variant: "x-a-rms", share: 0.95 }, Judgement::Mismatch),
+                (Goal::faster("x-a", "fused"), Judgement::Match),
+                (Goal::copy_share("x-a", 0.95), Judgement::Mismatch),
+                (Goal::faster("x-a-rms", "fused-rms"), Judgement::Inconclusive),
+                (Goal::copy_share("x-a-rms", 0.95), Judgement::Mismatch),
             ]
         );
         // A name no run timed is a mistake to say, not a candidate with nothing to judge.

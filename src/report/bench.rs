@@ -128,9 +128,9 @@ fn wire_row(r: &Row) -> WireBenchRow {
 }
 
 fn wire_target(t: &Target) -> WireTarget {
-    let (goal, variant, peer) = match t.goal {
-        Goal::CopyShare { variant, .. } => ("copy_share", variant, None),
-        Goal::Faster { variant, peer } => ("faster", variant, Some(peer.to_string())),
+    let (goal, variant, peer) = match &t.goal {
+        Goal::CopyShare { variant, .. } => ("copy_share", variant.as_str(), None),
+        Goal::Faster { variant, peer } => ("faster", variant.as_str(), Some(peer.clone())),
         Goal::Near { .. } => ("near", "fused-rms", None),
     };
     let interval = match (sig(t.interval.0), sig(t.interval.1)) {
@@ -209,7 +209,7 @@ pub(crate) fn render(report: &BenchReport) -> String {
 fn describe(t: &Target, runs: usize) -> String {
     let (lo, hi) = t.interval;
     let fewer = if t.runs < runs { format!(", in the {} runs that timed it", t.runs) } else { String::new() };
-    match t.goal {
+    match &t.goal {
         Goal::CopyShare { variant, share } => {
             format!("{}: {variant} ≥ {:.0} % of copy bandwidth ({:.1} %, interval {:.1}–{:.1} %{fewer})", t.case, 100.0 * share, 100.0 * t.value, 100.0 * lo, 100.0 * hi)
         }
@@ -241,11 +241,11 @@ mod tests {
                 speedup_over_best_peer: Some(5.5),
             }],
             targets: vec![
-                target(Goal::CopyShare { variant: "fused", share: 0.8 }, (0.69, 0.75), Judgement::Mismatch),
-                target(Goal::Faster { variant: "fused", peer: "torch" }, (0.0, f64::INFINITY), Judgement::Inconclusive),
+                target(Goal::copy_share("fused", 0.8), (0.69, 0.75), Judgement::Mismatch),
+                target(Goal::faster("fused", "torch"), (0.0, f64::INFINITY), Judgement::Inconclusive),
                 target(Goal::Near { slack: 0.1 }, (0.88, 0.93), Judgement::Inconclusive),
             ],
-            candidates: vec![target(Goal::Faster { variant: "x-slot-8x256", peer: "fused" }, (1.01, 1.03), Judgement::Match)],
+            candidates: vec![target(Goal::faster("x-slot-8x256", "fused"), (1.01, 1.03), Judgement::Match)],
             left_out: vec![("evidence/runs/c".into(), "marked rejected".into())],
         }
     }
