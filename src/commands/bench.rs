@@ -514,9 +514,12 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize, candidates: &[String])
         pending.extend(targets_of(case, r, cols, by_variant));
         pending_candidates.extend(candidate_goals(case, r, cols, by_variant, candidates));
     }
-    let replicates = replicates.max(family::replicates_needed(pending.len().max(pending_candidates.len()), FAMILY_ALPHA));
+    // Each family draws as many replicates as its own Holm levels need, so that candidates
+    // never change how the targets are drawn.
+    let candidate_replicates = replicates.max(family::replicates_needed(pending_candidates.len(), FAMILY_ALPHA));
+    let replicates = replicates.max(family::replicates_needed(pending.len(), FAMILY_ALPHA));
     let targets = decide(&times, pending, replicates);
-    let candidates = decide(&times, pending_candidates, replicates);
+    let candidates = decide(&times, pending_candidates, candidate_replicates);
     Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), replicates, seed: DEFAULT_SEED, rows, targets, candidates, left_out: Vec::new() })
 }
 
@@ -881,6 +884,19 @@ mod tests {
                 (Goal::copy_share("x-a-rms", 0.95), Judgement::Mismatch),
             ]
         );
+        // Many candidates need more replicates than the targets do; the targets are drawn as
+        // they would be without them.
+        let many: Vec<String> = (0..40).map(|i| format!("x-c{i}")).collect();
+        let mut samples = runs[0].1.clone();
+        for name in &many {
+            samples.extend(timed("1024x1024", name, 2.25, 0.005, 21));
+        }
+        let runs_many = [("r".to_string(), samples)];
+        let few = judge_with(&runs_many, 100, &[]).unwrap();
+        let crowded = judge_with(&runs_many, 100, &many).unwrap();
+        assert_eq!(crowded.targets, few.targets);
+        assert_eq!(crowded.replicates, few.replicates);
+        assert_eq!(crowded.candidates.len(), 2 * many.len());
         // A name no run timed is a mistake to say, not a candidate with nothing to judge.
         let e = judge_with(&runs, DEFAULT_REPLICATES, &["x-b".into()]).unwrap_err();
         assert!(e.contains("candidate `x-b` was not timed in any of the runs"), "{e}");
