@@ -50,6 +50,8 @@ pub struct WireBenchRule {
     pub family_alpha: f64,
     pub family_method: String,
     pub seed: u64,
+    /// Bootstrap replicates a target; candidates draw at least as many, more where their own
+    /// family's Holm levels need them.
     pub replicates: usize,
 }
 
