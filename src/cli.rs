@@ -122,7 +122,8 @@ pub enum Command {
         /// Also judge VARIANT, a candidate form timed in the runs (`x-…`), by the same rule:
         /// faster than the dispatched form (`fused-rms` for a name ending in `-rms`, `fused`
         /// otherwise) and its share of the copy where the shape has a copy target, as a family
-        /// of its own that leaves the targets' verdicts as they are. Repeatable.
+        /// of its own that leaves the targets' verdicts as they are. Repeatable; a name that is
+        /// not an `x-…` variant some run timed is refused.
         #[arg(long = "candidate", value_name = "VARIANT")]
         candidates: Vec<String>,
     },

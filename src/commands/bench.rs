@@ -480,8 +480,10 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize, candidates: &[String])
         let runs: Vec<Vec<ByRound>> = times.iter().filter_map(|t| t.by.get(&(case.clone(), variant.clone())).map(|b| vec![b.clone()])).collect();
         medians.entry(case.clone()).or_default().insert(variant.clone(), Side::new(&runs, &|v: &[f64]| v[0]).value());
     }
-    if let Some(rule) = candidates.iter().find(|c| matches!(c.as_str(), "fused" | "fused-rms")) {
-        return Err(format!("`{rule}` is the dispatched form, which every candidate is judged against, not a candidate"));
+    // Only candidate forms (`x-…`): a dispatched form judged against itself, or a copy or a peer
+    // held to the copy target, would say nothing.
+    if let Some(other) = candidates.iter().find(|c| !c.starts_with("x-")) {
+        return Err(format!("`{other}` is not a candidate: candidates are the variants named `x-…`, judged against the dispatched form"));
     }
     if let Some(missing) = candidates.iter().find(|c| !medians.values().any(|by| by.contains_key(c.as_str()))) {
         return Err(format!("candidate `{missing}` was not timed in any of the runs (candidates are variants named `x-…` in the table)"));
@@ -900,8 +902,10 @@ mod tests {
         // A name no run timed is a mistake to say, not a candidate with nothing to judge.
         let e = judge_with(&runs, DEFAULT_REPLICATES, &["x-b".into()]).unwrap_err();
         assert!(e.contains("candidate `x-b` was not timed in any of the runs"), "{e}");
-        let e = judge_with(&runs, DEFAULT_REPLICATES, &["fused-rms".into()]).unwrap_err();
-        assert!(e.contains("`fused-rms` is the dispatched form"), "{e}");
+        for other in ["fused-rms", "copy", ""] {
+            let e = judge_with(&runs, DEFAULT_REPLICATES, &[other.into()]).unwrap_err();
+            assert!(e.contains(&format!("`{other}` is not a candidate: candidates are the variants named `x-…`")), "{e}");
+        }
     }
 
     #[test]
