@@ -1,9 +1,9 @@
 //! The one door the fuzz targets (`fuzz/`) come through: thin wrappers that feed untrusted
 //! bytes to each parser and reader, and exercise what is built from them. Everything else in
 //! the crate may become `pub(crate)` or move without breaking the targets, as long as these
-//! signatures stay. Only [`bench_pool`] touches the file system, since what it feeds is a
-//! folder: it lays the input out as a tree of runs in a fresh temporary folder and removes it
-//! afterwards. The module holds no logic of its own beyond laying out inputs and the checks
+//! signatures stay. Only [`bench_pool`] and [`calibrate`] touch the file system, since what
+//! they feed is a folder: each lays the input out as a tree of runs in a fresh temporary
+//! folder and removes it afterwards. The module holds no logic of its own beyond laying out inputs and the checks
 //! that tell a wrong answer from a bad input.
 //!
 //! Each function must return normally for any input: a panic, an abort, a stack overflow or a
@@ -306,6 +306,81 @@ fn lay_link(folder: &std::path::Path, outside: &std::path::Path, parts: &[&[u8]]
     };
     std::os::unix::fs::symlink(&target, &path).expect("a link of the tree");
     (pick % 7 != 5).then_some(n)
+}
+
+/// `calibrate RUN RUN [RUN...]` over two to four runs laid out from `bytes`, with 100
+/// resamples an A/A judgement (raised, as always, to what Holm's smallest level needs), the
+/// calibration laid out as text and as the JSON file the recheck reads.
+///
+/// The first byte steers the command line: bit 0 makes links relative rather than absolute,
+/// bit 1 gives every run with a trailing slash, bit 2 names the first run again at the end
+/// (which the command must refuse as usage), bit 3 names the runs in reverse order. The second
+/// byte, where it is not 0, puts a link in place of one run's file or folder (`lay_link`). The
+/// rest is cut at lines holding only `---` into at most twelve parts, three a run: `meta.json`,
+/// `ptx/softmax.ptx` and `samples.jsonl`; a run whose parts run out lacks the files left, and
+/// a second run is named even where the input lays out only one.
+///
+/// Besides returning normally, the command must not read outside the root (no calibration or
+/// error holds `OUTSIDE_SECRET`, and no run whose `meta.json` or samples link out, or whose
+/// PTX links out while its `meta.json` names kernels, is calibrated), and must fail only as bad
+/// input (exit 2), or as usage where a run is named twice.
+pub fn calibrate(bytes: &[u8]) {
+    // An input that holds the secret itself would make its appearance prove nothing.
+    if bytes.windows(OUTSIDE_SECRET.len()).any(|w| w == OUTSIDE_SECRET.as_bytes()) {
+        return;
+    }
+    let (steer, link, rest) = match bytes {
+        [steer, link, rest @ ..] => (*steer, *link, rest),
+        [steer] => (*steer, 0, &[][..]),
+        [] => (0, 0, &[][..]),
+    };
+    let parts = split_at_separators(rest, 3 * 4);
+    let runs = parts.len().div_ceil(3).max(2);
+    // A failure to lay out the tree is the machine's (a full disk), not the input's, and would
+    // make every later input test nothing; it stops the fuzzer at once.
+    let tmp = tempfile::tempdir().expect("a temporary folder for the tree");
+    let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
+    let folder = root.join("evidence/runs");
+    for (n, files) in parts.chunks(3).enumerate() {
+        let run = folder.join(format!("r{}", n + 1));
+        for (name, text) in RUN_FILES.iter().zip(files) {
+            write_file(&run.join(name), text);
+        }
+    }
+    let pick = usize::from(link.wrapping_sub(1));
+    let unreadable = (link != 0).then(|| lay_link(&folder, &outside, &parts, pick, steer & 0b1 != 0)).flatten();
+    let slash = if steer & 0b10 != 0 { "/" } else { "" };
+    let mut names: Vec<String> = (1..=runs).map(|n| format!("evidence/runs/r{n}{slash}")).collect();
+    if steer & 0b1000 != 0 {
+        names.reverse();
+    }
+    let twice = steer & 0b100 != 0;
+    if twice {
+        names.push(names[0].clone());
+    }
+    let options = crate::recheck::calibrate::Options { replicates: 100, ..Default::default() };
+    let shown = match crate::recheck::calibrate::calibrate(&root, &names, options) {
+        Ok(file) => {
+            assert!(!twice, "a run named twice is calibrated as two replicates");
+            if let Some(n) = unreadable {
+                // Only a link in place of the PTX may be passed over, and only where the run's
+                // `meta.json` names no kernel, so that the module is never read.
+                let names_kernels = || {
+                    let meta = parts.get(3 * n).and_then(|text| serde_json::from_slice::<crate::evidence::meta::Meta>(text).ok());
+                    meta.is_some_and(|m| m.cases.iter().filter_map(|c| c.dispatch.as_deref()).any(|d| !crate::evidence::ptx::kernel_names(d).is_empty()))
+                };
+                let ptx_only = matches!(pick % 7, 1 | 3);
+                assert!(ptx_only && !names_kernels(), "r{} is calibrated, yet a file it needs links out of the root or to nothing", n + 1);
+            }
+            [crate::report::calibration::text(&file), crate::report::calibration::json(&file)].join("\n")
+        }
+        Err(crate::status::Failure::Input(diagnostics) | crate::status::Failure::InputRefused(diagnostics, _)) => {
+            diagnostics.iter().map(|d| format!("{}\n{d}", d.render())).collect::<Vec<_>>().join("\n")
+        }
+        Err(crate::status::Failure::Usage(why)) if twice => why,
+        Err(other) => panic!("bad input must be refused as bad input (exit 2), not as {other:?}"),
+    };
+    assert!(!shown.contains(OUTSIDE_SECRET), "a file outside the root was read:\n{shown}");
 }
 
 /// The first line as a run's dispatch record and the rest as its `ptx/softmax.ptx`: every

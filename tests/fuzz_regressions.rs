@@ -117,3 +117,26 @@ fn bench_report_judges_a_candidate_from_the_samples() {
     let input = std::fs::read("tests/fuzz_inputs/bench-report-candidate-leak").unwrap();
     fuzz_api::bench_report(&input);
 }
+
+/// The `calibrate` target's seeds, and its first seed with each link the wrapper can lay (every
+/// kind, in each of its four runs, absolute and relative) under several steerings: the wrapper
+/// panics where a link out of the root was followed or a run whose files link out was
+/// calibrated, and where a failure was not refused as bad input (or as usage, for a run named
+/// twice).
+#[test]
+fn calibrate_follows_no_link_out_of_its_tree() {
+    let mut seeds: Vec<_> = std::fs::read_dir("fuzz/seeds/calibrate").unwrap().map(|e| e.unwrap().path()).collect();
+    seeds.sort();
+    assert!(seeds.len() >= 4, "{seeds:?}");
+    for seed in &seeds {
+        fuzz_api::calibrate(&std::fs::read(seed).unwrap());
+    }
+    let first = std::fs::read(&seeds[0]).unwrap();
+    for steer in [0u8, 0b1, 0b110, 0b1011] {
+        for link in 0..=28u8 {
+            let mut input = vec![steer, link];
+            input.extend_from_slice(&first[2..]);
+            fuzz_api::calibrate(&input);
+        }
+    }
+}
