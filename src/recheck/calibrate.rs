@@ -131,7 +131,9 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         let by: Vec<String> = ["suite", "case", "variant", "mode"].map(String::from).to_vec();
         for (group, records) in jsonl.groups(&by) {
             for field in FIELDS {
-                let Ok(values) = ByRound::from_records(&jsonl, &records, field, Statistic::Median) else { continue };
+                // A sample that is not a number, or has no round, is bad input to say where it
+                // is, not a configuration to leave out without a word.
+                let values = ByRound::from_records(&jsonl, &records, field, Statistic::Median).map_err(Failure::from)?;
                 let d = dispatch.get(&(group[0].clone(), group[1].clone())).cloned().flatten();
                 let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
                 by_key.entry(key).or_default().push((idx, d, values));
@@ -447,6 +449,22 @@ mod tests {
         std::fs::write(dir.path().join("evidence/runs/c/ptx/softmax.ptx"), entry("ret;").replace("k_a", "k_b")).unwrap();
         let Err(Failure::Input(d)) = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }) else { panic!("a missing entry is bad input") };
         assert!(d[0].message.contains("evidence/runs/c/ptx/softmax.ptx: no entry `k_a`, which evidence/runs/c/meta.json names as dispatched at s c"), "{:?}", d);
+    }
+
+    #[test]
+    fn a_sample_that_is_not_a_number_is_refused_where_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        write_run(dir.path(), "a", &[("v", 10.0)], 0.02, 1);
+        write_run(dir.path(), "b", &[("v", 10.0)], 0.02, 2);
+        // Until this was refused, the configuration was left out of the calibration without a word.
+        let samples = dir.path().join("evidence/runs/b/samples.jsonl");
+        let text = std::fs::read_to_string(&samples).unwrap();
+        let broken = text.replacen("\"device_us\":", "\"device_us\":-", 1);
+        std::fs::write(&samples, broken).unwrap();
+        let runs = ["a", "b"].map(|r| format!("evidence/runs/{r}"));
+        let Err(Failure::Input(d)) = calibrate(dir.path(), &runs, Options { replicates: 200, ..Options::default() }) else { panic!("a negative time is bad input") };
+        let at = d[0].location.as_ref().expect("a located error");
+        assert_eq!((at.file.as_str(), at.line), ("evidence/runs/b/samples.jsonl", 1), "{d:?}");
     }
 
     #[test]
