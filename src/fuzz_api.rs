@@ -181,28 +181,8 @@ const RUN_FILES: [&str; 3] = ["meta.json", "ptx/softmax.ptx", "samples.jsonl"];
 /// (exit 2), must put RUN first among the runs pooled, and must name no folder without a
 /// `meta.json` among the runs left out.
 pub fn bench_pool(bytes: &[u8]) {
-    // An input that holds the secret itself would make its appearance prove nothing.
-    if bytes.windows(OUTSIDE_SECRET.len()).any(|w| w == OUTSIDE_SECRET.as_bytes()) {
-        return;
-    }
-    let (steer, link, rest) = match bytes {
-        [steer, link, rest @ ..] => (*steer, *link, rest),
-        [steer] => (*steer, 0, &[][..]),
-        [] => (0, 0, &[][..]),
-    };
-    let parts = split_at_separators(rest, 3 * 4);
+    let Some(Tree { steer, link, parts, _tmp, root, outside, folder }) = lay_runs(bytes) else { return };
     let runs = parts.len().div_ceil(3);
-    // A failure to lay out the tree is the machine's (a full disk), not the input's, and would
-    // make every later input test nothing; it stops the fuzzer at once.
-    let tmp = tempfile::tempdir().expect("a temporary folder for the tree");
-    let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
-    let folder = root.join("evidence/runs");
-    for (n, files) in parts.chunks(3).enumerate() {
-        let run = folder.join(format!("r{}", n + 1));
-        for (name, text) in RUN_FILES.iter().zip(files) {
-            write_file(&run.join(name), text);
-        }
-    }
     if steer & 0b100 != 0 {
         // Notes and a copy of the first run's samples and code, but no `meta.json`: not a run.
         let notes = folder.join("notes");
@@ -248,6 +228,46 @@ pub fn bench_pool(bytes: &[u8]) {
         Err(other) => panic!("bad input must be refused as bad input (exit 2), not as {other:?}"),
     };
     assert!(!shown.contains(OUTSIDE_SECRET), "a file outside the root was read:\n{shown}");
+}
+
+/// A folder-level input laid out as runs: `steer` and `link`, the input's first two bytes, then
+/// the rest cut at lines holding only `---` into at most twelve parts, three a run
+/// (`RUN_FILES`), written under `folder` (`root/evidence/runs/rN`) in a fresh temporary folder
+/// that also holds `outside`, for links out of the root. The folder goes with `_tmp`.
+struct Tree<'a> {
+    steer: u8,
+    link: u8,
+    parts: Vec<&'a [u8]>,
+    _tmp: tempfile::TempDir,
+    root: std::path::PathBuf,
+    outside: std::path::PathBuf,
+    folder: std::path::PathBuf,
+}
+
+/// `bytes` laid out as a [`Tree`]; `None` for an input that holds `OUTSIDE_SECRET` itself,
+/// whose appearance in an output would then prove nothing.
+fn lay_runs(bytes: &[u8]) -> Option<Tree<'_>> {
+    if bytes.windows(OUTSIDE_SECRET.len()).any(|w| w == OUTSIDE_SECRET.as_bytes()) {
+        return None;
+    }
+    let (steer, link, rest) = match bytes {
+        [steer, link, rest @ ..] => (*steer, *link, rest),
+        [steer] => (*steer, 0, &[][..]),
+        [] => (0, 0, &[][..]),
+    };
+    let parts = split_at_separators(rest, 3 * 4);
+    // A failure to lay out the tree is the machine's (a full disk), not the input's, and would
+    // make every later input test nothing; it stops the fuzzer at once.
+    let tmp = tempfile::tempdir().expect("a temporary folder for the tree");
+    let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
+    let folder = root.join("evidence/runs");
+    for (n, files) in parts.chunks(3).enumerate() {
+        let run = folder.join(format!("r{}", n + 1));
+        for (name, text) in RUN_FILES.iter().zip(files) {
+            write_file(&run.join(name), text);
+        }
+    }
+    Some(Tree { steer, link, parts, _tmp: tmp, root, outside, folder })
 }
 
 /// Writes `bytes` to `path`, making its folders.
@@ -325,28 +345,8 @@ fn lay_link(folder: &std::path::Path, outside: &std::path::Path, parts: &[&[u8]]
 /// PTX links out while its `meta.json` names kernels, is calibrated), and must fail only as bad
 /// input (exit 2), or as usage where a run is named twice.
 pub fn calibrate(bytes: &[u8]) {
-    // An input that holds the secret itself would make its appearance prove nothing.
-    if bytes.windows(OUTSIDE_SECRET.len()).any(|w| w == OUTSIDE_SECRET.as_bytes()) {
-        return;
-    }
-    let (steer, link, rest) = match bytes {
-        [steer, link, rest @ ..] => (*steer, *link, rest),
-        [steer] => (*steer, 0, &[][..]),
-        [] => (0, 0, &[][..]),
-    };
-    let parts = split_at_separators(rest, 3 * 4);
+    let Some(Tree { steer, link, parts, _tmp, root, outside, folder }) = lay_runs(bytes) else { return };
     let runs = parts.len().div_ceil(3).max(2);
-    // A failure to lay out the tree is the machine's (a full disk), not the input's, and would
-    // make every later input test nothing; it stops the fuzzer at once.
-    let tmp = tempfile::tempdir().expect("a temporary folder for the tree");
-    let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
-    let folder = root.join("evidence/runs");
-    for (n, files) in parts.chunks(3).enumerate() {
-        let run = folder.join(format!("r{}", n + 1));
-        for (name, text) in RUN_FILES.iter().zip(files) {
-            write_file(&run.join(name), text);
-        }
-    }
     let pick = usize::from(link.wrapping_sub(1));
     let unreadable = (link != 0).then(|| lay_link(&folder, &outside, &parts, pick, steer & 0b1 != 0)).flatten();
     let slash = if steer & 0b10 != 0 { "/" } else { "" };
