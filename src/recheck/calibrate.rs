@@ -76,11 +76,10 @@ struct CaseCode {
 }
 
 /// Each case's code in `run` by (suite, case): the dispatch its `meta.json` records, with the
-/// instructions of the kernels it names read from `ptx/softmax.ptx` (read once, and only where
-/// a record names kernels). A named kernel the module lacks is bad input.
+/// instructions of the kernels it names read from `ptx/softmax.ptx` (only where a record names
+/// kernels). A named kernel the module lacks is bad input.
 fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(String, String), Option<CaseCode>>, Failure> {
     let ptx_path = format!("{run}/ptx/softmax.ptx");
-    let mut module: Option<std::rc::Rc<String>> = None;
     let mut out = BTreeMap::new();
     for case in &meta.cases {
         let code = match &case.dispatch {
@@ -90,11 +89,9 @@ fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(S
                 let instructions = if kernels.is_empty() {
                     Vec::new()
                 } else {
-                    if module.is_none() {
-                        module = Some(evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?);
-                    }
-                    let text = module.as_deref().map_or("", String::as_str);
-                    ptx::instruction_hashes(text, &kernels)
+                    // The reader keeps the module once read, so each case asks it again.
+                    let text = evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?;
+                    ptx::instruction_hashes(&text, &kernels)
                         .map_err(|kernel| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {run}/meta.json names as dispatched at {} {}", case.suite, case.case)))?
                 };
                 Some(CaseCode { dispatch: dispatch.clone(), instructions })
