@@ -17,8 +17,10 @@ Protocol (`graph-replay-events`, mode `graph`), the same as our graph mode: each
 captured in a CUDA graph (torch.cuda.CUDAGraph) once per rotation set, and every sample is one
 replay between two CUDA events (device time) with the host clock from before the replay to
 after a synchronise (host time). Inputs rotate through several sets when one fits in L2, by
-the rule claimcheck uses. A warm-up replays every graph for at least 200 ms of busy GPU first,
-so that the clock has risen; then 21 rounds, each peer once per round in a seeded shuffled
+the rule claimcheck uses, and each replay, whatever its peer, takes the next set (recorded as
+`"rotation": "per-invocation"`), so that no replay finds the data of the one before it in L2.
+A warm-up replays every graph for at least 200 ms of busy GPU first, so that the clock has
+risen; then 21 rounds, each peer once per round in a seeded shuffled
 order.
 
 Each line is {"meta": ...}, {"validation": ...} or {"sample": ...}; sample and validation
@@ -40,6 +42,7 @@ SHAPES = [(4096, 4096), (4096, 128), (32768, 1024), (1024, 32768), (16384, 512),
 TOLERANCE = 1e-5
 EPS = 1e-6
 PROTOCOL = "graph-replay-events"
+ROTATION = "per-invocation"
 
 
 def rotation_sets(bytes_per_set, l2_bytes):
@@ -192,13 +195,16 @@ def main():
                 for g, _ in graphs[n]:
                     g.replay()
             torch.cuda.synchronize()
-        nxt = {n: 0 for n in names}
+        # One cycle of sets for every replay, whatever the peer: with a cycle per peer, the peers
+        # of one round replayed on the same set and found its input, read by the peer before,
+        # still in L2 (ROTATION).
+        nxt = 0
         for r in range(args.rounds):
             order = names[:]
             rng.shuffle(order)
             for pos, n in enumerate(order):
-                g, _ = graphs[n][nxt[n]]
-                nxt[n] = (nxt[n] + 1) % sets
+                g, _ = graphs[n][nxt]
+                nxt = (nxt + 1) % sets
                 t = time.perf_counter()
                 start.record()
                 g.replay()
@@ -212,7 +218,7 @@ def main():
         torch.cuda.empty_cache()
     meta = {"peer": "torch", "peers": [n for n, _, _ in peers], "torch": torch.__version__, "cuda": torch.version.cuda,
             "device": props.name, "script": "benches/torch_softmax.py", "script_sha256": script_sha, "rounds": args.rounds,
-            "warmup_ms": args.warmup_ms, "seed": args.seed, "protocol": PROTOCOL, "notes": notes}
+            "warmup_ms": args.warmup_ms, "seed": args.seed, "protocol": PROTOCOL, "rotation": ROTATION, "notes": notes}
     try:
         import triton
 

@@ -30,7 +30,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::evidence::SampleRecord;
-use crate::evidence::meta::Meta;
+use crate::evidence::meta::{Meta, ROTATION_PER_ENTRY};
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -247,6 +247,8 @@ fn judge_read(
 struct Code {
     kernels: Vec<String>,
     instructions: Vec<String>,
+    /// How the shape's invocations took their buffer sets ([`CaseMeta::rotation`]).
+    rotation: String,
 }
 
 /// What a run ran: each benchmark shape's code, and what timed the peers.
@@ -277,7 +279,7 @@ fn declared_code(meta: &Meta) -> RunCode {
     let mut out = RunCode::default();
     for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
         let kernels = case.dispatch.as_deref().map(ptx::kernel_names).unwrap_or_default();
-        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new() });
+        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new(), rotation: case.rotation().to_string() });
     }
     for record in &meta.peers {
         for key in PEER_KEYS {
@@ -285,6 +287,9 @@ fn declared_code(meta: &Meta) -> RunCode {
                 out.peers.entry(key.to_string()).or_insert_with(|| value.to_string());
             }
         }
+        // The peer script took its sets per entry until it recorded how it took them.
+        let rotation = record.get("rotation").and_then(|v| v.as_str()).unwrap_or(ROTATION_PER_ENTRY);
+        out.peers.entry("rotation".to_string()).or_insert_with(|| rotation.to_string());
     }
     out
 }
@@ -323,6 +328,12 @@ fn difference(runs: &[(&str, RunCode)]) -> Option<(String, &'static str)> {
             };
             if seen.kernels != code.kernels {
                 return Some((format!("{case}: {other} dispatched {} but {run} dispatched {}", shown(&seen.kernels), shown(&code.kernels)), "run the same code"));
+            }
+            if seen.rotation != code.rotation {
+                return Some((
+                    format!("{case}: {other} took its buffer sets {} but {run} {}", seen.rotation.replace('-', " "), code.rotation.replace('-', " ")),
+                    "be timed by the same protocol",
+                ));
             }
             if seen.instructions != code.instructions {
                 return Some((
@@ -689,7 +700,36 @@ mod tests {
     }
 
     fn code(kernels: &[&str], instructions: &[&str]) -> Code {
-        Code { kernels: kernels.iter().map(|k| k.to_string()).collect(), instructions: instructions.iter().map(|i| i.to_string()).collect() }
+        Code {
+            kernels: kernels.iter().map(|k| k.to_string()).collect(),
+            instructions: instructions.iter().map(|i| i.to_string()).collect(),
+            rotation: ROTATION_PER_ENTRY.to_string(),
+        }
+    }
+
+    #[test]
+    fn runs_that_took_their_buffer_sets_otherwise_are_not_pooled() {
+        // A run from before `rotation` was recorded, ours and the peers' alike, took its sets
+        // per entry; one that records `per-invocation` was timed by another protocol.
+        let meta = |rotation: Option<&str>| -> Meta {
+            let extra = rotation.map(|r| format!(r#","rotation":"{r}""#)).unwrap_or_default();
+            let text = format!(
+                r#"{{"status":"accepted","suites":["softmax-bench"],"cases":[{{"suite":"softmax-bench","case":"8x262144","shape":[8,262144],"rotation_sets":8,"bytes_per_set":1,"timing_fixture_seed":1,"variants":[],"modes":[],"logical_bytes":{{}},"dispatch":"k: x"{extra}}}],"peers":[{{"torch":"2.11.0"{extra}}}]}}"#
+            );
+            serde_json::from_str(&text).unwrap()
+        };
+        let (old, also_old, new) = (declared_code(&meta(None)), declared_code(&meta(Some(ROTATION_PER_ENTRY))), declared_code(&meta(Some("per-invocation"))));
+        assert_eq!(same_code(&[("r1", old.clone()), ("r2", also_old)]), Ok(()));
+        let e = same_code(&[("r1", old.clone()), ("r2", new.clone())]).unwrap_err();
+        assert_eq!(e, "8x262144: r1 took its buffer sets per entry but r2 per invocation; runs pooled as replicates must be timed by the same protocol (report them one by one)");
+        // The peers alone differ too: their script recorded its rotation only once it changed.
+        let mut ours_alike = new.clone();
+        ours_alike.shapes = old.shapes.clone();
+        let e = same_code(&[("r1", old), ("r2", ours_alike)]).unwrap_err();
+        assert_eq!(
+            e,
+            "r1 timed the peers with rotation per-entry but r2 with rotation per-invocation; runs pooled as replicates must time the same peers (report them one by one)"
+        );
     }
 
     #[test]

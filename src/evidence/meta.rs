@@ -87,6 +87,10 @@ pub struct CaseMeta {
     pub shape: Vec<usize>,
     /// Buffer sets the timed invocations rotate through; more than one when one set fits in L2.
     pub rotation_sets: usize,
+    /// How the sets were taken: [`ROTATION_PER_INVOCATION`] (each invocation the next set), or,
+    /// where absent, [`ROTATION_PER_ENTRY`] (each entry its own cycle), as older runs did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<String>,
     pub bytes_per_set: usize,
     pub timing_fixture_seed: u64,
     pub variants: Vec<String>,
@@ -98,6 +102,29 @@ pub struct CaseMeta {
     /// The SM clock around this configuration's timing; older runs record none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clocks: Option<CaseClocks>,
+}
+
+/// Every timed invocation, whatever its entry, takes the next buffer set, so that none finds in
+/// L2 the data of the invocation before it.
+pub const ROTATION_PER_INVOCATION: &str = "per-invocation";
+/// Each entry cycled through the sets on its own, so that the entries of one round mostly took
+/// the same set and found the inputs their predecessor had just read still in L2 (recorded by
+/// runs before 2026-12-05 by the absence of `rotation`).
+pub const ROTATION_PER_ENTRY: &str = "per-entry";
+
+impl Meta {
+    /// How the peer script took its buffer sets: what its records say, or, where they say
+    /// nothing, [`ROTATION_PER_ENTRY`], as it did before it recorded it.
+    pub fn peer_rotation(&self) -> &str {
+        self.peers.iter().find_map(|p| p.get("rotation").and_then(|v| v.as_str())).unwrap_or(ROTATION_PER_ENTRY)
+    }
+}
+
+impl CaseMeta {
+    /// How this configuration's sets were taken; runs that record nothing took them per entry.
+    pub fn rotation(&self) -> &str {
+        self.rotation.as_deref().unwrap_or(ROTATION_PER_ENTRY)
+    }
 }
 
 /// The SM clock of one configuration, read through NVML (read only): when its warm-up began,

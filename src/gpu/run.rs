@@ -230,7 +230,10 @@ pub(crate) fn write_as(root: &Path, id: &str, measured: &Measured, extra: &[(Str
         timing: text(&[
             ("host_us", "host clock from before the first submission call to after cuStreamSynchronize; graph capture, instantiation and upload excluded"),
             ("device_us", "cuEventElapsedTime between events recorded on the stream before and after the submission"),
-            ("protocol", "per configuration: warm-up invocations of every entry, then rounds in which every entry runs once in an order shuffled from the timing seed"),
+            (
+                "protocol",
+                "per configuration: warm-up invocations of every entry, then rounds in which every entry runs once in an order shuffled from the timing seed, each invocation on the next buffer set whatever its entry",
+            ),
         ]),
         nvrtc_options: out.nvrtc_options.clone(),
         cases: out.cases.clone(),

@@ -75,10 +75,25 @@ struct CaseCode {
     instructions: Vec<String>,
 }
 
+/// What a configuration's samples are replicates of: how its invocations took their buffer sets
+/// (a part of the protocol), and the code its case ran.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Identity {
+    rotation: String,
+    code: Option<CaseCode>,
+}
+
+/// One case of a run: the rotation of our own entries, the variants that are ours, and the code.
+struct CaseOf {
+    rotation: String,
+    ours: Vec<String>,
+    code: Option<CaseCode>,
+}
+
 /// Each case's code in `run` by (suite, case): the dispatch its `meta.json` records, with the
 /// instructions of the kernels it names read from `ptx/softmax.ptx` (only where a record names
 /// kernels). A named kernel the module lacks is bad input.
-fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(String, String), Option<CaseCode>>, Failure> {
+fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(String, String), CaseOf>, Failure> {
     let ptx_path = format!("{run}/ptx/softmax.ptx");
     let mut out = BTreeMap::new();
     for case in &meta.cases {
@@ -97,7 +112,7 @@ fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(S
                 Some(CaseCode { dispatch: dispatch.clone(), instructions })
             }
         };
-        out.insert((case.suite.clone(), case.case.clone()), code);
+        out.insert((case.suite.clone(), case.case.clone()), CaseOf { rotation: case.rotation().to_string(), ours: case.variants.clone(), code });
     }
     Ok(out)
 }
@@ -118,11 +133,12 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
     }
 
     // Every run's configurations, by key, with the code its case ran.
-    let mut by_key: BTreeMap<[String; 5], Vec<(usize, Option<CaseCode>, ByRound)>> = BTreeMap::new();
+    let mut by_key: BTreeMap<[String; 5], Vec<(usize, Identity, ByRound)>> = BTreeMap::new();
     for (idx, run) in runs.iter().enumerate() {
         let meta_path = format!("{run}/meta.json");
         let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
-        let dispatch = case_codes(&evidence, run, &meta)?;
+        let cases = case_codes(&evidence, run, &meta)?;
+        let peer_rotation = meta.peer_rotation();
         let samples = format!("{run}/samples.jsonl");
         let jsonl = evidence.jsonl(&samples).map_err(|e| e.at(&samples))?;
         let by: Vec<String> = ["suite", "case", "variant", "mode"].map(String::from).to_vec();
@@ -131,7 +147,12 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
                 // A sample that is not a number, or has no round, is bad input to say where it
                 // is, not a configuration to leave out without a word.
                 let values = ByRound::from_records(&jsonl, &records, field, Statistic::Median).map_err(Failure::from)?;
-                let d = dispatch.get(&(group[0].clone(), group[1].clone())).cloned().flatten();
+                // A variant the case does not list as ours is a peer's, timed by the peer script.
+                let case = cases.get(&(group[0].clone(), group[1].clone()));
+                let d = Identity {
+                    rotation: case.filter(|c| c.ours.contains(&group[2])).map_or(peer_rotation, |c| c.rotation.as_str()).to_string(),
+                    code: case.and_then(|c| c.code.clone()),
+                };
                 let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
                 by_key.entry(key).or_default().push((idx, d, values));
             }
@@ -142,16 +163,20 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
     let mut configs = Vec::new();
     for (key, mut entries) in by_key {
         // The code most runs share; runs with other code are not replicates of these.
-        let mut counts: BTreeMap<Option<CaseCode>, usize> = BTreeMap::new();
+        let mut counts: BTreeMap<Identity, usize> = BTreeMap::new();
         for (_, d, _) in &entries {
             *counts.entry(d.clone()).or_default() += 1;
         }
-        let best = counts.iter().max_by_key(|(_, n)| **n).map(|(d, _)| d.clone()).unwrap_or_default();
+        let Some(best) = counts.iter().max_by_key(|(_, n)| **n).map(|(d, _)| d.clone()) else { continue };
         let shown = key.join(" ");
         let (kept, other): (Vec<_>, Vec<_>) = entries.drain(..).partition(|(_, d, _)| *d == best);
-        let dispatch_of = |d: &Option<CaseCode>| d.as_ref().map(|c| c.dispatch.clone());
-        let (other_dispatch, other_instructions): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _)| dispatch_of(d) != dispatch_of(&best));
-        for (list, what) in [(other_dispatch, "ran another kernel dispatch"), (other_instructions, "ran other instructions under the same dispatch")] {
+        let (other_rotation, other_code): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _)| d.rotation != best.rotation);
+        let dispatch_of = |d: &Identity| d.code.as_ref().map(|c| c.dispatch.clone());
+        let (other_dispatch, other_instructions): (Vec<_>, Vec<_>) = other_code.into_iter().partition(|(_, d, _)| dispatch_of(d) != dispatch_of(&best));
+        let rotation_words = format!("took its buffer sets otherwise than the runs kept, which took them {}", best.rotation.replace('-', " "));
+        for (list, what) in
+            [(other_rotation, rotation_words.as_str()), (other_dispatch, "ran another kernel dispatch"), (other_instructions, "ran other instructions under the same dispatch")]
+        {
             if !list.is_empty() {
                 let names: Vec<&str> = list.iter().map(|(i, _, _)| runs[*i].as_str()).collect();
                 excluded.push(format!("{shown}: {} {what}", names.join(", ")));
@@ -408,6 +433,31 @@ mod tests {
         // Widened by their spread, unchanged code is never called a MISMATCH here.
         assert_eq!(cal.in_sample.mismatched, 0, "{:?}", cal.in_sample);
         assert!(cal.held_out.is_some());
+    }
+
+    #[test]
+    fn a_run_that_took_its_buffer_sets_otherwise_is_not_an_a_a_pair() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, seed) in [("a", 1), ("b", 2), ("c", 3), ("d", 4)] {
+            write_run(dir.path(), name, &[("v", 10.0), ("peer", 12.0)], 0.02, seed);
+        }
+        // `v` is ours in every run; c took its sets per invocation, and d's peer script did.
+        let edit = |run: &str, from: &str, to: &str| {
+            let meta = dir.path().join(format!("evidence/runs/{run}/meta.json"));
+            std::fs::write(&meta, std::fs::read_to_string(&meta).unwrap().replace(from, to)).unwrap();
+        };
+        for run in ["a", "b", "d"] {
+            edit(run, r#""variants":[]"#, r#""variants":["v"]"#);
+        }
+        edit("c", r#""variants":[]"#, r#""variants":["v"],"rotation":"per-invocation""#);
+        edit("d", r#""dispatch":"k"}]"#, r#""dispatch":"k"}],"peers":[{"rotation":"per-invocation"}]"#);
+        let runs = ["a", "b", "c", "d"].map(|r| format!("evidence/runs/{r}"));
+        let cal = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }).unwrap();
+        let said = |what: &str| cal.excluded.iter().any(|e| e == what);
+        assert!(said("s c v graph host_us: evidence/runs/c took its buffer sets otherwise than the runs kept, which took them per entry"), "{:?}", cal.excluded);
+        assert!(said("s c peer graph host_us: evidence/runs/d took its buffer sets otherwise than the runs kept, which took them per entry"), "{:?}", cal.excluded);
+        let pairs = |v: &str| cal.configurations.iter().find(|c| c.variant == v && c.field == "host_us").unwrap().pairs;
+        assert_eq!((pairs("v"), pairs("peer")), (3, 3));
     }
 
     #[test]

@@ -89,7 +89,18 @@ pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> 
         )));
     }
     let rows: Vec<Row> = judge::harness(rule, &items);
-    let run = |p: &str| RunInfo { path: p.to_string(), status: None, device: None, driver_major: None, suites: vec![], settings: None, clocks: BTreeMap::new(), run_clock: None };
+    let run = |p: &str| RunInfo {
+        path: p.to_string(),
+        status: None,
+        device: None,
+        driver_major: None,
+        suites: vec![],
+        settings: None,
+        clocks: BTreeMap::new(),
+        run_clock: None,
+        rotations: BTreeMap::new(),
+        peer_rotation: String::new(),
+    };
     let accepted = used.keys().map(|a| run(a)).collect();
     let fresh_path = if used.values().all(|f| f == path) { path.to_string() } else { format!("{path} ({})", used.values().cloned().collect::<Vec<_>>().join(", ")) };
     Ok(Report {

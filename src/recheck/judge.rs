@@ -210,12 +210,12 @@ fn latency(
 
     // Another device, driver or clock: absolute times say nothing about the article.
     let dirs: BTreeSet<String> = l.vars.iter().flat_map(|(_, v)| v.runs()).map(|s| run_dir(s.get_ref())).collect();
-    let configurations: BTreeSet<(String, String)> = l
+    let configurations: BTreeSet<(String, String, String)> = l
         .vars
         .iter()
         .map(|(_, v)| {
             let key = |k: &str| v.select.get_ref().get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
-            (key("suite"), key("case"))
+            (key("suite"), key("case"), key("variant"))
         })
         .collect();
     let mut why = Vec::new();
@@ -226,7 +226,9 @@ fn latency(
         };
         for (fresh_info, _) in fresh {
             why.extend(fresh_info.incomparable_with(info));
-            why.extend(configurations.iter().filter_map(|(suite, case)| fresh_info.clock_differs(info, suite, case)));
+            let clocks: BTreeSet<(&String, &String)> = configurations.iter().map(|(suite, case, _)| (suite, case)).collect();
+            why.extend(clocks.into_iter().filter_map(|(suite, case)| fresh_info.clock_differs(info, suite, case)));
+            why.extend(configurations.iter().filter_map(|(suite, case, variant)| fresh_info.rotation_differs(info, suite, case, variant)));
         }
     }
     if !why.is_empty() {

@@ -296,6 +296,19 @@ pub(crate) struct RunInfo {
     pub clocks: BTreeMap<(String, String), u32>,
     /// The SM clock the run-level readings before and after the run give (the lower).
     pub run_clock: Option<u32>,
+    /// How each configuration's invocations took their buffer sets, by (suite, case).
+    pub rotations: BTreeMap<(String, String), CaseRotation>,
+    /// How the peer script took its sets ([`Meta::peer_rotation`]).
+    pub peer_rotation: String,
+}
+
+/// How one case's invocations took their buffer sets, and which of its variants are ours (the
+/// others are peers, timed by the peer script).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct CaseRotation {
+    pub rotation: String,
+    pub sets: usize,
+    pub ours: BTreeSet<String>,
 }
 
 impl RunInfo {
@@ -321,7 +334,34 @@ impl RunInfo {
             settings: meta.settings,
             clocks: meta.cases.iter().filter_map(|c| Some(((c.suite.clone(), c.case.clone()), c.clocks?.timed_mhz()))).collect(),
             run_clock: [&meta.clocks_before, &meta.clocks_after].iter().filter_map(|r| r.as_deref().and_then(meta::sm_mhz_of_reading)).min(),
+            rotations: meta
+                .cases
+                .iter()
+                .map(|c| {
+                    let rotation = CaseRotation { rotation: c.rotation().to_string(), sets: c.rotation_sets, ours: c.variants.iter().cloned().collect() };
+                    ((c.suite.clone(), c.case.clone()), rotation)
+                })
+                .collect(),
+            peer_rotation: meta.peer_rotation().to_string(),
         }
+    }
+
+    /// How `variant` of `suite` `case` took its buffer sets, and how many there were.
+    fn rotation_of(&self, suite: &str, case: &str, variant: &str) -> Option<(&str, usize)> {
+        let c = self.rotations.get(&(suite.to_string(), case.to_string()))?;
+        Some((if c.ours.contains(variant) { c.rotation.as_str() } else { self.peer_rotation.as_str() }, c.sets))
+    }
+
+    /// Why the absolute times of `variant` at `suite` `case` cannot be compared with
+    /// `accepted`'s because the two runs took their buffer sets otherwise: where there was more
+    /// than one set, taking them per entry let an invocation find in L2 the data of the one
+    /// before it, and that moved times by several per cent. `None` where either run records no
+    /// such case, or both had a single set (then both took set 0 every time).
+    pub(crate) fn rotation_differs(&self, accepted: &RunInfo, suite: &str, case: &str, variant: &str) -> Option<String> {
+        let ((here, sets_here), (there, sets_there)) = (self.rotation_of(suite, case, variant)?, accepted.rotation_of(suite, case, variant)?);
+        (here != there && sets_here.max(sets_there) > 1).then(|| {
+            format!("{suite} {case} {variant}: buffer sets taken {} here and {} in {} ({} sets there)", here.replace('-', " "), there.replace('-', " "), accepted.path, sets_there)
+        })
     }
 
     /// The SM clock `suite` `case` was timed at: its own reading, else the run's.
@@ -1458,6 +1498,43 @@ mod tests {
         assert_eq!(interval(vec![1.0, f64::NAN, 2.0]), (f64::NEG_INFINITY, f64::INFINITY));
         let (lo, hi) = interval((0..=100).map(f64::from).collect());
         assert!((lo - 5.0).abs() < 1e-12 && (hi - 95.0).abs() < 1e-12, "{lo} {hi}");
+    }
+
+    #[test]
+    fn buffer_sets_taken_otherwise_make_a_case_incomparable_where_there_were_several() {
+        let run = |path: &str, rotation: Option<&str>, peers: Option<&str>| {
+            let case = |name: &str, sets: usize| crate::evidence::meta::CaseMeta {
+                suite: "softmax-bench".into(),
+                case: name.into(),
+                shape: vec![1],
+                rotation_sets: sets,
+                rotation: rotation.map(String::from),
+                bytes_per_set: 1,
+                timing_fixture_seed: 1,
+                variants: vec!["fused".into()],
+                modes: vec![],
+                logical_bytes: BTreeMap::new(),
+                dispatch: None,
+                clocks: None,
+            };
+            let peers = peers.map(|r| vec![serde_json::json!({ "rotation": r })]).unwrap_or_default();
+            RunInfo::from_meta(path, &Meta { cases: vec![case("8x262144", 8), case("1024x32768", 1)], peers, ..Meta::default() })
+        };
+        let old = run("old", None, None);
+        use crate::evidence::meta::ROTATION_PER_INVOCATION;
+        let new = run("new", Some(ROTATION_PER_INVOCATION), Some(ROTATION_PER_INVOCATION));
+        assert_eq!(
+            new.rotation_differs(&old, "softmax-bench", "8x262144", "fused").as_deref(),
+            Some("softmax-bench 8x262144 fused: buffer sets taken per invocation here and per entry in old (8 sets there)")
+        );
+        // A peer is judged by the peer script's rotation.
+        assert!(new.rotation_differs(&old, "softmax-bench", "8x262144", "torch").unwrap().contains("torch: buffer sets taken per invocation here and per entry"));
+        assert_eq!(run("ours-only", Some(ROTATION_PER_INVOCATION), None).rotation_differs(&old, "softmax-bench", "8x262144", "torch"), None);
+        // One set: every invocation took it either way.
+        assert_eq!(new.rotation_differs(&old, "softmax-bench", "1024x32768", "fused"), None);
+        assert_eq!(new.rotation_differs(&run("same", Some(ROTATION_PER_INVOCATION), None), "softmax-bench", "8x262144", "fused"), None);
+        // A case one run lacks is left to the check that finds it unmeasured.
+        assert_eq!(new.rotation_differs(&old, "softmax-bench", "4096x128", "fused"), None);
     }
 
     #[test]
