@@ -39,6 +39,17 @@ pub(crate) fn instruction_hashes<'a>(ptx: &str, kernels: &'a [String]) -> Result
     kernels.iter().map(|kernel| entry_instructions(ptx, kernel).map(|entry| crate::hash::sha256_hex(entry.as_bytes())).ok_or(kernel.as_str())).collect()
 }
 
+/// Every entry of `ptx`, each named and its instructions hashed ([`entry_instructions`]), in
+/// name order: two modules with the same kernels give the same list, wherever in the source
+/// each one lies.
+pub(crate) fn module_hashes(ptx: &str) -> Vec<String> {
+    // A name ends at the `(` on its own line; a line without one names nothing.
+    let mut names: Vec<&str> = ptx.match_indices(".entry ").filter_map(|(i, _)| ptx[i + ".entry ".len()..].lines().next()?.split_once('(').map(|(name, _)| name.trim())).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.into_iter().filter_map(|name| entry_instructions(ptx, name).map(|entry| format!("{name} {}", crate::hash::sha256_hex(entry.as_bytes())))).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +75,22 @@ $L__BB1_4:
 \tret;
 }
 ";
+
+    #[test]
+    fn a_module_is_its_entries_in_name_order_wherever_they_lie() {
+        let hashes = module_hashes(MODULE);
+        assert_eq!(hashes.len(), 2);
+        assert!(hashes[0].starts_with("fused_slot_rms_4_512 ") && hashes[1].starts_with("other "), "{hashes:?}");
+        // The same entries in the other order, renumbered as NVRTC would number them.
+        let (first, second) = MODULE.split_at(MODULE.find(".visible .entry fused_slot").unwrap());
+        let swapped = format!("{}\n{}", second.replace("$L__BB1_", "$L__BB0_"), first.replace("$L__BB0_", "$L__BB1_"));
+        assert_eq!(module_hashes(&swapped), hashes);
+        // An instruction changed in one entry changes that entry's hash alone.
+        let changed = module_hashes(&MODULE.replace("\tret;\n}\n.visible", "\texit;\n}\n.visible"));
+        assert_eq!((changed[0] == hashes[0], changed[1] == hashes[1]), (true, false));
+        // Text that names no entry gives none.
+        assert!(module_hashes(".entry without a parenthesis\n").is_empty());
+    }
 
     #[test]
     fn an_entry_is_cut_at_its_own_closing_brace() {

@@ -17,7 +17,10 @@
 //! the code most runs have are used, the others are listed as excluded. A configuration's code
 //! is its case's dispatch record and, where that names kernels (the softmax suites), each
 //! one's instructions in the run's `ptx/softmax.ptx`, as `bench-report` compares runs: a kernel
-//! changed under its old name is other code.
+//! changed under its old name is other code. The pointwise and scheduling suites name no
+//! kernel, so their code is every entry of their own module (`ptx/<suite>.ptx`) where the run
+//! kept it. Runs that took a configuration's buffer sets otherwise (`rotation`) were timed by
+//! another protocol and are not A/A pairs either.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -67,11 +70,12 @@ struct Config {
     within_var: Vec<f64>,
 }
 
-/// What a configuration ran: its case's dispatch record, and the instructions of the kernels
-/// that names (empty where it names none).
+/// What a configuration ran: its case's dispatch record, where one is kept, and instructions:
+/// those of the kernels it names, or, where it names none, of every kernel in the suite's own
+/// module (empty for a run that kept no module).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct CaseCode {
-    dispatch: String,
+    dispatch: Option<String>,
     instructions: Vec<String>,
 }
 
@@ -80,38 +84,46 @@ struct CaseCode {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Identity {
     rotation: String,
-    code: Option<CaseCode>,
+    code: CaseCode,
 }
 
 /// One case of a run: the rotation of our own entries, the variants that are ours, and the code.
 struct CaseOf {
     rotation: String,
     ours: Vec<String>,
-    code: Option<CaseCode>,
+    code: CaseCode,
 }
 
+/// The suites whose cases record no kernel by name, with the module (`ptx/<name>.ptx`) that
+/// holds every kernel they launch.
+const WHOLE_MODULE: [&str; 2] = ["pointwise", "scheduling"];
+
 /// Each case's code in `run` by (suite, case): the dispatch its `meta.json` records, with the
-/// instructions of the kernels it names read from `ptx/softmax.ptx` (only where a record names
-/// kernels). A named kernel the module lacks is bad input.
+/// instructions of the kernels it names read from `ptx/softmax.ptx`, or, for a suite whose
+/// record names none, those of every entry of its own module where the run kept it. A named
+/// kernel the module lacks is bad input.
 fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(String, String), CaseOf>, Failure> {
     let ptx_path = format!("{run}/ptx/softmax.ptx");
     let mut out = BTreeMap::new();
     for case in &meta.cases {
-        let code = match &case.dispatch {
-            None => None,
-            Some(dispatch) => {
-                let kernels = ptx::kernel_names(dispatch);
-                let instructions = if kernels.is_empty() {
-                    Vec::new()
-                } else {
-                    // The reader keeps the module once read, so each case asks it again.
-                    let text = evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?;
-                    ptx::instruction_hashes(&text, &kernels)
-                        .map_err(|kernel| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {run}/meta.json names as dispatched at {} {}", case.suite, case.case)))?
-                };
-                Some(CaseCode { dispatch: dispatch.clone(), instructions })
+        let kernels = case.dispatch.as_deref().map(ptx::kernel_names).unwrap_or_default();
+        let instructions = if !kernels.is_empty() {
+            // The reader keeps the module once read, so each case asks it again.
+            let text = evidence.text(&ptx_path).map_err(|e| e.at(&ptx_path))?;
+            ptx::instruction_hashes(&text, &kernels)
+                .map_err(|kernel| Failure::input(format!("{ptx_path}: no entry `{kernel}`, which {run}/meta.json names as dispatched at {} {}", case.suite, case.case)))?
+        } else if WHOLE_MODULE.contains(&case.suite.as_str()) {
+            let module = format!("{run}/ptx/{}.ptx", case.suite);
+            match evidence.root().kind(&module) {
+                // Runs from before modules were kept are compared by their dispatch alone.
+                Ok(None) => Vec::new(),
+                Ok(Some(_)) => ptx::module_hashes(&evidence.text(&module).map_err(|e| e.at(&module))?),
+                Err(e) => return Err(Failure::input(format!("{module}: {e}"))),
             }
+        } else {
+            Vec::new()
         };
+        let code = CaseCode { dispatch: case.dispatch.clone(), instructions };
         out.insert((case.suite.clone(), case.case.clone()), CaseOf { rotation: case.rotation().to_string(), ours: case.variants.clone(), code });
     }
     Ok(out)
@@ -151,7 +163,7 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
                 let case = cases.get(&(group[0].clone(), group[1].clone()));
                 let d = Identity {
                     rotation: case.filter(|c| c.ours.contains(&group[2])).map_or(peer_rotation, |c| c.rotation.as_str()).to_string(),
-                    code: case.and_then(|c| c.code.clone()),
+                    code: case.map(|c| c.code.clone()).unwrap_or(CaseCode { dispatch: None, instructions: Vec::new() }),
                 };
                 let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
                 by_key.entry(key).or_default().push((idx, d, values));
@@ -171,12 +183,14 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         let shown = key.join(" ");
         let (kept, other): (Vec<_>, Vec<_>) = entries.drain(..).partition(|(_, d, _)| *d == best);
         let (other_rotation, other_code): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _)| d.rotation != best.rotation);
-        let dispatch_of = |d: &Identity| d.code.as_ref().map(|c| c.dispatch.clone());
+        let dispatch_of = |d: &Identity| d.code.dispatch.clone();
         let (other_dispatch, other_instructions): (Vec<_>, Vec<_>) = other_code.into_iter().partition(|(_, d, _)| dispatch_of(d) != dispatch_of(&best));
         let rotation_words = format!("took its buffer sets otherwise than the runs kept, which took them {}", best.rotation.replace('-', " "));
-        for (list, what) in
-            [(other_rotation, rotation_words.as_str()), (other_dispatch, "ran another kernel dispatch"), (other_instructions, "ran other instructions under the same dispatch")]
-        {
+        for (list, what) in [
+            (other_rotation, rotation_words.as_str()),
+            (other_dispatch, "ran another kernel dispatch"),
+            (other_instructions, "ran other instructions under the same dispatch (or, where none names kernels, in its suite's module)"),
+        ] {
             if !list.is_empty() {
                 let names: Vec<&str> = list.iter().map(|(i, _, _)| runs[*i].as_str()).collect();
                 excluded.push(format!("{shown}: {} {what}", names.join(", ")));
@@ -472,6 +486,36 @@ mod tests {
         let cal = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }).unwrap();
         assert!(cal.excluded.iter().any(|e| e.contains("evidence/runs/c ran another kernel dispatch")), "{:?}", cal.excluded);
         assert!(cal.configurations.iter().all(|c| c.pairs == 1));
+    }
+
+    #[test]
+    fn a_suite_that_names_no_kernel_is_compared_by_its_whole_module() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |name: &str, body: &str| format!(".visible .entry {name}(\n)\n{{\n\t{body}\n\tret;\n}}\n");
+        for (run, seed) in [("a", 1), ("b", 2), ("c", 3), ("d", 4)] {
+            write_run(dir.path(), run, &[("v", 10.0)], 0.02, seed);
+            let path = dir.path().join("evidence/runs").join(run);
+            let meta = path.join("meta.json");
+            // A pointwise case records no dispatch; the kernels it ran are its module's.
+            std::fs::write(&meta, std::fs::read_to_string(&meta).unwrap().replace(r#""suite":"s""#, r#""suite":"pointwise""#).replace(r#","dispatch":"k""#, "")).unwrap();
+            let samples = path.join("samples.jsonl");
+            std::fs::write(&samples, std::fs::read_to_string(&samples).unwrap().replace(r#""suite":"s""#, r#""suite":"pointwise""#)).unwrap();
+            std::fs::create_dir_all(path.join("ptx")).unwrap();
+            // b holds the same two kernels in the other order; c changed one; d kept no module.
+            let module = match run {
+                "a" => format!("{}{}", entry("three", "mov.u32 %r1, 3;"), entry("fused", "mov.u32 %r1, 1;")),
+                "b" => format!("{}{}", entry("fused", "mov.u32 %r1, 1;"), entry("three", "mov.u32 %r1, 3;")),
+                "c" => format!("{}{}", entry("three", "mov.u32 %r1, 3;"), entry("fused", "mov.u32 %r1, 2;")),
+                _ => continue,
+            };
+            std::fs::write(path.join("ptx/pointwise.ptx"), module).unwrap();
+        }
+        let runs = ["a", "b", "c", "d"].map(|r| format!("evidence/runs/{r}"));
+        let cal = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }).unwrap();
+        let other =
+            "pointwise c v graph host_us: evidence/runs/c, evidence/runs/d ran other instructions under the same dispatch (or, where none names kernels, in its suite's module)";
+        assert!(cal.excluded.iter().any(|e| e == other), "{:?}", cal.excluded);
+        assert!(cal.configurations.iter().all(|c| c.pairs == 1), "a and b are the one pair");
     }
 
     #[test]
