@@ -226,9 +226,13 @@ impl Confined {
 
     /// The entries of the folder at `rel` (`""` or `"."` for the root), with their kinds as
     /// the folder records them, a link reported as a link and never followed.
+    /// A name that is not UTF-8 is shown with replacement characters, under which it cannot be
+    /// opened again.
     pub(crate) fn list(&self, rel: &str) -> Result<Vec<(String, Kind)>, ConfinedError> {
         let dir = if is_root(rel) { self.root_dir()? } else { self.open_dir(rel)? };
-        list_fd(&dir).map_err(|e| ConfinedError::io(rel, e))
+        let mut out: Vec<(String, Kind)> = list_fd(&dir).map_err(|e| ConfinedError::io(rel, e))?.into_iter().map(|(name, kind)| (shown(&name), kind)).collect();
+        out.sort();
+        Ok(out)
     }
 
     /// Every entry under the folder at `rel`, folders walked (never through a link), as sorted
@@ -236,10 +240,11 @@ impl Confined {
     pub(crate) fn list_tree(&self, rel: &str) -> Result<Vec<(String, Kind)>, ConfinedError> {
         fn walk(dir: &OwnedFd, prefix: &str, out: &mut Vec<(String, Kind)>) -> Result<(), Errno> {
             for (name, kind) in list_fd(dir)? {
-                let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+                let path = if prefix.is_empty() { shown(&name) } else { format!("{prefix}/{}", shown(&name)) };
                 if kind == Kind::Dir {
+                    // Opened by the name the folder holds, which may not be UTF-8.
                     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-                    let sub = rustix::fs::openat(dir, name.as_str(), flags, Mode::empty())?;
+                    let sub = rustix::fs::openat(dir, name.as_os_str(), flags, Mode::empty())?;
                     walk(&sub, &path, out)?;
                 } else {
                     out.push((path, kind));
@@ -271,11 +276,11 @@ impl Confined {
             for (name, kind) in list_fd(dir)? {
                 if kind == Kind::Dir {
                     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-                    let sub = rustix::fs::openat(dir, name.as_str(), flags, Mode::empty())?;
+                    let sub = rustix::fs::openat(dir, name.as_os_str(), flags, Mode::empty())?;
                     empty(&sub)?;
-                    rustix::fs::unlinkat(dir, name.as_str(), AtFlags::REMOVEDIR)?;
+                    rustix::fs::unlinkat(dir, name.as_os_str(), AtFlags::REMOVEDIR)?;
                 } else {
-                    rustix::fs::unlinkat(dir, name.as_str(), AtFlags::empty())?;
+                    rustix::fs::unlinkat(dir, name.as_os_str(), AtFlags::empty())?;
                 }
             }
             Ok(())
@@ -442,8 +447,9 @@ impl Kind {
     }
 }
 
-/// The entries of an open folder, `.` and `..` left out, each typed by `lstat` in it.
-fn list_fd(dir: &OwnedFd) -> Result<Vec<(String, Kind)>, Errno> {
+/// The entries of an open folder, `.` and `..` left out, each typed by `lstat` in it, by the
+/// names the folder holds (which need not be UTF-8), in byte order.
+fn list_fd(dir: &OwnedFd) -> Result<Vec<(OsString, Kind)>, Errno> {
     let mut out = Vec::new();
     for entry in rustix::fs::Dir::read_from(dir)? {
         let entry = entry?;
@@ -458,10 +464,15 @@ fn list_fd(dir: &OwnedFd) -> Result<Vec<(String, Kind)>, Errno> {
             Err(Errno::NOENT) => continue,
             Err(e) => return Err(e),
         };
-        out.push((name.to_string_lossy().into_owned(), kind));
+        out.push((name, kind));
     }
     out.sort();
     Ok(out)
+}
+
+/// A name as paths show it: UTF-8 as it is, anything else with replacement characters.
+fn shown(name: &std::ffi::OsStr) -> String {
+    name.to_string_lossy().into_owned()
 }
 
 /// Whether a root-relative path names the root itself.
@@ -506,6 +517,24 @@ mod tests {
 
     fn read(c: &Confined, rel: &str) -> Result<String, ConfinedError> {
         c.read(rel, LastLink::Follow).map(|b| String::from_utf8(b).unwrap())
+    }
+
+    #[test]
+    fn names_that_are_not_utf8_are_shown_walked_and_removed() {
+        use std::os::unix::ffi::OsStrExt;
+        let (_dir, root, c) = setup();
+        let odd = root.join("evidence/runs/r").join(std::ffi::OsStr::from_bytes(b"\xffdir"));
+        std::fs::create_dir_all(&odd).unwrap();
+        std::fs::write(odd.join("x"), "in an odd folder").unwrap();
+        std::fs::write(root.join("evidence/runs/r").join(std::ffi::OsStr::from_bytes(b"\xfefile")), "odd").unwrap();
+        // Listed with replacement characters, and the walk goes into the folder by its own
+        // name instead of failing on the shown one.
+        let listed = c.list("evidence/runs/r").unwrap();
+        assert_eq!(listed, vec![("samples.jsonl".to_string(), Kind::File), ("\u{fffd}dir".to_string(), Kind::Dir), ("\u{fffd}file".to_string(), Kind::File)]);
+        let tree: Vec<String> = c.list_tree("evidence/runs/r").unwrap().into_iter().map(|(p, _)| p).collect();
+        assert_eq!(tree, vec!["samples.jsonl", "\u{fffd}dir/x", "\u{fffd}file"]);
+        c.remove_dir_all("evidence/runs/r").unwrap();
+        assert!(!root.join("evidence/runs/r").exists());
     }
 
     #[test]

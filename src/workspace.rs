@@ -153,6 +153,11 @@ fn registry_files(root: &Root, named: &[String]) -> Result<Vec<String>, Diagnost
     };
     let mut files: Vec<String> = entries.into_iter().map(|(n, _)| n).filter(|n| n.ends_with(".toml")).map(|n| format!("claims/{n}")).collect();
     files.sort();
+    // The listing shows a name that is not UTF-8 with replacement characters, under which the
+    // file cannot be opened; say that, rather than that it does not exist.
+    if let Some(odd) = files.iter().find(|f| f.contains(char::REPLACEMENT_CHARACTER) && matches!(root.kind(f), Ok(None))) {
+        return Err(Diagnostic::plain(format!("registry {odd}: its name is not UTF-8 (shown with replacement characters), so it cannot be named to be read; rename it")));
+    }
     if files.is_empty() {
         let shown = root.dir().display().to_string();
         return Err(Diagnostic::plain(format!("no claims registry found: expected claims/*.toml under {}", if shown.is_empty() { "." } else { &shown }))
@@ -314,6 +319,21 @@ finding = "Matches the run."
         assert_eq!(files, ["claims/a.toml", "claims/b.toml"]);
         let fresh = registry::parse("claims/b.toml", REGISTRY).0;
         assert_eq!(format!("{:?}", ws.registries[1].registry), format!("{:?}", fresh.unwrap()));
+    }
+
+    /// A registry whose file name is not UTF-8 is named as such, not as missing.
+    #[test]
+    fn a_registry_whose_name_is_not_utf8_is_named_as_such() {
+        use std::os::unix::ffi::OsStrExt;
+        let (dir, _) = load(&[("article/a.md", "# T\n\nReplay took 14.96 µs.\n"), ("claims/a.toml", REGISTRY)]);
+        std::fs::write(dir.path().join("claims").join(std::ffi::OsStr::from_bytes(b"\xffodd.toml")), REGISTRY).unwrap();
+        let ws = Workspace::load(&Options { root: dir.path().into(), ..Options::default() });
+        let shown: Vec<String> = ws.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(
+            shown,
+            ["registry claims/\u{fffd}odd.toml: its name is not UTF-8 (shown with replacement characters), so it cannot be named to be read; rename it"],
+            "{shown:?}"
+        );
     }
 
     /// A registry with problems is parsed every time, so each copy's diagnostics name its own
