@@ -48,8 +48,10 @@
 //!   (declared, from the registry's `[[field]]` tables, or from the field's name).
 //! - [`evidence`]: the typed run directory, one file per file of a run (`meta`, `samples`,
 //!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `ptx` (the
-//!   kernels a dispatch record names and their instructions, for telling whether two runs ran
-//!   the same code, in `bench-report` and `calibrate` alike), `manifest`,
+//!   kernels a dispatch record names and their instructions, or a whole module's, for telling
+//!   whether two runs ran the same code, in `bench-report` and `calibrate` alike; with the
+//!   rotation of buffer sets each case records in `meta`, whether they were timed alike),
+//!   `manifest`,
 //!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
@@ -75,7 +77,8 @@
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and
 //!   against a stored run; `recheck::hierarchical` the bootstrap of runs, then rounds, and the
 //!   widening of a one-run side; `recheck::family` Holm's control over the whole table;
-//!   `recheck::calibrate` runs of unchanged code (the same dispatch and instructions) as A/A
+//!   `recheck::calibrate` runs of unchanged code (the same dispatch and instructions, timed
+//!   with the same rotation) as A/A
 //!   pairs; `recheck::device` asks the GPU
 //!   suite for a fresh run; `recheck::harness` pairs another harness's fresh output with the
 //!   accepted evidence files (by `--map`, layout or name) and judges it by the same rule, and
@@ -88,7 +91,8 @@
 //!   decide.
 //! - [`figures`]: the article's SVG figures rendered from an accepted run, and their provenance.
 //! - [`gpu`]: the GPU suite (kernels compiled by NVRTC, the timing harness with its
-//!   clock-stable warm-up, the SM clock read through NVML, FP64 references); it writes runs
+//!   clock-stable warm-up and one cycle of buffer sets for every invocation, the SM clock read
+//!   through NVML, FP64 references); it writes runs
 //!   through [`evidence`] and imports nothing above it.
 //! - [`status`]: how a command ended (`Status`, `Failure`), the one mapping to exit codes, and
 //!   the one output writer; [`cli`]: argument parsing and one short arm per command.
