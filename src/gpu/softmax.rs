@@ -2,6 +2,7 @@
 //! submission modes) and the `softmax-bench` suite (plain and RMS-scaled fused kernels side
 //! by side with a device copy and cuDNN, on the same inputs).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -857,8 +858,10 @@ enum Variant {
 }
 
 impl Variant {
-    fn name(self, bench: bool) -> &'static str {
-        match (self, bench) {
+    /// The variant's name in the samples; the candidates' and hinted copies' are made from
+    /// their forms, so they are owned rather than kept for the life of the process.
+    fn name(self, bench: bool) -> Cow<'static, str> {
+        Cow::Borrowed(match (self, bench) {
             (Variant::FourKernel, _) => "four-kernel",
             (Variant::FusedBlock, _) => "fused-block",
             (Variant::Fused, false) => "fused",
@@ -870,12 +873,12 @@ impl Variant {
             (Variant::PhasedCopyRows, _) => "phased-copy-rows",
             (Variant::CopyHint(ld, st), _) => {
                 let (load, store) = hint_names(ld, st);
-                Box::leak(format!("x-copy-{load}-{store}").into_boxed_str())
+                return Cow::Owned(format!("x-copy-{load}-{store}"));
             }
             (Variant::FusedPlain, _) => "fused",
             (Variant::CudnnPlain, _) => "cudnn",
-            (Variant::Cand(f, rms), _) => Box::leak(format!("x-{}{}", f.short(), if rms { "-rms" } else { "" }).into_boxed_str()),
-        }
+            (Variant::Cand(f, rms), _) => return Cow::Owned(format!("x-{}{}", f.short(), if rms { "-rms" } else { "" })),
+        })
     }
 
     fn rms(self) -> bool {
@@ -1356,7 +1359,8 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 poison(&gpu.stream, &mut set.sum)?;
                 gpu.run_once(|s| shape.submit(v, set, s, true))?;
                 let y = gpu.stream.clone_dtoh(&set.y)?;
-                let c = |what| Compared { suite, case: &case, variant: v.name(bench), what, fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
+                let name = v.name(bench);
+                let c = |what| Compared { suite, case: &case, variant: &name, what, fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
                 if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CopyHint(..)) {
                     out.validation.push(reference::compare_bits(&c("y"), &y, &x));
                     continue;
@@ -1424,7 +1428,8 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 graphs[&(v, 0)].launch()?;
                 gpu.stream.synchronize()?;
                 let y = gpu.stream.clone_dtoh(&sets[0].y)?;
-                let c = Compared { suite, case: &case, variant: v.name(bench), what: "y-graph", fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
+                let name = v.name(bench);
+                let c = Compared { suite, case: &case, variant: &name, what: "y-graph", fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
                 if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CopyHint(..)) {
                     out.validation.push(reference::compare_bits(&c, &y, &x));
                     continue;
