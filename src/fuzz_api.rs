@@ -164,6 +164,12 @@ const OUTSIDE_SECRET: &str = "OUTSIDE-SECRET-b3nchp00l";
 
 /// The files of a run, in the order the input gives them.
 const RUN_FILES: [&str; 3] = ["meta.json", "ptx/softmax.ptx", "samples.jsonl"];
+/// The files of a run with the module of a suite whose cases name no kernel (`calibrate` compares
+/// those by every entry of it), in the order the input gives them.
+const POINTWISE_RUN_FILES: [&str; 4] = ["meta.json", "ptx/softmax.ptx", "samples.jsonl", "ptx/pointwise.ptx"];
+const SCHEDULING_RUN_FILES: [&str; 4] = ["meta.json", "ptx/softmax.ptx", "samples.jsonl", "ptx/scheduling.ptx"];
+/// The suites whose cases name no kernel, each compared by its own module, `ptx/<suite>.ptx`.
+const WHOLE_MODULE_SUITES: [&str; 2] = ["pointwise", "scheduling"];
 
 /// `bench-report RUN --with-same-code` over a folder of one to four runs laid out from `bytes`,
 /// with 200 bootstrap replicates a target, the report laid out as text and as JSON.
@@ -181,7 +187,7 @@ const RUN_FILES: [&str; 3] = ["meta.json", "ptx/softmax.ptx", "samples.jsonl"];
 /// (exit 2), must put RUN first among the runs pooled, and must name no folder without a
 /// `meta.json` among the runs left out.
 pub fn bench_pool(bytes: &[u8]) {
-    let Some(Tree { steer, link, parts, _tmp, root, outside, folder }) = lay_runs(bytes) else { return };
+    let Some(Tree { steer, link, parts, _tmp, root, outside, folder }) = lay_runs(bytes, &RUN_FILES) else { return };
     let runs = parts.len().div_ceil(3);
     if steer & 0b100 != 0 {
         // Notes and a copy of the first run's samples and code, but no `meta.json`: not a run.
@@ -191,7 +197,7 @@ pub fn bench_pool(bytes: &[u8]) {
             write_file(&notes.join(name), text);
         }
     }
-    let unreadable = (link != 0).then(|| lay_link(&folder, &outside, &parts, usize::from(link - 1), steer & 0b1000 != 0)).flatten();
+    let unreadable = (link != 0).then(|| lay_link(&folder, &outside, &parts, &RUN_FILES, usize::from(link - 1), steer & 0b1000 != 0)).flatten();
     let mut names: Vec<String> = (1..=runs).map(|n| format!("evidence/runs/r{n}")).collect();
     if steer & 0b10_0000 != 0 && runs > 1 {
         // A folder name that is not UTF-8 cannot be given back as the path it was listed by.
@@ -219,6 +225,7 @@ pub fn bench_pool(bytes: &[u8]) {
             for (left, why) in &report.left_out {
                 assert!(with_meta.contains(left), "{left} has no meta.json, yet is named as left out ({why})");
             }
+            pooled_alike(&root, &report.runs);
             let reasons: Vec<String> = report.left_out.iter().map(|(run, why)| format!("{run}: {why}")).collect();
             [crate::report::bench::render(&report), crate::report::bench::json(&report), reasons.join("\n")].join("\n")
         }
@@ -230,9 +237,37 @@ pub fn bench_pool(bytes: &[u8]) {
     assert!(!shown.contains(OUTSIDE_SECRET), "a file outside the root was read:\n{shown}");
 }
 
+/// Panics where two of the runs pooled took their buffer sets otherwise, as their `meta.json`
+/// says ([`crate::evidence::meta::CaseMeta::rotation`] for a `softmax-bench` case both hold,
+/// the last of a name where a run holds it twice; [`crate::evidence::meta::Meta::peer_rotation`]
+/// where both ran peers): `calibrate` and the recheck read rotations so, and runs timed by
+/// other protocols are not replicates.
+fn pooled_alike(root: &std::path::Path, runs: &[String]) {
+    let rotations: Vec<(&String, BTreeMap<String, String>, Option<String>)> = runs
+        .iter()
+        .filter_map(|run| {
+            let meta = serde_json::from_slice::<crate::evidence::meta::Meta>(&std::fs::read(root.join(run).join("meta.json")).ok()?).ok()?;
+            let cases = meta.cases.iter().filter(|c| c.suite == "softmax-bench").map(|c| (c.case.clone(), c.rotation().to_string())).collect();
+            Some((run, cases, (!meta.peers.is_empty()).then(|| meta.peer_rotation().to_string())))
+        })
+        .collect();
+    for (n, (run, cases, peers)) in rotations.iter().enumerate() {
+        for (other, other_cases, other_peers) in &rotations[..n] {
+            for (case, rotation) in cases {
+                if let Some(other_rotation) = other_cases.get(case) {
+                    assert_eq!(rotation, other_rotation, "{run} and {other} are pooled, yet took the buffer sets of {case} otherwise");
+                }
+            }
+            if let (Some(a), Some(b)) = (peers, other_peers) {
+                assert_eq!(a, b, "{run} and {other} are pooled, yet their peers took their buffer sets otherwise");
+            }
+        }
+    }
+}
+
 /// A folder-level input laid out as runs: `steer` and `link`, the input's first two bytes, then
-/// the rest cut at lines holding only `---` into at most twelve parts, three a run
-/// (`RUN_FILES`), written under `folder` (`root/evidence/runs/rN`) in a fresh temporary folder
+/// the rest cut at lines holding only `---` into at most four runs' parts, one a file of the
+/// run (`RUN_FILES`, or a longer list such as `POINTWISE_RUN_FILES`), written under `folder` (`root/evidence/runs/rN`) in a fresh temporary folder
 /// that also holds `outside`, for links out of the root. The folder goes with `_tmp`.
 struct Tree<'a> {
     steer: u8,
@@ -244,9 +279,9 @@ struct Tree<'a> {
     folder: std::path::PathBuf,
 }
 
-/// `bytes` laid out as a [`Tree`]; `None` for an input that holds `OUTSIDE_SECRET` itself,
-/// whose appearance in an output would then prove nothing.
-fn lay_runs(bytes: &[u8]) -> Option<Tree<'_>> {
+/// `bytes` laid out as a [`Tree`] of runs of `files`; `None` for an input that holds
+/// `OUTSIDE_SECRET` itself, whose appearance in an output would then prove nothing.
+fn lay_runs<'a>(bytes: &'a [u8], files: &[&str]) -> Option<Tree<'a>> {
     if bytes.windows(OUTSIDE_SECRET.len()).any(|w| w == OUTSIDE_SECRET.as_bytes()) {
         return None;
     }
@@ -255,15 +290,15 @@ fn lay_runs(bytes: &[u8]) -> Option<Tree<'_>> {
         [steer] => (*steer, 0, &[][..]),
         [] => (0, 0, &[][..]),
     };
-    let parts = split_at_separators(rest, 3 * 4);
+    let parts = split_at_separators(rest, files.len() * 4);
     // A failure to lay out the tree is the machine's (a full disk), not the input's, and would
     // make every later input test nothing; it stops the fuzzer at once.
     let tmp = tempfile::tempdir().expect("a temporary folder for the tree");
     let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
     let folder = root.join("evidence/runs");
-    for (n, files) in parts.chunks(3).enumerate() {
+    for (n, texts) in parts.chunks(files.len()).enumerate() {
         let run = folder.join(format!("r{}", n + 1));
-        for (name, text) in RUN_FILES.iter().zip(files) {
+        for (name, text) in files.iter().zip(texts) {
             write_file(&run.join(name), text);
         }
     }
@@ -278,33 +313,35 @@ fn write_file(path: &std::path::Path, bytes: &[u8]) {
     std::fs::write(path, bytes).expect("a file of the tree");
 }
 
-/// One link in the tree under `folder` (`evidence/runs`), chosen by `pick`: which of seven
-/// kinds (`pick % 7`), in which run (`pick / 7`, modulo the runs). Five lead outside the root to
-/// `outside`, whose files hold what they stand in for followed by [`OUTSIDE_SECRET`]: the
-/// run's `meta.json`, its PTX, its samples, its `ptx` folder or the whole run folder. One leads
-/// to another run's `meta.json` inside the root, and one to nothing. Returns the run whose
-/// files cannot all be read, where the link makes one.
-fn lay_link(folder: &std::path::Path, outside: &std::path::Path, parts: &[&[u8]], pick: usize, relative: bool) -> Option<usize> {
-    let runs = parts.len().div_ceil(3);
-    let n = pick / 7 % runs;
+/// One link in the tree under `folder` (`evidence/runs`) of runs of `files`, chosen by `pick`:
+/// which of `files.len() + 4` kinds (seven for [`RUN_FILES`]), in which run (`pick` divided by
+/// the kinds, modulo the runs). `files.len() + 2` lead outside the root to `outside`, whose
+/// files hold what they stand in for followed by [`OUTSIDE_SECRET`]: one of the run's files
+/// (the first kinds, in the order of `files`), its `ptx` folder or the whole run folder. One
+/// leads to another run's `meta.json` inside the root, and one to nothing in place of the
+/// samples. Returns the run whose files cannot all be read, where the link makes one.
+fn lay_link(folder: &std::path::Path, outside: &std::path::Path, parts: &[&[u8]], files: &[&str], pick: usize, relative: bool) -> Option<usize> {
+    let runs = parts.len().div_ceil(files.len());
+    let kinds = files.len() + 4;
+    let n = pick / kinds % runs;
     let text = |file: usize| {
-        let mut text = parts.get(3 * n + file).copied().unwrap_or_default().to_vec();
+        let mut text = parts.get(files.len() * n + file).copied().unwrap_or_default().to_vec();
         text.extend_from_slice(format!("\n{OUTSIDE_SECRET}\n").as_bytes());
         text
     };
-    let (at, to) = match pick % 7 {
-        kind @ 0..=2 => {
-            write_file(&outside.join(RUN_FILES[kind]), &text(kind));
-            (RUN_FILES[kind], outside.join(RUN_FILES[kind]))
+    let kind = pick % kinds;
+    let (at, to) = if kind < files.len() {
+        write_file(&outside.join(files[kind]), &text(kind));
+        (files[kind], outside.join(files[kind]))
+    } else if kind < files.len() + 2 {
+        for (file, name) in files.iter().enumerate() {
+            write_file(&outside.join(name), &text(file));
         }
-        kind @ (3 | 4) => {
-            for (file, name) in RUN_FILES.iter().enumerate() {
-                write_file(&outside.join(name), &text(file));
-            }
-            if kind == 3 { ("ptx", outside.join("ptx")) } else { ("", outside.to_path_buf()) }
-        }
-        5 => ("meta.json", folder.join(format!("r{}", (n + 1) % runs + 1)).join("meta.json")),
-        _ => ("samples.jsonl", outside.join("missing")),
+        if kind == files.len() { ("ptx", outside.join("ptx")) } else { ("", outside.to_path_buf()) }
+    } else if kind == files.len() + 2 {
+        ("meta.json", folder.join(format!("r{}", (n + 1) % runs + 1)).join("meta.json"))
+    } else {
+        ("samples.jsonl", outside.join("missing"))
     };
     let run = folder.join(format!("r{}", n + 1));
     let path = if at.is_empty() { run } else { run.join(at) };
@@ -325,30 +362,39 @@ fn lay_link(folder: &std::path::Path, outside: &std::path::Path, parts: &[&[u8]]
         _ => to,
     };
     std::os::unix::fs::symlink(&target, &path).expect("a link of the tree");
-    (pick % 7 != 5).then_some(n)
+    (kind != files.len() + 2).then_some(n)
 }
 
 /// `calibrate RUN RUN [RUN...]` over two to four runs laid out from `bytes`, with 100
 /// resamples an A/A judgement (raised, as always, to what Holm's smallest level needs), the
 /// calibration laid out as text and as the JSON file the recheck reads.
 ///
-/// The first byte steers the command line: bit 0 makes links relative rather than absolute,
-/// bit 1 gives every run with a trailing slash, bit 2 names the first run again at the end
-/// (which the command must refuse as usage), bit 3 names the runs in reverse order. The second
-/// byte, where it is not 0, puts a link in place of one run's file or folder (`lay_link`). The
-/// rest is cut at lines holding only `---` into at most twelve parts, three a run: `meta.json`,
-/// `ptx/softmax.ptx` and `samples.jsonl`; a run whose parts run out lacks the files left, and
-/// a second run is named even where the input lays out only one.
+/// The first byte steers the command line and the layout: bit 0 makes links relative rather
+/// than absolute, bit 1 gives every run with a trailing slash, bit 2 names the first run again
+/// at the end (which the command must refuse as usage), bit 3 names the runs in reverse order,
+/// bit 4 gives each run a fourth file, `ptx/pointwise.ptx`, or, with bit 5 too,
+/// `ptx/scheduling.ptx`. The second byte, where it is not 0, puts a link in place of one run's
+/// file or folder (`lay_link`). The rest is cut at lines holding only `---` into at most four
+/// runs' parts, three a run (`meta.json`, `ptx/softmax.ptx` and `samples.jsonl`) or four with
+/// the module; a run whose parts run out lacks the files left, and a second run is named even
+/// where the input lays out only one.
 ///
 /// Besides returning normally, the command must not read outside the root (no calibration or
-/// error holds `OUTSIDE_SECRET`, and no run whose `meta.json` or samples link out, or whose
-/// PTX links out while its `meta.json` names kernels, is calibrated), and must fail only as bad
-/// input (exit 2), or as usage where a run is named twice.
+/// error holds `OUTSIDE_SECRET`, and no run is calibrated whose `meta.json` or samples link
+/// out, whose `ptx/softmax.ptx` links out while its `meta.json` names kernels, whose
+/// `ptx/pointwise.ptx` or `ptx/scheduling.ptx` links out while it holds a case of that suite
+/// naming none, or whose `ptx` folder links out while it holds either), and must fail only as
+/// bad input (exit 2), or as usage where a run is named twice.
 pub fn calibrate(bytes: &[u8]) {
-    let Some(Tree { steer, link, parts, _tmp, root, outside, folder }) = lay_runs(bytes) else { return };
-    let runs = parts.len().div_ceil(3).max(2);
+    let files: &[&str] = match bytes.first().map(|steer| steer & 0b11_0000) {
+        Some(0b1_0000) => &POINTWISE_RUN_FILES,
+        Some(0b11_0000) => &SCHEDULING_RUN_FILES,
+        _ => &RUN_FILES,
+    };
+    let Some(Tree { steer, link, parts, _tmp, root, outside, folder }) = lay_runs(bytes, files) else { return };
+    let runs = parts.len().div_ceil(files.len()).max(2);
     let pick = usize::from(link.wrapping_sub(1));
-    let unreadable = (link != 0).then(|| lay_link(&folder, &outside, &parts, pick, steer & 0b1 != 0)).flatten();
+    let unreadable = (link != 0).then(|| lay_link(&folder, &outside, &parts, files, pick, steer & 0b1 != 0)).flatten();
     let slash = if steer & 0b10 != 0 { "/" } else { "" };
     let mut names: Vec<String> = (1..=runs).map(|n| format!("evidence/runs/r{n}{slash}")).collect();
     if steer & 0b1000 != 0 {
@@ -363,14 +409,27 @@ pub fn calibrate(bytes: &[u8]) {
         Ok(file) => {
             assert!(!twice, "a run named twice is calibrated as two replicates");
             if let Some(n) = unreadable {
-                // Only a link in place of the PTX may be passed over, and only where the run's
-                // `meta.json` names no kernel, so that the module is never read.
-                let names_kernels = || {
-                    let meta = parts.get(3 * n).and_then(|text| serde_json::from_slice::<crate::evidence::meta::Meta>(text).ok());
-                    meta.is_some_and(|m| m.cases.iter().filter_map(|c| c.dispatch.as_deref()).any(|d| !crate::evidence::ptx::kernel_names(d).is_empty()))
+                // Only a link in place of a module (or the `ptx` folder) may be passed over, and
+                // only where the run's `meta.json` holds no case that reads it: one that names
+                // kernels reads `ptx/softmax.ptx`, one of a suite that names none its own module.
+                let meta = parts.get(files.len() * n).and_then(|text| serde_json::from_slice::<crate::evidence::meta::Meta>(text).ok());
+                let modules: Vec<String> = meta
+                    .iter()
+                    .flat_map(|m| &m.cases)
+                    .filter_map(|c| {
+                        if !crate::evidence::ptx::kernel_names(c.dispatch.as_deref().unwrap_or_default()).is_empty() {
+                            Some("ptx/softmax.ptx".to_string())
+                        } else {
+                            WHOLE_MODULE_SUITES.contains(&c.suite.as_str()).then(|| format!("ptx/{}.ptx", c.suite))
+                        }
+                    })
+                    .collect();
+                let kind = pick % (files.len() + 4);
+                let passed_over = match files.get(kind) {
+                    Some(file) => file.starts_with("ptx/") && !modules.iter().any(|m| m == file),
+                    None => kind == files.len() && modules.is_empty(),
                 };
-                let ptx_only = matches!(pick % 7, 1 | 3);
-                assert!(ptx_only && !names_kernels(), "r{} is calibrated, yet a file it needs links out of the root or to nothing", n + 1);
+                assert!(passed_over, "r{} is calibrated, yet a file it needs links out of the root or to nothing", n + 1);
             }
             [crate::report::calibration::text(&file), crate::report::calibration::json(&file)].join("\n")
         }
@@ -385,13 +444,38 @@ pub fn calibrate(bytes: &[u8]) {
 
 /// The first line as a run's dispatch record and the rest as its `ptx/softmax.ptx`: every
 /// kernel the record names looked up as `bench-report` looks each up, and the first line as a
-/// kernel name too.
+/// kernel name too. The rest is also read as a whole module, as `calibrate` reads
+/// `ptx/pointwise.ptx` ([`crate::evidence::ptx::module_hashes`]): it must list every name that
+/// follows `.entry ` up to a `(` with no whitespace between, once each, in order, and hash the
+/// first 64 as `entry_instructions` does wherever that cuts the entry before the next one begins.
 pub fn ptx_entry(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     let (dispatch, ptx) = text.split_once('\n').unwrap_or((&text, ""));
     for name in crate::evidence::ptx::kernel_names(dispatch).iter().map(String::as_str).chain([dispatch]) {
         if let Some(entry) = crate::evidence::ptx::entry_instructions(ptx, name) {
             assert!(entry.starts_with(".entry ") && entry.ends_with("\n}\n"), "an entry is cut at its own ends");
+        }
+    }
+    let hashes = crate::evidence::ptx::module_hashes(ptx);
+    let listed: Vec<(&str, &str)> = hashes.iter().map(|h| h.rsplit_once(' ').expect("a name and its hash")).collect();
+    assert!(listed.windows(2).all(|w| w[0].0 < w[1].0), "the entries are listed once each, in name order: {listed:?}");
+    // Every head, where it begins and what it names, found apart from the module's reader.
+    let heads: Vec<(usize, &str)> = ptx
+        .match_indices(".entry ")
+        .filter_map(|(at, _)| {
+            let (name, _) = ptx[at + ".entry ".len()..].split_once('(')?;
+            (!name.contains(char::is_whitespace)).then_some((at, name))
+        })
+        .collect();
+    let names: std::collections::BTreeSet<&str> = heads.iter().map(|(_, name)| *name).collect();
+    assert_eq!(listed.iter().map(|(name, _)| *name).collect::<std::collections::BTreeSet<_>>(), names, "every entry's head is listed");
+    for (name, hash) in listed.iter().take(64) {
+        let Some(entry) = crate::evidence::ptx::entry_instructions(ptx, name) else { continue };
+        // Where `entry_instructions` cuts the entry before the next head, the two agree.
+        let start = heads.iter().find(|(_, n)| n == name).map(|(at, _)| *at).expect("a listed name has a head");
+        let end = start + ptx[start..].find("\n}\n").expect("an entry read has its end") + 3;
+        if heads.iter().all(|(at, _)| *at <= start || *at >= end) {
+            assert_eq!(*hash, crate::hash::sha256_hex(entry.as_bytes()), "{name} is hashed as its entry is cut");
         }
     }
 }

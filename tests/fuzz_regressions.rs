@@ -140,3 +140,72 @@ fn calibrate_follows_no_link_out_of_its_tree() {
         }
     }
 }
+
+/// The `calibrate` target's pointwise seed with each link the wrapper can lay in a run of four
+/// files (the module too: every kind, in each of its three runs, absolute and relative), laid
+/// out with `ptx/pointwise.ptx` and, steered so, as `ptx/scheduling.ptx`: a run whose module
+/// links out must not be calibrated where it holds a case of that suite.
+#[test]
+fn calibrate_reads_no_module_out_of_its_tree() {
+    let seed = std::fs::read("fuzz/seeds/calibrate/pointwise-same-module").unwrap();
+    for steer in [0b1_0000u8, 0b1_0001, 0b11_0000, 0b11_1011] {
+        for link in 0..=24u8 {
+            let mut input = vec![steer, link];
+            input.extend_from_slice(&seed[2..]);
+            fuzz_api::calibrate(&input);
+        }
+    }
+}
+
+#[test]
+fn peers_that_record_their_rotation_after_their_first_record_are_not_pooled_as_alike() {
+    // Found by the `bench_pool` target's new check, on its seed `peers-rotation-odd` (this is
+    // that seed cut down): `bench-report --with-same-code` took the peers' rotation from their
+    // first record alone, so a run whose second record says `per-invocation` was pooled with
+    // one whose peers took their sets per entry, which `calibrate` and the recheck
+    // (`Meta::peer_rotation`) tell apart.
+    let input = std::fs::read("tests/fuzz_inputs/bench-pool-peer-rotation-second-record").unwrap();
+    fuzz_api::bench_pool(&input);
+}
+
+/// Two pointwise runs for the `calibrate` target (`ptx/pointwise.ptx` laid out as each run's
+/// fourth file) whose module is `module`.
+fn pointwise_runs_with_module(module: &str) -> Vec<u8> {
+    let meta = r#"{"status":"accepted","suites":["pointwise"],"cases":[{"suite":"pointwise","case":"n=8","shape":[8],"rotation_sets":1,"bytes_per_set":32,"timing_fixture_seed":1,"variants":["fused"],"modes":["graph"],"logical_bytes":{},"dispatch":null}]}"#;
+    let samples = (0..3)
+        .map(|round| format!(r#"{{"suite":"pointwise","case":"n=8","variant":"fused","mode":"graph","round":{round},"order":0,"host_us":{},"device_us":1.0}}"#, 10 + round))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let run = [meta, "", &samples, module].join("\n---\n");
+    let mut input = vec![0b1_0000u8, 0];
+    // Both modules end with the line break the first one's `---` leaves it, so that they agree.
+    input.extend_from_slice(format!("{run}\n---\n{run}\n").as_bytes());
+    input
+}
+
+#[test]
+fn a_huge_hostile_pointwise_module_is_read_in_linear_time() {
+    // `ptx::module_hashes` took, for every `.entry `, the rest of its line, and looked every
+    // name up from the start of the module: 4 MiB of `.entry ` on one line took two minutes,
+    // many `.entry ` before one `(` made names as long as the module, and many heads without
+    // a closing brace read the module once each. Each of these now takes well under a second.
+    let heads: String = (0..65_536).map(|n| format!(".entry k{n}(\n")).collect();
+    for (what, module) in [
+        ("4 MiB of `.entry ` without `(`", ".entry ".repeat((4 << 20) / 7)),
+        ("256 KiB of `.entry ` before one `(`", format!("{}(\n", ".entry ".repeat((256 << 10) / 7))),
+        ("65,536 heads without a closing brace", heads),
+    ] {
+        let started = std::time::Instant::now();
+        fuzz_api::calibrate(&pointwise_runs_with_module(&module));
+        assert!(started.elapsed().as_secs_f64() < 5.0, "{what}: {:?}", started.elapsed());
+    }
+}
+
+/// The `ptx` target's seeds: real dispatched entries and modules, and a hand-made module with
+/// an entry left open, a name with a space, a name twice and `.entry ` with no `(`.
+#[test]
+fn ptx_seeds_are_read_as_entries_and_as_modules() {
+    for seed in std::fs::read_dir("fuzz/seeds/ptx").unwrap() {
+        fuzz_api::ptx_entry(&std::fs::read(seed.unwrap().path()).unwrap());
+    }
+}

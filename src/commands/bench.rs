@@ -30,7 +30,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::evidence::SampleRecord;
-use crate::evidence::meta::{Meta, ROTATION_PER_ENTRY};
+use crate::evidence::meta::Meta;
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -287,9 +287,11 @@ fn declared_code(meta: &Meta) -> RunCode {
                 out.peers.entry(key.to_string()).or_insert_with(|| value.to_string());
             }
         }
-        // The peer script took its sets per entry until it recorded how it took them.
-        let rotation = record.get("rotation").and_then(|v| v.as_str()).unwrap_or(ROTATION_PER_ENTRY);
-        out.peers.entry("rotation".to_string()).or_insert_with(|| rotation.to_string());
+    }
+    // The peer script took its sets per entry until it recorded how it took them: read as
+    // `calibrate` and the recheck read it ([`Meta::peer_rotation`]), whichever record says it.
+    if !meta.peers.is_empty() {
+        out.peers.insert("rotation".to_string(), meta.peer_rotation().to_string());
     }
     out
 }
@@ -674,6 +676,7 @@ fn group(runs: &[(String, Vec<SampleRecord>)]) -> Result<Vec<RunTimes>, String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::meta::ROTATION_PER_ENTRY;
 
     /// `rounds` samples of `variant` around `us`, each round off by up to ±`jitter` (a
     /// fraction) in a fixed order that differs between variants, so that every test sees the

@@ -2,6 +2,7 @@
 //! it. Read here only to tell whether two runs ran the same instructions for a kernel, which
 //! the run's own record of its dispatch (kernel names and their descriptions) cannot show.
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -23,9 +24,15 @@ pub(crate) fn entry_instructions(ptx: &str, name: &str) -> Option<String> {
     let head = format!(".entry {name}(");
     let start = ptx.match_indices(&head).map(|(i, _)| i).next()?;
     let end = start + ptx[start..].find("\n}\n")? + 3;
-    let text = LABEL.replace_all(&ptx[start..end], "$$L__BB_");
+    Some(normalised(&ptx[start..end]))
+}
+
+/// An entry's text with label numbers, frame numbers and the signature part of static
+/// variables' names removed ([`entry_instructions`]).
+fn normalised(entry: &str) -> String {
+    let text = LABEL.replace_all(entry, "$$L__BB_");
     let text = STATIC_LOCAL.replace_all(&text, "_ZZ$1");
-    Some(DEPOT.replace_all(&text, "__local_depot").into_owned())
+    DEPOT.replace_all(&text, "__local_depot").into_owned()
 }
 
 /// The kernel names of a dispatch record, `name: description; name: description`.
@@ -39,15 +46,38 @@ pub(crate) fn instruction_hashes<'a>(ptx: &str, kernels: &'a [String]) -> Result
     kernels.iter().map(|kernel| entry_instructions(ptx, kernel).map(|entry| crate::hash::sha256_hex(entry.as_bytes())).ok_or(kernel.as_str())).collect()
 }
 
-/// Every entry of `ptx`, each named and its instructions hashed ([`entry_instructions`]), in
-/// name order: two modules with the same kernels give the same list, wherever in the source
-/// each one lies.
+/// Every entry of `ptx`, each named and its instructions hashed (normalised as
+/// [`entry_instructions`] normalises them), in name order: two modules with the same kernels give
+/// the same list, wherever in the source each one lies.
+///
+/// An entry begins at a head `.entry NAME(`, NAME holding no whitespace (so no line break, and
+/// no other `.entry `); a name's entry is its first head, cut as [`entry_instructions`] cuts it,
+/// at its closing brace, or, where the next head comes before that, at the next head. Every byte
+/// of the module is then read a bounded number of times, however many heads, or `.entry `
+/// without a `(`, it holds: a module is a file of the run, which may be hostile and large.
 pub(crate) fn module_hashes(ptx: &str) -> Vec<String> {
-    // A name ends at the `(` on its own line; a line without one names nothing.
-    let mut names: Vec<&str> = ptx.match_indices(".entry ").filter_map(|(i, _)| ptx[i + ".entry ".len()..].lines().next()?.split_once('(').map(|(name, _)| name.trim())).collect();
-    names.sort_unstable();
-    names.dedup();
-    names.into_iter().filter_map(|name| entry_instructions(ptx, name).map(|entry| format!("{name} {}", crate::hash::sha256_hex(entry.as_bytes())))).collect()
+    let mut heads: Vec<(usize, &str)> = Vec::new();
+    for (at, _) in ptx.match_indices(".entry ") {
+        let rest = &ptx[at + ".entry ".len()..];
+        // The name stops at the first `(` or whitespace: never past the space that ends the next
+        // `.entry `, so that no part of the module is searched twice.
+        let len = rest.find(|c: char| c == '(' || c.is_whitespace()).unwrap_or(rest.len());
+        if rest[len..].starts_with('(') {
+            heads.push((at, &rest[..len]));
+        }
+    }
+    let mut first: BTreeMap<&str, usize> = BTreeMap::new();
+    for (n, (_, name)) in heads.iter().enumerate() {
+        first.entry(name).or_insert(n);
+    }
+    first
+        .into_iter()
+        .map(|(name, n)| {
+            let (start, next) = (heads[n].0, heads.get(n + 1).map_or(ptx.len(), |h| h.0));
+            let end = ptx[start..next].find("\n}\n").map_or(next, |i| start + i + 3);
+            format!("{name} {}", crate::hash::sha256_hex(normalised(&ptx[start..end]).as_bytes()))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -90,6 +120,19 @@ $L__BB1_4:
         assert_eq!((changed[0] == hashes[0], changed[1] == hashes[1]), (true, false));
         // Text that names no entry gives none.
         assert!(module_hashes(".entry without a parenthesis\n").is_empty());
+    }
+
+    #[test]
+    fn a_module_entry_without_its_closing_brace_ends_where_the_next_begins() {
+        // Cut as `entry_instructions` cuts it, it would hold the next entry too.
+        let module = ".entry open(\n{\n\tret;\n.entry shut(\n{\n\texit;\n}\n";
+        let hashes = module_hashes(module);
+        let hash = |text: &str| crate::hash::sha256_hex(text.as_bytes());
+        assert_eq!(hashes, [format!("open {}", hash(".entry open(\n{\n\tret;\n")), format!("shut {}", hash(".entry shut(\n{\n\texit;\n}\n"))]);
+        // A name holds no whitespace; the first head of a name is its entry.
+        assert!(module_hashes(".entry two words(\n}\n").is_empty());
+        let twice = module_hashes(".entry k(\n\tret;\n}\n.entry k(\n\texit;\n}\n");
+        assert_eq!(twice, [format!("k {}", hash(".entry k(\n\tret;\n}\n"))]);
     }
 
     #[test]
