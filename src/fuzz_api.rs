@@ -447,18 +447,10 @@ pub fn calibrate(bytes: &[u8]) {
 /// kernel name too. The rest is also read as a whole module, as `calibrate` reads
 /// `ptx/pointwise.ptx` ([`crate::evidence::ptx::module_hashes`]): it must list every name that
 /// follows `.entry ` up to a `(` with no whitespace between, once each, in order, and hash the
-/// first 64 as `entry_instructions` does wherever that cuts the entry before the next one begins.
+/// first 64 as the lookup by name reads them.
 pub fn ptx_entry(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     let (dispatch, ptx) = text.split_once('\n').unwrap_or((&text, ""));
-    for name in crate::evidence::ptx::kernel_names(dispatch).iter().map(String::as_str).chain([dispatch]) {
-        if let Some(entry) = crate::evidence::ptx::entry_instructions(ptx, name) {
-            assert!(entry.starts_with(".entry ") && entry.ends_with("\n}\n"), "an entry is cut at its own ends");
-        }
-    }
-    let hashes = crate::evidence::ptx::module_hashes(ptx);
-    let listed: Vec<(&str, &str)> = hashes.iter().map(|h| h.rsplit_once(' ').expect("a name and its hash")).collect();
-    assert!(listed.windows(2).all(|w| w[0].0 < w[1].0), "the entries are listed once each, in name order: {listed:?}");
     // Every head, where it begins and what it names, found apart from the module's reader.
     let heads: Vec<(usize, &str)> = ptx
         .match_indices(".entry ")
@@ -467,16 +459,28 @@ pub fn ptx_entry(bytes: &[u8]) {
             (!name.contains(char::is_whitespace)).then_some((at, name))
         })
         .collect();
-    let names: std::collections::BTreeSet<&str> = heads.iter().map(|(_, name)| *name).collect();
-    assert_eq!(listed.iter().map(|(name, _)| *name).collect::<std::collections::BTreeSet<_>>(), names, "every entry's head is listed");
-    for (name, hash) in listed.iter().take(64) {
-        let Some(entry) = crate::evidence::ptx::entry_instructions(ptx, name) else { continue };
-        // Where `entry_instructions` cuts the entry before the next head, the two agree.
-        let start = heads.iter().find(|(_, n)| n == name).map(|(at, _)| *at).expect("a listed name has a head");
-        let end = start + ptx[start..].find("\n}\n").expect("an entry read has its end") + 3;
-        if heads.iter().all(|(at, _)| *at <= start || *at >= end) {
-            assert_eq!(*hash, crate::hash::sha256_hex(entry.as_bytes()), "{name} is hashed as its entry is cut");
+    let names: Vec<String> = crate::evidence::ptx::kernel_names(dispatch);
+    for name in names.iter().map(String::as_str).chain([dispatch]) {
+        if let Some(entry) = crate::evidence::ptx::entry_instructions(ptx, name) {
+            // An entry is cut at its closing brace, at the next head, or at the module's end.
+            let start = heads.iter().find(|(_, n)| *n == name).map(|(at, _)| *at).expect("an entry found has a head");
+            let next = heads.iter().map(|(at, _)| *at).find(|at| *at > start).unwrap_or(ptx.len());
+            assert!(entry.starts_with(".entry "), "an entry begins at its head");
+            assert!(entry.ends_with("\n}\n") || !ptx[start..next].contains("\n}\n"), "an entry with a closing brace before the next head ends there");
         }
+    }
+    let hashed = crate::evidence::ptx::instruction_hashes(ptx, &names);
+    if let Ok(hashes) = &hashed {
+        assert_eq!(hashes.len(), names.len(), "one hash a name, however often it is named");
+    }
+    let hashes = crate::evidence::ptx::module_hashes(ptx);
+    let listed: Vec<(&str, &str)> = hashes.iter().map(|h| h.rsplit_once(' ').expect("a name and its hash")).collect();
+    assert!(listed.windows(2).all(|w| w[0].0 < w[1].0), "the entries are listed once each, in name order: {listed:?}");
+    let found: std::collections::BTreeSet<&str> = heads.iter().map(|(_, name)| *name).collect();
+    assert_eq!(listed.iter().map(|(name, _)| *name).collect::<std::collections::BTreeSet<_>>(), found, "every entry's head is listed");
+    for (name, hash) in listed.iter().take(64) {
+        let entry = crate::evidence::ptx::entry_instructions(ptx, name).expect("a listed entry is found by its name");
+        assert_eq!(*hash, crate::hash::sha256_hex(entry.as_bytes()), "{name} is hashed as its entry is read by name");
     }
 }
 

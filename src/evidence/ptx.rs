@@ -17,18 +17,55 @@ static STATIC_LOCAL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"_ZZ\w*E(\d+
 /// Local-memory frames are numbered like labels.
 static DEPOT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"__local_depot\d+").expect("a valid pattern"));
 
-/// The text of entry `name` in `ptx`, from `.entry` to its closing brace, with label numbers,
-/// frame numbers and the signature part of static variables' names removed; `None` when the
-/// module has no such entry. Two runs whose texts are equal ran the same instructions for it.
+/// A module's entries by name. An entry begins at a head `.entry NAME(`, NAME holding no
+/// whitespace (so no line break, and no other `.entry `); a name's entry is its first head, cut
+/// at its closing brace or, where the next head comes before that, at the next head. Reading a
+/// module reads each byte a bounded number of times, however many heads, or `.entry ` without a
+/// `(`, it holds, and every lookup after that is by name: a module is a file of the run, which
+/// may be hostile and large, and a dispatch record may name a kernel any number of times.
+pub(crate) struct Module<'a> {
+    entries: BTreeMap<&'a str, &'a str>,
+}
+
+impl<'a> Module<'a> {
+    pub(crate) fn read(ptx: &'a str) -> Module<'a> {
+        let mut heads: Vec<(usize, &str)> = Vec::new();
+        for (at, _) in ptx.match_indices(".entry ") {
+            let rest = &ptx[at + ".entry ".len()..];
+            // The name stops at the first `(` or whitespace: never past the space that ends the
+            // next `.entry `, so that no part of the module is searched twice.
+            let len = rest.find(|c: char| c == '(' || c.is_whitespace()).unwrap_or(rest.len());
+            if rest[len..].starts_with('(') {
+                heads.push((at, &rest[..len]));
+            }
+        }
+        let mut entries = BTreeMap::new();
+        for (n, &(start, name)) in heads.iter().enumerate() {
+            if entries.contains_key(name) {
+                continue;
+            }
+            let next = heads.get(n + 1).map_or(ptx.len(), |h| h.0);
+            let end = ptx[start..next].find("\n}\n").map_or(next, |i| start + i + 3);
+            entries.insert(name, &ptx[start..end]);
+        }
+        Module { entries }
+    }
+
+    /// Entry `name`'s text with label numbers, frame numbers and the signature part of static
+    /// variables' names removed; `None` when the module has no such entry. Two runs whose texts
+    /// are equal ran the same instructions for it.
+    pub(crate) fn instructions(&self, name: &str) -> Option<String> {
+        self.entries.get(name).map(|entry| normalised(entry))
+    }
+}
+
+/// Entry `name` of `ptx`, normalised ([`Module::instructions`]).
 pub(crate) fn entry_instructions(ptx: &str, name: &str) -> Option<String> {
-    let head = format!(".entry {name}(");
-    let start = ptx.match_indices(&head).map(|(i, _)| i).next()?;
-    let end = start + ptx[start..].find("\n}\n")? + 3;
-    Some(normalised(&ptx[start..end]))
+    Module::read(ptx).instructions(name)
 }
 
 /// An entry's text with label numbers, frame numbers and the signature part of static
-/// variables' names removed ([`entry_instructions`]).
+/// variables' names removed.
 fn normalised(entry: &str) -> String {
     let text = LABEL.replace_all(entry, "$$L__BB_");
     let text = STATIC_LOCAL.replace_all(&text, "_ZZ$1");
@@ -40,44 +77,28 @@ pub(crate) fn kernel_names(dispatch: &str) -> Vec<String> {
     dispatch.split("; ").filter_map(|part| part.split_once(": ")).map(|(name, _)| name.to_string()).collect()
 }
 
-/// Each of `kernels`' instructions in `ptx` ([`entry_instructions`]), hashed; the first kernel
-/// the module has no entry for is the error.
+/// Each of `kernels`' instructions in `ptx` ([`Module::instructions`]), hashed, each name once
+/// however often it is named; the first kernel the module has no entry for is the error.
 pub(crate) fn instruction_hashes<'a>(ptx: &str, kernels: &'a [String]) -> Result<Vec<String>, &'a str> {
-    kernels.iter().map(|kernel| entry_instructions(ptx, kernel).map(|entry| crate::hash::sha256_hex(entry.as_bytes())).ok_or(kernel.as_str())).collect()
+    let module = Module::read(ptx);
+    let mut hashed: BTreeMap<&str, String> = BTreeMap::new();
+    let mut out = Vec::with_capacity(kernels.len());
+    for kernel in kernels {
+        if !hashed.contains_key(kernel.as_str()) {
+            let entry = module.instructions(kernel).ok_or(kernel.as_str())?;
+            hashed.insert(kernel, crate::hash::sha256_hex(entry.as_bytes()));
+        }
+        out.push(hashed[kernel.as_str()].clone());
+    }
+    Ok(out)
 }
 
-/// Every entry of `ptx`, each named and its instructions hashed (normalised as
-/// [`entry_instructions`] normalises them), in name order: two modules with the same kernels give
-/// the same list, wherever in the source each one lies.
-///
-/// An entry begins at a head `.entry NAME(`, NAME holding no whitespace (so no line break, and
-/// no other `.entry `); a name's entry is its first head, cut as [`entry_instructions`] cuts it,
-/// at its closing brace, or, where the next head comes before that, at the next head. Every byte
-/// of the module is then read a bounded number of times, however many heads, or `.entry `
-/// without a `(`, it holds: a module is a file of the run, which may be hostile and large.
+/// Every entry of `ptx`, each named and its instructions hashed ([`Module::instructions`]), in
+/// name order: two modules with the same kernels give the same list, wherever in the source
+/// each one lies.
 pub(crate) fn module_hashes(ptx: &str) -> Vec<String> {
-    let mut heads: Vec<(usize, &str)> = Vec::new();
-    for (at, _) in ptx.match_indices(".entry ") {
-        let rest = &ptx[at + ".entry ".len()..];
-        // The name stops at the first `(` or whitespace: never past the space that ends the next
-        // `.entry `, so that no part of the module is searched twice.
-        let len = rest.find(|c: char| c == '(' || c.is_whitespace()).unwrap_or(rest.len());
-        if rest[len..].starts_with('(') {
-            heads.push((at, &rest[..len]));
-        }
-    }
-    let mut first: BTreeMap<&str, usize> = BTreeMap::new();
-    for (n, (_, name)) in heads.iter().enumerate() {
-        first.entry(name).or_insert(n);
-    }
-    first
-        .into_iter()
-        .map(|(name, n)| {
-            let (start, next) = (heads[n].0, heads.get(n + 1).map_or(ptx.len(), |h| h.0));
-            let end = ptx[start..next].find("\n}\n").map_or(next, |i| start + i + 3);
-            format!("{name} {}", crate::hash::sha256_hex(normalised(&ptx[start..end]).as_bytes()))
-        })
-        .collect()
+    let module = Module::read(ptx);
+    module.entries.iter().map(|(name, entry)| format!("{name} {}", crate::hash::sha256_hex(normalised(entry).as_bytes()))).collect()
 }
 
 #[cfg(test)]
@@ -136,13 +157,32 @@ $L__BB1_4:
     }
 
     #[test]
+    fn a_kernel_named_many_times_over_a_module_of_many_entries_is_read_once() {
+        // Thousands of entries, the one named last, named thousands of times: one reading of
+        // the module and one hash, not one search of the module a name.
+        let mut module = String::new();
+        for k in 0..20_000 {
+            module.push_str(&format!(".visible .entry k{k}(\n)\n{{\n\tret;\n}}\n"));
+        }
+        let names = vec!["k19999".to_string(); 20_000];
+        let started = std::time::Instant::now();
+        let hashes = instruction_hashes(&module, &names).unwrap();
+        assert!(hashes.iter().all(|h| *h == hashes[0]) && hashes.len() == 20_000);
+        // A bound far above the linear reading (milliseconds) and far below a search a name.
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+        assert_eq!(instruction_hashes(&module, &["k1".to_string(), "missing".to_string()]), Err("missing"));
+    }
+
+    #[test]
     fn an_entry_is_cut_at_its_own_closing_brace() {
         let text = entry_instructions(MODULE, "fused_slot_rms_4_512").unwrap();
         assert!(text.starts_with(".entry fused_slot_rms_4_512(") && text.ends_with("ret;\n}\n"), "{text}");
         assert!(!text.contains("other"), "{text}");
         assert!(entry_instructions(MODULE, "fused_slot_rms").is_none(), "a prefix of a name is not the entry");
         assert!(entry_instructions(MODULE, "missing").is_none());
-        assert!(entry_instructions(".entry cut(\n{\n\tret;", "cut").is_none(), "an entry without its end");
+        // An entry without its closing brace ends where the module does, or the next entry begins.
+        assert_eq!(entry_instructions(".entry cut(\n{\n\tret;", "cut").as_deref(), Some(".entry cut(\n{\n\tret;"));
+        assert_eq!(entry_instructions(".entry cut(\n\tret;\n.entry next(\n}\n", "cut").as_deref(), Some(".entry cut(\n\tret;\n"));
     }
 
     #[test]
