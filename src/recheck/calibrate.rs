@@ -115,8 +115,9 @@ fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(S
         } else if WHOLE_MODULE.contains(&case.suite.as_str()) {
             let module = format!("{run}/ptx/{}.ptx", case.suite);
             match evidence.root().kind(&module) {
-                // Runs from before modules were kept are compared by their dispatch alone.
-                Ok(None) => Vec::new(),
+                // Runs from before modules were kept are compared by their dispatch alone,
+                // whether they kept a `ptx` folder or none.
+                Ok(None) | Err(crate::paths::PathError::Missing(_)) => Vec::new(),
                 Ok(Some(_)) => ptx::module_hashes(&evidence.text(&module).map_err(|e| e.at(&module))?),
                 Err(e) => return Err(Failure::input(format!("{module}: {e}"))),
             }
@@ -492,7 +493,7 @@ mod tests {
     fn a_suite_that_names_no_kernel_is_compared_by_its_whole_module() {
         let dir = tempfile::tempdir().unwrap();
         let entry = |name: &str, body: &str| format!(".visible .entry {name}(\n)\n{{\n\t{body}\n\tret;\n}}\n");
-        for (run, seed) in [("a", 1), ("b", 2), ("c", 3), ("d", 4)] {
+        for (run, seed) in [("a", 1), ("b", 2), ("c", 3), ("d", 4), ("e", 5)] {
             write_run(dir.path(), run, &[("v", 10.0)], 0.02, seed);
             let path = dir.path().join("evidence/runs").join(run);
             let meta = path.join("meta.json");
@@ -500,8 +501,11 @@ mod tests {
             std::fs::write(&meta, std::fs::read_to_string(&meta).unwrap().replace(r#""suite":"s""#, r#""suite":"pointwise""#).replace(r#","dispatch":"k""#, "")).unwrap();
             let samples = path.join("samples.jsonl");
             std::fs::write(&samples, std::fs::read_to_string(&samples).unwrap().replace(r#""suite":"s""#, r#""suite":"pointwise""#)).unwrap();
-            std::fs::create_dir_all(path.join("ptx")).unwrap();
-            // b holds the same two kernels in the other order; c changed one; d kept no module.
+            if run != "e" {
+                std::fs::create_dir_all(path.join("ptx")).unwrap();
+            }
+            // b holds the same two kernels in the other order; c changed one; d kept no module
+            // (and e no `ptx` folder at all).
             let module = match run {
                 "a" => format!("{}{}", entry("three", "mov.u32 %r1, 3;"), entry("fused", "mov.u32 %r1, 1;")),
                 "b" => format!("{}{}", entry("fused", "mov.u32 %r1, 1;"), entry("three", "mov.u32 %r1, 3;")),
