@@ -108,8 +108,8 @@ pub struct CaseMeta {
 /// L2 the data of the invocation before it.
 pub const ROTATION_PER_INVOCATION: &str = "per-invocation";
 /// Each entry cycled through the sets on its own, so that the entries of one round mostly took
-/// the same set and found the inputs their predecessor had just read still in L2 (recorded by
-/// runs before 2026-12-05 by the absence of `rotation`).
+/// the same set and found the inputs their predecessor had just read still in L2. Runs that
+/// record no `rotation` were timed this way.
 pub const ROTATION_PER_ENTRY: &str = "per-entry";
 
 impl Meta {

@@ -160,8 +160,8 @@ mod tests {
 
     #[test]
     fn consecutive_invocations_never_share_a_set_whatever_their_entries() {
-        // Entries in a shuffled order, as the harness runs them: the set follows the invocation,
-        // not the entry, so that no invocation meets the data of the one before it in L2.
+        // The cycle knows nothing of entries: whichever entry the shuffled round invokes next,
+        // it takes the next set, so that no invocation meets the data of the one before it in L2.
         let mut cycle = SetCycle::new(8);
         let taken: Vec<usize> = (0..100).map(|_| cycle.take()).collect();
         assert!(taken.windows(2).all(|w| w[0] != w[1]));

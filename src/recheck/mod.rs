@@ -21,8 +21,10 @@
 //! MISMATCH only when its one-sided tests are rejected under Holm's procedure over the whole
 //! table ([`family`]), so that the chance of any false claim in the table is at most 5 %; the
 //! level each row was tested at is shown with the interval at that level. A fresh run whose
-//! device model or driver major version differs from the accepted run's, or whose SM clock
-//! differs from it by more than [`CLOCK_BOUND`], is INCOMPARABLE for those rows.
+//! device model or driver major version differs from the accepted run's, whose SM clock
+//! differs from it by more than [`CLOCK_BOUND`], or that took a configuration's buffer sets
+//! otherwise where there was more than one ([`RunInfo::rotation_differs`]), is INCOMPARABLE for
+//! those rows.
 //!
 //! An ordering is judged inside one run (the fresh one, or offline the accepted one), so it
 //! holds across devices: ln(slower ÷ faster) must lie above ln(min-ratio) (0 without one) for
