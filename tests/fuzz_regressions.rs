@@ -99,11 +99,17 @@ fn bench_pool_follows_no_link_out_of_its_tree() {
         fuzz_api::bench_pool(&std::fs::read(seed).unwrap());
     }
     let same_code = std::fs::read("fuzz/seeds/bench_pool/same-code").unwrap();
-    for steer in [0u8, 0b1000, 0b10_0001, 0b11_1100] {
-        for link in 0..=14u8 {
+    with_every_link(&same_code, &[0, 0b1000, 0b10_0001, 0b11_1100], 14, fuzz_api::bench_pool);
+}
+
+/// `seed` with its first two bytes (steering and link) replaced by each of `steers` and each
+/// link from 0 to `links`, fed to `target`.
+fn with_every_link(seed: &[u8], steers: &[u8], links: u8, target: fn(&[u8])) {
+    for &steer in steers {
+        for link in 0..=links {
             let mut input = vec![steer, link];
-            input.extend_from_slice(&same_code[2..]);
-            fuzz_api::bench_pool(&input);
+            input.extend_from_slice(&seed[2..]);
+            target(&input);
         }
     }
 }
@@ -132,13 +138,7 @@ fn calibrate_follows_no_link_out_of_its_tree() {
         fuzz_api::calibrate(&std::fs::read(seed).unwrap());
     }
     let first = std::fs::read(&seeds[0]).unwrap();
-    for steer in [0u8, 0b1, 0b110, 0b1011] {
-        for link in 0..=28u8 {
-            let mut input = vec![steer, link];
-            input.extend_from_slice(&first[2..]);
-            fuzz_api::calibrate(&input);
-        }
-    }
+    with_every_link(&first, &[0, 0b1, 0b110, 0b1011], 28, fuzz_api::calibrate);
 }
 
 /// The `calibrate` target's pointwise seed with each link the wrapper can lay in a run of four
@@ -148,13 +148,7 @@ fn calibrate_follows_no_link_out_of_its_tree() {
 #[test]
 fn calibrate_reads_no_module_out_of_its_tree() {
     let seed = std::fs::read("fuzz/seeds/calibrate/pointwise-same-module").unwrap();
-    for steer in [0b1_0000u8, 0b1_0001, 0b11_0000, 0b11_1011] {
-        for link in 0..=24u8 {
-            let mut input = vec![steer, link];
-            input.extend_from_slice(&seed[2..]);
-            fuzz_api::calibrate(&input);
-        }
-    }
+    with_every_link(&seed, &[0b1_0000, 0b1_0001, 0b11_0000, 0b11_1011], 24, fuzz_api::calibrate);
 }
 
 #[test]
