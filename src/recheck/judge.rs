@@ -3,7 +3,7 @@
 //! (INCOMPARABLE) and offline latencies (judged by the audit's matching rule) take no part in
 //! the family.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -219,6 +219,9 @@ fn latency(
         })
         .collect();
     let mut why = Vec::new();
+    // Buffer sets taken otherwise: each configuration said once, with every accepted run it
+    // differs from.
+    let mut rotations: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for dir in &dirs {
         let Some(info) = accepted_info.iter().find(|r| &r.path == dir) else {
             why.push(format!("{dir} is not among the accepted runs read"));
@@ -228,9 +231,12 @@ fn latency(
             why.extend(fresh_info.incomparable_with(info));
             let clocks: BTreeSet<(&String, &String)> = configurations.iter().map(|(suite, case, _)| (suite, case)).collect();
             why.extend(clocks.into_iter().filter_map(|(suite, case)| fresh_info.clock_differs(info, suite, case)));
-            why.extend(configurations.iter().filter_map(|(suite, case, variant)| fresh_info.rotation_differs(info, suite, case, variant)));
+            for (what, place) in configurations.iter().filter_map(|(suite, case, variant)| fresh_info.rotation_differs(info, suite, case, variant)) {
+                rotations.entry(what).or_default().push(place);
+            }
         }
     }
+    why.extend(rotations.into_iter().map(|(what, places)| format!("{what} {}", places.join(", "))));
     if !why.is_empty() {
         row.ratio = None;
         row.detail = format!("{}; absolute times not compared: {}", row.detail, why.join("; "));

@@ -359,10 +359,15 @@ impl RunInfo {
     /// than one set, taking them per entry let an invocation find in L2 the data of the one
     /// before it, and that moved times by several per cent. `None` where either run records no
     /// such case, or both had a single set (then both took set 0 every time).
-    pub(crate) fn rotation_differs(&self, accepted: &RunInfo, suite: &str, case: &str, variant: &str) -> Option<String> {
+    /// The reason comes in two parts, what differs and where, so that a row judged against
+    /// several accepted runs can name them all after saying it once.
+    pub(crate) fn rotation_differs(&self, accepted: &RunInfo, suite: &str, case: &str, variant: &str) -> Option<(String, String)> {
         let ((here, sets_here), (there, sets_there)) = (self.rotation_of(suite, case, variant)?, accepted.rotation_of(suite, case, variant)?);
         (here != there && sets_here.max(sets_there) > 1).then(|| {
-            format!("{suite} {case} {variant}: buffer sets taken {} here and {} in {} ({} sets there)", here.replace('-', " "), there.replace('-', " "), accepted.path, sets_there)
+            (
+                format!("{suite} {case} {variant}: buffer sets taken {} here and {} in", here.replace('-', " "), there.replace('-', " ")),
+                format!("{} ({sets_there} sets there)", accepted.path),
+            )
         })
     }
 
@@ -1388,6 +1393,29 @@ mod tests {
     }
 
     #[test]
+    fn a_fresh_run_that_took_its_sets_otherwise_is_incomparable_and_says_so_once() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, seed) in [("a0", 1), ("a1", 2), ("f", 3)] {
+            write_run(dir.path(), name, &samples(&[("fused", 40.0, 0.01)], seed), Some(1980));
+            // Eight sets of a variant of ours; the fresh run took them one an invocation.
+            let meta = dir.path().join(format!("evidence/runs/{name}/meta.json"));
+            let rotation = if name == "f" { r#","rotation":"per-invocation""# } else { "" };
+            let text = std::fs::read_to_string(&meta)
+                .unwrap()
+                .replace(r#""rotation_sets":1"#, &format!(r#""rotation_sets":8{rotation}"#))
+                .replace(r#""variants":[]"#, r#""variants":["fused"]"#);
+            std::fs::write(&meta, text).unwrap();
+        }
+        let files = Evidence::new(crate::paths::Root::new(dir.path()).unwrap());
+        let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+        let infos = [RunInfo::read(&files, "evidence/runs/a0").unwrap(), RunInfo::read(&files, "evidence/runs/a1").unwrap()];
+        let row = against_fresh(Rule::default(), &[pooled_target(2)], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap().remove(0);
+        assert_eq!(row.outcome, Judgement::Incomparable, "{row:?}");
+        let why = "s c fused: buffer sets taken per invocation here and per entry in evidence/runs/a0 (8 sets there), evidence/runs/a1 (8 sets there)";
+        assert!(row.detail.ends_with(&format!("absolute times not compared: {why}")), "{}", row.detail);
+    }
+
+    #[test]
     fn an_ordering_across_protocols_is_refused() {
         let a = samples(&[("fused", 40.0, 0.04), ("four", 90.0, 0.04)], 1);
         let f = samples(&[("fused", 40.0, 0.04), ("four", 90.0, 0.04)], 2)
@@ -1526,11 +1554,11 @@ mod tests {
         use crate::evidence::meta::ROTATION_PER_INVOCATION;
         let new = run("new", Some(ROTATION_PER_INVOCATION), Some(ROTATION_PER_INVOCATION));
         assert_eq!(
-            new.rotation_differs(&old, "softmax-bench", "8x262144", "fused").as_deref(),
-            Some("softmax-bench 8x262144 fused: buffer sets taken per invocation here and per entry in old (8 sets there)")
+            new.rotation_differs(&old, "softmax-bench", "8x262144", "fused"),
+            Some(("softmax-bench 8x262144 fused: buffer sets taken per invocation here and per entry in".to_string(), "old (8 sets there)".to_string()))
         );
         // A peer is judged by the peer script's rotation.
-        assert!(new.rotation_differs(&old, "softmax-bench", "8x262144", "torch").unwrap().contains("torch: buffer sets taken per invocation here and per entry"));
+        assert!(new.rotation_differs(&old, "softmax-bench", "8x262144", "torch").unwrap().0.contains("torch: buffer sets taken per invocation here and per entry"));
         assert_eq!(run("ours-only", Some(ROTATION_PER_INVOCATION), None).rotation_differs(&old, "softmax-bench", "8x262144", "torch"), None);
         // One set: every invocation took it either way.
         assert_eq!(new.rotation_differs(&old, "softmax-bench", "1024x32768", "fused"), None);
