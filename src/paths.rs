@@ -199,6 +199,13 @@ impl Root {
         self.open(rel).map(|stream| stream.len())
     }
 
+    /// Whether `rel`, as a listing showed it, names nothing because the name it stands for is
+    /// not UTF-8: a listing shows such a name with replacement characters, under which it
+    /// cannot be opened again, and a caller should say so rather than that it is missing.
+    pub(crate) fn not_utf8(&self, rel: &str) -> bool {
+        rel.contains(char::REPLACEMENT_CHARACTER) && matches!(self.kind(rel), Ok(None))
+    }
+
     /// What is at `rel`, a link not followed; `None` when nothing is.
     pub(crate) fn kind(&self, rel: &str) -> Result<Option<Kind>, PathError> {
         let key = self.normal(rel)?;

@@ -153,9 +153,7 @@ fn registry_files(root: &Root, named: &[String]) -> Result<Vec<String>, Diagnost
     };
     let mut files: Vec<String> = entries.into_iter().map(|(n, _)| n).filter(|n| n.ends_with(".toml")).map(|n| format!("claims/{n}")).collect();
     files.sort();
-    // The listing shows a name that is not UTF-8 with replacement characters, under which the
-    // file cannot be opened; say that, rather than that it does not exist.
-    if let Some(odd) = files.iter().find(|f| f.contains(char::REPLACEMENT_CHARACTER) && matches!(root.kind(f), Ok(None))) {
+    if let Some(odd) = files.iter().find(|f| root.not_utf8(f)) {
         return Err(Diagnostic::plain(format!("registry {odd}: its name is not UTF-8 (shown with replacement characters), so it cannot be named to be read; rename it")));
     }
     if files.is_empty() {

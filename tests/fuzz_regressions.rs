@@ -92,14 +92,21 @@ fn a_word_diff_of_a_line_against_a_whole_lock_is_quick() {
 /// input, or where a folder without `meta.json` was named as a run left out.
 #[test]
 fn bench_pool_follows_no_link_out_of_its_tree() {
-    let mut seeds: Vec<_> = std::fs::read_dir("fuzz/seeds/bench_pool").unwrap().map(|e| e.unwrap().path()).collect();
-    seeds.sort();
-    assert!(seeds.len() >= 5, "{seeds:?}");
-    for seed in &seeds {
-        fuzz_api::bench_pool(&std::fs::read(seed).unwrap());
-    }
+    every_seed("fuzz/seeds/bench_pool", 5, fuzz_api::bench_pool);
     let same_code = std::fs::read("fuzz/seeds/bench_pool/same-code").unwrap();
     with_every_link(&same_code, &[0, 0b1000, 0b10_0001, 0b11_1100], 14, fuzz_api::bench_pool);
+}
+
+/// Every seed in `dir` (at least `least` of them), in name order, fed to `target`; the seeds'
+/// paths.
+fn every_seed(dir: &str, least: usize, target: fn(&[u8])) -> Vec<std::path::PathBuf> {
+    let mut seeds: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    seeds.sort();
+    assert!(seeds.len() >= least, "{seeds:?}");
+    for seed in &seeds {
+        target(&std::fs::read(seed).unwrap());
+    }
+    seeds
 }
 
 /// `seed` with its first two bytes (steering and link) replaced by each of `steers` and each
@@ -131,12 +138,7 @@ fn bench_report_judges_a_candidate_from_the_samples() {
 /// twice).
 #[test]
 fn calibrate_follows_no_link_out_of_its_tree() {
-    let mut seeds: Vec<_> = std::fs::read_dir("fuzz/seeds/calibrate").unwrap().map(|e| e.unwrap().path()).collect();
-    seeds.sort();
-    assert!(seeds.len() >= 4, "{seeds:?}");
-    for seed in &seeds {
-        fuzz_api::calibrate(&std::fs::read(seed).unwrap());
-    }
+    let seeds = every_seed("fuzz/seeds/calibrate", 4, fuzz_api::calibrate);
     let first = std::fs::read(&seeds[0]).unwrap();
     with_every_link(&first, &[0, 0b1, 0b110, 0b1011], 28, fuzz_api::calibrate);
 }

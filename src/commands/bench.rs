@@ -30,7 +30,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::evidence::SampleRecord;
-use crate::evidence::meta::Meta;
+use crate::evidence::meta::{Meta, rotation_shown};
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -103,9 +103,7 @@ pub(crate) fn pool_with_same_code(root: &Path, run: &str, replicates: usize, can
         if kind != crate::confined::Kind::Dir {
             continue;
         }
-        // The listing shows a name that is not UTF-8 with replacement characters, under which
-        // the folder cannot be opened again; say so rather than that its files are missing.
-        if name.contains(char::REPLACEMENT_CHARACTER) && matches!(evidence.root().kind(&other), Ok(None)) {
+        if evidence.root().not_utf8(&other) {
             left_out.push((other, "its name is not UTF-8, so it cannot be named to be read".to_string()));
             continue;
         }
@@ -333,7 +331,7 @@ fn difference(runs: &[(&str, RunCode)]) -> Option<(String, &'static str)> {
             }
             if seen.rotation != code.rotation {
                 return Some((
-                    format!("{case}: {other} took its buffer sets {} but {run} {}", seen.rotation.replace('-', " "), code.rotation.replace('-', " ")),
+                    format!("{case}: {other} took its buffer sets {} but {run} {}", rotation_shown(&seen.rotation), rotation_shown(&code.rotation)),
                     "be timed by the same protocol",
                 ));
             }

@@ -118,6 +118,17 @@ impl Meta {
     pub fn peer_rotation(&self) -> &str {
         self.peers.iter().find_map(|p| p.get("rotation").and_then(|v| v.as_str())).unwrap_or(ROTATION_PER_ENTRY)
     }
+
+    /// How the samples of `variant` at `case` took their buffer sets: the case's rotation where
+    /// the variant is ours, the peer script's where it is a peer's.
+    pub fn rotation_of<'a>(&'a self, case: &'a CaseMeta, variant: &str) -> &'a str {
+        if case.variants.iter().any(|v| v == variant) { case.rotation() } else { self.peer_rotation() }
+    }
+}
+
+/// A rotation as messages say it: `per entry`, `per invocation`.
+pub fn rotation_shown(rotation: &str) -> String {
+    rotation.replace('-', " ")
 }
 
 impl CaseMeta {

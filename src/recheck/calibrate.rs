@@ -32,7 +32,7 @@ use super::family::{self, Claim, Trial};
 use super::hierarchical::{Side, parallel_map, percentile_interval, ratio_distribution};
 use super::{ByRound, CONFIDENCE, DEFAULT_MARGIN, DEFAULT_SEED, row_seed};
 use crate::evidence::calibration::{CalibrationFile, CalibrationRule, ConfigurationCalibration, Rates, SCHEMA_VERSION};
-use crate::evidence::meta::Meta;
+use crate::evidence::meta::{CaseMeta, Meta, rotation_shown};
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -87,13 +87,6 @@ struct Identity {
     code: CaseCode,
 }
 
-/// One case of a run: the rotation of our own entries, the variants that are ours, and the code.
-struct CaseOf {
-    rotation: String,
-    ours: Vec<String>,
-    code: CaseCode,
-}
-
 /// The suites whose cases record no kernel by name, with the module (`ptx/<name>.ptx`) that
 /// holds every kernel they launch.
 const WHOLE_MODULE: [&str; 2] = ["pointwise", "scheduling"];
@@ -102,7 +95,7 @@ const WHOLE_MODULE: [&str; 2] = ["pointwise", "scheduling"];
 /// instructions of the kernels it names read from `ptx/softmax.ptx`, or, for a suite whose
 /// record names none, those of every entry of its own module where the run kept it. A named
 /// kernel the module lacks is bad input.
-fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(String, String), CaseOf>, Failure> {
+fn case_codes<'m>(evidence: &Evidence, run: &str, meta: &'m Meta) -> Result<BTreeMap<(String, String), (&'m CaseMeta, CaseCode)>, Failure> {
     let ptx_path = format!("{run}/ptx/softmax.ptx");
     let mut out = BTreeMap::new();
     for case in &meta.cases {
@@ -125,7 +118,7 @@ fn case_codes(evidence: &Evidence, run: &str, meta: &Meta) -> Result<BTreeMap<(S
             Vec::new()
         };
         let code = CaseCode { dispatch: case.dispatch.clone(), instructions };
-        out.insert((case.suite.clone(), case.case.clone()), CaseOf { rotation: case.rotation().to_string(), ours: case.variants.clone(), code });
+        out.insert((case.suite.clone(), case.case.clone()), (case, code));
     }
     Ok(out)
 }
@@ -151,7 +144,6 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         let meta_path = format!("{run}/meta.json");
         let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
         let cases = case_codes(&evidence, run, &meta)?;
-        let peer_rotation = meta.peer_rotation();
         let samples = format!("{run}/samples.jsonl");
         let jsonl = evidence.jsonl(&samples).map_err(|e| e.at(&samples))?;
         let by: Vec<String> = ["suite", "case", "variant", "mode"].map(String::from).to_vec();
@@ -160,11 +152,10 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
                 // A sample that is not a number, or has no round, is bad input to say where it
                 // is, not a configuration to leave out without a word.
                 let values = ByRound::from_records(&jsonl, &records, field, Statistic::Median).map_err(Failure::from)?;
-                // A variant the case does not list as ours is a peer's, timed by the peer script.
                 let case = cases.get(&(group[0].clone(), group[1].clone()));
                 let d = Identity {
-                    rotation: case.filter(|c| c.ours.contains(&group[2])).map_or(peer_rotation, |c| c.rotation.as_str()).to_string(),
-                    code: case.map(|c| c.code.clone()).unwrap_or(CaseCode { dispatch: None, instructions: Vec::new() }),
+                    rotation: case.map_or(meta.peer_rotation(), |(c, _)| meta.rotation_of(c, &group[2])).to_string(),
+                    code: case.map(|(_, code)| code.clone()).unwrap_or(CaseCode { dispatch: None, instructions: Vec::new() }),
                 };
                 let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
                 by_key.entry(key).or_default().push((idx, d, values));
@@ -186,7 +177,7 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         let (other_rotation, other_code): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _)| d.rotation != best.rotation);
         let dispatch_of = |d: &Identity| d.code.dispatch.clone();
         let (other_dispatch, other_instructions): (Vec<_>, Vec<_>) = other_code.into_iter().partition(|(_, d, _)| dispatch_of(d) != dispatch_of(&best));
-        let rotation_words = format!("took its buffer sets otherwise than the runs kept, which took them {}", best.rotation.replace('-', " "));
+        let rotation_words = format!("took its buffer sets otherwise than the runs kept, which took them {}", rotation_shown(&best.rotation));
         for (list, what) in [
             (other_rotation, rotation_words.as_str()),
             (other_dispatch, "ran another kernel dispatch"),

@@ -98,8 +98,7 @@ pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> 
         settings: None,
         clocks: BTreeMap::new(),
         run_clock: None,
-        rotations: BTreeMap::new(),
-        peer_rotation: String::new(),
+        meta: None,
     };
     let accepted = used.keys().map(|a| run(a)).collect();
     let fresh_path = if used.values().all(|f| f == path) { path.to_string() } else { format!("{path} ({})", used.values().cloned().collect::<Vec<_>>().join(", ")) };

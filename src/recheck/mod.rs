@@ -62,7 +62,7 @@ use crate::article::numbers::{Quoted, Unit, convert};
 use crate::checks::{self, Check, Expect, Kind, Observation, Outcome, arith, compare, stat, units};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::calibration::CalibrationFile;
-use crate::evidence::meta::{self, Meta, Settings};
+use crate::evidence::meta::{self, Meta, Settings, rotation_shown};
 use crate::evidence::store::{Evidence, ReadError};
 use crate::evidence::{Jsonl, Scalar, Summary};
 use crate::registry::binding::Binding;
@@ -298,19 +298,8 @@ pub(crate) struct RunInfo {
     pub clocks: BTreeMap<(String, String), u32>,
     /// The SM clock the run-level readings before and after the run give (the lower).
     pub run_clock: Option<u32>,
-    /// How each configuration's invocations took their buffer sets, by (suite, case).
-    pub rotations: BTreeMap<(String, String), CaseRotation>,
-    /// How the peer script took its sets ([`Meta::peer_rotation`]).
-    pub peer_rotation: String,
-}
-
-/// How one case's invocations took their buffer sets, and which of its variants are ours (the
-/// others are peers, timed by the peer script).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct CaseRotation {
-    pub rotation: String,
-    pub sets: usize,
-    pub ours: BTreeSet<String>,
+    /// The run's record, where it has one, for how each configuration took its buffer sets.
+    pub meta: Option<Rc<Meta>>,
 }
 
 impl RunInfo {
@@ -336,22 +325,15 @@ impl RunInfo {
             settings: meta.settings,
             clocks: meta.cases.iter().filter_map(|c| Some(((c.suite.clone(), c.case.clone()), c.clocks?.timed_mhz()))).collect(),
             run_clock: [&meta.clocks_before, &meta.clocks_after].iter().filter_map(|r| r.as_deref().and_then(meta::sm_mhz_of_reading)).min(),
-            rotations: meta
-                .cases
-                .iter()
-                .map(|c| {
-                    let rotation = CaseRotation { rotation: c.rotation().to_string(), sets: c.rotation_sets, ours: c.variants.iter().cloned().collect() };
-                    ((c.suite.clone(), c.case.clone()), rotation)
-                })
-                .collect(),
-            peer_rotation: meta.peer_rotation().to_string(),
+            meta: Some(Rc::new(meta.clone())),
         }
     }
 
     /// How `variant` of `suite` `case` took its buffer sets, and how many there were.
     fn rotation_of(&self, suite: &str, case: &str, variant: &str) -> Option<(&str, usize)> {
-        let c = self.rotations.get(&(suite.to_string(), case.to_string()))?;
-        Some((if c.ours.contains(variant) { c.rotation.as_str() } else { self.peer_rotation.as_str() }, c.sets))
+        let meta = self.meta.as_deref()?;
+        let c = meta.cases.iter().find(|c| c.suite == suite && c.case == case)?;
+        Some((meta.rotation_of(c, variant), c.rotation_sets))
     }
 
     /// Why the absolute times of `variant` at `suite` `case` cannot be compared with
@@ -365,7 +347,7 @@ impl RunInfo {
         let ((here, sets_here), (there, sets_there)) = (self.rotation_of(suite, case, variant)?, accepted.rotation_of(suite, case, variant)?);
         (here != there && sets_here.max(sets_there) > 1).then(|| {
             (
-                format!("{suite} {case} {variant}: buffer sets taken {} here and {} in", here.replace('-', " "), there.replace('-', " ")),
+                format!("{suite} {case} {variant}: buffer sets taken {} here and {} in", rotation_shown(here), rotation_shown(there)),
                 format!("{} ({sets_there} sets there)", accepted.path),
             )
         })
