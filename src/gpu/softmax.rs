@@ -531,7 +531,7 @@ impl Fused {
     /// CLAIMCHECK_SOFTMAX_CANDIDATES is set (a comma list of families, as listed in the
     /// README, or `all`). Each is validated against FP64 and timed like every variant.
     pub(crate) fn candidates(rows: usize, cols: usize, families: &str) -> Vec<Fused> {
-        let on = |f: &str| families.split(',').any(|x| x.trim() == f || x.trim() == "all");
+        let on = |f: &str| family_listed(families, f);
         let mut out = Vec::new();
         // The rule's warp, block and mixed forms with every pairing of load and store hints
         // (issue 16, version 15), the rule's own pairing among them as a control: at 32768
@@ -884,11 +884,13 @@ impl Variant {
     fn rms(self) -> bool {
         match self {
             Variant::Cand(_, rms) => rms,
-            _ => !matches!(
-                self,
-                Variant::FusedPlain | Variant::CudnnPlain | Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CopyHint(..)
-            ),
+            _ => !self.is_copy() && !matches!(self, Variant::FusedPlain | Variant::CudnnPlain),
         }
+    }
+
+    /// A copy of the input rather than a softmax: validated bit for bit against the input.
+    fn is_copy(self) -> bool {
+        matches!(self, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CopyHint(..))
     }
 
     /// Logical bytes of one invocation: array accesses as the code makes them.
@@ -1158,7 +1160,12 @@ impl Shape {
 
 /// Whether CLAIMCHECK_SOFTMAX_CANDIDATES names `family` (or `all`).
 fn candidate_family_on(family: &str) -> bool {
-    std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES").is_ok_and(|f| f.split(',').any(|x| x.trim() == family || x.trim() == "all"))
+    std::env::var("CLAIMCHECK_SOFTMAX_CANDIDATES").is_ok_and(|f| family_listed(&f, family))
+}
+
+/// Whether a comma list of candidate families names `family`, or `all`.
+fn family_listed(families: &str, family: &str) -> bool {
+    families.split(',').any(|x| x.trim() == family || x.trim() == "all")
 }
 
 /// Launches a `Handoff` form's partner, a cluster kernel (x, y, stats, cols, eps) over the
@@ -1361,7 +1368,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 let y = gpu.stream.clone_dtoh(&set.y)?;
                 let name = v.name(bench);
                 let c = |what| Compared { suite, case: &case, variant: &name, what, fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
-                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CopyHint(..)) {
+                if v.is_copy() {
                     out.validation.push(reference::compare_bits(&c("y"), &y, &x));
                     continue;
                 }
@@ -1430,7 +1437,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
                 let y = gpu.stream.clone_dtoh(&sets[0].y)?;
                 let name = v.name(bench);
                 let c = Compared { suite, case: &case, variant: &name, what: "y-graph", fixture: seed, tolerance: TOLERANCE, criterion: Criterion::MaxRel };
-                if matches!(v, Variant::Copy | Variant::CopyKernel | Variant::PhasedCopy | Variant::PhasedCopyRows | Variant::CopyHint(..)) {
+                if v.is_copy() {
                     out.validation.push(reference::compare_bits(&c, &y, &x));
                     continue;
                 }
