@@ -30,7 +30,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::evidence::SampleRecord;
-use crate::evidence::meta::{Meta, rotation_shown};
+use crate::evidence::meta::{Meta, SetRotation};
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -246,7 +246,7 @@ struct Code {
     kernels: Vec<String>,
     instructions: Vec<String>,
     /// How the shape's invocations took their buffer sets ([`CaseMeta::rotation`]).
-    rotation: String,
+    rotation: SetRotation,
 }
 
 /// What a run ran: each benchmark shape's code, and what timed the peers.
@@ -277,7 +277,7 @@ fn declared_code(meta: &Meta) -> RunCode {
     let mut out = RunCode::default();
     for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
         let kernels = case.dispatch.as_deref().map(ptx::kernel_names).unwrap_or_default();
-        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new(), rotation: case.rotation().to_string() });
+        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new(), rotation: case.rotation() });
     }
     for record in &meta.peers {
         for key in PEER_KEYS {
@@ -289,7 +289,7 @@ fn declared_code(meta: &Meta) -> RunCode {
     // The peer script took its sets per entry until it recorded how it took them: read as
     // `calibrate` and the recheck read it ([`Meta::peer_rotation`]), whichever record says it.
     if !meta.peers.is_empty() {
-        out.peers.insert("rotation".to_string(), meta.peer_rotation().to_string());
+        out.peers.insert("rotation".to_string(), meta.peer_rotation().name().to_string());
     }
     out
 }
@@ -330,10 +330,7 @@ fn difference(runs: &[(&str, RunCode)]) -> Option<(String, &'static str)> {
                 return Some((format!("{case}: {other} dispatched {} but {run} dispatched {}", shown(&seen.kernels), shown(&code.kernels)), "run the same code"));
             }
             if seen.rotation != code.rotation {
-                return Some((
-                    format!("{case}: {other} took its buffer sets {} but {run} {}", rotation_shown(&seen.rotation), rotation_shown(&code.rotation)),
-                    "be timed by the same protocol",
-                ));
+                return Some((format!("{case}: {other} took its buffer sets {} but {run} {}", seen.rotation.shown(), code.rotation.shown()), "be timed by the same protocol"));
             }
             if seen.instructions != code.instructions {
                 return Some((
@@ -674,7 +671,6 @@ fn group(runs: &[(String, Vec<SampleRecord>)]) -> Result<Vec<RunTimes>, String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evidence::meta::ROTATION_PER_ENTRY;
 
     /// `rounds` samples of `variant` around `us`, each round off by up to ±`jitter` (a
     /// fraction) in a fixed order that differs between variants, so that every test sees the
@@ -701,11 +697,7 @@ mod tests {
     }
 
     fn code(kernels: &[&str], instructions: &[&str]) -> Code {
-        Code {
-            kernels: kernels.iter().map(|k| k.to_string()).collect(),
-            instructions: instructions.iter().map(|i| i.to_string()).collect(),
-            rotation: ROTATION_PER_ENTRY.to_string(),
-        }
+        Code { kernels: kernels.iter().map(|k| k.to_string()).collect(), instructions: instructions.iter().map(|i| i.to_string()).collect(), rotation: SetRotation::PerEntry }
     }
 
     #[test]
@@ -719,7 +711,7 @@ mod tests {
             );
             serde_json::from_str(&text).unwrap()
         };
-        let (old, also_old, new) = (declared_code(&meta(None)), declared_code(&meta(Some(ROTATION_PER_ENTRY))), declared_code(&meta(Some("per-invocation"))));
+        let (old, also_old, new) = (declared_code(&meta(None)), declared_code(&meta(Some("per-entry"))), declared_code(&meta(Some("per-invocation"))));
         assert_eq!(same_code(&[("r1", old.clone()), ("r2", also_old)]), Ok(()));
         let e = same_code(&[("r1", old.clone()), ("r2", new.clone())]).unwrap_err();
         assert_eq!(e, "8x262144: r1 took its buffer sets per entry but r2 per invocation; runs pooled as replicates must be timed by the same protocol (report them one by one)");

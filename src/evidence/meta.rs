@@ -31,6 +31,9 @@ pub struct Meta {
     pub cases: Vec<CaseMeta>,
     pub graphs: Vec<GraphRecord>,
     pub medians: Vec<Median>,
+    /// The peer script's own records, as it wrote them. Only their `rotation` is read as more
+    /// than text, so it is checked as they are read ([`check_peers`]).
+    #[serde(deserialize_with = "peer_records")]
     pub peers: Vec<serde_json::Value>,
     pub notes: Vec<String>,
 }
@@ -87,10 +90,9 @@ pub struct CaseMeta {
     pub shape: Vec<usize>,
     /// Buffer sets the timed invocations rotate through; more than one when one set fits in L2.
     pub rotation_sets: usize,
-    /// How the sets were taken: [`ROTATION_PER_INVOCATION`] (each invocation the next set), or,
-    /// where absent, [`ROTATION_PER_ENTRY`] (each entry its own cycle), as older runs did.
+    /// How the sets were taken; absent in older runs, which took them per entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rotation: Option<String>,
+    pub rotation: Option<SetRotation>,
     pub bytes_per_set: usize,
     pub timing_fixture_seed: u64,
     pub variants: Vec<String>,
@@ -104,37 +106,95 @@ pub struct CaseMeta {
     pub clocks: Option<CaseClocks>,
 }
 
-/// Every timed invocation, whatever its entry, takes the next buffer set, so that none finds in
-/// L2 the data of the invocation before it.
-pub const ROTATION_PER_INVOCATION: &str = "per-invocation";
-/// Each entry cycled through the sets on its own, so that the entries of one round mostly took
-/// the same set and found the inputs their predecessor had just read still in L2. Runs that
-/// record no `rotation` were timed this way.
-pub const ROTATION_PER_ENTRY: &str = "per-entry";
+/// How a configuration's timed invocations took their buffer sets. A closed set: a run that
+/// names another is bad input, not a third way of timing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SetRotation {
+    /// Each entry cycled through the sets on its own, so that the entries of one round mostly
+    /// took the same set and found the inputs their predecessor had just read still in L2. Runs
+    /// that record no `rotation` were timed this way.
+    PerEntry,
+    /// Every timed invocation, whatever its entry, takes the next buffer set, so that none finds
+    /// in L2 the data of the invocation before it.
+    PerInvocation,
+}
+
+impl SetRotation {
+    /// As `meta.json` writes it: `per-entry`, `per-invocation`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SetRotation::PerEntry => "per-entry",
+            SetRotation::PerInvocation => "per-invocation",
+        }
+    }
+
+    /// As messages say it: `per entry`, `per invocation`.
+    pub fn shown(self) -> &'static str {
+        match self {
+            SetRotation::PerEntry => "per entry",
+            SetRotation::PerInvocation => "per invocation",
+        }
+    }
+}
+
+/// Reads the peer records, refusing what [`check_peers`] refuses. The error is raised as the
+/// parser leaves the array, so it carries the array's end as its place.
+fn peer_records<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<serde_json::Value>, D::Error> {
+    let records = Vec::<serde_json::Value>::deserialize(deserializer)?;
+    check_peers(&records).map_err(<D::Error as serde::de::Error>::custom)?;
+    Ok(records)
+}
+
+/// The rotation one peer record states, if any; an error where it states one that is not among
+/// [`SetRotation`]'s names, which a reader would otherwise take for per entry without a word.
+pub fn peer_record_rotation(record: &serde_json::Value) -> Result<Option<SetRotation>, String> {
+    let Some(value) = record.get("rotation") else { return Ok(None) };
+    SetRotation::deserialize(value).map(Some).map_err(|_| format!("rotation {value} is not \"per-entry\" or \"per-invocation\""))
+}
+
+/// Whether the peer records of one run can be read as one rotation: each states a known one or
+/// none, and those that state one agree, since the peer script times every peer one way and
+/// the readers judge a run's peers by one rotation ([`Meta::peer_rotation`]).
+pub fn check_peers(records: &[serde_json::Value]) -> Result<(), String> {
+    let mut seen: Option<(usize, SetRotation)> = None;
+    for (n, record) in records.iter().enumerate() {
+        let Some(rotation) = peer_record_rotation(record).map_err(|e| format!("peer record {}: {e}", n + 1))? else { continue };
+        match seen {
+            Some((first, other)) if other != rotation => {
+                return Err(format!(
+                    "peer record {} took its buffer sets {} but peer record {} {}; one run's peers are timed one way",
+                    first + 1,
+                    other.shown(),
+                    n + 1,
+                    rotation.shown()
+                ));
+            }
+            Some(_) => {}
+            None => seen = Some((n, rotation)),
+        }
+    }
+    Ok(())
+}
 
 impl Meta {
-    /// How the peer script took its buffer sets: what its records say, or, where they say
-    /// nothing, [`ROTATION_PER_ENTRY`], as it did before it recorded it.
-    pub fn peer_rotation(&self) -> &str {
-        self.peers.iter().find_map(|p| p.get("rotation").and_then(|v| v.as_str())).unwrap_or(ROTATION_PER_ENTRY)
+    /// How the peer script took its buffer sets: what its records say (they agree; see
+    /// [`peer_records`]), or, where they say nothing, per entry, as it did before it recorded it.
+    pub fn peer_rotation(&self) -> SetRotation {
+        self.peers.iter().find_map(|p| peer_record_rotation(p).ok().flatten()).unwrap_or(SetRotation::PerEntry)
     }
 
     /// How the samples of `variant` at `case` took their buffer sets: the case's rotation where
     /// the variant is ours, the peer script's where it is a peer's.
-    pub fn rotation_of<'a>(&'a self, case: &'a CaseMeta, variant: &str) -> &'a str {
+    pub fn rotation_of(&self, case: &CaseMeta, variant: &str) -> SetRotation {
         if case.variants.iter().any(|v| v == variant) { case.rotation() } else { self.peer_rotation() }
     }
 }
 
-/// A rotation as messages say it: `per entry`, `per invocation`.
-pub fn rotation_shown(rotation: &str) -> String {
-    rotation.replace('-', " ")
-}
-
 impl CaseMeta {
     /// How this configuration's sets were taken; runs that record nothing took them per entry.
-    pub fn rotation(&self) -> &str {
-        self.rotation.as_deref().unwrap_or(ROTATION_PER_ENTRY)
+    pub fn rotation(&self) -> SetRotation {
+        self.rotation.unwrap_or(SetRotation::PerEntry)
     }
 }
 
@@ -205,6 +265,32 @@ mod tests {
         assert!(meta.is_accepted());
         assert_eq!(meta.device.unwrap().driver_version, 13000);
         assert!(serde_json::from_str::<Meta>(r#"{"suites":"softmax"}"#).is_err());
+    }
+
+    #[test]
+    fn rotations_are_read_as_one_of_their_names_or_refused() {
+        let case = |extra: &str| {
+            format!(
+                r#"{{"cases":[{{"suite":"s","case":"c","shape":[1],"rotation_sets":2,"bytes_per_set":1,"timing_fixture_seed":1,"variants":["v"],"modes":[],"logical_bytes":{{}},"dispatch":null{extra}}}]}}"#
+            )
+        };
+        let meta: Meta = serde_json::from_str(&case(r#","rotation":"per-invocation""#)).unwrap();
+        assert_eq!(meta.cases[0].rotation(), SetRotation::PerInvocation);
+        assert!(serde_json::to_string(&meta).unwrap().contains(r#""rotation":"per-invocation""#));
+        assert_eq!(serde_json::from_str::<Meta>(&case("")).unwrap().cases[0].rotation(), SetRotation::PerEntry);
+        let e = serde_json::from_str::<Meta>(&case(r#","rotation":"per invocation""#)).unwrap_err().to_string();
+        assert!(e.contains("unknown variant `per invocation`"), "{e}");
+
+        let peers = |records: &str| serde_json::from_str::<Meta>(&format!(r#"{{"peers":[{records}]}}"#));
+        assert_eq!(peers(r#"{"torch":"2.11"}"#).unwrap().peer_rotation(), SetRotation::PerEntry);
+        assert_eq!(peers(r#"{"torch":"2.11"},{"rotation":"per-invocation"}"#).unwrap().peer_rotation(), SetRotation::PerInvocation);
+        assert_eq!(peers(r#"{"rotation":"per-invocation"},{"rotation":"per-invocation"}"#).unwrap().peer_rotation(), SetRotation::PerInvocation);
+        let e = peers(r#"{"torch":"2.11"},{"rotation":1}"#).unwrap_err().to_string();
+        assert_eq!(e, r#"peer record 2: rotation 1 is not "per-entry" or "per-invocation" at line 1 column 43"#);
+        let e = peers(r#"{"rotation":"per-invocation"},{},{"rotation":"per-entry"}"#).unwrap_err().to_string();
+        assert!(e.starts_with("peer record 1 took its buffer sets per invocation but peer record 3 per entry"), "{e}");
+        let e = peers(r#"{"rotation":null}"#).unwrap_err().to_string();
+        assert!(e.starts_with("peer record 1: rotation null is not"), "{e}");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::device::Gpu;
 use super::harness::{Bench, Entry, Timing};
 pub(crate) use crate::evidence::graphs::GraphRecord;
 pub(crate) use crate::evidence::kernels::KernelInfo;
-pub(crate) use crate::evidence::meta::{CaseMeta, ROTATION_PER_INVOCATION, Settings};
+pub(crate) use crate::evidence::meta::{CaseMeta, SetRotation, Settings};
 use crate::evidence::{SampleRecord, ValidationRecord};
 
 /// Everything a run collects, suite by suite, before it is written out.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, PushKernelArg};
 
-use super::common::{CaseMeta, Collected, GraphRecord, ROTATION_PER_INVOCATION, Rotation, Settings, cfg, fixture_seed, random_input, rotation_sets};
+use super::common::{CaseMeta, Collected, GraphRecord, Rotation, SetRotation, Settings, cfg, fixture_seed, random_input, rotation_sets};
 use super::device::Gpu;
 use super::harness;
 use super::reference::{self, Compared, Criterion};
@@ -162,7 +162,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, mut progr
             case,
             shape: vec![n],
             rotation_sets: sets_n,
-            rotation: Some(ROTATION_PER_INVOCATION.to_string()),
+            rotation: Some(SetRotation::PerInvocation),
             bytes_per_set,
             timing_fixture_seed: timing_seed,
             variants: variants.iter().map(|v| v.name().to_string()).collect(),

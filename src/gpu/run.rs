@@ -130,6 +130,8 @@ pub(crate) fn measure(suites: &[&str], settings: Settings, peers: &[PathBuf]) ->
     let mut peer_meta = Vec::new();
     for p in peers {
         read_peer(p, &mut peer_samples, &mut peer_validation, &mut peer_meta).map_err(RunError::BadInput)?;
+        // Checked as each file joins, so that the file that disagrees is the one named.
+        meta::check_peers(&peer_meta).map_err(|e| RunError::BadInput(format!("{}: {e} (peer records numbered over every peer file, in order)", p.display())))?;
     }
     for suite in suites {
         if configurations(suite).is_none() {
@@ -280,7 +282,10 @@ fn read_peer(path: &Path, samples: &mut Vec<SampleRecord>, validation: &mut Vec<
         match key.as_str() {
             "sample" => samples.push(serde_json::from_value(value.clone()).map_err(bad)?),
             "validation" => validation.push(serde_json::from_value(value.clone()).map_err(bad)?),
-            "meta" => meta.push(value.clone()),
+            "meta" => {
+                meta::peer_record_rotation(value).map_err(|e| format!("{shown}:{}: meta: {e}", record.line))?;
+                meta.push(value.clone())
+            }
             other => return Err(format!("{shown}:{}: unknown record `{other}`; expected sample, validation or meta", record.line)),
         }
     }
@@ -321,5 +326,45 @@ impl From<RunError> for crate::status::Failure {
             RunError::BadInput(m) => Failure::Usage(m),
             RunError::Failed(e) => Failure::Internal(e.context("the run failed and nothing was written")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings { rounds: 1, warmup: 0, seed: 1, validation_fixtures: 1 }
+    }
+
+    /// A peer file with one sample and the given `meta` record.
+    fn peer_file(dir: &Path, name: &str, meta: &str) -> PathBuf {
+        let path = dir.join(name);
+        let sample = r#"{"sample":{"suite":"softmax-bench","case":"8x262144","variant":"torch","mode":"graph","round":0,"order":0,"host_us":1.0,"device_us":1.0}}"#;
+        std::fs::write(&path, format!("{sample}\n{{\"meta\":{meta}}}\n")).unwrap();
+        path
+    }
+
+    fn refused(peers: &[PathBuf]) -> String {
+        match measure(&["softmax-bench"], settings(), peers) {
+            Err(RunError::BadInput(e)) => e,
+            Err(other) => panic!("not refused as bad input: {other}"),
+            Ok(_) => panic!("accepted"),
+        }
+    }
+
+    #[test]
+    fn peer_files_that_misstate_or_disagree_on_their_rotation_are_refused_before_the_device() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = peer_file(dir.path(), "bad.jsonl", r#"{"torch":"2.11","rotation":"per_invocation"}"#);
+        let e = refused(&[bad]);
+        assert!(e.ends_with(r#"bad.jsonl:2: meta: rotation "per_invocation" is not "per-entry" or "per-invocation""#), "{e}");
+        let new = peer_file(dir.path(), "new.jsonl", r#"{"rotation":"per-invocation"}"#);
+        let old = peer_file(dir.path(), "old.jsonl", r#"{"rotation":"per-entry"}"#);
+        let e = refused(&[new, old]);
+        assert!(
+            e.ends_with("old.jsonl: peer record 1 took its buffer sets per invocation but peer record 2 per entry; one run's peers are timed one way (peer records numbered over every peer file, in order)"),
+            "{e}"
+        );
     }
 }

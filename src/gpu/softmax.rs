@@ -9,7 +9,7 @@ use std::sync::Arc;
 use cudarc::cudnn::{Cudnn, SoftmaxForward, TensorDescriptor, sys as dnn};
 use cudarc::driver::{CudaFunction, CudaGraph, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg, sys};
 
-use super::common::{CaseMeta, Collected, GraphRecord, ROTATION_PER_INVOCATION, Rotation, Settings, cfg, fixture_seed, random_input, rotation_sets};
+use super::common::{CaseMeta, Collected, GraphRecord, Rotation, SetRotation, Settings, cfg, fixture_seed, random_input, rotation_sets};
 use super::device::Gpu;
 use super::harness;
 use super::reference::{self, Compared, Criterion};
@@ -1469,7 +1469,7 @@ pub(crate) fn run(gpu: &Gpu, settings: &Settings, out: &mut Collected, bench: bo
             case: case.clone(),
             shape: vec![rows, cols],
             rotation_sets: sets_n,
-            rotation: Some(ROTATION_PER_INVOCATION.to_string()),
+            rotation: Some(SetRotation::PerInvocation),
             bytes_per_set,
             timing_fixture_seed: timing_seed,
             variants: active.iter().map(|v| v.name(bench).to_string()).collect(),

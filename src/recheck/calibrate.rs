@@ -32,7 +32,7 @@ use super::family::{self, Claim, Trial};
 use super::hierarchical::{Side, parallel_map, percentile_interval, ratio_distribution};
 use super::{ByRound, CONFIDENCE, DEFAULT_MARGIN, DEFAULT_SEED, row_seed};
 use crate::evidence::calibration::{CalibrationFile, CalibrationRule, ConfigurationCalibration, Rates, SCHEMA_VERSION};
-use crate::evidence::meta::{CaseMeta, Meta, rotation_shown};
+use crate::evidence::meta::{CaseMeta, Meta, SetRotation};
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -83,7 +83,7 @@ struct CaseCode {
 /// (a part of the protocol), and the code its case ran.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Identity {
-    rotation: String,
+    rotation: SetRotation,
     code: CaseCode,
 }
 
@@ -154,7 +154,7 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
                 let values = ByRound::from_records(&jsonl, &records, field, Statistic::Median).map_err(Failure::from)?;
                 let case = cases.get(&(group[0].clone(), group[1].clone()));
                 let d = Identity {
-                    rotation: case.map_or(meta.peer_rotation(), |(c, _)| meta.rotation_of(c, &group[2])).to_string(),
+                    rotation: case.map_or(meta.peer_rotation(), |(c, _)| meta.rotation_of(c, &group[2])),
                     code: case.map(|(_, code)| code.clone()).unwrap_or(CaseCode { dispatch: None, instructions: Vec::new() }),
                 };
                 let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
@@ -177,7 +177,7 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         let (other_rotation, other_code): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _)| d.rotation != best.rotation);
         let dispatch_of = |d: &Identity| d.code.dispatch.clone();
         let (other_dispatch, other_instructions): (Vec<_>, Vec<_>) = other_code.into_iter().partition(|(_, d, _)| dispatch_of(d) != dispatch_of(&best));
-        let rotation_words = format!("took its buffer sets otherwise than the runs kept, which took them {}", rotation_shown(&best.rotation));
+        let rotation_words = format!("took its buffer sets otherwise than the runs kept, which took them {}", best.rotation.shown());
         for (list, what) in [
             (other_rotation, rotation_words.as_str()),
             (other_dispatch, "ran another kernel dispatch"),

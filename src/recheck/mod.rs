@@ -62,7 +62,7 @@ use crate::article::numbers::{Quoted, Unit, convert};
 use crate::checks::{self, Check, Expect, Kind, Observation, Outcome, arith, compare, stat, units};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::calibration::CalibrationFile;
-use crate::evidence::meta::{self, Meta, Settings, rotation_shown};
+use crate::evidence::meta::{self, Meta, SetRotation, Settings};
 use crate::evidence::store::{Evidence, ReadError};
 use crate::evidence::{Jsonl, Scalar, Summary};
 use crate::registry::binding::Binding;
@@ -330,7 +330,7 @@ impl RunInfo {
     }
 
     /// How `variant` of `suite` `case` took its buffer sets, and how many there were.
-    fn rotation_of(&self, suite: &str, case: &str, variant: &str) -> Option<(&str, usize)> {
+    fn rotation_of(&self, suite: &str, case: &str, variant: &str) -> Option<(SetRotation, usize)> {
         let meta = self.meta.as_deref()?;
         let c = meta.cases.iter().find(|c| c.suite == suite && c.case == case)?;
         Some((meta.rotation_of(c, variant), c.rotation_sets))
@@ -346,10 +346,7 @@ impl RunInfo {
     pub(crate) fn rotation_differs(&self, accepted: &RunInfo, suite: &str, case: &str, variant: &str) -> Option<(String, String)> {
         let ((here, sets_here), (there, sets_there)) = (self.rotation_of(suite, case, variant)?, accepted.rotation_of(suite, case, variant)?);
         (here != there && sets_here.max(sets_there) > 1).then(|| {
-            (
-                format!("{suite} {case} {variant}: buffer sets taken {} here and {} in", rotation_shown(here), rotation_shown(there)),
-                format!("{} ({sets_there} sets there)", accepted.path),
-            )
+            (format!("{suite} {case} {variant}: buffer sets taken {} here and {} in", here.shown(), there.shown()), format!("{} ({sets_there} sets there)", accepted.path))
         })
     }
 
@@ -1514,13 +1511,13 @@ mod tests {
 
     #[test]
     fn buffer_sets_taken_otherwise_make_a_case_incomparable_where_there_were_several() {
-        let run = |path: &str, rotation: Option<&str>, peers: Option<&str>| {
+        let run = |path: &str, rotation: Option<SetRotation>, peers: Option<SetRotation>| {
             let case = |name: &str, sets: usize| crate::evidence::meta::CaseMeta {
                 suite: "softmax-bench".into(),
                 case: name.into(),
                 shape: vec![1],
                 rotation_sets: sets,
-                rotation: rotation.map(String::from),
+                rotation,
                 bytes_per_set: 1,
                 timing_fixture_seed: 1,
                 variants: vec!["fused".into()],
@@ -1529,22 +1526,21 @@ mod tests {
                 dispatch: None,
                 clocks: None,
             };
-            let peers = peers.map(|r| vec![serde_json::json!({ "rotation": r })]).unwrap_or_default();
+            let peers = peers.map(|r| vec![serde_json::json!({ "rotation": r.name() })]).unwrap_or_default();
             RunInfo::from_meta(path, &Meta { cases: vec![case("8x262144", 8), case("1024x32768", 1)], peers, ..Meta::default() })
         };
         let old = run("old", None, None);
-        use crate::evidence::meta::ROTATION_PER_INVOCATION;
-        let new = run("new", Some(ROTATION_PER_INVOCATION), Some(ROTATION_PER_INVOCATION));
+        let new = run("new", Some(SetRotation::PerInvocation), Some(SetRotation::PerInvocation));
         assert_eq!(
             new.rotation_differs(&old, "softmax-bench", "8x262144", "fused"),
             Some(("softmax-bench 8x262144 fused: buffer sets taken per invocation here and per entry in".to_string(), "old (8 sets there)".to_string()))
         );
         // A peer is judged by the peer script's rotation.
         assert!(new.rotation_differs(&old, "softmax-bench", "8x262144", "torch").unwrap().0.contains("torch: buffer sets taken per invocation here and per entry"));
-        assert_eq!(run("ours-only", Some(ROTATION_PER_INVOCATION), None).rotation_differs(&old, "softmax-bench", "8x262144", "torch"), None);
+        assert_eq!(run("ours-only", Some(SetRotation::PerInvocation), None).rotation_differs(&old, "softmax-bench", "8x262144", "torch"), None);
         // One set: every invocation took it either way.
         assert_eq!(new.rotation_differs(&old, "softmax-bench", "1024x32768", "fused"), None);
-        assert_eq!(new.rotation_differs(&run("same", Some(ROTATION_PER_INVOCATION), None), "softmax-bench", "8x262144", "fused"), None);
+        assert_eq!(new.rotation_differs(&run("same", Some(SetRotation::PerInvocation), None), "softmax-bench", "8x262144", "fused"), None);
         // A case one run lacks is left to the check that finds it unmeasured.
         assert_eq!(new.rotation_differs(&old, "softmax-bench", "4096x128", "fused"), None);
     }
