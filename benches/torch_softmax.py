@@ -21,7 +21,9 @@ the rule claimcheck uses, and each replay, whatever its peer, takes the next set
 `"rotation": "per-invocation"`), so that no replay finds the data of the one before it in L2.
 A warm-up replays every graph for at least 200 ms of busy GPU first, so that the clock has
 risen; then 21 rounds, each peer once per round in a seeded shuffled
-order.
+order. The seed is drawn afresh for each run unless `--seed` gives one, and recorded: a fixed
+seed gave every run the same order, so that what one position in it does to a sample (the
+replay before it, the state it leaves) was repeated in every run instead of averaged over runs.
 
 Each line is {"meta": ...}, {"validation": ...} or {"sample": ...}; sample and validation
 records have exactly the fields of claimcheck's SampleRecord and ValidationRecord.
@@ -148,8 +150,11 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--rounds", type=int, default=21)
     ap.add_argument("--warmup-ms", type=float, default=200.0)
-    ap.add_argument("--seed", type=int, default=20261202)
+    ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args()
+    if args.seed is None:
+        # 53 bits, so that every JSON reader holds it exactly.
+        args.seed = random.SystemRandom().randrange(1 << 53)
     props = torch.cuda.get_device_properties(0)
     l2 = getattr(props, "L2_cache_size", 60 << 20)
     with open(__file__, "rb") as f:

@@ -255,9 +255,10 @@ pub struct Timing {
     /// Untimed invocations of every entry before the rounds.
     #[arg(long, default_value_t = 5)]
     pub warmup: usize,
-    /// Seed of every fixture and of the shuffled order.
-    #[arg(long, default_value_t = 20261202)]
-    pub seed: u64,
+    /// Seed of every fixture and of the shuffled order (default: a fresh one each run, recorded
+    /// in meta.json).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Fresh random fixtures each variant is validated on before timing.
     #[arg(long, default_value_t = 2)]
     pub fixtures: u64,
@@ -267,7 +268,12 @@ pub struct Timing {
 
 impl Timing {
     fn settings(&self) -> crate::gpu::common::Settings {
-        crate::gpu::common::Settings { rounds: self.rounds, warmup: self.warmup, seed: self.seed, validation_fixtures: self.fixtures }
+        crate::gpu::common::Settings {
+            rounds: self.rounds,
+            warmup: self.warmup,
+            seed: self.seed.unwrap_or_else(crate::gpu::common::fresh_seed),
+            validation_fixtures: self.fixtures,
+        }
     }
 }
 

@@ -164,7 +164,9 @@
 //! be opened) are plain.
 //!
 //! Determinism: output is sorted, paths are root-relative, and randomness (fixtures, the
-//! timing order, the recheck bootstrap) comes from recorded seeds.
+//! timing order, the recheck bootstrap) comes from recorded seeds. A GPU run draws a fresh
+//! seed unless one is given, so that replicate runs are timed in orders of their own; a
+//! `recheck --gpu` replays the accepted run's.
 
 // Clippy lints allowed for the whole library, each for a reason:
 // - `result_large_err`: a `Diagnostic` carries the excerpt it points into, so that an error can

@@ -53,6 +53,22 @@ pub(crate) struct BenchReport {
     pub candidates: Vec<Target>,
     /// With `--with-same-code`: the other runs of the folder that were not pooled, and why.
     pub left_out: Vec<(String, String)>,
+    /// Where several runs are pooled: how many shuffled orders they hold at each shape.
+    pub orders: Vec<Orders>,
+}
+
+/// How many distinct shuffled orders the pooled runs timed one shape in, ours and the peers'.
+/// The harness shuffles each round's entries from the run's seed, so runs with the same seed
+/// and the same entries ran them in the same order, and what a position in that order does to
+/// its sample (the invocation before it, what that left in L2) recurs in every one of them:
+/// pooling such runs narrows the interval without averaging it out (`kernels/NOTES.md`,
+/// version 17). Every run before 2026-12-05 used the seed 20261202.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Orders {
+    pub case: String,
+    pub ours: usize,
+    /// Zero where no pooled run timed peers.
+    pub peers: usize,
 }
 
 impl BenchReport {
@@ -215,11 +231,13 @@ fn judge_read(
     candidates: &[String],
 ) -> Result<BenchReport, Failure> {
     let times = group(read).map_err(Failure::input)?;
+    let mut metas = Vec::new();
     // A run the suite rejected (a variant that failed its check against FP64) is not evidence
     // for a target, whichever variant failed.
     for (run, _) in read {
         let meta_path = format!("{run}/meta.json");
         let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
+        metas.push(meta.clone());
         if let Some(status) = meta.status.as_deref().filter(|s| *s != "accepted") {
             let because = if meta.rejected_because.is_empty() { String::new() } else { format!(" ({})", meta.rejected_because.join("; ")) };
             return Err(Failure::input(format!(
@@ -236,7 +254,29 @@ fn judge_read(
         };
         same_code(&codes).map_err(Failure::input)?;
     }
-    judge_grouped(times, replicates, candidates).map_err(Failure::input)
+    let mut report = judge_grouped(times, replicates, candidates).map_err(Failure::input)?;
+    if read.len() > 1 {
+        report.orders = orders(&metas);
+    }
+    Ok(report)
+}
+
+/// [`Orders`] at every benchmark shape the runs record. Ours are told apart by the run's seed
+/// and the case's entries (variants and modes), the peers' by the peer record's seed and peer
+/// list, which is what each shuffle is drawn from.
+fn orders(metas: &[std::rc::Rc<Meta>]) -> Vec<Orders> {
+    let mut ours: BTreeMap<&str, BTreeSet<(Option<u64>, &[String], &[String])>> = BTreeMap::new();
+    let mut peers = BTreeSet::new();
+    for meta in metas {
+        let seed = meta.settings.map(|s| s.seed);
+        for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
+            ours.entry(case.case.as_str()).or_default().insert((seed, case.variants.as_slice(), case.modes.as_slice()));
+        }
+        for record in &meta.peers {
+            peers.insert((record.get("seed").map(|v| v.to_string()), record.get("peers").map(|v| v.to_string())));
+        }
+    }
+    ours.into_iter().map(|(case, orders)| Orders { case: case.to_string(), ours: orders.len(), peers: peers.len() }).collect()
 }
 
 /// What a run ran at one shape: the kernels its dispatch names, and a hash of each one's
@@ -530,7 +570,7 @@ fn judge_grouped(times: Vec<RunTimes>, replicates: usize, candidates: &[String])
     let replicates = replicates.max(family::replicates_needed(pending.len(), FAMILY_ALPHA));
     let targets = decide(&times, pending, replicates);
     let candidates = decide(&times, pending_candidates, candidate_replicates);
-    Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), replicates, seed: DEFAULT_SEED, rows, targets, candidates, left_out: Vec::new() })
+    Ok(BenchReport { runs: times.into_iter().map(|t| t.name).collect(), replicates, seed: DEFAULT_SEED, rows, targets, candidates, left_out: Vec::new(), orders: Vec::new() })
 }
 
 /// What a candidate is asked at a shape where it was timed: to be faster than the dispatched
@@ -698,6 +738,26 @@ mod tests {
 
     fn code(kernels: &[&str], instructions: &[&str]) -> Code {
         Code { kernels: kernels.iter().map(|k| k.to_string()).collect(), instructions: instructions.iter().map(|i| i.to_string()).collect(), rotation: SetRotation::PerEntry }
+    }
+
+    #[test]
+    fn runs_of_one_seed_and_the_same_entries_count_as_one_order() {
+        let meta = |seed: u64, variants: &[&str], peer_seed: Option<u64>| -> std::rc::Rc<Meta> {
+            let peers = peer_seed.map(|s| format!(r#","peers":[{{"seed":{s},"peers":["torch","triton"]}}]"#)).unwrap_or_default();
+            let variants = serde_json::to_string(variants).unwrap();
+            let text = format!(
+                r#"{{"settings":{{"rounds":21,"warmup":5,"seed":{seed},"validation_fixtures":2}},"cases":[{{"suite":"softmax-bench","case":"8x262144","shape":[8,262144],"rotation_sets":8,"bytes_per_set":1,"timing_fixture_seed":1,"variants":{variants},"modes":["stream","graph"],"logical_bytes":{{}},"dispatch":null}},{{"suite":"softmax","case":"8x262144","shape":[8,262144],"rotation_sets":8,"bytes_per_set":1,"timing_fixture_seed":1,"variants":[],"modes":[],"logical_bytes":{{}},"dispatch":null}}]{peers}}}"#
+            );
+            std::rc::Rc::new(serde_json::from_str(&text).unwrap())
+        };
+        let plain = ["copy", "fused"];
+        let count = |metas: &[std::rc::Rc<Meta>]| orders(metas).iter().map(|o| (o.case.clone(), o.ours, o.peers)).collect::<Vec<_>>();
+        // Same seed, same entries: one order, however many runs, whatever other suites hold.
+        assert_eq!(count(&[meta(1, &plain, Some(1)), meta(1, &plain, Some(1)), meta(1, &plain, Some(1))]), [("8x262144".to_string(), 1, 1)]);
+        // Another seed, or another entry list under the same seed, is another shuffle.
+        assert_eq!(count(&[meta(1, &plain, Some(1)), meta(2, &plain, Some(1))]), [("8x262144".to_string(), 2, 1)]);
+        assert_eq!(count(&[meta(1, &plain, Some(1)), meta(1, &["copy", "fused", "x-slot-4x512"], Some(2))]), [("8x262144".to_string(), 2, 2)]);
+        assert_eq!(count(&[meta(1, &plain, None), meta(2, &plain, None)]), [("8x262144".to_string(), 2, 0)]);
     }
 
     #[test]

@@ -136,6 +136,15 @@ pub(crate) fn fixture_seed(run_seed: u64, suite: &str, case: &str, k: u64) -> u6
     h.wrapping_add(k.wrapping_mul(0x9e37_79b9))
 }
 
+/// A run's seed when none is given: drawn afresh, so that every run shuffles its entries in an
+/// order of its own. Runs that shared one seed (every run before 2026-12-05) shared the order
+/// too, so that what a position in it does to a sample (the invocation before it, what that
+/// left in L2) was repeated in every replicate instead of averaged over them, and pooling runs
+/// could not shrink it. 53 bits, so that every JSON reader holds it exactly.
+pub(crate) fn fresh_seed() -> u64 {
+    rand::random::<u64>() >> 11
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +180,13 @@ mod tests {
         assert_eq!((0..3).map(|_| one.take()).collect::<Vec<_>>(), vec![0, 0, 0]);
         // No sets at all is read as one, rather than a division by zero.
         assert_eq!(SetCycle::new(0).take(), 0);
+    }
+
+    #[test]
+    fn fresh_seeds_differ_and_fit_in_a_json_double() {
+        let seeds: std::collections::BTreeSet<u64> = (0..64).map(|_| fresh_seed()).collect();
+        assert_eq!(seeds.len(), 64);
+        assert!(seeds.iter().all(|&s| s < 1 << 53));
     }
 
     #[test]

@@ -36,6 +36,16 @@ pub struct WireBenchReport {
     /// With `--with-same-code`, the other runs of the folder not pooled and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<WireLeftOut>,
+    /// Where several runs are pooled: how many shuffled orders they timed each shape in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub orders: Vec<WireOrders>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireOrders {
+    pub case: String,
+    pub ours: usize,
+    pub peers: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -115,6 +125,7 @@ fn wire(report: &BenchReport) -> WireBenchReport {
         targets: report.targets.iter().map(wire_target).collect(),
         candidates: report.candidates.iter().map(wire_target).collect(),
         left_out: report.left_out.iter().map(|(run, why)| WireLeftOut { run: run.clone(), why: why.clone() }).collect(),
+        orders: report.orders.iter().map(|o| WireOrders { case: o.case.clone(), ours: o.ours, peers: o.peers }).collect(),
     }
 }
 
@@ -158,6 +169,15 @@ pub(crate) fn render(report: &BenchReport) -> String {
         [one] => format!("{one}: medians over its rounds\n"),
         runs => format!("{} runs pooled as replicates (each value the median of the runs' medians): {}\n", runs.len(), runs.join(", ")),
     };
+    if !report.orders.is_empty() {
+        let shapes: Vec<String> = report.orders.iter().map(|o| format!("{} {}", o.case, o.ours)).collect();
+        let peers = report.orders.iter().map(|o| o.peers).max().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "Shuffled orders among them: ours {}; the peers' {peers}. Runs of one seed and the same entries ran them in the same order, so what a position in it does to its sample is repeated in each, not averaged (kernels/NOTES.md, version 17).",
+            shapes.join(", ")
+        );
+    }
     let mut table = comfy_table::Table::new();
     table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED).force_no_tty();
     table.set_header(["shape", "variant", "median µs", "GB/s (1 read + 1 write)", "of best copy", "best peer ÷ this"]);
@@ -227,6 +247,7 @@ fn describe(t: &Target, runs: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::bench::Orders;
 
     fn report() -> BenchReport {
         let target = |goal, interval, outcome| Target { case: "8x262144".into(), goal, value: 0.7, interval, outcome, runs: 2 };
@@ -249,6 +270,7 @@ mod tests {
             ],
             candidates: vec![target(Goal::faster("x-slot-8x256", "fused"), (1.01, 1.03), Judgement::Match)],
             left_out: vec![("evidence/runs/c".into(), "marked rejected".into())],
+            orders: vec![Orders { case: "8x262144".into(), ours: 2, peers: 1 }],
         }
     }
 
@@ -284,5 +306,10 @@ mod tests {
         // Without candidates the JSON has no such field, as before they existed.
         let plain = BenchReport { candidates: Vec::new(), ..report() };
         assert!(!json(&plain).contains("\"candidates\"") && !render(&plain).contains("Candidates"));
+        // The orders the pool holds are said in both forms, and not where nothing was pooled.
+        assert_eq!(back.orders, [WireOrders { case: "8x262144".into(), ours: 2, peers: 1 }]);
+        assert!(render(&report()).contains("\nShuffled orders among them: ours 8x262144 2; the peers' 1. Runs of one seed"), "{}", render(&report()));
+        let single = BenchReport { orders: Vec::new(), ..report() };
+        assert!(!json(&single).contains("\"orders\"") && !render(&single).contains("Shuffled orders"));
     }
 }
