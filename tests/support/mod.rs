@@ -31,7 +31,7 @@ where
 #[allow(dead_code)]
 pub fn repository_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for part in ["claims", "article", "evidence", "kernels", "src"] {
+    for part in ["claims", "article", "evidence", "kernels", "src", "benches"] {
         copy_dir(Path::new(part), &dir.path().join(part));
     }
     dir
