@@ -30,7 +30,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::evidence::SampleRecord;
-use crate::evidence::meta::{Meta, SetRotation};
+use crate::evidence::meta::{Meta, SetRotation, ShuffleOrder};
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -265,15 +265,16 @@ fn judge_read(
 /// and the case's entries (variants and modes), the peers' by the peer record's seed and peer
 /// list, which is what each shuffle is drawn from.
 fn orders(metas: &[std::rc::Rc<Meta>]) -> Vec<Orders> {
-    let mut ours: BTreeMap<&str, BTreeSet<(Option<u64>, &[String], &[String])>> = BTreeMap::new();
+    let mut ours: BTreeMap<&str, BTreeSet<ShuffleOrder>> = BTreeMap::new();
     let mut peers = BTreeSet::new();
     for meta in metas {
-        let seed = meta.settings.map(|s| s.seed);
         for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
-            ours.entry(case.case.as_str()).or_default().insert((seed, case.variants.as_slice(), case.modes.as_slice()));
+            if let Some(first) = case.variants.first() {
+                ours.entry(case.case.as_str()).or_default().insert(meta.order_of(case, first));
+            }
         }
-        for record in &meta.peers {
-            peers.insert((record.get("seed").map(|v| v.to_string()), record.get("peers").map(|v| v.to_string())));
+        if !meta.peers.is_empty() {
+            peers.insert(meta.peer_order());
         }
     }
     ours.into_iter().map(|(case, orders)| Orders { case: case.to_string(), ours: orders.len(), peers: peers.len() }).collect()

@@ -88,6 +88,11 @@ pub struct ConfigurationCalibration {
     /// The smallest margin at which the A/A pairs MATCH at the target rate, rounded up to
     /// half a percent.
     pub proposed_margin: f64,
+    /// How many shuffled orders the runs were timed in here ([`crate::evidence::meta::ShuffleOrder`]):
+    /// where fewer than the runs, σ between runs leaves out what a place in an order does to its
+    /// samples, since runs of one order share it. Files written before it was counted hold none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orders: Option<usize>,
 }
 
 impl CalibrationFile {

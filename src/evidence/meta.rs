@@ -191,6 +191,37 @@ impl Meta {
     }
 }
 
+/// What a variant's samples were shuffled by: a seed and the list it shuffled. Runs whose
+/// variants share one were timed in the same order, round by round, and what a place in that
+/// order does to its sample recurs in each of them (`kernels/NOTES.md`, version 17), so they
+/// are not independent replicates of it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ShuffleOrder {
+    /// The seed as the run records it; `None` where it records none.
+    seed: Option<String>,
+    entries: String,
+}
+
+impl Meta {
+    /// The order `variant` at `case` was timed in: the run's seed over the case's entries (its
+    /// variants, each in every mode) where the variant is ours, the peer script's otherwise.
+    pub fn order_of(&self, case: &CaseMeta, variant: &str) -> ShuffleOrder {
+        if case.variants.iter().any(|v| v == variant) {
+            ShuffleOrder { seed: self.settings.map(|s| s.seed.to_string()), entries: format!("{:?} {:?}", case.variants, case.modes) }
+        } else {
+            self.peer_order()
+        }
+    }
+
+    /// The order the peer script timed its peers in: each record's seed over its peer list
+    /// (one record a peer file).
+    pub fn peer_order(&self) -> ShuffleOrder {
+        let part = |key: &str| self.peers.iter().map(|p| p.get(key).map_or_else(|| "-".to_string(), |v| v.to_string())).collect::<Vec<_>>().join(" ");
+        let seed = self.peers.iter().any(|p| p.get("seed").is_some()).then(|| part("seed"));
+        ShuffleOrder { seed, entries: part("peers") }
+    }
+}
+
 impl CaseMeta {
     /// How this configuration's sets were taken; runs that record nothing took them per entry.
     pub fn rotation(&self) -> SetRotation {
@@ -291,6 +322,26 @@ mod tests {
         assert!(e.starts_with("peer record 1 took its buffer sets per invocation but peer record 3 per entry"), "{e}");
         let e = peers(r#"{"rotation":null}"#).unwrap_err().to_string();
         assert!(e.starts_with("peer record 1: rotation null is not"), "{e}");
+    }
+
+    #[test]
+    fn runs_of_one_seed_over_the_same_entries_share_their_order() {
+        let meta = |seed: u64, variants: &str, peer_seed: u64| -> Meta {
+            serde_json::from_str(&format!(
+                r#"{{"settings":{{"rounds":21,"warmup":5,"seed":{seed},"validation_fixtures":2}},"cases":[{{"suite":"s","case":"c","shape":[1],"rotation_sets":1,"bytes_per_set":1,"timing_fixture_seed":1,"variants":{variants},"modes":["stream","graph"],"logical_bytes":{{}},"dispatch":null}}],"peers":[{{"seed":{peer_seed},"peers":["torch","triton"]}}]}}"#
+            ))
+            .unwrap()
+        };
+        let order = |m: &Meta, variant: &str| m.order_of(&m.cases[0], variant);
+        let (a, b) = (meta(1, r#"["copy","fused"]"#, 7), meta(1, r#"["copy","fused"]"#, 8));
+        assert_eq!(order(&a, "fused"), order(&b, "fused"));
+        assert_ne!(order(&a, "torch"), order(&b, "torch"), "the peers were shuffled from another seed");
+        assert_eq!(order(&a, "torch"), a.peer_order());
+        assert_ne!(order(&a, "fused"), order(&meta(2, r#"["copy","fused"]"#, 7), "fused"));
+        assert_ne!(order(&a, "fused"), order(&meta(1, r#"["copy","fused","x"]"#, 7), "fused"), "another list shuffles otherwise");
+        assert_ne!(order(&a, "fused"), order(&a, "torch"));
+        let bare = Meta { cases: a.cases.clone(), ..Meta::default() };
+        assert_ne!(order(&bare, "fused"), order(&a, "fused"), "a run that records no seed is not taken for one that does");
     }
 
     #[test]

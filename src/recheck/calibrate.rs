@@ -32,7 +32,7 @@ use super::family::{self, Claim, Trial};
 use super::hierarchical::{Side, parallel_map, percentile_interval, ratio_distribution};
 use super::{ByRound, CONFIDENCE, DEFAULT_MARGIN, DEFAULT_SEED, row_seed};
 use crate::evidence::calibration::{CalibrationFile, CalibrationRule, ConfigurationCalibration, Rates, SCHEMA_VERSION};
-use crate::evidence::meta::{CaseMeta, Meta, SetRotation};
+use crate::evidence::meta::{CaseMeta, Meta, SetRotation, ShuffleOrder};
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -68,6 +68,8 @@ struct Config {
     runs: Vec<(usize, ByRound)>,
     log_medians: Vec<f64>,
     within_var: Vec<f64>,
+    /// How many shuffled orders the runs kept were timed in.
+    orders: usize,
 }
 
 /// What a configuration ran: its case's dispatch record, where one is kept, and instructions:
@@ -140,6 +142,8 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
 
     // Every run's configurations, by key, with the code its case ran.
     let mut by_key: BTreeMap<[String; 5], Vec<(usize, Identity, ByRound)>> = BTreeMap::new();
+    // The order each run timed each configuration in, counted over the runs kept.
+    let mut orders: BTreeMap<(usize, [String; 3]), ShuffleOrder> = BTreeMap::new();
     for (idx, run) in runs.iter().enumerate() {
         let meta_path = format!("{run}/meta.json");
         let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
@@ -159,6 +163,8 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
                 };
                 let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
                 by_key.entry(key).or_default().push((idx, d, values));
+                let order = case.map_or_else(|| meta.peer_order(), |(c, _)| meta.order_of(c, &group[2]));
+                orders.insert((idx, [group[0].clone(), group[1].clone(), group[2].clone()]), order);
             }
         }
     }
@@ -193,7 +199,9 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
             continue;
         }
         let mut rng = ChaCha8Rng::seed_from_u64(row_seed(options.seed, &[&shown, "within"]));
-        let mut config = Config { key, runs: Vec::new(), log_medians: Vec::new(), within_var: Vec::new() };
+        let order_key = |idx: usize| (idx, [key[0].clone(), key[1].clone(), key[2].clone()]);
+        let distinct: std::collections::BTreeSet<&ShuffleOrder> = kept.iter().filter_map(|(idx, _, _)| orders.get(&order_key(*idx))).collect();
+        let mut config = Config { orders: distinct.len(), key, runs: Vec::new(), log_medians: Vec::new(), within_var: Vec::new() };
         for (idx, _, values) in kept {
             let run = vec![vec![values.clone()]];
             let side = Side::new(&run, &identity);
@@ -280,6 +288,7 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
             excluding_one: rates.excluding_one as f64 / n,
             proposed_margin: margins.get(k).map_or(f64::NAN, |m| ((m * 200.0).ceil() / 200.0).max(0.005)),
             medians: medians.iter().map(|m| (m * 1000.0).round() / 1000.0).collect(),
+            orders: Some(config.orders),
         });
     }
     let mut spreads: Vec<f64> = entries.iter().map(|e| e.between).collect();
@@ -439,6 +448,29 @@ mod tests {
         // Widened by their spread, unchanged code is never called a MISMATCH here.
         assert_eq!(cal.in_sample.mismatched, 0, "{:?}", cal.in_sample);
         assert!(cal.held_out.is_some());
+    }
+
+    #[test]
+    fn the_orders_the_runs_kept_were_timed_in_are_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, seed) in [("a", 1), ("b", 2), ("c", 3)] {
+            write_run(dir.path(), name, &[("v", 10.0), ("peer", 12.0)], 0.02, seed);
+        }
+        // a and b ran `v` from one seed, c from another; the peer script used one seed in all.
+        for (run, seed) in [("a", 5), ("b", 5), ("c", 6)] {
+            let meta = dir.path().join(format!("evidence/runs/{run}/meta.json"));
+            let text = std::fs::read_to_string(&meta).unwrap().replace(r#""variants":[]"#, r#""variants":["v"]"#).replace(
+                r#""status":"accepted","#,
+                &format!(r#""status":"accepted","settings":{{"rounds":21,"warmup":5,"seed":{seed},"validation_fixtures":2}},"peers":[{{"seed":9,"peers":["peer"]}}],"#),
+            );
+            std::fs::write(&meta, text).unwrap();
+        }
+        let runs = ["a", "b", "c"].map(|r| format!("evidence/runs/{r}"));
+        let cal = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }).unwrap();
+        let orders = |v: &str| cal.configurations.iter().find(|c| c.variant == v && c.field == "host_us").unwrap().orders;
+        assert_eq!((orders("v"), orders("peer")), (Some(2), Some(1)));
+        let text = crate::report::calibration::text(&cal);
+        assert!(text.contains("\norders: runs with one seed and the same entries were timed in the same shuffled order;"), "{text}");
     }
 
     #[test]

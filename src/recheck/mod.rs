@@ -1300,6 +1300,7 @@ mod tests {
                 false_inconclusive: 0.0,
                 excluding_one: 0.0,
                 proposed_margin: 0.1,
+                orders: None,
             }],
             excluded: vec![],
         }

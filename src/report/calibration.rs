@@ -17,7 +17,23 @@ pub(crate) fn json(file: &CalibrationFile) -> String {
 pub(crate) fn text(file: &CalibrationFile) -> String {
     let mut t = Table::new();
     t.load_style(presets::UTF8_FULL_CONDENSED).force_no_tty();
-    t.set_header(["Suite", "Case", "Variant", "Mode", "Field", "Runs", "CV", "σ between", "σ within", "Pairs", "False MISMATCH", "False INCONCL.", "90 % excl. 1", "Proposed δ"]);
+    t.set_header([
+        "Suite",
+        "Case",
+        "Variant",
+        "Mode",
+        "Field",
+        "Runs",
+        "Orders",
+        "CV",
+        "σ between",
+        "σ within",
+        "Pairs",
+        "False MISMATCH",
+        "False INCONCL.",
+        "90 % excl. 1",
+        "Proposed δ",
+    ]);
     for c in &file.configurations {
         t.add_row([
             c.suite.clone(),
@@ -26,6 +42,7 @@ pub(crate) fn text(file: &CalibrationFile) -> String {
             c.mode.clone(),
             c.field.clone(),
             c.medians.len().to_string(),
+            c.orders.map_or_else(|| "-".to_string(), |n| n.to_string()),
             pct(c.cv_between),
             pct(c.between),
             pct(c.within),
@@ -53,6 +70,11 @@ pub(crate) fn text(file: &CalibrationFile) -> String {
         file.rule.target_match_rate * 100.0,
         pct(file.default_between)
     ));
+    if file.configurations.iter().any(|c| c.orders.is_some_and(|n| n < c.medians.len())) {
+        out.push_str(
+            "orders: runs with one seed and the same entries were timed in the same shuffled order; where a configuration's runs hold fewer orders than runs, σ between them leaves out what a place in an order does to its samples (kernels/NOTES.md, version 17)\n",
+        );
+    }
     for e in &file.excluded {
         out.push_str(&format!("excluded: {e}\n"));
     }
