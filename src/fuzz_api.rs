@@ -243,11 +243,15 @@ pub fn bench_pool(bytes: &[u8]) {
 /// where both ran peers): `calibrate` and the recheck read rotations so, and runs timed by
 /// other protocols are not replicates.
 fn pooled_alike(root: &std::path::Path, runs: &[String]) {
-    let rotations: Vec<(&String, BTreeMap<String, crate::evidence::meta::SetRotation>, Option<crate::evidence::meta::SetRotation>)> = runs
+    // A case's sets as (count, rotation where there were several): with one set every
+    // invocation took it, whatever rotation the run records.
+    type Sets = (usize, Option<crate::evidence::meta::SetRotation>);
+    let rotations: Vec<(&String, BTreeMap<String, Sets>, Option<crate::evidence::meta::SetRotation>)> = runs
         .iter()
         .filter_map(|run| {
             let meta = serde_json::from_slice::<crate::evidence::meta::Meta>(&std::fs::read(root.join(run).join("meta.json")).ok()?).ok()?;
-            let cases = meta.cases.iter().filter(|c| c.suite == "softmax-bench").map(|c| (c.case.clone(), c.rotation())).collect();
+            let cases =
+                meta.cases.iter().filter(|c| c.suite == "softmax-bench").map(|c| (c.case.clone(), (c.rotation_sets, (c.rotation_sets > 1).then(|| c.rotation())))).collect();
             Some((run, cases, (!meta.peers.is_empty()).then(|| meta.peer_rotation())))
         })
         .collect();

@@ -60,7 +60,7 @@ fn every_claim_of_the_shipped_article_is_marked_with_its_status_and_finding() {
             n += 1;
         }
     }
-    assert_eq!(n, 68);
+    assert_eq!(n, 69);
     // Unchecked judgements and sentences the registry records as wrong show as such.
     assert!(html.select(&sel("#r0 .mark[data-claims~=\"F12\"][data-status=\"unchecked\"]")).next().is_some());
     assert!(html.select(&sel("#r1 .mark[data-claims~=\"D3\"][data-status=\"wrong\"]")).next().is_some());

@@ -30,7 +30,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::evidence::SampleRecord;
-use crate::evidence::meta::{Meta, SetRotation, ShuffleOrder};
+use crate::evidence::meta::{Meta, SetsTaken, ShuffleOrder};
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -286,8 +286,8 @@ fn orders(metas: &[std::rc::Rc<Meta>]) -> Vec<Orders> {
 struct Code {
     kernels: Vec<String>,
     instructions: Vec<String>,
-    /// How the shape's invocations took their buffer sets ([`CaseMeta::rotation`]).
-    rotation: SetRotation,
+    /// How the shape's invocations took their buffer sets ([`Meta::sets_of`]).
+    sets: SetsTaken,
 }
 
 /// What a run ran: each benchmark shape's code, and what timed the peers.
@@ -318,7 +318,7 @@ fn declared_code(meta: &Meta) -> RunCode {
     let mut out = RunCode::default();
     for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
         let kernels = case.dispatch.as_deref().map(ptx::kernel_names).unwrap_or_default();
-        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new(), rotation: case.rotation() });
+        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new(), sets: SetsTaken::new(case.rotation(), case.rotation_sets) });
     }
     for record in &meta.peers {
         for key in PEER_KEYS {
@@ -370,8 +370,8 @@ fn difference(runs: &[(&str, RunCode)]) -> Option<(String, &'static str)> {
             if seen.kernels != code.kernels {
                 return Some((format!("{case}: {other} dispatched {} but {run} dispatched {}", shown(&seen.kernels), shown(&code.kernels)), "run the same code"));
             }
-            if seen.rotation != code.rotation {
-                return Some((format!("{case}: {other} took its buffer sets {} but {run} {}", seen.rotation.shown(), code.rotation.shown()), "be timed by the same protocol"));
+            if seen.sets != code.sets {
+                return Some((format!("{case}: {other} took its buffer sets {} but {run} {}", seen.sets.shown(), code.sets.shown()), "be timed by the same protocol"));
             }
             if seen.instructions != code.instructions {
                 return Some((
@@ -738,7 +738,11 @@ mod tests {
     }
 
     fn code(kernels: &[&str], instructions: &[&str]) -> Code {
-        Code { kernels: kernels.iter().map(|k| k.to_string()).collect(), instructions: instructions.iter().map(|i| i.to_string()).collect(), rotation: SetRotation::PerEntry }
+        Code {
+            kernels: kernels.iter().map(|k| k.to_string()).collect(),
+            instructions: instructions.iter().map(|i| i.to_string()).collect(),
+            sets: SetsTaken::new(crate::evidence::meta::SetRotation::PerEntry, 1),
+        }
     }
 
     #[test]
@@ -762,6 +766,22 @@ mod tests {
     }
 
     #[test]
+    fn one_set_pools_whichever_rotation_is_recorded_but_not_with_two() {
+        let meta = |sets: usize, rotation: &str| -> Meta {
+            serde_json::from_str(&format!(
+                r#"{{"cases":[{{"suite":"softmax-bench","case":"4096x4096","shape":[4096,4096],"rotation_sets":{sets},"rotation":"{rotation}","bytes_per_set":1,"timing_fixture_seed":1,"variants":[],"modes":[],"logical_bytes":{{}},"dispatch":"k: x"}}]}}"#
+            ))
+            .unwrap()
+        };
+        let code = |sets, rotation| declared_code(&meta(sets, rotation));
+        assert_eq!(same_code(&[("r1", code(1, "per-entry")), ("r2", code(1, "per-invocation"))]), Ok(()));
+        assert_eq!(
+            same_code(&[("r1", code(1, "per-invocation")), ("r2", code(2, "per-invocation"))]).unwrap_err(),
+            "4096x4096: r1 took its buffer sets from one set but r2 per invocation over 2 sets; runs pooled as replicates must be timed by the same protocol (report them one by one)"
+        );
+    }
+
+    #[test]
     fn runs_that_took_their_buffer_sets_otherwise_are_not_pooled() {
         // A run from before `rotation` was recorded, ours and the peers' alike, took its sets
         // per entry; one that records `per-invocation` was timed by another protocol.
@@ -775,7 +795,10 @@ mod tests {
         let (old, also_old, new) = (declared_code(&meta(None)), declared_code(&meta(Some("per-entry"))), declared_code(&meta(Some("per-invocation"))));
         assert_eq!(same_code(&[("r1", old.clone()), ("r2", also_old)]), Ok(()));
         let e = same_code(&[("r1", old.clone()), ("r2", new.clone())]).unwrap_err();
-        assert_eq!(e, "8x262144: r1 took its buffer sets per entry but r2 per invocation; runs pooled as replicates must be timed by the same protocol (report them one by one)");
+        assert_eq!(
+            e,
+            "8x262144: r1 took its buffer sets per entry over 8 sets but r2 per invocation over 8 sets; runs pooled as replicates must be timed by the same protocol (report them one by one)"
+        );
         // The peers alone differ too: their script recorded its rotation only once it changed.
         let mut ours_alike = new.clone();
         ours_alike.shapes = old.shapes.clone();

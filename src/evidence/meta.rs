@@ -189,6 +189,36 @@ impl Meta {
     pub fn rotation_of(&self, case: &CaseMeta, variant: &str) -> SetRotation {
         if case.variants.iter().any(|v| v == variant) { case.rotation() } else { self.peer_rotation() }
     }
+
+    /// How many buffer sets the samples of `variant` at `case` rotated through, and how. The
+    /// peer script counts its sets by the harness's rule, so a case's count is the peers' too.
+    pub fn sets_of(&self, case: &CaseMeta, variant: &str) -> SetsTaken {
+        SetsTaken::new(self.rotation_of(case, variant), case.rotation_sets)
+    }
+}
+
+/// How a configuration's timed invocations took buffer sets: how many, and, where more than
+/// one, in which rotation. Both are the protocol: with one set every invocation starts on the
+/// data its predecessor just read and wrote, part of which may still be in L2; with several
+/// taken per invocation none does. One set is one protocol whichever rotation is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SetsTaken {
+    sets: usize,
+    rotation: Option<SetRotation>,
+}
+
+impl SetsTaken {
+    pub fn new(rotation: SetRotation, sets: usize) -> SetsTaken {
+        SetsTaken { sets, rotation: (sets > 1).then_some(rotation) }
+    }
+
+    /// As messages say it: `per invocation over 2 sets`, `from one set`.
+    pub fn shown(&self) -> String {
+        match self.rotation {
+            None => "from one set".to_string(),
+            Some(r) => format!("{} over {} sets", r.shown(), self.sets),
+        }
+    }
 }
 
 /// What a variant's samples were shuffled by: a seed and the list it shuffled. Runs whose
@@ -342,6 +372,15 @@ mod tests {
         assert_ne!(order(&a, "fused"), order(&a, "torch"));
         let bare = Meta { cases: a.cases.clone(), ..Meta::default() };
         assert_ne!(order(&bare, "fused"), order(&a, "fused"), "a run that records no seed is not taken for one that does");
+    }
+
+    #[test]
+    fn one_set_is_one_protocol_whichever_rotation_is_recorded() {
+        assert_eq!(SetsTaken::new(SetRotation::PerEntry, 1), SetsTaken::new(SetRotation::PerInvocation, 1));
+        assert_ne!(SetsTaken::new(SetRotation::PerEntry, 8), SetsTaken::new(SetRotation::PerInvocation, 8));
+        assert_ne!(SetsTaken::new(SetRotation::PerInvocation, 1), SetsTaken::new(SetRotation::PerInvocation, 2));
+        assert_eq!(SetsTaken::new(SetRotation::PerEntry, 1).shown(), "from one set");
+        assert_eq!(SetsTaken::new(SetRotation::PerInvocation, 2).shown(), "per invocation over 2 sets");
     }
 
     #[test]

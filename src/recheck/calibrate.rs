@@ -32,7 +32,7 @@ use super::family::{self, Claim, Trial};
 use super::hierarchical::{Side, parallel_map, percentile_interval, ratio_distribution};
 use super::{ByRound, CONFIDENCE, DEFAULT_MARGIN, DEFAULT_SEED, row_seed};
 use crate::evidence::calibration::{CalibrationFile, CalibrationRule, ConfigurationCalibration, Rates, SCHEMA_VERSION};
-use crate::evidence::meta::{CaseMeta, Meta, SetRotation, ShuffleOrder};
+use crate::evidence::meta::{CaseMeta, Meta, SetsTaken, ShuffleOrder};
 use crate::evidence::ptx;
 use crate::evidence::store::Evidence;
 use crate::paths::Root;
@@ -85,7 +85,7 @@ struct CaseCode {
 /// (a part of the protocol), and the code its case ran.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Identity {
-    rotation: SetRotation,
+    sets: SetsTaken,
     code: CaseCode,
 }
 
@@ -158,7 +158,9 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
                 let values = ByRound::from_records(&jsonl, &records, field, Statistic::Median).map_err(Failure::from)?;
                 let case = cases.get(&(group[0].clone(), group[1].clone()));
                 let d = Identity {
-                    rotation: case.map_or(meta.peer_rotation(), |(c, _)| meta.rotation_of(c, &group[2])),
+                    // A peer's samples of a case this run does not record took its sets by the
+                    // peer script's rotation; their number is then unknown, so one set is assumed.
+                    sets: case.map_or(SetsTaken::new(meta.peer_rotation(), 1), |(c, _)| meta.sets_of(c, &group[2])),
                     code: case.map(|(_, code)| code.clone()).unwrap_or(CaseCode { dispatch: None, instructions: Vec::new() }),
                 };
                 let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
@@ -180,10 +182,10 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         let Some(best) = counts.iter().max_by_key(|(_, n)| **n).map(|(d, _)| d.clone()) else { continue };
         let shown = key.join(" ");
         let (kept, other): (Vec<_>, Vec<_>) = entries.drain(..).partition(|(_, d, _)| *d == best);
-        let (other_rotation, other_code): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _)| d.rotation != best.rotation);
+        let (other_rotation, other_code): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _)| d.sets != best.sets);
         let dispatch_of = |d: &Identity| d.code.dispatch.clone();
         let (other_dispatch, other_instructions): (Vec<_>, Vec<_>) = other_code.into_iter().partition(|(_, d, _)| dispatch_of(d) != dispatch_of(&best));
-        let rotation_words = format!("took its buffer sets otherwise than the runs kept, which took them {}", best.rotation.shown());
+        let rotation_words = format!("took its buffer sets otherwise than the runs kept, which took them {}", best.sets.shown());
         for (list, what) in [
             (other_rotation, rotation_words.as_str()),
             (other_dispatch, "ran another kernel dispatch"),
@@ -479,11 +481,15 @@ mod tests {
         for (name, seed) in [("a", 1), ("b", 2), ("c", 3), ("d", 4)] {
             write_run(dir.path(), name, &[("v", 10.0), ("peer", 12.0)], 0.02, seed);
         }
-        // `v` is ours in every run; c took its sets per invocation, and d's peer script did.
+        // `v` is ours in every run, over 8 sets; c took them per invocation, and d's peer
+        // script did.
         let edit = |run: &str, from: &str, to: &str| {
             let meta = dir.path().join(format!("evidence/runs/{run}/meta.json"));
             std::fs::write(&meta, std::fs::read_to_string(&meta).unwrap().replace(from, to)).unwrap();
         };
+        for run in ["a", "b", "c", "d"] {
+            edit(run, r#""rotation_sets":1"#, r#""rotation_sets":8"#);
+        }
         for run in ["a", "b", "d"] {
             edit(run, r#""variants":[]"#, r#""variants":["v"]"#);
         }
@@ -492,8 +498,8 @@ mod tests {
         let runs = ["a", "b", "c", "d"].map(|r| format!("evidence/runs/{r}"));
         let cal = calibrate(dir.path(), &runs, Options { replicates: 500, ..Options::default() }).unwrap();
         let said = |what: &str| cal.excluded.iter().any(|e| e == what);
-        assert!(said("s c v graph host_us: evidence/runs/c took its buffer sets otherwise than the runs kept, which took them per entry"), "{:?}", cal.excluded);
-        assert!(said("s c peer graph host_us: evidence/runs/d took its buffer sets otherwise than the runs kept, which took them per entry"), "{:?}", cal.excluded);
+        assert!(said("s c v graph host_us: evidence/runs/c took its buffer sets otherwise than the runs kept, which took them per entry over 8 sets"), "{:?}", cal.excluded);
+        assert!(said("s c peer graph host_us: evidence/runs/d took its buffer sets otherwise than the runs kept, which took them per entry over 8 sets"), "{:?}", cal.excluded);
         let pairs = |v: &str| cal.configurations.iter().find(|c| c.variant == v && c.field == "host_us").unwrap().pairs;
         assert_eq!((pairs("v"), pairs("peer")), (3, 3));
     }

@@ -62,7 +62,7 @@ use crate::article::numbers::{Quoted, Unit, convert};
 use crate::checks::{self, Check, Expect, Kind, Observation, Outcome, arith, compare, stat, units};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::calibration::CalibrationFile;
-use crate::evidence::meta::{self, Meta, SetRotation, Settings};
+use crate::evidence::meta::{self, Meta, SetsTaken, Settings};
 use crate::evidence::store::{Evidence, ReadError};
 use crate::evidence::{Jsonl, Scalar, Summary};
 use crate::registry::binding::Binding;
@@ -330,24 +330,22 @@ impl RunInfo {
     }
 
     /// How `variant` of `suite` `case` took its buffer sets, and how many there were.
-    fn rotation_of(&self, suite: &str, case: &str, variant: &str) -> Option<(SetRotation, usize)> {
+    fn sets_of(&self, suite: &str, case: &str, variant: &str) -> Option<SetsTaken> {
         let meta = self.meta.as_deref()?;
         let c = meta.cases.iter().find(|c| c.suite == suite && c.case == case)?;
-        Some((meta.rotation_of(c, variant), c.rotation_sets))
+        Some(meta.sets_of(c, variant))
     }
 
     /// Why the absolute times of `variant` at `suite` `case` cannot be compared with
-    /// `accepted`'s because the two runs took their buffer sets otherwise: where there was more
-    /// than one set, taking them per entry let an invocation find in L2 the data of the one
-    /// before it, and that moved times by several per cent. `None` where either run records no
-    /// such case, or both had a single set (then both took set 0 every time).
+    /// `accepted`'s because the two runs took their buffer sets otherwise ([`SetsTaken`]): taking
+    /// them per entry, or from one set, let an invocation find in L2 data of the one before it,
+    /// and that moved times by several per cent. `None` where either run records no such case,
+    /// or both took them alike (one set is one protocol whichever rotation is recorded).
     /// The reason comes in two parts, what differs and where, so that a row judged against
     /// several accepted runs can name them all after saying it once.
     pub(crate) fn rotation_differs(&self, accepted: &RunInfo, suite: &str, case: &str, variant: &str) -> Option<(String, String)> {
-        let ((here, sets_here), (there, sets_there)) = (self.rotation_of(suite, case, variant)?, accepted.rotation_of(suite, case, variant)?);
-        (here != there && sets_here.max(sets_there) > 1).then(|| {
-            (format!("{suite} {case} {variant}: buffer sets taken {} here and {} in", here.shown(), there.shown()), format!("{} ({sets_there} sets there)", accepted.path))
-        })
+        let (here, there) = (self.sets_of(suite, case, variant)?, accepted.sets_of(suite, case, variant)?);
+        (here != there).then(|| (format!("{suite} {case} {variant}: buffer sets taken {} here and {} in", here.shown(), there.shown()), accepted.path.clone()))
     }
 
     /// The SM clock `suite` `case` was timed at: its own reading, else the run's.
@@ -1153,6 +1151,7 @@ pub(crate) fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredC
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::meta::SetRotation;
 
     #[test]
     fn a_stored_table_is_compared_at_the_holm_levels_only_when_it_holds_the_same_rows() {
@@ -1391,7 +1390,7 @@ mod tests {
         let infos = [RunInfo::read(&files, "evidence/runs/a0").unwrap(), RunInfo::read(&files, "evidence/runs/a1").unwrap()];
         let row = against_fresh(Rule::default(), &[pooled_target(2)], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap().remove(0);
         assert_eq!(row.outcome, Judgement::Incomparable, "{row:?}");
-        let why = "s c fused: buffer sets taken per invocation here and per entry in evidence/runs/a0 (8 sets there), evidence/runs/a1 (8 sets there)";
+        let why = "s c fused: buffer sets taken per invocation over 8 sets here and per entry over 8 sets in evidence/runs/a0, evidence/runs/a1";
         assert!(row.detail.ends_with(&format!("absolute times not compared: {why}")), "{}", row.detail);
     }
 
@@ -1534,13 +1533,27 @@ mod tests {
         let new = run("new", Some(SetRotation::PerInvocation), Some(SetRotation::PerInvocation));
         assert_eq!(
             new.rotation_differs(&old, "softmax-bench", "8x262144", "fused"),
-            Some(("softmax-bench 8x262144 fused: buffer sets taken per invocation here and per entry in".to_string(), "old (8 sets there)".to_string()))
+            Some(("softmax-bench 8x262144 fused: buffer sets taken per invocation over 8 sets here and per entry over 8 sets in".to_string(), "old".to_string()))
         );
         // A peer is judged by the peer script's rotation.
-        assert!(new.rotation_differs(&old, "softmax-bench", "8x262144", "torch").unwrap().0.contains("torch: buffer sets taken per invocation here and per entry"));
+        assert!(
+            new.rotation_differs(&old, "softmax-bench", "8x262144", "torch")
+                .unwrap()
+                .0
+                .contains("torch: buffer sets taken per invocation over 8 sets here and per entry over 8 sets")
+        );
         assert_eq!(run("ours-only", Some(SetRotation::PerInvocation), None).rotation_differs(&old, "softmax-bench", "8x262144", "torch"), None);
         // One set: every invocation took it either way.
         assert_eq!(new.rotation_differs(&old, "softmax-bench", "1024x32768", "fused"), None);
+        // Two sets where there was one: the invocation before no longer left its data to reuse.
+        let mut two = run("two", Some(SetRotation::PerInvocation), Some(SetRotation::PerInvocation));
+        if let Some(meta) = two.meta.as_mut() {
+            std::rc::Rc::make_mut(meta).cases[1].rotation_sets = 2;
+        }
+        assert_eq!(
+            two.rotation_differs(&old, "softmax-bench", "1024x32768", "torch"),
+            Some(("softmax-bench 1024x32768 torch: buffer sets taken per invocation over 2 sets here and from one set in".to_string(), "old".to_string()))
+        );
         assert_eq!(new.rotation_differs(&run("same", Some(SetRotation::PerInvocation), None), "softmax-bench", "8x262144", "fused"), None);
         // A case one run lacks is left to the check that finds it unmeasured.
         assert_eq!(new.rotation_differs(&old, "softmax-bench", "4096x128", "fused"), None);
