@@ -169,6 +169,7 @@ def main():
     peers.append(("triton", triton_softmax_fn(), False))
     notes = [liger_note] if liger_note else []
     lines = []
+    sets_by_case = {}
     rng = random.Random(args.seed)
     for rows, cols in SHAPES:
         case = f"{rows}x{cols}"
@@ -186,6 +187,7 @@ def main():
                 notes.append(f"{case} {name}: did not run ({type(e).__name__}: {e})")
         del ref_plain, ref_rms
         sets = rotation_sets(3 * rows * cols * 4, l2)
+        sets_by_case[case] = sets
         inputs = [fixture(rows, cols, seed + 1000 + i) for i in range(sets)]
         graphs = {}
         for name, fn in list(active):
@@ -225,7 +227,7 @@ def main():
         torch.cuda.empty_cache()
     meta = {"peer": "torch", "peers": [n for n, _, _ in peers], "torch": torch.__version__, "cuda": torch.version.cuda,
             "device": props.name, "script": "benches/torch_softmax.py", "script_sha256": script_sha, "rounds": args.rounds,
-            "warmup_ms": args.warmup_ms, "seed": args.seed, "protocol": PROTOCOL, "rotation": ROTATION, "notes": notes}
+            "warmup_ms": args.warmup_ms, "seed": args.seed, "protocol": PROTOCOL, "rotation": ROTATION, "rotation_sets": sets_by_case, "notes": notes}
     try:
         import triton
 

@@ -288,6 +288,8 @@ struct Code {
     instructions: Vec<String>,
     /// How the shape's invocations took their buffer sets ([`Meta::sets_of`]).
     sets: SetsTaken,
+    /// How the peers' replays took theirs, where the run timed peers.
+    peer_sets: Option<SetsTaken>,
 }
 
 /// What a run ran: each benchmark shape's code, and what timed the peers.
@@ -318,7 +320,9 @@ fn declared_code(meta: &Meta) -> RunCode {
     let mut out = RunCode::default();
     for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
         let kernels = case.dispatch.as_deref().map(ptx::kernel_names).unwrap_or_default();
-        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new(), sets: SetsTaken::new(case.rotation(), case.rotation_sets) });
+        // Any name that is not one of the case's variants is read as a peer's.
+        let peer_sets = (!meta.peers.is_empty()).then(|| meta.sets_of(case, ""));
+        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new(), sets: SetsTaken::new(case.rotation(), case.rotation_sets), peer_sets });
     }
     for record in &meta.peers {
         for key in PEER_KEYS {
@@ -372,6 +376,11 @@ fn difference(runs: &[(&str, RunCode)]) -> Option<(String, &'static str)> {
             }
             if seen.sets != code.sets {
                 return Some((format!("{case}: {other} took its buffer sets {} but {run} {}", seen.sets.shown(), code.sets.shown()), "be timed by the same protocol"));
+            }
+            if let (Some(a), Some(b)) = (seen.peer_sets, code.peer_sets)
+                && a != b
+            {
+                return Some((format!("{case}: {other} replayed the peers {} but {run} {}", a.shown(), b.shown()), "time the same peers"));
             }
             if seen.instructions != code.instructions {
                 return Some((
@@ -742,6 +751,7 @@ mod tests {
             kernels: kernels.iter().map(|k| k.to_string()).collect(),
             instructions: instructions.iter().map(|i| i.to_string()).collect(),
             sets: SetsTaken::new(crate::evidence::meta::SetRotation::PerEntry, 1),
+            peer_sets: None,
         }
     }
 
@@ -778,6 +788,17 @@ mod tests {
         assert_eq!(
             same_code(&[("r1", code(1, "per-invocation")), ("r2", code(2, "per-invocation"))]).unwrap_err(),
             "4096x4096: r1 took its buffer sets from one set but r2 per invocation over 2 sets; runs pooled as replicates must be timed by the same protocol (report them one by one)"
+        );
+        // The peers' count, as their script records it, is compared too.
+        let with_peers = |peer_sets: usize| {
+            let mut meta = meta(2, "per-invocation");
+            meta.peers = vec![serde_json::json!({ "rotation": "per-invocation", "rotation_sets": { "4096x4096": peer_sets } })];
+            declared_code(&meta)
+        };
+        assert_eq!(same_code(&[("r1", with_peers(2)), ("r2", with_peers(2))]), Ok(()));
+        assert_eq!(
+            same_code(&[("r1", with_peers(2)), ("r2", with_peers(1))]).unwrap_err(),
+            "4096x4096: r1 replayed the peers per invocation over 2 sets but r2 from one set; runs pooled as replicates must time the same peers (report them one by one)"
         );
     }
 

@@ -155,10 +155,17 @@ pub fn peer_record_rotation(record: &serde_json::Value) -> Result<Option<SetRota
 
 /// Whether the peer records of one run can be read as one rotation: each states a known one or
 /// none, and those that state one agree, since the peer script times every peer one way and
-/// the readers judge a run's peers by one rotation ([`Meta::peer_rotation`]).
+/// the readers judge a run's peers by one rotation ([`Meta::peer_rotation`]). A record's
+/// `rotation_sets`, where it has one, maps each case to a count of sets of at least one.
 pub fn check_peers(records: &[serde_json::Value]) -> Result<(), String> {
     let mut seen: Option<(usize, SetRotation)> = None;
     for (n, record) in records.iter().enumerate() {
+        if let Some(sets) = record.get("rotation_sets") {
+            let counts = sets.as_object().filter(|m| m.values().all(|v| v.as_u64().is_some_and(|n| n >= 1)));
+            if counts.is_none() {
+                return Err(format!("peer record {}: rotation_sets {sets} is not a map of each case to a count of sets", n + 1));
+            }
+        }
         let Some(rotation) = peer_record_rotation(record).map_err(|e| format!("peer record {}: {e}", n + 1))? else { continue };
         match seen {
             Some((first, other)) if other != rotation => {
@@ -190,10 +197,15 @@ impl Meta {
         if case.variants.iter().any(|v| v == variant) { case.rotation() } else { self.peer_rotation() }
     }
 
-    /// How many buffer sets the samples of `variant` at `case` rotated through, and how. The
-    /// peer script counts its sets by the harness's rule, so a case's count is the peers' too.
+    /// How many buffer sets the samples of `variant` at `case` rotated through, and how: a
+    /// peer's as its script records them, or, where it records no count (before version 18 of
+    /// `kernels/NOTES.md`), the case's, which the script counted by the same rule.
     pub fn sets_of(&self, case: &CaseMeta, variant: &str) -> SetsTaken {
-        SetsTaken::new(self.rotation_of(case, variant), case.rotation_sets)
+        if case.variants.iter().any(|v| v == variant) {
+            return SetsTaken::new(case.rotation(), case.rotation_sets);
+        }
+        let recorded = self.peers.iter().find_map(|p| p.get("rotation_sets")?.get(&case.case)?.as_u64());
+        SetsTaken::new(self.peer_rotation(), recorded.map_or(case.rotation_sets, |n| n as usize))
     }
 }
 
@@ -352,6 +364,10 @@ mod tests {
         assert!(e.starts_with("peer record 1 took its buffer sets per invocation but peer record 3 per entry"), "{e}");
         let e = peers(r#"{"rotation":null}"#).unwrap_err().to_string();
         assert!(e.starts_with("peer record 1: rotation null is not"), "{e}");
+        let e = peers(r#"{"rotation_sets":{"c":0}}"#).unwrap_err().to_string();
+        assert!(e.starts_with(r#"peer record 1: rotation_sets {"c":0} is not a map of each case to a count of sets"#), "{e}");
+        assert!(peers(r#"{"rotation_sets":[2]}"#).is_err());
+        assert!(peers(r#"{"rotation_sets":{"c":2,"d":30}}"#).is_ok());
     }
 
     #[test]
@@ -372,6 +388,21 @@ mod tests {
         assert_ne!(order(&a, "fused"), order(&a, "torch"));
         let bare = Meta { cases: a.cases.clone(), ..Meta::default() };
         assert_ne!(order(&bare, "fused"), order(&a, "fused"), "a run that records no seed is not taken for one that does");
+    }
+
+    #[test]
+    fn a_peer_took_the_sets_its_script_records_else_the_cases() {
+        let meta = |peer: &str| -> Meta {
+            serde_json::from_str(&format!(
+                r#"{{"cases":[{{"suite":"s","case":"c","shape":[1],"rotation_sets":2,"rotation":"per-invocation","bytes_per_set":1,"timing_fixture_seed":1,"variants":["v"],"modes":[],"logical_bytes":{{}},"dispatch":null}}],"peers":[{peer}]}}"#
+            ))
+            .unwrap()
+        };
+        let sets = |m: &Meta, variant: &str| m.sets_of(&m.cases[0], variant).shown();
+        let recorded = meta(r#"{"rotation":"per-invocation","rotation_sets":{"c":1}}"#);
+        assert_eq!((sets(&recorded, "v"), sets(&recorded, "torch")), ("per invocation over 2 sets".to_string(), "from one set".to_string()));
+        let older = meta(r#"{"rotation":"per-invocation"}"#);
+        assert_eq!(sets(&older, "torch"), "per invocation over 2 sets");
     }
 
     #[test]
