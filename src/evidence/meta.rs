@@ -31,8 +31,9 @@ pub struct Meta {
     pub cases: Vec<CaseMeta>,
     pub graphs: Vec<GraphRecord>,
     pub medians: Vec<Median>,
-    /// The peer script's own records, as it wrote them. Only their `rotation` is read as more
-    /// than text, so it is checked as they are read ([`check_peers`]).
+    /// The peer script's own records, as it wrote them. Their `rotation` and `rotation_sets`
+    /// decide how the peers' samples may be compared, so those are checked as the records are
+    /// read ([`check_peers`]); the rest is read as text where it is read at all.
     #[serde(deserialize_with = "peer_records")]
     pub peers: Vec<serde_json::Value>,
     pub notes: Vec<String>,
@@ -88,7 +89,8 @@ pub struct CaseMeta {
     pub suite: String,
     pub case: String,
     pub shape: Vec<usize>,
-    /// Buffer sets the timed invocations rotate through; more than one when one set fits in L2.
+    /// Buffer sets the timed invocations rotate through: at least two, more where one set fits
+    /// in L2. Runs before version 18 of `kernels/NOTES.md` took one where a set outgrew three L2s.
     pub rotation_sets: usize,
     /// How the sets were taken; absent in older runs, which took them per entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -197,15 +199,18 @@ impl Meta {
         if case.variants.iter().any(|v| v == variant) { case.rotation() } else { self.peer_rotation() }
     }
 
-    /// How many buffer sets the samples of `variant` at `case` rotated through, and how: a
-    /// peer's as its script records them, or, where it records no count (before version 18 of
-    /// `kernels/NOTES.md`), the case's, which the script counted by the same rule.
+    /// How many buffer sets the samples of `variant` at `case` rotated through, and how: the
+    /// case's where the variant is ours, [`Meta::peer_sets`] where it is a peer's.
     pub fn sets_of(&self, case: &CaseMeta, variant: &str) -> SetsTaken {
-        if case.variants.iter().any(|v| v == variant) {
-            return SetsTaken::new(case.rotation(), case.rotation_sets);
-        }
-        let recorded = self.peers.iter().find_map(|p| p.get("rotation_sets")?.get(&case.case)?.as_u64());
-        SetsTaken::new(self.peer_rotation(), recorded.map_or(case.rotation_sets, |n| n as usize))
+        if case.variants.iter().any(|v| v == variant) { SetsTaken::new(case.rotation(), case.rotation_sets) } else { self.peer_sets(&case.case, case.rotation_sets) }
+    }
+
+    /// How the peers' replays at the case named `case` took their sets: as many as the peer
+    /// script records, or, where it records no count (before version 18 of `kernels/NOTES.md`),
+    /// `otherwise` (the case's own count, which the script reckoned by the same rule).
+    pub fn peer_sets(&self, case: &str, otherwise: usize) -> SetsTaken {
+        let recorded = self.peers.iter().find_map(|p| p.get("rotation_sets")?.get(case)?.as_u64());
+        SetsTaken::new(self.peer_rotation(), recorded.map_or(otherwise, |n| n as usize))
     }
 }
 
@@ -220,6 +225,7 @@ pub struct SetsTaken {
 }
 
 impl SetsTaken {
+    /// `sets` sets taken in `rotation`, which is dropped where there is one set.
     pub fn new(rotation: SetRotation, sets: usize) -> SetsTaken {
         SetsTaken { sets, rotation: (sets > 1).then_some(rotation) }
     }

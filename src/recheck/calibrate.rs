@@ -158,9 +158,9 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
                 let values = ByRound::from_records(&jsonl, &records, field, Statistic::Median).map_err(Failure::from)?;
                 let case = cases.get(&(group[0].clone(), group[1].clone()));
                 let d = Identity {
-                    // A peer's samples of a case this run does not record took its sets by the
-                    // peer script's rotation; their number is then unknown, so one set is assumed.
-                    sets: case.map_or(SetsTaken::new(meta.peer_rotation(), 1), |(c, _)| meta.sets_of(c, &group[2])),
+                    // A case the harness did not record was the peer script's alone: its count of
+                    // sets is the script's, where it records one.
+                    sets: case.map_or_else(|| meta.peer_sets(&group[1], 1), |(c, _)| meta.sets_of(c, &group[2])),
                     code: case.map(|(_, code)| code.clone()).unwrap_or(CaseCode { dispatch: None, instructions: Vec::new() }),
                 };
                 let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
