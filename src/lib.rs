@@ -50,7 +50,9 @@
 //!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `ptx` (the
 //!   kernels a dispatch record names and their instructions, or a whole module's, for telling
 //!   whether two runs ran the same code, in `bench-report` and `calibrate` alike; with the
-//!   rotation of buffer sets each case records in `meta`, whether they were timed alike),
+//!   count and rotation of buffer sets each case and the peers' record in `meta`
+//!   (`SetsTaken`), whether they were timed alike, and with the seed and entries
+//!   (`ShuffleOrder`), whether they were timed in the same shuffled order),
 //!   `manifest`,
 //!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
@@ -78,7 +80,7 @@
 //!   against a stored run; `recheck::hierarchical` the bootstrap of runs, then rounds, and the
 //!   widening of a one-run side; `recheck::family` Holm's control over the whole table;
 //!   `recheck::calibrate` runs of unchanged code (the same dispatch and instructions, timed
-//!   with the same rotation) as A/A
+//!   with the same buffer sets; the shuffled orders among them counted) as A/A
 //!   pairs; `recheck::device` asks the GPU
 //!   suite for a fresh run; `recheck::harness` pairs another harness's fresh output with the
 //!   accepted evidence files (by `--map`, layout or name) and judges it by the same rule, and
