@@ -69,6 +69,16 @@ pub(crate) struct Orders {
     pub ours: usize,
     /// Zero where no pooled run timed peers.
     pub peers: usize,
+    /// The pooled runs that time this shape, and those of them that timed peers.
+    pub runs: usize,
+    pub peer_runs: usize,
+}
+
+impl Orders {
+    /// Whether some of the runs shared an order, ours or the peers'.
+    pub(crate) fn shared(&self) -> bool {
+        self.ours < self.runs || self.peers < self.peer_runs
+    }
 }
 
 impl BenchReport {
@@ -265,19 +275,22 @@ fn judge_read(
 /// and the case's entries (variants and modes), the peers' by the peer record's seed and peer
 /// list, which is what each shuffle is drawn from.
 fn orders(metas: &[std::rc::Rc<Meta>]) -> Vec<Orders> {
-    let mut ours: BTreeMap<&str, BTreeSet<ShuffleOrder>> = BTreeMap::new();
-    let mut peers = BTreeSet::new();
+    // Per shape: our orders, the peers' orders, the runs, the runs with peers.
+    type Seen = (BTreeSet<ShuffleOrder>, BTreeSet<ShuffleOrder>, usize, usize);
+    let mut by_case: BTreeMap<&str, Seen> = BTreeMap::new();
     for meta in metas {
         for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
-            if let Some(first) = case.variants.first() {
-                ours.entry(case.case.as_str()).or_default().insert(meta.order_of(case, first));
+            let Some(first) = case.variants.first() else { continue };
+            let seen = by_case.entry(case.case.as_str()).or_default();
+            seen.0.insert(meta.order_of(case, first));
+            seen.2 += 1;
+            if !meta.peers.is_empty() {
+                seen.1.insert(meta.peer_order());
+                seen.3 += 1;
             }
         }
-        if !meta.peers.is_empty() {
-            peers.insert(meta.peer_order());
-        }
     }
-    ours.into_iter().map(|(case, orders)| Orders { case: case.to_string(), ours: orders.len(), peers: peers.len() }).collect()
+    by_case.into_iter().map(|(case, (ours, peers, runs, peer_runs))| Orders { case: case.to_string(), ours: ours.len(), peers: peers.len(), runs, peer_runs }).collect()
 }
 
 /// What a run ran at one shape: the kernels its dispatch names, and a hash of each one's
@@ -766,6 +779,10 @@ mod tests {
         };
         let plain = ["copy", "fused"];
         let count = |metas: &[std::rc::Rc<Meta>]| orders(metas).iter().map(|o| (o.case.clone(), o.ours, o.peers)).collect::<Vec<_>>();
+        let shared = |metas: &[std::rc::Rc<Meta>]| orders(metas).iter().map(Orders::shared).collect::<Vec<_>>();
+        assert_eq!(shared(&[meta(1, &plain, Some(1)), meta(2, &plain, Some(2))]), [false]);
+        assert_eq!(shared(&[meta(1, &plain, Some(1)), meta(2, &plain, Some(1))]), [true], "the peers shared their order");
+        assert_eq!(shared(&[meta(1, &plain, None), meta(1, &plain, Some(1))]), [true]);
         // Same seed, same entries: one order, however many runs, whatever other suites hold.
         assert_eq!(count(&[meta(1, &plain, Some(1)), meta(1, &plain, Some(1)), meta(1, &plain, Some(1))]), [("8x262144".to_string(), 1, 1)]);
         // Another seed, or another entry list under the same seed, is another shuffle.

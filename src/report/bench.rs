@@ -10,7 +10,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::recheck::sig;
-use crate::commands::bench::{BenchReport, Goal, Row, Target};
+use crate::commands::bench::{BenchReport, Goal, Orders, Row, Target};
 use crate::recheck::family::FAMILY_ALPHA;
 use crate::recheck::{Judgement, Method};
 
@@ -44,8 +44,13 @@ pub struct WireBenchReport {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WireOrders {
     pub case: String,
+    /// Distinct orders of ours, and of the peers'.
     pub ours: usize,
     pub peers: usize,
+    /// The pooled runs that time the shape, and those of them that timed peers: where a count
+    /// of orders is below its count of runs, some runs shared an order.
+    pub runs: usize,
+    pub peer_runs: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -125,7 +130,7 @@ fn wire(report: &BenchReport) -> WireBenchReport {
         targets: report.targets.iter().map(wire_target).collect(),
         candidates: report.candidates.iter().map(wire_target).collect(),
         left_out: report.left_out.iter().map(|(run, why)| WireLeftOut { run: run.clone(), why: why.clone() }).collect(),
-        orders: report.orders.iter().map(|o| WireOrders { case: o.case.clone(), ours: o.ours, peers: o.peers }).collect(),
+        orders: report.orders.iter().map(|o| WireOrders { case: o.case.clone(), ours: o.ours, peers: o.peers, runs: o.runs, peer_runs: o.peer_runs }).collect(),
     }
 }
 
@@ -172,11 +177,13 @@ pub(crate) fn render(report: &BenchReport) -> String {
     if !report.orders.is_empty() {
         let shapes: Vec<String> = report.orders.iter().map(|o| format!("{} {}", o.case, o.ours)).collect();
         let peers = report.orders.iter().map(|o| o.peers).max().unwrap_or(0);
-        let _ = writeln!(
-            out,
-            "Shuffled orders among them: ours {}; the peers' {peers}. Runs of one seed and the same entries ran them in the same order, so what a position in it does to its sample is repeated in each, not averaged (kernels/NOTES.md, version 17).",
-            shapes.join(", ")
-        );
+        let _ = write!(out, "Shuffled orders among them: ours {}; the peers' {peers}.", shapes.join(", "));
+        if report.orders.iter().any(Orders::shared) {
+            out.push_str(
+                " Runs of one seed and the same entries ran them in the same order, so what a position in it does to its sample is repeated in each, not averaged (kernels/NOTES.md, version 17).",
+            );
+        }
+        out.push('\n');
     }
     let mut table = comfy_table::Table::new();
     table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED).force_no_tty();
@@ -247,7 +254,6 @@ fn describe(t: &Target, runs: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::bench::Orders;
 
     fn report() -> BenchReport {
         let target = |goal, interval, outcome| Target { case: "8x262144".into(), goal, value: 0.7, interval, outcome, runs: 2 };
@@ -270,7 +276,7 @@ mod tests {
             ],
             candidates: vec![target(Goal::faster("x-slot-8x256", "fused"), (1.01, 1.03), Judgement::Match)],
             left_out: vec![("evidence/runs/c".into(), "marked rejected".into())],
-            orders: vec![Orders { case: "8x262144".into(), ours: 2, peers: 1 }],
+            orders: vec![Orders { case: "8x262144".into(), ours: 2, peers: 1, runs: 2, peer_runs: 2 }],
         }
     }
 
@@ -307,8 +313,10 @@ mod tests {
         let plain = BenchReport { candidates: Vec::new(), ..report() };
         assert!(!json(&plain).contains("\"candidates\"") && !render(&plain).contains("Candidates"));
         // The orders the pool holds are said in both forms, and not where nothing was pooled.
-        assert_eq!(back.orders, [WireOrders { case: "8x262144".into(), ours: 2, peers: 1 }]);
+        assert_eq!(back.orders, [WireOrders { case: "8x262144".into(), ours: 2, peers: 1, runs: 2, peer_runs: 2 }]);
         assert!(render(&report()).contains("\nShuffled orders among them: ours 8x262144 2; the peers' 1. Runs of one seed"), "{}", render(&report()));
+        let apart = BenchReport { orders: vec![Orders { case: "8x262144".into(), ours: 2, peers: 2, runs: 2, peer_runs: 2 }], ..report() };
+        assert!(render(&apart).contains("\nShuffled orders among them: ours 8x262144 2; the peers' 2.\n"), "{}", render(&apart));
         let single = BenchReport { orders: Vec::new(), ..report() };
         assert!(!json(&single).contains("\"orders\"") && !render(&single).contains("Shuffled orders"));
     }
