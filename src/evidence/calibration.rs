@@ -95,6 +95,13 @@ pub struct ConfigurationCalibration {
     pub orders: Option<usize>,
 }
 
+impl ConfigurationCalibration {
+    /// Whether some of its runs were timed in the same shuffled order (fewer orders than runs).
+    pub fn orders_shared(&self) -> bool {
+        self.orders.is_some_and(|n| n < self.medians.len())
+    }
+}
+
 impl CalibrationFile {
     /// σ of ln(median) between runs for one configuration and field, if measured.
     pub fn between(&self, suite: &str, case: &str, variant: &str, mode: &str, field: &str) -> Option<f64> {

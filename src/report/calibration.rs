@@ -70,7 +70,7 @@ pub(crate) fn text(file: &CalibrationFile) -> String {
         file.rule.target_match_rate * 100.0,
         pct(file.default_between)
     ));
-    if file.configurations.iter().any(|c| c.orders.is_some_and(|n| n < c.medians.len())) {
+    if file.configurations.iter().any(|c| c.orders_shared()) {
         out.push_str(
             "orders: runs with one seed and the same entries were timed in the same shuffled order; where a configuration's runs hold fewer orders than runs, σ between them leaves out what a place in an order does to its samples (kernels/NOTES.md, version 17)\n",
         );
