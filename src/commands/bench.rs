@@ -334,7 +334,7 @@ fn declared_code(meta: &Meta) -> RunCode {
     for case in meta.cases.iter().filter(|c| c.suite == "softmax-bench") {
         let kernels = case.dispatch.as_deref().map(ptx::kernel_names).unwrap_or_default();
         let peer_sets = (!meta.peers.is_empty()).then(|| meta.peer_sets(&case.case, case.rotation_sets));
-        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new(), sets: SetsTaken::new(case.rotation(), case.rotation_sets), peer_sets });
+        out.shapes.insert(case.case.clone(), Code { kernels, instructions: Vec::new(), sets: case.sets(), peer_sets });
     }
     for record in &meta.peers {
         for key in PEER_KEYS {

@@ -148,27 +148,29 @@ fn peer_records<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec
     Ok(records)
 }
 
-/// The rotation one peer record states, if any; an error where it states one that is not among
-/// [`SetRotation`]'s names, which a reader would otherwise take for per entry without a word.
-pub fn peer_record_rotation(record: &serde_json::Value) -> Result<Option<SetRotation>, String> {
+/// The rotation one peer record states, if any, after checking what of it the readers read: an
+/// error where its `rotation` is not among [`SetRotation`]'s names, which a reader would
+/// otherwise take for per entry without a word, or where its `rotation_sets` does not map each
+/// case to a count of sets of at least one.
+pub fn check_peer_record(record: &serde_json::Value) -> Result<Option<SetRotation>, String> {
+    if let Some(sets) = record.get("rotation_sets") {
+        let counts = sets.as_object().filter(|m| m.values().all(|v| v.as_u64().is_some_and(|n| n >= 1)));
+        if counts.is_none() {
+            return Err(format!("rotation_sets {sets} is not a map of each case to a count of sets"));
+        }
+    }
     let Some(value) = record.get("rotation") else { return Ok(None) };
     SetRotation::deserialize(value).map(Some).map_err(|_| format!("rotation {value} is not \"per-entry\" or \"per-invocation\""))
 }
 
-/// Whether the peer records of one run can be read as one rotation: each states a known one or
-/// none, and those that state one agree, since the peer script times every peer one way and
-/// the readers judge a run's peers by one rotation ([`Meta::peer_rotation`]). A record's
-/// `rotation_sets`, where it has one, maps each case to a count of sets of at least one.
+/// Whether the peer records of one run can be read as one rotation: each passes
+/// [`check_peer_record`], and those that state a rotation agree, since the peer script times
+/// every peer one way and the readers judge a run's peers by one rotation
+/// ([`Meta::peer_rotation`]).
 pub fn check_peers(records: &[serde_json::Value]) -> Result<(), String> {
     let mut seen: Option<(usize, SetRotation)> = None;
     for (n, record) in records.iter().enumerate() {
-        if let Some(sets) = record.get("rotation_sets") {
-            let counts = sets.as_object().filter(|m| m.values().all(|v| v.as_u64().is_some_and(|n| n >= 1)));
-            if counts.is_none() {
-                return Err(format!("peer record {}: rotation_sets {sets} is not a map of each case to a count of sets", n + 1));
-            }
-        }
-        let Some(rotation) = peer_record_rotation(record).map_err(|e| format!("peer record {}: {e}", n + 1))? else { continue };
+        let Some(rotation) = check_peer_record(record).map_err(|e| format!("peer record {}: {e}", n + 1))? else { continue };
         match seen {
             Some((first, other)) if other != rotation => {
                 return Err(format!(
@@ -190,7 +192,7 @@ impl Meta {
     /// How the peer script took its buffer sets: what its records say (they agree; see
     /// [`peer_records`]), or, where they say nothing, per entry, as it did before it recorded it.
     pub fn peer_rotation(&self) -> SetRotation {
-        self.peers.iter().find_map(|p| peer_record_rotation(p).ok().flatten()).unwrap_or(SetRotation::PerEntry)
+        self.peers.iter().find_map(|p| check_peer_record(p).ok().flatten()).unwrap_or(SetRotation::PerEntry)
     }
 
     /// How the samples of `variant` at `case` took their buffer sets: the case's rotation where
@@ -202,7 +204,7 @@ impl Meta {
     /// How many buffer sets the samples of `variant` at `case` rotated through, and how: the
     /// case's where the variant is ours, [`Meta::peer_sets`] where it is a peer's.
     pub fn sets_of(&self, case: &CaseMeta, variant: &str) -> SetsTaken {
-        if case.variants.iter().any(|v| v == variant) { SetsTaken::new(case.rotation(), case.rotation_sets) } else { self.peer_sets(&case.case, case.rotation_sets) }
+        if case.variants.iter().any(|v| v == variant) { case.sets() } else { self.peer_sets(&case.case, case.rotation_sets) }
     }
 
     /// How the peers' replays at the case named `case` took their sets: as many as the peer
@@ -274,6 +276,11 @@ impl CaseMeta {
     /// How this configuration's sets were taken; runs that record nothing took them per entry.
     pub fn rotation(&self) -> SetRotation {
         self.rotation.unwrap_or(SetRotation::PerEntry)
+    }
+
+    /// How this configuration's own invocations took their sets: its count and rotation.
+    pub fn sets(&self) -> SetsTaken {
+        SetsTaken::new(self.rotation(), self.rotation_sets)
     }
 }
 

@@ -283,7 +283,7 @@ fn read_peer(path: &Path, samples: &mut Vec<SampleRecord>, validation: &mut Vec<
             "sample" => samples.push(serde_json::from_value(value.clone()).map_err(bad)?),
             "validation" => validation.push(serde_json::from_value(value.clone()).map_err(bad)?),
             "meta" => {
-                meta::peer_record_rotation(value).map_err(|e| format!("{shown}:{}: meta: {e}", record.line))?;
+                meta::check_peer_record(value).map_err(|e| format!("{shown}:{}: meta: {e}", record.line))?;
                 meta.push(value.clone())
             }
             other => return Err(format!("{shown}:{}: unknown record `{other}`; expected sample, validation or meta", record.line)),
@@ -359,6 +359,9 @@ mod tests {
         let bad = peer_file(dir.path(), "bad.jsonl", r#"{"torch":"2.11","rotation":"per_invocation"}"#);
         let e = refused(&[bad]);
         assert!(e.ends_with(r#"bad.jsonl:2: meta: rotation "per_invocation" is not "per-entry" or "per-invocation""#), "{e}");
+        let counts = peer_file(dir.path(), "counts.jsonl", r#"{"rotation":"per-invocation","rotation_sets":{"4096x4096":0}}"#);
+        let e = refused(&[counts]);
+        assert!(e.ends_with(r#"counts.jsonl:2: meta: rotation_sets {"4096x4096":0} is not a map of each case to a count of sets"#), "{e}");
         let new = peer_file(dir.path(), "new.jsonl", r#"{"rotation":"per-invocation"}"#);
         let old = peer_file(dir.path(), "old.jsonl", r#"{"rotation":"per-entry"}"#);
         let e = refused(&[new, old]);

@@ -141,9 +141,8 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
     }
 
     // Every run's configurations, by key, with the code its case ran.
-    let mut by_key: BTreeMap<[String; 5], Vec<(usize, Identity, ByRound)>> = BTreeMap::new();
-    // The order each run timed each configuration in, counted over the runs kept.
-    let mut orders: BTreeMap<(usize, [String; 3]), ShuffleOrder> = BTreeMap::new();
+    // Each run's values by round, with what its case ran and the shuffled order it was timed in.
+    let mut by_key: BTreeMap<[String; 5], Vec<(usize, Identity, ByRound, ShuffleOrder)>> = BTreeMap::new();
     for (idx, run) in runs.iter().enumerate() {
         let meta_path = format!("{run}/meta.json");
         let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
@@ -152,21 +151,20 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         let jsonl = evidence.jsonl(&samples).map_err(|e| e.at(&samples))?;
         let by: Vec<String> = ["suite", "case", "variant", "mode"].map(String::from).to_vec();
         for (group, records) in jsonl.groups(&by) {
+            let case = cases.get(&(group[0].clone(), group[1].clone()));
+            let d = Identity {
+                // A case the harness did not record was the peer script's alone: its count of
+                // sets is the script's, where it records one.
+                sets: case.map_or_else(|| meta.peer_sets(&group[1], 1), |(c, _)| meta.sets_of(c, &group[2])),
+                code: case.map(|(_, code)| code.clone()).unwrap_or(CaseCode { dispatch: None, instructions: Vec::new() }),
+            };
+            let order = case.map_or_else(|| meta.peer_order(), |(c, _)| meta.order_of(c, &group[2]));
             for field in FIELDS {
                 // A sample that is not a number, or has no round, is bad input to say where it
                 // is, not a configuration to leave out without a word.
                 let values = ByRound::from_records(&jsonl, &records, field, Statistic::Median).map_err(Failure::from)?;
-                let case = cases.get(&(group[0].clone(), group[1].clone()));
-                let d = Identity {
-                    // A case the harness did not record was the peer script's alone: its count of
-                    // sets is the script's, where it records one.
-                    sets: case.map_or_else(|| meta.peer_sets(&group[1], 1), |(c, _)| meta.sets_of(c, &group[2])),
-                    code: case.map(|(_, code)| code.clone()).unwrap_or(CaseCode { dispatch: None, instructions: Vec::new() }),
-                };
                 let key = [group[0].clone(), group[1].clone(), group[2].clone(), group[3].clone(), field.to_string()];
-                by_key.entry(key).or_default().push((idx, d, values));
-                let order = case.map_or_else(|| meta.peer_order(), |(c, _)| meta.order_of(c, &group[2]));
-                orders.insert((idx, [group[0].clone(), group[1].clone(), group[2].clone()]), order);
+                by_key.entry(key).or_default().push((idx, d.clone(), values, order.clone()));
             }
         }
     }
@@ -176,15 +174,15 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
     for (key, mut entries) in by_key {
         // The code most runs share; runs with other code are not replicates of these.
         let mut counts: BTreeMap<Identity, usize> = BTreeMap::new();
-        for (_, d, _) in &entries {
+        for (_, d, _, _) in &entries {
             *counts.entry(d.clone()).or_default() += 1;
         }
         let Some(best) = counts.iter().max_by_key(|(_, n)| **n).map(|(d, _)| d.clone()) else { continue };
         let shown = key.join(" ");
-        let (kept, other): (Vec<_>, Vec<_>) = entries.drain(..).partition(|(_, d, _)| *d == best);
-        let (other_rotation, other_code): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _)| d.sets != best.sets);
+        let (kept, other): (Vec<_>, Vec<_>) = entries.drain(..).partition(|(_, d, _, _)| *d == best);
+        let (other_rotation, other_code): (Vec<_>, Vec<_>) = other.iter().partition(|(_, d, _, _)| d.sets != best.sets);
         let dispatch_of = |d: &Identity| d.code.dispatch.clone();
-        let (other_dispatch, other_instructions): (Vec<_>, Vec<_>) = other_code.into_iter().partition(|(_, d, _)| dispatch_of(d) != dispatch_of(&best));
+        let (other_dispatch, other_instructions): (Vec<_>, Vec<_>) = other_code.into_iter().partition(|(_, d, _, _)| dispatch_of(d) != dispatch_of(&best));
         let rotation_words = format!("took its buffer sets otherwise than the runs kept, which took them {}", best.sets.shown());
         for (list, what) in [
             (other_rotation, rotation_words.as_str()),
@@ -192,7 +190,7 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
             (other_instructions, "ran other instructions under the same dispatch (or, where none names kernels, in its suite's module)"),
         ] {
             if !list.is_empty() {
-                let names: Vec<&str> = list.iter().map(|(i, _, _)| runs[*i].as_str()).collect();
+                let names: Vec<&str> = list.iter().map(|(i, _, _, _)| runs[*i].as_str()).collect();
                 excluded.push(format!("{shown}: {} {what}", names.join(", ")));
             }
         }
@@ -201,10 +199,9 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
             continue;
         }
         let mut rng = ChaCha8Rng::seed_from_u64(row_seed(options.seed, &[&shown, "within"]));
-        let order_key = |idx: usize| (idx, [key[0].clone(), key[1].clone(), key[2].clone()]);
-        let distinct: std::collections::BTreeSet<&ShuffleOrder> = kept.iter().filter_map(|(idx, _, _)| orders.get(&order_key(*idx))).collect();
+        let distinct: std::collections::BTreeSet<&ShuffleOrder> = kept.iter().map(|(_, _, _, order)| order).collect();
         let mut config = Config { orders: distinct.len(), key, runs: Vec::new(), log_medians: Vec::new(), within_var: Vec::new() };
-        for (idx, _, values) in kept {
+        for (idx, _, values, _) in kept {
             let run = vec![vec![values.clone()]];
             let side = Side::new(&run, &identity);
             config.log_medians.push(side.value().ln());

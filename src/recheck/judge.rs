@@ -231,7 +231,7 @@ fn latency(
             why.extend(fresh_info.incomparable_with(info));
             let clocks: BTreeSet<(&String, &String)> = configurations.iter().map(|(suite, case, _)| (suite, case)).collect();
             why.extend(clocks.into_iter().filter_map(|(suite, case)| fresh_info.clock_differs(info, suite, case)));
-            for (what, place) in configurations.iter().filter_map(|(suite, case, variant)| fresh_info.rotation_differs(info, suite, case, variant)) {
+            for (what, place) in configurations.iter().filter_map(|(suite, case, variant)| fresh_info.sets_differ(info, suite, case, variant)) {
                 rotations.entry(what).or_default().push(place);
             }
         }

@@ -23,7 +23,8 @@
 //! level each row was tested at is shown with the interval at that level. A fresh run whose
 //! device model or driver major version differs from the accepted run's, whose SM clock
 //! differs from it by more than [`CLOCK_BOUND`], or that took a configuration's buffer sets
-//! otherwise where there was more than one ([`RunInfo::rotation_differs`]), is INCOMPARABLE for
+//! otherwise (another count, or another rotation where there were several:
+//! [`RunInfo::sets_differ`]), is INCOMPARABLE for
 //! those rows.
 //!
 //! An ordering is judged inside one run (the fresh one, or offline the accepted one), so it
@@ -343,7 +344,7 @@ impl RunInfo {
     /// or both took them alike (one set is one protocol whichever rotation is recorded).
     /// The reason comes in two parts, what differs and where, so that a row judged against
     /// several accepted runs can name them all after saying it once.
-    pub(crate) fn rotation_differs(&self, accepted: &RunInfo, suite: &str, case: &str, variant: &str) -> Option<(String, String)> {
+    pub(crate) fn sets_differ(&self, accepted: &RunInfo, suite: &str, case: &str, variant: &str) -> Option<(String, String)> {
         let (here, there) = (self.sets_of(suite, case, variant)?, accepted.sets_of(suite, case, variant)?);
         (here != there).then(|| (format!("{suite} {case} {variant}: buffer sets taken {} here and {} in", here.shown(), there.shown()), accepted.path.clone()))
     }
@@ -1532,31 +1533,28 @@ mod tests {
         let old = run("old", None, None);
         let new = run("new", Some(SetRotation::PerInvocation), Some(SetRotation::PerInvocation));
         assert_eq!(
-            new.rotation_differs(&old, "softmax-bench", "8x262144", "fused"),
+            new.sets_differ(&old, "softmax-bench", "8x262144", "fused"),
             Some(("softmax-bench 8x262144 fused: buffer sets taken per invocation over 8 sets here and per entry over 8 sets in".to_string(), "old".to_string()))
         );
         // A peer is judged by the peer script's rotation.
         assert!(
-            new.rotation_differs(&old, "softmax-bench", "8x262144", "torch")
-                .unwrap()
-                .0
-                .contains("torch: buffer sets taken per invocation over 8 sets here and per entry over 8 sets")
+            new.sets_differ(&old, "softmax-bench", "8x262144", "torch").unwrap().0.contains("torch: buffer sets taken per invocation over 8 sets here and per entry over 8 sets")
         );
-        assert_eq!(run("ours-only", Some(SetRotation::PerInvocation), None).rotation_differs(&old, "softmax-bench", "8x262144", "torch"), None);
+        assert_eq!(run("ours-only", Some(SetRotation::PerInvocation), None).sets_differ(&old, "softmax-bench", "8x262144", "torch"), None);
         // One set: every invocation took it either way.
-        assert_eq!(new.rotation_differs(&old, "softmax-bench", "1024x32768", "fused"), None);
+        assert_eq!(new.sets_differ(&old, "softmax-bench", "1024x32768", "fused"), None);
         // Two sets where there was one: the invocation before no longer left its data to reuse.
         let mut two = run("two", Some(SetRotation::PerInvocation), Some(SetRotation::PerInvocation));
         if let Some(meta) = two.meta.as_mut() {
             std::rc::Rc::make_mut(meta).cases[1].rotation_sets = 2;
         }
         assert_eq!(
-            two.rotation_differs(&old, "softmax-bench", "1024x32768", "torch"),
+            two.sets_differ(&old, "softmax-bench", "1024x32768", "torch"),
             Some(("softmax-bench 1024x32768 torch: buffer sets taken per invocation over 2 sets here and from one set in".to_string(), "old".to_string()))
         );
-        assert_eq!(new.rotation_differs(&run("same", Some(SetRotation::PerInvocation), None), "softmax-bench", "8x262144", "fused"), None);
+        assert_eq!(new.sets_differ(&run("same", Some(SetRotation::PerInvocation), None), "softmax-bench", "8x262144", "fused"), None);
         // A case one run lacks is left to the check that finds it unmeasured.
-        assert_eq!(new.rotation_differs(&old, "softmax-bench", "4096x128", "fused"), None);
+        assert_eq!(new.sets_differ(&old, "softmax-bench", "4096x128", "fused"), None);
     }
 
     #[test]
