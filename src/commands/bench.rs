@@ -243,17 +243,14 @@ fn judge_read(
     let times = group(read).map_err(Failure::input)?;
     let mut metas = Vec::new();
     // A run the suite rejected (a variant that failed its check against FP64) is not evidence
-    // for a target, whichever variant failed.
+    // for a target, whichever variant failed; nor is one that records no status.
     for (run, _) in read {
         let meta_path = format!("{run}/meta.json");
         let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
-        metas.push(meta.clone());
-        if let Some(status) = meta.status.as_deref().filter(|s| *s != "accepted") {
-            let because = if meta.rejected_because.is_empty() { String::new() } else { format!(" ({})", meta.rejected_because.join("; ")) };
-            return Err(Failure::input(format!(
-                "{run} is marked {status}{because}: its times are not evidence for the targets (`claimcheck stats {run}/samples.jsonl` gives its medians)"
-            )));
+        if let Some(why) = meta.not_accepted_because() {
+            return Err(Failure::input(format!("{run} is {why}: its times are not evidence for the targets (`claimcheck stats {run}/samples.jsonl` gives its medians)")));
         }
+        metas.push(meta);
     }
     // Runs are replicates only of the same code: a run of other kernels pooled in would move
     // every interval toward a kernel that is not the one judged.

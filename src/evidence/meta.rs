@@ -50,6 +50,18 @@ impl Meta {
         self.status.as_deref() == Some(ACCEPTED)
     }
 
+    /// Why the run's times are not evidence: it is not marked accepted (rejected by its own
+    /// validation, with the reasons it records, or with no status at all, as a file that is not
+    /// a run of this tool would be). `None` for an accepted run.
+    pub fn not_accepted_because(&self) -> Option<String> {
+        if self.is_accepted() {
+            return None;
+        }
+        let status = self.status.as_deref().map_or_else(|| "with no status".to_string(), str::to_string);
+        let because = if self.rejected_because.is_empty() { String::new() } else { format!(" ({})", self.rejected_because.join("; ")) };
+        Some(format!("marked {status}{because}"))
+    }
+
     /// The status as the run records it, or `unknown`.
     pub fn status_name(&self) -> &str {
         self.status.as_deref().unwrap_or("unknown")

@@ -140,12 +140,16 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         evidence.root().folder(r).map_err(|e| Failure::input(format!("run {r}: {e}")))?;
     }
 
-    // Every run's configurations, by key, with the code its case ran.
-    // Each run's values by round, with what its case ran and the shuffled order it was timed in.
+    // Every run's configurations, by key: each run's values by round, with the code its case ran
+    // and the shuffled order it was timed in.
     let mut by_key: BTreeMap<[String; 5], Vec<(usize, Identity, ByRound, ShuffleOrder)>> = BTreeMap::new();
     for (idx, run) in runs.iter().enumerate() {
         let meta_path = format!("{run}/meta.json");
         let meta = evidence.json::<Meta>(&meta_path).map_err(|e| e.at(&meta_path))?;
+        // A run its own validation did not accept is no replicate of the code it ran.
+        if let Some(why) = meta.not_accepted_because() {
+            return Err(Failure::input(format!("{run} is {why}: only accepted runs are calibrated")));
+        }
         let cases = case_codes(&evidence, run, &meta)?;
         let samples = format!("{run}/samples.jsonl");
         let jsonl = evidence.jsonl(&samples).map_err(|e| e.at(&samples))?;
@@ -591,5 +595,22 @@ mod tests {
     #[test]
     fn one_run_is_refused() {
         assert!(matches!(calibrate(Path::new("."), &["evidence/runs/x".into()], Options::default()), Err(Failure::Usage(_))));
+    }
+
+    #[test]
+    fn a_run_not_marked_accepted_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, seed) in [("a", 1), ("b", 2)] {
+            write_run(dir.path(), name, &[("v", 10.0)], 0.02, seed);
+        }
+        let runs = ["a", "b"].map(|r| format!("evidence/runs/{r}"));
+        let meta = dir.path().join("evidence/runs/b/meta.json");
+        let accepted = std::fs::read_to_string(&meta).unwrap();
+        for (status, said) in [(r#""status":"rejected","rejected_because":["v: max rel err 1"],"#, "marked rejected (v: max rel err 1)"), ("", "marked with no status")] {
+            std::fs::write(&meta, accepted.replace(r#""status":"accepted","#, status)).unwrap();
+            let Err(Failure::Input(d)) = calibrate(dir.path(), &runs, Options { replicates: 100, ..Options::default() }) else { panic!("calibrated a run not accepted") };
+            let shown = d.iter().map(|d| d.render()).collect::<String>();
+            assert!(shown.contains(&format!("evidence/runs/b is {said}: only accepted runs are calibrated")), "{shown}");
+        }
     }
 }
