@@ -238,10 +238,11 @@ pub fn bench_pool(bytes: &[u8]) {
 }
 
 /// Panics where two of the runs pooled took their buffer sets otherwise, as their `meta.json`
-/// says ([`crate::evidence::meta::CaseMeta::rotation`] for a `softmax-bench` case both hold,
-/// the last of a name where a run holds it twice; [`crate::evidence::meta::Meta::peer_rotation`]
-/// where both ran peers): `calibrate` and the recheck read rotations so, and runs timed by
-/// other protocols are not replicates.
+/// says (for a `softmax-bench` case both hold, the last of a name where a run holds it twice,
+/// its count of sets and, where there were several, [`crate::evidence::meta::CaseMeta::rotation`];
+/// [`crate::evidence::meta::Meta::peer_rotation`] where both ran peers): `calibrate` and the
+/// recheck read them so, and runs timed by other protocols are not replicates. Read here
+/// without `SetsTaken`, so that the check does not share the code it checks.
 fn pooled_alike(root: &std::path::Path, runs: &[String]) {
     // A case's sets as (count, rotation where there were several): with one set every
     // invocation took it, whatever rotation the run records.
