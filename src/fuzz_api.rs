@@ -238,33 +238,44 @@ pub fn bench_pool(bytes: &[u8]) {
 }
 
 /// Panics where two of the runs pooled took their buffer sets otherwise, as their `meta.json`
-/// says (for a `softmax-bench` case both hold, the last of a name where a run holds it twice,
-/// its count of sets and, where there were several, [`crate::evidence::meta::CaseMeta::rotation`];
-/// [`crate::evidence::meta::Meta::peer_rotation`] where both ran peers): `calibrate` and the
+/// says. For a `softmax-bench` case both hold (the last of a name where a run holds it twice)
+/// that is its count of sets and, where there were several,
+/// [`crate::evidence::meta::CaseMeta::rotation`]; where both ran peers, the same for the peers'
+/// replays of the case: the count the first peer record that names the case gives (the case's
+/// own where none does) and [`crate::evidence::meta::Meta::peer_rotation`], which must also be
+/// the same at every case, as a record of the peers' protocol. `calibrate` and the
 /// recheck read them so, and runs timed by other protocols are not replicates. Read here
 /// without `SetsTaken`, so that the check does not share the code it checks.
 fn pooled_alike(root: &std::path::Path, runs: &[String]) {
-    // A case's sets as (count, rotation where there were several): with one set every
-    // invocation took it, whatever rotation the run records.
+    // Sets as (count, rotation where there were several): with one set every invocation took
+    // it, whatever rotation the run records.
     type Sets = (usize, Option<crate::evidence::meta::SetRotation>);
-    let rotations: Vec<(&String, BTreeMap<String, Sets>, Option<crate::evidence::meta::SetRotation>)> = runs
+    // Per case: ours, and the peers' where the run timed peers.
+    type Cases = BTreeMap<String, (Sets, Option<Sets>)>;
+    let taken: Vec<(&String, Cases, Option<crate::evidence::meta::SetRotation>)> = runs
         .iter()
         .filter_map(|run| {
             let meta = serde_json::from_slice::<crate::evidence::meta::Meta>(&std::fs::read(root.join(run).join("meta.json")).ok()?).ok()?;
-            let cases =
-                meta.cases.iter().filter(|c| c.suite == "softmax-bench").map(|c| (c.case.clone(), (c.rotation_sets, (c.rotation_sets > 1).then(|| c.rotation())))).collect();
+            let sets = |count: usize, rotation: crate::evidence::meta::SetRotation| (count, (count > 1).then_some(rotation));
+            let peers = |case: &crate::evidence::meta::CaseMeta| {
+                let recorded = meta.peers.iter().find_map(|p| p.get("rotation_sets")?.get(&case.case)?.as_u64());
+                (!meta.peers.is_empty()).then(|| sets(recorded.map_or(case.rotation_sets, |n| n as usize), meta.peer_rotation()))
+            };
+            let cases = meta.cases.iter().filter(|c| c.suite == "softmax-bench").map(|c| (c.case.clone(), (sets(c.rotation_sets, c.rotation()), peers(c)))).collect();
             Some((run, cases, (!meta.peers.is_empty()).then(|| meta.peer_rotation())))
         })
         .collect();
-    for (n, (run, cases, peers)) in rotations.iter().enumerate() {
-        for (other, other_cases, other_peers) in &rotations[..n] {
-            for (case, rotation) in cases {
-                if let Some(other_rotation) = other_cases.get(case) {
-                    assert_eq!(rotation, other_rotation, "{run} and {other} are pooled, yet took the buffer sets of {case} otherwise");
-                }
-            }
-            if let (Some(a), Some(b)) = (peers, other_peers) {
+    for (n, (run, cases, rotation)) in taken.iter().enumerate() {
+        for (other, other_cases, other_rotation) in &taken[..n] {
+            if let (Some(a), Some(b)) = (rotation, other_rotation) {
                 assert_eq!(a, b, "{run} and {other} are pooled, yet their peers took their buffer sets otherwise");
+            }
+            for (case, (ours, peers)) in cases {
+                let Some((other_ours, other_peers)) = other_cases.get(case) else { continue };
+                assert_eq!(ours, other_ours, "{run} and {other} are pooled, yet took the buffer sets of {case} otherwise");
+                if let (Some(a), Some(b)) = (peers, other_peers) {
+                    assert_eq!(a, b, "{run} and {other} are pooled, yet their peers took the buffer sets of {case} otherwise");
+                }
             }
         }
     }

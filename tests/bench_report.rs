@@ -38,7 +38,11 @@ fn with_same_code_pools_every_run_of_the_same_code_and_names_the_others() {
     let lines: Vec<&str> = left.lines().collect();
     assert_eq!(lines.len(), 5, "{left}");
     assert!(lines[0].starts_with("  evidence/runs/c-old-rule: 1024x32768: evidence/runs/a-base dispatched `fused_mix_rms_2_6_1024_1`, `fused_mix_plain_8_8_512_1` but evidence/runs/c-old-rule dispatched `fused_mix_rms_8_8_512_1`"), "{left}");
-    assert_eq!(lines[1], "  evidence/runs/d-rejected: marked rejected");
+    // A run the suite rejected is named with the reasons its `meta.json` records.
+    assert_eq!(
+        lines[1],
+        "  evidence/runs/d-rejected: marked rejected (softmax-bench 8x262144 x-slot-4x512 y: max rel err 1.476e-6 over 1.0e-5, 8192 unwritten; softmax-bench 8x262144 x-slot-4x1024 y-graph: max rel err 1.314e-6 over 1.0e-5, 81920 unwritten)"
+    );
     assert!(lines[2].starts_with("  evidence/runs/f-no-ptx: ") && lines[2].contains("evidence/runs/f-no-ptx/ptx/softmax.ptx"), "{left}");
     assert_eq!(lines[3], "  evidence/runs/h-link-to-b: a link: runs are not read through links");
     assert_eq!(lines[4], "  evidence/runs/i-\u{FFFD}: its name is not UTF-8, so it cannot be named to be read");

@@ -149,8 +149,8 @@ pub(crate) fn pool_with_same_code(root: &Path, run: &str, replicates: usize, can
         if !meta.suites.iter().any(|s| s == "softmax-bench") {
             continue;
         }
-        if meta.status.as_deref() != Some("accepted") {
-            left_out.push((other, format!("marked {}", meta.status.as_deref().unwrap_or("with no status"))));
+        if let Some(why) = meta.not_accepted_because() {
+            left_out.push((other, why));
             continue;
         }
         // Other kernels or peers show in `meta.json`; only runs that declare the same are read
