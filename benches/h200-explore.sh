@@ -67,6 +67,12 @@ if [ -n "$first" ] && [ "$m" -gt 0 ]; then
     pack_new_runs
   done
 fi
+# SUITES_REPEAT=N then times the article's suites N times (`run --suite all --repeat N`, one
+# process a run) with the same binary, so that one call both judges a dispatch change and
+# re-measures the article under it.
+if [ "${SUITES_REPEAT:-0}" -gt 0 ]; then
+  $bin run --suite all --repeat "$SUITES_REPEAT" 2>&1 | tee -a "$OUT/bench.log"
+fi
 collect_new_runs
 [ -d "$TRITON_CACHE_DIR" ] && (cd "$TRITON_CACHE_DIR" && find . \( -name '*.ptx' -o -name '*.json' \) -print0 | tar czf "$OUT/triton-cache.tgz" --null -T -)
 echo "job took ${SECONDS}s"
