@@ -58,6 +58,12 @@ pub(crate) struct Spec {
     /// The sample field that `faster` and `slower` name: `variant` (the default) or `mode`.
     #[serde(default = "default_by")]
     pub by: String,
+    /// More runs' samples of the same configurations, as `stat`'s `pool`: each side of an
+    /// ordering is then the median of the runs' statistics, and the recheck resamples the
+    /// runs as well as their rounds, so that an ordering is judged across runs rather than
+    /// inside the one a check happens to name.
+    #[serde(default)]
+    pub pool: Vec<Spanned<String>>,
 }
 
 fn default_by() -> String {
@@ -67,7 +73,12 @@ fn default_by() -> String {
 impl Spec {
     /// The root-relative files this check reads.
     pub(super) fn files(&self) -> Vec<&str> {
-        vec![self.samples.get_ref().as_str()]
+        self.runs().into_iter().map(|s| s.get_ref().as_str()).collect()
+    }
+
+    /// The samples files of the runs this check orders in: `samples`, then every pooled file.
+    pub(crate) fn runs(&self) -> Vec<&Spanned<String>> {
+        std::iter::once(&self.samples).chain(&self.pool).collect()
     }
 
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
@@ -92,7 +103,7 @@ impl Spec {
             records: self.records.clone(),
             filter: self.filter.clone(),
             derive: self.derive.clone(),
-            pool: Vec::new(),
+            pool: self.pool.clone(),
         }
     }
 
@@ -126,14 +137,16 @@ impl Spec {
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let mut problems = Vec::new();
         let mut smallest = f64::INFINITY;
-        let jsonl = ctx.jsonl(&self.samples)?;
+        let runs = self.runs().into_iter().map(|file| Ok((file, ctx.jsonl(file)?))).collect::<Result<Vec<_>, Diagnostic>>()?;
         for case in &self.cases {
             let fast = self.query(case, &self.faster).compute(ctx)?.0;
             for other in &self.slower {
                 // The same question from another registry is answered once per process.
-                let key = format!("same-protocol:{:?}|{:?}|{}|{}|{case}|{other}", self.samples.get_ref(), self.select.get_ref(), self.by, self.faster);
-                let verdict = ctx.evidence.derived(&key, || self.same_protocol(&jsonl, case, other));
-                verdict.as_ref().clone().map_err(|m| ctx.error_at(m, self.select.span(), "these samples were timed differently"))?;
+                for (file, jsonl) in &runs {
+                    let key = format!("same-protocol:{:?}|{:?}|{}|{}|{case}|{other}", file.get_ref(), self.select.get_ref(), self.by, self.faster);
+                    let verdict = ctx.evidence.derived(&key, || self.same_protocol(jsonl, case, other));
+                    verdict.as_ref().clone().map_err(|m| ctx.error_at(m, self.select.span(), "these samples were timed differently"))?;
+                }
                 let slow = self.query(case, other).compute(ctx)?.0;
                 let ratio = slow / fast;
                 smallest = smallest.min(ratio);
@@ -151,7 +164,16 @@ impl Spec {
             value: Some(smallest),
             unit: None,
             problems,
-            detail: format!("{} against {} over {} cases; smallest ratio {smallest:.3}", self.faster, self.slower.join(", "), self.cases.len()),
+            detail: match self.pool.len() {
+                0 => format!("{} against {} over {} cases; smallest ratio {smallest:.3}", self.faster, self.slower.join(", "), self.cases.len()),
+                more => format!(
+                    "{} against {} over {} cases, each side the median over {} runs; smallest ratio {smallest:.3}",
+                    self.faster,
+                    self.slower.join(", "),
+                    self.cases.len(),
+                    more + 1
+                ),
+            },
         })
     }
 }
@@ -179,6 +201,26 @@ mod tests {
         let f = Fixture::new(&[("s.jsonl", SAMPLES)]);
         let obs = f.observe(&check_toml(&check("[\"a\", \"b\"]", ""))).unwrap();
         assert_eq!(obs.problems, ["b: f 3.00 is not below s 2.00"]);
+    }
+
+    #[test]
+    fn a_pooled_ordering_compares_the_medians_of_the_runs_medians() {
+        // Alone, the first run has `f` slower at `a`; the two others have it faster, and the
+        // median of the three runs' medians orders it faster.
+        let other = "{\"case\":\"a\",\"variant\":\"f\",\"t\":1}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":4}\n";
+        let flipped = "{\"case\":\"a\",\"variant\":\"f\",\"t\":5}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":2}\n";
+        let f = Fixture::new(&[("s.jsonl", flipped), ("t.jsonl", other), ("u.jsonl", other)]);
+        let alone = f.observe(&check_toml(&check("[\"a\"]", ""))).unwrap();
+        assert_eq!(alone.problems, ["a: f 5.00 is not below s 2.00"]);
+        let pooled = f.observe(&check_toml(&check("[\"a\"]", "pool = [\"t.jsonl\", \"u.jsonl\"]"))).unwrap();
+        assert!(pooled.problems.is_empty(), "{:?}", pooled.problems);
+        assert_eq!(pooled.value, Some(4.0));
+        assert!(pooled.detail.contains("each side the median over 3 runs"), "{}", pooled.detail);
+        // Every pooled run is held to the same protocol as the first.
+        let mixed = "{\"case\":\"a\",\"variant\":\"f\",\"t\":1,\"protocol\":\"graph-replay-events\"}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":2,\"protocol\":\"stream-events\"}\n";
+        let f = Fixture::new(&[("s.jsonl", other), ("t.jsonl", mixed)]);
+        let err = f.observe(&check_toml(&check("[\"a\"]", "pool = [\"t.jsonl\"]"))).unwrap_err();
+        assert!(err.message.contains("a compare check does not order samples recorded under different protocols"), "{}", err.message);
     }
 
     #[test]

@@ -31,14 +31,18 @@ struct Test {
 }
 
 /// Offline: latencies by the audit's matching rule (pooled over a check's runs), orderings
-/// inside the accepted run under family-wise control.
+/// inside the accepted run, or across its runs where the check pools several, under
+/// family-wise control.
 pub(super) fn offline(rule: Rule, targets: &[Target], files: &Evidence) -> Result<Vec<Row>, Diagnostic> {
     let mut pending = Vec::new();
     for t in targets {
         match &t.subject {
             Subject::Latency(l) if l.vars.iter().all(|(_, v)| v.pool.is_empty()) => pending.push(Pending { row: super::offline_latency(t, l, files)?, test: None }),
             Subject::Latency(l) => pending.push(Pending { row: pooled_offline_latency(t, l, files)?, test: None }),
-            Subject::Ordering(c) => pending.extend(orderings(t, c, files, &[c.samples.get_ref().as_str()], false, rule)?),
+            Subject::Ordering(c) => {
+                let runs: Vec<&str> = c.runs().into_iter().map(|s| s.get_ref().as_str()).collect();
+                pending.extend(orderings(t, c, files, &runs, false, rule)?);
+            }
         }
     }
     Ok(finish(pending, rule))
@@ -284,7 +288,8 @@ fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], f
             let runs = runs_of(judged)?;
             let side = Side::new(&runs, &ratio);
             let value = side.value();
-            let accepted_ratio = if fresh { Side::new(&runs_of(&[c.samples.get_ref().as_str()])?, &ratio).value() } else { value };
+            let accepted: Vec<&str> = c.runs().into_iter().map(|s| s.get_ref().as_str()).collect();
+            let accepted_ratio = if fresh { Side::new(&runs_of(&accepted)?, &ratio).value() } else { value };
             let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), case, slower]));
             let dist = log_distribution(&side, &mut rng, rule.replicates);
             let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, min_ratio.ln()));

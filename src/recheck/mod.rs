@@ -484,7 +484,7 @@ impl Target {
     pub(crate) fn samples_files(&self) -> Vec<String> {
         match &self.subject {
             Subject::Latency(l) => l.vars.iter().flat_map(|(_, v)| v.runs()).map(|s| s.get_ref().clone()).collect(),
-            Subject::Ordering(c) => vec![c.samples.get_ref().clone()],
+            Subject::Ordering(c) => c.runs().into_iter().map(|s| s.get_ref().clone()).collect(),
         }
     }
 }
@@ -753,6 +753,9 @@ pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
             for t in &targets {
                 match &t.subject {
                     Subject::Latency(l) => rows.push(offline_latency(t, l, files)?),
+                    // The rounds rule orders inside one run; an ordering pooled over runs is
+                    // the hierarchical rule's to judge, and is passed over here.
+                    Subject::Ordering(c) if !c.pool.is_empty() => not_rechecked += 1,
                     Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Accepted, rule)?),
                 }
             }
