@@ -547,7 +547,9 @@ impl Fused {
         let mut out = Vec::new();
         // The rule's warp, block and mixed forms with every pairing of load and store hints
         // (issue 16, version 15), the rule's own pairing among them as a control: at 32768
-        // columns the RMS-scaled and the plain softmax each have their own form.
+        // columns the RMS-scaled and the plain softmax each have their own form. Where the
+        // rule dispatches a hinted form (version 19), the pairings are of the form it mirrors,
+        // and the rule's own is the dispatched kernel itself under another variant's name.
         if on("hint") {
             let mut rule: Vec<Hinted> = [true, false].into_iter().filter_map(|rms| Hinted::of(Fused::choose(rows, cols, Resident::ANY, rms))).collect();
             rule.dedup();
