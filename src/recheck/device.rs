@@ -97,11 +97,43 @@ pub(crate) fn run(ws: &Workspace, rule: Rule, peers: &[PathBuf], rounds: Option<
 }
 
 /// The timing settings of the first quoted run that records them; the runs of one article
-/// are normally made with the same ones.
+/// are normally made with the same ones. Its seed too where every quoted run that records one
+/// drew the same, so that the fresh run is timed in the shuffled order of the runs it is judged
+/// against. Where they drew several (runs made since each run draws its own), no one order is
+/// theirs, and replaying the first run's would favour it: the fresh run draws its own seed.
 fn settings_of(runs: &[RunInfo]) -> Option<Settings> {
-    runs.iter().find_map(|r| r.settings)
+    let mut settings = runs.iter().find_map(|r| r.settings)?;
+    let seeds: std::collections::BTreeSet<u64> = runs.iter().filter_map(|r| r.settings.map(|s| s.seed)).collect();
+    if seeds.len() > 1 {
+        settings.seed = crate::gpu::common::fresh_seed();
+    }
+    Some(settings)
 }
 
 fn paths(runs: &[RunInfo]) -> String {
     runs.iter().map(|r| r.path.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_with_seed(path: &str, seed: u64) -> RunInfo {
+        let meta = Meta { settings: Some(Settings { rounds: 21, warmup: 5, seed, validation_fixtures: 2 }), ..Meta::default() };
+        RunInfo::from_meta(path, &meta)
+    }
+
+    #[test]
+    fn a_fresh_run_replays_the_quoted_runs_seed_only_where_they_share_one() {
+        let same = [run_with_seed("a", 20261202), run_with_seed("b", 20261202)];
+        assert_eq!(settings_of(&same).map(|s| s.seed), Some(20261202));
+        // A run that records no settings does not count as another seed.
+        let with_none = [RunInfo::from_meta("c", &Meta::default()), run_with_seed("a", 7)];
+        assert_eq!(settings_of(&with_none).map(|s| (s.seed, s.rounds)), Some((7, 21)));
+        // Runs of several seeds: a fresh one, neither of theirs (a clash has odds of 2 in 2^53).
+        let several = [run_with_seed("a", 20261202), run_with_seed("b", 6788103173458806)];
+        let seed = settings_of(&several).map(|s| s.seed).unwrap();
+        assert!(seed != 20261202 && seed != 6788103173458806, "{seed}");
+        assert!(settings_of(&[RunInfo::from_meta("c", &Meta::default())]).is_none());
+    }
 }
