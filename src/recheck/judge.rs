@@ -41,7 +41,7 @@ pub(super) fn offline(rule: Rule, targets: &[Target], files: &Evidence) -> Resul
             Subject::Latency(l) => pending.push(Pending { row: pooled_offline_latency(t, l, files)?, test: None }),
             Subject::Ordering(c) => {
                 let runs: Vec<&str> = c.runs().into_iter().map(|s| s.get_ref().as_str()).collect();
-                pending.extend(orderings(t, c, files, &runs, false, rule)?);
+                pending.extend(orderings(t, c, files, &runs, false, rule, &BTreeSet::new())?);
             }
         }
     }
@@ -60,13 +60,17 @@ pub(super) fn fresh(
     let paths: Vec<&str> = fresh.iter().map(|(_, p)| *p).collect();
     let mut pending = Vec::new();
     for t in targets {
-        if let Some(rows) = paths.iter().map(|p| super::unmeasured(t, files, p)).collect::<Result<Vec<_>, _>>()?.into_iter().flatten().next() {
-            pending.extend(rows.into_iter().map(|row| Pending { row, test: None }));
-            continue;
-        }
         match &t.subject {
-            Subject::Latency(l) => pending.push(latency(t, l, files, accepted, fresh, calibration, rule)?),
-            Subject::Ordering(c) => pending.extend(orderings(t, c, files, &paths, true, rule)?),
+            Subject::Latency(l) => match super::unmeasured(t, files, &paths)? {
+                Some(rows) => pending.extend(rows.into_iter().map(|row| Pending { row, test: None })),
+                None => pending.push(latency(t, l, files, accepted, fresh, calibration, rule)?),
+            },
+            // A pair some fresh run cannot order is INCOMPARABLE; the others are judged.
+            Subject::Ordering(c) => {
+                let rows = super::unmeasured(t, files, &paths)?.unwrap_or_default();
+                pending.extend(rows.into_iter().map(|row| Pending { row, test: None }));
+                pending.extend(orderings(t, c, files, &paths, true, rule, &super::unmeasured_pairs(c, files, &paths)?)?);
+            }
         }
     }
     Ok(finish(pending, rule))
@@ -269,12 +273,12 @@ fn latency(
 
 /// An ordering check's rows, judged in the runs `judged` (the fresh runs, or offline the
 /// accepted one); `fresh` says which, for what the row shows.
-fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], fresh: bool, rule: Rule) -> Result<Vec<Pending>, Diagnostic> {
+fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], fresh: bool, rule: Rule, skip: &BTreeSet<(String, String)>) -> Result<Vec<Pending>, Diagnostic> {
     let min_ratio = c.min_ratio.unwrap_or(1.0);
     let ratio = |v: &[f64]| v[1] / v[0];
     let mut out = Vec::new();
     for case in &c.cases {
-        for slower in &c.slower {
+        for slower in c.slower.iter().filter(|s| !skip.contains(&(case.clone(), (*s).clone()))) {
             let runs_of = |paths: &[&str]| -> Result<Vec<Vec<ByRound>>, Diagnostic> {
                 paths
                     .iter()

@@ -756,7 +756,7 @@ pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
                     // The rounds rule orders inside one run; an ordering pooled over runs is
                     // the hierarchical rule's to judge, and is passed over here.
                     Subject::Ordering(c) if !c.pool.is_empty() => not_rechecked += 1,
-                    Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Accepted, rule)?),
+                    Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Accepted, rule, &BTreeSet::new())?),
                 }
             }
             rows
@@ -859,9 +859,11 @@ pub(crate) fn against_fresh(
     }
     let mut rows = Vec::new();
     for t in targets {
-        if let Some(unjudged) = unmeasured(t, files, fresh_samples)? {
+        if let Some(unjudged) = unmeasured(t, files, &[fresh_samples])? {
             rows.extend(unjudged);
-            continue;
+            if let Subject::Latency(_) = t.subject {
+                continue;
+            }
         }
         match &t.subject {
             Subject::Latency(l) => {
@@ -872,7 +874,10 @@ pub(crate) fn against_fresh(
                 };
                 rows.push(judge_latency(t, l, files, fresh_samples, incomparable, rule)?);
             }
-            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Fresh(fresh_samples), rule)?),
+            Subject::Ordering(c) => {
+                let skip = unmeasured_pairs(c, files, &[fresh_samples])?;
+                rows.extend(judge_ordering(t, c, files, &Source::Fresh(fresh_samples), rule, &skip)?);
+            }
         }
     }
     Ok(rows)
@@ -881,13 +886,15 @@ pub(crate) fn against_fresh(
 /// What a row says when the fresh run holds no samples of a configuration its check selects.
 pub(crate) const UNMEASURED: &str = "the fresh run holds no samples this check selects";
 
-/// INCOMPARABLE rows for a target whose configurations the fresh run does not hold (a check
+/// INCOMPARABLE rows for a target whose configurations a fresh run does not hold (a check
 /// edited since the run, or a suite or peer the run lacks), so that one such check never stops
-/// the judgement of the others, nor loses a fresh run already measured; `None` when the fresh
-/// run holds every configuration the target selects.
-pub(crate) fn unmeasured(t: &Target, files: &Evidence, fresh_samples: &str) -> Result<Option<Vec<Row>>, Diagnostic> {
-    let jsonl = sample_file(files, fresh_samples)?;
-    let missing = |spec: &stat::Spec| jsonl.select(spec.select.get_ref()).is_empty();
+/// the judgement of the others, nor loses a fresh run already measured; `None` when every fresh
+/// run holds every configuration the target selects. For an ordering, one row for each pair
+/// (case, slower variant) some fresh run cannot order, and the pairs they can are judged as
+/// ever ([`unmeasured_pairs`]): a peer missing from a fresh run leaves the others judged.
+pub(crate) fn unmeasured(t: &Target, files: &Evidence, fresh: &[&str]) -> Result<Option<Vec<Row>>, Diagnostic> {
+    let runs = fresh.iter().map(|p| sample_file(files, p)).collect::<Result<Vec<_>, _>>()?;
+    let missing = |spec: &stat::Spec| runs.iter().any(|jsonl| jsonl.select(spec.select.get_ref()).is_empty());
     let row = |kind, what: String, detail: String| Row {
         registry: t.registry.clone(),
         claim: t.claim.clone(),
@@ -910,19 +917,39 @@ pub(crate) fn unmeasured(t: &Target, files: &Evidence, fresh_samples: &str) -> R
     Ok(match &t.subject {
         Subject::Latency(l) => l.vars.iter().any(|(_, v)| missing(v)).then(|| vec![row(RowKind::Latency, l.quoted.shown(), l.describe())]),
         Subject::Ordering(c) => {
-            let pairs: Vec<(&String, &String)> = c.cases.iter().flat_map(|case| c.slower.iter().map(move |s| (case, s))).collect();
-            let any_missing = pairs.iter().any(|(case, slower)| missing(&c.query(case, &c.faster)) || missing(&c.query(case, slower)));
-            any_missing.then(|| {
-                let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
-                pairs
-                    .iter()
-                    .map(|(case, slower)| {
-                        row(RowKind::Ordering, format!("{case}: {} < {slower}{need}", c.faster), format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by))
-                    })
-                    .collect()
-            })
+            let pairs = unmeasured_pairs(c, files, fresh)?;
+            let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
+            // In the check's own order of cases and variants, as judged rows are.
+            let rows: Vec<Row> = c
+                .cases
+                .iter()
+                .flat_map(|case| c.slower.iter().map(move |slower| (case, slower)))
+                .filter(|(case, slower)| pairs.contains(&((*case).clone(), (*slower).clone())))
+                .map(|(case, slower)| {
+                    row(RowKind::Ordering, format!("{case}: {} < {slower}{need}", c.faster), format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by))
+                })
+                .collect();
+            (!rows.is_empty()).then_some(rows)
         }
     })
+}
+
+/// The pairs (case, slower variant) of an ordering check that one of the `fresh` runs holds no
+/// samples of, on either side: they cannot be judged, and are left out of the judgement.
+pub(crate) fn unmeasured_pairs(c: &compare::Spec, files: &Evidence, fresh: &[&str]) -> Result<BTreeSet<(String, String)>, Diagnostic> {
+    let mut out = BTreeSet::new();
+    for path in fresh {
+        let jsonl = sample_file(files, path)?;
+        let missing = |variant: &str, case: &str| jsonl.select(c.query(case, variant).select.get_ref()).is_empty();
+        for case in &c.cases {
+            for slower in &c.slower {
+                if missing(&c.faster, case) || missing(slower, case) {
+                    out.insert((case.clone(), slower.clone()));
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn judge_latency(t: &Target, l: &Latency, files: &Evidence, fresh_samples: &str, incomparable: Option<String>, rule: Rule) -> Result<Row, Diagnostic> {
@@ -963,7 +990,8 @@ fn judge_latency(t: &Target, l: &Latency, files: &Evidence, fresh_samples: &str,
     Ok(row)
 }
 
-fn judge_ordering(t: &Target, c: &compare::Spec, files: &Evidence, source: &Source<'_>, rule: Rule) -> Result<Vec<Row>, Diagnostic> {
+/// The rows of an ordering check judged by the rounds-only rule, but for the pairs in `skip`.
+fn judge_ordering(t: &Target, c: &compare::Spec, files: &Evidence, source: &Source<'_>, rule: Rule, skip: &BTreeSet<(String, String)>) -> Result<Vec<Row>, Diagnostic> {
     let min_ratio = c.min_ratio.unwrap_or(1.0);
     let path = match source {
         Source::Accepted => c.samples.get_ref().as_str(),
@@ -973,7 +1001,7 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &Evidence, source: &Sour
     let accepted_path = c.samples.get_ref().clone();
     let mut rows = Vec::new();
     for case in &c.cases {
-        for slower in &c.slower {
+        for slower in c.slower.iter().filter(|s| !skip.contains(&(case.clone(), (*s).clone()))) {
             let ratio_in = |files: &Evidence, p: &str| -> Result<Quantity<'static>, Diagnostic> {
                 let jsonl = sample_file(files, p)?;
                 let fast = ByRound::select(&jsonl, &c.query(case, &c.faster))?;
@@ -1469,6 +1497,27 @@ mod tests {
         let row = judge(&a, &f, "NVIDIA H200", ordering_target());
         assert_eq!(row.outcome, Judgement::Mismatch, "{row:?}");
         assert!(row.accepted.unwrap() > 2.0 && row.fresh.unwrap() < 1.0, "{row:?}");
+    }
+
+    #[test]
+    fn a_peer_missing_from_the_fresh_run_leaves_the_other_pairs_judged() {
+        // The check orders `fused` before `four` and `peer`; the fresh run lacks `peer`. Both
+        // rule: the pair with `peer` is INCOMPARABLE, the pair with `four` judged (here a
+        // reversal, so a MISMATCH that a whole-check INCOMPARABLE would hide).
+        let a = samples(&[("fused", 40.0, 0.04), ("four", 90.0, 0.04), ("peer", 80.0, 0.04)], 1);
+        let f = samples(&[("fused", 95.0, 0.04), ("four", 90.0, 0.04)], 2);
+        let spec: compare::Spec = toml::from_str("samples = \"evidence/runs/a/samples.jsonl\"\nselect = { suite = \"s\", mode = \"graph\" }\nfield = \"host_us\"\nstatistic = \"median\"\nfaster = \"fused\"\nslower = [\"four\", \"peer\"]\ncases = [\"c\"]\n").unwrap();
+        let target = Target { registry: "claims/t.toml".into(), claim: "C2".into(), check: 1, subject: Subject::Ordering(spec) };
+        for rule in [Rule::default(), Rule::rounds(20261202, 2000)] {
+            let (_dir, files) = root_with(&a, &f, "NVIDIA H200");
+            let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+            let accepted = [RunInfo::read(&files, "evidence/runs/a").unwrap()];
+            let rows = against_fresh(rule, std::slice::from_ref(&target), &accepted, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap();
+            let outcomes: Vec<(&str, Judgement)> = rows.iter().map(|r| (r.what.as_str(), r.outcome)).collect();
+            assert_eq!(outcomes.len(), 2, "{rows:?}");
+            assert!(outcomes.contains(&("c: fused < peer", Judgement::Incomparable)), "{outcomes:?}");
+            assert!(outcomes.contains(&("c: fused < four", Judgement::Mismatch)), "{outcomes:?}");
+        }
     }
 
     #[test]
