@@ -73,12 +73,17 @@ fn default_by() -> String {
 impl Spec {
     /// The root-relative files this check reads.
     pub(super) fn files(&self) -> Vec<&str> {
-        self.runs().into_iter().map(|s| s.get_ref().as_str()).collect()
+        self.run_paths()
     }
 
     /// The samples files of the runs this check orders in: `samples`, then every pooled file.
     pub(crate) fn runs(&self) -> Vec<&Spanned<String>> {
         std::iter::once(&self.samples).chain(&self.pool).collect()
+    }
+
+    /// [`Self::runs`] as root-relative paths.
+    pub(crate) fn run_paths(&self) -> Vec<&str> {
+        self.runs().into_iter().map(|s| s.get_ref().as_str()).collect()
     }
 
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
@@ -164,15 +169,9 @@ impl Spec {
             value: Some(smallest),
             unit: None,
             problems,
-            detail: match self.pool.len() {
-                0 => format!("{} against {} over {} cases; smallest ratio {smallest:.3}", self.faster, self.slower.join(", "), self.cases.len()),
-                more => format!(
-                    "{} against {} over {} cases, each side the median over {} runs; smallest ratio {smallest:.3}",
-                    self.faster,
-                    self.slower.join(", "),
-                    self.cases.len(),
-                    more + 1
-                ),
+            detail: {
+                let pooled = if self.pool.is_empty() { String::new() } else { format!(", each side the median over {} runs", self.pool.len() + 1) };
+                format!("{} against {} over {} cases{pooled}; smallest ratio {smallest:.3}", self.faster, self.slower.join(", "), self.cases.len())
             },
         })
     }

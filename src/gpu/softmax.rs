@@ -563,9 +563,10 @@ impl Fused {
         if on("cgwb")
             && !on("hint")
             && let Some(of) = Hinted::of(plain)
-            && plain != (Fused::Hint { of, ld: 3, st: 1 })
+            && let cgwb = (Fused::Hint { of, ld: 3, st: 1 })
+            && plain != cgwb
         {
-            out.push(Fused::Hint { of, ld: 3, st: 1 });
+            out.push(cgwb);
         }
         // The control of version 19: where the rule dispatches a hinted form, the same form
         // with the streaming loads and stores it had until then, plain and RMS-scaled alike.

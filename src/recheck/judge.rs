@@ -39,10 +39,7 @@ pub(super) fn offline(rule: Rule, targets: &[Target], files: &Evidence) -> Resul
         match &t.subject {
             Subject::Latency(l) if l.vars.iter().all(|(_, v)| v.pool.is_empty()) => pending.push(Pending { row: super::offline_latency(t, l, files)?, test: None }),
             Subject::Latency(l) => pending.push(Pending { row: pooled_offline_latency(t, l, files)?, test: None }),
-            Subject::Ordering(c) => {
-                let runs: Vec<&str> = c.runs().into_iter().map(|s| s.get_ref().as_str()).collect();
-                pending.extend(orderings(t, c, files, &runs, false, rule, &BTreeSet::new())?);
-            }
+            Subject::Ordering(c) => pending.extend(orderings(t, c, files, &c.run_paths(), false, rule, &BTreeSet::new())?),
         }
     }
     Ok(finish(pending, rule))
@@ -60,17 +57,15 @@ pub(super) fn fresh(
     let paths: Vec<&str> = fresh.iter().map(|(_, p)| *p).collect();
     let mut pending = Vec::new();
     for t in targets {
+        // What some fresh run cannot judge is INCOMPARABLE: a latency whole, an ordering by
+        // its pairs, the others judged.
+        let unjudged = super::unmeasured(t, files, &paths)?;
+        let latency_unmeasured = !unjudged.rows.is_empty();
+        pending.extend(unjudged.rows.into_iter().map(|row| Pending { row, test: None }));
         match &t.subject {
-            Subject::Latency(l) => match super::unmeasured(t, files, &paths)? {
-                Some(rows) => pending.extend(rows.into_iter().map(|row| Pending { row, test: None })),
-                None => pending.push(latency(t, l, files, accepted, fresh, calibration, rule)?),
-            },
-            // A pair some fresh run cannot order is INCOMPARABLE; the others are judged.
-            Subject::Ordering(c) => {
-                let rows = super::unmeasured(t, files, &paths)?.unwrap_or_default();
-                pending.extend(rows.into_iter().map(|row| Pending { row, test: None }));
-                pending.extend(orderings(t, c, files, &paths, true, rule, &super::unmeasured_pairs(c, files, &paths)?)?);
-            }
+            Subject::Latency(_) if latency_unmeasured => {}
+            Subject::Latency(l) => pending.push(latency(t, l, files, accepted, fresh, calibration, rule)?),
+            Subject::Ordering(c) => pending.extend(orderings(t, c, files, &paths, true, rule, &unjudged.pairs)?),
         }
     }
     Ok(finish(pending, rule))
@@ -276,6 +271,7 @@ fn latency(
 fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], fresh: bool, rule: Rule, skip: &BTreeSet<(String, String)>) -> Result<Vec<Pending>, Diagnostic> {
     let min_ratio = c.min_ratio.unwrap_or(1.0);
     let ratio = |v: &[f64]| v[1] / v[0];
+    let accepted = c.run_paths();
     let mut out = Vec::new();
     for case in &c.cases {
         for slower in c.slower.iter().filter(|s| !skip.contains(&(case.clone(), (*s).clone()))) {
@@ -292,7 +288,6 @@ fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], f
             let runs = runs_of(judged)?;
             let side = Side::new(&runs, &ratio);
             let value = side.value();
-            let accepted: Vec<&str> = c.runs().into_iter().map(|s| s.get_ref().as_str()).collect();
             let accepted_ratio = if fresh { Side::new(&runs_of(&accepted)?, &ratio).value() } else { value };
             let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), case, slower]));
             let dist = log_distribution(&side, &mut rng, rule.replicates);

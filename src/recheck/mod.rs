@@ -484,7 +484,7 @@ impl Target {
     pub(crate) fn samples_files(&self) -> Vec<String> {
         match &self.subject {
             Subject::Latency(l) => l.vars.iter().flat_map(|(_, v)| v.runs()).map(|s| s.get_ref().clone()).collect(),
-            Subject::Ordering(c) => c.runs().into_iter().map(|s| s.get_ref().clone()).collect(),
+            Subject::Ordering(c) => c.run_paths().into_iter().map(str::to_string).collect(),
         }
     }
 }
@@ -859,13 +859,11 @@ pub(crate) fn against_fresh(
     }
     let mut rows = Vec::new();
     for t in targets {
-        if let Some(unjudged) = unmeasured(t, files, &[fresh_samples])? {
-            rows.extend(unjudged);
-            if let Subject::Latency(_) = t.subject {
-                continue;
-            }
-        }
+        let unjudged = unmeasured(t, files, &[fresh_samples])?;
+        let latency_unmeasured = !unjudged.rows.is_empty();
+        rows.extend(unjudged.rows);
         match &t.subject {
+            Subject::Latency(_) if latency_unmeasured => {}
             Subject::Latency(l) => {
                 let dir = run_dir(l.vars[0].1.samples.get_ref());
                 let incomparable = match accepted.iter().find(|r| r.path == dir) {
@@ -874,10 +872,7 @@ pub(crate) fn against_fresh(
                 };
                 rows.push(judge_latency(t, l, files, fresh_samples, incomparable, rule)?);
             }
-            Subject::Ordering(c) => {
-                let skip = unmeasured_pairs(c, files, &[fresh_samples])?;
-                rows.extend(judge_ordering(t, c, files, &Source::Fresh(fresh_samples), rule, &skip)?);
-            }
+            Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Fresh(fresh_samples), rule, &unjudged.pairs)?),
         }
     }
     Ok(rows)
@@ -886,13 +881,20 @@ pub(crate) fn against_fresh(
 /// What a row says when the fresh run holds no samples of a configuration its check selects.
 pub(crate) const UNMEASURED: &str = "the fresh run holds no samples this check selects";
 
-/// INCOMPARABLE rows for a target whose configurations a fresh run does not hold (a check
-/// edited since the run, or a suite or peer the run lacks), so that one such check never stops
-/// the judgement of the others, nor loses a fresh run already measured; `None` when every fresh
-/// run holds every configuration the target selects. For an ordering, one row for each pair
-/// (case, slower variant) some fresh run cannot order, and the pairs they can are judged as
-/// ever ([`unmeasured_pairs`]): a peer missing from a fresh run leaves the others judged.
-pub(crate) fn unmeasured(t: &Target, files: &Evidence, fresh: &[&str]) -> Result<Option<Vec<Row>>, Diagnostic> {
+/// What the fresh runs cannot judge of a target: its INCOMPARABLE rows, and for an ordering the
+/// pairs (case, slower variant) they are for, which the judgement leaves out.
+#[derive(Default)]
+pub(crate) struct Unmeasured {
+    pub rows: Vec<Row>,
+    pub pairs: BTreeSet<(String, String)>,
+}
+
+/// What of a target some fresh run holds no samples of (a check edited since the run, or a
+/// suite or peer the run lacks), so that one such check never stops the judgement of the
+/// others, nor loses a fresh run already measured. A latency missing any of its samples is one
+/// INCOMPARABLE row. An ordering gets one row for each pair a fresh run cannot order, and the
+/// pairs it can are judged as ever: a peer missing from a fresh run leaves the others judged.
+pub(crate) fn unmeasured(t: &Target, files: &Evidence, fresh: &[&str]) -> Result<Unmeasured, Diagnostic> {
     let runs = fresh.iter().map(|p| sample_file(files, p)).collect::<Result<Vec<_>, _>>()?;
     let missing = |spec: &stat::Spec| runs.iter().any(|jsonl| jsonl.select(spec.select.get_ref()).is_empty());
     let row = |kind, what: String, detail: String| Row {
@@ -914,37 +916,24 @@ pub(crate) fn unmeasured(t: &Target, files: &Evidence, fresh: &[&str]) -> Result
         adjusted: None,
         runs: None,
     };
-    Ok(match &t.subject {
-        Subject::Latency(l) => l.vars.iter().any(|(_, v)| missing(v)).then(|| vec![row(RowKind::Latency, l.quoted.shown(), l.describe())]),
+    let mut out = Unmeasured::default();
+    match &t.subject {
+        Subject::Latency(l) => {
+            if l.vars.iter().any(|(_, v)| missing(v)) {
+                out.rows.push(row(RowKind::Latency, l.quoted.shown(), l.describe()));
+            }
+        }
         Subject::Ordering(c) => {
-            let pairs = unmeasured_pairs(c, files, fresh)?;
             let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
             // In the check's own order of cases and variants, as judged rows are.
-            let rows: Vec<Row> = c
-                .cases
-                .iter()
-                .flat_map(|case| c.slower.iter().map(move |slower| (case, slower)))
-                .filter(|(case, slower)| pairs.contains(&((*case).clone(), (*slower).clone())))
-                .map(|(case, slower)| {
-                    row(RowKind::Ordering, format!("{case}: {} < {slower}{need}", c.faster), format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by))
-                })
-                .collect();
-            (!rows.is_empty()).then_some(rows)
-        }
-    })
-}
-
-/// The pairs (case, slower variant) of an ordering check that one of the `fresh` runs holds no
-/// samples of, on either side: they cannot be judged, and are left out of the judgement.
-pub(crate) fn unmeasured_pairs(c: &compare::Spec, files: &Evidence, fresh: &[&str]) -> Result<BTreeSet<(String, String)>, Diagnostic> {
-    let mut out = BTreeSet::new();
-    for path in fresh {
-        let jsonl = sample_file(files, path)?;
-        let missing = |variant: &str, case: &str| jsonl.select(c.query(case, variant).select.get_ref()).is_empty();
-        for case in &c.cases {
-            for slower in &c.slower {
-                if missing(&c.faster, case) || missing(slower, case) {
-                    out.insert((case.clone(), slower.clone()));
+            for case in &c.cases {
+                let fast_missing = missing(&c.query(case, &c.faster));
+                for slower in &c.slower {
+                    if fast_missing || missing(&c.query(case, slower)) {
+                        let detail = format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by);
+                        out.rows.push(row(RowKind::Ordering, format!("{case}: {} < {slower}{need}", c.faster), detail));
+                        out.pairs.insert((case.clone(), slower.clone()));
+                    }
                 }
             }
         }
