@@ -2,12 +2,15 @@
 # The H200 jobs, each in one call: environment, then either
 #   measure N  — `run --suite all --repeat N` (one process per run), then N times the peers
 #                (benches/torch_softmax.py) and `bench softmax --peer`, each a fresh process;
+#   bench N    — N times the peers and `bench softmax --peer`, each a fresh process (replicates
+#                of the benchmark alone, without the suites);
 #   recheck N  — N times the peers and `recheck --gpu --peer`, each a fresh run;
 # then every new run's manifest verified and all of them packed into $OUT/runs.tgz.
 # A job stops starting new work once BUDGET_S seconds have passed (default 420), so that it
 # ends inside the device's 10-minute limit with what it has.
 # Usage (on the device machine, from the repository root):
 #   bash benches/h200-job.sh measure 3
+#   bash benches/h200-job.sh bench 6
 #   bash benches/h200-job.sh recheck 2
 # Liger Kernel's wheel, if carried in .whl/, is installed for the peers first.
 set -uo pipefail
@@ -26,14 +29,21 @@ fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/nvidia-smi.txt"
 before=$(ls evidence/runs 2>/dev/null | sort)
 left() { [ "$SECONDS" -lt "$BUDGET_S" ]; }
+# N benches, each with fresh peers, each a fresh process.
+benches() {
+  for i in $(seq 1 "$n"); do
+    left || { echo "budget spent: stopping before bench $i" | tee -a "$OUT/bench.log"; break; }
+    python3 benches/torch_softmax.py "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+    $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
+  done
+}
 case "$what" in
   measure)
     $bin run --suite all --repeat "$n" 2>&1 | tee -a "$OUT/run.log"
-    for i in $(seq 1 "$n"); do
-      left || { echo "budget spent: stopping before bench $i" | tee -a "$OUT/bench.log"; break; }
-      python3 benches/torch_softmax.py "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
-      $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
-    done
+    benches
+    ;;
+  bench)
+    benches
     ;;
   recheck)
     for i in $(seq 1 "$n"); do
