@@ -4,8 +4,11 @@
 //! What it does: for every case in `cases`, computes `statistic` of `field` over the samples
 //! of `select` plus that case and each variant, and checks that `faster`'s value is below every
 //! `slower` variant's, by at least `min-ratio` (slower ÷ faster) when given. With `by = "mode"`
-//! the names are submission modes (`graph` against `stream`) instead of variants. Yields the
-//! smallest ratio found, so a quoted "at least 1.2×" can be checked too.
+//! the names are submission modes (`graph` against `stream`) instead of variants; `by` may name
+//! any field, such as hyperfine's `command` or cargo-criterion's `function`. A case is a value
+//! of `case-field` (default `case`, this repository's own runs; cargo-criterion's `value`, for
+//! instance); without `cases` the ordering is judged once, over every record `select` picks.
+//! Yields the smallest ratio found, so a quoted "at least 1.2×" can be checked too.
 //!
 //! Why: orderings survive a change of device better than absolute times, and they are what
 //! readers remember; each one should be recomputed from the samples.
@@ -22,6 +25,22 @@
 //! cases = ["4096x4096", "4096x128"]
 //! ```
 //! Fails as `4096x128: fused 7.52 is not below cudnn 7.07`.
+//!
+//! Another harness's benchmarks, ordered by function in each parameter of a criterion group:
+//! ```toml
+//! [[claim.check]]
+//! kind = "compare"
+//! samples = "evidence/output.json"
+//! format = "cargo-criterion"
+//! select = { group = "Individual Block Simulation" }
+//! field = "time_ns"
+//! statistic = "mean"
+//! by = "function"
+//! faster = "ethers-reth"
+//! slower = ["Ipc", "Local_Http"]
+//! case-field = "value"
+//! cases = ["Block: 0, TotalGas: 30,312,275"]
+//! ```
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -43,7 +62,12 @@ pub(crate) struct Spec {
     pub statistic: Spanned<String>,
     pub faster: String,
     pub slower: Vec<String>,
+    /// The cases to order in, values of `case_field`; none means one ordering over every record
+    /// `select` picks (see [`Self::cases`]).
+    #[serde(default)]
     pub cases: Vec<String>,
+    #[serde(default = "default_case_field")]
+    pub case_field: Spanned<String>,
     #[serde(default)]
     pub min_ratio: Option<f64>,
     /// As `stat`'s: the evidence format, the JSON records path, a filter, derived fields.
@@ -70,6 +94,23 @@ fn default_by() -> String {
     "variant".into()
 }
 
+fn default_case_field() -> Spanned<String> {
+    Spanned::new(0..0, "case".into())
+}
+
+/// A side's value in a problem: two decimals, or three significant digits where that shows
+/// more (a time in seconds, such as hyperfine's 0.0045, would otherwise read 0.00).
+fn shown(v: f64) -> String {
+    let digits = if v.is_finite() && v != 0.0 { (2 - v.abs().log10().floor() as i64).clamp(2, 15) as usize } else { 2 };
+    format!("{v:.digits$}")
+}
+
+/// `what` in `case`, as rows and problems name it: `case: what`, or `what` alone for the one
+/// ordering of a check without cases.
+pub(crate) fn in_case(case: &str, what: &str) -> String {
+    if case.is_empty() { what.to_string() } else { format!("{case}: {what}") }
+}
+
 impl Spec {
     /// The root-relative files this check reads.
     pub(super) fn files(&self) -> Vec<&str> {
@@ -87,16 +128,41 @@ impl Spec {
     }
 
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
-        if self.slower.is_empty() || self.cases.is_empty() {
-            return Err(("a compare check needs at least one `slower` variant and one case".into(), self.select.span()));
+        if self.slower.is_empty() {
+            return Err(("a compare check needs at least one `slower` variant".into(), self.select.span()));
+        }
+        // An empty name would read as "no case" (see `cases`), so it is refused, not guessed at.
+        if self.cases.iter().any(|c| c.is_empty()) {
+            return Err(("a case of a compare check cannot be empty: leave `cases` out to order over every selected record".into(), self.select.span()));
+        }
+        let case_field = self.case_field.get_ref();
+        if !self.cases.is_empty() && (case_field.is_empty() || *case_field == self.by) {
+            let span = if self.case_field.span().is_empty() { self.select.span() } else { self.case_field.span() };
+            return Err((format!("`case-field` must name a field other than `by` (`{}`), found `{case_field}`", self.by), span));
+        }
+        // Each side's records are `select` plus the case and the name; a `select` that fixes
+        // either already would make every side the same records, or none.
+        for (key, what) in [(&self.by, "`by`"), (case_field, "`case-field`")] {
+            if (what == "`by`" || !self.cases.is_empty()) && self.select.get_ref().contains_key(key.as_str()) {
+                return Err((format!("`select` fixes `{key}`, which {what} names: the check would compare a field with itself"), self.select.span()));
+            }
         }
         self.query("", "").validate()
     }
 
-    /// The `stat` query for one case and variant.
+    /// The cases the check orders in, in its own order: `cases`, or, when it names none, one
+    /// unnamed case (the empty string) that adds nothing to `select`. [`Self::validate`]
+    /// refuses an empty name among `cases`, so the empty string means only this.
+    pub(crate) fn cases(&self) -> Vec<&str> {
+        if self.cases.is_empty() { vec![""] } else { self.cases.iter().map(String::as_str).collect() }
+    }
+
+    /// The `stat` query for one case (from [`Self::cases`]) and variant.
     pub(crate) fn query(&self, case: &str, variant: &str) -> stat::Spec {
         let mut select = self.select.get_ref().clone();
-        select.insert("case".into(), toml::Value::String(case.into()));
+        if !case.is_empty() {
+            select.insert(self.case_field.get_ref().clone(), toml::Value::String(case.into()));
+        }
         select.insert(self.by.clone(), toml::Value::String(variant.into()));
         stat::Spec {
             samples: self.samples.clone(),
@@ -131,11 +197,9 @@ impl Spec {
             return Ok(());
         }
         let names = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
-        Err(format!(
-            "{case}: `{}` was timed by {} and `{other}` by {}: a compare check does not order samples recorded under different protocols",
-            self.faster,
-            names(&a),
-            names(&b)
+        Err(in_case(
+            case,
+            &format!("`{}` was timed by {} and `{other}` by {}: a compare check does not order samples recorded under different protocols", self.faster, names(&a), names(&b)),
         ))
     }
 
@@ -143,7 +207,7 @@ impl Spec {
         let mut problems = Vec::new();
         let mut smallest = f64::INFINITY;
         let runs = self.runs().into_iter().map(|file| Ok((file, ctx.jsonl(file)?))).collect::<Result<Vec<_>, Diagnostic>>()?;
-        for case in &self.cases {
+        for case in self.cases() {
             let fast = self.query(case, &self.faster).compute(ctx)?.0;
             for other in &self.slower {
                 // The same question from another registry is answered once per process.
@@ -161,7 +225,7 @@ impl Spec {
                 };
                 if !ok {
                     let need = self.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
-                    problems.push(format!("{case}: {} {fast:.2} is not below {other} {slow:.2}{need}", self.faster));
+                    problems.push(in_case(case, &format!("{} {} is not below {other} {}{need}", self.faster, shown(fast), shown(slow))));
                 }
             }
         }
@@ -171,7 +235,8 @@ impl Spec {
             problems,
             detail: {
                 let pooled = if self.pool.is_empty() { String::new() } else { format!(", each side the median over {} runs", self.pool.len() + 1) };
-                format!("{} against {} over {} cases{pooled}; smallest ratio {smallest:.3}", self.faster, self.slower.join(", "), self.cases.len())
+                let over = if self.cases.is_empty() { "every selected record".to_string() } else { format!("{} cases", self.cases.len()) };
+                format!("{} against {} over {over}{pooled}; smallest ratio {smallest:.3}", self.faster, self.slower.join(", "))
             },
         })
     }
@@ -179,7 +244,7 @@ impl Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{Fixture, check_toml};
+    use super::super::testing::{Fixture, check_toml, parse_error};
 
     const SAMPLES: &str = "{\"case\":\"a\",\"variant\":\"f\",\"t\":1}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":2}\n{\"case\":\"b\",\"variant\":\"f\",\"t\":3}\n{\"case\":\"b\",\"variant\":\"s\",\"t\":2}\n";
 
@@ -251,6 +316,55 @@ mod tests {
         let f = Fixture::new(&[("s.jsonl", samples)]);
         let body = "kind = \"compare\"\nsamples = \"s.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"median\"\nby = \"mode\"\nfaster = \"graph\"\nslower = [\"stream\"]\ncases = [\"a\"]";
         assert_eq!(f.observe(&check_toml(body)).unwrap().value, Some(3.0));
+    }
+
+    /// Records as hyperfine's reader yields them: one command a record set, no case.
+    const COMMANDS: &str = "{\"command\":\"grep x\",\"time_s\":0.020}\n{\"command\":\"grep x\",\"time_s\":0.022}\n{\"command\":\"rg x\",\"time_s\":0.004}\n{\"command\":\"rg x\",\"time_s\":0.005}\n";
+
+    fn by_command(faster: &str, slower: &str, extra: &str) -> String {
+        format!("kind = \"compare\"\nsamples = \"h.jsonl\"\nselect = {{}}\nfield = \"time_s\"\nstatistic = \"median\"\nby = \"command\"\nfaster = \"{faster}\"\nslower = [\"{slower}\"]\n{extra}")
+    }
+
+    #[test]
+    fn without_cases_one_ordering_is_judged_over_every_selected_record() {
+        let f = Fixture::new(&[("h.jsonl", COMMANDS)]);
+        let obs = f.observe(&check_toml(&by_command("rg x", "grep x", ""))).unwrap();
+        assert!(obs.problems.is_empty(), "{:?}", obs.problems);
+        assert!((obs.value.unwrap() - 0.021 / 0.0045).abs() < 1e-9, "{:?}", obs.value);
+        assert!(obs.detail.contains("over every selected record"), "{}", obs.detail);
+        // The other way round it fails, and the problem names no case.
+        let obs = f.observe(&check_toml(&by_command("grep x", "rg x", ""))).unwrap();
+        assert_eq!(obs.problems, ["grep x 0.0210 is not below rg x 0.00450"]);
+    }
+
+    #[test]
+    fn a_name_no_record_holds_is_an_error_not_a_pass() {
+        let f = Fixture::new(&[("h.jsonl", COMMANDS)]);
+        assert!(f.observe(&check_toml(&by_command("rg x", "ag x", ""))).is_err());
+    }
+
+    #[test]
+    fn cases_may_be_values_of_another_field() {
+        // As cargo-criterion's reader splits `group/function/value`.
+        let samples = "{\"function\":\"new\",\"value\":\"64\",\"t\":1}\n{\"function\":\"old\",\"value\":\"64\",\"t\":2}\n{\"function\":\"new\",\"value\":\"1024\",\"t\":9}\n{\"function\":\"old\",\"value\":\"1024\",\"t\":8}\n";
+        let f = Fixture::new(&[("c.jsonl", samples)]);
+        let body = "kind = \"compare\"\nsamples = \"c.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"median\"\nby = \"function\"\nfaster = \"new\"\nslower = [\"old\"]\ncase-field = \"value\"\ncases = [\"64\", \"1024\"]";
+        let obs = f.observe(&check_toml(body)).unwrap();
+        assert_eq!(obs.problems, ["1024: new 9.00 is not below old 8.00"]);
+        // Without `case-field`, the cases are looked up in `case`, which these records lack.
+        assert!(f.observe(&check_toml(&body.replace("case-field = \"value\"\n", ""))).is_err());
+    }
+
+    #[test]
+    fn ambiguous_cases_and_fields_are_refused_where_written() {
+        assert!(parse_error(&by_command("a", "b", "cases = [\"\"]")).contains("cannot be empty"));
+        assert!(parse_error(&by_command("a", "b", "case-field = \"command\"\ncases = [\"x\"]")).contains("other than `by`"));
+        let fixed = by_command("a", "b", "").replace("select = {}", "select = { command = \"a\" }");
+        assert!(parse_error(&fixed).contains("`select` fixes `command`"));
+        let fixed = check("[\"a\"]", "").replace("select = {}", "select = { case = \"a\" }");
+        assert!(parse_error(&fixed).contains("`select` fixes `case`"));
+        // Without cases, `select` may fix what `case-field` would name.
+        let _ = check_toml(&by_command("a", "b", "").replace("select = {}", "select = { case = \"a\" }"));
     }
 
     #[test]

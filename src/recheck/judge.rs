@@ -273,8 +273,8 @@ fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], f
     let ratio = |v: &[f64]| v[1] / v[0];
     let accepted = c.run_paths();
     let mut out = Vec::new();
-    for case in &c.cases {
-        for slower in c.slower.iter().filter(|s| !skip.contains(&(case.clone(), (*s).clone()))) {
+    for case in c.cases() {
+        for slower in c.slower.iter().filter(|s| !skip.contains(&(case.to_string(), (*s).clone()))) {
             let runs_of = |paths: &[&str]| -> Result<Vec<Vec<ByRound>>, Diagnostic> {
                 paths
                     .iter()
@@ -298,7 +298,7 @@ fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], f
                 claim: t.claim.clone(),
                 check: t.check,
                 kind: RowKind::Ordering,
-                what: format!("{case}: {} < {slower}{need}", c.faster),
+                what: compare::in_case(case, &format!("{} < {slower}{need}", c.faster)),
                 accepted: Some(accepted_ratio),
                 fresh: fresh.then_some(value),
                 summary: None,

@@ -926,13 +926,13 @@ pub(crate) fn unmeasured(t: &Target, files: &Evidence, fresh: &[&str]) -> Result
         Subject::Ordering(c) => {
             let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
             // In the check's own order of cases and variants, as judged rows are.
-            for case in &c.cases {
+            for case in c.cases() {
                 let fast_missing = missing(&c.query(case, &c.faster));
                 for slower in &c.slower {
                     if fast_missing || missing(&c.query(case, slower)) {
                         let detail = format!("{} {} by {}", c.statistic.get_ref(), c.field.get_ref(), c.by);
-                        out.rows.push(row(RowKind::Ordering, format!("{case}: {} < {slower}{need}", c.faster), detail));
-                        out.pairs.insert((case.clone(), slower.clone()));
+                        out.rows.push(row(RowKind::Ordering, compare::in_case(case, &format!("{} < {slower}{need}", c.faster)), detail));
+                        out.pairs.insert((case.to_string(), slower.clone()));
                     }
                 }
             }
@@ -989,8 +989,8 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &Evidence, source: &Sour
     // The accepted run's ratio is shown beside a fresh judgement, for reference.
     let accepted_path = c.samples.get_ref().clone();
     let mut rows = Vec::new();
-    for case in &c.cases {
-        for slower in c.slower.iter().filter(|s| !skip.contains(&(case.clone(), (*s).clone()))) {
+    for case in c.cases() {
+        for slower in c.slower.iter().filter(|s| !skip.contains(&(case.to_string(), (*s).clone()))) {
             let ratio_in = |files: &Evidence, p: &str| -> Result<Quantity<'static>, Diagnostic> {
                 let jsonl = sample_file(files, p)?;
                 let fast = ByRound::select(&jsonl, &c.query(case, &c.faster))?;
@@ -1011,7 +1011,7 @@ fn judge_ordering(t: &Target, c: &compare::Spec, files: &Evidence, source: &Sour
                 claim: t.claim.clone(),
                 check: t.check,
                 kind: RowKind::Ordering,
-                what: format!("{case}: {} < {slower}{need}", c.faster),
+                what: compare::in_case(case, &format!("{} < {slower}{need}", c.faster)),
                 accepted: Some(accepted_ratio),
                 fresh: match source {
                     Source::Accepted => None,
