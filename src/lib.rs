@@ -83,8 +83,9 @@
 //!   with the same buffer sets; the shuffled orders among them counted) as A/A
 //!   pairs; `recheck::device` asks the GPU
 //!   suite for a fresh run; `recheck::harness` pairs another harness's fresh output with the
-//!   accepted evidence files (by `--map`, layout or name) and judges it by the same rule, and
-//!   offline reads a latency through its check's own query when that query is not plain JSONL.
+//!   accepted evidence files (by `--map`, layout or name) and judges its latencies and
+//!   orderings by the same rule, and offline reads a latency through its check's own query,
+//!   and judges an ordering inside its file, when that query is not plain JSONL.
 //! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON, the
 //!   recheck table and `recheck.json`, the review file, the benchmark table and its JSON, `suggest`'s TOML
 //!   (`report::suggest`), the HTML review page (`report::html`), and for CI the audit's findings as located annotations

@@ -74,3 +74,49 @@ fn a_path_that_pairs_with_nothing_is_bad_input() {
     let (code, _, err) = recheck(&root(0.25), &["--fresh", "rerun", "--map", "evidence/hyperfine/accepted.json=../x.json"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// A root whose one sentence orders three providers by cargo-criterion records: the anvil
+/// example's real output (examples/anvil-benchmarks/, MIT, credited there), one ordering over
+/// every record of the Sequential Simulation group.
+fn ordering_root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for d in ["article", "claims", "evidence", "rerun"] {
+        std::fs::create_dir_all(dir.path().join(d)).unwrap();
+    }
+    std::fs::copy("examples/anvil-benchmarks/evidence/output.json", dir.path().join("evidence/output.json")).unwrap();
+    let article = "# Providers\n\nIn the sequential simulation ethers-reth is faster than both other providers.\n";
+    std::fs::write(dir.path().join("article/a.md"), article).unwrap();
+    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+    let registry = format!(
+        "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"O1\"\nquote = \"In the sequential simulation ethers-reth is faster than both other providers.\"\nverdict = \"retain\"\nfinding = \"By the median iteration.\"\n\n  [[claim.check]]\n  kind = \"compare\"\n  samples = \"evidence/output.json\"\n  format = \"cargo-criterion\"\n  select = {{ group = \"Sequential Simulation\" }}\n  field = \"time_ns\"\n  statistic = \"median\"\n  by = \"function\"\n  faster = \"ethers-reth\"\n  slower = [\"Ipc\", \"Local_Http\"]\n"
+    );
+    std::fs::write(dir.path().join("claims/a.toml"), registry).unwrap();
+    dir
+}
+
+#[test]
+fn an_ordering_over_criterion_records_is_judged_offline_and_in_a_fresh_file() {
+    let dir = ordering_root();
+    let (code, out, err) = recheck(&dir, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("ethers-reth < Ipc") && out.contains("ethers-reth < Local_Http"), "{out}");
+    assert!(out.contains("2 rows (2 MATCH, 0 MISMATCH"), "{out}");
+    // The same records as a fresh result: the same orderings hold.
+    std::fs::copy(dir.path().join("evidence/output.json"), dir.path().join("rerun/output.json")).unwrap();
+    let (code, out, err) = recheck(&dir, &["--fresh", "rerun/output.json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 rows (2 MATCH, 0 MISMATCH"), "{out}");
+    // A fresh result where ethers-reth and Ipc traded names: that ordering is shown not to
+    // hold; one without Local_Http cannot judge that pair, and the other is still judged.
+    let text = std::fs::read_to_string(dir.path().join("evidence/output.json")).unwrap();
+    let swapped = text.replace("/ethers-reth/", "/SWAP/").replace("/Ipc/", "/ethers-reth/").replace("/SWAP/", "/Ipc/");
+    std::fs::write(dir.path().join("rerun/output.json"), swapped).unwrap();
+    let (code, out, err) = recheck(&dir, &["--fresh", "rerun/output.json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("1 MISMATCH"), "{out}");
+    let without: String = text.lines().filter(|l| !l.contains("/Local_Http/")).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.path().join("rerun/output.json"), without).unwrap();
+    let (code, out, err) = recheck(&dir, &["--fresh", "rerun/output.json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 rows (1 MATCH, 0 MISMATCH, 0 INCONCLUSIVE, 1 INCOMPARABLE)"), "{out}");
+}

@@ -1,7 +1,8 @@
 //! `recheck --fresh PATH` for the output of another harness (hyperfine, criterion, Google
 //! Benchmark, nvbench, pytest-benchmark, or records in JSON, JSONL, CSV, TSV): the user reran
-//! their own benchmark and asks which quoted latencies still hold. PATH is a file or a folder;
-//! each accepted evidence file a latency reads is paired with a fresh one by `--map
+//! their own benchmark and asks which quoted latencies and orderings still hold. PATH is a
+//! file or a folder; each accepted evidence file a latency or an ordering reads is paired with
+//! a fresh one by `--map
 //! ACCEPTED=FRESH`, else by the same relative layout under the folder (the accepted file's path
 //! with leading folders dropped until it names a file under PATH), else, for a file, by being
 //! the only accepted file or one of the same name. The fresh file is read by the accepted file's
@@ -9,9 +10,12 @@
 //! our own runs ([`super::judge`]); claimcheck never runs the user's command.
 //!
 //! A harness's result is one run: each of its samples is resampled on its own (there are no
-//! rounds), and with no calibration of the spread between its runs, neither side is widened,
-//! which the rows say. A fresh file in another format than the accepted one, or one that holds
-//! no samples the check selects, is INCOMPARABLE.
+//! rounds), each variable's apart from the others' (two commands' fifth samples are not a
+//! pair), and with no calibration of the spread between its runs, neither side is widened,
+//! which the rows say. An ordering is judged inside the fresh file, as our own orderings are
+//! inside the fresh run, and offline inside the accepted file. A fresh file in another format
+//! than the accepted one, or one that holds no samples the check selects, is INCOMPARABLE (for
+//! an ordering, only the pairs it cannot judge).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,7 +23,7 @@ use std::path::Path;
 use toml::Spanned;
 
 use super::{ByRound, Judgement, Latency, Mode, Report, Row, RowKind, Rule, RunInfo, Subject, Target, judge, targets};
-use crate::checks::{Context, query, stat};
+use crate::checks::{Context, compare, query, stat};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::store::Evidence;
 use crate::stats::Statistic;
@@ -47,9 +51,16 @@ pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> 
             Subject::Ordering(_) => None,
         })
         .collect();
-    not_rechecked += all.len() - latencies.len();
+    let orderings: Vec<(&Target, &compare::Spec)> = all
+        .iter()
+        .filter_map(|t| match &t.subject {
+            Subject::Ordering(c) => Some((t, c)),
+            Subject::Latency(_) => None,
+        })
+        .collect();
     let accepted_files: Vec<String> = {
-        let mut v: Vec<String> = latencies.iter().flat_map(|(_, l)| l.vars.iter().map(|(_, s)| s.samples.get_ref().clone())).collect();
+        let latency_files = latencies.iter().flat_map(|(_, l)| l.vars.iter().map(|(_, s)| s.samples.get_ref().clone()));
+        let mut v: Vec<String> = latency_files.chain(orderings.iter().map(|(_, c)| c.samples.get_ref().clone())).collect();
         v.sort();
         v.dedup();
         v
@@ -82,13 +93,27 @@ pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> 
         }
         items.push((*t, *l, sides));
     }
-    if items.is_empty() {
+    // An ordering is judged in the fresh counterpart of its file, as a latency is.
+    let mut ordering_items = Vec::new();
+    for (t, c) in &orderings {
+        let Some(fresh) = pair(c.samples.get_ref()) else {
+            not_rechecked += 1;
+            continue;
+        };
+        if !c.pool.is_empty() {
+            return Err(Failure::input(format!("{} claim {} check {}: a pooled ordering reads runs of our own suite; judge it with --fresh RUN", t.registry, t.claim, t.check)));
+        }
+        let pairs = ordering_pairs(ws, files, t, c, Some(&fresh))?;
+        used.insert(c.samples.get_ref().clone(), fresh);
+        ordering_items.push((*t, *c, pairs));
+    }
+    if items.is_empty() && ordering_items.is_empty() {
         let list = if accepted_files.is_empty() { "none".to_string() } else { accepted_files.join(", ") };
         return Err(Failure::input(format!(
-            "--fresh {path}: no accepted evidence file that a quoted latency reads has a counterpart there (the latencies read: {list}); pair them with --map ACCEPTED=FRESH"
+            "--fresh {path}: no accepted evidence file that a quoted latency or ordering reads has a counterpart there (they read: {list}); pair them with --map ACCEPTED=FRESH"
         )));
     }
-    let rows: Vec<Row> = judge::harness(rule, &items);
+    let rows: Vec<Row> = judge::harness(rule, &items, &ordering_items);
     let run = |p: &str| RunInfo {
         path: p.to_string(),
         status: None,
@@ -125,22 +150,76 @@ fn sides(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency, pairs: &[(St
     let (mut accepted, mut fresh) = (Vec::new(), Vec::new());
     for ((_, spec), (_, fresh_file)) in l.vars.iter().zip(pairs) {
         accepted.push(by_sample(&ctx, spec, spec.samples.clone())?);
-        let accepted_format = query::table(&ctx, &spec.query())?.format;
-        let fresh_spanned = Spanned::new(spec.samples.span(), fresh_file.clone());
-        let q = query::Query { samples: &fresh_spanned, ..spec.query() };
-        match query::table(&ctx, &q) {
-            Ok(table) if table.format != accepted_format => {
-                return Ok(Err(format!("{fresh_file} reads as {}, the accepted {} as {}", table.format, spec.samples.get_ref(), accepted_format)));
-            }
-            Ok(_) => {}
-            Err(d) => return Err(d.into()),
-        }
-        match query::kept(&ctx, &q, &query::table(&ctx, &q)?.jsonl) {
-            Ok(_) => fresh.push(by_sample(&ctx, spec, fresh_spanned)?),
-            Err(_) => return Ok(Err(format!("{}: {fresh_file}", super::UNMEASURED))),
+        match fresh_values(&ctx, spec, fresh_file)? {
+            Ok(values) => fresh.push(values),
+            Err(why) => return Ok(Err(why)),
         }
     }
     Ok(Ok((accepted, fresh)))
+}
+
+/// `spec`'s values read from `fresh_file` instead of its own file, or why they cannot be
+/// compared with the accepted ones: the file reads as another format, or holds none of the
+/// samples `spec` selects.
+fn fresh_values(ctx: &Context<'_>, spec: &stat::Spec, fresh_file: &str) -> Result<Result<ByRound, String>, Failure> {
+    let accepted_format = query::table(ctx, &spec.query())?.format;
+    let fresh_spanned = Spanned::new(spec.samples.span(), fresh_file.to_string());
+    let q = query::Query { samples: &fresh_spanned, ..spec.query() };
+    let table = query::table(ctx, &q)?;
+    if table.format != accepted_format {
+        return Ok(Err(format!("{fresh_file} reads as {}, the accepted {} as {}", table.format, spec.samples.get_ref(), accepted_format)));
+    }
+    match query::kept(ctx, &q, &table.jsonl) {
+        Ok(_) => Ok(Ok(by_sample(ctx, spec, fresh_spanned)?)),
+        Err(_) => Ok(Err(format!("{}: {fresh_file}", super::UNMEASURED))),
+    }
+}
+
+/// One pair of an ordering over a harness's records, in one case: `faster` and one `slower`
+/// name, each side's samples resampled on their own.
+pub(super) struct OrderingPair {
+    pub(super) case: String,
+    pub(super) slower: String,
+    /// The accepted file's values: `faster`'s, then `slower`'s.
+    pub(super) accepted: Vec<ByRound>,
+    /// The fresh file's, or why they cannot be judged; `None` offline, where the ordering is
+    /// judged inside the accepted file.
+    pub(super) fresh: Option<Result<Vec<ByRound>, String>>,
+}
+
+/// Every pair of the ordering `c` (a check of `t`), read through the check's own query, in
+/// the accepted file and, when given, in `fresh_file`.
+pub(super) fn ordering_pairs(ws: &Workspace, files: &Evidence, t: &Target, c: &compare::Spec, fresh_file: Option<&str>) -> Result<Vec<OrderingPair>, Failure> {
+    let ctx = context(ws, files, t)?;
+    let mut out = Vec::new();
+    for case in c.cases() {
+        for slower in &c.slower {
+            let specs = [c.query(case, &c.faster), c.query(case, slower)];
+            // As the audit refuses, the recheck does not order samples timed differently.
+            let jsonl = &query::table(&ctx, &specs[0].query())?.jsonl;
+            c.same_protocol(jsonl, case, slower).map_err(|m| Failure::input(format!("{}: claim {} check {}: {m}", t.registry, t.claim, t.check)))?;
+            let accepted = specs.iter().map(|spec| by_sample(&ctx, spec, spec.samples.clone())).collect::<Result<Vec<_>, _>>()?;
+            let fresh = match fresh_file {
+                None => None,
+                Some(f) => {
+                    let mut values = Vec::new();
+                    let mut why = None;
+                    for spec in &specs {
+                        match fresh_values(&ctx, spec, f)? {
+                            Ok(v) => values.push(v),
+                            Err(w) => {
+                                why = Some(w);
+                                break;
+                            }
+                        }
+                    }
+                    Some(why.map_or(Ok(values), Err))
+                }
+            };
+            out.push(OrderingPair { case: case.to_string(), slower: slower.clone(), accepted, fresh });
+        }
+    }
+    Ok(out)
 }
 
 /// The context the target's check runs in: its registry's sources and field units, and its
@@ -164,13 +243,13 @@ pub(super) fn offline(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency)
 }
 
 /// A query's values with each sample its own round: a harness records no rounds, so samples
-/// are what the bootstrap resamples.
+/// are what the bootstrap resamples, each variable's apart from the others' (unpaired).
 fn by_sample(ctx: &Context<'_>, spec: &stat::Spec, samples: Spanned<String>) -> Result<ByRound, Diagnostic> {
     let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Diagnostic::plain(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
     let q = query::Query { samples: &samples, ..spec.query() };
     let values = query::samples(ctx, &q)?;
     let rounds = values.sorted().iter().enumerate().map(|(i, v)| (i as u64, vec![*v])).collect();
-    Ok(ByRound { statistic, rounds })
+    Ok(ByRound { statistic, rounds, paired: false })
 }
 
 /// `--map ACCEPTED=FRESH`, each side root-relative and inside the root.

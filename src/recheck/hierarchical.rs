@@ -10,7 +10,9 @@
 //!
 //! **One replicate.** Draw as many runs as the side has, with replacement; in each drawn run
 //! draw as many rounds as it has, with replacement, keeping a round's configurations together
-//! (an expression over several configurations keeps the pairing of one shuffled round); compute
+//! (an expression over several configurations keeps the pairing of one shuffled round; where
+//! a variable's samples share no rounds with the others, as another harness's samples do not,
+//! each variable's samples are drawn on their own instead); compute
 //! each drawn run's value and pool them by the median. A side of one run cannot show how runs
 //! differ, so its replicate is shifted by σ·Z, Z standard normal and σ the between-run spread
 //! of ln(value) that calibration measured: on the log scale that adds σ² to the variance, as
@@ -34,20 +36,46 @@ use rand_distr::{Distribution, StandardNormal};
 use super::ByRound;
 use crate::stats::{Samples, Statistic, quantile_sorted, quantiles_unsorted};
 
-/// The values of one run, per variable and round, aligned on the run's rounds.
+/// The values of one run, per variable and round.
 #[derive(Debug, Clone)]
 pub(crate) struct RunValues {
-    /// `values[var][round]`: that variable's samples in that round (possibly none).
+    /// `values[var][round]`: that variable's samples in that round (possibly none). Aligned on
+    /// the run's rounds when `shared`, else each variable's own.
     values: Vec<Vec<Vec<f64>>>,
-    rounds: usize,
+    /// Whether the variables' rounds are the same rounds, drawn together. Our runs' rounds
+    /// are: every configuration is timed in each shuffled round. A harness's samples are not:
+    /// two commands' fifth samples have nothing in common, and drawing them as a pair would
+    /// tie variables that were measured apart (with samples numbered in sorted order, it would
+    /// pair the fastest with the fastest and narrow every interval of a ratio).
+    shared: bool,
 }
 
 impl RunValues {
     /// One run's variables, each grouped by round.
     pub(crate) fn new(vars: &[ByRound]) -> RunValues {
-        let ids: std::collections::BTreeSet<u64> = vars.iter().flat_map(|v| v.rounds.keys().copied()).collect();
-        let values = vars.iter().map(|v| ids.iter().map(|r| v.rounds.get(r).cloned().unwrap_or_default()).collect()).collect();
-        RunValues { values, rounds: ids.len() }
+        if vars.iter().all(|v| v.paired) {
+            let ids: std::collections::BTreeSet<u64> = vars.iter().flat_map(|v| v.rounds.keys().copied()).collect();
+            let values = vars.iter().map(|v| ids.iter().map(|r| v.rounds.get(r).cloned().unwrap_or_default()).collect()).collect();
+            return RunValues { values, shared: true };
+        }
+        RunValues { values: vars.iter().map(|v| v.rounds.values().cloned().collect()).collect(), shared: false }
+    }
+
+    /// One replicate's draw: as many rounds as there are, with replacement, once for all
+    /// variables where they share rounds, else once for each.
+    fn draw(&self, rng: &mut ChaCha8Rng, drawn: &mut Vec<Vec<usize>>) {
+        let sets = if self.shared { 1.min(self.values.len()) } else { self.values.len() };
+        drawn.resize_with(sets, Vec::new);
+        for (set, out) in drawn.iter_mut().enumerate() {
+            let rounds = self.values[set].len();
+            out.clear();
+            out.extend((0..rounds).map(|_| rng.random_range(0..rounds)));
+        }
+    }
+
+    /// The rounds drawn for variable `v`.
+    fn drawn_for<'d>(&self, drawn: &'d [Vec<usize>], v: usize) -> &'d [usize] {
+        if self.shared { &drawn[0] } else { &drawn[v] }
     }
 }
 
@@ -100,10 +128,8 @@ impl<'e> Side<'e> {
         scratch.pooled.clear();
         for _ in 0..n {
             let r = if n == 1 { 0 } else { rng.random_range(0..n) };
-            let rounds = self.runs[r].rounds;
-            scratch.drawn.clear();
-            scratch.drawn.extend((0..rounds).map(|_| rng.random_range(0..rounds)));
-            let drawn = std::mem::take(&mut scratch.drawn);
+            let mut drawn = std::mem::take(&mut scratch.drawn);
+            self.runs[r].draw(rng, &mut drawn);
             let v = self.run_value(r, Some(&drawn), &mut scratch.values);
             scratch.drawn = drawn;
             scratch.pooled.push(v);
@@ -111,16 +137,16 @@ impl<'e> Side<'e> {
         median_of(std::mem::take(&mut scratch.pooled))
     }
 
-    fn run_value(&self, r: usize, drawn: Option<&[usize]>, scratch: &mut Vec<f64>) -> f64 {
+    fn run_value(&self, r: usize, drawn: Option<&[Vec<usize>]>, scratch: &mut Vec<f64>) -> f64 {
         let vars: Vec<f64> = (0..self.statistics.len()).map(|v| self.var_value(r, v, drawn, scratch)).collect();
         (self.eval)(&vars)
     }
 
-    fn var_value(&self, r: usize, v: usize, drawn: Option<&[usize]>, scratch: &mut Vec<f64>) -> f64 {
+    fn var_value(&self, r: usize, v: usize, drawn: Option<&[Vec<usize>]>, scratch: &mut Vec<f64>) -> f64 {
         let run = &self.runs[r];
         scratch.clear();
         match drawn {
-            Some(idx) => idx.iter().for_each(|&i| scratch.extend_from_slice(&run.values[v][i])),
+            Some(d) => run.drawn_for(d, v).iter().for_each(|&i| scratch.extend_from_slice(&run.values[v][i])),
             None => run.values[v].iter().for_each(|vals| scratch.extend_from_slice(vals)),
         }
         statistic_of(scratch, self.statistics[v])
@@ -130,7 +156,7 @@ impl<'e> Side<'e> {
 /// Buffers reused across replicates.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    drawn: Vec<usize>,
+    drawn: Vec<Vec<usize>>,
     values: Vec<f64>,
     pooled: Vec<f64>,
 }
@@ -252,11 +278,34 @@ mod tests {
 
     /// A variable of `rounds` rounds, one sample each.
     pub(crate) fn by_round(values: &[f64]) -> ByRound {
-        ByRound { statistic: Statistic::Median, rounds: values.iter().enumerate().map(|(i, v)| (i as u64, vec![*v])).collect::<BTreeMap<_, _>>() }
+        ByRound { statistic: Statistic::Median, rounds: values.iter().enumerate().map(|(i, v)| (i as u64, vec![*v])).collect::<BTreeMap<_, _>>(), paired: true }
     }
 
     fn identity(v: &[f64]) -> f64 {
         v[0]
+    }
+
+    #[test]
+    fn variables_without_shared_rounds_are_drawn_apart() {
+        // Two commands timed apart, with the same twenty samples each, numbered in sorted
+        // order as a harness's are. Drawn as pairs of rounds, the fastest of one always goes
+        // with the fastest of the other, every replicate's ratio is exactly 1, and the interval
+        // has no width: "within 1 %" would be shown whatever the spread. Drawn apart, the
+        // ratio of two medians varies as it does between two independent sets of samples.
+        let values: Vec<f64> = (1..=20).map(|i| 10.0 + f64::from(i)).collect();
+        let ratio = |v: &[f64]| v[1] / v[0];
+        let width = |paired: bool| {
+            let var = ByRound { paired, ..by_round(&values) };
+            let runs = vec![vec![var.clone(), var]];
+            let side = Side::new(&runs, &ratio);
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let dist = log_distribution(&side, &mut rng, 2000).unwrap();
+            quantile_sorted(&dist, 0.95) - quantile_sorted(&dist, 0.05)
+        };
+        assert_eq!(width(true), 0.0);
+        let apart = width(false);
+        // The medians of 20 samples spread 11..30 move by a few units each: ln ratio ±0.2.
+        assert!(apart > 0.15 && apart < 0.8, "{apart}");
     }
 
     #[test]

@@ -33,7 +33,9 @@ struct Test {
 /// Offline: latencies by the audit's matching rule (pooled over a check's runs), orderings
 /// inside the accepted run, or across its runs where the check pools several, under
 /// family-wise control.
-pub(super) fn offline(rule: Rule, targets: &[Target], files: &Evidence) -> Result<Vec<Row>, Diagnostic> {
+/// `harness` holds the orderings over another harness's records, each judged inside its
+/// accepted file ([`harness_orderings`]).
+pub(super) fn offline(rule: Rule, targets: &[Target], files: &Evidence, harness: &[HarnessOrdering<'_>]) -> Result<Vec<Row>, Diagnostic> {
     let mut pending = Vec::new();
     for t in targets {
         match &t.subject {
@@ -42,7 +44,83 @@ pub(super) fn offline(rule: Rule, targets: &[Target], files: &Evidence) -> Resul
             Subject::Ordering(c) => pending.extend(orderings(t, c, files, &c.run_paths(), false, rule, &BTreeSet::new())?),
         }
     }
+    pending.extend(harness_orderings(harness, rule));
     Ok(finish(pending, rule))
+}
+
+/// An ordering check over another harness's records and its pairs, read by
+/// [`super::harness::ordering_pairs`].
+pub(super) type HarnessOrdering<'t> = (&'t Target, &'t compare::Spec, Vec<super::harness::OrderingPair>);
+
+/// The rows of orderings over a harness's records: each pair judged in the fresh file where
+/// one was read, else inside the accepted one, its two sides' samples resampled apart (a
+/// harness's samples share no rounds). A pair the fresh file cannot judge is INCOMPARABLE.
+fn harness_orderings(items: &[HarnessOrdering<'_>], rule: Rule) -> Vec<Pending> {
+    let ratio = |v: &[f64]| v[1] / v[0];
+    let mut out = Vec::new();
+    for (t, c, pairs) in items {
+        let min_ratio = c.min_ratio.unwrap_or(1.0);
+        let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
+        for p in pairs {
+            let what = compare::in_case(&p.case, &format!("{} < {}{need}", c.faster, p.slower));
+            let detail = format!("{} {} by {}; one result, each side's samples resampled on their own", c.statistic.get_ref(), c.field.get_ref(), c.by);
+            let accepted_runs = vec![p.accepted.clone()];
+            let accepted = Side::new(&accepted_runs, &ratio).value();
+            let judged_runs = match &p.fresh {
+                None => accepted_runs,
+                Some(Ok(fresh)) => vec![fresh.clone()],
+                Some(Err(why)) => {
+                    let row = Row {
+                        registry: t.registry.clone(),
+                        claim: t.claim.clone(),
+                        check: t.check,
+                        kind: RowKind::Ordering,
+                        what,
+                        accepted: Some(accepted),
+                        fresh: None,
+                        summary: None,
+                        unit: None,
+                        ratio: None,
+                        interval: None,
+                        bound: Some(min_ratio),
+                        outcome: Judgement::Incomparable,
+                        detail: format!("{detail}; {why}"),
+                        level: None,
+                        adjusted: None,
+                        runs: None,
+                    };
+                    out.push(Pending { row, test: None });
+                    continue;
+                }
+            };
+            let side = Side::new(&judged_runs, &ratio);
+            let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), &p.case, &p.slower]));
+            let dist = log_distribution(&side, &mut rng, rule.replicates);
+            let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, min_ratio.ln()));
+            let fresh = p.fresh.is_some();
+            let row = Row {
+                registry: t.registry.clone(),
+                claim: t.claim.clone(),
+                check: t.check,
+                kind: RowKind::Ordering,
+                what,
+                accepted: Some(accepted),
+                fresh: fresh.then(|| side.value()),
+                summary: None,
+                unit: None,
+                ratio: None,
+                interval: None,
+                bound: Some(min_ratio),
+                outcome: Judgement::Inconclusive,
+                detail,
+                level: None,
+                adjusted: None,
+                runs: Some(RunsUsed { accepted: 0, fresh: 1, widened_by: 0.0, default_spread: false }),
+            };
+            out.push(Pending { row, test: Some(Test { dist, trial }) });
+        }
+    }
+    out
 }
 
 /// A fresh run (or several) against the accepted runs.
@@ -73,8 +151,8 @@ pub(super) fn fresh(
 
 /// Latencies of another harness's output: each side one result whose samples are resampled
 /// on their own ([`super::harness`]), under the same family-wise control.
-pub(super) fn harness(rule: Rule, items: &[(&Target, &Latency, super::harness::Sides)]) -> Vec<Row> {
-    let mut pending = Vec::new();
+pub(super) fn harness(rule: Rule, items: &[(&Target, &Latency, super::harness::Sides)], orderings: &[HarnessOrdering<'_>]) -> Vec<Row> {
+    let mut pending = harness_orderings(orderings, rule);
     for (t, l, sides) in items {
         let (accepted, fresh) = match sides {
             Ok(s) => s,

@@ -507,6 +507,11 @@ fn sample_file(files: &Evidence, path: &str) -> Result<Rc<Jsonl>, Diagnostic> {
 pub(crate) struct ByRound {
     statistic: Statistic,
     rounds: BTreeMap<u64, Vec<f64>>,
+    /// Whether a round names the same round in the quantity's other variables (our runs,
+    /// where every configuration is timed in each round) rather than this variable's own
+    /// sample (a harness's, [`harness`]); the bootstrap draws the rounds of paired variables
+    /// together and the others apart.
+    paired: bool,
 }
 
 impl ByRound {
@@ -523,7 +528,7 @@ impl ByRound {
 
     /// The medians of values already grouped by round.
     pub(crate) fn medians_of(rounds: BTreeMap<u64, Vec<f64>>) -> ByRound {
-        ByRound { statistic: Statistic::Median, rounds }
+        ByRound { statistic: Statistic::Median, rounds, paired: true }
     }
 
     /// Groups `field` of `records` by `round`.
@@ -542,7 +547,7 @@ impl ByRound {
             };
             rounds.entry(round).or_default().push(value);
         }
-        Ok(ByRound { statistic, rounds })
+        Ok(ByRound { statistic, rounds, paired: true })
     }
 
     /// The statistic over every sample.
@@ -572,15 +577,19 @@ impl Quantity<'_> {
         (self.eval)(&self.vars.iter().map(ByRound::value).collect::<Vec<_>>())
     }
 
-    /// `replicates` values, each over rounds drawn with replacement.
+    /// `replicates` values, each over rounds drawn with replacement: once for all variables
+    /// where they share rounds, else once for each (see [`ByRound::paired`]).
     fn resample(&self, rng: &mut ChaCha8Rng, replicates: usize) -> Vec<f64> {
-        let rounds = self.rounds();
+        let shared = self.vars.iter().all(|v| v.paired);
+        let sets: Vec<Vec<u64>> = if shared { vec![self.rounds()] } else { self.vars.iter().map(|v| v.rounds.keys().copied().collect()).collect() };
         let mut out = Vec::with_capacity(replicates);
-        let mut drawn = Vec::with_capacity(rounds.len());
+        let mut drawn: Vec<Vec<u64>> = vec![Vec::new(); sets.len()];
         for _ in 0..replicates {
-            drawn.clear();
-            drawn.extend((0..rounds.len()).map(|_| rounds[rng.random_range(0..rounds.len())]));
-            let values: Vec<f64> = self.vars.iter().map(|v| v.value_of(drawn.iter().copied())).collect();
+            for (rounds, d) in sets.iter().zip(&mut drawn) {
+                d.clear();
+                d.extend((0..rounds.len()).map(|_| rounds[rng.random_range(0..rounds.len())]));
+            }
+            let values: Vec<f64> = self.vars.iter().enumerate().map(|(i, v)| v.value_of(drawn[if shared { 0 } else { i }].iter().copied())).collect();
             out.push((self.eval)(&values));
         }
         out
@@ -741,13 +750,22 @@ pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
     // The offline recheck reads the runs' JSONL records itself, by `select` and `round`. A
     // latency whose query is in another format, goes through `records`, `where` or `derive`,
     // or selects samples without a `round` (a harness's own JSONL) is read through the check's
-    // own query instead (`harness::offline`), as the audit reads it. An ordering or a pooled
-    // latency of such a query is passed over: both resample rounds of our own runs.
+    // own query instead (`harness::offline`), as the audit reads it. An ordering of one such
+    // file is judged inside it, each side's samples resampled on their own. A pooled latency
+    // or ordering of such queries is passed over: pooling resamples runs of our own suites.
     let (targets, other): (Vec<Target>, Vec<Target>) = targets.into_iter().partition(|t| t.reads_plain_jsonl() && t.has_rounds(files));
     let (queried, other): (Vec<Target>, Vec<Target>) = other.into_iter().partition(Target::is_latency_of_one_run);
+    let (harness_orderings, other): (Vec<Target>, Vec<Target>) = other.into_iter().partition(|t| matches!(&t.subject, Subject::Ordering(c) if c.pool.is_empty()));
     not_rechecked += other.len();
+    let harness_pairs = harness_orderings
+        .iter()
+        .filter_map(|t| match &t.subject {
+            Subject::Ordering(c) => Some(harness::ordering_pairs(ws, files, t, c, None).map(|pairs| (t, c, pairs))),
+            Subject::Latency(_) => None,
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut rows = match rule.method {
-        Method::Hierarchical => judge::offline(rule, &targets, files)?,
+        Method::Hierarchical => judge::offline(rule, &targets, files, &harness_pairs)?,
         Method::Rounds => {
             let mut rows = Vec::new();
             for t in &targets {
@@ -759,6 +777,8 @@ pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
                     Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Accepted, rule, &BTreeSet::new())?),
                 }
             }
+            // Harness orderings are the hierarchical rule's: the rounds rule pairs rounds.
+            not_rechecked += harness_pairs.len();
             rows
         }
     };
