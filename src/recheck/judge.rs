@@ -66,30 +66,30 @@ fn harness_orderings(items: &[HarnessOrdering<'_>], rule: Rule) -> Vec<Pending> 
             let detail = format!("{} {} by {}; one result, each side's samples resampled on their own", c.statistic.get_ref(), c.field.get_ref(), c.by);
             let accepted_runs = vec![p.accepted.clone()];
             let accepted = Side::new(&accepted_runs, &ratio).value();
+            let row = |outcome, fresh, detail| Row {
+                registry: t.registry.clone(),
+                claim: t.claim.clone(),
+                check: t.check,
+                kind: RowKind::Ordering,
+                what: what.clone(),
+                accepted: Some(accepted),
+                fresh,
+                summary: None,
+                unit: None,
+                ratio: None,
+                interval: None,
+                bound: Some(min_ratio),
+                outcome,
+                detail,
+                level: None,
+                adjusted: None,
+                runs: None,
+            };
             let judged_runs = match &p.fresh {
                 None => accepted_runs,
                 Some(Ok(fresh)) => vec![fresh.clone()],
                 Some(Err(why)) => {
-                    let row = Row {
-                        registry: t.registry.clone(),
-                        claim: t.claim.clone(),
-                        check: t.check,
-                        kind: RowKind::Ordering,
-                        what,
-                        accepted: Some(accepted),
-                        fresh: None,
-                        summary: None,
-                        unit: None,
-                        ratio: None,
-                        interval: None,
-                        bound: Some(min_ratio),
-                        outcome: Judgement::Incomparable,
-                        detail: format!("{detail}; {why}"),
-                        level: None,
-                        adjusted: None,
-                        runs: None,
-                    };
-                    out.push(Pending { row, test: None });
+                    out.push(Pending { row: row(Judgement::Incomparable, None, format!("{detail}; {why}")), test: None });
                     continue;
                 }
             };
@@ -97,27 +97,11 @@ fn harness_orderings(items: &[HarnessOrdering<'_>], rule: Rule) -> Vec<Pending> 
             let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), &p.case, &p.slower]));
             let dist = log_distribution(&side, &mut rng, rule.replicates);
             let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, min_ratio.ln()));
-            let fresh = p.fresh.is_some();
-            let row = Row {
-                registry: t.registry.clone(),
-                claim: t.claim.clone(),
-                check: t.check,
-                kind: RowKind::Ordering,
-                what,
-                accepted: Some(accepted),
-                fresh: fresh.then(|| side.value()),
-                summary: None,
-                unit: None,
-                ratio: None,
-                interval: None,
-                bound: Some(min_ratio),
-                outcome: Judgement::Inconclusive,
-                detail,
-                level: None,
-                adjusted: None,
+            let judged = Row {
                 runs: Some(RunsUsed { accepted: 0, fresh: 1, widened_by: 0.0, default_spread: false }),
+                ..row(Judgement::Inconclusive, p.fresh.is_some().then(|| side.value()), detail.clone())
             };
-            out.push(Pending { row, test: Some(Test { dist, trial }) });
+            out.push(Pending { row: judged, test: Some(Test { dist, trial }) });
         }
     }
     out
