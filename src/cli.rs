@@ -132,7 +132,8 @@ pub enum Command {
     Figures {
         #[arg(long, default_value = ".")]
         root: PathBuf,
-        /// The run to plot; default: the accepted run that holds the softmax suite.
+        /// The run to plot; default: the accepted run the committed figures were drawn from,
+        /// else the first accepted run that holds the softmax suite.
         #[arg(long)]
         run: Option<String>,
         /// Compare with the committed figures instead of writing them.

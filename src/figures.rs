@@ -68,14 +68,15 @@ pub(crate) struct Written {
     pub message: String,
 }
 
-/// `claimcheck figures`: renders every figure of `run` (default: the accepted run that holds the
-/// softmax suite) into `article/figures/`, or with `check` compares them with the committed files.
+/// `claimcheck figures`: renders every figure of `run` (default: the accepted run the committed
+/// figures were drawn from, else the first accepted run that holds the softmax suite) into
+/// `article/figures/`, or with `check` compares them with the committed files.
 pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> Result<Written, Failure> {
     let root = Root::new(root).map_err(|e| Failure::input(format!("cannot open root {}: {e}", root.display())))?;
     let evidence = Evidence::new(root);
     let run = match run {
         Some(r) => r.trim_end_matches('/').to_string(),
-        None => accepted::run_with(&evidence, "softmax")?,
+        None => default_run(&evidence)?,
     };
     evidence.root().folder(&run).map_err(|e| Failure::input(format!("run {run}: {e}")))?;
     let figures = render(&evidence, &run).map_err(|e| Failure::input(format!("{e:#}")))?;
@@ -111,6 +112,22 @@ pub(crate) fn write_or_check(root: &Path, run: Option<&str>, check: bool) -> Res
 
 /// Where the figures live, relative to the root.
 const DIR: &str = "article/figures";
+
+/// The run to render when none is named. Several runs of the suites may be accepted, as
+/// replicates, and the article's figures come from one of them: the run the committed
+/// provenance names, while it is still accepted with the softmax suite, so that rendering or
+/// checking again does not move the figures to another replicate. Otherwise (no provenance
+/// that reads, figures of several runs, or a run no longer accepted) the first accepted run
+/// that holds the softmax suite.
+fn default_run(evidence: &Evidence) -> Result<String, crate::diagnostic::Diagnostic> {
+    let first = accepted::run_with(evidence, "softmax")?;
+    let drawn = evidence.text(&format!("{DIR}/provenance.toml")).ok().and_then(|t| toml::from_str::<Provenance>(&t).ok()).and_then(|p| {
+        let runs: std::collections::BTreeSet<String> = p.figure.into_iter().map(|f| f.run).collect();
+        (runs.len() == 1).then(|| runs.into_iter().next()).flatten()
+    });
+    let still_accepted = |run: &str| accepted::read(evidence).ok().flatten().is_some_and(|file| file.run.iter().any(|r| r.path == run && r.suites.iter().any(|s| s == "softmax")));
+    Ok(drawn.filter(|run| still_accepted(run)).unwrap_or(first))
+}
 
 /// Renders every figure from the run at `run` (root-relative), reading through `evidence`.
 pub(crate) fn render(evidence: &Evidence, run: &str) -> anyhow::Result<Vec<Figure>> {

@@ -13,7 +13,7 @@ const ARTICLE: &str = "article/graphs-fusion-megakernels.md";
 const REGISTRY: &str = "claims/graphs-fusion-megakernels.toml";
 
 const EDITS: [(&str, &str); 3] = [
-    ("took 161.49 µs on a stream", "took 163.49 µs on a stream"),
+    ("took 157.62 µs on a stream", "took 159.62 µs on a stream"),
     ("It also keeps the completion ordering between nodes: a node starts after the previous one has finished.", ""),
     ("Measure first which cost you have.", "Measure first which cost you have. A typical launch costs about 4.5 µs from the host."),
 ];
@@ -57,10 +57,10 @@ fn expected(draft: &Path) -> Expected {
     let registry = std::fs::read_to_string(REGISTRY).unwrap();
     let (deleted_line, deleted_col, _) = place(&text, "Capturing, instantiating and uploading that graph", None);
     Expected {
-        number: place(&text, "163.49 µs", None),
+        number: place(&text, "159.62 µs", None),
         deleted: (deleted_line, deleted_col),
         unbound: place(&text, "4.5 µs", None),
-        f6_check_line: place(&registry, "number = \"161.49 µs\"", Some("id = \"F6\"")).0,
+        f6_check_line: place(&registry, "number = \"157.62 µs\"", Some("id = \"F6\"")).0,
         p6_quote_line: place(&registry, "quote = ", Some("id = \"P6\"")).0,
     }
 }
@@ -191,7 +191,7 @@ fn github_commands_parse_and_locate_the_three_edits() {
         (get(&props, "line"), get(&props, "col"), get(&props, "endColumn")),
         (Some(want.number.0.to_string()), Some(want.number.1.to_string()), Some(want.number.2.to_string()))
     );
-    assert!(message.contains("audited 161.49 µs, draft 163.49 µs, evidence 161.49 µs"), "{message}");
+    assert!(message.contains("audited 157.62 µs, draft 159.62 µs, evidence 157.62 µs"), "{message}");
     assert!(message.contains(&format!("{REGISTRY}:{}:", want.f6_check_line)), "{message}");
 
     let (_, props, message) = with_title("CC004");
@@ -242,8 +242,8 @@ fn junit_parses_with_a_case_per_check_and_locates_the_three_edits() {
     let case = |name: &str| *cases.iter().find(|c| c.attribute("name") == Some(name)).unwrap_or_else(|| panic!("no case {name}"));
     let failure = |c: roxmltree::Node| c.children().find(|n| n.has_tag_name("failure")).map(|f| f.attribute("message").unwrap_or("").to_string());
 
-    let f6 = case("F6 check 1 stat 163.49 µs");
-    assert!(failure(f6).unwrap().contains("evidence 161.49 µs"));
+    let f6 = case("F6 check 1 stat 159.62 µs");
+    assert!(failure(f6).unwrap().contains("evidence 157.62 µs"));
     assert_eq!((f6.attribute("line"), f6.attribute("column")), (Some(want.number.0.to_string().as_str()), Some(want.number.1.to_string().as_str())));
     assert_eq!(f6.attribute("registry-line"), Some(want.f6_check_line.to_string().as_str()));
 
@@ -270,7 +270,7 @@ fn the_summary_lists_counts_failures_and_every_finding() {
     assert_eq!(code, 1);
     let md = std::fs::read_to_string(&summary).unwrap();
     assert!(md.starts_with("## claimcheck audit: needs attention"), "{md}");
-    assert!(md.contains(&format!("| F6 | stat | {}:{}:{} | 163.49 µs | 161.49 µs |", path.display(), want.number.0, want.number.1)), "{md}");
+    assert!(md.contains(&format!("| F6 | stat | {}:{}:{} | 159.62 µs | 157.62 µs |", path.display(), want.number.0, want.number.1)), "{md}");
     assert!(md.contains("| P6 | retain | LOST |"), "{md}");
     assert!(md.contains(&format!("| CC007 unbound-number | {}:{}:{} |", path.display(), want.unbound.0, want.unbound.1)), "{md}");
 }

@@ -71,13 +71,33 @@ fn each_check_shows_its_expected_and_observed_values_and_its_recheck() {
     let dir = tempfile::tempdir().unwrap();
     let (_, html, _) = page(dir.path(), None);
     let pop = text(&html, "#r0 .mark[data-claims~=\"F6\"] > .pop").concat();
-    assert!(pop.contains("Check 1 · stat") && pop.contains("expected 161.49 µs") && pop.contains("observed median host_us of 21 samples: 161.49 µs"), "{pop}");
-    assert!(pop.contains("Recheck offline (161.49 µs): MATCH"), "{pop}");
-    // The newest stored recheck that judged exactly the accepted runs the checks read.
-    assert!(pop.contains("Recheck stored in evidence/runs/20261203T220307Z-recheck (161.49 µs): MATCH, fresh ÷ accepted 1.000, 90 % interval 0.972–1.025, margin ±10 %"), "{pop}");
+    assert!(pop.contains("Check 1 · stat") && pop.contains("expected 157.62 µs") && pop.contains("observed median host_us of 21 samples: 157.62 µs"), "{pop}");
+    assert!(pop.contains("Recheck offline (157.62 µs): MATCH"), "{pop}");
+    // Only a stored recheck that judged exactly runs the checks read is shown: every committed
+    // one judged the runs the article quoted before its suites were re-bound to
+    // 20261205T053553Z-all, so none is.
+    assert!(!pop.contains("Recheck stored in"), "{pop}");
     // Sources are links.
     let links: Vec<_> = html.select(&sel("#r0 .mark .ps a[href^=\"https://\"]")).collect();
     assert!(!links.is_empty());
+}
+
+#[test]
+fn a_stored_recheck_of_the_runs_the_checks_read_is_shown_beside_each_check() {
+    // A committed recheck run whose table is today's judgement of it, as `recheck --gpu` stores
+    // one: it judged exactly the runs the checks read, and the newest such table is shown.
+    let copy = support::repository_copy();
+    let run = "evidence/runs/20261202T132204Z-recheck";
+    let (_, stdout, stderr) = claimcheck(["recheck".as_ref(), "--fresh".as_ref(), run.as_ref(), "--format".as_ref(), "json".as_ref(), "--root".as_ref(), copy.path().as_os_str()]);
+    let table: serde_json::Value = serde_json::Deserializer::from_str(&stdout).into_iter().next().unwrap().unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    std::fs::write(copy.path().join(run).join("recheck.json"), serde_json::to_string_pretty(&table).unwrap()).unwrap();
+    let out = copy.path().join("review.html");
+    let (_, stdout, stderr) = claimcheck(["report".as_ref(), "--html".as_ref(), out.as_os_str(), "--root".as_ref(), copy.path().as_os_str()]);
+    assert!(stdout.starts_with("report written: "), "{stdout}{stderr}");
+    let html = Html::parse_document(&std::fs::read_to_string(out).unwrap());
+    let pop = text(&html, "#r0 .mark[data-claims~=\"F6\"] > .pop").concat();
+    assert!(pop.contains(&format!("Recheck stored in {run} (157.62 µs): MATCH, fresh ÷ accepted ")), "{pop}");
+    assert!(pop.contains("margin ±10 %"), "{pop}");
 }
 
 #[test]
@@ -93,12 +113,12 @@ fn the_page_is_self_contained() {
     // The article's two figures are inline SVG, and every manifest, registry and figure hash is there.
     assert_eq!(html.select(&sel(".doc .figure svg")).count(), 2);
     let evidence = text(&html, "#evidence").concat();
-    for needle in ["evidence/runs/20261202T102605Z-all/MANIFEST.sha256", "article/figures/softmax.svg", "claims/graphs-fusion-megakernels.toml"] {
+    for needle in ["evidence/runs/20261205T053553Z-all/MANIFEST.sha256", "article/figures/softmax.svg", "claims/graphs-fusion-megakernels.toml"] {
         assert!(evidence.contains(needle), "{needle}");
     }
     let registry_sha = claimcheck::hash::sha256_hex(&std::fs::read("claims/graphs-fusion-megakernels.toml").unwrap());
     assert!(evidence.contains(&registry_sha));
-    let manifest_sha = claimcheck::hash::sha256_hex(&std::fs::read("evidence/runs/20261202T102605Z-all/MANIFEST.sha256").unwrap());
+    let manifest_sha = claimcheck::hash::sha256_hex(&std::fs::read("evidence/runs/20261205T053553Z-all/MANIFEST.sha256").unwrap());
     assert!(evidence.contains(&manifest_sha));
 }
 
@@ -119,7 +139,7 @@ fn a_failing_draft_marks_its_three_edits() {
     let dir = tempfile::tempdir().unwrap();
     let mut text_ = std::fs::read_to_string(ARTICLE).unwrap();
     for (from, to) in [
-        ("took 161.49 µs on a stream", "took 163.49 µs on a stream"),
+        ("took 157.62 µs on a stream", "took 159.62 µs on a stream"),
         ("It also keeps the completion ordering between nodes: a node starts after the previous one has finished.", ""),
         ("Measure first which cost you have.", "Measure first which cost you have. A typical launch costs about 4.5 µs from the host."),
     ] {
@@ -131,7 +151,7 @@ fn a_failing_draft_marks_its_three_edits() {
     assert_eq!(code, 1);
     let f6 = html.select(&sel("#r0 .mark[data-claims~=\"F6\"]")).next().unwrap();
     assert_eq!((f6.value().attr("data-status"), f6.value().attr("data-change")), (Some("changed"), Some("number-changed")));
-    assert_eq!(text(&html, "#r0 .mark[data-claims~=\"F6\"] .num.num-changed.num-failed"), ["163.49 µs"]);
+    assert_eq!(text(&html, "#r0 .mark[data-claims~=\"F6\"] .num.num-changed.num-failed"), ["159.62 µs"]);
     let p6 = html.select(&sel("#r0 .mark.lost[data-claims~=\"P6\"][data-change=\"lost\"]")).next().expect("the lost claim is marked");
     assert!(p6.text().collect::<String>().contains("It also keeps the completion ordering"));
     let unbound = html.select(&sel("#r0 .num.unbound[data-number=\"4.5 µs\"]")).next().expect("the unbound number is marked");

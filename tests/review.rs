@@ -36,12 +36,12 @@ fn the_review_holds_what_a_reader_needs() {
     // Every quoted latency, with its value recomputed and its outcome.
     let latencies = review["latencies"].as_array().unwrap();
     assert!(latencies.len() >= 24);
-    let f6 = latencies.iter().find(|l| l["claim"] == "F6" && l["what"] == "161.49 µs").unwrap();
-    assert_eq!((f6["accepted"].as_f64(), f6["outcome"].as_str()), (Some(161.492), Some("MATCH")));
+    let f6 = latencies.iter().find(|l| l["claim"] == "F6" && l["what"] == "157.62 µs").unwrap();
+    assert_eq!((f6["accepted"].as_f64(), f6["outcome"].as_str()), (Some(157.621), Some("MATCH")));
     // Trace checks, graph node counts, kernel resources, figure hashes, source URLs.
     assert!(review["traces"].as_array().unwrap().iter().any(|t| t["file"].as_str().unwrap().ends_with("traces/queue-ragged.jsonl")), "{:#}", review["traces"]);
     let runs = review["runs"].as_array().unwrap();
-    let all = runs.iter().find(|r| r["path"] == "evidence/runs/20261202T102605Z-all").unwrap();
+    let all = runs.iter().find(|r| r["path"] == "evidence/runs/20261205T053553Z-all").unwrap();
     let graph = all["graphs"].as_array().unwrap().iter().find(|g| g["name"] == "softmax-4096x4096-four-kernel").unwrap();
     assert_eq!(graph["nodes"]["kernel"], 4);
     assert!(all["kernels"].as_array().unwrap().iter().all(|k| k["registers"].is_u64()));

@@ -65,3 +65,28 @@ fn changing_any_digit_of_any_latency_fails_its_claim() {
     std::fs::write(&target, &source).unwrap();
     assert!(missed.is_empty(), "edits the audit did not catch: {missed:?}");
 }
+
+#[test]
+fn the_figures_are_rendered_from_the_accepted_run_they_were_drawn_from() {
+    // Six runs of the suites are accepted as replicates; the figures come from the one the
+    // article quotes, which the provenance names, not from the first accepted run by name.
+    let figures = |root: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(["figures", "--check", "--root"]).arg(root).output().unwrap();
+        (out.status.code().unwrap(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, stdout) = figures(Path::new("."));
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("match a fresh rendering of evidence/runs/20261205T053553Z-all"), "{stdout}");
+    // Once that run is no longer accepted, the first accepted run with the softmax suite is
+    // the default, and the committed figures differ from its rendering.
+    let copy = repository_copy();
+    let path = copy.path().join("evidence/accepted.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let block = "[[run]]\npath = \"evidence/runs/20261205T053553Z-all\"\n";
+    let at = text.find(block).expect("the run is accepted");
+    let end = text[at + block.len()..].find("[[run]]").map_or(text.len(), |i| at + block.len() + i);
+    std::fs::write(&path, format!("{}{}", &text[..at], &text[end..])).unwrap();
+    let (code, stdout) = figures(copy.path());
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("differ from a fresh rendering of evidence/runs/20261205T035611Z-all"), "{stdout}");
+}

@@ -917,7 +917,7 @@ mod sharing_tests {
         let opens = ws.evidence().unwrap().opens();
         let twice: Vec<_> = opens.iter().filter(|(_, n)| **n > 1).collect();
         assert!(twice.is_empty(), "opened more than once: {twice:?}");
-        for file in ["article/graphs-fusion-megakernels.md", "evidence/runs/20261202T102605Z-all/meta.json", "evidence/runs/20261202T102605Z-all/samples.jsonl"] {
+        for file in ["article/graphs-fusion-megakernels.md", "evidence/runs/20261205T053553Z-all/meta.json", "evidence/runs/20261205T053553Z-all/samples.jsonl"] {
             assert_eq!(opens.get(file), Some(&1), "{file}: {opens:?}");
         }
     }

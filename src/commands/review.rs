@@ -168,8 +168,8 @@ mod tests {
         for file in [
             "claims/graphs-fusion-megakernels.toml",
             "article/graphs-fusion-megakernels.md",
-            "evidence/runs/20261202T102605Z-all/summary.json",
-            "evidence/runs/20261202T102605Z-all/samples.jsonl",
+            "evidence/runs/20261205T053553Z-all/summary.json",
+            "evidence/runs/20261205T053553Z-all/samples.jsonl",
         ] {
             assert_eq!(opens.get(file), Some(&1), "{file}");
         }

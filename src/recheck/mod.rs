@@ -1139,9 +1139,13 @@ pub(crate) fn fresh(ws: &Workspace, run: &str, seed: Option<u64>, replicates: Op
 
 /// How a judgement made again compares with the one a run stores, row by row: rows are keyed
 /// by registry, claim, check and what they judge, so that a registry edited since the run
-/// shows as rows added or removed rather than as a different judgement.
+/// (a check re-bound to other accepted runs among the edits) shows as rows added or removed
+/// rather than as a different judgement.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct StoredComparison {
+    /// Stored rows judged again here: those the registries still hold, against the same
+    /// accepted runs.
+    pub compared: usize,
     /// Rows judged differently, as `claim #check what: stored → now`.
     pub differing: Vec<String>,
     pub only_stored: usize,
@@ -1157,10 +1161,17 @@ pub(crate) fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredC
     let key = |r: &WireRow| (r.registry.clone(), r.claim.clone(), r.check, r.what.clone());
     let stored_rows: BTreeMap<_, &WireRow> = stored.rows.iter().map(|r| (key(r), r)).collect();
     let now_rows: BTreeMap<_, &WireRow> = now.rows.iter().map(|r| (key(r), r)).collect();
+    // A row whose accepted side differs, where the table was judged against other accepted
+    // runs than these, judges another run's value: the registry was re-bound to other evidence
+    // since the run, so the row is one the registry no longer has and one it has now, not a
+    // different judgement of the same row.
+    let paths = |t: &WireRecheck| t.accepted_runs.iter().map(|r| r.path.clone()).collect::<Vec<_>>();
+    let rebound_runs = paths(stored) != paths(now);
+    let rebound = |s: &WireRow, n: &WireRow| rebound_runs && s.accepted != n.accepted;
     // Holm's procedure tests each row at a level set by the whole table, so a row's level (and
     // the interval and outcome at that level) can only be reproduced when the table holds the
     // same rows; otherwise only what the row computes from its own samples can be.
-    let same_table = stored_rows.keys().eq(now_rows.keys());
+    let same_table = stored_rows.keys().eq(now_rows.keys()) && !stored_rows.iter().any(|(k, s)| now_rows.get(k).is_some_and(|n| rebound(s, n)));
     let own = |r: &WireRow| WireRow { level: None, adjusted_interval: None, outcome: String::new(), ..r.clone() };
     let mut out = StoredComparison::default();
     if stored.rule != now.rule || stored.fresh_run != now.fresh_run {
@@ -1168,24 +1179,32 @@ pub(crate) fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredC
     }
     for (k, s) in &stored_rows {
         match now_rows.get(k) {
-            Some(n) if n == s => {}
+            Some(n) if n == s => out.compared += 1,
+            Some(n) if rebound(s, n) => {
+                out.only_stored += 1;
+                out.only_now += 1;
+            }
             // A check that now selects samples the run does not hold changed with the
             // registry: like a row the registry no longer has, not a different judgement.
             Some(n) if n.detail.contains(UNMEASURED) => out.only_stored += 1,
             // Only a row tested at a Holm level has a level, and so an outcome, that depends on
             // the other rows; a row judged by the rounds-only rule must reproduce its outcome.
             Some(n) if !same_table && s.level.is_some() && own(n) == own(s) => {
+                out.compared += 1;
                 out.other_level += 1;
                 out.other_level_outcome += usize::from(n.outcome != s.outcome);
             }
-            Some(n) => out.differing.push(format!(
-                "{} #{} {}: stored {} {:?} (level {:?}, interval at it {:?}), now {} {:?} (level {:?}, interval at it {:?})",
-                k.1, k.2, k.3, s.outcome, s.interval, s.level, s.adjusted_interval, n.outcome, n.interval, n.level, n.adjusted_interval
-            )),
+            Some(n) => {
+                out.compared += 1;
+                out.differing.push(format!(
+                    "{} #{} {}: stored {} {:?} (level {:?}, interval at it {:?}), now {} {:?} (level {:?}, interval at it {:?})",
+                    k.1, k.2, k.3, s.outcome, s.interval, s.level, s.adjusted_interval, n.outcome, n.interval, n.level, n.adjusted_interval
+                ));
+            }
             None => out.only_stored += 1,
         }
     }
-    out.only_now = now_rows.keys().filter(|k| !stored_rows.contains_key(*k)).count();
+    out.only_now += now_rows.keys().filter(|k| !stored_rows.contains_key(*k)).count();
     out
 }
 
@@ -1195,11 +1214,32 @@ mod tests {
     use crate::evidence::meta::SetRotation;
 
     #[test]
+    fn a_row_judged_against_other_accepted_runs_is_a_registry_change_not_a_difference() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/evidence/runs/20261203T220307Z-recheck/recheck.json");
+        let stored: WireRecheck = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let ordering = stored.rows.iter().position(|r| r.kind == "ordering" && r.accepted.is_some()).expect("an ordering with an accepted ratio");
+        // The same accepted runs: an accepted value that moved is a different judgement.
+        let mut now = stored.clone();
+        now.rows[ordering].accepted = now.rows[ordering].accepted.map(|a| a * 1.01);
+        assert_eq!(compare_stored(&stored, &now).differing.len(), 1);
+        // Other accepted runs (the registry re-bound since the run): the row the table stored is
+        // gone and another stands in its place, and no row is called different.
+        now.accepted_runs[0].path = "evidence/runs/elsewhere-all".into();
+        let rebound = compare_stored(&stored, &now);
+        assert!(rebound.differing.is_empty(), "{rebound:?}");
+        assert_eq!((rebound.compared, rebound.only_stored, rebound.only_now), (stored.rows.len() - 1, 1, 1));
+        // A row whose accepted side is unchanged must still reproduce the rest of its numbers.
+        let other = stored.rows.iter().enumerate().position(|(i, r)| i != ordering && r.fresh.is_some()).expect("another row with a fresh value");
+        now.rows[other].fresh = now.rows[other].fresh.map(|f| f + 1.0);
+        assert_eq!(compare_stored(&stored, &now).differing.len(), 1);
+    }
+
+    #[test]
     fn a_stored_table_is_compared_at_the_holm_levels_only_when_it_holds_the_same_rows() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/evidence/runs/20261203T220307Z-recheck/recheck.json");
         let stored: WireRecheck = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
         let tested = stored.rows.iter().position(|r| r.level.is_some()).expect("a row tested at a Holm level");
-        assert_eq!(compare_stored(&stored, &stored), StoredComparison::default());
+        assert_eq!(compare_stored(&stored, &stored), StoredComparison { compared: stored.rows.len(), ..StoredComparison::default() });
         // The same rows, one at another level: that level should have been reproduced.
         let mut now = stored.clone();
         now.rows[tested].level = now.rows[tested].level.map(|l| l / 2.0);

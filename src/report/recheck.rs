@@ -165,7 +165,11 @@ pub(crate) fn json(report: &Report) -> String {
 /// What `recheck --fresh` says about the judgement a run stores.
 pub(crate) fn stored_text(run: &str, c: &crate::recheck::StoredComparison) -> String {
     let mut out = String::new();
-    if c.differing.is_empty() && c.other_level == 0 {
+    if c.compared == 0 && c.differing.is_empty() {
+        // Every stored row left the registries, or judged other accepted runs: nothing was
+        // reproduced, and saying "every row" of none would claim what was not shown.
+        out.push_str(&format!("{run}/recheck.json: no stored row is judged again\n"));
+    } else if c.differing.is_empty() && c.other_level == 0 {
         out.push_str(&format!("{run}/recheck.json: every stored row is reproduced exactly\n"));
     } else if c.differing.is_empty() {
         out.push_str(&format!("{run}/recheck.json: every stored row reproduces its own numbers\n"));

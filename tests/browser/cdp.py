@@ -4,6 +4,7 @@ alone, so that the browser test needs nothing but python3 and chromium."""
 import base64
 import json
 import os
+import shutil
 import socket
 import struct
 import subprocess
@@ -44,7 +45,17 @@ class Browser:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
-        self.profile.cleanup()
+            self.process.wait()
+        # Chromium's helper processes can outlive the browser process by a moment and still
+        # write into the profile (its `Default` folder), so removing the profile races them:
+        # try again for a few seconds, then leave what remains to the temporary-file cleanup.
+        for _ in range(20):
+            try:
+                self.profile.cleanup()
+                return
+            except OSError:
+                time.sleep(0.25)
+        shutil.rmtree(self.profile.name, ignore_errors=True)
 
 
 class Session:

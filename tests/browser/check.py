@@ -167,7 +167,7 @@ try:
     f6 = visible('#r0 .mark[data-claims~="F6"]')
     check(f6 is not None and f6["status"] == "changed" and f6["change"] == "number-changed", f"the changed number's sentence is marked changed ({f6 and (f6['status'], f6['change'])})")
     num = visible('#r0 .mark[data-claims~="F6"] .num.num-changed')
-    check(num is not None and "163.49" in num["text"] and num["w"] > 0 and num["outline"] != "none", f"the changed number itself is visibly marked ({num})")
+    check(num is not None and "159.62" in num["text"] and num["w"] > 0 and num["outline"] != "none", f"the changed number itself is visibly marked ({num})")
     p6 = visible('#r0 .mark.lost[data-claims~="P6"]')
     check(p6 is not None and p6["change"] == "lost" and p6["w"] > 0, f"the deleted claim sentence is visibly marked where it stood ({p6})")
     shown = focus_shows(s, '#r0 .mark.lost[data-claims~="P6"]')
