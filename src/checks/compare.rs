@@ -135,17 +135,24 @@ impl Spec {
         if self.cases.iter().any(|c| c.is_empty()) {
             return Err(("a case of a compare check cannot be empty: leave `cases` out to order over every selected record".into(), self.select.span()));
         }
+        // The default `case-field` has an empty span; one written in the registry has its own.
+        let written = !self.case_field.span().is_empty();
         let case_field = self.case_field.get_ref();
+        if written && self.cases.is_empty() {
+            return Err(("`case-field` names the field of `cases`, and this check has none: give `cases`, or leave both out to order over every selected record".into(), self.case_field.span()));
+        }
         if !self.cases.is_empty() && (case_field.is_empty() || *case_field == self.by) {
-            let span = if self.case_field.span().is_empty() { self.select.span() } else { self.case_field.span() };
+            let span = if written { self.case_field.span() } else { self.select.span() };
             return Err((format!("`case-field` must name a field other than `by` (`{}`), found `{case_field}`", self.by), span));
         }
-        // Each side's records are `select` plus the case and the name; a `select` that fixes
+        // Each side's records are `select` plus the name and the case; a `select` that fixes
         // either already would make every side the same records, or none.
-        for (key, what) in [(&self.by, "`by`"), (case_field, "`case-field`")] {
-            if (what == "`by`" || !self.cases.is_empty()) && self.select.get_ref().contains_key(key.as_str()) {
-                return Err((format!("`select` fixes `{key}`, which {what} names: the check would compare a field with itself"), self.select.span()));
-            }
+        let fixes = |key: &str, what: &str| format!("`select` fixes `{key}`, which {what} names: the check would compare a field with itself");
+        if self.select.get_ref().contains_key(self.by.as_str()) {
+            return Err((fixes(&self.by, "`by`"), self.select.span()));
+        }
+        if !self.cases.is_empty() && self.select.get_ref().contains_key(case_field.as_str()) {
+            return Err((fixes(case_field, "`case-field`"), self.select.span()));
         }
         self.query("", "").validate()
     }
@@ -363,8 +370,10 @@ mod tests {
         assert!(parse_error(&fixed).contains("`select` fixes `command`"));
         let fixed = check("[\"a\"]", "").replace("select = {}", "select = { case = \"a\" }");
         assert!(parse_error(&fixed).contains("`select` fixes `case`"));
-        // Without cases, `select` may fix what `case-field` would name.
+        // Without cases, `select` may fix what `case-field` would name, but a `case-field`
+        // alone names nothing.
         let _ = check_toml(&by_command("a", "b", "").replace("select = {}", "select = { case = \"a\" }"));
+        assert!(parse_error(&by_command("a", "b", "case-field = \"value\"")).contains("this check has none"));
     }
 
     #[test]
