@@ -10,19 +10,23 @@ const ARTICLE: &str = "# Timing\n\nThe command took 18.24 ms at the median.\n";
 
 /// A root quoting the median of `accepted.json`, with the check's margin δ.
 fn root(margin: f64) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for d in ["article", "claims", "evidence/hyperfine", "rerun/hyperfine"] {
-        std::fs::create_dir_all(dir.path().join(d)).unwrap();
-    }
+    let dir = root_with(&["evidence/hyperfine", "rerun/hyperfine"], ARTICLE, &format!("id = \"T1\"\nquote = \"The command took 18.24 ms at the median.\"\nverdict = \"retain\"\nfinding = \"The median of 20 runs.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"18.24 ms\"\n  samples = \"evidence/hyperfine/accepted.json\"\n  format = \"hyperfine\"\n  select = {{ command = \"sleep 0.01\" }}\n  field = \"time_s\"\n  statistic = \"median\"\n  margin = {margin}\n"));
     for f in ["accepted.json", "fresh.json"] {
         std::fs::copy(format!("{FIXTURES}/{f}"), dir.path().join("evidence/hyperfine").join(f)).unwrap();
     }
-    std::fs::write(dir.path().join("article/a.md"), ARTICLE).unwrap();
-    let sha = claimcheck::hash::sha256_hex(ARTICLE.as_bytes());
-    let registry = format!(
-        "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"T1\"\nquote = \"The command took 18.24 ms at the median.\"\nverdict = \"retain\"\nfinding = \"The median of 20 runs.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"18.24 ms\"\n  samples = \"evidence/hyperfine/accepted.json\"\n  format = \"hyperfine\"\n  select = {{ command = \"sleep 0.01\" }}\n  field = \"time_s\"\n  statistic = \"median\"\n  margin = {margin}\n"
-    );
-    std::fs::write(dir.path().join("claims/a.toml"), registry).unwrap();
+    dir
+}
+
+/// A root holding `folders`, `article` as `article/a.md` and a registry of one claim, `claim`
+/// (the claim table's body), bound to it.
+fn root_with(folders: &[&str], article: &str, claim: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for d in ["article", "claims"].iter().chain(folders) {
+        std::fs::create_dir_all(dir.path().join(d)).unwrap();
+    }
+    std::fs::write(dir.path().join("article/a.md"), article).unwrap();
+    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+    std::fs::write(dir.path().join("claims/a.toml"), format!("[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\n{claim}")).unwrap();
     dir
 }
 
@@ -79,18 +83,10 @@ fn a_path_that_pairs_with_nothing_is_bad_input() {
 /// example's real output (examples/anvil-benchmarks/, MIT, credited there), one ordering over
 /// every record of the Sequential Simulation group.
 fn ordering_root() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for d in ["article", "claims", "evidence", "rerun"] {
-        std::fs::create_dir_all(dir.path().join(d)).unwrap();
-    }
-    std::fs::copy("examples/anvil-benchmarks/evidence/output.json", dir.path().join("evidence/output.json")).unwrap();
     let article = "# Providers\n\nIn the sequential simulation ethers-reth is faster than both other providers.\n";
-    std::fs::write(dir.path().join("article/a.md"), article).unwrap();
-    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
-    let registry = format!(
-        "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"O1\"\nquote = \"In the sequential simulation ethers-reth is faster than both other providers.\"\nverdict = \"retain\"\nfinding = \"By the median iteration.\"\n\n  [[claim.check]]\n  kind = \"compare\"\n  samples = \"evidence/output.json\"\n  format = \"cargo-criterion\"\n  select = {{ group = \"Sequential Simulation\" }}\n  field = \"time_ns\"\n  statistic = \"median\"\n  by = \"function\"\n  faster = \"ethers-reth\"\n  slower = [\"Ipc\", \"Local_Http\"]\n"
-    );
-    std::fs::write(dir.path().join("claims/a.toml"), registry).unwrap();
+    let claim = "id = \"O1\"\nquote = \"In the sequential simulation ethers-reth is faster than both other providers.\"\nverdict = \"retain\"\nfinding = \"By the median iteration.\"\n\n  [[claim.check]]\n  kind = \"compare\"\n  samples = \"evidence/output.json\"\n  format = \"cargo-criterion\"\n  select = { group = \"Sequential Simulation\" }\n  field = \"time_ns\"\n  statistic = \"median\"\n  by = \"function\"\n  faster = \"ethers-reth\"\n  slower = [\"Ipc\", \"Local_Http\"]\n";
+    let dir = root_with(&["evidence", "rerun"], article, claim);
+    std::fs::copy("examples/anvil-benchmarks/evidence/output.json", dir.path().join("evidence/output.json")).unwrap();
     dir
 }
 

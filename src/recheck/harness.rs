@@ -199,22 +199,10 @@ pub(super) fn ordering_pairs(ws: &Workspace, files: &Evidence, t: &Target, c: &c
             let jsonl = &query::table(&ctx, &specs[0].query())?.jsonl;
             c.same_protocol(jsonl, case, slower).map_err(|m| Failure::input(format!("{}: claim {} check {}: {m}", t.registry, t.claim, t.check)))?;
             let accepted = specs.iter().map(|spec| by_sample(&ctx, spec, spec.samples.clone())).collect::<Result<Vec<_>, _>>()?;
+            // Both sides read from the fresh file; the first that cannot be says why.
             let fresh = match fresh_file {
                 None => None,
-                Some(f) => {
-                    let mut values = Vec::new();
-                    let mut why = None;
-                    for spec in &specs {
-                        match fresh_values(&ctx, spec, f)? {
-                            Ok(v) => values.push(v),
-                            Err(w) => {
-                                why = Some(w);
-                                break;
-                            }
-                        }
-                    }
-                    Some(why.map_or(Ok(values), Err))
-                }
+                Some(f) => Some(specs.iter().map(|spec| fresh_values(&ctx, spec, f)).collect::<Result<Vec<_>, _>>()?.into_iter().collect::<Result<Vec<_>, _>>()),
             };
             out.push(OrderingPair { case: case.to_string(), slower: slower.clone(), accepted, fresh });
         }

@@ -577,19 +577,19 @@ impl Quantity<'_> {
         (self.eval)(&self.vars.iter().map(ByRound::value).collect::<Vec<_>>())
     }
 
-    /// `replicates` values, each over rounds drawn with replacement: once for all variables
-    /// where they share rounds, else once for each (see [`ByRound::paired`]).
+    /// `replicates` values, each over rounds drawn with replacement, once for all variables.
+    /// Only the rounds-only rule resamples here, and only our own runs, whose variables share
+    /// their rounds; a harness's unpaired samples go to the hierarchical bootstrap, which
+    /// draws them apart ([`hierarchical::Side`]).
     fn resample(&self, rng: &mut ChaCha8Rng, replicates: usize) -> Vec<f64> {
-        let shared = self.vars.iter().all(|v| v.paired);
-        let sets: Vec<Vec<u64>> = if shared { vec![self.rounds()] } else { self.vars.iter().map(|v| v.rounds.keys().copied().collect()).collect() };
+        debug_assert!(self.vars.iter().all(|v| v.paired), "the rounds-only rule resamples shared rounds only");
+        let rounds = self.rounds();
         let mut out = Vec::with_capacity(replicates);
-        let mut drawn: Vec<Vec<u64>> = vec![Vec::new(); sets.len()];
+        let mut drawn = Vec::with_capacity(rounds.len());
         for _ in 0..replicates {
-            for (rounds, d) in sets.iter().zip(&mut drawn) {
-                d.clear();
-                d.extend((0..rounds.len()).map(|_| rounds[rng.random_range(0..rounds.len())]));
-            }
-            let values: Vec<f64> = self.vars.iter().enumerate().map(|(i, v)| v.value_of(drawn[if shared { 0 } else { i }].iter().copied())).collect();
+            drawn.clear();
+            drawn.extend((0..rounds.len()).map(|_| rounds[rng.random_range(0..rounds.len())]));
+            let values: Vec<f64> = self.vars.iter().map(|v| v.value_of(drawn.iter().copied())).collect();
             out.push((self.eval)(&values));
         }
         out
@@ -755,15 +755,14 @@ pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
     // or ordering of such queries is passed over: pooling resamples runs of our own suites.
     let (targets, other): (Vec<Target>, Vec<Target>) = targets.into_iter().partition(|t| t.reads_plain_jsonl() && t.has_rounds(files));
     let (queried, other): (Vec<Target>, Vec<Target>) = other.into_iter().partition(Target::is_latency_of_one_run);
-    let (harness_orderings, other): (Vec<Target>, Vec<Target>) = other.into_iter().partition(|t| matches!(&t.subject, Subject::Ordering(c) if c.pool.is_empty()));
-    not_rechecked += other.len();
-    let harness_pairs = harness_orderings
-        .iter()
-        .filter_map(|t| match &t.subject {
-            Subject::Ordering(c) => Some(harness::ordering_pairs(ws, files, t, c, None).map(|pairs| (t, c, pairs))),
-            Subject::Latency(_) => None,
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    // Harness orderings are the hierarchical rule's alone: the rounds rule pairs rounds.
+    let mut harness_pairs = Vec::new();
+    for t in &other {
+        match &t.subject {
+            Subject::Ordering(c) if c.pool.is_empty() && rule.method == Method::Hierarchical => harness_pairs.push((t, c, harness::ordering_pairs(ws, files, t, c, None)?)),
+            _ => not_rechecked += 1,
+        }
+    }
     let mut rows = match rule.method {
         Method::Hierarchical => judge::offline(rule, &targets, files, &harness_pairs)?,
         Method::Rounds => {
@@ -777,8 +776,6 @@ pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
                     Subject::Ordering(c) => rows.extend(judge_ordering(t, c, files, &Source::Accepted, rule, &BTreeSet::new())?),
                 }
             }
-            // Harness orderings are the hierarchical rule's: the rounds rule pairs rounds.
-            not_rechecked += harness_pairs.len();
             rows
         }
     };
