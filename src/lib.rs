@@ -81,7 +81,8 @@
 //!   widening of a one-run side; `recheck::family` Holm's control over the whole table;
 //!   `recheck::calibrate` runs of unchanged code (the same dispatch and instructions, timed
 //!   with the same buffer sets; the shuffled orders among them counted) as A/A
-//!   pairs; `recheck::device` asks the GPU
+//!   pairs, each σ with the buffer sets its runs took, which the recheck matches before it
+//!   widens a one-run side by it; `recheck::device` asks the GPU
 //!   suite for a fresh run; `recheck::harness` pairs another harness's fresh output with the
 //!   accepted evidence files (by `--map`, layout or name) and judges its latencies and
 //!   orderings by the same rule, and offline reads a latency through its check's own query,

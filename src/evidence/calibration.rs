@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::meta::{SetRotation, SetsTaken};
 use super::store::{Evidence, ReadError};
 use crate::diagnostic::Diagnostic;
 
@@ -93,9 +94,24 @@ pub struct ConfigurationCalibration {
     /// samples, since runs of one order share it. Files written before it was counted hold none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orders: Option<usize>,
+    /// How many buffer sets its runs' invocations took, and, where more than one, in which
+    /// rotation (as `meta.json` writes them). Both are the protocol the spread was measured
+    /// under: runs that took their sets otherwise differ between themselves by other amounts
+    /// (`kernels/NOTES.md`, versions 16 and 18), so the recheck uses this σ only for runs that
+    /// took them alike. Files written before it was recorded hold neither.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_sets: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<SetRotation>,
 }
 
 impl ConfigurationCalibration {
+    /// How its runs took their buffer sets; `None` where the file does not record it.
+    pub fn sets(&self) -> Option<SetsTaken> {
+        // One set has no rotation, so a count of one needs none to be read back.
+        self.rotation_sets.map(|n| SetsTaken::new(self.rotation.unwrap_or(SetRotation::PerEntry), n))
+    }
+
     /// Whether some of its runs were timed in the same shuffled order (fewer orders than runs).
     pub fn orders_shared(&self) -> bool {
         self.orders.is_some_and(|n| n < self.medians.len())
@@ -103,9 +119,9 @@ impl ConfigurationCalibration {
 }
 
 impl CalibrationFile {
-    /// σ of ln(median) between runs for one configuration and field, if measured.
-    pub fn between(&self, suite: &str, case: &str, variant: &str, mode: &str, field: &str) -> Option<f64> {
-        self.configurations.iter().find(|c| c.suite == suite && c.case == case && c.variant == variant && c.mode == mode && c.field == field).map(|c| c.between)
+    /// One configuration and field, if calibrated.
+    pub fn configuration(&self, suite: &str, case: &str, variant: &str, mode: &str, field: &str) -> Option<&ConfigurationCalibration> {
+        self.configurations.iter().find(|c| c.suite == suite && c.case == case && c.variant == variant && c.mode == mode && c.field == field)
     }
 }
 

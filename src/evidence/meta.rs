@@ -244,6 +244,16 @@ impl SetsTaken {
         SetsTaken { sets, rotation: (sets > 1).then_some(rotation) }
     }
 
+    /// How many sets.
+    pub fn count(&self) -> usize {
+        self.sets
+    }
+
+    /// In which rotation; `None` for one set, whose rotation does not matter.
+    pub fn rotation(&self) -> Option<SetRotation> {
+        self.rotation
+    }
+
     /// As messages say it: `per invocation over 2 sets`, `from one set`.
     pub fn shown(&self) -> String {
         match self.rotation {

@@ -70,6 +70,9 @@ struct Config {
     within_var: Vec<f64>,
     /// How many shuffled orders the runs kept were timed in.
     orders: usize,
+    /// How the runs kept took their buffer sets (all alike: runs that took them otherwise are
+    /// not kept).
+    sets: SetsTaken,
 }
 
 /// What a configuration ran: its case's dispatch record, where one is kept, and instructions:
@@ -204,7 +207,7 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         }
         let mut rng = ChaCha8Rng::seed_from_u64(row_seed(options.seed, &[&shown, "within"]));
         let distinct: std::collections::BTreeSet<&ShuffleOrder> = kept.iter().map(|(_, _, _, order)| order).collect();
-        let mut config = Config { orders: distinct.len(), key, runs: Vec::new(), log_medians: Vec::new(), within_var: Vec::new() };
+        let mut config = Config { orders: distinct.len(), sets: best.sets, key, runs: Vec::new(), log_medians: Vec::new(), within_var: Vec::new() };
         for (idx, _, values, _) in kept {
             let run = vec![vec![values.clone()]];
             let side = Side::new(&run, &identity);
@@ -292,6 +295,8 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
             proposed_margin: margins.get(k).map_or(f64::NAN, |m| ((m * 200.0).ceil() / 200.0).max(0.005)),
             medians: medians.iter().map(|m| (m * 1000.0).round() / 1000.0).collect(),
             orders: Some(config.orders),
+            rotation_sets: Some(config.sets.count()),
+            rotation: config.sets.rotation(),
         });
     }
     let mut spreads: Vec<f64> = entries.iter().map(|e| e.between).collect();
@@ -503,6 +508,12 @@ mod tests {
         assert!(said("s c peer graph host_us: evidence/runs/d took its buffer sets otherwise than the runs kept, which took them per entry over 8 sets"), "{:?}", cal.excluded);
         let pairs = |v: &str| cal.configurations.iter().find(|c| c.variant == v && c.field == "host_us").unwrap().pairs;
         assert_eq!((pairs("v"), pairs("peer")), (3, 3));
+        // The file records the protocol its σ was measured under, for the recheck to match.
+        let v = cal.configurations.iter().find(|c| c.variant == "v" && c.field == "host_us").unwrap();
+        assert_eq!((v.rotation_sets, v.rotation), (Some(8), Some(crate::evidence::meta::SetRotation::PerEntry)));
+        assert_eq!(v.sets().map(|s| s.shown()).as_deref(), Some("per entry over 8 sets"));
+        let json = crate::report::calibration::json(&cal);
+        assert!(json.contains("\"rotation_sets\": 8,\n      \"rotation\": \"per-entry\""), "{json}");
     }
 
     #[test]

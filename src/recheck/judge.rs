@@ -214,20 +214,45 @@ fn pooled_offline_latency(t: &Target, l: &Latency, files: &Evidence) -> Result<R
     Ok(l.offline_row(t, value, None, Vec::new(), detail, Some(used)))
 }
 
-/// The calibrated σ of ln value of each variable of `l`, and whether any came from the
-/// calibration's default; `None` without a calibration.
-fn spreads(l: &Latency, calibration: Option<&CalibrationFile>) -> Option<(Vec<f64>, bool)> {
+/// The calibrated σ of ln value of each variable of `l`, and why any came from the
+/// calibration's default instead (each reason once); `None` without a calibration. A
+/// configuration's σ is used only where the accepted runs took its buffer sets as the calibrated
+/// runs did: under another protocol runs differ between themselves by other amounts, so a σ
+/// measured there is not this configuration's.
+fn spreads(l: &Latency, calibration: Option<&CalibrationFile>, accepted_info: &[RunInfo]) -> Option<(Vec<f64>, Vec<String>)> {
     let calibration = calibration?;
-    let mut defaulted = false;
+    let mut defaulted: Vec<String> = Vec::new();
+    let mut default_because = |why: String| {
+        if !defaulted.contains(&why) {
+            defaulted.push(why);
+        }
+        calibration.default_between
+    };
     let spreads = l
         .vars
         .iter()
         .map(|(_, spec)| {
             let key = |k: &str| spec.select.get_ref().get(k).and_then(|v| v.as_str()).unwrap_or("");
-            calibration.between(key("suite"), key("case"), key("variant"), key("mode"), spec.field.get_ref()).unwrap_or_else(|| {
-                defaulted = true;
-                calibration.default_between
-            })
+            let (suite, case, variant) = (key("suite"), key("case"), key("variant"));
+            let Some(calibrated) = calibration.configuration(suite, case, variant, key("mode"), spec.field.get_ref()) else {
+                return default_because("configuration not calibrated".to_string());
+            };
+            let there = calibrated.sets();
+            let other = spec
+                .runs()
+                .into_iter()
+                .map(|s| run_dir(s.get_ref()))
+                .filter_map(|dir| accepted_info.iter().find(|r| r.path == dir))
+                .filter_map(|info| info.sets_of(suite, case, variant))
+                .find(|here| there.is_some_and(|there| there != *here));
+            match (other, there) {
+                (Some(here), Some(there)) => default_because(format!(
+                    "{suite} {case} {variant} calibrated with buffer sets taken {}, here {}",
+                    there.shown(),
+                    here.shown()
+                )),
+                _ => calibrated.between,
+            }
         })
         .collect();
     Some((spreads, defaulted))
@@ -309,17 +334,17 @@ fn latency(
     }
 
     // A one-run side is widened by the calibrated between-run spread of its configurations.
-    let calibrated = spreads(l, calibration);
+    let calibrated = spreads(l, calibration, accepted_info);
     let widen = |side: &Side<'_>| match (&calibrated, side.n_runs()) {
         (Some((s, _)), 1) => propagated_spread(side, s),
         _ => 0.0,
     };
     let spread = [widen(&a), widen(&f)];
-    let defaulted = calibrated.as_ref().is_some_and(|(_, d)| *d);
-    row.runs = Some(RunsUsed { accepted: a.n_runs(), fresh: f.n_runs(), widened_by: spread[0].max(spread[1]), default_spread: defaulted });
+    let defaulted = calibrated.as_ref().map_or(&[][..], |(_, why)| why.as_slice());
+    row.runs = Some(RunsUsed { accepted: a.n_runs(), fresh: f.n_runs(), widened_by: spread[0].max(spread[1]), default_spread: !defaulted.is_empty() });
     row.detail = match (&calibrated, a.n_runs().min(f.n_runs())) {
         (None, 1) => format!("{}; a side of one run, not widened: no calibration", row.detail),
-        (Some(_), 1) if defaulted => format!("{}; one-run sides widened by the calibration's default σ (configuration not calibrated)", row.detail),
+        (Some(_), 1) if !defaulted.is_empty() => format!("{}; one-run sides widened by the calibration's default σ ({})", row.detail, defaulted.join("; ")),
         _ => row.detail,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string()]));

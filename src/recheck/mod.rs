@@ -331,7 +331,7 @@ impl RunInfo {
     }
 
     /// How `variant` of `suite` `case` took its buffer sets, and how many there were.
-    fn sets_of(&self, suite: &str, case: &str, variant: &str) -> Option<SetsTaken> {
+    pub(crate) fn sets_of(&self, suite: &str, case: &str, variant: &str) -> Option<SetsTaken> {
         let meta = self.meta.as_deref()?;
         let c = meta.cases.iter().find(|c| c.suite == suite && c.case == case)?;
         Some(meta.sets_of(c, variant))
@@ -1378,6 +1378,8 @@ mod tests {
                 excluding_one: 0.0,
                 proposed_margin: 0.1,
                 orders: None,
+                rotation_sets: None,
+                rotation: None,
             }],
             excluded: vec![],
         }
@@ -1470,6 +1472,45 @@ mod tests {
         assert_eq!(row.outcome, Judgement::Incomparable, "{row:?}");
         let why = "s c fused: buffer sets taken per invocation over 8 sets here and per entry over 8 sets in evidence/runs/a0, evidence/runs/a1";
         assert!(row.detail.ends_with(&format!("absolute times not compared: {why}")), "{}", row.detail);
+    }
+
+    #[test]
+    fn a_spread_calibrated_under_another_protocol_is_not_used() {
+        // Both runs took `fused`'s eight sets one an invocation; the calibration measured σ on
+        // runs that took them per entry, so it is not this configuration's σ: the one-run sides
+        // are widened by the calibration's default instead, and the row says why.
+        let dir = tempfile::tempdir().unwrap();
+        for (name, seed, level) in [("a0", 1, 40.0), ("f", 2, 40.4)] {
+            write_run(dir.path(), name, &samples(&[("fused", level, 0.01)], seed), Some(1980));
+            let meta = dir.path().join(format!("evidence/runs/{name}/meta.json"));
+            let text = std::fs::read_to_string(&meta)
+                .unwrap()
+                .replace(r#""rotation_sets":1"#, r#""rotation_sets":8,"rotation":"per-invocation""#)
+                .replace(r#""variants":[]"#, r#""variants":["fused"]"#);
+            std::fs::write(&meta, text).unwrap();
+        }
+        let files = Evidence::new(crate::paths::Root::new(dir.path()).unwrap());
+        let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+        let infos = [RunInfo::read(&files, "evidence/runs/a0").unwrap()];
+        let judge_with = |rotation: crate::evidence::meta::SetRotation| {
+            let mut cal = calibration(0.002);
+            cal.configurations[0].rotation_sets = Some(8);
+            cal.configurations[0].rotation = Some(rotation);
+            against_fresh(Rule::default(), &[pooled_target(1)], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", Some(&cal)).unwrap().remove(0)
+        };
+        let alike = judge_with(crate::evidence::meta::SetRotation::PerInvocation);
+        assert_eq!(alike.outcome, Judgement::Match, "{alike:?}");
+        assert!((alike.runs.as_ref().unwrap().widened_by - 0.002).abs() < 1e-12, "{alike:?}");
+        assert!(!alike.runs.unwrap().default_spread);
+        let otherwise = judge_with(crate::evidence::meta::SetRotation::PerEntry);
+        assert_eq!(otherwise.outcome, Judgement::Inconclusive, "{otherwise:?}");
+        let used = otherwise.runs.unwrap();
+        assert!(used.default_spread && (used.widened_by - 0.5).abs() < 1e-12, "{used:?}");
+        let why = "one-run sides widened by the calibration's default σ (s c fused calibrated with buffer sets taken per entry over 8 sets, here per invocation over 8 sets)";
+        assert!(otherwise.detail.ends_with(why), "{}", otherwise.detail);
+        // A calibration that does not record how its runs took their sets is used as it is.
+        let unrecorded = against_fresh(Rule::default(), &[pooled_target(1)], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", Some(&calibration(0.002))).unwrap().remove(0);
+        assert_eq!(unrecorded.outcome, Judgement::Match, "{unrecorded:?}");
     }
 
     #[test]

@@ -75,6 +75,16 @@ pub(crate) fn text(file: &CalibrationFile) -> String {
             "orders: runs with one seed and the same entries were timed in the same shuffled order; where a configuration's runs hold fewer orders than runs, σ between them leaves out what a place in an order does to its samples (kernels/NOTES.md, version 17)\n",
         );
     }
+    // The protocol each σ was measured under, which the recheck matches before using it.
+    let mut protocols: std::collections::BTreeMap<_, usize> = std::collections::BTreeMap::new();
+    for c in &file.configurations {
+        *protocols.entry(c.sets()).or_default() += 1;
+    }
+    let counted: Vec<String> = protocols.iter().map(|(how, n)| format!("{} in {n}", how.map_or_else(|| "not recorded".to_string(), |s| s.shown()))).collect();
+    out.push_str(&format!(
+        "buffer sets taken: {}; the recheck widens a one-run side by a configuration's σ only where its runs took the sets alike\n",
+        counted.join(", ")
+    ));
     for e in &file.excluded {
         out.push_str(&format!("excluded: {e}\n"));
     }
