@@ -433,13 +433,18 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
                 Ok(report.status())
             } else if let Some(run) = fresh {
                 let judged = recheck::fresh(&ws, &run, seed, replicates)?;
-                out.print(&render(&judged.report))?;
-                let mut status = judged.report.status();
-                if let Some(c) = &judged.stored {
-                    out.print(&report::recheck::stored_text(&run, c))?;
-                    status = status.and(Status::from_attention(!c.differing.is_empty()));
+                let stored = judged.stored.as_ref();
+                match (format, stored) {
+                    (Format::Json, Some(c)) => out.print(&report::recheck::json_with_stored(&judged.report, &run, c))?,
+                    (Format::Json, None) => out.print(&render(&judged.report))?,
+                    (Format::Table, _) => {
+                        out.print(&render(&judged.report))?;
+                        if let Some(c) = stored {
+                            out.print(&report::recheck::stored_text(&run, c))?;
+                        }
+                    }
                 }
-                Ok(status)
+                Ok(judged.report.status().and(Status::from_attention(stored.is_some_and(|c| !c.differing.is_empty()))))
             } else {
                 let report = recheck::offline(&ws, rule)?;
                 out.print(&render(&report))?;

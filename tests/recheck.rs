@@ -134,6 +134,15 @@ fn the_recheck_run_of_the_shared_timing_code_is_judged_against_the_rebound_regis
     for row in ["P1 #1 MISMATCH 16.79 µs", "F7 #1 MISMATCH 4.70 µs", "F11 #12 MISMATCH 19.18 µs"] {
         assert!(stdout.contains(row), "{row}: {stdout}");
     }
+    // As JSON, the comparison with the stored table is part of the one document on stdout.
+    let (json_code, stdout, stderr) = claimcheck(["recheck", "--fresh", run, "--format", "json"]);
+    assert_eq!(json_code, code);
+    let report: WireRecheck = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+    let stored = report.stored.expect("the run stores a judgement");
+    assert_eq!(stored.path, format!("{run}/recheck.json"));
+    assert_eq!((stored.compared, stored.differing.len()), (0, 0), "{stored:?}");
+    assert!(stored.only_stored > 0 && stored.only_now > 0, "{stored:?}");
+    assert_eq!(report.counts.get("MISMATCH"), Some(&3), "{:?}", report.counts);
 }
 
 #[test]

@@ -28,6 +28,27 @@ pub struct WireRecheck {
     pub counts: BTreeMap<String, usize>,
     pub not_rechecked: usize,
     pub rows: Vec<WireRow>,
+    /// `recheck --fresh` of a run that stores its own judgement: how this one compares with it.
+    /// Never part of a stored `recheck.json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored: Option<WireStored>,
+}
+
+/// How a judgement compares with the one a run stores ([`crate::recheck::StoredComparison`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireStored {
+    /// The stored table, root-relative.
+    pub path: String,
+    /// Stored rows judged again: those the registries still hold, against the same accepted runs.
+    pub compared: usize,
+    /// Rows judged differently, as `claim #check what: stored → now`.
+    pub differing: Vec<String>,
+    pub only_stored: usize,
+    pub only_now: usize,
+    /// Rows that reproduce their own numbers but were tested at another Holm level, and of them
+    /// how many reached another outcome there.
+    pub other_level: usize,
+    pub other_level_outcome: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -152,12 +173,33 @@ pub(crate) fn wire(report: &Report) -> WireRecheck {
         counts,
         not_rechecked: report.not_rechecked,
         rows: report.rows.iter().map(row).collect(),
+        stored: None,
     }
 }
 
 /// The report as pretty JSON with a trailing newline.
 pub(crate) fn json(report: &Report) -> String {
-    let mut s = serde_json::to_string_pretty(&wire(report)).expect("wire types always serialise");
+    pretty(&wire(report))
+}
+
+/// The report of `recheck --fresh RUN` as pretty JSON, with how it compares with the judgement
+/// `RUN/recheck.json` stores: one document, so that stdout stays JSON a program can read.
+pub(crate) fn json_with_stored(report: &Report, run: &str, c: &crate::recheck::StoredComparison) -> String {
+    let mut w = wire(report);
+    w.stored = Some(WireStored {
+        path: format!("{run}/recheck.json"),
+        compared: c.compared,
+        differing: c.differing.clone(),
+        only_stored: c.only_stored,
+        only_now: c.only_now,
+        other_level: c.other_level,
+        other_level_outcome: c.other_level_outcome,
+    });
+    pretty(&w)
+}
+
+fn pretty(w: &WireRecheck) -> String {
+    let mut s = serde_json::to_string_pretty(w).expect("wire types always serialise");
     s.push('\n');
     s
 }
