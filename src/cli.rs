@@ -425,7 +425,11 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
             if gpu {
                 let done = recheck::device::run(&ws, rule, &peers, rounds)?;
                 out.print(&render(&done.report))?;
-                out.line(&format!("run written: {} (accepted; its recheck.json and recheck.txt hold this table)", done.run))?;
+                // As JSON, the document's `fresh_run` names the run; a line after it would leave
+                // stdout unreadable to a JSON parser.
+                if let Format::Table = format {
+                    out.line(&format!("run written: {} (accepted; its recheck.json and recheck.txt hold this table)", done.run))?;
+                }
                 Ok(done.report.status())
             } else if let Some(path) = fresh.as_deref().filter(|p| !maps.is_empty() || !is_our_run(&target.root, p)) {
                 let report = recheck::harness::fresh(&ws, path, &maps, rule)?;
