@@ -85,8 +85,10 @@
 //!   widens a one-run side by it; `recheck::device` asks the GPU
 //!   suite for a fresh run; `recheck::harness` pairs another harness's fresh output with the
 //!   accepted evidence files (by `--map`, layout or name) and judges its latencies and
-//!   orderings by the same rule, and offline reads a latency through its check's own query,
-//!   and judges an ordering inside its file, when that query is not plain JSONL.
+//!   orderings by the same rule (a check that pools several files has them for its accepted
+//!   side, and widens the one fresh result by the spread between them), and offline reads a
+//!   latency through its check's own query, pooled as the audit pools it, and judges an
+//!   ordering inside its file or across the files it pools, when that query is not plain JSONL.
 //! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON, the
 //!   recheck table and `recheck.json`, the review file, the benchmark table and its JSON, `suggest`'s TOML
 //!   (`report::suggest`), the HTML review page (`report::html`), and for CI the audit's findings as located annotations

@@ -96,9 +96,15 @@ fn a_stored_table_that_differs_is_reported() {
     let judge = || claimcheck(["recheck".as_ref(), "--fresh".as_ref(), FRESH.as_ref(), "--format".as_ref(), "json".as_ref(), "--root".as_ref(), root]);
     // Today's judgement of the run, stored as its table, is reproduced row by row.
     let (_, stdout, stderr) = judge();
-    let mut stored: WireRecheck = serde_json::Deserializer::from_str(&stdout).into_iter().next().unwrap().unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let mut stored: WireRecheck = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    // The comparison with the table the run stores is no part of a table.
+    stored.stored = None;
     std::fs::write(&path, serde_json::to_string_pretty(&stored).unwrap()).unwrap();
     let (_, stdout, _) = judge();
+    let now: WireRecheck = serde_json::from_str(&stdout).unwrap();
+    let c = now.stored.expect("the run stores a table");
+    assert!(c.compared > 0 && c.differing.is_empty() && c.other_level == 0 && c.only_stored + c.only_now == 0, "{c:?}");
+    let (_, stdout, _) = claimcheck(["recheck".as_ref(), "--fresh".as_ref(), FRESH.as_ref(), "--root".as_ref(), root]);
     assert!(stdout.contains(&format!("{FRESH}/recheck.json: every stored row is reproduced exactly")), "{stdout}");
     // A row the registry still holds (P3's first latency), stored as judged otherwise.
     let row = stored.rows.iter_mut().find(|r| r.claim == "P3" && r.check == 1).unwrap();
@@ -106,6 +112,11 @@ fn a_stored_table_that_differs_is_reported() {
     row.outcome = "INCONCLUSIVE".into();
     std::fs::write(&path, serde_json::to_string_pretty(&stored).unwrap()).unwrap();
     let (code, stdout, _) = judge();
+    assert_eq!(code, 1);
+    let differing = serde_json::from_str::<WireRecheck>(&stdout).unwrap().stored.unwrap().differing;
+    assert_eq!(differing.len(), 1, "{differing:?}");
+    assert!(differing[0].starts_with("P3 #1"), "{differing:?}");
+    let (code, stdout, _) = claimcheck(["recheck".as_ref(), "--fresh".as_ref(), FRESH.as_ref(), "--root".as_ref(), root]);
     assert_eq!(code, 1);
     assert!(stdout.contains("1 stored rows DIFFER from this judgement"), "{stdout}");
 }

@@ -116,3 +116,99 @@ fn an_ordering_over_criterion_records_is_judged_offline_and_in_a_fresh_file() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("2 rows (1 MATCH, 0 MISMATCH, 0 INCONCLUSIVE, 1 INCOMPARABLE)"), "{out}");
 }
+
+/// A root whose one sentence quotes the median of `sleep 0.01` pooled over three real hyperfine
+/// runs (tests/fixtures/harness/hyperfine/pooled/, each of `sleep 0.01` and `sleep 0.02`), and
+/// orders the two commands over the same three runs; the fresh run lies beside them. `runs`
+/// names the three files the checks read (`samples`, then `pool`).
+fn pooled_root(runs: [&str; 3]) -> tempfile::TempDir {
+    let article = "# Pooled\n\nOver three runs the shorter sleep took 15.56 ms at the median, less than the longer one.\n";
+    let files = |k: usize| format!("evidence/hyperfine/{}", runs[k]);
+    let pool = format!("[\"{}\", \"{}\"]", files(1), files(2));
+    let claim = format!(
+        "id = \"P1\"\nquote = \"Over three runs the shorter sleep took 15.56 ms at the median, less than the longer one.\"\nverdict = \"retain\"\nfinding = \"The median of three runs' medians.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"15.56 ms\"\n  samples = \"{}\"\n  pool = {pool}\n  format = \"hyperfine\"\n  select = {{ command = \"sleep 0.01\" }}\n  field = \"time_s\"\n  statistic = \"median\"\n  margin = 0.25\n\n  [[claim.check]]\n  kind = \"compare\"\n  samples = \"{}\"\n  pool = {pool}\n  format = \"hyperfine\"\n  select = {{}}\n  by = \"command\"\n  field = \"time_s\"\n  statistic = \"median\"\n  faster = \"sleep 0.01\"\n  slower = [\"sleep 0.02\"]\n",
+        files(0),
+        files(0)
+    );
+    let dir = root_with(&["evidence/hyperfine"], article, &claim);
+    for f in ["run1.json", "run2.json", "run3.json", "fresh.json"] {
+        std::fs::copy(format!("{FIXTURES}/pooled/{f}"), dir.path().join("evidence/hyperfine").join(f)).unwrap();
+    }
+    dir
+}
+
+fn json_report(out: &str, err: &str) -> claimcheck::report::recheck::WireRecheck {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}{err}"))
+}
+
+/// Offline, a latency pooled over a harness's files is the median of their values, as the audit
+/// pools it, and an ordering pooled over them is judged across them; both used to be passed
+/// over as not rechecked.
+#[test]
+fn pooled_harness_checks_are_rechecked_offline_across_their_files() {
+    let dir = pooled_root(["run1.json", "run2.json", "run3.json"]);
+    let (code, out, err) = recheck(&dir, &["--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let report = json_report(&out, &err);
+    assert_eq!(report.not_rechecked, 0, "{out}");
+    assert_eq!(report.rows.len(), 2, "{out}");
+    let latency = &report.rows[report.rows.iter().position(|r| r.kind == "latency").unwrap()];
+    assert_eq!(latency.outcome, "MATCH", "{latency:?}");
+    // The runs' medians are 15.562, 14.757 and 16.577 ms: the pooled value is the middle one.
+    assert!((latency.accepted.unwrap() - 15.562).abs() < 1e-3, "{latency:?}");
+    assert!(latency.detail.contains("median over 3 results"), "{}", latency.detail);
+    let ordering = &report.rows[report.rows.iter().position(|r| r.kind == "ordering").unwrap()];
+    assert_eq!(ordering.outcome, "MATCH", "{ordering:?}");
+    assert!(ordering.detail.contains("3 results, resampled"), "{}", ordering.detail);
+    assert_eq!(ordering.runs.as_ref().unwrap().fresh, 3, "{ordering:?}");
+}
+
+/// `run1.json` with every time multiplied by `k`: a mutation of real output, for a pool whose
+/// results differ by more than their own samples explain.
+fn scaled_run(dir: &tempfile::TempDir, name: &str, k: f64) {
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURES}/pooled/run1.json")).unwrap()).unwrap();
+    for result in doc["results"].as_array_mut().unwrap() {
+        for t in result["times"].as_array_mut().unwrap() {
+            *t = serde_json::json!(t.as_f64().unwrap() * k);
+        }
+    }
+    std::fs::write(dir.path().join("evidence/hyperfine").join(name), doc.to_string()).unwrap();
+}
+
+/// With a fresh result, a pooled latency's accepted side is its results and the one fresh
+/// result is widened by the spread measured between them, as `calibrate` measures it: none for
+/// one file read thrice; none for the three real runs either, whose medians (14.76 to 16.58 ms)
+/// differ by less than the noise of each run's 20 samples explains; about 10 % where the same
+/// run is scaled by 0.9, 1 and 1.1. Pooled checks used to refuse the whole recheck.
+#[test]
+fn a_pooled_harness_latency_widens_the_fresh_result_by_the_spread_between_its_files() {
+    let judge = |runs: [&str; 3], scaled: bool| {
+        let dir = pooled_root(runs);
+        if scaled {
+            scaled_run(&dir, "low.json", 0.9);
+            scaled_run(&dir, "high.json", 1.1);
+        }
+        let map = format!("evidence/hyperfine/{}=evidence/hyperfine/fresh.json", runs[0]);
+        let (code, out, err) = recheck(&dir, &["--fresh", "evidence/hyperfine/fresh.json", "--map", &map, "--format", "json"]);
+        assert_ne!(code, 2, "{out}{err}");
+        let report = json_report(&out, &err);
+        assert_eq!(report.rows.len(), 2, "{out}");
+        let ordering = report.rows.iter().find(|r| r.kind == "ordering").unwrap().clone();
+        assert_eq!(ordering.outcome, "MATCH", "{ordering:?}");
+        report.rows.into_iter().find(|r| r.kind == "latency").unwrap()
+    };
+    let width = |r: &claimcheck::report::recheck::WireRow| {
+        let [lo, hi] = r.interval.unwrap();
+        hi.unwrap() - lo.unwrap()
+    };
+    let same = judge(["run1.json", "run1.json", "run1.json"], false);
+    assert_eq!(same.runs.clone().map(|r| (r.accepted, r.fresh, r.widened_by)), Some((3, 1, Some(0.0))), "{same:?}");
+    assert!(same.detail.contains("3 accepted results") && same.detail.contains("widened by σ = 0.0 %"), "{}", same.detail);
+    let real = judge(["run1.json", "run2.json", "run3.json"], false);
+    assert_eq!(real.runs.clone().map(|r| (r.accepted, r.widened_by)), Some((3, Some(0.0))), "{real:?}");
+    assert!((real.accepted.unwrap() - 15.562).abs() < 1e-3, "{real:?}");
+    let apart = judge(["run1.json", "low.json", "high.json"], true);
+    let widened = apart.runs.clone().unwrap().widened_by.unwrap();
+    assert!((0.06..0.12).contains(&widened), "{apart:?}");
+    assert!(width(&apart) > width(&same) + 0.1, "results that differ give a wider interval: {apart:?} against {same:?}");
+}

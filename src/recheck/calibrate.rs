@@ -29,7 +29,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::family::{self, Claim, Trial};
-use super::hierarchical::{Side, parallel_map, percentile_interval, ratio_distribution};
+use super::hierarchical::{Side, between, parallel_map, percentile_interval, ratio_distribution, variance_of};
 use super::{ByRound, CONFIDENCE, DEFAULT_MARGIN, DEFAULT_SEED, row_seed};
 use crate::evidence::calibration::{CalibrationFile, CalibrationRule, ConfigurationCalibration, Rates, SCHEMA_VERSION};
 use crate::evidence::meta::{CaseMeta, Meta, SetsTaken, ShuffleOrder};
@@ -44,7 +44,7 @@ pub(crate) const TARGET_MATCH_RATE: f64 = 0.90;
 /// The fields calibrated: host completion and device time.
 const FIELDS: [&str; 2] = ["host_us", "device_us"];
 /// Resamples of one run's rounds for the within-run variance of its median.
-const WITHIN_REPLICATES: usize = 1000;
+pub(super) const WITHIN_REPLICATES: usize = 1000;
 
 /// What to calibrate with.
 #[derive(Debug, Clone, Copy)]
@@ -214,7 +214,7 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
             config.log_medians.push(side.value().ln());
             let mut scratch = super::hierarchical::Scratch::default();
             let draws: Vec<f64> = (0..WITHIN_REPLICATES).map(|_| side.draw(&mut rng, &mut scratch).ln()).collect();
-            config.within_var.push(variance(&draws));
+            config.within_var.push(variance_of(&draws));
             config.runs.push((idx, values));
         }
         configs.push(config);
@@ -391,28 +391,6 @@ impl Rates {
     }
 }
 
-/// σ between runs: max(0, var(ln medians) − mean within-run variance), as a standard deviation.
-fn between(log_medians: &[f64], within_var: &[f64]) -> f64 {
-    if log_medians.len() < 2 {
-        return f64::NAN;
-    }
-    let within = within_var.iter().sum::<f64>() / within_var.len() as f64;
-    (variance_of(log_medians) - within).max(0.0).sqrt()
-}
-
-/// The sample variance (n − 1).
-fn variance_of(values: &[f64]) -> f64 {
-    let n = values.len() as f64;
-    if n < 2.0 {
-        return 0.0;
-    }
-    let mean = values.iter().sum::<f64>() / n;
-    values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
-}
-
-fn variance(values: &[f64]) -> f64 {
-    variance_of(values)
-}
 
 #[cfg(test)]
 mod tests {

@@ -11,9 +11,12 @@
 //!
 //! A harness's result is one run: each of its samples is resampled on its own (there are no
 //! rounds), each variable's apart from the others' (two commands' fifth samples are not a
-//! pair), and with no calibration of the spread between its runs, neither side is widened,
-//! which the rows say. An ordering is judged inside the fresh file, as our own orderings are
-//! inside the fresh run, and offline inside the accepted file. A fresh file in another format
+//! pair). No calibration of the spread between its runs exists: with one accepted file neither
+//! side is widened, which the rows say; a check that pools several files (paired by its
+//! `samples` file) has those results for its accepted side, and the one fresh result is widened
+//! by the spread measured between them. An ordering is judged inside the fresh file, as our own
+//! orderings are inside the fresh run, and offline inside the accepted file, or across the
+//! files it pools. A fresh file in another format
 //! than the accepted one, or one that holds no samples the check selects, is INCOMPARABLE (for
 //! an ordering, only the pairs it cannot judge).
 
@@ -84,9 +87,6 @@ pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> 
             not_rechecked += 1;
             continue;
         };
-        if l.vars.iter().any(|(_, s)| !s.pool.is_empty()) {
-            return Err(Failure::input(format!("{} claim {} check {}: a pooled statistic reads runs of our own suite; judge it with --fresh RUN", t.registry, t.claim, t.check)));
-        }
         let sides = sides(ws, files, t, l, &pairs)?;
         for (a, f) in pairs {
             used.insert(a, f);
@@ -100,9 +100,6 @@ pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> 
             not_rechecked += 1;
             continue;
         };
-        if !c.pool.is_empty() {
-            return Err(Failure::input(format!("{} claim {} check {}: a pooled ordering reads runs of our own suite; judge it with --fresh RUN", t.registry, t.claim, t.check)));
-        }
         let pairs = ordering_pairs(ws, files, t, c, Some(&fresh))?;
         used.insert(c.samples.get_ref().clone(), fresh);
         ordering_items.push((*t, *c, pairs));
@@ -141,21 +138,34 @@ pub(crate) fn fresh(ws: &Workspace, path: &str, maps: &[String], rule: Rule) -> 
     })
 }
 
-/// The two sides of one latency: per variable, the accepted samples and the fresh ones, or why
+/// The two sides of one latency: the accepted results (each file the check reads, `samples`
+/// then `pool`, with every variable's samples) and the fresh one's samples per variable, or why
 /// the fresh ones cannot be compared.
-pub(super) type Sides = Result<(Vec<ByRound>, Vec<ByRound>), String>;
+pub(super) type Sides = Result<(Vec<Vec<ByRound>>, Vec<ByRound>), String>;
 
 fn sides(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency, pairs: &[(String, String)]) -> Result<Sides, Failure> {
     let ctx = context(ws, files, t)?;
-    let (mut accepted, mut fresh) = (Vec::new(), Vec::new());
+    let accepted = accepted_results(&ctx, t, &l.vars.iter().map(|(_, spec)| spec.clone()).collect::<Vec<_>>())?;
+    let mut fresh = Vec::new();
     for ((_, spec), (_, fresh_file)) in l.vars.iter().zip(pairs) {
-        accepted.push(by_sample(&ctx, spec, spec.samples.clone())?);
         match fresh_values(&ctx, spec, fresh_file)? {
             Ok(values) => fresh.push(values),
             Err(why) => return Ok(Err(why)),
         }
     }
     Ok(Ok((accepted, fresh)))
+}
+
+/// The accepted results of `specs` (the variables of one quantity): result k holds every
+/// variable's samples in its k-th file (`samples`, then `pool`), read through the check's own
+/// query. Variables that pool different numbers of files have no k-th result in common, and
+/// are refused, as the audit refuses them.
+fn accepted_results(ctx: &Context<'_>, t: &Target, specs: &[stat::Spec]) -> Result<Vec<Vec<ByRound>>, Failure> {
+    let n = specs.first().map_or(0, |s| s.runs().len());
+    if specs.iter().any(|s| s.runs().len() != n) {
+        return Err(Failure::input(format!("{} claim {} check {}: its variables pool different numbers of files; pool every variable over the same files", t.registry, t.claim, t.check)));
+    }
+    (0..n).map(|k| specs.iter().map(|spec| Ok(by_sample(ctx, spec, spec.runs()[k].clone())?)).collect()).collect()
 }
 
 /// `spec`'s values read from `fresh_file` instead of its own file, or why they cannot be
@@ -180,8 +190,9 @@ fn fresh_values(ctx: &Context<'_>, spec: &stat::Spec, fresh_file: &str) -> Resul
 pub(super) struct OrderingPair {
     pub(super) case: String,
     pub(super) slower: String,
-    /// The accepted file's values: `faster`'s, then `slower`'s.
-    pub(super) accepted: Vec<ByRound>,
+    /// The accepted results, one a file the check reads (`samples`, then `pool`), each with
+    /// `faster`'s values, then `slower`'s.
+    pub(super) accepted: Vec<Vec<ByRound>>,
     /// The fresh file's, or why they cannot be judged; `None` offline, where the ordering is
     /// judged inside the accepted file.
     pub(super) fresh: Option<Result<Vec<ByRound>, String>>,
@@ -198,7 +209,7 @@ pub(super) fn ordering_pairs(ws: &Workspace, files: &Evidence, t: &Target, c: &c
             // As the audit refuses, the recheck does not order samples timed differently.
             let jsonl = &query::table(&ctx, &specs[0].query())?.jsonl;
             c.same_protocol(jsonl, case, slower).map_err(|m| Failure::input(format!("{}: claim {} check {}: {m}", t.registry, t.claim, t.check)))?;
-            let accepted = specs.iter().map(|spec| by_sample(&ctx, spec, spec.samples.clone())).collect::<Result<Vec<_>, _>>()?;
+            let accepted = accepted_results(&ctx, t, &specs)?;
             // Both sides read from the fresh file; the first that cannot be says why.
             let fresh = match fresh_file {
                 None => None,
@@ -225,9 +236,18 @@ fn context<'w>(ws: &'w Workspace, files: &'w Evidence, t: &Target) -> Result<Con
 /// matching rule.
 pub(super) fn offline(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency) -> Result<Row, Failure> {
     let ctx = context(ws, files, t)?;
-    let vars = l.vars.iter().map(|(_, spec)| by_sample(&ctx, spec, spec.samples.clone())).collect::<Result<Vec<_>, _>>()?;
-    let detail = format!("{}, read through the check's own query", l.describe());
-    Ok(super::offline_latency_of(t, l, files, super::Quantity { vars, eval: l.eval() }, false, detail)?)
+    let mut results = accepted_results(&ctx, t, &l.vars.iter().map(|(_, spec)| spec.clone()).collect::<Vec<_>>())?;
+    if results.len() == 1 {
+        let detail = format!("{}, read through the check's own query", l.describe());
+        let vars = results.remove(0);
+        return Ok(super::offline_latency_of(t, l, files, super::Quantity { vars, eval: l.eval() }, false, detail)?);
+    }
+    // Pooled, as the audit pools: the median of the results' values.
+    let eval = l.eval();
+    let value = super::hierarchical::Side::new(&results, &*eval).value();
+    let detail = format!("{}, read through the check's own query, median over {} results", l.describe(), results.len());
+    let used = super::RunsUsed { accepted: results.len(), fresh: 0, widened_by: 0.0, default_spread: false };
+    Ok(l.offline_row(t, value, None, Vec::new(), detail, Some(used)))
 }
 
 /// A query's values with each sample its own round: a harness records no rounds, so samples

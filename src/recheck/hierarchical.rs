@@ -240,6 +240,58 @@ pub(crate) fn propagated_spread(side: &Side<'_>, spreads: &[f64]) -> f64 {
     if variance.is_finite() { variance.sqrt() } else { f64::INFINITY }
 }
 
+/// σ of ln value between runs beyond what the rounds inside a run explain, from each run's ln
+/// value and the variance of that over resamples of the run's own rounds:
+/// max(0, var(ln values) − mean within-run variance), as a standard deviation (`calibrate`'s
+/// estimate; NaN for fewer than two runs).
+pub(crate) fn between(log_values: &[f64], within_var: &[f64]) -> f64 {
+    if log_values.len() < 2 {
+        return f64::NAN;
+    }
+    let within = within_var.iter().sum::<f64>() / within_var.len() as f64;
+    (variance_of(log_values) - within).max(0.0).sqrt()
+}
+
+/// The sample variance (n − 1); 0 for fewer than two values.
+pub(crate) fn variance_of(values: &[f64]) -> f64 {
+    let n = values.len() as f64;
+    if n < 2.0 {
+        return 0.0;
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+}
+
+impl Side<'_> {
+    /// Each variable's σ between this side's own runs ([`between`]), the within-run variance
+    /// from `replicates` resamples of each run: what a calibration would measure on these runs
+    /// alone. `None` for fewer than two runs, which cannot show how runs differ.
+    pub(crate) fn spreads_between_own_runs(&self, rng: &mut ChaCha8Rng, replicates: usize) -> Option<Vec<f64>> {
+        if self.runs.len() < 2 {
+            return None;
+        }
+        let mut scratch = Vec::new();
+        let mut drawn = Vec::new();
+        let spreads = (0..self.statistics.len())
+            .map(|v| {
+                let (mut logs, mut within) = (Vec::new(), Vec::new());
+                for r in 0..self.runs.len() {
+                    logs.push(self.var_value(r, v, None, &mut scratch).ln());
+                    let draws: Vec<f64> = (0..replicates)
+                        .map(|_| {
+                            self.runs[r].draw(rng, &mut drawn);
+                            self.var_value(r, v, Some(&drawn), &mut scratch).ln()
+                        })
+                        .collect();
+                    within.push(variance_of(&draws));
+                }
+                between(&logs, &within)
+            })
+            .collect();
+        Some(spreads)
+    }
+}
+
 /// `statistic` of `values` (reordered), as [`Samples::statistic`] computes it.
 fn statistic_of(values: &mut [f64], statistic: Statistic) -> f64 {
     match statistic {

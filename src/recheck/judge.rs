@@ -63,9 +63,14 @@ fn harness_orderings(items: &[HarnessOrdering<'_>], rule: Rule) -> Vec<Pending> 
         let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
         for p in pairs {
             let what = compare::in_case(&p.case, &format!("{} < {}{need}", c.faster, p.slower));
-            let detail = format!("{} {} by {}; one result, each side's samples resampled on their own", c.statistic.get_ref(), c.field.get_ref(), c.by);
-            let accepted_runs = vec![p.accepted.clone()];
-            let accepted = Side::new(&accepted_runs, &ratio).value();
+            // Offline, a pooled ordering is judged across the files it pools, as ours is across
+            // runs: results resampled, then each side's samples within them.
+            let results = match (&p.fresh, p.accepted.len()) {
+                (None, n) if n > 1 => format!("{n} results, resampled, then each side's samples within them on their own"),
+                _ => "one result, each side's samples resampled on their own".to_string(),
+            };
+            let detail = format!("{} {} by {}; {results}", c.statistic.get_ref(), c.field.get_ref(), c.by);
+            let accepted = Side::new(&p.accepted, &ratio).value();
             let row = |outcome, fresh, detail| Row {
                 registry: t.registry.clone(),
                 claim: t.claim.clone(),
@@ -86,7 +91,7 @@ fn harness_orderings(items: &[HarnessOrdering<'_>], rule: Rule) -> Vec<Pending> 
                 runs: None,
             };
             let judged_runs = match &p.fresh {
-                None => accepted_runs,
+                None => p.accepted.clone(),
                 Some(Ok(fresh)) => vec![fresh.clone()],
                 Some(Err(why)) => {
                     out.push(Pending { row: row(Judgement::Incomparable, None, format!("{detail}; {why}")), test: None });
@@ -98,7 +103,7 @@ fn harness_orderings(items: &[HarnessOrdering<'_>], rule: Rule) -> Vec<Pending> 
             let dist = log_distribution(&side, &mut rng, rule.replicates);
             let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, min_ratio.ln()));
             let judged = Row {
-                runs: Some(RunsUsed { accepted: 0, fresh: 1, widened_by: 0.0, default_spread: false }),
+                runs: Some(RunsUsed { accepted: 0, fresh: judged_runs.len(), widened_by: 0.0, default_spread: false }),
                 ..row(Judgement::Inconclusive, p.fresh.is_some().then(|| side.value()), detail.clone())
             };
             out.push(Pending { row: judged, test: Some(Test { dist, trial }) });
@@ -146,9 +151,25 @@ pub(super) fn harness(rule: Rule, items: &[(&Target, &Latency, super::harness::S
             }
         };
         let eval = l.eval();
-        let (accepted_runs, fresh_runs) = (vec![accepted.clone()], vec![fresh.clone()]);
-        let (a, f) = (Side::new(&accepted_runs, &*eval), Side::new(&fresh_runs, &*eval));
+        let fresh_runs = vec![fresh.clone()];
+        let (a, f) = (Side::new(accepted, &*eval), Side::new(&fresh_runs, &*eval));
         let (av, fv) = (a.value(), f.value());
+        let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string()]));
+        // The fresh result is one run. Where the accepted side pools several, the spread
+        // between them is measured as `calibrate` measures it, and the fresh side is widened
+        // by it, as a calibrated one-run side of ours is; with one accepted result nothing
+        // shows how results differ, and the row says the sides are not widened.
+        let spread = a.spreads_between_own_runs(&mut rng, super::calibrate::WITHIN_REPLICATES).map(|s| propagated_spread(&f, &s));
+        let spread = spread.filter(|s| s.is_finite());
+        let detail = match (a.n_runs(), spread) {
+            (1, _) => format!("{}; one result a side, its samples resampled, not widened: no calibration of the spread between runs", l.describe()),
+            (n, Some(s)) => format!(
+                "{}; {n} accepted results, resampled, then their samples; the one fresh result widened by σ = {:.1} % measured between them",
+                l.describe(),
+                s * 100.0
+            ),
+            (n, None) => format!("{}; {n} accepted results, resampled, then their samples; the one fresh result not widened: no finite spread between them", l.describe()),
+        };
         let row = Row {
             registry: t.registry.clone(),
             claim: t.claim.clone(),
@@ -163,13 +184,12 @@ pub(super) fn harness(rule: Rule, items: &[(&Target, &Latency, super::harness::S
             interval: None,
             bound: Some(l.margin),
             outcome: Judgement::Inconclusive,
-            detail: format!("{}; one result a side, its samples resampled, not widened: no calibration of the spread between runs", l.describe()),
+            detail,
             level: None,
             adjusted: None,
-            runs: Some(RunsUsed { accepted: 1, fresh: 1, widened_by: 0.0, default_spread: false }),
+            runs: Some(RunsUsed { accepted: a.n_runs(), fresh: 1, widened_by: spread.unwrap_or(0.0), default_spread: false }),
         };
-        let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string()]));
-        let dist = ratio_distribution(&a, &f, [0.0, 0.0], &mut rng, rule.replicates);
+        let dist = ratio_distribution(&a, &f, [0.0, spread.unwrap_or(0.0)], &mut rng, rule.replicates);
         let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::latency_trial(d, (1.0 + l.margin).ln()));
         pending.push(Pending { row, test: Some(Test { dist, trial }) });
     }

@@ -474,12 +474,6 @@ impl Target {
         }
     }
 
-    /// Whether this is a latency of one run (no `pool`), which the offline recheck can read
-    /// through the check's own query.
-    fn is_latency_of_one_run(&self) -> bool {
-        matches!(&self.subject, Subject::Latency(l) if l.vars.iter().all(|(_, v)| v.pool.is_empty()))
-    }
-
     /// The samples files this target reads in the accepted runs.
     pub(crate) fn samples_files(&self) -> Vec<String> {
         match &self.subject {
@@ -750,16 +744,16 @@ pub(crate) fn offline(ws: &Workspace, rule: Rule) -> Result<Report, Failure> {
     // The offline recheck reads the runs' JSONL records itself, by `select` and `round`. A
     // latency whose query is in another format, goes through `records`, `where` or `derive`,
     // or selects samples without a `round` (a harness's own JSONL) is read through the check's
-    // own query instead (`harness::offline`), as the audit reads it. An ordering of one such
-    // file is judged inside it, each side's samples resampled on their own. A pooled latency
-    // or ordering of such queries is passed over: pooling resamples runs of our own suites.
+    // own query instead (`harness::offline`), as the audit reads it, and pooled over the files
+    // it pools as the audit pools them. An ordering of such files is judged inside its one file,
+    // or across the files it pools, each side's samples resampled on their own.
     let (targets, other): (Vec<Target>, Vec<Target>) = targets.into_iter().partition(|t| t.reads_plain_jsonl() && t.has_rounds(files));
-    let (queried, other): (Vec<Target>, Vec<Target>) = other.into_iter().partition(Target::is_latency_of_one_run);
+    let (queried, other): (Vec<Target>, Vec<Target>) = other.into_iter().partition(|t| matches!(t.subject, Subject::Latency(_)));
     // Harness orderings are the hierarchical rule's alone: the rounds rule pairs rounds.
     let mut harness_pairs = Vec::new();
     for t in &other {
         match &t.subject {
-            Subject::Ordering(c) if c.pool.is_empty() && rule.method == Method::Hierarchical => harness_pairs.push((t, c, harness::ordering_pairs(ws, files, t, c, None)?)),
+            Subject::Ordering(c) if rule.method == Method::Hierarchical => harness_pairs.push((t, c, harness::ordering_pairs(ws, files, t, c, None)?)),
             _ => not_rechecked += 1,
         }
     }
