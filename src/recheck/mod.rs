@@ -877,8 +877,20 @@ pub(crate) fn against_fresh(
             Subject::Latency(_) if latency_unmeasured => {}
             Subject::Latency(l) => {
                 let dir = run_dir(l.vars[0].1.samples.get_ref());
+                // Buffer sets taken otherwise are another protocol, whatever the rule: an
+                // invocation that found its input in L2 is no measure of one that did not, so
+                // this rule, too, compares no absolute time across them.
                 let incomparable = match accepted.iter().find(|r| r.path == dir) {
-                    Some(info) => fresh.incomparable_with(info),
+                    Some(info) => fresh.incomparable_with(info).or_else(|| {
+                        let mut sets: Vec<String> = l.vars.iter().filter_map(|(_, v)| {
+                            let key = |k: &str| v.select.get_ref().get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+                            fresh.sets_differ(info, &key("suite"), &key("case"), &key("variant")).map(|(what, place)| format!("{what} {place}"))
+                        }).collect();
+                        // Two variables of one configuration (an expression over its modes) say it once.
+                        sets.sort();
+                        sets.dedup();
+                        (!sets.is_empty()).then(|| sets.join("; "))
+                    }),
                     None => Some(format!("{dir} is not among the accepted runs read")),
                 };
                 rows.push(judge_latency(t, l, files, fresh_samples, incomparable, rule)?);

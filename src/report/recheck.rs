@@ -345,7 +345,7 @@ pub(crate) fn text(report: &Report) -> String {
     for r in report.rows.iter().filter(|r| matches!(r.outcome, Judgement::Mismatch)) {
         out.push_str(&format!("{} MISMATCH {}: {}\n", id(r), r.what, r.detail));
     }
-    for r in report.rows.iter().filter(|r| hierarchical && matches!(r.outcome, Judgement::Incomparable)) {
+    for r in report.rows.iter().filter(|r| matches!(r.outcome, Judgement::Incomparable)) {
         out.push_str(&format!("{} INCOMPARABLE {}: {}\n", id(r), r.what, r.detail));
     }
     out
