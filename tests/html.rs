@@ -84,12 +84,14 @@ fn each_check_shows_its_expected_and_observed_values_and_its_recheck() {
 
 #[test]
 fn a_stored_recheck_of_the_runs_the_checks_read_is_shown_beside_each_check() {
-    // A committed recheck run whose table is today's judgement of it, as `recheck --gpu` stores
-    // one: it judged exactly the runs the checks read, and the newest such table is shown.
+    // A committed run of the current protocol given today's judgement of it as its table, as
+    // `recheck --gpu` stores one: it judged exactly the runs the checks read, and the newest
+    // such table is shown. (A committed recheck run took its buffer sets otherwise than the
+    // runs quoted now, so its latencies would be INCOMPARABLE.)
     let copy = support::repository_copy();
-    let run = "evidence/runs/20261202T132204Z-recheck";
+    let run = "evidence/runs/20261205T053621Z-all";
     let (_, stdout, stderr) = claimcheck(["recheck".as_ref(), "--fresh".as_ref(), run.as_ref(), "--format".as_ref(), "json".as_ref(), "--root".as_ref(), copy.path().as_os_str()]);
-    let table: serde_json::Value = serde_json::Deserializer::from_str(&stdout).into_iter().next().unwrap().unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let table: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
     std::fs::write(copy.path().join(run).join("recheck.json"), serde_json::to_string_pretty(&table).unwrap()).unwrap();
     let out = copy.path().join("review.html");
     let (_, stdout, stderr) = claimcheck(["report".as_ref(), "--html".as_ref(), out.as_os_str(), "--root".as_ref(), copy.path().as_os_str()]);
