@@ -576,10 +576,8 @@ fn quoted_as_ratio(sentence: &Sentence, quoted: &Quoted) -> bool {
         Some(Unit::Times) => true,
         Some(_) => false,
         None => sentence.cell.as_ref().is_some_and(|cell| {
-            cell.column > 0
-                && cell.column_label.split(|c: char| !(c.is_alphanumeric() || c == '-')).any(|word| {
-                    ["relative", "ratio", "speedup", "speed-up", "slowdown"].contains(&word.to_lowercase().as_str())
-                })
+            let names_a_ratio = |word: &str| ["relative", "ratio", "speedup", "speed-up", "slowdown"].contains(&word.to_lowercase().as_str());
+            cell.column > 0 && cell.column_label.split(|c: char| !(c.is_alphanumeric() || c == '-')).any(names_a_ratio)
         }),
     }
 }
