@@ -48,3 +48,29 @@ fn anvil_benchmarks_audits_with_its_stated_exit_code_and_every_cell_holding() {
     let cells = claims.iter().filter(|c| c.get("cell").is_some_and(|c| !c.is_null())).count();
     assert_eq!(cells, 36);
 }
+
+/// hyperfine's own tables: every cell read in the unit its header states in brackets
+/// (`Mean [ms]`), every spread after `±`, every ratio without `×`, and the orderings read from
+/// the export itself. Each count would fall if one of those readings regressed.
+#[test]
+fn dasel_benchmarks_audits_with_its_stated_exit_code_and_every_hyperfine_cell_holding() {
+    let (code, review) = audit_json("examples/dasel-benchmarks");
+    assert_eq!(code, stated_exit_code("dasel-benchmarks"), "{review:#}");
+    assert_eq!(code, 0);
+    let registries = review["registries"].as_array().unwrap();
+    assert_eq!(registries.len(), 2);
+    let tables = registries.iter().find(|r| r["file"] == "claims/dasel-benchmarks.toml").unwrap();
+    assert_eq!(tables["unbound"].as_array().unwrap().len(), 0);
+    let claims = tables["claims"].as_array().unwrap();
+    assert_eq!(claims.iter().filter(|c| c.get("cell").is_some_and(|c| !c.is_null())).count(), 144);
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    let passed = |kind: &str| checks.iter().filter(|k| k["kind"] == kind && k["outcome"] == "pass").count();
+    assert_eq!((passed("stat"), passed("arith"), passed("compare"), checks.len()), (144, 63, 9, 216));
+    // Times are read in the header's milliseconds, converted from hyperfine's seconds.
+    assert!(checks[0]["detail"].as_str().unwrap().ends_with(" ms"), "{}", checks[0]["detail"]);
+    // The README's "up to 3x faster than jq and 15x faster than yq" holds for dasel v1 only.
+    let readme = registries.iter().find(|r| r["file"] == "claims/dasel-readme.toml").unwrap();
+    let claim = &readme["claims"][0];
+    assert_eq!((claim["verdict"].as_str(), claim["status"].as_str()), (Some("qualify"), Some("ok")));
+    assert_eq!(review["counts"], serde_json::json!({ "qualify": 1, "retain": 144 }));
+}

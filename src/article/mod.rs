@@ -10,7 +10,8 @@
 //!
 //! A table cell is one sentence, however many periods it holds, and knows its place: its
 //! table, row and column, the text of its row's first cell and of its column's header. A unit
-//! in parentheses at the end of the column's header (`TTFT (seconds)`) applies to the cell's
+//! in parentheses or square brackets at the end of the column's header (`TTFT (seconds)`,
+//! hyperfine's `Mean [ms]`) applies to the cell's
 //! numbers that state none; failing that, so does one at the end of an enclosing heading
 //! (`### Time to First Token (seconds)`), except in the first column, whose cells name rows.
 //! In a cell, inline code that is one number as a whole (`` `670.99 ms` ``) is read as that

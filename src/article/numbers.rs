@@ -14,7 +14,8 @@
 //! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `%`, `×`, …)
 //! or a free one written with a slash (`tokens/s`) that matches only itself. Digits that are
 //! part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), a version or dotted identifier (`3.11.2`,
-//! `1.x`) or an exponent written alone (`^3`) are not numbers.
+//! `1.x`) or an exponent written alone (`^3`) are not numbers. A value and its spread written
+//! with one unit (`6.6 ± 0.2 ms`) are two numbers in that unit.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -176,11 +177,16 @@ impl Unit {
 }
 
 /// The unit a table header or heading states in parentheses at its end: `TTFT (seconds)`,
-/// `Output Tokens Throughput (tokens/s)`. Parentheses that hold anything else (`(n = 150)`,
-/// `(P50)`) state no unit.
+/// `Output Tokens Throughput (tokens/s)`, or in square brackets, as hyperfine's
+/// `--export-markdown` writes every table it makes (`Mean [ms]`, `Min [s]`). Brackets or
+/// parentheses that hold anything else (`(n = 150)`, `(P50)`, `[1]`) state no unit.
 pub fn unit_in_label(label: &str) -> Option<Unit> {
-    let inner = label.trim_end().strip_suffix(')')?;
-    let open = inner.rfind('(')?;
+    let label = label.trim_end();
+    let (inner, open) = match label.strip_suffix(')') {
+        Some(inner) => (inner, '('),
+        None => (label.strip_suffix(']')?, '['),
+    };
+    let open = inner.rfind(open)?;
     let inner = inner[open + 1..].trim();
     if !WHOLE_UNIT.is_match(inner) {
         return None;
@@ -558,7 +564,32 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         let value = if sign.is_some() { -magnitude } else { magnitude };
         out.push(Number { text: text[span.clone()].to_string(), span, value, decimals: lo_decimals, scale, unit, shape });
     }
+    share_unit_across_plus_minus(text, &mut out);
     out
+}
+
+/// A value and its spread written with one unit, `6.6 ± 0.2 ms` or `6.6 ms ± 0.2`, are both in
+/// that unit: the unit is written once for the pair, as hyperfine, pytest-benchmark and most
+/// papers write them. Without this the mean would read as a bare 6.6, which no time in
+/// seconds or milliseconds can reproduce. Each number keeps its own text and span; only a
+/// single number without a unit takes its partner's, and never a currency, which is written
+/// before each amount it applies to.
+fn share_unit_across_plus_minus(text: &str, numbers: &mut [Number]) {
+    for i in 1..numbers.len() {
+        let between = text[numbers[i - 1].span.end..numbers[i].span.start].trim();
+        if !matches!(between, "±" | "+/-" | "+-") {
+            continue;
+        }
+        let bare = |n: &Number| n.unit.is_none() && matches!(n.shape, Shape::Single);
+        let lends = |n: &Number| matches!(n.shape, Shape::Single) && n.unit.as_ref().is_some_and(|u| !matches!(u, Unit::Currency(_)));
+        let (a, b) = numbers.split_at_mut(i);
+        let (value, spread) = (&mut a[i - 1], &mut b[0]);
+        if bare(value) && lends(spread) {
+            value.unit = spread.unit.clone();
+        } else if bare(spread) && lends(value) {
+            spread.unit = value.unit.clone();
+        }
+    }
 }
 
 /// Parses a number written on its own, as a check's `number` key is: it must hold exactly one.
@@ -934,6 +965,37 @@ mod tests {
         assert_eq!(unit_in_label("Requests (n = 150)"), None);
         assert_eq!(unit_in_label("Latency (P50)"), None);
         assert_eq!(unit_in_label("P99"), None);
+    }
+
+    /// `6.6 ± 0.2 ms` is a mean and its spread, both in milliseconds: the unit written once
+    /// belongs to both, whichever side it is written on, and however many spaces surround
+    /// the sign (hyperfine's terminal output pads it). A currency is never lent.
+    #[test]
+    fn a_value_and_its_spread_share_the_unit_written_once() {
+        let units = |t: &str| extract(t, &[]).iter().map(|n| (n.text.clone(), n.unit.clone())).collect::<Vec<_>>();
+        let ms = Some(Unit::Ms);
+        assert_eq!(units("took 6.6 ± 0.2 ms"), [("6.6".to_string(), ms.clone()), ("0.2 ms".to_string(), ms.clone())]);
+        assert_eq!(units("took 6.6 ms ± 0.2"), [("6.6 ms".to_string(), ms.clone()), ("0.2".to_string(), ms.clone())]);
+        assert_eq!(units("43.4 ms ±   1.4 ms"), [("43.4 ms".to_string(), ms.clone()), ("1.4 ms".to_string(), ms.clone())]);
+        assert_eq!(units("1.2 +/- 0.1 s")[0].1, Some(Unit::S));
+        assert_eq!(units("1.33 ± 0.09"), [("1.33".to_string(), None), ("0.09".to_string(), None)]);
+        assert_eq!(units("6.6 and 0.2 ms")[0].1, None);
+        assert_eq!(units("$5 ± 2")[1].1, None);
+        assert_eq!(units("1.0–1.7 ± 0.1 s")[0].1, None);
+        assert_eq!(parse_one("6.6 ms").unwrap().key(), extract("took 6.6 ± 0.2 ms", &[])[0].key());
+    }
+
+    /// hyperfine's `--export-markdown` heads its columns `Mean [ms]`, `Min [ms]`, `Max [ms]`
+    /// (or `[s]`, `[µs]`, by its `--time-unit`), and its `Relative` column states none.
+    #[test]
+    fn a_label_states_its_unit_in_square_brackets() {
+        assert_eq!(unit_in_label("Mean [ms]"), Some(Unit::Ms));
+        assert_eq!(unit_in_label("Max [s] "), Some(Unit::S));
+        assert_eq!(unit_in_label("Min [µs]"), Some(Unit::Us));
+        assert_eq!(unit_in_label("Relative"), None);
+        assert_eq!(unit_in_label("Reference [1]"), None);
+        assert_eq!(unit_in_label("Mean [ms)"), None);
+        assert_eq!(unit_in_label("Mean (ms]"), None);
     }
 
     #[test]

@@ -48,7 +48,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Context, Observation, stat};
+use super::{Context, Observation, query, stat};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::Jsonl;
@@ -213,14 +213,18 @@ impl Spec {
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let mut problems = Vec::new();
         let mut smallest = f64::INFINITY;
-        let runs = self.runs().into_iter().map(|file| Ok((file, ctx.jsonl(file)?))).collect::<Result<Vec<_>, Diagnostic>>()?;
+        // Each run is read in the check's format, as its statistics are: a harness's file (a
+        // hyperfine export is one JSON document over many lines) is no JSONL, and its records
+        // are what the protocol test must look at.
+        let spec = self.query("", &self.faster);
+        let runs = self.runs().into_iter().map(|file| Ok((file, query::table(ctx, &query::Query { samples: file, ..spec.query() })?))).collect::<Result<Vec<_>, Diagnostic>>()?;
         for case in self.cases() {
             let fast = self.query(case, &self.faster).compute(ctx)?.0;
             for other in &self.slower {
                 // The same question from another registry is answered once per process.
-                for (file, jsonl) in &runs {
+                for (file, table) in &runs {
                     let key = format!("same-protocol:{:?}|{:?}|{}|{}|{case}|{other}", file.get_ref(), self.select.get_ref(), self.by, self.faster);
-                    let verdict = ctx.evidence.derived(&key, || self.same_protocol(jsonl, case, other));
+                    let verdict = ctx.evidence.derived(&key, || self.same_protocol(&table.jsonl, case, other));
                     verdict.as_ref().clone().map_err(|m| ctx.error_at(m, self.select.span(), "these samples were timed differently"))?;
                 }
                 let slow = self.query(case, other).compute(ctx)?.0;
@@ -342,6 +346,20 @@ mod tests {
         // The other way round it fails, and the problem names no case.
         let obs = f.observe(&check_toml(&by_command("grep x", "rg x", ""))).unwrap();
         assert_eq!(obs.problems, ["grep x 0.0210 is not below rg x 0.00450"]);
+    }
+
+    /// A real `hyperfine --export-json` file, one JSON document over many lines, read in its
+    /// format: the protocol test once read every run as JSONL and failed on its first line.
+    #[test]
+    fn a_hyperfine_export_is_ordered_as_its_reader_reads_it() {
+        let export = include_str!("../../tests/fixtures/harness/hyperfine/parameters.json");
+        let f = Fixture::new(&[("h.json", export)]);
+        for format in ["", "format = \"hyperfine\"\n"] {
+            let body = by_command("sleep 0.005", "sleep 0.01", format).replace("h.jsonl", "h.json");
+            let obs = f.observe(&check_toml(&body)).unwrap();
+            assert!(obs.problems.is_empty(), "{:?}", obs.problems);
+            assert!(obs.value.unwrap() > 1.0, "{:?}", obs.value);
+        }
     }
 
     #[test]

@@ -20,8 +20,9 @@
 //! main time field (`time_ns` of criterion) is preferred over its others; a derived field, a
 //! filter and a ratio each cost a little, so that the plainer of two equal explanations comes
 //! first. A ratio is preferred in the statistic that ranks first for another number of the same
-//! sentence (a mean time beside its speed-up). Candidates whose scores are equal tie; they are
-//! ordered by their distance to the quoted value, and the report says that they tie.
+//! sentence, or of the same row of a table (a mean time beside its speed-up). Candidates whose
+//! scores are equal tie; they are ordered by their distance to the quoted value, and the report
+//! says that they tie.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -132,16 +133,20 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
         }
         let mut singles: Vec<Vec<Candidate>> = Vec::new();
         for (_, sentence, number) in &wanted {
-            singles.push(single_candidates(&sources, &loaded.registry, article, sentence, number));
+            // Ranked now, so that the statistic a ratio prefers is the one that ranks first for
+            // its neighbours, not the one nearest their quoted value.
+            let mut cands = single_candidates(&sources, &loaded.registry, article, sentence, number);
+            rank(&mut cands);
+            singles.push(cands);
         }
-        let mut top_stat: BTreeMap<usize, Statistic> = BTreeMap::new();
+        let mut top_stat: BTreeMap<Neighbours, Statistic> = BTreeMap::new();
         for ((_, sentence, _), cands) in wanted.iter().zip(&singles) {
             if let Some(Candidate { binding: Binding::Stat(s), .. }) = cands.first() {
-                top_stat.entry(sentence.index).or_insert(s.statistic);
+                top_stat.entry(Neighbours::of(sentence)).or_insert(s.statistic);
             }
         }
         for ((u, sentence, number), mut cands) in wanted.into_iter().zip(singles) {
-            let preferred = top_stat.get(&sentence.index).copied();
+            let preferred = top_stat.get(&Neighbours::of(sentence)).copied();
             cands.extend(ratio_candidates(&sources, article, sentence, number, preferred));
             rank(&mut cands);
             let tied = cands.first().map_or(0, |best| cands.iter().take_while(|c| (c.score - best.score).abs() < 1e-9).count());
@@ -152,6 +157,25 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
         registries.push(RegistrySuggestions { file: loaded.registry.file.clone(), manuscript: article.path.clone(), numbers });
     }
     Suggestions { files, skipped, registries }
+}
+
+/// The numbers a ratio is read beside: those of its sentence, or, in a table, those of its row.
+/// A speed-up shares a cell with its time in criterion-table's layout (`670.99 ms (1.20x)`)
+/// and a row in hyperfine's (`8.7 ± 0.5 | 8.0 | 10.3 | 1.33 ± 0.09`), where the first number
+/// of the row is the mean that `Relative` divides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Neighbours {
+    Sentence(usize),
+    Row { table: usize, row: usize },
+}
+
+impl Neighbours {
+    fn of(sentence: &Sentence) -> Neighbours {
+        match &sentence.cell {
+            Some(cell) => Neighbours::Row { table: cell.table, row: cell.row },
+            None => Neighbours::Sentence(sentence.index),
+        }
+    }
 }
 
 /// Best first: by score, then by distance to the quoted value, then in the order found.
@@ -286,6 +310,17 @@ fn index_evidence(evidence: &Evidence) -> (Vec<Source>, Vec<(String, String)>, V
     (sources, files, skipped)
 }
 
+/// The field a harness format names each benchmark by, as its reader writes it.
+fn name_field(format: Format) -> Option<&'static str> {
+    match format {
+        Format::Hyperfine => Some("command"),
+        Format::Criterion | Format::CargoCriterion => Some("id"),
+        Format::GoogleBenchmark | Format::PytestBenchmark => Some("name"),
+        Format::Nvbench => Some("benchmark"),
+        Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
+    }
+}
+
 /// The main time field of a harness format, which a registry would read first.
 fn primary_field(format: Format) -> Option<&'static str> {
     match format {
@@ -319,11 +354,14 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
     for name in &names {
         let mut groups: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
         let mut text = true;
+        let names_benchmarks = name_field(format) == Some(*name);
         for r in &all {
             // A selector's value names a case (`groq`, `Ipc`); a long text (an error message, a
-            // generated answer) is data, not a name.
+            // generated answer) is data, not a name. The field a harness names its benchmarks
+            // by is a name whatever it holds: a hyperfine command is as long as its author
+            // wrote it, and may quote JSON (`dasel put -v '{"first":"Frank"}'`).
             match jsonl.get(r, name) {
-                Some(v @ Scalar::Str(_)) if jsonl.str(v).is_some_and(|t| t.chars().count() <= MAX_LABEL && !t.contains('{')) => {
+                Some(v @ Scalar::Str(_)) if jsonl.str(v).is_some_and(|t| names_benchmarks || (t.chars().count() <= MAX_LABEL && !t.contains('{'))) => {
                     groups.entry(jsonl.str(v).unwrap_or_default()).or_default().push(r)
                 }
                 _ => {
@@ -476,7 +514,7 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
 /// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`).
 fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
-    if quoted.unit != Some(Unit::Times) {
+    if !quoted_as_ratio(sentence, &quoted) {
         return vec![];
     }
     let _ = article;
@@ -527,6 +565,21 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
         }
     }
     by_distance(out)
+}
+
+/// Whether a number is quoted as a ratio: written with `×` (`1.20x faster`), or written bare
+/// in a table column whose header names a ratio. hyperfine's `--export-markdown` writes its
+/// speed-ups that way, `1.33 ± 0.09` under `Relative`, and a bare number elsewhere is a count
+/// or a score as often as a ratio, so the header has to say so.
+fn quoted_as_ratio(sentence: &Sentence, quoted: &Quoted) -> bool {
+    match &quoted.unit {
+        Some(Unit::Times) => true,
+        Some(_) => false,
+        None => sentence.cell.as_ref().is_some_and(|cell| {
+            let names_a_ratio = |word: &str| ["relative", "ratio", "speedup", "speed-up", "slowdown"].contains(&word.to_lowercase().as_str());
+            cell.column > 0 && cell.column_label.split(|c: char| !(c.is_alphanumeric() || c == '-')).any(names_a_ratio)
+        }),
+    }
 }
 
 /// Candidates ordered by distance to the quoted value, for the stable sort by score to keep.
