@@ -10,7 +10,13 @@ const ARTICLE: &str = "# Timing\n\nThe command took 18.24 ms at the median.\n";
 
 /// A root quoting the median of `accepted.json`, with the check's margin δ.
 fn root(margin: f64) -> tempfile::TempDir {
-    let dir = root_with(&["evidence/hyperfine", "rerun/hyperfine"], ARTICLE, &format!("id = \"T1\"\nquote = \"The command took 18.24 ms at the median.\"\nverdict = \"retain\"\nfinding = \"The median of 20 runs.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"18.24 ms\"\n  samples = \"evidence/hyperfine/accepted.json\"\n  format = \"hyperfine\"\n  select = {{ command = \"sleep 0.01\" }}\n  field = \"time_s\"\n  statistic = \"median\"\n  margin = {margin}\n"));
+    let dir = root_with(
+        &["evidence/hyperfine", "rerun/hyperfine"],
+        ARTICLE,
+        &format!(
+            "id = \"T1\"\nquote = \"The command took 18.24 ms at the median.\"\nverdict = \"retain\"\nfinding = \"The median of 20 runs.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"18.24 ms\"\n  samples = \"evidence/hyperfine/accepted.json\"\n  format = \"hyperfine\"\n  select = {{ command = \"sleep 0.01\" }}\n  field = \"time_s\"\n  statistic = \"median\"\n  margin = {margin}\n"
+        ),
+    );
     for f in ["accepted.json", "fresh.json"] {
         std::fs::copy(format!("{FIXTURES}/{f}"), dir.path().join("evidence/hyperfine").join(f)).unwrap();
     }

@@ -139,7 +139,10 @@ impl Spec {
         let written = !self.case_field.span().is_empty();
         let case_field = self.case_field.get_ref();
         if written && self.cases.is_empty() {
-            return Err(("`case-field` names the field of `cases`, and this check has none: give `cases`, or leave both out to order over every selected record".into(), self.case_field.span()));
+            return Err((
+                "`case-field` names the field of `cases`, and this check has none: give `cases`, or leave both out to order over every selected record".into(),
+                self.case_field.span(),
+            ));
         }
         if !self.cases.is_empty() && (case_field.is_empty() || *case_field == self.by) {
             let span = if written { self.case_field.span() } else { self.select.span() };
@@ -330,10 +333,13 @@ mod tests {
     }
 
     /// Records as hyperfine's reader yields them: one command a record set, no case.
-    const COMMANDS: &str = "{\"command\":\"grep x\",\"time_s\":0.020}\n{\"command\":\"grep x\",\"time_s\":0.022}\n{\"command\":\"rg x\",\"time_s\":0.004}\n{\"command\":\"rg x\",\"time_s\":0.005}\n";
+    const COMMANDS: &str =
+        "{\"command\":\"grep x\",\"time_s\":0.020}\n{\"command\":\"grep x\",\"time_s\":0.022}\n{\"command\":\"rg x\",\"time_s\":0.004}\n{\"command\":\"rg x\",\"time_s\":0.005}\n";
 
     fn by_command(faster: &str, slower: &str, extra: &str) -> String {
-        format!("kind = \"compare\"\nsamples = \"h.jsonl\"\nselect = {{}}\nfield = \"time_s\"\nstatistic = \"median\"\nby = \"command\"\nfaster = \"{faster}\"\nslower = [\"{slower}\"]\n{extra}")
+        format!(
+            "kind = \"compare\"\nsamples = \"h.jsonl\"\nselect = {{}}\nfield = \"time_s\"\nstatistic = \"median\"\nby = \"command\"\nfaster = \"{faster}\"\nslower = [\"{slower}\"]\n{extra}"
+        )
     }
 
     #[test]

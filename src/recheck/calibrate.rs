@@ -391,7 +391,6 @@ impl Rates {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

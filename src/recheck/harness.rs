@@ -163,7 +163,10 @@ fn sides(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency, pairs: &[(St
 fn accepted_results(ctx: &Context<'_>, t: &Target, specs: &[stat::Spec]) -> Result<Vec<Vec<ByRound>>, Failure> {
     let n = specs.first().map_or(0, |s| s.runs().len());
     if specs.iter().any(|s| s.runs().len() != n) {
-        return Err(Failure::input(format!("{} claim {} check {}: its variables pool different numbers of files; pool every variable over the same files", t.registry, t.claim, t.check)));
+        return Err(Failure::input(format!(
+            "{} claim {} check {}: its variables pool different numbers of files; pool every variable over the same files",
+            t.registry, t.claim, t.check
+        )));
     }
     (0..n).map(|k| specs.iter().map(|spec| Ok(by_sample(ctx, spec, spec.runs()[k].clone())?)).collect()).collect()
 }

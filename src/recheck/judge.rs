@@ -163,11 +163,9 @@ pub(super) fn harness(rule: Rule, items: &[(&Target, &Latency, super::harness::S
         let spread = spread.filter(|s| s.is_finite());
         let detail = match (a.n_runs(), spread) {
             (1, _) => format!("{}; one result a side, its samples resampled, not widened: no calibration of the spread between runs", l.describe()),
-            (n, Some(s)) => format!(
-                "{}; {n} accepted results, resampled, then their samples; the one fresh result widened by σ = {:.1} % measured between them",
-                l.describe(),
-                s * 100.0
-            ),
+            (n, Some(s)) => {
+                format!("{}; {n} accepted results, resampled, then their samples; the one fresh result widened by σ = {:.1} % measured between them", l.describe(), s * 100.0)
+            }
             (n, None) => format!("{}; {n} accepted results, resampled, then their samples; the one fresh result not widened: no finite spread between them", l.describe()),
         };
         let row = Row {
@@ -266,11 +264,7 @@ fn spreads(l: &Latency, calibration: Option<&CalibrationFile>, accepted_info: &[
                 .filter_map(|info| info.sets_of(suite, case, variant))
                 .find(|here| there.is_some_and(|there| there != *here));
             match (other, there) {
-                (Some(here), Some(there)) => default_because(format!(
-                    "{suite} {case} {variant} calibrated with buffer sets taken {}, here {}",
-                    there.shown(),
-                    here.shown()
-                )),
+                (Some(here), Some(there)) => default_because(format!("{suite} {case} {variant} calibrated with buffer sets taken {}, here {}", there.shown(), here.shown())),
                 _ => calibrated.between,
             }
         })

@@ -882,10 +882,14 @@ pub(crate) fn against_fresh(
                 // this rule, too, compares no absolute time across them.
                 let incomparable = match accepted.iter().find(|r| r.path == dir) {
                     Some(info) => fresh.incomparable_with(info).or_else(|| {
-                        let mut sets: Vec<String> = l.vars.iter().filter_map(|(_, v)| {
-                            let key = |k: &str| v.select.get_ref().get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
-                            fresh.sets_differ(info, &key("suite"), &key("case"), &key("variant")).map(|(what, place)| format!("{what} {place}"))
-                        }).collect();
+                        let mut sets: Vec<String> = l
+                            .vars
+                            .iter()
+                            .filter_map(|(_, v)| {
+                                let key = |k: &str| v.select.get_ref().get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+                                fresh.sets_differ(info, &key("suite"), &key("case"), &key("variant")).map(|(what, place)| format!("{what} {place}"))
+                            })
+                            .collect();
                         // Two variables of one configuration (an expression over its modes) say it once.
                         sets.sort();
                         sets.dedup();
@@ -1515,7 +1519,8 @@ mod tests {
         let why = "one-run sides widened by the calibration's default σ (s c fused calibrated with buffer sets taken per entry over 8 sets, here per invocation over 8 sets)";
         assert!(otherwise.detail.ends_with(why), "{}", otherwise.detail);
         // A calibration that does not record how its runs took their sets is used as it is.
-        let unrecorded = against_fresh(Rule::default(), &[pooled_target(1)], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", Some(&calibration(0.002))).unwrap().remove(0);
+        let unrecorded =
+            against_fresh(Rule::default(), &[pooled_target(1)], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", Some(&calibration(0.002))).unwrap().remove(0);
         assert_eq!(unrecorded.outcome, Judgement::Match, "{unrecorded:?}");
     }
 

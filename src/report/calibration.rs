@@ -81,10 +81,7 @@ pub(crate) fn text(file: &CalibrationFile) -> String {
         *protocols.entry(c.sets()).or_default() += 1;
     }
     let counted: Vec<String> = protocols.iter().map(|(how, n)| format!("{} in {n}", how.map_or_else(|| "not recorded".to_string(), |s| s.shown()))).collect();
-    out.push_str(&format!(
-        "buffer sets taken: {}; the recheck widens a one-run side by a configuration's σ only where its runs took the sets alike\n",
-        counted.join(", ")
-    ));
+    out.push_str(&format!("buffer sets taken: {}; the recheck widens a one-run side by a configuration's σ only where its runs took the sets alike\n", counted.join(", ")));
     for e in &file.excluded {
         out.push_str(&format!("excluded: {e}\n"));
     }
