@@ -314,14 +314,7 @@ fn latency(
 
     // Another device, driver or clock: absolute times say nothing about the article.
     let dirs: BTreeSet<String> = l.vars.iter().flat_map(|(_, v)| v.runs()).map(|s| run_dir(s.get_ref())).collect();
-    let configurations: BTreeSet<(String, String, String)> = l
-        .vars
-        .iter()
-        .map(|(_, v)| {
-            let key = |k: &str| v.select.get_ref().get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
-            (key("suite"), key("case"), key("variant"))
-        })
-        .collect();
+    let configurations = l.configurations();
     let mut why = Vec::new();
     // Buffer sets taken otherwise: each configuration said once, with every accepted run it
     // differs from.

@@ -655,6 +655,17 @@ pub(crate) enum Source<'f> {
 }
 
 impl Latency {
+    /// The (suite, case, variant) of each of its variables, each once.
+    pub(super) fn configurations(&self) -> BTreeSet<(String, String, String)> {
+        self.vars
+            .iter()
+            .map(|(_, v)| {
+                let key = |k: &str| v.select.get_ref().get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+                (key("suite"), key("case"), key("variant"))
+            })
+            .collect()
+    }
+
     /// Offline, a latency is judged against its quote by the audit's rule: a sentence the
     /// registry records as wrong still MATCHes when the evidence gives what the registry found.
     pub(super) fn judged_against_quote(&self, value: f64, problems: Vec<String>) -> Judgement {
@@ -882,17 +893,13 @@ pub(crate) fn against_fresh(
                 // this rule, too, compares no absolute time across them.
                 let incomparable = match accepted.iter().find(|r| r.path == dir) {
                     Some(info) => fresh.incomparable_with(info).or_else(|| {
-                        let mut sets: Vec<String> = l
-                            .vars
+                        // Each configuration once, however many variables read it.
+                        let sets: Vec<String> = l
+                            .configurations()
                             .iter()
-                            .filter_map(|(_, v)| {
-                                let key = |k: &str| v.select.get_ref().get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
-                                fresh.sets_differ(info, &key("suite"), &key("case"), &key("variant")).map(|(what, place)| format!("{what} {place}"))
-                            })
+                            .filter_map(|(suite, case, variant)| fresh.sets_differ(info, suite, case, variant))
+                            .map(|(what, place)| format!("{what} {place}"))
                             .collect();
-                        // Two variables of one configuration (an expression over its modes) say it once.
-                        sets.sort();
-                        sets.dedup();
                         (!sets.is_empty()).then(|| sets.join("; "))
                     }),
                     None => Some(format!("{dir} is not among the accepted runs read")),
