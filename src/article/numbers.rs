@@ -576,8 +576,9 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
 /// before each amount it applies to.
 fn share_unit_across_plus_minus(text: &str, numbers: &mut [Number]) {
     for i in 1..numbers.len() {
-        let between = text[numbers[i - 1].span.end..numbers[i].span.start].trim();
-        if !matches!(between, "±" | "+/-" | "+-") {
+        // Numbers come in order and apart; `get` keeps any that did not from panicking here.
+        let between = text.get(numbers[i - 1].span.end..numbers[i].span.start).map(str::trim);
+        if !matches!(between, Some("±" | "+/-" | "+-")) {
             continue;
         }
         let bare = |n: &Number| n.unit.is_none() && matches!(n.shape, Shape::Single);
