@@ -5,6 +5,8 @@
 #   bench N    — N times the peers and `bench softmax --peer`, each a fresh process (replicates
 #                of the benchmark alone, without the suites);
 #   recheck N  — N times the peers and `recheck --gpu --peer`, each a fresh run;
+#   bench-recheck N — `bench N`, then one `recheck` while the budget lasts (the two jobs of a
+#                session in one call, which saves a machine's start);
 # then every new run's manifest verified and all of them packed into $OUT/runs.tgz.
 # A job stops starting new work once BUDGET_S seconds have passed (default 420), so that it
 # ends inside the device's 10-minute limit with what it has.
@@ -12,6 +14,7 @@
 #   bash benches/h200-job.sh measure 3
 #   bash benches/h200-job.sh bench 6
 #   bash benches/h200-job.sh recheck 2
+#   BUDGET_S=480 bash benches/h200-job.sh bench-recheck 6
 # Liger Kernel's wheel, if carried in .whl/, is installed for the peers first.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$(python3 -c "import nvidia.cudnn as m; print(list(m.__path__)[0]+'/lib')"):${LD_LIBRARY_PATH:-}
@@ -37,6 +40,15 @@ benches() {
     $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
   done
 }
+# N rechecks of the article, each with fresh peers, each a fresh run.
+rechecks() {
+  for i in $(seq 1 "$1"); do
+    left || { echo "budget spent: stopping before recheck $i" | tee -a "$OUT/recheck.log"; break; }
+    python3 benches/torch_softmax.py "/tmp/peer-r$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
+    $bin recheck --gpu --peer "/tmp/peer-r$i.jsonl" 2>&1 | tee -a "$OUT/recheck.log"
+    echo "recheck $i: exit ${PIPESTATUS[0]}" | tee -a "$OUT/recheck.log"
+  done
+}
 case "$what" in
   measure)
     $bin run --suite all --repeat "$n" 2>&1 | tee -a "$OUT/run.log"
@@ -46,12 +58,11 @@ case "$what" in
     benches
     ;;
   recheck)
-    for i in $(seq 1 "$n"); do
-      left || { echo "budget spent: stopping before recheck $i" | tee -a "$OUT/recheck.log"; break; }
-      python3 benches/torch_softmax.py "/tmp/peer-r$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
-      $bin recheck --gpu --peer "/tmp/peer-r$i.jsonl" 2>&1 | tee -a "$OUT/recheck.log"
-      echo "recheck $i: exit ${PIPESTATUS[0]}" | tee -a "$OUT/recheck.log"
-    done
+    rechecks "$n"
+    ;;
+  bench-recheck)
+    benches
+    rechecks 1
     ;;
   *) echo "unknown job $what"; exit 2 ;;
 esac
