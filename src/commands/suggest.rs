@@ -10,7 +10,10 @@
 //! every numeric field, every statistic (median, mean, min, max, p5 … p99, stdev, count), and
 //! for a rate quoted per second (`185 tokens/s`) every per-record ratio of a plain field to a
 //! time field (`derive`). For a quoted ratio (`1.20x`), the ratio of one selection's statistic
-//! to another's of the same time field, as an `arith` check over two `stat` variables.
+//! to another's of the same time field, as an `arith` check over two `stat` variables; for the
+//! spread written after a ratio (`1.33 ± 0.09`), no ratio but hyperfine's spread of the ratio
+//! of two means, whose ratio reproduces the ratio beside it, as an `arith` over the two means
+//! and their standard deviations.
 //!
 //! **How it ranks.** A candidate must reproduce the number by the audit's own matching rule, in
 //! a unit that converts to the quoted one. Candidates are then scored by what the text says
@@ -87,6 +90,10 @@ pub(crate) enum Binding {
     Stat(StatRef),
     /// `numerator / denominator`, each a statistic.
     Ratio(StatRef, StatRef),
+    /// The spread hyperfine writes after a ratio of two means (`1.33 ± 0.09` under
+    /// `Relative`): the ratio times the two relative standard deviations combined as if
+    /// independent. Each side is the mean; its standard deviation is the same query's `stdev`.
+    RatioSpread(StatRef, StatRef),
 }
 
 /// A `stat` query: the keys a registry writes.
@@ -147,7 +154,12 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
         }
         for ((u, sentence, number), mut cands) in wanted.into_iter().zip(singles) {
             let preferred = top_stat.get(&Neighbours::of(sentence)).copied();
-            cands.extend(ratio_candidates(&sources, article, sentence, number, preferred));
+            // The spread written after a ratio is no ratio of two statistics, though it sits in
+            // a ratio's column: it is tried as that ratio's spread instead.
+            match spread_of_a_ratio(sentence, number) {
+                Some(ratio) => cands.extend(ratio_spread_candidates(&sources, sentence, number, &ratio)),
+                None => cands.extend(ratio_candidates(&sources, article, sentence, number, preferred)),
+            }
             rank(&mut cands);
             let tied = cands.first().map_or(0, |best| cands.iter().take_while(|c| (c.score - best.score).abs() < 1e-9).count());
             cands.truncate(KEEP);
@@ -561,6 +573,70 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
                     };
                     out.push((Candidate { binding: Binding::Ratio(stat(sel_a, a), stat(sel_b, b)), value, score }, (value - quoted.value).abs()));
                 }
+            }
+        }
+    }
+    by_distance(out)
+}
+
+/// The ratio `number` is the spread of, where it is written after one with `±` between them
+/// (`1.33 ± 0.09`) and that one is quoted as a ratio.
+fn spread_of_a_ratio(sentence: &Sentence, number: &Number) -> Option<Quoted> {
+    let at = sentence.numbers.iter().position(|n| n.span == number.span)?;
+    let value = sentence.numbers.get(at.checked_sub(1)?)?;
+    let between = sentence.text.get(value.span.end..number.span.start)?.trim();
+    if !matches!(between, "±" | "+/-" | "+-") {
+        return None;
+    }
+    let quoted = quotable(value)?;
+    quoted_as_ratio(sentence, &quoted).then_some(quoted)
+}
+
+/// hyperfine's spread of a ratio of two means, as it computes the `Relative` column's:
+/// r · √((sₐ/mₐ)² + (s_b/m_b)²) with r = mₐ/m_b (`src/benchmark/relative_speed.rs`).
+fn ratio_spread(mean_a: f64, sd_a: f64, mean_b: f64, sd_b: f64) -> f64 {
+    mean_a / mean_b * ((sd_a / mean_a).powi(2) + (sd_b / mean_b).powi(2)).sqrt()
+}
+
+/// Pairs of time series whose ratio of means reproduces `ratio` and whose spread, computed as
+/// hyperfine computes it, reproduces `number`.
+fn ratio_spread_candidates(sources: &[Source], sentence: &Sentence, number: &Number, ratio: &Quoted) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number) else { return vec![] };
+    let context = context_words(sentence, number);
+    let mut out = Vec::new();
+    for source in sources {
+        let timed: Vec<(&Selection, &Series)> = source
+            .selections
+            .iter()
+            .flat_map(|sel| sel.series.iter().filter(|s| s.derive.is_none() && matches!(&s.unit, SeriesUnit::Plain(Some(u)) if u.seconds().is_some())).map(move |s| (sel, s)))
+            .collect();
+        let moments: Vec<(f64, f64)> = timed.iter().map(|(_, s)| (s.samples.statistic(Statistic::Mean), s.samples.statistic(Statistic::Stdev))).collect();
+        for (i, (sel_a, a)) in timed.iter().enumerate() {
+            for (j, (sel_b, b)) in timed.iter().enumerate() {
+                let ((mean_a, sd_a), (mean_b, sd_b)) = (moments[i], moments[j]);
+                if i == j || a.field != b.field || mean_a <= 0.0 || mean_b <= 0.0 || !ratio.matches(mean_a / mean_b, None) {
+                    continue;
+                }
+                let value = ratio_spread(mean_a, sd_a, mean_b, sd_b);
+                if !quoted.matches(value, None) {
+                    continue;
+                }
+                let mut score = hints(&context, source, sel_a, a) + hints(&context, source, sel_b, b) - 0.5;
+                if a.primary {
+                    score += 0.5;
+                }
+                score += filter_score(sel_a) + filter_score(sel_b);
+                let stat = |sel: &Selection, s: &Series| StatRef {
+                    samples: source.path.clone(),
+                    format: source.format,
+                    select: sel.select.clone(),
+                    filter: sel.filter.clone(),
+                    derive: None,
+                    field: s.field.clone(),
+                    statistic: Statistic::Mean,
+                    n: s.samples.len(),
+                };
+                out.push((Candidate { binding: Binding::RatioSpread(stat(sel_a, a), stat(sel_b, b)), value, score }, (value - quoted.value).abs()));
             }
         }
     }

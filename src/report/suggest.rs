@@ -85,8 +85,22 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
             let _ = writeln!(out, "  vars.a = {{ {} }}", stat_lines(a).join(", "));
             let _ = writeln!(out, "  vars.b = {{ {} }}", stat_lines(b).join(", "));
         }
+        Binding::RatioSpread(a, b) => {
+            let _ = writeln!(out, "  kind = \"arith\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            let _ = writeln!(out, "  expr = {}", quoted(RATIO_SPREAD));
+            let _ = writeln!(out, "  note = \"hyperfine's spread of a ratio: both relative standard deviations combined as if independent\"");
+            let sd = |s: &StatRef| StatRef { statistic: crate::stats::Statistic::Stdev, ..s.clone() };
+            for (name, s) in [("a", a.clone()), ("b", b.clone()), ("a_sd", sd(a)), ("b_sd", sd(b))] {
+                let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(&s).join(", "));
+            }
+        }
     }
 }
+
+/// hyperfine's spread of the ratio `a / b` of two means, over the variables `a`, `b` and their
+/// standard deviations `a_sd`, `b_sd`.
+const RATIO_SPREAD: &str = "a / b * sqrt((a_sd / a) ^ 2 + (b_sd / b) ^ 2)";
 
 /// The keys of a `stat` query, one `key = value` each.
 fn stat_lines(s: &StatRef) -> Vec<String> {
@@ -111,6 +125,7 @@ fn describe(b: &Binding) -> String {
     match b {
         Binding::Stat(s) => stat_words(s),
         Binding::Ratio(a, b) => format!("{} over {}", stat_words(a), stat_words(b)),
+        Binding::RatioSpread(a, b) => format!("hyperfine's spread of the ratio of {} over {}", stat_words(a), stat_words(b)),
     }
 }
 
