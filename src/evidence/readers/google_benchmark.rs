@@ -25,11 +25,18 @@
 //! | `label`, `error_occurred`, `error_message` | as written, where present |
 //! | counters | every other member as written: `items_per_second`, `bytes_per_second`, user counters |
 //!
+//! A repetition with `"error_occurred": true` measured nothing (Google Benchmark writes its
+//! times as 0): its record has every field but `real_time_ns` and `cpu_time_ns`, so that a
+//! statistic over them fails at the row's `"error_occurred": true` rather than counting a zero.
+//!
 //! Converting to nanoseconds multiplies by 10³, 10⁶ or 10⁹, which can move a value by one
 //! unit in its last place; a value already in `ns` is kept to the bit. A record's line is the
-//! line of its row's opening `{`.
+//! line of its row's opening `{` (of `"error_occurred": true` for a failed repetition).
 
-use super::{Source, head, scalar, tree::Node};
+use super::{
+    Source, head, scalar,
+    tree::{Kind, Node},
+};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
@@ -68,9 +75,19 @@ pub(super) fn read(src: &Source, doc: &Node) -> Result<Jsonl, Diagnostic> {
         };
         let real = src.finite(src.member(row, "real_time", "benchmark row")?, "real_time")? * factor;
         let cpu = src.finite(src.member(row, "cpu_time", "benchmark row")?, "cpu_time")? * factor;
+        // A repetition that failed (`state.SkipWithError`, or a result Google Benchmark
+        // rejects) measured nothing: the harness writes `"error_occurred": true`, the
+        // reason, one iteration and times of 0. Those zeros are not samples, and taken as
+        // ones they pull a mean towards zero or make a minimum of 0 ns. The record keeps
+        // every other field, `error_message` among them, but no time, so that a statistic
+        // over its times is an error located at the row's `"error_occurred": true`, which
+        // says why.
+        let error_flag = row.get("error_occurred").filter(|v| matches!(v.kind, Kind::Bool(true)));
+        let errored = error_flag.is_some();
         let mut fields: Vec<(&str, FieldValue<'_>)> = Vec::with_capacity(members.len() + 1);
         for m in members {
             match m.key.as_str() {
+                "real_time" | "cpu_time" if errored => {}
                 "real_time" => fields.push(("real_time_ns", FieldValue::Float(real))),
                 "cpu_time" => fields.push(("cpu_time_ns", FieldValue::Float(cpu))),
                 "run_type" => {}
@@ -78,7 +95,7 @@ pub(super) fn read(src: &Source, doc: &Node) -> Result<Jsonl, Diagnostic> {
             }
         }
         fields.push(("run_type", FieldValue::Str("iteration")));
-        let (line, span) = src.at(row);
+        let (line, span) = src.at(error_flag.unwrap_or(row));
         out.push(line, span, fields);
     }
     if n_iteration == 0
@@ -163,6 +180,29 @@ mod tests {
         assert_eq!(err.position().unwrap(), "google-benchmark/aggregates_only.json:39:5");
         assert!(err.message.contains("aggregate rows only) holds only summaries, not samples"), "{}", err.message);
         assert!(err.message.contains("without `--benchmark_report_aggregates_only`"), "{}", err.message);
+    }
+
+    /// A failed repetition is in the file with times of 0 (itsy.bitsy's committed results
+    /// hold 60 such rows); its zeros must not become samples, and reading its time must fail
+    /// at the row, with its other fields kept.
+    #[test]
+    fn a_failed_repetition_has_no_time() {
+        let text = "{\"context\": {},\n\"benchmarks\": [\n{\"name\": \"a\", \"run_name\": \"a\", \"run_type\": \"iteration\", \"iterations\": 8, \"real_time\": 3, \"cpu_time\": 3, \"time_unit\": \"ns\"},\n{\"name\": \"a\", \"run_name\": \"a\", \"run_type\": \"iteration\",\n\"error_occurred\": true, \"error_message\": \"bad benchmark result\", \"iterations\": 1, \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"},\n{\"name\": \"b\", \"run_name\": \"b\", \"run_type\": \"iteration\", \"error_occurred\": false, \"iterations\": 8, \"real_time\": 5, \"cpu_time\": 4, \"time_unit\": \"ns\"}]}";
+        let t = read_text("g.json", text, None).unwrap();
+        let j = &t.jsonl;
+        assert_eq!(j.records.len(), 3);
+        let failed = &j.records[1];
+        assert_eq!(j.get(failed, "real_time_ns"), None);
+        assert_eq!(j.get(failed, "cpu_time_ns"), None);
+        assert_eq!(j.text_of(j.get(failed, "error_message")), "bad benchmark result");
+        assert_eq!(j.get(failed, "iterations"), Some(Scalar::Int(1)));
+        // `"error_occurred": false` is a measurement like any other.
+        assert_eq!(j.get(&j.records[2], "real_time_ns"), Some(Scalar::Float(5.0)));
+        let refs: Vec<_> = j.records.iter().filter(|r| j.text_of(j.get(r, "name")) == "a").collect();
+        let err = j.samples(&refs, "real_time_ns").unwrap_err();
+        // At the line of `"error_occurred": true`, not of the row's opening brace.
+        assert_eq!(err.position().unwrap(), "g.json:5:1");
+        assert!(err.message.contains("no `real_time_ns` in this sample"), "{}", err.message);
     }
 
     #[test]
