@@ -17,6 +17,7 @@
 //! In a cell, inline code that is one number as a whole (`` `670.99 ms` ``) is read as that
 //! number.
 
+mod console;
 pub mod numbers;
 
 use std::ops::Range;
@@ -120,7 +121,9 @@ impl Article {
         let mut sentences = Vec::new();
         let mut word_count = 0;
         for block in &blocks {
-            word_count += block.text.split_whitespace().count();
+            if !block.console {
+                word_count += block.text.split_whitespace().count();
+            }
             if block.is_heading {
                 continue;
             }
@@ -238,6 +241,9 @@ struct Block {
     cell: Option<Cell>,
     /// The unit its header or heading gives the numbers of a table cell.
     unit: Option<Unit>,
+    /// A cell of a harness's console table in a code block: its numbers are read, but its
+    /// words are not prose a reader reads, so the word count leaves them out.
+    console: bool,
 }
 
 impl Block {
@@ -252,6 +258,7 @@ impl Block {
             is_heading,
             cell: None,
             unit: None,
+            console: false,
         }
     }
 
@@ -335,6 +342,8 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
     let mut open: Vec<Block> = Vec::new();
     let mut heading_level = 0usize;
     let mut in_code_block = false;
+    // The text of the code block being read, each piece with the source range it came from.
+    let mut code_parts: Vec<(String, Range<usize>)> = Vec::new();
     let mut images = Vec::new();
     let mut table: Option<TableState> = None;
     let mut n_tables = 0;
@@ -343,8 +352,15 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
             images.push(dest_url.to_string());
         }
         match event {
-            Event::Start(Tag::CodeBlock(_)) => in_code_block = true,
-            Event::End(TagEnd::CodeBlock) => in_code_block = false,
+            Event::Start(Tag::CodeBlock(_)) => {
+                in_code_block = true;
+                code_parts.clear();
+            }
+            Event::Text(text) if in_code_block => code_parts.push((text.to_string(), range)),
+            Event::End(TagEnd::CodeBlock) => {
+                in_code_block = false;
+                n_tables += console_blocks(&code_parts, source, &section, n_tables, &mut blocks);
+            }
             _ if in_code_block => {}
             Event::Start(Tag::Heading { level, .. }) => {
                 heading_level = level as usize;
@@ -449,6 +465,40 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
     (blocks, images)
 }
 
+/// The cells of the harness console tables in a code block (see [`console`]), as table-cell
+/// blocks numbered from table `first_table`, pushed onto `blocks`; how many tables there were.
+/// The code block's pieces map their bytes to the source one for one where the source holds
+/// them verbatim (a fenced block does), else to the start of their range.
+fn console_blocks(parts: &[(String, Range<usize>)], source: &str, section: &[String], first_table: usize, blocks: &mut Vec<Block>) -> usize {
+    let mut code = String::new();
+    let mut offsets = Vec::new();
+    for (text, range) in parts {
+        let verbatim = source.get(range.clone()) == Some(text.as_str());
+        offsets.extend((0..text.len()).map(|i| if verbatim { range.start + i } else { range.start }));
+        code.push_str(text);
+    }
+    let Some(cells) = console::google_benchmark_cells(&code) else { return 0 };
+    let mut tables = 0;
+    for cell in cells {
+        tables = tables.max(cell.table + 1);
+        let (start, end) = (offsets[cell.range.start], offsets[cell.range.end - 1] + 1);
+        let text = &code[cell.range.clone()];
+        let mut b = Block::new(section, false);
+        b.console = true;
+        // The name is an identifier, read as inline code is: no number comes from it.
+        if cell.is_name {
+            b.push_code(text, source, start..end);
+        } else {
+            b.push(text, source, start..end);
+        }
+        b.cell = Some(Cell { table: first_table + cell.table, row: cell.row, column: cell.column, row_label: cell.row_label, column_label: cell.column_label });
+        if let Some(b) = b.finish(end) {
+            blocks.push(b);
+        }
+    }
+    tables
+}
+
 /// Words after which a period does not end a sentence: abbreviations of references, months
 /// (`Dec. 19`) and titles.
 const ABBREVIATIONS: &[&str] = &[
@@ -544,6 +594,28 @@ mod tests {
     fn code_blocks_are_not_prose() {
         let got = sentences("Before.\n\n```\nlet x = 1.5;\n```\n\nAfter.\n");
         assert_eq!(got, ["Before.", "After."]);
+    }
+
+    /// itsy.bitsy's README quotes its results as Google Benchmark printed them, in a code
+    /// block: each value is a cell under its header, at its own bytes of the source, and the
+    /// benchmark's name gives no number and no words to the prose count.
+    #[test]
+    fn a_google_benchmark_console_table_in_code_reads_as_a_table() {
+        let md = "## GCC\n\nThe numbers:\n\n```\n---\nBenchmark                  Time             CPU   Iterations\n---\nnoop                   0.000 ns        0.000 ns   1000000000\nBM_Sum/64               2842 ns         2888 ns       248889\n```\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        assert_eq!(a.word_count, 3);
+        let cell = |row: &str, column: &str| a.sentences.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.row_label == row && c.column_label == column)).unwrap();
+        let time = cell("BM_Sum/64", "Time");
+        assert_eq!(time.text, "2842 ns");
+        assert_eq!(&md[time.span.clone()], "2842 ns");
+        assert_eq!((time.line, time.section.clone()), (10, vec!["GCC".to_string()]));
+        assert_eq!(time.numbers.len(), 1);
+        assert_eq!((time.numbers[0].value, time.numbers[0].unit.clone()), (2842.0, Some(Unit::Ns)));
+        assert_eq!(cell("BM_Sum/64", "Iterations").numbers[0].value, 248889.0);
+        assert_eq!(cell("noop", "CPU").text, "0.000 ns");
+        assert!(cell("BM_Sum/64", "Benchmark").numbers.is_empty());
+        let c = time.cell.as_ref().unwrap();
+        assert_eq!((c.table, c.row, c.column), (0, 2, 1));
     }
 
     #[test]
