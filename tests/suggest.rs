@@ -209,3 +209,29 @@ fn suggest_says_when_candidates_tie() {
     let at = out.find("`670.99 ms` in cell Block: 0, TotalGas: 30,312,275 › Ipc").unwrap();
     assert!(!out[at..].lines().nth(1).unwrap().contains("tie"), "{}", &out[at..at + 400]);
 }
+
+/// itsy.bitsy's Google Benchmark console tables name each row's benchmark, and every cell of
+/// the 344 is bound: 31 hold, 313 are recorded as wrong. A proposal for a row reads only that
+/// benchmark's repetitions. Before, a statistic of any benchmark that happened to round to the
+/// quote was proposed, 152 proposals in all (`copy_base`'s 224000 iterations from `fill_base`,
+/// counts from all of a file's records); now 47, none from another benchmark or from all records.
+/// The registry's binding comes first for 24 of the 31 numbers that hold: five quoted zeros tie
+/// with other statistics of zeros, and two counts are found first in the other library's file.
+#[test]
+fn suggest_reads_a_console_row_only_from_its_own_benchmark() {
+    let (hits, n) = share("itsy-bitsy-benchmarks");
+    assert_eq!((hits, n), (24, 344));
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(Path::new("examples/itsy-bitsy-benchmarks"), dir.path());
+    strip(dir.path(), "claims/itsy-bitsy-benchmarks.toml");
+    let (code, out, err) = claimcheck(["suggest", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    assert_eq!(claims.len(), 47);
+    for c in claims {
+        let row = c["cell"]["row"].as_str().unwrap();
+        let check = &c["check"].as_array().unwrap()[0];
+        assert_eq!(check["select"].get("name").and_then(|v| v.as_str()), Some(row), "{c:?}");
+    }
+}

@@ -467,9 +467,16 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
     let context = context_words(sentence, number);
     let named = named_statistics(&context);
     let _ = article;
+    let row = row_selection(sources, sentence);
     let mut out = Vec::new();
     for source in sources {
+        let names_row = row.as_ref().is_some_and(|(fields, label)| source.selections.iter().any(|sel| sel.select.as_ref().is_some_and(|(f, v)| fields.contains(f) && v == label)));
         for sel in &source.selections {
+            // In a file that names the row's benchmark, all its records mix that benchmark
+            // with the others: their statistics are no reading of the row either.
+            if picks_another_row(row.as_ref(), sel) || (names_row && sel.select.is_none()) {
+                continue;
+            }
             // A count is the same for every field of a selection: it is tried once, on the
             // format's main field or else on the first that every record has.
             let count_field = sel.series.iter().find(|s| s.primary).or_else(|| sel.series.iter().find(|s| s.derive.is_none())).map(|s| s.field.clone());
@@ -521,6 +528,24 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
         }
     }
     by_distance(out)
+}
+
+/// The row label of a table cell and the fields by which the evidence names it, when some
+/// selection picks records by exactly that label: Google Benchmark's `name` and `run_name` for
+/// a console row `copy_base`, hyperfine's `command` for a row that writes the command.
+fn row_selection(sources: &[Source], sentence: &Sentence) -> Option<(BTreeSet<String>, String)> {
+    let label = &sentence.cell.as_ref()?.row_label;
+    let fields: BTreeSet<String> = sources.iter().flat_map(|s| &s.selections).filter_map(|sel| sel.select.as_ref().filter(|(_, v)| v == label).map(|(f, _)| f.clone())).collect();
+    (!fields.is_empty()).then(|| (fields, label.clone()))
+}
+
+/// Whether a selection picks another benchmark than the row's, by a field that names it: in a
+/// row that names its benchmark, a statistic of another benchmark that happens to round to the
+/// quoted value is a coincidence, not a reading of the row. itsy.bitsy's console table gives
+/// `copy_base` 224000 iterations, which is the count of `fill_base` in the committed results,
+/// not of `copy_base`.
+fn picks_another_row(row: Option<&(BTreeSet<String>, String)>, sel: &Selection) -> bool {
+    matches!((row, &sel.select), (Some((fields, label)), Some((f, v))) if fields.contains(f) && v != label)
 }
 
 /// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`).
