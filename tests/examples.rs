@@ -74,3 +74,29 @@ fn dasel_benchmarks_audits_with_its_stated_exit_code_and_every_hyperfine_cell_ho
     assert_eq!((claim["verdict"].as_str(), claim["status"].as_str()), (Some("qualify"), Some("ok")));
     assert_eq!(review["counts"], serde_json::json!({ "qualify": 1, "retain": 144 }));
 }
+
+/// Google Benchmark's console tables, pasted into the README as code blocks, read as tables:
+/// every cell bound, in the nanoseconds it states, to the mean of the committed repetitions or
+/// their iteration count; the four numbers whose every repetition failed stay unbound (a
+/// warning by the registry's policy) instead of being averaged from the zeros the harness wrote.
+/// Each count would change if the console tables went unread again (every cell an input error),
+/// or if a failed repetition's 0 ns were taken as a sample.
+#[test]
+fn itsy_bitsy_benchmarks_audits_with_its_stated_exit_code_and_every_console_cell_bound() {
+    let (code, review) = audit_json("examples/itsy-bitsy-benchmarks");
+    assert_eq!(code, stated_exit_code("itsy-bitsy-benchmarks"), "{review:#}");
+    assert_eq!(code, 0);
+    let registry = &review["registries"][0];
+    let unbound: Vec<&str> = registry["unbound"].as_array().unwrap().iter().map(|u| u["number"].as_str().unwrap()).collect();
+    assert_eq!(unbound, ["2842 ns", "2888 ns", "2812 ns", "2825 ns"]);
+    let claims = registry["claims"].as_array().unwrap();
+    assert_eq!(claims.iter().filter(|c| c.get("cell").is_some_and(|c| !c.is_null())).count(), 344);
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert_eq!(checks.iter().filter(|k| k["kind"] == "stat" && k["outcome"] == "pass").count(), 344);
+    assert_eq!(review["counts"], serde_json::json!({ "correct": 313, "retain": 31 }));
+    // A time is read in the unit its cell writes, from the file's nanoseconds.
+    assert_eq!(checks[0]["detail"], "mean real_time_ns of 30 samples: 0.000 ns");
+    // The README's 190 ns is from a run that was not committed; the JSON's mean is 279,700 ns.
+    let copy = claims.iter().find(|c| c["id"] == "vc-sized-copy-itsy-bitsy-time").unwrap();
+    assert_eq!((copy["verdict"].as_str(), copy["status"].as_str()), (Some("correct"), Some("wrong")));
+}
