@@ -158,8 +158,7 @@ is_sorted_by_hand                 2842 ns         2888 ns       248889
     fn a_console_table_gives_cells_under_its_headers() {
         let cells = google_benchmark_cells(TABLE).unwrap();
         assert_eq!(cells.len(), 8);
-        let row: Vec<(&str, &str, &str)> =
-            cells.iter().filter(|c| c.row == 2).map(|c| (c.row_label.as_str(), c.column_label.as_str(), text(TABLE, c))).collect();
+        let row: Vec<(&str, &str, &str)> = cells.iter().filter(|c| c.row == 2).map(|c| (c.row_label.as_str(), c.column_label.as_str(), text(TABLE, c))).collect();
         assert_eq!(
             row,
             [
