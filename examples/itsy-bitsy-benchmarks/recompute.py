@@ -129,9 +129,9 @@ def finding(r):
                     f"(\"bad benchmark result\") after 1 iteration; the table's {r['quoted']} iterations are from another run, not committed.")
         same = "each ran" if len(r["counts"]) == 1 else "they ran a median of"
         verdict = "as the table says" if matches(r["value"], r["quoted"]) else f"not the table's {r['quoted']}, which is from another run, not committed"
-        return f"The {r['n']} committed repetitions ({lib}, 2019-08-25): {same} {r['value']:g} iterations, {verdict}."
+        return f"The {r['n']} committed repetitions ({lib}, 2019-08-25): {same} {r['value']:,.0f} iterations, {verdict}."
     kind = "wall-clock" if r["column"] == "Time" else "CPU"
-    value = f"{r['value']:.4g}".replace("e-0", "e-")
+    value = f"{r['value']:,.1f}" if r["value"] >= 100 else f"{r['value']:.4g}".replace("e-0", "e-")
     if matches(r["value"], r["quoted"].removesuffix(" ns")):
         return f"The mean {kind} time of one iteration over the {r['n']} committed repetitions ({lib}, 2019-08-25) is {value} ns, which the table's {r['quoted']} rounds."
     return (f"The mean {kind} time of one iteration over the {r['n']} committed repetitions ({lib}, 2019-08-25) is {value} ns, "
