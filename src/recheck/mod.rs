@@ -681,7 +681,11 @@ impl Latency {
     /// no fresh side. `detail` says how the value was found; the row adds that the quote is
     /// recorded as wrong where it is, and any `problems` (which make it a MISMATCH).
     pub(super) fn offline_row(&self, t: &Target, value: f64, summary: Option<f64>, problems: Vec<String>, mut detail: String, runs: Option<RunsUsed>) -> Row {
-        if self.check.common.expect == Expect::Mismatch {
+        // A MATCH here says the evidence still disagrees with the quote as recorded; the quote
+        // carries the mark, so that a table that shows no detail does not read as the quote
+        // holding.
+        let recorded_wrong = self.check.common.expect == Expect::Mismatch;
+        if recorded_wrong {
             detail.push_str("; the registry records the quote as wrong");
         }
         if !problems.is_empty() {
@@ -692,7 +696,7 @@ impl Latency {
             claim: t.claim.clone(),
             check: t.check,
             kind: RowKind::Latency,
-            what: self.quoted.shown(),
+            what: if recorded_wrong { format!("{} (recorded wrong)", self.quoted.shown()) } else { self.quoted.shown() },
             accepted: Some(value),
             fresh: None,
             summary,
@@ -1558,6 +1562,8 @@ mod tests {
         let row = l.offline_row(&t, 61.9, None, Vec::new(), "d".into(), None);
         assert_eq!(row.outcome, Judgement::Match);
         assert!(row.detail.ends_with("the registry records the quote as wrong"), "{}", row.detail);
+        // The quote itself carries the mark, for a table that shows no detail.
+        assert_eq!(row.what, "40.00 µs (recorded wrong)");
         let row = l.offline_row(&t, 61.9, Some(62.0), vec!["the saved summary gives 62, the raw samples 61.9".into()], "d".into(), None);
         assert_eq!(row.outcome, Judgement::Mismatch, "a problem makes the row a MISMATCH");
         assert!(row.detail.ends_with("quote as wrong; the saved summary gives 62, the raw samples 61.9"), "{}", row.detail);
