@@ -559,11 +559,7 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
     let mut out = Vec::new();
     for source in sources {
         // Only time fields: a speed-up is a ratio of times.
-        let timed: Vec<(&Selection, &Series)> = source
-            .selections
-            .iter()
-            .flat_map(|sel| sel.series.iter().filter(|s| s.derive.is_none() && matches!(&s.unit, SeriesUnit::Plain(Some(u)) if u.seconds().is_some())).map(move |s| (sel, s)))
-            .collect();
+        let timed = timed_series(source);
         for statistic in RATIO_STATISTICS {
             let values: Vec<f64> = timed.iter().map(|(_, s)| s.samples.statistic(statistic)).collect();
             for (i, (sel_a, a)) in timed.iter().enumerate() {
@@ -575,33 +571,51 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
                     if !quoted.matches(value, None) {
                         continue;
                     }
-                    // Each side is scored on its own: the base of a speed-up shares the row with
-                    // the number, as the compared side does, so a base from another table is
-                    // the weaker explanation.
-                    let mut score = hints(&context, source, sel_a, a) + hints(&context, source, sel_b, b) - 0.5;
-                    if a.primary {
-                        score += 0.5;
-                    }
+                    let mut score = pair_score(&context, source, (sel_a, a), (sel_b, b));
                     if preferred == Some(statistic) {
                         score += 1.0;
                     }
-                    score += filter_score(sel_a) + filter_score(sel_b);
-                    let stat = |sel: &Selection, s: &Series| StatRef {
-                        samples: source.path.clone(),
-                        format: source.format,
-                        select: sel.select.clone(),
-                        filter: sel.filter.clone(),
-                        derive: None,
-                        field: s.field.clone(),
-                        statistic,
-                        n: s.samples.len(),
-                    };
-                    out.push((Candidate { binding: Binding::Ratio(stat(sel_a, a), stat(sel_b, b)), value, score }, (value - quoted.value).abs()));
+                    let binding = Binding::Ratio(stat_ref(source, sel_a, a, statistic), stat_ref(source, sel_b, b, statistic));
+                    out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
                 }
             }
         }
     }
     by_distance(out)
+}
+
+/// A source's plain time series, with their selections: what a ratio of times is taken over.
+fn timed_series(source: &Source) -> Vec<(&Selection, &Series)> {
+    source
+        .selections
+        .iter()
+        .flat_map(|sel| sel.series.iter().filter(|s| s.derive.is_none() && matches!(&s.unit, SeriesUnit::Plain(Some(u)) if u.seconds().is_some())).map(move |s| (sel, s)))
+        .collect()
+}
+
+/// The score of a candidate over two series of `source`. Each side is scored on its own: the
+/// base of a speed-up shares the row with the number, as the compared side does, so a base from
+/// another table is the weaker explanation.
+fn pair_score(context: &BTreeSet<String>, source: &Source, (sel_a, a): (&Selection, &Series), (sel_b, b): (&Selection, &Series)) -> f64 {
+    let mut score = hints(context, source, sel_a, a) + hints(context, source, sel_b, b) - 0.5;
+    if a.primary {
+        score += 0.5;
+    }
+    score + filter_score(sel_a) + filter_score(sel_b)
+}
+
+/// The `stat` query of `statistic` over series `s` of selection `sel` in `source`.
+fn stat_ref(source: &Source, sel: &Selection, s: &Series, statistic: Statistic) -> StatRef {
+    StatRef {
+        samples: source.path.clone(),
+        format: source.format,
+        select: sel.select.clone(),
+        filter: sel.filter.clone(),
+        derive: None,
+        field: s.field.clone(),
+        statistic,
+        n: s.samples.len(),
+    }
 }
 
 /// The ratio `number` is the spread of, where it is written after one with `±` between them
@@ -630,11 +644,7 @@ fn ratio_spread_candidates(sources: &[Source], sentence: &Sentence, number: &Num
     let context = context_words(sentence, number);
     let mut out = Vec::new();
     for source in sources {
-        let timed: Vec<(&Selection, &Series)> = source
-            .selections
-            .iter()
-            .flat_map(|sel| sel.series.iter().filter(|s| s.derive.is_none() && matches!(&s.unit, SeriesUnit::Plain(Some(u)) if u.seconds().is_some())).map(move |s| (sel, s)))
-            .collect();
+        let timed = timed_series(source);
         let moments: Vec<(f64, f64)> = timed.iter().map(|(_, s)| (s.samples.statistic(Statistic::Mean), s.samples.statistic(Statistic::Stdev))).collect();
         for (i, (sel_a, a)) in timed.iter().enumerate() {
             for (j, (sel_b, b)) in timed.iter().enumerate() {
@@ -646,22 +656,9 @@ fn ratio_spread_candidates(sources: &[Source], sentence: &Sentence, number: &Num
                 if !quoted.matches(value, None) {
                     continue;
                 }
-                let mut score = hints(&context, source, sel_a, a) + hints(&context, source, sel_b, b) - 0.5;
-                if a.primary {
-                    score += 0.5;
-                }
-                score += filter_score(sel_a) + filter_score(sel_b);
-                let stat = |sel: &Selection, s: &Series| StatRef {
-                    samples: source.path.clone(),
-                    format: source.format,
-                    select: sel.select.clone(),
-                    filter: sel.filter.clone(),
-                    derive: None,
-                    field: s.field.clone(),
-                    statistic: Statistic::Mean,
-                    n: s.samples.len(),
-                };
-                out.push((Candidate { binding: Binding::RatioSpread(stat(sel_a, a), stat(sel_b, b)), value, score }, (value - quoted.value).abs()));
+                let score = pair_score(&context, source, (sel_a, a), (sel_b, b));
+                let binding = Binding::RatioSpread(stat_ref(source, sel_a, a, Statistic::Mean), stat_ref(source, sel_b, b, Statistic::Mean));
+                out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
             }
         }
     }
