@@ -218,3 +218,32 @@ fn a_pooled_harness_latency_widens_the_fresh_result_by_the_spread_between_its_fi
     assert!((0.06..0.12).contains(&widened), "{apart:?}");
     assert!(width(&apart) > width(&same) + 0.1, "results that differ give a wider interval: {apart:?} against {same:?}");
 }
+
+/// A pooled ordering over a harness's JSONL records (no `round`) is judged offline as a
+/// harness's ordering, not refused for want of rounds, and is refused, as the audit refuses
+/// it, where any of its files, not only the first, timed the two sides by different protocols.
+#[test]
+fn a_pooled_harness_ordering_is_refused_where_a_pooled_file_mixes_protocols() {
+    let article = "# Pooled\n\nThe new command was faster than the old one.\n";
+    let claim = "id = \"O1\"\nquote = \"The new command was faster than the old one.\"\nverdict = \"retain\"\nfinding = \"Ordered in both files.\"\n\n  [[claim.check]]\n  kind = \"compare\"\n  samples = \"evidence/a.jsonl\"\n  pool = [\"evidence/b.jsonl\"]\n  select = {}\n  by = \"command\"\n  field = \"time_s\"\n  statistic = \"median\"\n  faster = \"new\"\n  slower = [\"old\"]\n";
+    let dir = root_with(&["evidence"], article, claim);
+    let records = |old_protocol: &str| {
+        (0..5)
+            .map(|i| {
+                format!(
+                    "{{\"command\":\"new\",\"protocol\":\"wall\",\"time_s\":{}}}\n{{\"command\":\"old\",\"protocol\":\"{old_protocol}\",\"time_s\":{}}}\n",
+                    1.0 + 0.01 * i as f64,
+                    2.0 + 0.01 * i as f64
+                )
+            })
+            .collect::<String>()
+    };
+    std::fs::write(dir.path().join("evidence/a.jsonl"), records("wall")).unwrap();
+    std::fs::write(dir.path().join("evidence/b.jsonl"), records("wall")).unwrap();
+    let (code, out, err) = recheck(&dir, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    std::fs::write(dir.path().join("evidence/b.jsonl"), records("cpu")).unwrap();
+    let (code, out, err) = recheck(&dir, &[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("evidence/b.jsonl") && err.contains("claim O1 check 1"), "{err}");
+}

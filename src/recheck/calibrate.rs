@@ -210,11 +210,9 @@ pub(crate) fn calibrate(root: &Path, runs: &[String], options: Options) -> Resul
         let mut config = Config { orders: distinct.len(), sets: best.sets, key, runs: Vec::new(), log_medians: Vec::new(), within_var: Vec::new() };
         for (idx, _, values, _) in kept {
             let run = vec![vec![values.clone()]];
-            let side = Side::new(&run, &identity);
-            config.log_medians.push(side.value().ln());
-            let mut scratch = super::hierarchical::Scratch::default();
-            let draws: Vec<f64> = (0..WITHIN_REPLICATES).map(|_| side.draw(&mut rng, &mut scratch).ln()).collect();
-            config.within_var.push(variance_of(&draws));
+            let (log_median, within) = Side::new(&run, &identity).log_value_and_within(0, 0, &mut rng, WITHIN_REPLICATES);
+            config.log_medians.push(log_median);
+            config.within_var.push(within);
             config.runs.push((idx, values));
         }
         configs.push(config);

@@ -263,6 +263,20 @@ pub(crate) fn variance_of(values: &[f64]) -> f64 {
 }
 
 impl Side<'_> {
+    /// Variable `v` of run `r`: ln of its value, and the variance of that ln over `replicates`
+    /// resamples of the run's own rounds, the two parts of [`between`].
+    pub(crate) fn log_value_and_within(&self, r: usize, v: usize, rng: &mut ChaCha8Rng, replicates: usize) -> (f64, f64) {
+        let (mut scratch, mut drawn) = (Vec::new(), Vec::new());
+        let log_value = self.var_value(r, v, None, &mut scratch).ln();
+        let draws: Vec<f64> = (0..replicates)
+            .map(|_| {
+                self.runs[r].draw(rng, &mut drawn);
+                self.var_value(r, v, Some(&drawn), &mut scratch).ln()
+            })
+            .collect();
+        (log_value, variance_of(&draws))
+    }
+
     /// Each variable's σ between this side's own runs ([`between`]), the within-run variance
     /// from `replicates` resamples of each run: what a calibration would measure on these runs
     /// alone. `None` for fewer than two runs, which cannot show how runs differ.
@@ -270,21 +284,9 @@ impl Side<'_> {
         if self.runs.len() < 2 {
             return None;
         }
-        let mut scratch = Vec::new();
-        let mut drawn = Vec::new();
         let spreads = (0..self.statistics.len())
             .map(|v| {
-                let (mut logs, mut within) = (Vec::new(), Vec::new());
-                for r in 0..self.runs.len() {
-                    logs.push(self.var_value(r, v, None, &mut scratch).ln());
-                    let draws: Vec<f64> = (0..replicates)
-                        .map(|_| {
-                            self.runs[r].draw(rng, &mut drawn);
-                            self.var_value(r, v, Some(&drawn), &mut scratch).ln()
-                        })
-                        .collect();
-                    within.push(variance_of(&draws));
-                }
+                let (logs, within): (Vec<f64>, Vec<f64>) = (0..self.runs.len()).map(|r| self.log_value_and_within(r, v, rng, replicates)).unzip();
                 between(&logs, &within)
             })
             .collect();

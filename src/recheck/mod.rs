@@ -459,18 +459,21 @@ impl Target {
         }
     }
 
-    /// Whether every sample a latency's queries select carries a `round`, which the records
-    /// reader groups by. An ordering answers yes: its rounds are checked where they are read. So
-    /// does a file that cannot be read, so that the records reader reports it where it fails.
+    /// Whether every sample the target's queries select carries a `round`, which the records
+    /// reader groups by: a latency's variables, or every record an ordering's `select` picks.
+    /// Records without one are another harness's, whose samples are resampled one by one
+    /// ([`harness`]). A file that cannot be read answers yes, so that the records reader
+    /// reports it where it fails.
     fn has_rounds(&self, files: &Evidence) -> bool {
+        let all_have_rounds = |paths: Vec<&toml::Spanned<String>>, select: &std::collections::BTreeMap<String, toml::Value>| {
+            paths.iter().all(|path| {
+                let Ok(jsonl) = sample_file(files, path.get_ref()) else { return true };
+                jsonl.select(select).iter().all(|&r| round_of(&jsonl, r).is_some())
+            })
+        };
         match &self.subject {
-            Subject::Latency(l) => l.vars.iter().all(|(_, spec)| {
-                spec.runs().iter().all(|path| {
-                    let Ok(jsonl) = sample_file(files, path.get_ref()) else { return true };
-                    jsonl.select(spec.select.get_ref()).iter().all(|&r| round_of(&jsonl, r).is_some())
-                })
-            }),
-            Subject::Ordering(_) => true,
+            Subject::Latency(l) => l.vars.iter().all(|(_, spec)| all_have_rounds(spec.runs(), spec.select.get_ref())),
+            Subject::Ordering(c) => all_have_rounds(c.runs(), c.select.get_ref()),
         }
     }
 
