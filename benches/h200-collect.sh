@@ -6,8 +6,8 @@ new_runs() {
   comm -13 <(echo "$before") <(ls evidence/runs | sort) | grep -v '^\.' || true
 }
 
-# Packs the new runs into $OUT/runs.tgz (again after each bench, so that a job cut short still
-# brings back what it wrote).
+# Packs the new runs into $OUT/runs.tgz (again after each bench or recheck, so that a job cut
+# short still brings back what it wrote).
 pack_new_runs() {
   local new
   new=$(new_runs)

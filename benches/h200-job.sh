@@ -38,6 +38,7 @@ benches() {
     left || { echo "budget spent: stopping before bench $i" | tee -a "$OUT/bench.log"; break; }
     python3 benches/torch_softmax.py "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
     $bin bench softmax --peer "/tmp/peer-$i.jsonl" 2>&1 | tee -a "$OUT/bench.log"
+    pack_new_runs
   done
 }
 # N rechecks of the article, each with fresh peers, each a fresh run.
@@ -47,6 +48,7 @@ rechecks() {
     python3 benches/torch_softmax.py "/tmp/peer-r$i.jsonl" 2>&1 | tee -a "$OUT/torch.log"
     $bin recheck --gpu --peer "/tmp/peer-r$i.jsonl" 2>&1 | tee -a "$OUT/recheck.log"
     echo "recheck $i: exit ${PIPESTATUS[0]}" | tee -a "$OUT/recheck.log"
+    pack_new_runs
   done
 }
 case "$what" in
