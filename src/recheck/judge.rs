@@ -99,6 +99,10 @@ fn harness_orderings(items: &[HarnessOrdering<'_>], rule: Rule) -> Vec<Pending> 
                 }
             };
             let side = Side::new(&judged_runs, &ratio);
+            if let Some(why) = side.no_interval() {
+                out.push(Pending { row: row(Judgement::Incomparable, p.fresh.is_some().then(|| side.value()), format!("{detail}; {why}")), test: None });
+                continue;
+            }
             let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), &p.case, &p.slower]));
             let dist = log_distribution(&side, &mut rng, rule.replicates);
             let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, min_ratio.ln()));
@@ -154,6 +158,11 @@ pub(super) fn harness(rule: Rule, items: &[(&Target, &Latency, super::harness::S
         let fresh_runs = vec![fresh.clone()];
         let (a, f) = (Side::new(accepted, &*eval), Side::new(&fresh_runs, &*eval));
         let (av, fv) = (a.value(), f.value());
+        if let Some(why) = a.no_interval().or_else(|| f.no_interval()) {
+            let row = Row { accepted: Some(av), fresh: Some(fv), ratio: Some(fv / av), ..super::harness::incomparable(t, l, &why) };
+            pending.push(Pending { row, test: None });
+            continue;
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string()]));
         // The fresh result is one run. Where the accepted side pools several, the spread
         // between them is measured as `calibrate` measures it, and the fresh side is widened
@@ -340,6 +349,11 @@ fn latency(
         return Ok(Pending { row, test: None });
     }
 
+    if let Some(why) = a.no_interval().or_else(|| f.no_interval()) {
+        row.detail = format!("{}; {why}", row.detail);
+        return Ok(Pending { row, test: None });
+    }
+
     // A one-run side is widened by the calibrated between-run spread of its configurations.
     let calibrated = spreads(l, calibration, accepted_info);
     let widen = |side: &Side<'_>| match (&calibrated, side.n_runs()) {
@@ -383,9 +397,6 @@ fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], f
             let side = Side::new(&runs, &ratio);
             let value = side.value();
             let accepted_ratio = if fresh { Side::new(&runs_of(&accepted)?, &ratio).value() } else { value };
-            let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), case, slower]));
-            let dist = log_distribution(&side, &mut rng, rule.replicates);
-            let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, min_ratio.ln()));
             let need = c.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
             let row = Row {
                 registry: t.registry.clone(),
@@ -406,6 +417,13 @@ fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], f
                 adjusted: None,
                 runs: Some(RunsUsed { accepted: 0, fresh: runs.len(), widened_by: 0.0, default_spread: false }),
             };
+            if let Some(why) = side.no_interval() {
+                out.push(Pending { row: Row { outcome: Judgement::Incomparable, detail: format!("{}; {why}", row.detail), ..row }, test: None });
+                continue;
+            }
+            let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), case, slower]));
+            let dist = log_distribution(&side, &mut rng, rule.replicates);
+            let trial = dist.as_deref().map_or(Trial { p_match: 1.0, p_mismatch: 1.0 }, |d| family::ordering_trial(d, min_ratio.ln()));
             out.push(Pending { row, test: Some(Test { dist, trial }) });
         }
     }

@@ -25,7 +25,10 @@
 //! differs from it by more than [`CLOCK_BOUND`], or that took a configuration's buffer sets
 //! otherwise (another count, or another rotation where there were several:
 //! [`RunInfo::sets_differ`]), is INCOMPARABLE for
-//! those rows.
+//! those rows. So is a row whose statistic the bootstrap gives no valid interval, an extreme
+//! or a percentile with few samples beyond it ([`hierarchical::no_interval`]), offline too for
+//! an ordering; offline, a latency's quote is still held against the recomputed value, which
+//! needs no interval.
 //!
 //! An ordering is judged inside one run (the fresh one, or offline the accepted one), so it
 //! holds across devices: ln(slower ÷ faster) must lie above ln(min-ratio) (0 without one) for
