@@ -270,7 +270,7 @@ impl Jsonl {
         let mut values = Vec::with_capacity(selected.len());
         for record in selected {
             let value = match key.and_then(|k| self.value(record, k)) {
-                None => return Err(self.error_at(record, format!("no `{field}` in this sample"), "field missing")),
+                None => return Err(self.missing(record, field)),
                 Some(Scalar::Int(i)) => i as f64,
                 Some(Scalar::Float(f)) => f,
                 Some(other) => {
@@ -286,6 +286,27 @@ impl Jsonl {
                 self.error_at(selected[index], format!("`{field}` is {what} ({value})"), what)
             }
         })
+    }
+
+    /// The error for a selected record without `field`. A record a harness marked failed
+    /// (`"error_occurred": true`, as Google Benchmark writes for a repetition that measured
+    /// nothing) says so, with the harness's reason and the filter that leaves such records out,
+    /// since the plain "no field" would send the user looking for a misspelt name.
+    fn missing(&self, record: &Record, field: &str) -> Diagnostic {
+        if self.get(record, "error_occurred") != Some(Scalar::Bool(true)) {
+            return self.error_at(record, format!("no `{field}` in this sample"), "field missing");
+        }
+        let reason = match self.get(record, "error_message") {
+            Some(m) => format!(" (`error_message`: {:?})", self.text_of(Some(m))),
+            None => String::new(),
+        };
+        self.error_at(
+            record,
+            format!(
+                "no `{field}` in this sample: it records `\"error_occurred\": true`{reason}, a failed measurement with no time; leave such samples out with `where = \"error_occurred != true\"`"
+            ),
+            "a failed measurement",
+        )
     }
 
     /// The records grouped by the values of the fields `by` (as text; a missing field is
