@@ -10,7 +10,8 @@
 //! `1.2M`) is as precise as its written digits: `1.2M` is a half-unit interval of 0.1 million.
 //!
 //! **What is a number.** Digits with an optional sign (`-`, `−`), currency sign (`$`, `€`, `£`,
-//! `¥`), decimals or thousands separators, power of ten (`1e-3`, `2.5×10^3`) or multiplier
+//! `¥`), decimals or thousands separators (commas, or the thin and no-break spaces of SI
+//! style: `1 234 567`), power of ten (`1e-3`, `2.5×10^3`) or multiplier
 //! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `%`, `×`, …)
 //! or a free one written with a slash (`tokens/s`) that matches only itself. Digits that are
 //! part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), a version or dotted identifier (`3.11.2`,
@@ -58,8 +59,20 @@ pub enum Unit {
 const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|seconds|second|secs|sec|milliseconds|millisecond|msec|microseconds|microsecond|usec|nanoseconds|nanosecond|nsec|KiB|MiB|GiB|bytes|KB|kB|MB|GB|TB|µs|μs|us|ns|ms|%|×|x|s|B";
 
 static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
-static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    let num = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?";
+/// The characters that group thousands where SI and ISO 80000 write them: a thin, a narrow
+/// no-break or a no-break space (`1 234 567`).
+const GROUP_SPACES: [char; 3] = ['\u{2009}', '\u{202F}', '\u{A0}'];
+
+static NUMBER: LazyLock<Regex> = LazyLock::new(|| number_pattern(true));
+/// The same pattern without thousands grouped by spaces, for digits whose groups run on into
+/// a fourth digit (`12 3456`): those are two numbers, not a grouped one cut short.
+static UNGROUPED: LazyLock<Regex> = LazyLock::new(|| number_pattern(false));
+
+fn number_pattern(grouped_by_spaces: bool) -> Regex {
+    // Thousands are grouped by commas (`1,234`) or by one of `GROUP_SPACES`; a plain space is
+    // not read as one, since `table 1 234` may be two numbers.
+    let spaced = if grouped_by_spaces { r"\d{1,3}(?:[\x{2009}\x{202F}\x{A0}]\d{3})+(?:\.\d+)?|" } else { "" };
+    let num = format!(r"\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{spaced}\d+(?:\.\d+)?");
     let unit = UNIT_PATTERN;
     Regex::new(&format!(
         r"(?x)
@@ -73,7 +86,7 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         (?:\x20?(?P<unit>{unit}))?"
     ))
     .expect("number pattern is valid")
-});
+}
 static UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"^\x20?(?:{UNIT_PATTERN})")).expect("unit pattern is valid"));
 
 /// Compiles the patterns above now. Their Unicode classes make them cost a few milliseconds to
@@ -83,6 +96,7 @@ static UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"^\x2
 pub(crate) fn compile_patterns() {
     LazyLock::force(&WHOLE_UNIT);
     LazyLock::force(&NUMBER);
+    LazyLock::force(&UNGROUPED);
     LazyLock::force(&UNIT_AFTER);
 }
 
@@ -429,7 +443,14 @@ const MAX_EXPONENT: i32 = 300;
 pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
     let mut out = Vec::new();
     let mut at = 0;
-    while let Some(caps) = NUMBER.captures_at(text, at) {
+    while let Some(mut caps) = NUMBER.captures_at(text, at) {
+        if let Some(lo) = caps.name("lo")
+            && lo.as_str().contains(GROUP_SPACES)
+            && text[lo.end()..].starts_with(|c: char| c.is_ascii_digit())
+            && let Some(again) = UNGROUPED.captures_at(text, caps.get(0).unwrap().start())
+        {
+            caps = again;
+        }
         let whole = caps.get(0).unwrap();
         at = whole.end().max(whole.start() + 1);
         if let Some(dims) = caps.name("dims") {
@@ -558,7 +579,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         at = end;
         let magnitude = match power {
             // Parsing the written digits with their power of ten rounds once, correctly.
-            Some(p) => format!("{}e{p}", lo.as_str().replace(',', "")).parse().unwrap_or(f64::NAN),
+            Some(p) => format!("{}e{p}", ungrouped(lo.as_str())).parse().unwrap_or(f64::NAN),
             None => digits_value,
         };
         let value = if sign.is_some() { -magnitude } else { magnitude };
@@ -603,8 +624,13 @@ pub fn parse_one(text: &str) -> Result<Number, String> {
     }
 }
 
+/// Digits without the separators that group their thousands.
+fn ungrouped(s: &str) -> String {
+    s.chars().filter(|c| *c != ',' && !GROUP_SPACES.contains(c)).collect()
+}
+
 fn parse_digits(s: &str) -> (f64, u32) {
-    let clean: String = s.chars().filter(|c| *c != ',').collect();
+    let clean = ungrouped(s);
     // A count of decimals beyond `u32` would need a 4 GiB number; it saturates rather than wraps.
     let decimals = clean.split_once('.').map_or(0, |(_, d)| u32::try_from(d.len()).unwrap_or(u32::MAX));
     (clean.parse().unwrap_or(f64::NAN), decimals)
@@ -686,6 +712,22 @@ mod tests {
     fn thousands_separators_are_one_integer() {
         let n = &extract("It has 1,764 words.", &[])[0];
         assert_eq!((n.value, n.decimals, n.unit.clone()), (1764.0, 0, None));
+    }
+
+    /// SI style groups thousands by a thin (U+2009), narrow no-break (U+202F) or no-break
+    /// (U+00A0) space; each grouped number is one number, not one for each group. A plain
+    /// space groups nothing.
+    #[test]
+    fn thin_and_no_break_spaces_group_thousands() {
+        let text = "We read 1\u{202F}234\u{202F}567 rows in 2\u{2009}048.5 ms, 1\u{A0}024 MB and 1.5\u{2009}×\u{2009}10^3 s; table 1 234.";
+        let found: Vec<_> = extract(text, &[]).into_iter().map(|n| (n.value, n.decimals, n.unit)).collect();
+        assert_eq!(found[..3], [(1_234_567.0, 0, None), (2048.5, 1, Some(Unit::Ms)), (1024.0, 0, Some(Unit::Mb))]);
+        assert_eq!(found[4..], [(1.0, 0, None), (234.0, 0, None)]);
+        let one = parse_one("12\u{202F}345 ns").unwrap();
+        assert_eq!((one.value, one.unit), (12345.0, Some(Unit::Ns)));
+        // A group of other than three digits ends the number where the groups stop.
+        let split: Vec<f64> = extract("1\u{2009}23 and 12\u{2009}3456", &[]).iter().map(|n| n.value).collect();
+        assert_eq!(split, [1.0, 23.0, 12.0, 3456.0]);
     }
 
     #[test]
