@@ -100,3 +100,21 @@ fn itsy_bitsy_benchmarks_audits_with_its_stated_exit_code_and_every_console_cell
     let copy = claims.iter().find(|c| c["id"] == "vc-sized-copy-itsy-bitsy-time").unwrap();
     assert_eq!((copy["verdict"].as_str(), copy["status"].as_str()), (Some("correct"), Some("wrong")));
 }
+
+/// Every example's offline recheck: each quoted latency recomputed from the authors' raw
+/// samples and each ordering judged inside their results, by the same rule as ours. Every row
+/// is a MATCH (a quote the registry records as wrong matches the evidence's disagreement as
+/// recorded), and the counts say how many rows each example gives the recheck, so that a
+/// reader or binding that stopped yielding rows would show here.
+#[test]
+fn every_example_rechecks_offline_with_every_row_a_match() {
+    for (example, rows) in [("anvil-benchmarks", 38), ("llmperf-leaderboard", 112), ("dasel-benchmarks", 171), ("itsy-bitsy-benchmarks", 228)] {
+        let root = format!("examples/{example}");
+        let out = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(["recheck", "--format", "json", "--root", &root]).output().unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{example}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(out.status.code(), Some(0), "{example}: {json:#}");
+        let outcomes: Vec<&str> = json["rows"].as_array().unwrap().iter().map(|r| r["outcome"].as_str().unwrap()).collect();
+        assert_eq!(outcomes.len(), rows, "{example}");
+        assert!(outcomes.iter().all(|o| *o == "MATCH"), "{example}: {outcomes:?}");
+    }
+}
