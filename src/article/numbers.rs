@@ -9,7 +9,7 @@
 //! have `d = 0`. A number written with a power of ten or a multiplier (`1.5e-3`, `10k`,
 //! `1.2M`) is as precise as its written digits: `1.2M` is a half-unit interval of 0.1 million.
 //!
-//! **What is a number.** Digits with an optional sign (`-`, `−`), currency sign (`$`, `€`, `£`,
+//! **What is a number.** Digits with an optional sign (`-`, `−`, `+`), currency sign (`$`, `€`, `£`,
 //! `¥`), decimals or thousands separators (commas, or the thin and no-break spaces of SI
 //! style: `1 234 567`), power of ten (`1e-3`, `2.5×10^3`) or multiplier
 //! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `%`, `×`, …)
@@ -78,7 +78,7 @@ fn number_pattern(grouped_by_spaces: bool) -> Regex {
         r"(?x)
         (?P<dims>\d+(?:[×x]\d+)+)(?:[^\w.^]|\.(?:[^\d]|$)|$)
         |
-        (?P<sign>[-−])?(?P<cur>[$€£¥])?
+        (?P<sign>[-−+])?(?P<cur>[$€£¥])?
         (?P<lo>{num})
         (?P<exp>[eE][-+−]?\d+|\x20?[×x]\x20?10\^[-+−]?\d+)?
         (?:\x20?(?P<lounit>{unit}))??
@@ -478,7 +478,8 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         let currency = caps.name("cur");
         // A `-` is a sign only where a number can begin (after a space or an opening
         // bracket); after a letter or digit it is a hyphen (`Llama-3`, `2023-12`), and the
-        // digits after it are judged on their own.
+        // digits after it are judged on their own. So is a `+`, as a change is written
+        // (`+14.6 %`), but not in `C++17` or `x+1`.
         let sign = match caps.name("sign") {
             Some(s) if starts_a_number(text, s.start()) => Some(s),
             Some(_) if currency.is_some() => continue,
@@ -582,7 +583,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             Some(p) => format!("{}e{p}", ungrouped(lo.as_str())).parse().unwrap_or(f64::NAN),
             None => digits_value,
         };
-        let value = if sign.is_some() { -magnitude } else { magnitude };
+        let value = if sign.is_some_and(|s| s.as_str() != "+") { -magnitude } else { magnitude };
         out.push(Number { text: text[span.clone()].to_string(), span, value, decimals: lo_decimals, scale, unit, shape });
     }
     share_unit_across_plus_minus(text, &mut out);
@@ -689,6 +690,8 @@ fn is_part_of_name(text: &str, start: usize) -> bool {
         None => false,
         Some(c) if c.is_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '#' => true,
         Some('-' | '−') => rev.next().is_some_and(|c| c.is_alphanumeric()),
+        // `C++17`, `g++12`: a standard or a compiler's name, as `Llama-3` is.
+        Some('+') => rev.next().is_some_and(|c| c.is_alphanumeric() || c == '+'),
         _ => false,
     }
 }
@@ -922,6 +925,21 @@ mod tests {
         assert_eq!(one("slower (−38 %)").value, -38.0);
         assert_eq!(one("x = -3").value, -3.0);
         assert_eq!(parse_one("-4.5 %").unwrap().value, -4.5);
+    }
+
+    /// A change written with its plus sign is one positive number that keeps the sign in its
+    /// text, and a check may quote it with or without the sign; a `+` after a letter or digit
+    /// is no sign, and the digits after it belong to a name (`C++17`).
+    #[test]
+    fn a_plus_sign_is_read_where_a_number_begins() {
+        let n = one("it costs +14.6 % more");
+        assert_eq!((n.text.as_str(), n.value, n.unit.clone()), ("+14.6 %", 14.6, Some(Unit::Percent)));
+        assert_eq!(parse_one("+14.6 %").unwrap().key(), n.key());
+        assert_eq!(parse_one("14.6 %").unwrap().key(), n.key());
+        assert_eq!(one("Δ = +0.3 ms").text, "+0.3 ms");
+        assert!(texts("C++17, g++12 and x+1").is_empty());
+        assert_eq!(texts("6.6 +- 0.2 ms"), ["6.6", "0.2 ms"]);
+        assert_eq!(one("a rate of 1e+3").value, 1000.0);
     }
 
     #[test]
