@@ -82,8 +82,8 @@ pub(crate) struct Spec {
     /// The sample field that `faster` and `slower` name: `variant` (the default) or `mode`.
     #[serde(default = "default_by")]
     pub by: String,
-    /// More runs' samples of the same configurations, as `stat`'s `pool`: each side of an
-    /// ordering is then the median of the runs' statistics, and the recheck resamples the
+    /// More runs' samples of the same configurations, as `stat`'s `pool`: each ratio of an
+    /// ordering is then the median of the runs' own ratios, and the recheck resamples the
     /// runs as well as their rounds, so that an ordering is judged across runs rather than
     /// inside the one a check happens to name.
     #[serde(default)]
@@ -213,6 +213,20 @@ impl Spec {
         ))
     }
 
+    /// `other` ÷ `faster` in `case` over the pooled runs: the median of each run's own ratio.
+    /// The two sides of one run were timed in the same rounds, so their ratio is paired; a
+    /// ratio of the two sides' pooled medians would let a run that ran slower throughout pull
+    /// one side and not the other. It is also the value the recheck resamples (each run's
+    /// ratio, pooled by the median), so the audit and the recheck state one number.
+    fn pooled_ratio(&self, ctx: &Context<'_>, case: &str, other: &str) -> Result<f64, Diagnostic> {
+        let mut ratios = Vec::with_capacity(self.pool.len() + 1);
+        for file in self.runs() {
+            let in_run = |variant: &str| stat::Spec { samples: file.clone(), pool: Vec::new(), ..self.query(case, variant) }.compute(ctx).map(|(v, _)| v);
+            ratios.push(in_run(other)? / in_run(&self.faster)?);
+        }
+        Ok(crate::stats::Samples::new(ratios).map_or(f64::NAN, |s| s.median()))
+    }
+
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let mut problems = Vec::new();
         let mut smallest = f64::INFINITY;
@@ -231,15 +245,21 @@ impl Spec {
                     verdict.as_ref().clone().map_err(|m| ctx.error_at(m, self.select.span(), "these samples were timed differently"))?;
                 }
                 let slow = self.query(case, other).compute(ctx)?.0;
-                let ratio = slow / fast;
+                let ratio = if self.pool.is_empty() { slow / fast } else { self.pooled_ratio(ctx, case, other)? };
                 smallest = smallest.min(ratio);
                 let ok = match self.min_ratio {
                     Some(r) => ratio >= r,
-                    None => fast < slow,
+                    None if self.pool.is_empty() => fast < slow,
+                    None => ratio > 1.0,
                 };
                 if !ok {
                     let need = self.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
-                    problems.push(in_case(case, &format!("{} {} is not below {other} {}{need}", self.faster, shown(fast), shown(slow))));
+                    let why = if self.pool.is_empty() {
+                        format!("{} {} is not below {other} {}{need}", self.faster, shown(fast), shown(slow))
+                    } else {
+                        format!("{} is not below {other}{need}: over {} runs, {other} ÷ {} is {ratio:.3} at the median", self.faster, self.pool.len() + 1, self.faster)
+                    };
+                    problems.push(in_case(case, &why));
                 }
             }
         }
@@ -248,7 +268,7 @@ impl Spec {
             unit: None,
             problems,
             detail: {
-                let pooled = if self.pool.is_empty() { String::new() } else { format!(", each side the median over {} runs", self.pool.len() + 1) };
+                let pooled = if self.pool.is_empty() { String::new() } else { format!(", each ratio the median of {} runs' own", self.pool.len() + 1) };
                 let over = if self.cases.is_empty() { "every selected record".to_string() } else { format!("{} cases", self.cases.len()) };
                 format!("{} against {} over {over}{pooled}; smallest ratio {smallest:.3}", self.faster, self.slower.join(", "))
             },
@@ -282,9 +302,9 @@ mod tests {
     }
 
     #[test]
-    fn a_pooled_ordering_compares_the_medians_of_the_runs_medians() {
+    fn a_pooled_ordering_takes_the_median_of_the_runs_ratios() {
         // Alone, the first run has `f` slower at `a`; the two others have it faster, and the
-        // median of the three runs' medians orders it faster.
+        // median of the three runs' ratios (0.4, 4 and 4) orders it faster.
         let other = "{\"case\":\"a\",\"variant\":\"f\",\"t\":1}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":4}\n";
         let flipped = "{\"case\":\"a\",\"variant\":\"f\",\"t\":5}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":2}\n";
         let f = Fixture::new(&[("s.jsonl", flipped), ("t.jsonl", other), ("u.jsonl", other)]);
@@ -293,7 +313,15 @@ mod tests {
         let pooled = f.observe(&check_toml(&check("[\"a\"]", "pool = [\"t.jsonl\", \"u.jsonl\"]"))).unwrap();
         assert!(pooled.problems.is_empty(), "{:?}", pooled.problems);
         assert_eq!(pooled.value, Some(4.0));
-        assert!(pooled.detail.contains("each side the median over 3 runs"), "{}", pooled.detail);
+        assert!(pooled.detail.contains("each ratio the median of 3 runs' own"), "{}", pooled.detail);
+        // Where the pooled medians and the runs' ratios disagree, the paired ratios decide. The
+        // sides' pooled medians (`f` 11 of 11, 100, 1; `s` 50 of 10, 90, 50) would order `f`
+        // faster, but within two runs of three `f` is the slower one.
+        let run = |f: u32, s: u32| format!("{{\"case\":\"a\",\"variant\":\"f\",\"t\":{f}}}\n{{\"case\":\"a\",\"variant\":\"s\",\"t\":{s}}}\n");
+        let (r1, r2, r3) = (run(11, 10), run(100, 90), run(1, 50));
+        let f = Fixture::new(&[("s.jsonl", r1.as_str()), ("t.jsonl", r2.as_str()), ("u.jsonl", r3.as_str())]);
+        let obs = f.observe(&check_toml(&check("[\"a\"]", "pool = [\"t.jsonl\", \"u.jsonl\"]"))).unwrap();
+        assert_eq!(obs.problems, ["a: f is not below s: over 3 runs, s ÷ f is 0.909 at the median"]);
         // Every pooled run is held to the same protocol as the first.
         let mixed = "{\"case\":\"a\",\"variant\":\"f\",\"t\":1,\"protocol\":\"graph-replay-events\"}\n{\"case\":\"a\",\"variant\":\"s\",\"t\":2,\"protocol\":\"stream-events\"}\n";
         let f = Fixture::new(&[("s.jsonl", other), ("t.jsonl", mixed)]);
