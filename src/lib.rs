@@ -33,8 +33,9 @@
 //! - [`workspace`]: loading everything once; the only place that finds registries and reads a
 //!   draft (registries of identical text, copies of one another, are parsed once per load).
 //! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, table
-//!   cells with their row, column and the unit their header implies (a Google Benchmark console
-//!   table pasted in a code block read as one, `article::console`), and the images it shows;
+//!   cells with their row, column and the unit their header implies (a Google Benchmark or
+//!   pytest-benchmark console table pasted in a code block read as one, `article::console`),
+//!   and the images it shows;
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
 //!   matching rule.
 //! - [`registry`]: reading and validating `claims/*.toml`; `registry::binding`: each claim to

@@ -1,5 +1,6 @@
 //! Benchmark tables printed by a harness and pasted into an article as a code block. Code is
-//! not prose, but Google Benchmark's console table is how its users quote their results:
+//! not prose, but a harness's console table is how its users quote their results. Google
+//! Benchmark prints:
 //!
 //! ```text
 //! ----------------------------------------------------------------------
@@ -8,13 +9,23 @@
 //! is_sorted_by_hand                 2842 ns         2888 ns       248889
 //! ```
 //!
+//! and pytest-benchmark (its `TableResults`, for a run and for `pytest-benchmark compare`):
+//!
+//! ```text
+//! Name (time in s)                         Min     Max    Mean  StdDev  Median     IQR  Outliers     OPS  Rounds  Iterations
+//! -----------------------------------------------------------------------------------------------------------------------------
+//! test_taxi_trips_benchmark[1-True-V3]     5.0488  5.0488  5.0488  0.0000  5.0488  0.0000       0;0  0.1981       1           1
+//! ```
+//!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
-//! article whose results were all in code audited as holding none. This module finds that
-//! layout (a header line `Benchmark Time CPU Iterations`, then one row per benchmark) and
-//! gives each row's cells as a Markdown table's would be: the row named by the benchmark's
-//! name, each value under its column's header. Any other code block stays code.
+//! article whose results were all in code audited as holding none. This module finds those two
+//! layouts and gives each row's cells as a Markdown table's would be: the row named by the
+//! benchmark's name, each value under its column's header, with the unit the header states
+//! where the value does not state its own. Any other code block stays code.
 
 use std::ops::Range;
+
+use super::numbers::Unit;
 
 /// One cell of a console table: where it stands, and its bytes in the code block's text.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +44,18 @@ pub(crate) struct ConsoleCell {
     /// The first column: the benchmark's name, an identifier whose digits (`BM_Sum/64`) are
     /// arguments, not measurements.
     pub(crate) is_name: bool,
+    /// The unit the column's header states for the cell's value (pytest-benchmark's
+    /// `Name (time in ms)` for every time column), where the value is printed without one.
+    pub(crate) unit: Option<Unit>,
+    /// The bytes of the ratio printed after the value, `(1.28)`: pytest-benchmark's value over
+    /// the best of its column in the table, a multiple rather than a quantity in the unit.
+    pub(crate) ratio: Option<Range<usize>>,
+}
+
+/// The cells of the harness console tables in `code` (Google Benchmark's, else
+/// pytest-benchmark's), or `None` when it holds none.
+pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    google_benchmark_cells(code).or_else(|| pytest_benchmark_cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.
@@ -120,6 +143,8 @@ pub(crate) fn google_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             column_label: h.get(column).cloned().unwrap_or_default(),
             range,
             is_name,
+            unit: None,
+            ratio: None,
         };
         let name = cell(0, abs(&toks[0]), true);
         let shaped = words.len() >= 6 && is_value(words[1]) && is_unit(words[2]) && is_value(words[3]) && is_unit(words[4]) && is_count(words[5]);
@@ -135,6 +160,226 @@ pub(crate) fn google_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             row_cells.push(cell(1, abs(&(first.start..last.end)), false));
         }
         cells.extend(row_cells);
+    }
+    if cells.is_empty() { None } else { Some(cells) }
+}
+
+/// What a column of pytest-benchmark's table holds, by its header.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum PytestColumn {
+    /// `Min`, `Max`, `Mean`, `StdDev`, `Median`, `IQR`: a time in the unit of the first
+    /// header, then a ratio to the column's best where the table compares several rows.
+    Time,
+    /// `OPS`, or `OPS (Kops/s)` where pytest-benchmark scaled it: calls per second, computed
+    /// as 1 / Mean, then a ratio as for a time.
+    Ops,
+    /// `Outliers`: two counts, `1285;1554` (beyond one standard deviation; beyond 1.5 IQR).
+    Outliers,
+    /// `Rounds`, `Iterations`: one count.
+    Count,
+}
+
+/// The kind of a pytest-benchmark column header, and the unit of its values where the
+/// header states it; `None` for any other header.
+fn pytest_column(label: &str, time: &Unit) -> Option<(PytestColumn, Option<Unit>)> {
+    Some(match label {
+        "Min" | "Max" | "Mean" | "StdDev" | "Median" | "IQR" => (PytestColumn::Time, Some(time.clone())),
+        "OPS" => (PytestColumn::Ops, Some(Unit::Other("ops/s".into()))),
+        "Outliers" => (PytestColumn::Outliers, None),
+        "Rounds" | "Iterations" => (PytestColumn::Count, None),
+        _ => {
+            // The scaled heading `OPS (Kops/s)`, `OPS (Mops/s)`.
+            let unit = label.strip_prefix("OPS (")?.strip_suffix(')')?;
+            if !matches!(unit, "Kops/s" | "Mops/s") {
+                return None;
+            }
+            (PytestColumn::Ops, Some(Unit::Other(unit.into())))
+        }
+    })
+}
+
+/// A pytest-benchmark header line: the unit its `Name (time in …)` states, and each column's
+/// label, kind and unit. `None` unless every label after the first is one pytest-benchmark
+/// prints, so that a line of prose that happens to start alike is not taken for a table.
+fn pytest_header(text: &str) -> Option<(String, Vec<(String, PytestColumn, Option<Unit>)>)> {
+    let rest = text.trim_start().strip_prefix("Name (time in ")?;
+    let close = rest.find(')')?;
+    let unit_text = &rest[..close];
+    if !matches!(unit_text, "s" | "ms" | "us" | "ns") {
+        return None;
+    }
+    let time = Unit::declared(unit_text).ok()?;
+    let mut labels: Vec<String> = Vec::new();
+    for word in rest[close + 1..].split_whitespace() {
+        // A parenthesised word belongs to the label before it: `OPS (Kops/s)`.
+        match labels.last_mut() {
+            Some(last) if word.starts_with('(') => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => labels.push(word.to_string()),
+        }
+    }
+    let columns = labels.into_iter().map(|l| pytest_column(&l, &time).map(|(kind, unit)| (l, kind, unit))).collect::<Option<Vec<_>>>()?;
+    if columns.is_empty() {
+        return None;
+    }
+    Some((format!("Name (time in {unit_text})"), columns))
+}
+
+/// A value as pytest-benchmark formats it, `{:,.4f}`: digits with thousands separators and
+/// decimals (`1,586.3540`).
+fn is_formatted_value(token: &str) -> bool {
+    token.starts_with(|c: char| c.is_ascii_digit()) && token.replace(',', "").parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+/// The ratio printed after a value: `(1.0)`, `(1.28)`, `(>1000.0)` or `(inf)`.
+fn is_ratio(token: &str) -> bool {
+    token.strip_prefix('(').and_then(|t| t.strip_suffix(')')).is_some_and(|inner| inner == "inf" || is_formatted_value(inner.strip_prefix('>').unwrap_or(inner)))
+}
+
+fn is_outliers(token: &str) -> bool {
+    token.split_once(';').is_some_and(|(a, b)| is_count(a) && is_count(b))
+}
+
+/// The cells of a pytest-benchmark row, read from its right end, since a name may hold
+/// spaces (a parameter `[     512]`, or the run `pytest-benchmark compare` appends, as in
+/// `test_x[1] (0001_base)`): each column in turn from the last, a count, an outliers pair, or
+/// a value with the ratio that may follow it. What remains on the left is the name. `None`
+/// when the tokens do not have the columns' shape or leave no name.
+fn pytest_row(text: &str, toks: &[Range<usize>], columns: &[(String, PytestColumn, Option<Unit>)]) -> Option<(Range<usize>, Vec<(Range<usize>, Option<Range<usize>>)>)> {
+    let word = |i: usize| &text[toks[i].clone()];
+    let mut end = toks.len();
+    let mut cells = Vec::with_capacity(columns.len());
+    for (_, kind, _) in columns.iter().rev() {
+        match kind {
+            PytestColumn::Count | PytestColumn::Outliers => {
+                let i = end.checked_sub(1)?;
+                let ok = if *kind == PytestColumn::Count { is_count(word(i)) } else { is_outliers(word(i)) };
+                if !ok {
+                    return None;
+                }
+                cells.push((toks[i].clone(), None));
+                end = i;
+            }
+            PytestColumn::Time | PytestColumn::Ops => {
+                let mut ratio = None;
+                if end > 0 && is_ratio(word(end - 1)) {
+                    ratio = Some(toks[end - 1].clone());
+                    end -= 1;
+                }
+                let i = end.checked_sub(1)?;
+                if !is_formatted_value(word(i)) {
+                    return None;
+                }
+                let whole = toks[i].start..ratio.as_ref().map_or(toks[i].end, |r| r.end);
+                cells.push((whole, ratio));
+                end = i;
+            }
+        }
+    }
+    if end == 0 {
+        return None;
+    }
+    cells.reverse();
+    Some((toks[0].start..toks[end - 1].end, cells))
+}
+
+/// The cells of the pytest-benchmark console tables in `code`, or `None` when it holds none.
+///
+/// A table starts at a header line `Name (time in s)` followed by column labels pytest-benchmark
+/// prints; the dashed rule under it is skipped, and its rows are the lines after, up to the
+/// next dashed rule or a blank line. A row of the columns' shape gives its name and one cell
+/// per column: a time or OPS value with the ratio after it (`5.0488 (1.0)`) in the unit its
+/// header states, the outliers pair, a count. A row of another shape (edited by hand, a
+/// column dropped) gives its first word as the name and the rest of its line under the second
+/// header, so that a number in it is still read.
+pub(crate) fn pytest_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    let mut cells = Vec::new();
+    let mut header: Option<(String, Vec<(String, PytestColumn, Option<Unit>)>)> = None;
+    let mut table = None;
+    let mut row = 0;
+    let mut at = 0;
+    for line in code.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let text = line.trim_end_matches(['\n', '\r']);
+        if let Some(h) = pytest_header(text) {
+            header = Some(h);
+            table = Some(table.map_or(0, |t| t + 1));
+            row = 0;
+            continue;
+        }
+        let Some((name_label, columns)) = &header else { continue };
+        let is_rule = !text.trim().is_empty() && text.trim().chars().all(|c| c == '-' || c == '=');
+        if is_rule && row == 0 {
+            continue;
+        }
+        if is_rule || text.trim().is_empty() {
+            header = None;
+            continue;
+        }
+        row += 1;
+        let toks = tokens(text);
+        let abs = |r: &Range<usize>| start + r.start..start + r.end;
+        let table = table.unwrap_or_default();
+        let label_of = |column: usize| if column == 0 { name_label.clone() } else { columns.get(column - 1).map(|c| c.0.clone()).unwrap_or_default() };
+        match pytest_row(text, &toks, columns) {
+            Some((name, row_cells)) => {
+                let row_label = text[name.clone()].to_string();
+                cells.push(ConsoleCell {
+                    table,
+                    row,
+                    column: 0,
+                    row_label: row_label.clone(),
+                    column_label: label_of(0),
+                    range: abs(&name),
+                    is_name: true,
+                    unit: None,
+                    ratio: None,
+                });
+                for (k, ((range, ratio), (label, _, unit))) in row_cells.into_iter().zip(columns).enumerate() {
+                    cells.push(ConsoleCell {
+                        table,
+                        row,
+                        column: k + 1,
+                        row_label: row_label.clone(),
+                        column_label: label.clone(),
+                        range: abs(&range),
+                        is_name: false,
+                        unit: unit.clone(),
+                        ratio: ratio.as_ref().map(abs),
+                    });
+                }
+            }
+            None => {
+                let row_label = text[toks[0].clone()].to_string();
+                cells.push(ConsoleCell {
+                    table,
+                    row,
+                    column: 0,
+                    row_label: row_label.clone(),
+                    column_label: label_of(0),
+                    range: abs(&toks[0]),
+                    is_name: true,
+                    unit: None,
+                    ratio: None,
+                });
+                if let (Some(first), Some(last)) = (toks.get(1), toks.last()) {
+                    cells.push(ConsoleCell {
+                        table,
+                        row,
+                        column: 1,
+                        row_label,
+                        column_label: label_of(1),
+                        range: abs(&(first.start..last.end)),
+                        is_name: false,
+                        unit: None,
+                        ratio: None,
+                    });
+                }
+            }
+        }
     }
     if cells.is_empty() { None } else { Some(cells) }
 }
@@ -207,5 +452,92 @@ BM_After         1 ns      1 ns            3
     fn other_code_is_not_a_table() {
         assert_eq!(google_benchmark_cells("cargo run --release -- audit\nBenchmark results: 12 ns\n"), None);
         assert_eq!(google_benchmark_cells(""), None);
+    }
+    /// pytest-benchmark's table of one run, as great_expectations' contributing guide pastes
+    /// it: every column a cell under its label, times in the header's unit.
+    const PYTEST: &str = "--------------------------------------------------- benchmark: 1 tests ------------------------------------------------------
+Name (time in s)                         Min     Max    Mean  StdDev  Median     IQR  Outliers     OPS  Rounds  Iterations
+-----------------------------------------------------------------------------------------------------------------------------
+test_taxi_trips_benchmark[1-True-V3]     5.0488  5.0488  5.0488  0.0000  5.0488  0.0000       0;0  0.1981       1           1
+-----------------------------------------------------------------------------------------------------------------------------
+";
+
+    #[test]
+    fn a_pytest_benchmark_table_gives_each_column_a_cell_in_its_unit() {
+        let cells = cells(PYTEST).unwrap();
+        let got: Vec<(&str, &str, Option<Unit>)> = cells.iter().map(|c| (c.column_label.as_str(), text(PYTEST, c), c.unit.clone())).collect();
+        let ops = Some(Unit::Other("ops/s".into()));
+        assert_eq!(
+            got,
+            [
+                ("Name (time in s)", "test_taxi_trips_benchmark[1-True-V3]", None),
+                ("Min", "5.0488", Some(Unit::S)),
+                ("Max", "5.0488", Some(Unit::S)),
+                ("Mean", "5.0488", Some(Unit::S)),
+                ("StdDev", "0.0000", Some(Unit::S)),
+                ("Median", "5.0488", Some(Unit::S)),
+                ("IQR", "0.0000", Some(Unit::S)),
+                ("Outliers", "0;0", None),
+                ("OPS", "0.1981", ops),
+                ("Rounds", "1", None),
+                ("Iterations", "1", None),
+            ]
+        );
+        assert!(cells.iter().all(|c| c.row == 1 && c.row_label == "test_taxi_trips_benchmark[1-True-V3]" && c.ratio.is_none()));
+        assert!(cells[0].is_name && !cells[1].is_name);
+    }
+
+    /// `pytest-benchmark compare` appends each row's run to its name and a ratio to the
+    /// column's best after each value; the name keeps its spaces, the ratio its own bytes.
+    #[test]
+    fn a_compared_row_keeps_its_run_in_the_name_and_its_ratios() {
+        let code = "$ py.test-benchmark compare a.json b.json
+
+------ benchmark 'x': 2 tests ------
+Name (time in us)                     Min                Mean            Outliers  OPS (Kops/s)            Rounds  Iterations
+-------------------------------------------------------------------------
+test_x[     512] (initial_base)     5.0488 (1.0)      1,586.3540 (>1000.0)       0;0  0.1981 (1.0)           1           1
+test_x[     512] (2114_work)        6.4675 (1.28)     6.4675 (inf)               2;13  0.1546 (0.78)          1           1
+-------------------------------------------------------------------------
+
+Legend:
+  OPS: Operations Per Second, computed as 1 / Mean
+";
+        let cells = cells(code).unwrap();
+        assert_eq!(cells.len(), 14);
+        let second: Vec<(&str, &str, Option<&str>)> =
+            cells.iter().filter(|c| c.row == 2).map(|c| (c.column_label.as_str(), text(code, c), c.ratio.clone().map(|r| &code[r]))).collect();
+        assert_eq!(
+            second,
+            [
+                ("Name (time in us)", "test_x[     512] (2114_work)", None),
+                ("Min", "6.4675 (1.28)", Some("(1.28)")),
+                ("Mean", "6.4675 (inf)", Some("(inf)")),
+                ("Outliers", "2;13", None),
+                ("OPS (Kops/s)", "0.1546 (0.78)", Some("(0.78)")),
+                ("Rounds", "1", None),
+                ("Iterations", "1", None),
+            ]
+        );
+        assert_eq!(cells[0].row_label, "test_x[     512] (initial_base)");
+        assert_eq!(text(code, &cells[2]), "1,586.3540 (>1000.0)");
+        assert_eq!((cells[1].unit.clone(), cells[4].unit.clone()), (Some(Unit::Us), Some(Unit::Other("Kops/s".into()))));
+    }
+
+    /// A row edited by hand keeps its numbers in one cell; a rule or a blank line ends the
+    /// table, and a line that only starts like a header is not one.
+    #[test]
+    fn an_odd_row_keeps_its_numbers_and_a_rule_ends_the_table() {
+        let code = "Name (time in ms)   Min     Max
+test_a           1.5000  2.0000
+test_b           about 3 ms
+----
+test_c           9.0000  9.0000
+";
+        let read = cells(code).unwrap();
+        let got: Vec<(usize, &str, &str)> = read.iter().map(|c| (c.row, c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(got, [(1, "Name (time in ms)", "test_a"), (1, "Min", "1.5000"), (1, "Max", "2.0000"), (2, "Name (time in ms)", "test_b"), (2, "Min", "about 3 ms")]);
+        assert_eq!(pytest_benchmark_cells("Name (time in s) Min Fastest\nt 1.0 2.0\n"), None);
+        assert_eq!(pytest_benchmark_cells("Name (time in hours) Min\nt 1.0\n"), None);
     }
 }

@@ -165,6 +165,13 @@ impl Article {
                     .map(|l| l.start.saturating_sub(range.start)..(l.end.min(range.end) - range.start))
                     .collect();
                 numbers.retain(|n| !(is_ordinal(n) && links.iter().any(|l| l.start <= n.span.start && n.span.end <= l.end)));
+                // A console table's ratio to its column's best (pytest-benchmark's `(1.28)`) is a
+                // multiple, not a quantity in the column's unit.
+                if let Some(at) = block.ratio_at {
+                    for n in numbers.iter_mut().filter(|n| n.unit.is_none() && range.start + n.span.start >= at) {
+                        n.unit = Some(Unit::Times);
+                    }
+                }
                 if let Some(unit) = &block.unit {
                     for n in numbers.iter_mut().filter(|n| n.unit.is_none() && !n.is_dims()) {
                         n.unit = Some(unit.clone());
@@ -244,6 +251,9 @@ struct Block {
     /// A cell of a harness's console table in a code block: its numbers are read, but its
     /// words are not prose a reader reads, so the word count leaves them out.
     console: bool,
+    /// Where, in `text`, a console cell's ratio to its column's best begins (`(1.28)` after
+    /// pytest-benchmark's value): its number is a multiple, `×`, whatever unit the column has.
+    ratio_at: Option<usize>,
 }
 
 impl Block {
@@ -259,6 +269,7 @@ impl Block {
             cell: None,
             unit: None,
             console: false,
+            ratio_at: None,
         }
     }
 
@@ -477,7 +488,7 @@ fn console_blocks(parts: &[(String, Range<usize>)], source: &str, section: &[Str
         offsets.extend((0..text.len()).map(|i| if verbatim { range.start + i } else { range.start }));
         code.push_str(text);
     }
-    let Some(cells) = console::google_benchmark_cells(&code) else { return 0 };
+    let Some(cells) = console::cells(&code) else { return 0 };
     let mut tables = 0;
     for cell in cells {
         tables = tables.max(cell.table + 1);
@@ -488,9 +499,15 @@ fn console_blocks(parts: &[(String, Range<usize>)], source: &str, section: &[Str
         // The name is an identifier, read as inline code is: no number comes from it.
         if cell.is_name {
             b.push_code(text, source, start..end);
+        } else if let Some(ratio) = &cell.ratio {
+            let at = offsets[ratio.start];
+            b.push(&code[cell.range.start..ratio.start], source, start..at);
+            b.ratio_at = Some(b.text.len());
+            b.push(&code[ratio.clone()], source, at..end);
         } else {
             b.push(text, source, start..end);
         }
+        b.unit = cell.unit;
         b.cell = Some(Cell { table: first_table + cell.table, row: cell.row, column: cell.column, row_label: cell.row_label, column_label: cell.column_label });
         if let Some(b) = b.finish(end) {
             blocks.push(b);
@@ -616,6 +633,28 @@ mod tests {
         assert!(cell("BM_Sum/64", "Benchmark").numbers.is_empty());
         let c = time.cell.as_ref().unwrap();
         assert_eq!((c.table, c.row, c.column), (0, 2, 1));
+    }
+
+    /// great_expectations' contributing guide quotes `pytest-benchmark compare` as it printed
+    /// it: each value is read in the header's seconds, the ratio after it as a multiple of the
+    /// column's best, OPS in calls per second, outliers and rounds as bare counts, and the
+    /// name, run appended, gives no number.
+    #[test]
+    fn a_pytest_benchmark_compare_table_in_code_reads_with_units_and_ratios() {
+        let md = "## Comparing\n\n```\n$ py.test-benchmark compare a.json\n\n--- benchmark 'x': 2 tests ---\nName (time in s)                 Min             Outliers     OPS            Rounds\n---\ntest_t[1-True-V3] (initial_base)     5.0488 (1.0)         0;0  0.1981 (1.0)        1\ntest_t[1-True-V3] (2114_work)        6.4675 (1.28)        0;0  0.1546 (0.78)       1\n---\n```\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        let cell = |row: &str, column: &str| a.sentences.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.row_label == row && c.column_label == column)).unwrap();
+        let read = |s: &Sentence| s.numbers.iter().map(|n| (n.text.clone(), n.unit.clone())).collect::<Vec<_>>();
+        let min = cell("test_t[1-True-V3] (2114_work)", "Min");
+        assert_eq!(min.text, "6.4675 (1.28)");
+        assert_eq!(&md[min.span.clone()], "6.4675 (1.28)");
+        assert_eq!(read(min), [("6.4675".to_string(), Some(Unit::S)), ("1.28".to_string(), Some(Unit::Times))]);
+        let ops = cell("test_t[1-True-V3] (initial_base)", "OPS");
+        assert_eq!(read(ops), [("0.1981".to_string(), Some(Unit::Other("ops/s".into()))), ("1.0".to_string(), Some(Unit::Times))]);
+        assert_eq!(read(cell("test_t[1-True-V3] (initial_base)", "Outliers")), [("0".to_string(), None), ("0".to_string(), None)]);
+        assert_eq!(read(cell("test_t[1-True-V3] (initial_base)", "Rounds")), [("1".to_string(), None)]);
+        assert!(cell("test_t[1-True-V3] (initial_base)", "Name (time in s)").numbers.is_empty());
+        assert_eq!(a.word_count, 1);
     }
 
     #[test]

@@ -382,7 +382,11 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
                 }
             }
         }
-        if !text || groups.len() < 2 || groups.len() > MAX_GROUPS || groups.len() * 4 > all.len() {
+        // Groups of a few records each are a field of data, not names, except in the field a
+        // harness names its benchmarks by: pytest-benchmark gives a slow benchmark one round,
+        // so great_expectations' 24 taxi-trip benchmarks are 24 records of 24 names.
+        let too_fine = groups.len() > MAX_GROUPS || groups.len() * 4 > all.len();
+        if !text || groups.len() < 2 || (too_fine && !names_benchmarks) {
             continue;
         }
         splits.push((name, groups));
@@ -470,7 +474,11 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
     let row = row_selection(sources, sentence);
     let mut out = Vec::new();
     for source in sources {
-        let names_row = row.as_ref().is_some_and(|(fields, label)| source.selections.iter().any(|sel| sel.select.as_ref().is_some_and(|(f, v)| fields.contains(f) && v == label)));
+        // A compared row's run is in the files of that run only.
+        if row.as_ref().is_some_and(|r| !r.in_run(source)) {
+            continue;
+        }
+        let names_row = row.as_ref().is_some_and(|r| source.selections.iter().any(|sel| sel.select.as_ref().is_some_and(|(f, v)| r.fields.contains(f) && *v == r.label)));
         for sel in &source.selections {
             // In a file that names the row's benchmark, all its records mix that benchmark
             // with the others: their statistics are no reading of the row either.
@@ -500,7 +508,7 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
                     let raw = series.samples.statistic(statistic);
                     let Some(value) = fits(&quoted, raw, &value_unit) else { continue };
                     let mut score = hints(&context, source, sel, series);
-                    if named.contains(&statistic_key(statistic)) {
+                    if named.contains(&statistic_key(statistic)) || (statistic != Statistic::Count && names_field(&context, series)) {
                         score += 5.0;
                     }
                     if series.primary {
@@ -530,13 +538,54 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
     by_distance(out)
 }
 
-/// The row label of a table cell and the fields by which the evidence names it, when some
-/// selection picks records by exactly that label: Google Benchmark's `name` and `run_name` for
-/// a console row `copy_base`, hyperfine's `command` for a row that writes the command.
-fn row_selection(sources: &[Source], sentence: &Sentence) -> Option<(BTreeSet<String>, String)> {
+/// The benchmark a table row names, as the evidence selects it.
+struct RowName {
+    /// The fields whose value is the name: Google Benchmark's `name` and `run_name` for a
+    /// console row `copy_base`, hyperfine's `command` for a row that writes the command.
+    fields: BTreeSet<String>,
+    /// The benchmark's name as those fields hold it.
+    label: String,
+    /// For a row of `pytest-benchmark compare`, the run it came from: the first 12 characters
+    /// of its file's name, as pytest-benchmark appends them (`test_x[1] (initial_base)`).
+    run: Option<String>,
+}
+
+impl RowName {
+    /// Whether `source` can hold the row's benchmark: any file, or for a compared row the
+    /// files of its run.
+    fn in_run(&self, source: &Source) -> bool {
+        self.run.as_ref().is_none_or(|run| source.path.rsplit('/').next().unwrap_or(&source.path).starts_with(run.as_str()))
+    }
+}
+
+/// The benchmark a table cell's row names, when some selection picks records by exactly its
+/// label, or, for a row that `pytest-benchmark compare` printed, by the name before the run it
+/// appends (`name (source)`; its `normal` name format).
+fn row_selection(sources: &[Source], sentence: &Sentence) -> Option<RowName> {
     let label = &sentence.cell.as_ref()?.row_label;
-    let fields: BTreeSet<String> = sources.iter().flat_map(|s| &s.selections).filter_map(|sel| sel.select.as_ref().filter(|(_, v)| v == label).map(|(f, _)| f.clone())).collect();
-    (!fields.is_empty()).then(|| (fields, label.clone()))
+    let fields_naming = |name: &str, pytest_only: bool| -> BTreeSet<String> {
+        sources
+            .iter()
+            .filter(|s| !pytest_only || s.format == Format::PytestBenchmark)
+            .flat_map(|s| &s.selections)
+            .filter_map(|sel| sel.select.as_ref().filter(|(_, v)| v == name).map(|(f, _)| f.clone()))
+            .collect()
+    };
+    let fields = fields_naming(label, false);
+    if !fields.is_empty() {
+        return Some(RowName { fields, label: label.clone(), run: None });
+    }
+    let (name, run) = compared_run(label)?;
+    let fields = fields_naming(name, true);
+    (!fields.is_empty()).then(|| RowName { fields, label: name.to_string(), run: Some(run.to_string()) })
+}
+
+/// A row label as `pytest-benchmark compare` writes it, split into the benchmark's name and the
+/// run in parentheses after it: `test_x[1-True] (initial_base)`.
+fn compared_run(label: &str) -> Option<(&str, &str)> {
+    let (name, run) = label.strip_suffix(')')?.rsplit_once(" (")?;
+    let name = name.trim_end();
+    (!name.is_empty() && !run.is_empty() && !run.contains(char::is_whitespace)).then_some((name, run))
 }
 
 /// Whether a selection picks another benchmark than the row's, by a field that names it: in a
@@ -544,8 +593,8 @@ fn row_selection(sources: &[Source], sentence: &Sentence) -> Option<(BTreeSet<St
 /// quoted value is a coincidence, not a reading of the row. itsy.bitsy's console table gives
 /// `copy_base` 224000 iterations, which is the count of `fill_base` in the committed results,
 /// not of `copy_base`.
-fn picks_another_row(row: Option<&(BTreeSet<String>, String)>, sel: &Selection) -> bool {
-    matches!((row, &sel.select), (Some((fields, label)), Some((f, v))) if fields.contains(f) && v != label)
+fn picks_another_row(row: Option<&RowName>, sel: &Selection) -> bool {
+    matches!((row, &sel.select), (Some(r), Some((f, v))) if r.fields.contains(f) && *v != r.label)
 }
 
 /// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`).
@@ -556,13 +605,27 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
     }
     let _ = article;
     let context = context_words(sentence, number);
+    // In a row named by the harness's own name for a benchmark, the ratio is that benchmark's
+    // statistic over another (hyperfine's `Relative`, pytest-benchmark's `(1.28)` to its
+    // column's best). A row named by another field (anvil's criterion parameter `Block: 0, …`,
+    // shared by three functions) still reads its ratio from any of its records.
+    let row = row_selection(sources, sentence);
     let mut out = Vec::new();
     for source in sources {
+        if row.as_ref().is_some_and(|r| !r.in_run(source)) {
+            continue;
+        }
+        let name = name_field(source.format);
+        let names_row = |sel: &Selection| row.as_ref().is_some_and(|r| sel.select.as_ref().is_some_and(|(f, v)| Some(f.as_str()) == name && r.fields.contains(f) && *v == r.label));
+        let row_here = source.selections.iter().any(&names_row);
         // Only time fields: a speed-up is a ratio of times.
         let timed = timed_series(source);
         for statistic in RATIO_STATISTICS {
             let values: Vec<f64> = timed.iter().map(|(_, s)| s.samples.statistic(statistic)).collect();
             for (i, (sel_a, a)) in timed.iter().enumerate() {
+                if row_here && !names_row(sel_a) {
+                    continue;
+                }
                 for (j, (sel_b, b)) in timed.iter().enumerate() {
                     if a.field != b.field || values[j] <= 0.0 {
                         continue;
@@ -790,6 +853,19 @@ fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
     out
 }
 
+/// Whether the words around a number name `series`'s field by a word that would otherwise name
+/// a count: a column `Iterations` over a harness's `iterations` field (pytest-benchmark's and
+/// Google Benchmark's calls per round) is that field's value, not the number of records, even
+/// where a benchmark of one round makes the two equal.
+/// The word must be the field's whole name: `number` also names a count, and is one word of
+/// LLMPerf's `number_output_tokens`, which a sentence about "150 requests" does not name.
+fn names_field(context: &BTreeSet<String>, series: &Series) -> bool {
+    match series.tokens.iter().collect::<Vec<_>>().as_slice() {
+        [only] if series.derive.is_none() => context.contains(*only) && named_statistics(&BTreeSet::from([(*only).clone()])).contains("count"),
+        _ => false,
+    }
+}
+
 /// A statistic as [`named_statistics`] writes it.
 fn statistic_key(statistic: Statistic) -> String {
     match statistic {
@@ -824,5 +900,34 @@ mod tests {
         assert!(fits(&rate, 185.2, &SeriesUnit::PerSecond).is_some());
         assert!(fits(&q, 550.0, &SeriesUnit::PerSecond).is_none());
         assert_eq!(rate_name(rate.unit.as_ref()), "tokens_per_s");
+    }
+
+    /// `pytest-benchmark compare` appends the run to a row's name; a name with a parameter in
+    /// parentheses of its own, or words there, is no compared row.
+    #[test]
+    fn a_compared_row_splits_into_its_benchmark_and_run() {
+        assert_eq!(compared_run("test_taxi_trips_benchmark[1-True-V3] (initial_base)"), Some(("test_taxi_trips_benchmark[1-True-V3]", "initial_base")));
+        assert_eq!(compared_run("test_x[     512] (2114_work)"), Some(("test_x[     512]", "2114_work")));
+        assert_eq!(compared_run("test_taxi_trips_benchmark[1-True-V3]"), None);
+        assert_eq!(compared_run("dasel put (a JSON document)"), None);
+        assert_eq!(compared_run("(initial_base)"), None);
+    }
+
+    /// A column `Iterations` names the `iterations` field, and a column `Rounds` names no field
+    /// of that name but a count; `number` names a count, not every field with the word in it.
+    #[test]
+    fn a_column_names_a_field_by_its_whole_name_only() {
+        let series = |field: &str| Series {
+            field: field.into(),
+            derive: None,
+            unit: SeriesUnit::Plain(None),
+            primary: false,
+            tokens: words(field),
+            samples: Samples::new(vec![1.0]).unwrap(),
+        };
+        assert!(names_field(&words("Iterations"), &series("iterations")));
+        assert!(!names_field(&words("Rounds"), &series("iterations")));
+        assert!(!names_field(&words("Total number of requests"), &series("number_output_tokens")));
+        assert!(!names_field(&words("Median"), &series("median")), "median names a statistic, not a count");
     }
 }
