@@ -15,15 +15,22 @@ use std::os::unix::ffi::OsStringExt;
 use crate::article::Article;
 use crate::diagnostic::Diagnostic;
 
-/// Parses an article and touches what reports read from it: spans, numbers and their keys.
+/// Parses an article and touches what reports read from it: spans, numbers and their keys,
+/// and the warnings about its HTML. It panics where a number or a warning points outside the
+/// source: a place must be one the audit can show.
 pub fn parse_article(bytes: &[u8]) {
     let Ok(article) = Article::parse("article/a.md", bytes) else { return };
+    let len = article.source.len();
     for s in &article.sentences {
         let _ = s.source_span(&(0..s.text.len()));
         for n in &s.numbers {
             let _ = n.key();
-            let _ = s.source_span(&n.span);
+            let span = s.source_span(&n.span);
+            assert!(span.start <= span.end && span.end <= len, "number `{}` at {span:?} outside a source of {len} bytes", n.text);
         }
+    }
+    for w in &article.warnings {
+        assert!(w.span.start <= w.span.end && w.span.end <= len && w.line >= 1 && w.col >= 1, "warning at {:?} outside a source of {len} bytes", w.span);
     }
 }
 

@@ -3,10 +3,13 @@
 //! and where sentences end; it never looks at a registry.
 //!
 //! Prose is the text of paragraphs, list items, table cells, block quotes and image captions
-//! (alt text). Headings name sections and are not sentences. Code blocks and HTML are not
-//! prose. Inline code and link text stay in the sentence as they read, but a sentence never
-//! ends inside inline code, and no number is taken from inside it; a bare integer in link text
-//! (`[Table 2](#t2)`) is an ordinal that names the target, not a number.
+//! (alt text), and the text of HTML, which [`html`] reads: an HTML table's `<td>` and `<th>`
+//! cells as table cells, other HTML text as paragraphs, `<h1>`–`<h6>` as headings. Headings
+//! name sections and are not sentences. Code blocks (and `<pre>`) are not prose. Inline code
+//! (and `<code>`) and link text stay in the sentence as they read, but a sentence never ends
+//! inside inline code, and no number is taken from inside it; a bare integer in link text
+//! (`[Table 2](#t2)`) is an ordinal that names the target, not a number. What a reader of the
+//! rendered page never sees is not read: HTML comments, scripts, styles and attribute values.
 //!
 //! A table cell is one sentence, however many periods it holds, and knows its place: its
 //! table, row and column, the text of its row's first cell and of its column's header. A unit
@@ -15,9 +18,14 @@
 //! numbers that state none; failing that, so does one at the end of an enclosing heading
 //! (`### Time to First Token (seconds)`), except in the first column, whose cells name rows.
 //! In a cell, inline code that is one number as a whole (`` `670.99 ms` ``) is read as that
-//! number.
+//! number. An HTML table's header may span several rows and its cells several rows or columns;
+//! [`html`] says how their labels are made.
+//!
+//! HTML that is not well formed is read as far as it goes; what cannot be read is a
+//! [`Warning`] located in the file, which the audit reports.
 
 mod console;
+mod html;
 pub mod numbers;
 
 use std::ops::Range;
@@ -42,6 +50,20 @@ pub struct Article {
     pub word_count: usize,
     /// Where the article's images point, as written (`figures/softmax.svg`), in order.
     pub images: Vec<String>,
+    /// What could not be read as written (HTML that is not well formed), in the order found.
+    pub warnings: Vec<Warning>,
+}
+
+/// A problem with the article's text that did not stop it being read: HTML that is not well
+/// formed, read as far as it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    /// Byte span in the article source.
+    pub span: Range<usize>,
+    /// 1-based line and column (in characters) of the first byte.
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
 }
 
 /// One sentence of prose.
@@ -117,7 +139,7 @@ impl Article {
                 return Err(ArticleError::NotUtf8 { path: path.to_string(), line, col });
             }
         };
-        let (blocks, images) = prose_blocks(&source);
+        let (blocks, images, warned) = prose_blocks(&source);
         let mut sentences = Vec::new();
         let mut word_count = 0;
         for block in &blocks {
@@ -200,7 +222,9 @@ impl Article {
             sentence.line = line;
             sentence.col = col;
         }
-        Ok(Article { path: path.to_string(), source, sha256, sentences, word_count, images })
+        let starts: Vec<usize> = warned.iter().map(|(span, _)| span.start).collect();
+        let warnings = warned.into_iter().zip(crate::diagnostic::line_cols(&source, &starts)).map(|((span, message), (line, col))| Warning { span, line, col, message }).collect();
+        Ok(Article { path: path.to_string(), source, sha256, sentences, word_count, images, warnings })
     }
 }
 
@@ -254,6 +278,9 @@ struct Block {
     /// Where, in `text`, a console cell's ratio to its column's best begins (`(1.28)` after
     /// pytest-benchmark's value): its number is a multiple, `×`, whatever unit the column has.
     ratio_at: Option<usize>,
+    /// For a Markdown table cell opened inside an HTML table cell, that HTML cell: the Markdown
+    /// cell keeps its own text rather than giving it to the HTML cell around it.
+    in_html_cell: Option<usize>,
 }
 
 impl Block {
@@ -270,6 +297,7 @@ impl Block {
             unit: None,
             console: false,
             ratio_at: None,
+            in_html_cell: None,
         }
     }
 
@@ -295,6 +323,27 @@ impl Block {
             for k in 0..ch.len_utf8() {
                 self.offsets.push(offset + k);
             }
+        }
+    }
+
+    /// Appends one character that came from `source[range]`, with whitespace normalised as
+    /// `push` does. Its first byte maps to the range's start and its last to the range's last
+    /// byte, so that a span that starts or ends at the character (an entity such as `&times;`
+    /// read as `×`) starts or ends where it does in the source; a one-byte character maps to
+    /// the range's start.
+    fn push_char(&mut self, ch: char, range: Range<usize>) {
+        let last = range.end.saturating_sub(1).max(range.start);
+        if ch.is_whitespace() {
+            if !(self.text.ends_with(' ') || self.text.is_empty()) {
+                self.text.push(' ');
+                self.offsets.push(range.start);
+            }
+            return;
+        }
+        self.text.push(ch);
+        let n = ch.len_utf8();
+        for k in 0..n {
+            self.offsets.push(if n > 1 && k + 1 == n { last } else { (range.start + k).min(last) });
         }
     }
 
@@ -340,8 +389,9 @@ impl TableState {
     }
 }
 
-/// The prose blocks of `source`, and the destinations of its images.
-fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
+/// The prose blocks of `source`, the destinations of its images, and the warnings about its
+/// HTML, each at its source bytes.
+fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, String)>) {
     let options = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
     let mut blocks = Vec::new();
     let mut section: Vec<String> = Vec::new();
@@ -358,9 +408,36 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
     let mut images = Vec::new();
     let mut table: Option<TableState> = None;
     let mut n_tables = 0;
+    // HTML: the reader keeps its open tables across events, since a table's cells may hold
+    // Markdown between HTML blocks; the HTML block being gathered; and how deep in block quotes
+    // and list items the events stand, so that a table never outlives the container it opened in.
+    let mut html = html::Reader::new();
+    let mut html_block = html::Html::new();
+    let mut depth = 0usize;
+    macro_rules! sink {
+        () => {
+            html::Sink { source, section: &mut section, levels: &mut levels, blocks: &mut blocks, n_tables: &mut n_tables, depth }
+        };
+    }
     for (event, range) in Parser::new_ext(source, options).into_offset_iter() {
         if let Event::Start(Tag::Image { dest_url, .. }) = &event {
             images.push(dest_url.to_string());
+        }
+        match &event {
+            Event::Start(Tag::BlockQuote(_) | Tag::Item | Tag::FootnoteDefinition(_)) => depth += 1,
+            Event::End(TagEnd::BlockQuote(_) | TagEnd::Item | TagEnd::FootnoteDefinition) => {
+                depth = depth.saturating_sub(1);
+                if html.in_table() {
+                    html.close_tables(depth + 1, "the end of the block quote or list item that holds it", &mut sink!());
+                }
+            }
+            // A Markdown heading ends any HTML table left open, so that an unclosed `<table>`
+            // never takes in the sections after it.
+            Event::Start(Tag::Heading { .. }) if html.in_table() => {
+                let line = source[..range.start.min(source.len())].matches('\n').count() + 1;
+                html.close_tables(0, &format!("the heading at line {line}"), &mut sink!());
+            }
+            _ => {}
         }
         match event {
             Event::Start(Tag::CodeBlock(_)) => {
@@ -373,22 +450,27 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
                 n_tables += console_blocks(&code_parts, source, &section, n_tables, &mut blocks);
             }
             _ if in_code_block => {}
+            Event::Start(Tag::HtmlBlock) => html_block = html::Html::new(),
+            Event::Html(text) => html_block.push(&text, source, range),
+            Event::End(TagEnd::HtmlBlock) => {
+                let gathered = std::mem::replace(&mut html_block, html::Html::new());
+                html.block(&gathered, &mut sink!());
+            }
+            Event::InlineHtml(text) => {
+                let mut tag = html::Html::new();
+                tag.push(&text, source, range);
+                let mut outside = open.pop();
+                html.inline(&tag, &mut sink!(), outside.as_mut());
+                open.extend(outside);
+            }
             Event::Start(Tag::Heading { level, .. }) => {
                 heading_level = level as usize;
                 open.push(Block::new(&section, true));
             }
             Event::End(TagEnd::Heading(_)) => {
+                html.end_markdown_block();
                 if let Some(block) = open.pop() {
-                    let title = block.text.trim().to_string();
-                    while levels.last().is_some_and(|l| *l >= heading_level) {
-                        levels.pop();
-                        section.pop();
-                    }
-                    levels.push(heading_level);
-                    section.push(title);
-                    if let Some(b) = block.finish(range.end) {
-                        blocks.push(b);
-                    }
+                    enter_heading(&mut section, &mut levels, heading_level, block, &mut blocks);
                 }
             }
             Event::Start(Tag::Table(_)) => {
@@ -412,7 +494,13 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
                     t.row_label.clear();
                 }
             }
+            Event::Start(Tag::TableCell) => {
+                let mut b = Block::new(&section, false);
+                b.in_html_cell = html.cell_id();
+                open.push(b);
+            }
             Event::End(TagEnd::TableCell) => {
+                html.end_markdown_block();
                 if let Some(mut b) = open.pop() {
                     if let Some(t) = &mut table {
                         t.place(&mut b, &section);
@@ -423,23 +511,28 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
                 }
             }
             Event::Start(Tag::Link { .. }) => {
-                if let Some(b) = open.last_mut() {
+                if let Some(b) = target(&mut html, &mut open) {
                     b.open_links.push(b.text.len());
                 }
             }
             Event::End(TagEnd::Link) => {
-                if let Some(b) = open.last_mut()
+                if let Some(b) = target(&mut html, &mut open)
                     && let Some(start) = b.open_links.pop()
                 {
                     b.links.push(start..b.text.len());
                 }
             }
-            Event::Start(Tag::Paragraph | Tag::Item | Tag::TableCell | Tag::Image { .. }) => {
+            Event::Start(Tag::Paragraph | Tag::Item | Tag::Image { .. }) => {
                 open.push(Block::new(&section, false));
             }
             Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::Image) => {
+                html.end_markdown_block();
                 if let Some(b) = open.pop().and_then(|b| b.finish(range.end)) {
                     blocks.push(b);
+                }
+                // Paragraphs in an HTML cell are one sentence, their words apart.
+                if let Some(cell) = html.cell_mut() {
+                    cell.push(" ", source, range.end..range.end);
                 }
             }
             // A nested list ends the text of the item that holds it, so that the item's own
@@ -456,24 +549,65 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>) {
                 }
             }
             Event::Text(text) => {
-                if let Some(b) = open.last_mut() {
-                    b.push(&text, source, range);
+                let code = html.in_code();
+                let sup = html.take_sup();
+                if let Some(b) = target(&mut html, &mut open) {
+                    // A `<sup>` before digits makes them a power (`10<sup>3</sup>` reads 10^3).
+                    if let Some(at) = sup
+                        && text.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '−' | '+'))
+                    {
+                        b.push_char('^', at);
+                    }
+                    if code {
+                        b.push_code(&text, source, range);
+                    } else {
+                        b.push(&text, source, range);
+                    }
                 }
             }
             Event::Code(text) => {
-                if let Some(b) = open.last_mut() {
+                if let Some(b) = target(&mut html, &mut open) {
                     b.push_code(&text, source, range);
                 }
             }
             Event::SoftBreak | Event::HardBreak => {
-                if let Some(b) = open.last_mut() {
+                if let Some(b) = target(&mut html, &mut open) {
                     b.push(" ", source, range.start..range.start);
                 }
             }
             _ => {}
         }
     }
-    (blocks, images)
+    if html.in_table() {
+        html.close_tables(0, "the end of the article", &mut sink!());
+    }
+    (blocks, images, html.into_warnings())
+}
+
+/// Where Markdown text goes: into the HTML table cell being read, where one is open (its
+/// Markdown stands between the HTML blocks of the table), unless a Markdown table cell opened
+/// inside it keeps its own; else into the innermost Markdown block.
+fn target<'a>(html: &'a mut html::Reader, open: &'a mut [Block]) -> Option<&'a mut Block> {
+    let keeps_own = open.last().is_some_and(|b| b.in_html_cell.is_some() && b.in_html_cell == html.cell_id());
+    if !keeps_own && html.cell_id().is_some() {
+        return html.cell_mut();
+    }
+    open.last_mut()
+}
+
+/// A heading's block ends: it names a section (closing every open one of its level or deeper)
+/// and is a block of its own, which the word count reads and no sentence is made of.
+fn enter_heading(section: &mut Vec<String>, levels: &mut Vec<usize>, level: usize, block: Block, blocks: &mut Vec<Block>) {
+    let title = block.text.trim().to_string();
+    while levels.last().is_some_and(|l| *l >= level) {
+        levels.pop();
+        section.pop();
+    }
+    levels.push(level);
+    section.push(title);
+    if let Some(b) = block.finish(0) {
+        blocks.push(b);
+    }
 }
 
 /// The cells of the harness console tables in a code block (see [`console`]), as table-cell

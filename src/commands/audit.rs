@@ -58,6 +58,9 @@ pub(crate) struct RegistryReview {
     pub unbound_warns: bool,
     /// Numbers in sections the registry ignores (`[[ignore]]`), by section.
     pub ignored: BTreeMap<String, usize>,
+    /// What of the article could not be read as written (HTML that is not well formed), each
+    /// located: reported, while everything that could be read is audited as usual.
+    pub warnings: Vec<crate::article::Warning>,
     /// Numbers bound as the literal operands of a passing `arith` check of their claim.
     pub inputs: Vec<Input>,
     pub sources: Vec<SourceReview>,
@@ -471,6 +474,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         unbound_sentences: BTreeMap::new(),
         unbound_warns: registry.policy.unbound == UnboundPolicy::Warn,
         ignored: BTreeMap::new(),
+        warnings: article.map(|a| a.warnings.clone()).unwrap_or_default(),
         inputs: Vec::new(),
         sources,
         sha256_at: Place::of_spans(&registry.source, &[registry.manuscript.sha256.span()])[0],

@@ -99,7 +99,12 @@ fn skeleton(out: &mut String, s: &Sentence) {
     let _ = writeln!(out, "\n# line {} ({}): {}", s.line, s.section_title(), shown.join(", "));
     let _ = writeln!(out, "# [[claim]]");
     let _ = writeln!(out, "# id = \"line{}-{}\"", s.line, s.col);
-    match &s.cell {
+    // A header cell is no body cell a `cell` names, so it is quoted; a table under no heading
+    // names no section.
+    match s.cell.as_ref().filter(|c| c.row > 0) {
+        Some(c) if s.section.is_empty() => {
+            let _ = writeln!(out, "# cell = {{ row = {}, column = {} }}", quoted(&c.row_label), quoted(&c.column_label));
+        }
         Some(c) => {
             let _ = writeln!(out, "# cell = {{ row = {}, column = {}, section = {} }}", quoted(&c.row_label), quoted(&c.column_label), quoted(&s.section_title()));
         }

@@ -211,7 +211,8 @@ fn next_id(used: &mut BTreeSet<String>, line: usize) -> String {
 /// The claim's target: the sentence's text, or its cell with the fewest headings that tell its
 /// table from others with the same row and column.
 fn target(article: &Article, sentence: &Sentence) -> Target {
-    let Some(cell) = &sentence.cell else {
+    // A header cell is no body cell a `cell` names, so it is quoted.
+    let Some(cell) = sentence.cell.as_ref().filter(|c| c.row > 0) else {
         return Target::Quote(sentence.text.split_whitespace().collect::<Vec<_>>().join(" "));
     };
     let same: Vec<&Sentence> = article

@@ -41,6 +41,16 @@ pub(crate) struct WireRegistry {
     pub ignored: std::collections::BTreeMap<String, usize>,
     /// Numbers bound as the operands of a passing `arith` check of their claim.
     pub inputs: Vec<WireInput>,
+    /// What of the article could not be read as written (HTML that is not well formed), each
+    /// at its line and column; added in version 3 without a bump, since no field changed.
+    pub warnings: Vec<WireWarning>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WireWarning {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -277,6 +287,7 @@ pub(crate) fn wire(review: &Review) -> WireReview {
             unbound_policy: if r.unbound_warns { "warn" } else { "error" }.into(),
             ignored: r.ignored.clone(),
             inputs: r.inputs.iter().map(|i| WireInput { claim: i.claim.clone(), number: i.number.clone() }).collect(),
+            warnings: r.warnings.iter().map(|w| WireWarning { line: w.line, col: w.col, message: w.message.clone() }).collect(),
         })
         .collect();
     WireReview {

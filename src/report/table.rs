@@ -148,6 +148,9 @@ pub(crate) fn findings(review: &Review) -> String {
         for (what, n) in &r.ignored {
             let _ = writeln!(out, "{}: {what} is not audited ([[ignore]]): {n} numbers not checked", r.manuscript);
         }
+        for w in &r.warnings {
+            let _ = writeln!(out, "{}:{}:{}: warning: {}", r.manuscript, w.line, w.col, w.message);
+        }
         for (k, u) in r.unbound.iter().enumerate() {
             let origin = match u.origin {
                 Some("new") => " in a new sentence",

@@ -1,0 +1,173 @@
+//! An article whose results are HTML: its table cells are audited as Markdown's are (bound by
+//! `cell`, unbound when no claim binds them, proposed by `suggest`), its other HTML text is
+//! prose, and HTML that is not well formed is a located warning. (`tests/html.rs` is the review
+//! page, which is HTML of another kind.)
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+mod support;
+use support::claimcheck;
+
+/// A root holding `article` as `article/bench.md`, `registry` (after a `[manuscript]` table
+/// naming it) as `claims/bench.toml`, and `evidence` as `evidence/lat.jsonl`.
+fn root(article: &str, registry: &str, evidence: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let sha: String = Sha256::digest(article.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    write("article/bench.md", article);
+    write("claims/bench.toml", &format!("[manuscript]\npath = \"article/bench.md\"\nsha256 = \"{sha}\"\n\n{registry}"));
+    write("evidence/lat.jsonl", evidence);
+    dir
+}
+
+fn run(root: &Path, command: &str) -> (i32, String, String) {
+    claimcheck([command.as_ref(), "--root".as_ref(), root.as_os_str()])
+}
+
+/// The defect this reader fixed: an HTML table (and a paragraph of HTML) used to be no prose,
+/// so an empty registry audited clean while the whole table went unread.
+#[test]
+fn an_html_table_no_claim_binds_is_unbound_at_its_digits() {
+    let article = "# Results\n\n<table>\n<tr><th>Variant</th><th>Latency (ms)</th></tr>\n<tr><td>base</td><td>12.3 ms</td></tr>\n<tr><td>fast</td><td><b>8.1</b></td></tr>\n</table>\n\n<p>took 5.5 ms</p>\n";
+    let dir = root(article, "", "");
+    let (code, stdout, stderr) = run(dir.path(), "audit");
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    for line in [
+        "article/bench.md:5:22: unbound number `12.3 ms`",
+        "article/bench.md:6:25: unbound number `8.1`",
+        "article/bench.md:9:9: unbound number `5.5 ms`",
+        "3 unbound numbers; needs attention",
+    ] {
+        assert!(stdout.contains(line), "no {line:?} in\n{stdout}");
+    }
+}
+
+const ARTICLE: &str = r#"# Bench
+
+## Latency
+
+<table>
+  <thead>
+    <tr><th rowspan="2">GPU</th><th rowspan="2">dtype</th><th colspan="2">Latency (ms)</th></tr>
+    <tr><th>p50</th><th>max</th></tr>
+  </thead>
+  <tbody>
+    <tr><td rowspan="2"><b>A100</b></td><td>fp16</td><td>1.50</td><td>1.70</td></tr>
+    <tr><td>fp32</td><td><strong>3.10</strong></td><td>3.30</td></tr>
+  </tbody>
+</table>
+
+<p>On the A100, fp16 took 1.50&nbsp;ms at the median.</p>
+"#;
+
+const CLAIM: &str = r#"[[claim]]
+id = "L1"
+cell = { row = "A100 › fp16", column = "Latency (ms) › p50" }
+verdict = "retain"
+finding = "The median of five runs."
+
+  [[claim.check]]
+  kind = "stat"
+  samples = "evidence/lat.jsonl"
+  select = { gpu = "A100", dtype = "fp16" }
+  field = "latency_ms"
+  statistic = "median"
+"#;
+
+fn evidence() -> String {
+    let mut out = String::new();
+    for (dtype, values) in [("fp16", [1.3, 1.4, 1.5, 1.6, 1.7]), ("fp32", [2.9, 3.0, 3.1, 3.2, 3.3])] {
+        for v in values {
+            out.push_str(&format!("{{\"gpu\": \"A100\", \"dtype\": \"{dtype}\", \"latency_ms\": {v}}}\n"));
+        }
+    }
+    out
+}
+
+/// A cell of an HTML table binds by its row (carried down a `rowspan`) and its column (joined
+/// from a header of two rows), and `suggest` proposes the other cells by the same names: pasted
+/// into the registry, they leave nothing unbound and every check holding.
+#[test]
+fn html_cells_bind_by_row_and_column_and_suggest_proposes_them() {
+    let dir = root(ARTICLE, CLAIM, &evidence());
+    let (code, stdout, _) = run(dir.path(), "audit");
+    assert_eq!(code, 1);
+    assert!(stdout.contains("│ L1 ┆ Latency ┆ retain  ┆ cell A100 › fp16 › Latency (ms) › p50 ┆ 1/1    ┆ ok     │"), "{stdout}");
+    assert!(stdout.contains("1 passed, 0 failed") && stdout.contains("4 unbound numbers"), "{stdout}");
+    assert!(stdout.contains("article/bench.md:12:34: unbound number `3.10`"), "{stdout}");
+
+    let (code, proposed, stderr) = run(dir.path(), "suggest");
+    assert_eq!(code, 0, "{stderr}");
+    for line in [
+        "cell = { row = \"A100 › fp16\", column = \"Latency (ms) › max\" }",
+        "cell = { row = \"A100 › fp32\", column = \"Latency (ms) › p50\" }",
+        "cell = { row = \"A100 › fp32\", column = \"Latency (ms) › max\" }",
+        "quote = \"On the A100, fp16 took 1.50 ms at the median.\"",
+    ] {
+        assert!(proposed.contains(line), "no {line:?} in\n{proposed}");
+    }
+    let registry = dir.path().join("claims/bench.toml");
+    let mut text = std::fs::read_to_string(&registry).unwrap();
+    text.push('\n');
+    text.push_str(&proposed);
+    std::fs::write(&registry, text).unwrap();
+    let (code, stdout, stderr) = run(dir.path(), "audit");
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("5 checks: 5 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+}
+
+/// A `cell` the table does not have is an input error that lists the rows there are, as for a
+/// Markdown table: the carried row label is what a registry names.
+#[test]
+fn a_cell_named_by_the_spanning_label_alone_is_refused_with_the_rows_there_are() {
+    let claim = CLAIM.replace("row = \"A100 › fp16\"", "row = \"A100\"");
+    let dir = root(ARTICLE, &claim, &evidence());
+    let (code, stdout, stderr) = run(dir.path(), "audit");
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("no row of column `Latency (ms) › p50` is `A100`; its rows are `A100 › fp16`, `A100 › fp32`"), "{stderr}");
+}
+
+/// HTML that is not well formed is read as far as it goes, and what could not be read is a
+/// warning at its place, in the text report and the JSON one.
+#[test]
+fn malformed_html_is_a_located_warning() {
+    let article = "# Results\n\n<table><tr><th>a</th><th>b</th></tr>\n<tr><td>x</td><td>5 ms\n\n## Next\n\n</td></tr></table>\n";
+    let dir = root(article, "[policy]\nunbound = \"warn\"\n", "");
+    let (code, stdout, stderr) = run(dir.path(), "audit");
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    for line in [
+        "article/bench.md:3:1: warning: `<table>` is not closed before the heading at line 6: its cells are read up to there",
+        "article/bench.md:8:1: warning: `</td>` closes no cell",
+        "article/bench.md:8:6: warning: `</tr>` closes no row",
+        "article/bench.md:8:11: warning: `</table>` closes no table",
+        "article/bench.md:4:19: unbound number `5 ms`",
+    ] {
+        assert!(stdout.contains(line), "no {line:?} in\n{stdout}");
+    }
+    let (_, json, _) = claimcheck(["audit".as_ref(), "--root".as_ref(), dir.path().as_os_str(), "--format".as_ref(), "json".as_ref()]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let warnings = json["registries"][0]["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 4);
+    assert_eq!((warnings[0]["line"].as_u64(), warnings[0]["col"].as_u64()), (Some(3), Some(1)));
+}
+
+/// `init` starts a registry whose cell skeletons name HTML cells as a claim must, and quotes a
+/// header cell, which no `cell` names.
+#[test]
+fn init_names_html_cells_and_quotes_header_cells() {
+    let article = "<table>\n<tr><th>Model</th><th>iPhone 11 Pro (ms)</th></tr>\n<tr><td>ResNet18</td><td>20</td></tr>\n</table>\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("article")).unwrap();
+    std::fs::write(dir.path().join("article/zoo.md"), article).unwrap();
+    let (code, _, stderr) = claimcheck(["init".as_ref(), "article/zoo.md".as_ref(), "--root".as_ref(), dir.path().as_os_str()]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(dir.path().join("claims/zoo.toml")).unwrap();
+    assert!(text.contains("# cell = { row = \"ResNet18\", column = \"iPhone 11 Pro (ms)\" }"), "{text}");
+    assert!(text.contains("# quote = \"iPhone 11 Pro (ms)\""), "{text}");
+}
