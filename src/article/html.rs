@@ -1231,10 +1231,12 @@ mod tests {
         assert_eq!(&TABLE[fast.source_span(&first.span)], "8.1");
         let line = TABLE[..fast.source_span(&first.span).start].matches('\n').count() + 1;
         assert_eq!((fast.line, line), (9, 9));
-        // A no-break space written as an entity parts two numbers, as a literal one does in Markdown.
+        // A no-break space written as an entity between digits groups thousands, as a literal
+        // one does in Markdown: one number, whose span covers the entity.
         let grouped = cell(&a, "base", "Mean [us]");
         assert_eq!(grouped.text, "4 100");
-        assert_eq!(&TABLE[grouped.source_span(&grouped.numbers[1].span)], "100");
+        assert_eq!(grouped.numbers.iter().map(|n| (n.text.as_str(), n.value)).collect::<Vec<_>>(), [("4 100", 4100.0)]);
+        assert_eq!(&TABLE[grouped.source_span(&grouped.numbers[0].span)], "4&nbsp;100");
         // An entity at the end of a number ends the span at its `;`.
         let src = "<table><tr><th>a</th><th>b</th></tr><tr><td>x</td><td>1.2&times; &minus;4.5&#37;</td></tr></table>\n";
         let a = parse(src);

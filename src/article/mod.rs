@@ -179,7 +179,7 @@ impl Article {
                 if block.cell.is_some() {
                     code.retain(|c| numbers::parse_one(&text[c.clone()]).is_err());
                 }
-                let mut numbers = numbers::extract(&text, &code);
+                let mut numbers = numbers::extract(&numbers::with_group_marks(&text, |i| source.get(offsets[i]..).is_some_and(numbers::groups_thousands)), &code);
                 let links: Vec<Range<usize>> = block
                     .links
                     .iter()
@@ -789,6 +789,21 @@ mod tests {
         assert_eq!(read(cell("test_t[1-True-V3] (initial_base)", "Rounds")), [("1".to_string(), None)]);
         assert!(cell("test_t[1-True-V3] (initial_base)", "Name (time in s)").numbers.is_empty());
         assert_eq!(a.word_count, 1);
+    }
+
+    /// Thousands grouped SI style, by a thin, narrow no-break or no-break space, are one number
+    /// in the article as in a check, though the sentence's text shows a plain space where the
+    /// source has one of them (as quotes and fingerprints compare it); a plain space groups
+    /// nothing.
+    #[test]
+    fn thousands_grouped_by_thin_spaces_are_one_number() {
+        let md = "# N\n\nWe read 1\u{202F}234\u{202F}567 rows in 2\u{2009}048 ms, not 1 234 rows.\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        let s = &a.sentences[0];
+        assert_eq!(s.text, "We read 1 234 567 rows in 2 048 ms, not 1 234 rows.");
+        let read: Vec<(&str, f64)> = s.numbers.iter().map(|n| (n.text.as_str(), n.value)).collect();
+        assert_eq!(read, [("1 234 567", 1_234_567.0), ("2 048 ms", 2048.0), ("1", 1.0), ("234", 234.0)]);
+        assert_eq!(&md[s.source_span(&s.numbers[1].span)], "2\u{2009}048 ms");
     }
 
     #[test]

@@ -60,8 +60,40 @@ const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|seconds|second|sec
 
 static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
 /// The characters that group thousands where SI and ISO 80000 write them: a thin, a narrow
-/// no-break or a no-break space (`1 234 567`).
-const GROUP_SPACES: [char; 3] = ['\u{2009}', '\u{202F}', '\u{A0}'];
+/// no-break or a no-break space (`1 234 567`); and the mark that stands for one of them in an
+/// article's text, where every space has become a plain one ([`with_group_marks`]).
+const GROUP_SPACES: [char; 4] = ['\u{2009}', '\u{202F}', '\u{A0}', GROUP_MARK];
+
+/// A control character no prose holds, one byte long as the plain space it replaces, so that
+/// every offset into the text stays as it was.
+const GROUP_MARK: char = '\u{1F}';
+
+/// Whether `source` begins with a space that groups thousands: one of [`GROUP_SPACES`] as a
+/// character or as the HTML entity that writes it.
+pub(crate) fn groups_thousands(source: &str) -> bool {
+    const ENTITIES: [&str; 7] = ["&nbsp;", "&thinsp;", "&#160;", "&#xA0;", "&#8201;", "&#8239;", "&#x202F;"];
+    source.starts_with(&GROUP_SPACES[..3]) || ENTITIES.iter().any(|e| source.starts_with(e))
+}
+
+/// `text` with each plain space that stood for a thousands-grouping space in the source
+/// (`grouped(i)` for the space at byte `i`) and lies between two digits marked again, so that
+/// [`extract`] reads `1 234 567` as one number. An article's text makes every run of
+/// whitespace one plain space, which sentences, quotes and fingerprints compare on; numbers
+/// are read from this copy instead, whose offsets are the same.
+pub(crate) fn with_group_marks(text: &str, grouped: impl Fn(usize) -> bool) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let marks: Vec<usize> =
+        (1..bytes.len().saturating_sub(1)).filter(|&i| bytes[i] == b' ' && bytes[i - 1].is_ascii_digit() && bytes[i + 1].is_ascii_digit() && grouped(i)).collect();
+    if marks.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = bytes.to_vec();
+    for i in marks {
+        out[i] = GROUP_MARK as u8;
+    }
+    // Only ASCII spaces were replaced, by an ASCII control character.
+    std::borrow::Cow::Owned(String::from_utf8(out).expect("one ASCII byte replaced by another"))
+}
 
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| number_pattern(true));
 /// The same pattern without thousands grouped by spaces, for digits whose groups run on into
@@ -71,7 +103,7 @@ static UNGROUPED: LazyLock<Regex> = LazyLock::new(|| number_pattern(false));
 fn number_pattern(grouped_by_spaces: bool) -> Regex {
     // Thousands are grouped by commas (`1,234`) or by one of `GROUP_SPACES`; a plain space is
     // not read as one, since `table 1 234` may be two numbers.
-    let spaced = if grouped_by_spaces { r"\d{1,3}(?:[\x{2009}\x{202F}\x{A0}]\d{3})+(?:\.\d+)?|" } else { "" };
+    let spaced = if grouped_by_spaces { r"\d{1,3}(?:[\x{2009}\x{202F}\x{A0}\x{1F}]\d{3})+(?:\.\d+)?|" } else { "" };
     let num = format!(r"\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{spaced}\d+(?:\.\d+)?");
     let unit = UNIT_PATTERN;
     Regex::new(&format!(
@@ -584,7 +616,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             None => digits_value,
         };
         let value = if sign.is_some_and(|s| s.as_str() != "+") { -magnitude } else { magnitude };
-        out.push(Number { text: text[span.clone()].to_string(), span, value, decimals: lo_decimals, scale, unit, shape });
+        out.push(Number { text: text[span.clone()].replace(GROUP_MARK, " "), span, value, decimals: lo_decimals, scale, unit, shape });
     }
     share_unit_across_plus_minus(text, &mut out);
     out
@@ -726,6 +758,14 @@ mod tests {
         let found: Vec<_> = extract(text, &[]).into_iter().map(|n| (n.value, n.decimals, n.unit)).collect();
         assert_eq!(found[..3], [(1_234_567.0, 0, None), (2048.5, 1, Some(Unit::Ms)), (1024.0, 0, Some(Unit::Mb))]);
         assert_eq!(found[4..], [(1.0, 0, None), (234.0, 0, None)]);
+        // An article's text, whose spaces are all plain, marks those the source wrote as
+        // group spaces again; the number's text shows a plain space.
+        let plain = "read 1 234 567 rows, table 1 234";
+        let marked = with_group_marks(plain, |i| i < 15);
+        let found: Vec<_> = extract(&marked, &[]).into_iter().map(|n| (n.text, n.value, n.span)).collect();
+        assert_eq!(found, [("1 234 567".to_string(), 1_234_567.0, 5..14), ("1".to_string(), 1.0, 27..28), ("234".to_string(), 234.0, 29..32)]);
+        assert!(matches!(with_group_marks(plain, |_| false), std::borrow::Cow::Borrowed(_)));
+        assert!(groups_thousands("&thinsp;234") && groups_thousands("\u{A0}234") && !groups_thousands(" 234"));
         let one = parse_one("12\u{202F}345 ns").unwrap();
         assert_eq!((one.value, one.unit), (12345.0, Some(Unit::Ns)));
         // A group of other than three digits ends the number where the groups stop.
