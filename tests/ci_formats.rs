@@ -272,7 +272,7 @@ fn the_summary_lists_counts_failures_and_every_finding() {
     assert!(md.starts_with("## claimcheck audit: needs attention"), "{md}");
     assert!(md.contains(&format!("| F6 | stat | {}:{}:{} | 159.62 µs | 157.62 µs |", path.display(), want.number.0, want.number.1)), "{md}");
     assert!(md.contains("| P6 | retain | LOST |"), "{md}");
-    assert!(md.contains(&format!("| CC007 unbound-number | {}:{}:{} |", path.display(), want.unbound.0, want.unbound.1)), "{md}");
+    assert!(md.contains(&format!("| CC007 unbound-number | error | {}:{}:{} |", path.display(), want.unbound.0, want.unbound.1)), "{md}");
 }
 
 #[test]
@@ -325,4 +325,53 @@ fn the_readme_shows_the_workflow_as_it_is() {
     let readme = std::fs::read_to_string("README.md").unwrap();
     let workflow = std::fs::read_to_string(".github/workflows/claimcheck.yml").unwrap();
     assert!(readme.contains(&format!("```yaml\n{workflow}```\n")), "the README's workflow differs from .github/workflows/claimcheck.yml");
+}
+
+/// What the audit passes is a warning in every CI format (a passing case in JUnit, which has no
+/// warnings), so that a passing job shows no error:
+/// great_expectations' guide (examples/, Apache-2.0) has 18 unbound numbers under the policy
+/// `unbound = "warn"` and exits 0, and HTML the audit cannot read is a warning (CC011) beside an
+/// unbound number that stays an error. GitHub shows ten annotations of each level.
+#[test]
+fn findings_the_audit_passes_are_warnings_in_github_and_sarif() {
+    let root = "examples/great-expectations-performance";
+    let (code, github, _) = claimcheck(["audit", "--root", root, "--format", "github"]);
+    assert_eq!(code, 0, "{github}");
+    assert_eq!(github.lines().filter(|l| l.starts_with("::error ")).count(), 0, "{github}");
+    assert_eq!(github.lines().filter(|l| l.starts_with("::warning ") && l.contains("title=CC007 unbound-number")).count(), 10, "{github}");
+    assert!(github.lines().any(|l| l.starts_with("::notice ") && l.contains("8 more findings")), "{github}");
+    assert_eq!(github.lines().filter(|l| l.contains(": warning CC007 unbound-number: ")).count(), 8, "{github}");
+    let (_, sarif, _) = claimcheck(["audit", "--root", root, "--format", "sarif"]);
+    let log: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    let levels: Vec<&str> = log["runs"][0]["results"].as_array().unwrap().iter().map(|r| r["level"].as_str().unwrap()).collect();
+    assert_eq!((levels.len(), levels.iter().all(|l| *l == "warning")), (18, true), "{levels:?}");
+    let (_, xml, _) = claimcheck(["audit", "--root", root, "--format", "junit"]);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    assert_eq!(doc.root_element().attribute("failures"), Some("0"), "{xml}");
+    let unbound: Vec<roxmltree::Node> = doc.descendants().filter(|n| n.attribute("name").is_some_and(|a| a.starts_with("unbound "))).collect();
+    assert_eq!(unbound.len(), 18);
+    assert!(unbound.iter().all(|c| c.children().any(|n| n.has_tag_name("system-out") && n.text().is_some_and(|t| t.starts_with("warning: unbound number")))), "{xml}");
+
+    let dir = tempfile::tempdir().unwrap();
+    for d in ["article", "claims"] {
+        std::fs::create_dir_all(dir.path().join(d)).unwrap();
+    }
+    let article = "# R\n\nIt took 4.5 ms.\n\n<td>7</td>\n";
+    std::fs::write(dir.path().join("article/a.md"), article).unwrap();
+    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+    std::fs::write(dir.path().join("claims/a.toml"), format!("[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n")).unwrap();
+    let root = dir.path().to_str().unwrap();
+    let (code, github, _) = claimcheck(["audit", "--root", root, "--format", "github"]);
+    assert_eq!(code, 1, "{github}");
+    let warning = github.lines().find(|l| l.starts_with("::warning ")).unwrap_or_else(|| panic!("{github}"));
+    assert!(warning.contains("title=CC011 article-not-read") && warning.contains("line=5"), "{warning}");
+    assert!(github.lines().any(|l| l.starts_with("::error ") && l.contains("CC007") && l.contains("4.5 ms")), "{github}");
+    let (_, sarif, _) = claimcheck(["audit", "--root", root, "--format", "sarif"]);
+    let log: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    let mut schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("tests/schemas/sarif-schema-2.1.0.json").unwrap()).unwrap();
+    drop_broken_pattern(&mut schema);
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    assert!(validator.iter_errors(&log).next().is_none());
+    let level_of = |rule: &str| log["runs"][0]["results"].as_array().unwrap().iter().find(|r| r["ruleId"] == rule).map(|r| r["level"].clone());
+    assert_eq!((level_of("CC011"), level_of("CC007")), (Some("warning".into()), Some("error".into())));
 }

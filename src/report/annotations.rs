@@ -22,6 +22,26 @@ pub(crate) enum Rule {
     ManuscriptHash,
     LockStale,
     InputError,
+    ArticleNotRead,
+}
+
+/// How a finding is shown: as an error, which fails the audit, or as a warning, which the audit
+/// reports and passes (an unbound number under `[policy] unbound = "warn"`, HTML it could not
+/// read). The audit decides which; the renderers only lay it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Level {
+    Error,
+    Warning,
+}
+
+impl Level {
+    /// The name GitHub's workflow commands and SARIF give it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+        }
+    }
 }
 
 impl Rule {
@@ -37,6 +57,7 @@ impl Rule {
         Rule::ManuscriptHash,
         Rule::LockStale,
         Rule::InputError,
+        Rule::ArticleNotRead,
     ];
 
     /// The stable rule id: `CC` and a number, as linters name their rules.
@@ -52,6 +73,26 @@ impl Rule {
             Rule::ManuscriptHash => "CC008",
             Rule::LockStale => "CC009",
             Rule::InputError => "CC010",
+            Rule::ArticleNotRead => "CC011",
+        }
+    }
+
+    /// The level a finding of this rule has unless the audit says otherwise: only what the
+    /// audit cannot fail on is a warning by default (an unbound number is an error unless the
+    /// registry's policy makes it a warning).
+    pub(crate) fn level(self) -> Level {
+        match self {
+            Rule::ArticleNotRead => Level::Warning,
+            Rule::CheckFailed
+            | Rule::NumberChanged
+            | Rule::SentenceEdited
+            | Rule::ClaimLost
+            | Rule::NotLocked
+            | Rule::DeletedClaimSentence
+            | Rule::UnboundNumber
+            | Rule::ManuscriptHash
+            | Rule::LockStale
+            | Rule::InputError => Level::Error,
         }
     }
 
@@ -68,6 +109,7 @@ impl Rule {
             Rule::ManuscriptHash => "manuscript-hash",
             Rule::LockStale => "lock-stale",
             Rule::InputError => "input-error",
+            Rule::ArticleNotRead => "article-not-read",
         }
     }
 
@@ -84,6 +126,7 @@ impl Rule {
             Rule::ManuscriptHash => "The manuscript's SHA-256 is not the one its registry was audited against.",
             Rule::LockStale => "The lock does not describe the registry as it is.",
             Rule::InputError => "The registry, the article or the evidence could not be read or bound.",
+            Rule::ArticleNotRead => "Part of the article could not be read as written (HTML that is not well formed); the rest is audited.",
         }
     }
 
@@ -100,6 +143,7 @@ impl Rule {
             Rule::ManuscriptHash => "Run `claimcheck accept` after a clean audit to record the manuscript's new SHA-256.",
             Rule::LockStale => "Run `claimcheck accept` after a clean audit.",
             Rule::InputError => "Fix the input at the place the message names.",
+            Rule::ArticleNotRead => "Close or correct the HTML at the place the message names, so that its numbers are read as the page shows them.",
         }
     }
 }
@@ -129,6 +173,7 @@ impl From<Place> for Region {
 #[derive(Debug, Clone)]
 pub(crate) struct Annotation {
     pub rule: Rule,
+    pub level: Level,
     pub claim: Option<String>,
     pub message: String,
     /// Where it shows: the number or sentence in the article, or the file it is about.
@@ -141,12 +186,13 @@ pub(crate) struct Annotation {
 }
 
 /// Every finding of the review, in registry order: the manuscript and lock first, then each
-/// claim's findings in claim order, deleted claim sentences, unbound numbers, and last every
-/// input error.
+/// claim's findings in claim order, deleted claim sentences, unbound numbers, what of the
+/// article could not be read, and last every input error.
 pub(crate) fn annotations(review: &Review) -> Vec<Annotation> {
     let mut out = Vec::new();
     for r in &review.registries {
         registry_annotations(r, &mut out);
+        article_warnings(r, &mut out);
     }
     for d in review.errors() {
         let at = d.location.as_ref().map(|l| Loc { file: l.file.clone(), place: Some(Region { line: l.line, col: l.col, end: None }) });
@@ -155,7 +201,7 @@ pub(crate) fn annotations(review: &Review) -> Vec<Annotation> {
             message.push_str(&format!("; {note}"));
         }
         let key = format!("{}|{}", d.location.as_ref().map_or("", |l| l.file.as_str()), d.message);
-        out.push(Annotation { rule: Rule::InputError, claim: None, message, at, related: vec![], fingerprint: fingerprint(&[&key]) });
+        out.push(Annotation { rule: Rule::InputError, level: Level::Error, claim: None, message, at, related: vec![], fingerprint: fingerprint(&[&key]) });
     }
     out
 }
@@ -168,6 +214,7 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
     {
         out.push(Annotation {
             rule: Rule::ManuscriptHash,
+            level: Level::Error,
             claim: None,
             message: format!("{}: SHA-256 {} differs from the {} recorded in {}", r.manuscript, short(actual), short(&r.recorded_sha256), r.file),
             at: Some(registry(r.sha256_at)),
@@ -179,6 +226,7 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
         for why in &l.stale {
             out.push(Annotation {
                 rule: Rule::LockStale,
+                level: Level::Error,
                 claim: None,
                 message: format!("{} is out of date: {why}", l.file),
                 at: Some(Loc { file: l.file.clone(), place: None }),
@@ -196,6 +244,7 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
         for d in l.deleted_claim_sentences.iter().filter(|d| !d.claims.iter().all(reported)) {
             out.push(Annotation {
                 rule: Rule::DeletedClaimSentence,
+                level: Level::Error,
                 claim: d.claims.first().cloned(),
                 message: format!("a deleted sentence (line {} of the accepted text) held {}: {}", d.line, d.claims.join(", "), d.text),
                 at: article(d.at.map(point)),
@@ -213,11 +262,28 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
         let sentence = r.unbound_sentences.get(&u.sentence_index).map_or("", String::as_str);
         out.push(Annotation {
             rule: Rule::UnboundNumber,
+            level: if r.unbound_warns { Level::Warning } else { Level::Error },
             claim: None,
             message: format!("unbound number `{}`{origin}: no check verifies it and no label declares it", u.number),
             at: article(Some(u.at.into())),
             related: vec![],
             fingerprint: fingerprint(&[&crate::article::fingerprint(sentence), &u.number]),
+        });
+    }
+}
+
+/// What of the article could not be read as written, each a warning: the audit reports it and
+/// passes, having audited everything it could read.
+fn article_warnings(r: &RegistryReview, out: &mut Vec<Annotation>) {
+    for w in &r.warnings {
+        out.push(Annotation {
+            rule: Rule::ArticleNotRead,
+            level: Rule::ArticleNotRead.level(),
+            claim: None,
+            message: w.message.clone(),
+            at: Some(Loc { file: r.manuscript.clone(), place: Some(Region { line: w.line, col: w.col, end: None }) }),
+            related: vec![],
+            fingerprint: fingerprint(&[&r.manuscript, "article-not-read", &w.message]),
         });
     }
 }
@@ -231,7 +297,7 @@ fn claim_annotations(r: &RegistryReview, c: &ClaimReview, out: &mut Vec<Annotati
     let sentence_at = sentence.map(|s| Loc { file: r.manuscript.clone(), place: Some(Region { line: s.line, col: s.col, end: None }) });
     let sentence_fp = sentence.map_or("", |s| s.fingerprint.as_str());
     let mut push = |rule: Rule, message: String, at: Option<Loc>, related: Vec<(Loc, String)>, what: &str, fp: &str| {
-        out.push(Annotation { rule, claim: Some(c.id.clone()), message, at, related, fingerprint: fingerprint(&[&c.id, fp, rule.id(), what]) });
+        out.push(Annotation { rule, level: Level::Error, claim: Some(c.id.clone()), message, at, related, fingerprint: fingerprint(&[&c.id, fp, rule.id(), what]) });
     };
     match &c.change {
         Some(Change::Edited { diff, .. }) => {
@@ -319,7 +385,7 @@ mod tests {
     #[test]
     fn rule_ids_are_unique_and_stable() {
         let ids: Vec<&str> = Rule::ALL.iter().map(|r| r.id()).collect();
-        assert_eq!(ids, ["CC001", "CC002", "CC003", "CC004", "CC005", "CC006", "CC007", "CC008", "CC009", "CC010"]);
+        assert_eq!(ids, ["CC001", "CC002", "CC003", "CC004", "CC005", "CC006", "CC007", "CC008", "CC009", "CC010", "CC011"]);
         let mut names: Vec<&str> = Rule::ALL.iter().map(|r| r.name()).collect();
         names.sort();
         names.dedup();

@@ -5,38 +5,52 @@
 //! ::error file=article/a.md,line=39,col=42,endLine=39,endColumn=51,title=CC002 number-changed (F6)::F6 check 1 (stat 163.49 µs): FAIL: …
 //! ```
 //!
-//! GitHub shows at most ten error annotations per step, so the first ten findings are
-//! annotations and the rest are summarised in one notice and listed as plain log lines (the job
-//! summary, `--summary`, lists every one). Columns are characters; `endColumn` is exclusive.
+//! A finding the audit passes (an unbound number under `[policy] unbound = "warn"`, HTML it
+//! could not read) is a `::warning`, so that a passing job shows no error.
+//!
+//! GitHub shows at most ten error and ten warning annotations per step, so the first ten
+//! findings of each level are annotations and the rest are summarised in one notice and listed
+//! as plain log lines (the job summary, `--summary`, lists every one). Columns are characters;
+//! `endColumn` is exclusive.
 
-use super::annotations::{self, Annotation};
+use super::annotations::{self, Annotation, Level};
 use crate::commands::audit::Review;
 
-/// How many error annotations GitHub displays for one step.
+/// How many annotations of one level GitHub displays for one step.
 pub(crate) const MAX_ANNOTATIONS: usize = 10;
 
 /// The workflow commands for a review, one a line.
 pub(crate) fn render(review: &Review) -> String {
     let all = annotations::annotations(review);
     let mut out = String::new();
-    for a in all.iter().take(MAX_ANNOTATIONS) {
-        out.push_str(&command(a));
-        out.push('\n');
+    let mut rest = Vec::new();
+    let mut shown = [0usize; 2];
+    for a in &all {
+        let count = &mut shown[usize::from(a.level == Level::Warning)];
+        if *count < MAX_ANNOTATIONS {
+            *count += 1;
+            out.push_str(&command(a));
+            out.push('\n');
+        } else {
+            rest.push(a);
+        }
     }
-    if all.len() > MAX_ANNOTATIONS {
-        let rest = &all[MAX_ANNOTATIONS..];
+    if !rest.is_empty() {
         out.push_str(&format!(
             "::notice title=claimcheck::{}\n",
-            escape_data(&format!("{} more findings are not annotated (GitHub shows {MAX_ANNOTATIONS} per step); they follow in the log and in the job summary", rest.len()))
+            escape_data(&format!(
+                "{} more findings are not annotated (GitHub shows {MAX_ANNOTATIONS} errors and {MAX_ANNOTATIONS} warnings per step); they follow in the log and in the job summary",
+                rest.len()
+            ))
         ));
         for a in rest {
-            out.push_str(&format!("{}: {} {}: {}\n", place(a), a.rule.id(), a.rule.name(), a.message));
+            out.push_str(&format!("{}: {} {} {}: {}\n", place(a), a.level.name(), a.rule.id(), a.rule.name(), a.message));
         }
     }
     out
 }
 
-/// One `::error` command.
+/// One `::error` or `::warning` command.
 fn command(a: &Annotation) -> String {
     let mut props: Vec<String> = Vec::new();
     if let Some(loc) = &a.at {
@@ -59,7 +73,7 @@ fn command(a: &Annotation) -> String {
     for (loc, what) in &a.related {
         message.push_str(&format!("\n{what}: {}", shown(loc)));
     }
-    format!("::error {}::{}", props.join(","), escape_data(&message))
+    format!("::{} {}::{}", a.level.name(), props.join(","), escape_data(&message))
 }
 
 /// `file:line:col`, or the file alone.

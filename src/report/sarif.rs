@@ -6,7 +6,7 @@
 
 use serde_sarif::sarif;
 
-use super::annotations::{self, Annotation, Loc, Rule};
+use super::annotations::{self, Annotation, Level, Loc, Rule};
 use crate::commands::audit::Review;
 
 /// The key of our fingerprint in `partialFingerprints`; versioned so that a change of what it
@@ -43,7 +43,7 @@ fn rule(r: Rule) -> sarif::ReportingDescriptor {
         .name(r.name())
         .short_description(sarif::MultiformatMessageString::builder().text(r.short()).build())
         .help(sarif::MultiformatMessageString::builder().text(r.help()).build())
-        .default_configuration(sarif::ReportingConfiguration::builder().level(serde_json::Value::from("error")).build())
+        .default_configuration(sarif::ReportingConfiguration::builder().level(serde_json::Value::from(r.level().name())).build())
         .build()
 }
 
@@ -61,7 +61,10 @@ fn result(a: &Annotation) -> sarif::Result {
     let builder = sarif::Result::builder()
         .rule_id(a.rule.id())
         .rule_index(index as i64)
-        .level(sarif::ResultLevel::Error)
+        .level(match a.level {
+            Level::Error => sarif::ResultLevel::Error,
+            Level::Warning => sarif::ResultLevel::Warning,
+        })
         .message(sarif::Message::builder().text(a.message.clone()).build())
         .locations(locations)
         .partial_fingerprints(fingerprints);

@@ -81,9 +81,9 @@ pub(crate) fn render(review: &Review) -> String {
     }
     let all = annotations::annotations(review);
     if !all.is_empty() {
-        let _ = writeln!(out, "### Every finding ({})\n\n| rule | where | message |\n|---|---|---|", all.len());
+        let _ = writeln!(out, "### Every finding ({})\n\n| rule | level | where | message |\n|---|---|---|---|", all.len());
         for a in &all {
-            let _ = writeln!(out, "| {} {} | {} | {} |", a.rule.id(), a.rule.name(), cell(&place(a)), cell(&a.message));
+            let _ = writeln!(out, "| {} {} | {} | {} | {} |", a.rule.id(), a.rule.name(), a.level.name(), cell(&place(a)), cell(&a.message));
         }
     }
     out
