@@ -193,7 +193,7 @@ fn the_fresh_rechecks_under_the_hierarchical_rule_judge_the_rebound_registry_wit
         if reversed {
             assert_eq!(code, 1, "{stdout}");
             assert_eq!(mismatches.len(), 1, "{stdout}");
-            assert!(mismatches[0].contains("F13 #7") && mismatches[0].contains("1024x32768: fused < liger"), "{stdout}");
+            assert!(mismatches[0].contains("F13 #6") && mismatches[0].contains("1024x32768: fused < liger"), "{stdout}");
         } else {
             assert_eq!(code, 0, "{stdout}");
             assert!(mismatches.is_empty(), "{stdout}");
