@@ -106,10 +106,14 @@ try:
     check(not not_shown, f"focusing each claim's mark shows its pop-up (not shown: {not_shown})")
     check(not no_finding, f"each pop-up holds its claim's finding (without: {no_finding})")
 
-    # Keyboard: Tab reaches a marked sentence, and Escape closes its pop-up.
+    # Keyboard: Tab reaches a marked sentence, and Escape closes its pop-up. Tabbing goes on from
+    # the last mark the loop above focused, through the rest of the page (the claim links of the
+    # second registry, a summary for every evidence run cited) and round to its top links, so
+    # the bound grows with the runs the article cites: 18 of them gave about 45 stops before the
+    # first mark (2026-12-05).
     s.evaluate("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
     reached = None
-    for _ in range(40):
+    for _ in range(150):
         for kind in ("keyDown", "keyUp"):
             s.call("Input.dispatchKeyEvent", type=kind, key="Tab", code="Tab", windowsVirtualKeyCode=9)
         reached = s.evaluate("document.activeElement.classList.contains('mark') ? document.activeElement.dataset.claims : null")
