@@ -96,9 +96,9 @@
 //! - [`report`]: renderers and wire types: the verdict table and findings, the audit JSON, the
 //!   recheck table and `recheck.json`, the review file, the benchmark table and its JSON, `suggest`'s TOML
 //!   (`report::suggest`), the HTML review page (`report::html`), and for CI the audit's findings as located annotations
-//!   (`report::annotations`, one rule per finding kind) laid out as SARIF, GitHub workflow
-//!   commands, JUnit XML and a Markdown job summary. They lay out what was decided; they never
-//!   decide.
+//!   (`report::annotations`, one rule per finding kind, each an error or, where the audit passes
+//!   it, a warning) laid out as SARIF, GitHub workflow commands, JUnit XML and a Markdown job
+//!   summary. They lay out what was decided; they never decide.
 //! - [`figures`]: the article's SVG figures rendered from an accepted run, and their provenance.
 //! - [`gpu`]: the GPU suite (kernels compiled by NVRTC, the timing harness with its
 //!   clock-stable warm-up and one cycle of buffer sets for every invocation, the SM clock read
