@@ -92,6 +92,16 @@ fn is_unit(token: &str) -> bool {
     matches!(token, "ns" | "us" | "µs" | "μs" | "ms" | "s" | "%")
 }
 
+/// Each line of `code` without its line ending, with the offset in `code` it starts at.
+fn lines(code: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut at = 0;
+    code.split_inclusive('\n').map(move |line| {
+        let start = at;
+        at += line.len();
+        (start, line.trim_end_matches(['\n', '\r']))
+    })
+}
+
 /// The cells of the Google Benchmark console tables in `code`, or `None` when it holds none.
 ///
 /// A table starts at a line whose first four words are `Benchmark Time CPU Iterations`; its
@@ -106,11 +116,7 @@ pub(crate) fn google_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     let mut headers: Option<Vec<String>> = None;
     let mut table = None;
     let mut row = 0;
-    let mut at = 0;
-    for line in code.split_inclusive('\n') {
-        let start = at;
-        at += line.len();
-        let text = line.trim_end_matches(['\n', '\r']);
+    for (start, text) in lines(code) {
         let toks = tokens(text);
         let words: Vec<&str> = toks.iter().map(|t| &text[t.clone()]).collect();
         if words.len() >= 4 && words[..4] == ["Benchmark", "Time", "CPU", "Iterations"] {
@@ -299,11 +305,7 @@ pub(crate) fn pytest_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     let mut header: Option<(String, Vec<(String, PytestColumn, Option<Unit>)>)> = None;
     let mut table = None;
     let mut row = 0;
-    let mut at = 0;
-    for line in code.split_inclusive('\n') {
-        let start = at;
-        at += line.len();
-        let text = line.trim_end_matches(['\n', '\r']);
+    for (start, text) in lines(code) {
         if let Some(h) = pytest_header(text) {
             header = Some(h);
             table = Some(table.map_or(0, |t| t + 1));
@@ -324,59 +326,30 @@ pub(crate) fn pytest_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let abs = |r: &Range<usize>| start + r.start..start + r.end;
         let table = table.unwrap_or_default();
         let label_of = |column: usize| if column == 0 { name_label.clone() } else { columns.get(column - 1).map(|c| c.0.clone()).unwrap_or_default() };
+        let cell = |column: usize, row_label: &str, range: Range<usize>, unit: Option<Unit>, ratio: Option<Range<usize>>| ConsoleCell {
+            table,
+            row,
+            column,
+            row_label: row_label.to_string(),
+            column_label: label_of(column),
+            range: abs(&range),
+            is_name: column == 0,
+            unit,
+            ratio: ratio.as_ref().map(abs),
+        };
         match pytest_row(text, &toks, columns) {
             Some((name, row_cells)) => {
-                let row_label = text[name.clone()].to_string();
-                cells.push(ConsoleCell {
-                    table,
-                    row,
-                    column: 0,
-                    row_label: row_label.clone(),
-                    column_label: label_of(0),
-                    range: abs(&name),
-                    is_name: true,
-                    unit: None,
-                    ratio: None,
-                });
-                for (k, ((range, ratio), (label, _, unit))) in row_cells.into_iter().zip(columns).enumerate() {
-                    cells.push(ConsoleCell {
-                        table,
-                        row,
-                        column: k + 1,
-                        row_label: row_label.clone(),
-                        column_label: label.clone(),
-                        range: abs(&range),
-                        is_name: false,
-                        unit: unit.clone(),
-                        ratio: ratio.as_ref().map(abs),
-                    });
+                let row_label = &text[name.clone()];
+                cells.push(cell(0, row_label, name, None, None));
+                for (k, ((range, ratio), (_, _, unit))) in row_cells.into_iter().zip(columns).enumerate() {
+                    cells.push(cell(k + 1, row_label, range, unit.clone(), ratio));
                 }
             }
             None => {
-                let row_label = text[toks[0].clone()].to_string();
-                cells.push(ConsoleCell {
-                    table,
-                    row,
-                    column: 0,
-                    row_label: row_label.clone(),
-                    column_label: label_of(0),
-                    range: abs(&toks[0]),
-                    is_name: true,
-                    unit: None,
-                    ratio: None,
-                });
+                let row_label = &text[toks[0].clone()];
+                cells.push(cell(0, row_label, toks[0].clone(), None, None));
                 if let (Some(first), Some(last)) = (toks.get(1), toks.last()) {
-                    cells.push(ConsoleCell {
-                        table,
-                        row,
-                        column: 1,
-                        row_label,
-                        column_label: label_of(1),
-                        range: abs(&(first.start..last.end)),
-                        is_name: false,
-                        unit: None,
-                        ratio: None,
-                    });
+                    cells.push(cell(1, row_label, first.start..last.end, None, None));
                 }
             }
         }
