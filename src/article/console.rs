@@ -204,19 +204,52 @@ fn pytest_column(label: &str, time: &Unit) -> Option<(PytestColumn, Option<Unit>
     })
 }
 
-/// A pytest-benchmark header line: the unit its `Name (time in …)` states, and each column's
-/// label, kind and unit. `None` unless every label after the first is one pytest-benchmark
-/// prints, so that a line of prose that happens to start alike is not taken for a table.
-fn pytest_header(text: &str) -> Option<(String, Vec<(String, PytestColumn, Option<Unit>)>)> {
+/// The start of pytest-benchmark's header, `Name (time in ms)`: the unit as written, the unit,
+/// and the text after it.
+fn pytest_name_header(text: &str) -> Option<(&str, Unit, &str)> {
     let rest = text.trim_start().strip_prefix("Name (time in ")?;
     let close = rest.find(')')?;
     let unit_text = &rest[..close];
     if !matches!(unit_text, "s" | "ms" | "us" | "ns") {
         return None;
     }
-    let time = Unit::declared(unit_text).ok()?;
+    Some((unit_text, Unit::declared(unit_text).ok()?, &rest[close + 1..]))
+}
+
+/// How a cell reads in a Markdown table that holds pytest-benchmark's table, pasted as pipes
+/// (`| Name (time in ms) | Min | … | Outliers | OPS | Rounds |`), as READMEs quote it: the unit
+/// of the cell's value (the first header's for a time, calls per second for `OPS`, none for a
+/// count), and whether a ratio to the column's best may follow the value (`16.8111 (1.0)`).
+/// `None` unless the first header is pytest-benchmark's and `label` is a column it prints, so
+/// that any other table keeps the units its own headers give.
+pub(crate) fn pytest_pipe_column(first_header: &str, label: &str) -> Option<(Option<Unit>, bool)> {
+    let (_, time, rest) = pytest_name_header(first_header)?;
+    if !rest.trim().is_empty() {
+        return None;
+    }
+    let (kind, unit) = pytest_column(label.trim(), &time)?;
+    Some((unit, matches!(kind, PytestColumn::Time | PytestColumn::Ops)))
+}
+
+/// Whether a Markdown table's first header is pytest-benchmark's `Name (time in ms)`, alone.
+pub(crate) fn is_pytest_name_header(text: &str) -> bool {
+    pytest_name_header(text).is_some_and(|(_, _, rest)| rest.trim().is_empty())
+}
+
+/// Where the ratio after a value begins in a cell's text (`16.8111 (1.0)`), if one ends it.
+pub(crate) fn trailing_ratio(text: &str) -> Option<usize> {
+    let text = text.trim_end();
+    let open = text.rfind('(')?;
+    (is_ratio(&text[open..]) && !text[..open].trim().is_empty()).then_some(open)
+}
+
+/// A pytest-benchmark header line: the unit its `Name (time in …)` states, and each column's
+/// label, kind and unit. `None` unless every label after the first is one pytest-benchmark
+/// prints, so that a line of prose that happens to start alike is not taken for a table.
+fn pytest_header(text: &str) -> Option<(String, Vec<(String, PytestColumn, Option<Unit>)>)> {
+    let (unit_text, time, rest) = pytest_name_header(text)?;
     let mut labels: Vec<String> = Vec::new();
-    for word in rest[close + 1..].split_whitespace() {
+    for word in rest.split_whitespace() {
         // A parenthesised word belongs to the label before it: `OPS (Kops/s)`.
         match labels.last_mut() {
             Some(last) if word.starts_with('(') => {

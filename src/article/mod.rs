@@ -381,8 +381,21 @@ impl TableState {
         }
         let column_label = self.headers.get(self.column).cloned().unwrap_or_default();
         if !self.in_head {
-            let from_heading = || if self.column == 0 { None } else { section.iter().rev().find_map(|h| numbers::unit_in_label(h)) };
-            block.unit = numbers::unit_in_label(&column_label).or_else(from_heading);
+            // pytest-benchmark's table pasted as pipes states one unit for every time column in
+            // its first header, and follows each value with its ratio to the column's best; its
+            // counts take no unit, whatever a heading says.
+            let first = self.headers.first().map_or("", String::as_str);
+            if self.column == 0 && console::is_pytest_name_header(first) {
+                // The name is a test's id, read as inline code is: `[1-False-V2]` holds
+                // parameters, not measurements, as in the console table.
+                block.code = vec![0..block.text.len()];
+            } else if let Some((unit, ratio)) = console::pytest_pipe_column(first, &column_label) {
+                block.unit = unit;
+                block.ratio_at = if ratio { console::trailing_ratio(&block.text) } else { None };
+            } else {
+                let from_heading = || if self.column == 0 { None } else { section.iter().rev().find_map(|h| numbers::unit_in_label(h)) };
+                block.unit = numbers::unit_in_label(&column_label).or_else(from_heading);
+            }
         }
         block.cell = Some(Cell { table: self.index, row: self.row, column: self.column, row_label: self.row_label.clone(), column_label });
         self.column += 1;
@@ -789,6 +802,28 @@ mod tests {
         assert_eq!(read(cell("test_t[1-True-V3] (initial_base)", "Rounds")), [("1".to_string(), None)]);
         assert!(cell("test_t[1-True-V3] (initial_base)", "Name (time in s)").numbers.is_empty());
         assert_eq!(a.word_count, 1);
+    }
+
+    /// READMEs paste pytest-benchmark's table as a Markdown pipe table, first header and all:
+    /// its cells read as the console table's do, whatever order or subset of its columns the
+    /// table keeps, and a heading's unit gives a count none. A table whose first header is not
+    /// pytest-benchmark's keeps the units its own headers give.
+    #[test]
+    fn a_pytest_benchmark_table_pasted_as_pipes_reads_with_units_and_ratios() {
+        let md = "## Results (s)\n\n| Name (time in ms) | Min | Mean | Outliers | OPS (Kops/s) | Rounds |\n|:--|--:|--:|--:|--:|--:|\n| `test_dict[1-x]` | 16.8111 (1.0) | 17.2 (1.0) | 1;0 | 59.4845 (1.0) | 12 |\n| test_list | 142.5689 (8.48) | 166.4766 (9.68) | 0;3 | 6.0068 (0.10) | 5 |\n\n| Name | Min (ms) | Rounds |\n|---|---|---|\n| test_other | 3.5 | 7 |\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        let cell = |row: &str, column: &str| a.sentences.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.row_label == row && c.column_label == column)).unwrap();
+        let read = |s: &Sentence| s.numbers.iter().map(|n| (n.text.clone(), n.unit.clone())).collect::<Vec<_>>();
+        let times = |text: &str| (text.to_string(), Some(Unit::Times));
+        assert_eq!(read(cell("test_list", "Min")), [("142.5689".to_string(), Some(Unit::Ms)), times("8.48")]);
+        assert_eq!(read(cell("test_dict[1-x]", "Mean")), [("17.2".to_string(), Some(Unit::Ms)), times("1.0")]);
+        assert!(cell("test_dict[1-x]", "Name (time in ms)").numbers.is_empty(), "a test's id gives no number");
+        assert!(cell("test_list", "Name (time in ms)").numbers.is_empty());
+        assert_eq!(read(cell("test_list", "OPS (Kops/s)")), [("6.0068".to_string(), Some(Unit::Other("Kops/s".into()))), times("0.10")]);
+        assert_eq!(read(cell("test_list", "Outliers")), [("0".to_string(), None), ("3".to_string(), None)]);
+        assert_eq!(read(cell("test_dict[1-x]", "Rounds")), [("12".to_string(), None)], "a count takes no unit, not even the heading's");
+        assert_eq!(read(cell("test_other", "Min (ms)")), [("3.5".to_string(), Some(Unit::Ms))]);
+        assert_eq!(read(cell("test_other", "Rounds")), [("7".to_string(), Some(Unit::S))], "another table's column takes the heading's unit as before");
     }
 
     /// Thousands grouped SI style, by a thin, narrow no-break or no-break space, are one number
