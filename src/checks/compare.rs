@@ -236,7 +236,9 @@ impl Spec {
         let spec = self.query("", &self.faster);
         let runs = self.runs().into_iter().map(|file| Ok((file, query::table(ctx, &query::Query { samples: file, ..spec.query() })?))).collect::<Result<Vec<_>, Diagnostic>>()?;
         for case in self.cases() {
-            let fast = self.query(case, &self.faster).compute(ctx)?.0;
+            // One run orders by its two medians; pooled runs by the median of each run's own
+            // ratio (`pooled_ratio`), which needs neither side's pooled median.
+            let fast = if self.pool.is_empty() { Some(self.query(case, &self.faster).compute(ctx)?.0) } else { None };
             for other in &self.slower {
                 // The same question from another registry is answered once per process.
                 for (file, table) in &runs {
@@ -244,20 +246,24 @@ impl Spec {
                     let verdict = ctx.evidence.derived(&key, || self.same_protocol(&table.jsonl, case, other));
                     verdict.as_ref().clone().map_err(|m| ctx.error_at(m, self.select.span(), "these samples were timed differently"))?;
                 }
-                let slow = self.query(case, other).compute(ctx)?.0;
-                let ratio = if self.pool.is_empty() { slow / fast } else { self.pooled_ratio(ctx, case, other)? };
+                let (ratio, sides) = match fast {
+                    Some(fast) => {
+                        let slow = self.query(case, other).compute(ctx)?.0;
+                        (slow / fast, Some((fast, slow)))
+                    }
+                    None => (self.pooled_ratio(ctx, case, other)?, None),
+                };
                 smallest = smallest.min(ratio);
-                let ok = match self.min_ratio {
-                    Some(r) => ratio >= r,
-                    None if self.pool.is_empty() => fast < slow,
-                    None => ratio > 1.0,
+                let ok = match (self.min_ratio, sides) {
+                    (Some(r), _) => ratio >= r,
+                    (None, Some((fast, slow))) => fast < slow,
+                    (None, None) => ratio > 1.0,
                 };
                 if !ok {
                     let need = self.min_ratio.map_or(String::new(), |r| format!(" by {r}×"));
-                    let why = if self.pool.is_empty() {
-                        format!("{} {} is not below {other} {}{need}", self.faster, shown(fast), shown(slow))
-                    } else {
-                        format!("{} is not below {other}{need}: over {} runs, {other} ÷ {} is {ratio:.3} at the median", self.faster, self.pool.len() + 1, self.faster)
+                    let why = match sides {
+                        Some((fast, slow)) => format!("{} {} is not below {other} {}{need}", self.faster, shown(fast), shown(slow)),
+                        None => format!("{} is not below {other}{need}: over {} runs, {other} ÷ {} is {ratio:.3} at the median", self.faster, self.pool.len() + 1, self.faster),
                     };
                     problems.push(in_case(case, &why));
                 }
