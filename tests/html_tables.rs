@@ -171,3 +171,29 @@ fn init_names_html_cells_and_quotes_header_cells() {
     assert!(text.contains("# cell = { row = \"ResNet18\", column = \"iPhone 11 Pro (ms)\" }"), "{text}");
     assert!(text.contains("# quote = \"iPhone 11 Pro (ms)\""), "{text}");
 }
+
+/// The review page marks an HTML table's cells as a Markdown table's: the bound cell inside its
+/// `<td>` with its claim and status, the unbound numbers underlined where they stand (inside
+/// the `<strong>` of a bold cell and in an HTML paragraph with an `&nbsp;`), and the table's
+/// markup otherwise as the article wrote it.
+#[test]
+fn the_review_page_marks_html_cells_and_unbound_numbers_in_place() {
+    use scraper::{Html, Selector};
+    let dir = root(ARTICLE, CLAIM, &evidence());
+    let out = dir.path().join("review.html");
+    let (code, stdout, stderr) = claimcheck(["report".as_ref(), "--html".as_ref(), out.as_os_str(), "--root".as_ref(), dir.path().as_os_str()]);
+    assert!(stdout.starts_with("report written: "), "{code} {stdout}{stderr}");
+    let page = Html::parse_document(&std::fs::read_to_string(&out).unwrap());
+    let sel = |s: &str| Selector::parse(s).unwrap();
+    let mark = page.select(&sel("td > .mark[data-claims~=\"L1\"]")).next().expect("the bound cell is marked inside its td");
+    assert_eq!(mark.value().attr("data-status"), Some("held"));
+    let shown: String = mark.text().collect();
+    assert!(shown.contains("1.50"), "{shown}");
+    // An underlined number's pop-up comes first, then the number as the article shows it.
+    let unbound: Vec<String> = page.select(&sel("article .num.unbound")).map(|e| e.text().collect()).collect();
+    for n in ["1.70", "3.10", "3.30", "1.50\u{a0}ms"] {
+        assert!(unbound.iter().any(|u| u.ends_with(n)), "{n:?} is not underlined: {unbound:?}");
+    }
+    assert!(page.select(&sel("td > strong > .num.unbound")).next().is_some(), "the bold cell's number is marked inside its strong");
+    assert_eq!(page.select(&sel("table th[rowspan=\"2\"]")).count(), 2, "the table's own markup is kept");
+}

@@ -135,6 +135,16 @@ pub(crate) enum Token {
     },
 }
 
+impl Token {
+    /// The bytes of the text the token is.
+    pub(crate) fn range(&self) -> Range<usize> {
+        match self {
+            Token::Start { range, .. } | Token::End { range, .. } | Token::Cut { range, .. } => range.clone(),
+            Token::Text(range) | Token::Hidden(range) => range.clone(),
+        }
+    }
+}
+
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }

@@ -28,6 +28,8 @@ mod console;
 mod html;
 pub mod numbers;
 
+pub(crate) use html::{Token as HtmlToken, tokenize as tokenize_html};
+
 use std::ops::Range;
 
 use crate::hash::sha256_hex;

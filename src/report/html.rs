@@ -1,9 +1,9 @@
 //! `claimcheck report --html OUT`: the review as one self-contained HTML page for the author and
 //! reviewers of an article. The article is rendered from its Markdown by pulldown-cmark's HTML
 //! renderer, with each bound sentence (or table cell) wrapped in a mark that shows its status
-//! by a symbol as well as a colour, and whose pop-up (on hover or keyboard focus) gives the
-//! claim's id, verdict, finding, sources and every check with its expected and observed values
-//! and its recheck. Unbound numbers are underlined; a draft's edits, changed numbers, lost
+//! by a symbol as well as a colour (in the article's own HTML too, a table cell's mark inside
+//! its `<td>`), and whose pop-up (on hover or keyboard focus) gives the claim's id, verdict,
+//! finding, sources and every check with its expected and observed values and its recheck. Unbound numbers are underlined; a draft's edits, changed numbers, lost
 //! claims and new sentences are marked the same way. The verdict table links to the sentences,
 //! the figures are inline SVG, and the page ends with the SHA-256 of every manuscript, registry,
 //! run manifest and figure.
@@ -20,7 +20,7 @@ use std::fmt::Write;
 
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
-use crate::article::Article;
+use crate::article::{Article, HtmlToken, tokenize_html};
 use crate::checks::Outcome;
 use crate::commands::audit::{Change, CheckReview, ClaimBinding, ClaimReview, ClaimStatus, RegistryReview};
 use crate::commands::review::{Figure, ReviewFile};
@@ -338,7 +338,14 @@ fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figu
         depth: 0,
         out: Vec::new(),
     };
+    // pulldown-cmark hands an HTML block over a line at a time; it is marked as one text.
+    let mut html_block: Vec<(CowStr, std::ops::Range<usize>)> = Vec::new();
     for (event, range) in Parser::new_ext(src, options).into_offset_iter() {
+        if let Event::Html(html) = event {
+            html_block.push((html, range));
+            continue;
+        }
+        w.html_block(src, std::mem::take(&mut html_block));
         match event {
             Event::Text(text) => {
                 if src.get(range.clone()) == Some(&*text) {
@@ -393,6 +400,7 @@ fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figu
             }
         }
     }
+    w.html_block(src, html_block);
     w.close_all();
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, w.out.into_iter());
@@ -401,6 +409,22 @@ fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figu
         html.push_str(insert);
     }
     html
+}
+
+/// `at`, or the end of the character reference (`&amp;`, `&#8201;`) that `at` falls inside in
+/// the HTML text `src[text]`: a mark's edge never splits one.
+fn past_entity(src: &str, text: std::ops::Range<usize>, at: usize) -> usize {
+    let before = &src[text.start..at];
+    let Some(amp) = before.rfind('&') else { return at };
+    let name = &before[amp + 1..];
+    if name.len() > 32 || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'#') {
+        return at;
+    }
+    let after = &src[at..text.end];
+    match after.find(';') {
+        Some(k) if k <= 32 && after[..k].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'#') => at + k + 1,
+        _ => at,
+    }
 }
 
 /// Walks the article's events, opening and closing marks so that they nest properly in the
@@ -438,6 +462,52 @@ impl Writer<'_> {
             self.out.push(Event::InlineHtml(CowStr::from(html)));
             self.stack.push((l, i, self.depth));
         }
+    }
+
+    /// An HTML block (a table, a `<pre>`, a `<p>`), with marks wrapped around its text where
+    /// that text is the source's own bytes, as the article's HTML reader read it. A mark never
+    /// spans a tag: it closes before each and opens again after. Text the source does not hold
+    /// verbatim passes unmarked rather than marked at the wrong place.
+    fn html_block(&mut self, src: &str, pieces: Vec<(CowStr<'_>, std::ops::Range<usize>)>) {
+        if pieces.is_empty() {
+            return;
+        }
+        let mut text = String::new();
+        let mut offsets: Vec<Option<usize>> = Vec::new();
+        for (piece, range) in &pieces {
+            let verbatim = src.get(range.clone()) == Some(&**piece);
+            offsets.extend((0..piece.len()).map(|i| verbatim.then_some(range.start + i)));
+            text.push_str(piece);
+        }
+        self.close_all();
+        for token in tokenize_html(&text) {
+            let r = token.range();
+            let start = offsets[r.start];
+            let in_source = matches!(token, HtmlToken::Text(_)) && start.is_some_and(|s| (r.start..r.end).all(|i| offsets[i] == Some(s + i - r.start)));
+            let Some(at) = start.filter(|_| in_source) else {
+                self.close_all();
+                self.out.push(Event::Html(CowStr::from(text[r].to_string())));
+                continue;
+            };
+            let end = at + r.len();
+            let mut cuts: Vec<usize> = self
+                .levels
+                .iter()
+                .flat_map(|l| l.marks.iter().flat_map(|m| [m.span.0, m.span.1]))
+                .chain(self.inserts.iter().map(|(o, _)| *o))
+                .filter(|o| *o > at && *o < end)
+                .map(|o| past_entity(src, at..end, o))
+                .collect();
+            cuts.push(at);
+            cuts.push(end);
+            cuts.sort();
+            cuts.dedup();
+            for pair in cuts.windows(2) {
+                self.at(pair[0]);
+                self.out.push(Event::Html(CowStr::from(src[pair[0]..pair[1]].to_string())));
+            }
+        }
+        self.close_all();
     }
 
     fn pop(&mut self) {
@@ -1030,6 +1100,36 @@ mod tests {
     fn an_image_caption_is_marked_inside_its_figure() {
         let src = "![Cap one.](f.svg)\n";
         assert_eq!(marked(src, vec![mark((2, 10), "s")], vec![], &[]), "<p><fig f.svg><s>Cap one.</m></span></span></p>\n");
+    }
+
+    /// An HTML table's cells are marked as a Markdown table's are: inside the cell, the tags
+    /// untouched, whatever lines pulldown-cmark splits the block into.
+    #[test]
+    fn an_html_cell_is_marked_inside_its_tags() {
+        let src = "<table>\n<tr><td>Fast</td>\n<td align=\"right\">12 ms</td></tr>\n</table>\n";
+        let at = src.find("12 ms").unwrap();
+        let got = marked(src, vec![mark((at, at + 5), "s")], vec![mark((at, at + 2), "n")], &[]);
+        assert_eq!(got, "<table>\n<tr><td>Fast</td>\n<td align=\"right\"><s><n>12</m> ms</m></td></tr>\n</table>\n");
+    }
+
+    /// A sentence of an HTML paragraph that crosses a tag closes before it and opens again
+    /// after, and an edge that falls inside a character reference moves past it.
+    #[test]
+    fn an_html_mark_never_spans_a_tag_or_splits_an_entity() {
+        let src = "<p>Fast <b>12</b> ms &amp; more.</p>\n";
+        let (start, amp) = (src.find("Fast").unwrap(), src.find("&amp;").unwrap());
+        let got = marked(src, vec![mark((start, amp + 1), "s")], vec![], &[]);
+        assert_eq!(got, "<p><s>Fast </m><b><s+>12</m></b><s+> ms &amp;</m> more.</p>\n");
+    }
+
+    /// HTML inside a block quote reaches the renderer a line at a time without the quote's `>`;
+    /// each line is still the source's own bytes, so its cells are marked where they stand.
+    #[test]
+    fn html_in_a_block_quote_is_marked_where_it_stands() {
+        let src = "> <table>\n> <tr><td>12 ms</td></tr>\n> </table>\n";
+        let at = src.find("12 ms").unwrap();
+        let got = marked(src, vec![mark((at, at + 5), "s")], vec![], &[]);
+        assert!(got.contains("<tr><td><s>12 ms</m></td></tr>"), "{got}");
     }
 
     #[test]
