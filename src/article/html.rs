@@ -111,12 +111,14 @@ impl Html {
 /// One piece of HTML text, by its byte range in the text.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Token {
-    /// A start tag, its name in lowercase, with the `rowspan` and `colspan` it gives.
+    /// A start tag, its name in lowercase, with the `rowspan` and `colspan` it gives and where
+    /// its `src` value stands, entities not yet decoded.
     Start {
         name: String,
         range: Range<usize>,
         rowspan: Option<usize>,
         colspan: Option<usize>,
+        src: Option<Range<usize>>,
     },
     End {
         name: String,
@@ -248,7 +250,8 @@ fn bogus(text: &str, i: usize) -> (Token, usize) {
 }
 
 /// A start or end tag at `i`, with the span values its attributes give. Attributes are read
-/// as HTML reads them (quoted values may hold `>`), and only `rowspan` and `colspan` are kept.
+/// as HTML reads them (quoted values may hold `>`), and only `rowspan`, `colspan` and `src`
+/// are kept.
 fn tag(text: &str, i: usize, is_end: bool) -> (Token, usize) {
     let b = text.as_bytes();
     let mut j = i + if is_end { 2 } else { 1 };
@@ -258,7 +261,7 @@ fn tag(text: &str, i: usize, is_end: bool) -> (Token, usize) {
     }
     let name = text[name_start..j].to_ascii_lowercase();
     let cut = |name: &str| (Token::Cut { range: i..text.len(), what: format!("`<{}{name}` has no `>`", if is_end { "/" } else { "" }) }, text.len());
-    let (mut rowspan, mut colspan) = (None, None);
+    let (mut rowspan, mut colspan, mut src) = (None, None, None);
     loop {
         while j < b.len() && (is_space(b[j]) || b[j] == b'/') {
             j += 1;
@@ -311,10 +314,13 @@ fn tag(text: &str, i: usize, is_end: bool) -> (Token, usize) {
             rowspan = span_value(&b[value]);
         } else if attr.eq_ignore_ascii_case(b"colspan") {
             colspan = span_value(&b[value]);
+        } else if attr.eq_ignore_ascii_case(b"src") && src.is_none() {
+            // The first of a repeated attribute counts, as HTML parsers take it.
+            src = Some(value);
         }
     }
     let range = i..j;
-    let token = if is_end { Token::End { name, range } } else { Token::Start { name, range, rowspan, colspan } };
+    let token = if is_end { Token::End { name, range } } else { Token::Start { name, range, rowspan, colspan, src } };
     (token, j)
 }
 
@@ -508,6 +514,8 @@ pub(super) struct Sink<'a> {
     pub(super) section: &'a mut Vec<String>,
     pub(super) levels: &'a mut Vec<usize>,
     pub(super) blocks: &'a mut Vec<Block>,
+    /// Where the article's images point, Markdown's and HTML's `<img>` alike, in order.
+    pub(super) images: &'a mut Vec<String>,
     /// Tables of the article so far (Markdown, console and HTML alike): the next one's index.
     pub(super) n_tables: &'a mut usize,
     /// How deep in Markdown containers (block quotes, list items) the HTML stands.
@@ -844,8 +852,19 @@ impl Reader {
                 let at = at.start..at.start + html.text[range.clone()].chars().next().map_or(0, char::len_utf8);
                 self.warn(at, format!("{what} before the end of its HTML block: the rest of the block is not read"));
             }
-            Token::Start { name, range, rowspan, colspan } => {
+            Token::Start { name, range, rowspan, colspan, src } => {
                 self.sup = None;
+                // An image the page shows is one of the article's figures, as a Markdown one is.
+                if name == "img"
+                    && let Some(src) = src
+                {
+                    let mut dest = String::new();
+                    decode(&html.text, src.clone(), |ch, _| dest.push(ch));
+                    let dest = dest.trim();
+                    if !dest.is_empty() {
+                        sink.images.push(dest.to_string());
+                    }
+                }
                 let at = html.source_range(range);
                 self.start(name, at, *rowspan, *colspan, sink, outside, block_mode);
             }

@@ -431,7 +431,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
     let mut depth = 0usize;
     macro_rules! sink {
         () => {
-            html::Sink { source, section: &mut section, levels: &mut levels, blocks: &mut blocks, n_tables: &mut n_tables, depth }
+            html::Sink { source, section: &mut section, levels: &mut levels, blocks: &mut blocks, images: &mut images, n_tables: &mut n_tables, depth }
         };
     }
     for (event, range) in Parser::new_ext(source, options).into_offset_iter() {
@@ -853,6 +853,16 @@ mod tests {
     fn image_destinations_are_kept_in_order() {
         let a = Article::parse("a.md", b"Text.\n\n![One.](figures/a.svg)\n\n![Two.](b.png \"t\")\n").unwrap();
         assert_eq!(a.images, ["figures/a.svg", "b.png"]);
+    }
+
+    /// READMEs size their figures with HTML: an `<img>` is one of the article's images, its
+    /// `src` decoded as HTML decodes it, in document order with the Markdown ones; an `<img>`
+    /// without a `src`, and a `src` on another element, are none.
+    #[test]
+    fn html_images_are_images_too() {
+        let md = "![One.](a.svg)\n\n<p align=\"center\"><img width=\"400\" SRC='figs/b&amp;c.png' alt=\"B\"></p>\n\nText <img src=d.jpg> here.\n\n<img alt=\"none\">\n<script src=\"x.js\"></script>\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        assert_eq!(a.images, ["a.svg", "figs/b&c.png", "d.jpg"]);
     }
 
     #[test]
