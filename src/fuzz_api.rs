@@ -16,7 +16,8 @@ use crate::article::Article;
 use crate::diagnostic::Diagnostic;
 
 /// Parses an article and touches what reports read from it: spans, numbers and their keys,
-/// and the warnings about its HTML. It panics where a number or a warning points outside the
+/// the warnings about its HTML, and the review page's rendering with every sentence and
+/// number marked. It panics where a number or a warning points outside the
 /// source: a place must be one the audit can show.
 pub fn parse_article(bytes: &[u8]) {
     let Ok(article) = Article::parse("article/a.md", bytes) else { return };
@@ -32,6 +33,7 @@ pub fn parse_article(bytes: &[u8]) {
     for w in &article.warnings {
         assert!(w.span.start <= w.span.end && w.span.end <= len && w.line >= 1 && w.col >= 1, "warning at {:?} outside a source of {len} bytes", w.span);
     }
+    let _ = crate::report::html::mark_everything(&article);
 }
 
 /// Extracts the numbers of a sentence, parses each as a check's `number`, and matches each

@@ -325,6 +325,26 @@ fn article_html(file: &ReviewFile, r: &RegistryReview, article: &Article, p: &st
     marked_html(&article.source, &levels, &inserts, &|dest| figure_open(file, &r.manuscript, dest))
 }
 
+/// The article marked at every sentence and every number, for the fuzz target (`fuzz_api`):
+/// the page's renderer must take whatever article the parser takes. Marks of one level that
+/// would overlap are dropped, as the page never makes them.
+pub(crate) fn mark_everything(article: &Article) -> String {
+    let level = |mut spans: Vec<(usize, usize)>| {
+        spans.sort();
+        let mut marks: Vec<Mark> = Vec::new();
+        for span in spans {
+            if span.0 < span.1 && marks.last().is_none_or(|m| m.span.1 <= span.0) {
+                marks.push(Mark { span, open: "<mark>".into(), cont: "<mark>".into(), close: "</mark>" });
+            }
+        }
+        Level { marks }
+    };
+    let sentences = article.sentences.iter().map(|s| (s.span.start, s.span.end)).collect();
+    let numbers = article.sentences.iter().flat_map(|s| s.numbers.iter().map(|n| s.source_span(&n.span))).map(|r| (r.start, r.end)).collect();
+    let inserts = article.sentences.iter().step_by(3).map(|s| (s.span.start, "<ins></ins>".to_string())).collect::<Vec<_>>();
+    marked_html(&article.source, &[level(sentences), level(numbers)], &inserts, &|dest| format!("<span><span data-dest=\"{}\">", esc(dest)))
+}
+
 /// Markdown `src` as HTML with `levels` of marks wrapped around their source spans, each
 /// insert placed before the text at its offset, and each image opened by `figure`.
 fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figure: &dyn Fn(&str) -> String) -> String {
