@@ -278,3 +278,56 @@ fn suggest_reads_a_compared_row_only_from_its_own_run() {
     assert!(!rows.keys().any(|r| r.ends_with("(2114_work)")), "{rows:?}");
     assert_eq!(rows.len(), 2, "{rows:?}");
 }
+
+/// READMEs paste pytest-benchmark's table as a Markdown pipe table. Over great_expectations'
+/// own pytest-benchmark JSON (times in seconds), a table quoting two of its benchmarks in
+/// milliseconds, with the ratios to each column's best, is proposed a check for every number:
+/// each time its benchmark's statistic in ms, each ratio of times that benchmark's statistic
+/// over the best's, and the ratio in the `OPS` column the best's mean over the row's (a higher
+/// rate is better, and pytest-benchmark's OPS is 1 / Mean). The test's id gives no number.
+/// Pasted into the registry, the proposals bind everything and hold.
+#[test]
+fn a_pytest_benchmark_pipe_table_is_proposed_its_checks_in_its_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("article")).unwrap();
+    std::fs::create_dir_all(root.join("evidence")).unwrap();
+    std::fs::copy("examples/great-expectations-performance/evidence/results/initial_baseline_run_1.json", root.join("evidence/initial_baseline_run_1.json")).unwrap();
+    let article = "# Taxi trips\n\n| Name (time in ms) | Min | Mean | OPS | Rounds |\n|---|---|---|---|---|\n| test_taxi_trips_benchmark[1-False-V2] | 5,255.8394 (1.21) | 5,255.8394 (1.21) | 0.1903 (0.83) | 1 |\n| test_taxi_trips_benchmark[1-False-V3] | 4,358.4991 (1.0) | 4,358.4991 (1.0) | 0.2294 (1.0) | 1 |\n";
+    std::fs::write(root.join("article/ge.md"), article).unwrap();
+    let (code, _, err) = claimcheck(["init", "article/ge.md", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    assert_eq!(claims.len(), 14, "{out}");
+    assert!(claims.iter().all(|c| c["cell"]["column"].as_str() != Some("Name (time in ms)")), "{out}");
+    let claim = |row: &str, column: &str, number: &str| {
+        claims
+            .iter()
+            .find(|c| c["cell"]["row"].as_str() == Some(row) && c["cell"]["column"].as_str() == Some(column) && c["check"][0]["number"].as_str() == Some(number))
+            .unwrap_or_else(|| panic!("nothing proposed for {number} in {row} › {column}:\n{out}"))
+    };
+    let v2 = "test_taxi_trips_benchmark[1-False-V2]";
+    let min = &claim(v2, "Min", "5,255.8394")["check"][0];
+    assert_eq!((min["statistic"].as_str(), min["select"]["name"].as_str()), (Some("min"), Some(v2)));
+    let ops_ratio = &claim(v2, "OPS", "0.83")["check"][0];
+    assert_eq!(ops_ratio["kind"].as_str(), Some("arith"), "{ops_ratio:?}");
+    let vars = ops_ratio["vars"].as_table().unwrap();
+    let sides: Vec<(&str, &str)> = vars.values().map(|v| (v["statistic"].as_str().unwrap(), v["select"]["name"].as_str().unwrap())).collect();
+    assert!(sides.contains(&("mean", "test_taxi_trips_benchmark[1-False-V3]")) && sides.contains(&("mean", v2)), "{ops_ratio:?}");
+    // The best's mean is the dividend: `a / b` with `a` the V3 benchmark.
+    let expr = ops_ratio["expr"].as_str().unwrap();
+    let dividend = expr.split('/').next().unwrap().trim();
+    assert_eq!(vars[dividend]["select"]["name"].as_str(), Some("test_taxi_trips_benchmark[1-False-V3]"), "{expr}");
+
+    let registry = root.join("claims/ge.toml");
+    let mut text = std::fs::read_to_string(&registry).unwrap();
+    text.push('\n');
+    text.push_str(&out);
+    std::fs::write(&registry, text).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("14 checks: 14 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+}

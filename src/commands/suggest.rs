@@ -10,7 +10,8 @@
 //! every numeric field, every statistic (median, mean, min, max, p5 … p99, stdev, count), and
 //! for a rate quoted per second (`185 tokens/s`) every per-record ratio of a plain field to a
 //! time field (`derive`). For a quoted ratio (`1.20x`), the ratio of one selection's statistic
-//! to another's of the same time field, as an `arith` check over two `stat` variables; for the
+//! to another's of the same time field (the other way up in a column of rates, pytest-benchmark's
+//! `OPS`), as an `arith` check over two `stat` variables; for the
 //! spread written after a ratio (`1.33 ± 0.09`), no ratio but hyperfine's spread of the ratio
 //! of two means, whose ratio reproduces the ratio beside it, as an `arith` over the two means
 //! and their standard deviations.
@@ -611,6 +612,12 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
     // column's best). A row named by another field (anvil's criterion parameter `Block: 0, …`,
     // shared by three functions) still reads its ratio from any of its records.
     let row = row_selection(sources, sentence);
+    // In a column of rates (pytest-benchmark's `OPS`, calls per second), the ratio to the
+    // column's best is the row's rate over the best's, which is the best's time over the row's:
+    // the row's statistic is the divisor.
+    // pytest-benchmark computes OPS as 1 / Mean, so its ratio is one of means.
+    let rates = sentence.cell.as_ref().is_some_and(|c| c.column_label == "OPS" || c.column_label.starts_with("OPS ("));
+    let preferred = if rates { Some(Statistic::Mean) } else { preferred };
     let mut out = Vec::new();
     for source in sources {
         if row.as_ref().is_some_and(|r| !r.in_run(source)) {
@@ -624,11 +631,11 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
         for statistic in RATIO_STATISTICS {
             let values: Vec<f64> = timed.iter().map(|(_, s)| s.samples.statistic(statistic)).collect();
             for (i, (sel_a, a)) in timed.iter().enumerate() {
-                if row_here && !names_row(sel_a) {
+                if row_here && !rates && !names_row(sel_a) {
                     continue;
                 }
                 for (j, (sel_b, b)) in timed.iter().enumerate() {
-                    if a.field != b.field || values[j] <= 0.0 {
+                    if a.field != b.field || values[j] <= 0.0 || (row_here && rates && !names_row(sel_b)) {
                         continue;
                     }
                     let value = values[i] / values[j];
