@@ -331,3 +331,90 @@ fn a_pytest_benchmark_pipe_table_is_proposed_its_checks_in_its_units() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("14 checks: 14 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
 }
+
+/// hyperfine's console output pasted into a code block, as READMEs and commit messages quote
+/// it, over hyperfine's own JSON export of the same run (dasel's `root_object.json`, MIT; the
+/// output laid out from it as hyperfine prints it). Every benchmark is a row named by its
+/// command: its mean and σ, minimum and maximum, and run count are proposed from the export's
+/// per-run times, and each summary line (`1.33 ± 0.09 times faster than 'dasel …'`) as the
+/// other command's mean over the fastest's, with hyperfine's spread of that ratio. The user and
+/// system times are means the export keeps without their runs, so nothing recomputes them:
+/// they stay unbound (a `json` check can state them).
+#[test]
+fn hyperfine_console_output_is_proposed_its_checks_from_the_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("article")).unwrap();
+    std::fs::create_dir_all(root.join("evidence")).unwrap();
+    std::fs::copy("examples/dasel-benchmarks/evidence/data/root_object.json", root.join("evidence/root_object.json")).unwrap();
+    std::fs::write(root.join("article/h.md"), HYPERFINE_ARTICLE).unwrap();
+    let (code, _, err) = claimcheck(["init", "article/h.md", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    let check = |row: &str, column: &str, number: &str| {
+        claims
+            .iter()
+            .flat_map(|c| c["check"].as_array().unwrap().iter().map(move |k| (c, k)))
+            .find(|(c, k)| c["cell"]["row"].as_str() == Some(row) && c["cell"]["column"].as_str() == Some(column) && k["number"].as_str() == Some(number))
+            .map(|(_, k)| k.clone())
+            .unwrap_or_else(|| panic!("nothing proposed for {number} in {row} › {column}:\n{out}"))
+    };
+    let v2 = "daselv2 -f benchmark/data.json";
+    for (column, number, statistic) in
+        [("Time (mean ± σ)", "6.6 ms", "mean"), ("Time (mean ± σ)", "0.2 ms", "stdev"), ("Range (min … max)", "6.1 ms", "min"), ("Range (min … max)", "7.2 ms", "max")]
+    {
+        let k = check(v2, column, number);
+        assert_eq!((k["statistic"].as_str(), k["select"]["command"].as_str()), (Some(statistic), Some(v2)), "{number}: {k:?}");
+    }
+    let ratio = check(v2, "faster than yq --yaml-output '.' benchmark/data.yaml", "19.50");
+    let vars = ratio["vars"].as_table().unwrap();
+    let dividend = ratio["expr"].as_str().unwrap().split('/').next().unwrap().trim().to_string();
+    assert_eq!(vars[&dividend]["select"]["command"].as_str(), Some("yq --yaml-output '.' benchmark/data.yaml"), "{ratio:?}");
+    assert!(vars.values().all(|v| v["statistic"].as_str() == Some("mean")), "{ratio:?}");
+    check(v2, "faster than dasel -f benchmark/data.json", "0.09");
+
+    let registry = root.join("claims/h.toml");
+    let mut text = std::fs::read_to_string(&registry).unwrap();
+    text.push('\n');
+    text.push_str(&out);
+    std::fs::write(&registry, text).unwrap();
+    let (code, stdout, _) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("26 checks: 26 passed, 0 failed, 0 skipped, 0 errors; 8 unbound numbers"), "{stdout}");
+    let unbound: Vec<&str> = stdout.lines().filter(|l| l.contains("unbound number `")).collect();
+    assert_eq!(unbound.len(), 8, "{stdout}");
+    assert!(unbound.iter().all(|l| l.contains(":53:") || l.contains(":69:") || l.contains(":70:") || l.contains(":71:")), "only User and System stay unbound: {unbound:?}");
+}
+
+/// The article of `hyperfine_console_output_is_proposed_its_checks_from_the_export`.
+const HYPERFINE_ARTICLE: &str = r#"# Root object
+
+Selecting the root object of a JSON file, timed by hyperfine:
+
+```text
+Benchmark 1: daselv2 -f benchmark/data.json
+  Time (mean ± σ):      6.6 ms ±   0.2 ms    [User: 3.4 ms, System: 1.9 ms]
+  Range (min … max):    6.1 ms …   7.2 ms    100 runs
+
+Benchmark 2: dasel -f benchmark/data.json
+  Time (mean ± σ):      8.7 ms ±   0.5 ms    [User: 4.7 ms, System: 2.8 ms]
+  Range (min … max):    8.0 ms …  10.3 ms    100 runs
+
+Benchmark 3: jq '.' benchmark/data.json
+  Time (mean ± σ):     28.1 ms ±   0.7 ms    [User: 23.6 ms, System: 1.1 ms]
+  Range (min … max):   27.0 ms …  31.5 ms    100 runs
+
+Benchmark 4: yq --yaml-output '.' benchmark/data.yaml
+  Time (mean ± σ):    127.9 ms ±   3.1 ms    [User: 101.1 ms, System: 22.7 ms]
+  Range (min … max):  124.5 ms … 151.6 ms    100 runs
+
+Summary
+  'daselv2 -f benchmark/data.json' ran
+    1.33 ± 0.09 times faster than 'dasel -f benchmark/data.json'
+    4.28 ± 0.19 times faster than 'jq '.' benchmark/data.json'
+    19.50 ± 0.84 times faster than 'yq --yaml-output '.' benchmark/data.yaml'
+```
+"#;

@@ -17,8 +17,11 @@
 //! test_taxi_trips_benchmark[1-True-V3]     5.0488  5.0488  5.0488  0.0000  5.0488  0.0000       0;0  0.1981       1           1
 //! ```
 //!
+//! and hyperfine's (each benchmark's statistics, then a summary of speed-ups; see
+//! [`hyperfine_cells`]).
+//!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
-//! article whose results were all in code audited as holding none. This module finds those two
+//! article whose results were all in code audited as holding none. This module finds those three
 //! layouts and gives each row's cells as a Markdown table's would be: the row named by the
 //! benchmark's name, each value under its column's header, with the unit the header states
 //! where the value does not state its own. Any other code block stays code.
@@ -55,7 +58,7 @@ pub(crate) struct ConsoleCell {
 /// The cells of the harness console tables in `code` (Google Benchmark's, else
 /// pytest-benchmark's), or `None` when it holds none.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
-    google_benchmark_cells(code).or_else(|| pytest_benchmark_cells(code))
+    google_benchmark_cells(code).or_else(|| pytest_benchmark_cells(code)).or_else(|| hyperfine_cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.
@@ -390,9 +393,245 @@ pub(crate) fn pytest_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     if cells.is_empty() { None } else { Some(cells) }
 }
 
+/// The command a hyperfine benchmark header names (`Benchmark 1: sleep 0.1`, or `Benchmark #1:`
+/// before hyperfine 1.11), as a range of `line`.
+fn hyperfine_benchmark(line: &str) -> Option<Range<usize>> {
+    let lead = line.len() - line.trim_start().len();
+    let rest = line.trim_start().strip_prefix("Benchmark ")?;
+    let rest = rest.strip_prefix('#').unwrap_or(rest);
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let name = rest[digits..].strip_prefix(": ").filter(|_| digits > 0)?;
+    let start = line.len() - name.len();
+    let end = start + name.trim_end().len();
+    (end > start && start > lead).then_some(start..end)
+}
+
+/// `text` without the single quotes hyperfine puts around a command in its summary.
+fn unquoted(text: &str) -> &str {
+    let text = text.trim();
+    text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')).unwrap_or(text)
+}
+
+/// The range of `part`, a subslice of `line`, with its surrounding whitespace trimmed.
+fn trimmed_range(line: &str, part: &str) -> Range<usize> {
+    let start = part.as_ptr() as usize - line.as_ptr() as usize;
+    let lead = part.len() - part.trim_start().len();
+    start + lead..start + part.trim_end().len()
+}
+
+/// The cells of hyperfine's console output in `code`, or `None` when it holds none.
+///
+/// hyperfine prints, for each command, a header and two lines of statistics, then a summary:
+///
+/// ```text
+/// Benchmark 1: kubectl get pods --context eks
+///   Time (mean ± σ):     763.0 ms ±  24.8 ms    [User: 168.1 ms, System: 45.6 ms]
+///   Range (min … max):   734.0 ms … 818.9 ms    10 runs
+///
+/// Summary
+///   'kubectl get pods --context eks-proxy' ran
+///     7.36 ± 0.50 times faster than 'kubectl get pods --context eks'
+/// ```
+///
+/// Each benchmark is a row named by its command, with the cells `Time (mean ± σ)` (or `Time
+/// (mean)`, `Time (abs ≡)` for one run), `User`, `System`, `Range (min … max)` and `Runs`, each
+/// value with the unit hyperfine prints beside it. A summary line is a cell of the fastest
+/// command's row, under the column `faster than <command>`, whose numbers are multiples (`×`).
+/// A new table starts at each `Benchmark 1:` after the first (a block holding several runs of
+/// hyperfine). Lines of any other shape (warnings, the command line itself) give no cell.
+pub(crate) fn hyperfine_cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    let mut cells = Vec::new();
+    let mut table: Option<usize> = None;
+    let mut row = 0;
+    // The row being read: its label, and whether it is a benchmark's or the summary's.
+    let mut current: Option<(String, bool)> = None;
+    let mut in_summary = false;
+    let mut has_time = false;
+    // The summary row's comparisons so far: each is a column of its own.
+    let mut compared = 0;
+    // Column 0 is a benchmark's command, its name.
+    let cell = |table: usize, row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>, unit: Option<Unit>| ConsoleCell {
+        table,
+        row,
+        column,
+        row_label: row_label.to_string(),
+        column_label: column_label.to_string(),
+        range,
+        is_name: column == 0,
+        unit,
+        ratio: None,
+    };
+    for (start, text) in lines(code) {
+        let abs = |r: Range<usize>| start + r.start..start + r.end;
+        let line = text.trim();
+        if let Some(name) = hyperfine_benchmark(text) {
+            let first = text.trim_start().trim_start_matches("Benchmark ").trim_start_matches('#').starts_with("1:");
+            if first || table.is_none() {
+                table = Some(table.map_or(0, |t| t + 1));
+                row = 0;
+            }
+            row += 1;
+            in_summary = false;
+            let label = text[name.clone()].to_string();
+            cells.push(cell(table.unwrap_or_default(), row, 0, &label, "Benchmark", abs(name), None));
+            current = Some((label, true));
+            continue;
+        }
+        let Some(t) = table else { continue };
+        if line == "Summary" {
+            in_summary = true;
+            current = None;
+            continue;
+        }
+        let mut push = |row_label: &str, row: usize, column: usize, column_label: &str, range: Range<usize>, unit: Option<Unit>| {
+            cells.push(cell(t, row, column, row_label, column_label, abs(range), unit));
+        };
+        if in_summary {
+            // `'a' ran` on a line of its own, then `N ± M times faster than 'b'` lines; or, as
+            // some print it, all of it on one line.
+            let (fastest, comparison) = match line.split_once(" ran") {
+                Some((a, rest)) if !rest.starts_with(|c: char| c.is_alphanumeric()) => (Some(unquoted(a).to_string()), rest.trim()),
+                _ => (None, line),
+            };
+            if let Some(a) = fastest {
+                row += 1;
+                compared = 0;
+                current = Some((a, false));
+            }
+            let Some((label, false)) = &current else { continue };
+            let Some((numbers, other)) = comparison.split_once(" times faster than ") else { continue };
+            if numbers.split(['±', ' ']).filter(|w| !w.is_empty()).all(|w| is_value(w)) && !numbers.trim().is_empty() {
+                let label = label.clone();
+                compared += 1;
+                push(&label, row, compared, &format!("faster than {}", unquoted(other)), trimmed_range(text, numbers), Some(Unit::Times));
+            }
+            continue;
+        }
+        let Some((label, true)) = &current else { continue };
+        let label = label.clone();
+        let Some((head, rest)) = line.split_once("):") else { continue };
+        let head = format!("{head})");
+        match head.as_str() {
+            "Time (mean ± σ)" | "Time (mean)" | "Time (abs ≡)" => {
+                has_time = true;
+                let (value, bracket) = rest.split_once('[').map_or((rest, None), |(v, b)| (v, Some(b)));
+                push(&label, row, 1, &head, trimmed_range(text, value), None);
+                for part in bracket.map(|b| b.trim_end().trim_end_matches(']')).into_iter().flat_map(|b| b.split(',')) {
+                    if let Some((name, value)) = part.split_once(':') {
+                        let column = match name.trim() {
+                            "User" => 2,
+                            "System" => 3,
+                            _ => continue,
+                        };
+                        push(&label, row, column, name.trim(), trimmed_range(text, value), None);
+                    }
+                }
+            }
+            "Range (min … max)" => {
+                // `10 runs` ends the line where hyperfine counts them.
+                let words = tokens(rest);
+                let runs = match words.as_slice() {
+                    [.., count, word] if is_count(&rest[count.clone()]) && &rest[word.clone()] == "runs" => Some(count.start..word.end),
+                    _ => None,
+                };
+                let value = runs.as_ref().map_or(rest, |r| &rest[..r.start]);
+                push(&label, row, 4, &head, trimmed_range(text, value), None);
+                if let Some(r) = runs {
+                    push(&label, row, 5, "Runs", trimmed_range(text, &rest[r]), None);
+                }
+            }
+            _ => {}
+        }
+    }
+    (has_time && !cells.is_empty()).then_some(cells)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// hyperfine's console output as it prints it (1.16 and later: `Benchmark 1:`), one
+    /// benchmark with a warning line, one with its user and system times, and a summary.
+    const HYPERFINE: &str = "$ hyperfine --warmup 3 'fd -e rs' 'find . -name \\'*.rs\\''
+Benchmark 1: fd -e rs
+  Time (mean ± σ):      26.1 ms ±   1.4 ms    [User: 61.0 ms, System: 73.2 ms]
+  Range (min … max):    23.9 ms …  31.7 ms    108 runs
+
+  Warning: Statistical outliers were detected. Consider re-running this benchmark.
+
+Benchmark 2: find . -name '*.rs'
+  Time (mean ± σ):     412.5 ms ±   6.0 ms    [User: 120.4 ms, System: 290.9 ms]
+  Range (min … max):   405.1 ms … 424.8 ms    10 runs
+
+Summary
+  'fd -e rs' ran
+   15.80 ± 0.89 times faster than 'find . -name '*.rs''
+";
+
+    #[test]
+    fn hyperfine_output_gives_a_row_a_benchmark_and_the_summary_as_multiples() {
+        let cells = hyperfine_cells(HYPERFINE).unwrap();
+        let got: Vec<(usize, &str, &str, &str)> = cells.iter().map(|c| (c.row, c.row_label.as_str(), c.column_label.as_str(), text(HYPERFINE, c))).collect();
+        assert_eq!(
+            got,
+            [
+                (1, "fd -e rs", "Benchmark", "fd -e rs"),
+                (1, "fd -e rs", "Time (mean ± σ)", "26.1 ms ±   1.4 ms"),
+                (1, "fd -e rs", "User", "61.0 ms"),
+                (1, "fd -e rs", "System", "73.2 ms"),
+                (1, "fd -e rs", "Range (min … max)", "23.9 ms …  31.7 ms"),
+                (1, "fd -e rs", "Runs", "108 runs"),
+                (2, "find . -name '*.rs'", "Benchmark", "find . -name '*.rs'"),
+                (2, "find . -name '*.rs'", "Time (mean ± σ)", "412.5 ms ±   6.0 ms"),
+                (2, "find . -name '*.rs'", "User", "120.4 ms"),
+                (2, "find . -name '*.rs'", "System", "290.9 ms"),
+                (2, "find . -name '*.rs'", "Range (min … max)", "405.1 ms … 424.8 ms"),
+                (2, "find . -name '*.rs'", "Runs", "10 runs"),
+                (3, "fd -e rs", "faster than find . -name '*.rs'", "15.80 ± 0.89"),
+            ]
+        );
+        assert!(cells.iter().all(|c| c.is_name == (c.column_label == "Benchmark")));
+        assert_eq!(cells.last().unwrap().unit, Some(Unit::Times));
+        assert!(cells.iter().all(|c| c.table == 0));
+    }
+
+    /// Older and other layouts: `Benchmark #1:` (before 1.11), one run (`Time (abs ≡)`, no
+    /// range count), no user and system times, a summary on one line, and a block holding two
+    /// runs of hyperfine, each its own table. A block without a `Time` line is not hyperfine's.
+    #[test]
+    fn hyperfine_variants_read_and_other_blocks_do_not() {
+        let code = "Benchmark #1: gzip -1 -c big.fastq
+  Time (mean ± σ):     22.335 s ±  0.284 s    [User: 22.123 s, System: 0.202 s]
+  Range (min … max):   21.963 s … 22.890 s    10 runs
+Benchmark #1: make
+  Time (abs ≡):         1.024 s               [User: 0.9 s, System: 0.1 s]
+Benchmark #2: ninja
+  Time (mean):          0.51 s
+  Range (min … max):    0.49 s …  0.55 s
+Summary
+  ninja ran 2.01 times faster than make
+";
+        let cells = hyperfine_cells(code).unwrap();
+        let got: Vec<(usize, &str, &str, &str)> = cells.iter().filter(|c| !c.is_name).map(|c| (c.table, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(
+            got,
+            [
+                (0, "gzip -1 -c big.fastq", "Time (mean ± σ)", "22.335 s ±  0.284 s"),
+                (0, "gzip -1 -c big.fastq", "User", "22.123 s"),
+                (0, "gzip -1 -c big.fastq", "System", "0.202 s"),
+                (0, "gzip -1 -c big.fastq", "Range (min … max)", "21.963 s … 22.890 s"),
+                (0, "gzip -1 -c big.fastq", "Runs", "10 runs"),
+                (1, "make", "Time (abs ≡)", "1.024 s"),
+                (1, "make", "User", "0.9 s"),
+                (1, "make", "System", "0.1 s"),
+                (1, "ninja", "Time (mean)", "0.51 s"),
+                (1, "ninja", "Range (min … max)", "0.49 s …  0.55 s"),
+                (1, "ninja", "faster than make", "2.01"),
+            ]
+        );
+        assert_eq!(hyperfine_cells("Benchmark 1: x\n  took 3 ms\n"), None);
+        assert_eq!(hyperfine_cells("Benchmark results: 3 ms\n  Time (mean ± σ): 1 ms\n"), None);
+    }
 
     const TABLE: &str = "----------------------------------------------------------------------
 Benchmark                            Time             CPU   Iterations

@@ -612,12 +612,14 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
     // column's best). A row named by another field (anvil's criterion parameter `Block: 0, …`,
     // shared by three functions) still reads its ratio from any of its records.
     let row = row_selection(sources, sentence);
-    // In a column of rates (pytest-benchmark's `OPS`, calls per second), the ratio to the
-    // column's best is the row's rate over the best's, which is the best's time over the row's:
-    // the row's statistic is the divisor.
-    // pytest-benchmark computes OPS as 1 / Mean, so its ratio is one of means.
+    // Two layouts put the row's statistic below the line. In a column of rates (pytest-
+    // benchmark's `OPS`, calls per second) the ratio to the column's best is the row's rate over
+    // the best's, which is the best's time over the row's; pytest-benchmark computes OPS as
+    // 1 / Mean, so the ratio is one of means. In hyperfine's summary the row is the fastest
+    // command, and the column (`faster than b`) the one whose mean it divides by the row's.
     let rates = sentence.cell.as_ref().is_some_and(|c| c.column_label == "OPS" || c.column_label.starts_with("OPS ("));
-    let preferred = if rates { Some(Statistic::Mean) } else { preferred };
+    let row_divides = rates || sentence.cell.as_ref().is_some_and(|c| c.column_label.starts_with("faster than "));
+    let preferred = if row_divides { Some(Statistic::Mean) } else { preferred };
     let mut out = Vec::new();
     for source in sources {
         if row.as_ref().is_some_and(|r| !r.in_run(source)) {
@@ -631,11 +633,11 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
         for statistic in RATIO_STATISTICS {
             let values: Vec<f64> = timed.iter().map(|(_, s)| s.samples.statistic(statistic)).collect();
             for (i, (sel_a, a)) in timed.iter().enumerate() {
-                if row_here && !rates && !names_row(sel_a) {
+                if row_here && !row_divides && !names_row(sel_a) {
                     continue;
                 }
                 for (j, (sel_b, b)) in timed.iter().enumerate() {
-                    if a.field != b.field || values[j] <= 0.0 || (row_here && rates && !names_row(sel_b)) {
+                    if a.field != b.field || values[j] <= 0.0 || (row_here && row_divides && !names_row(sel_b)) {
                         continue;
                     }
                     let value = values[i] / values[j];
