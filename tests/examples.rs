@@ -23,6 +23,33 @@ fn stated_exit_code(example: &str) -> i32 {
     readme[at + "The audit exits ".len()..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
 }
 
+/// The number of checks an example's README states in its sentence "The audit exits N: …, M
+/// checks".
+fn stated_checks(example: &str) -> usize {
+    let readme = std::fs::read_to_string(Path::new("examples").join(example).join("README.md")).unwrap();
+    let at = readme.find("The audit exits ").unwrap_or_else(|| panic!("{example}/README.md states no exit code"));
+    let sentence = &readme[at..readme[at..].find(". ").map_or(readme.len(), |k| at + k)];
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let i = words.iter().position(|w| w.trim_end_matches([',', ';']) == "checks").unwrap_or_else(|| panic!("{example}: no check count in {sentence:?}"));
+    words[i - 1].replace(',', "").parse().unwrap_or_else(|e| panic!("{example}: {e} in {sentence:?}"))
+}
+
+/// Every example's README states the number of checks its audit runs, and a check added to or
+/// removed from the registry without the README changing fails here.
+#[test]
+fn every_example_readme_states_the_checks_its_audit_runs() {
+    for entry in std::fs::read_dir("examples").unwrap() {
+        let entry = entry.unwrap();
+        if !entry.file_type().unwrap().is_dir() {
+            continue;
+        }
+        let example = entry.file_name().into_string().unwrap();
+        let (_, review) = audit_json(&format!("examples/{example}"));
+        let checks: usize = review["registries"].as_array().unwrap().iter().flat_map(|r| r["claims"].as_array().unwrap()).map(|c| c["checks"].as_array().unwrap().len()).sum();
+        assert_eq!(checks, stated_checks(&example), "{example}/README.md states another number of checks than its audit runs");
+    }
+}
+
 #[test]
 fn llmperf_leaderboard_audits_with_its_stated_exit_code_and_eleven_wrong_cells() {
     let (code, review) = audit_json("examples/llmperf-leaderboard");
