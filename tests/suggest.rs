@@ -279,6 +279,33 @@ fn suggest_reads_a_compared_row_only_from_its_own_run() {
     assert_eq!(rows.len(), 2, "{rows:?}");
 }
 
+/// A fresh root holding `article` as `article/a.md` and the example file `evidence` under
+/// `evidence/`, with the registry `init` starts for it: what `suggest` proposes there, as text.
+fn suggested(evidence: &str, article: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("article")).unwrap();
+    std::fs::create_dir_all(root.join("evidence")).unwrap();
+    std::fs::copy(evidence, root.join("evidence").join(Path::new(evidence).file_name().unwrap())).unwrap();
+    std::fs::write(root.join("article/a.md"), article).unwrap();
+    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    (dir, out)
+}
+
+/// Pastes `proposed` into the registry `init` started and audits: the exit code and the output.
+fn paste_and_audit(root: &Path, proposed: &str) -> (i32, String) {
+    let registry = root.join("claims/a.toml");
+    let mut text = std::fs::read_to_string(&registry).unwrap();
+    text.push('\n');
+    text.push_str(proposed);
+    std::fs::write(&registry, text).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
+    (code, format!("{stdout}{stderr}"))
+}
+
 /// READMEs paste pytest-benchmark's table as a Markdown pipe table. Over great_expectations'
 /// own pytest-benchmark JSON (times in seconds), a table quoting two of its benchmarks in
 /// milliseconds, with the ratios to each column's best, is proposed a check for every number:
@@ -288,17 +315,8 @@ fn suggest_reads_a_compared_row_only_from_its_own_run() {
 /// Pasted into the registry, the proposals bind everything and hold.
 #[test]
 fn a_pytest_benchmark_pipe_table_is_proposed_its_checks_in_its_units() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    std::fs::create_dir_all(root.join("article")).unwrap();
-    std::fs::create_dir_all(root.join("evidence")).unwrap();
-    std::fs::copy("examples/great-expectations-performance/evidence/results/initial_baseline_run_1.json", root.join("evidence/initial_baseline_run_1.json")).unwrap();
     let article = "# Taxi trips\n\n| Name (time in ms) | Min | Mean | OPS | Rounds |\n|---|---|---|---|---|\n| test_taxi_trips_benchmark[1-False-V2] | 5,255.8394 (1.21) | 5,255.8394 (1.21) | 0.1903 (0.83) | 1 |\n| test_taxi_trips_benchmark[1-False-V3] | 4,358.4991 (1.0) | 4,358.4991 (1.0) | 0.2294 (1.0) | 1 |\n";
-    std::fs::write(root.join("article/ge.md"), article).unwrap();
-    let (code, _, err) = claimcheck(["init", "article/ge.md", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    let (dir, out) = suggested("examples/great-expectations-performance/evidence/results/initial_baseline_run_1.json", article);
     let proposed: toml::Table = toml::from_str(&out).unwrap();
     let claims = proposed["claim"].as_array().unwrap();
     assert_eq!(claims.len(), 14, "{out}");
@@ -322,13 +340,8 @@ fn a_pytest_benchmark_pipe_table_is_proposed_its_checks_in_its_units() {
     let dividend = expr.split('/').next().unwrap().trim();
     assert_eq!(vars[dividend]["select"]["name"].as_str(), Some("test_taxi_trips_benchmark[1-False-V3]"), "{expr}");
 
-    let registry = root.join("claims/ge.toml");
-    let mut text = std::fs::read_to_string(&registry).unwrap();
-    text.push('\n');
-    text.push_str(&out);
-    std::fs::write(&registry, text).unwrap();
-    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("14 checks: 14 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
 }
 
@@ -342,16 +355,7 @@ fn a_pytest_benchmark_pipe_table_is_proposed_its_checks_in_its_units() {
 /// they stay unbound (a `json` check can state them).
 #[test]
 fn hyperfine_console_output_is_proposed_its_checks_from_the_export() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    std::fs::create_dir_all(root.join("article")).unwrap();
-    std::fs::create_dir_all(root.join("evidence")).unwrap();
-    std::fs::copy("examples/dasel-benchmarks/evidence/data/root_object.json", root.join("evidence/root_object.json")).unwrap();
-    std::fs::write(root.join("article/h.md"), HYPERFINE_ARTICLE).unwrap();
-    let (code, _, err) = claimcheck(["init", "article/h.md", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    let (dir, out) = suggested("examples/dasel-benchmarks/evidence/data/root_object.json", HYPERFINE_ARTICLE);
     let proposed: toml::Table = toml::from_str(&out).unwrap();
     let claims = proposed["claim"].as_array().unwrap();
     let check = |row: &str, column: &str, number: &str| {
@@ -376,12 +380,7 @@ fn hyperfine_console_output_is_proposed_its_checks_from_the_export() {
     assert!(vars.values().all(|v| v["statistic"].as_str() == Some("mean")), "{ratio:?}");
     check(v2, "faster than dasel -f benchmark/data.json", "0.09");
 
-    let registry = root.join("claims/h.toml");
-    let mut text = std::fs::read_to_string(&registry).unwrap();
-    text.push('\n');
-    text.push_str(&out);
-    std::fs::write(&registry, text).unwrap();
-    let (code, stdout, _) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains("26 checks: 26 passed, 0 failed, 0 skipped, 0 errors; 8 unbound numbers"), "{stdout}");
     let unbound: Vec<&str> = stdout.lines().filter(|l| l.contains("unbound number `")).collect();
