@@ -489,9 +489,13 @@ pub(crate) fn hyperfine_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         if in_summary {
             // `'a' ran` on a line of its own, then `N ± M times faster than 'b'` lines; or, as
             // some print it, all of it on one line.
-            let (fastest, comparison) = match line.split_once(" ran") {
-                Some((a, rest)) if !rest.starts_with(|c: char| c.is_alphanumeric()) => (Some(unquoted(a).to_string()), rest.trim()),
-                _ => (None, line),
+            // A command may itself hold ` ran `: on one line, the ` ran ` is the one a speed-up
+            // follows.
+            let one_line = line.match_indices(" ran ").map(|(i, _)| i).find(|&i| line[i + 5..].trim_start().starts_with(|c: char| c.is_ascii_digit()));
+            let (fastest, comparison) = match (line.strip_suffix(" ran"), one_line) {
+                (Some(a), _) => (Some(unquoted(a).to_string()), ""),
+                (None, Some(i)) => (Some(unquoted(&line[..i]).to_string()), &line[i + 5..]),
+                (None, None) => (None, line),
             };
             if let Some(a) = fastest {
                 row += 1;
@@ -596,8 +600,8 @@ Summary
     }
 
     /// Older and other layouts: `Benchmark #1:` (before 1.11), one run (`Time (abs ≡)`, no
-    /// range count), no user and system times, a summary on one line, and a block holding two
-    /// runs of hyperfine, each its own table. A block without a `Time` line is not hyperfine's.
+    /// range count), no user and system times, a summary on one line, commands that hold
+    /// ` ran `, and a block holding three runs of hyperfine, each its own table. A block without a `Time` line is not hyperfine's.
     #[test]
     fn hyperfine_variants_read_and_other_blocks_do_not() {
         let code = "Benchmark #1: gzip -1 -c big.fastq
@@ -610,6 +614,13 @@ Benchmark #2: ninja
   Range (min … max):    0.49 s …  0.55 s
 Summary
   ninja ran 2.01 times faster than make
+Benchmark 1: ./ran grep ran
+  Time (mean ± σ):     1.0 ms ±   0.1 ms
+Benchmark 2: ./ran x
+  Time (mean ± σ):     2.0 ms ±   0.1 ms
+Summary
+  './ran grep ran' ran
+    2.00 ± 0.22 times faster than './ran x'
 ";
         let cells = hyperfine_cells(code).unwrap();
         let got: Vec<(usize, &str, &str, &str)> = cells.iter().filter(|c| !c.is_name).map(|c| (c.table, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
@@ -627,6 +638,9 @@ Summary
                 (1, "ninja", "Time (mean)", "0.51 s"),
                 (1, "ninja", "Range (min … max)", "0.49 s …  0.55 s"),
                 (1, "ninja", "faster than make", "2.01"),
+                (2, "./ran grep ran", "Time (mean ± σ)", "1.0 ms ±   0.1 ms"),
+                (2, "./ran x", "Time (mean ± σ)", "2.0 ms ±   0.1 ms"),
+                (2, "./ran grep ran", "faster than ./ran x", "2.00 ± 0.22"),
             ]
         );
         assert_eq!(hyperfine_cells("Benchmark 1: x\n  took 3 ms\n"), None);
