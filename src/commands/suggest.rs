@@ -10,11 +10,11 @@
 //! every numeric field, every statistic (median, mean, min, max, p5 … p99, stdev, count), and
 //! for a rate quoted per second (`185 tokens/s`) every per-record ratio of a plain field to a
 //! time field (`derive`). For a quoted ratio (`1.20x`), the ratio of one selection's statistic
-//! to another's of the same time field (the other way up in a column of rates, pytest-benchmark's
-//! `OPS`), as an `arith` check over two `stat` variables; for the
-//! spread written after a ratio (`1.33 ± 0.09`), no ratio but hyperfine's spread of the ratio
-//! of two means, whose ratio reproduces the ratio beside it, as an `arith` over the two means
-//! and their standard deviations.
+//! to another's of the same time field, as an `arith` check over two `stat` variables: the
+//! row's statistic on top, except where the row is the faster side (pytest-benchmark's `OPS`
+//! column, hyperfine's summary). For the spread written after a ratio (`1.33 ± 0.09`), no ratio
+//! but hyperfine's spread of the ratio of two means, whose ratio reproduces the ratio beside
+//! it, as an `arith` over the two means and their standard deviations.
 //!
 //! **How it ranks.** A candidate must reproduce the number by the audit's own matching rule, in
 //! a unit that converts to the quoted one. Candidates are then scored by what the text says
@@ -617,8 +617,7 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
     // the best's, which is the best's time over the row's; pytest-benchmark computes OPS as
     // 1 / Mean, so the ratio is one of means. In hyperfine's summary the row is the fastest
     // command, and the column (`faster than b`) the one whose mean it divides by the row's.
-    let rates = sentence.cell.as_ref().is_some_and(|c| c.column_label == "OPS" || c.column_label.starts_with("OPS ("));
-    let row_divides = rates || sentence.cell.as_ref().is_some_and(|c| c.column_label.starts_with("faster than "));
+    let row_divides = sentence.cell.as_ref().is_some_and(|c| c.column_label == "OPS" || c.column_label.starts_with("OPS (") || c.column_label.starts_with("faster than "));
     let preferred = if row_divides { Some(Statistic::Mean) } else { preferred };
     let mut out = Vec::new();
     for source in sources {

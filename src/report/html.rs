@@ -3,10 +3,11 @@
 //! renderer, with each bound sentence (or table cell) wrapped in a mark that shows its status
 //! by a symbol as well as a colour (in the article's own HTML too, a table cell's mark inside
 //! its `<td>`), and whose pop-up (on hover or keyboard focus) gives the claim's id, verdict,
-//! finding, sources and every check with its expected and observed values and its recheck. Unbound numbers are underlined; a draft's edits, changed numbers, lost
-//! claims and new sentences are marked the same way. The verdict table links to the sentences,
-//! the figures are inline SVG, and the page ends with the SHA-256 of every manuscript, registry,
-//! run manifest and figure.
+//! finding, sources and every check with its expected and observed values and its recheck.
+//! Unbound numbers are underlined; a draft's edits, changed numbers, lost claims and new
+//! sentences are marked the same way. The verdict table links to the sentences, the figures are
+//! inline SVG, and the page ends with the SHA-256 of every manuscript, registry, run manifest and
+//! figure.
 //!
 //! The page makes no request: styles, script and figures are inline, and a Content Security
 //! Policy forbids anything else (an `<img>` in the article's own HTML included).
