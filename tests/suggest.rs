@@ -417,3 +417,44 @@ Summary
     19.50 ± 0.84 times faster than 'yq --yaml-output '.' benchmark/data.yaml'
 ```
 "#;
+
+/// criterion's console output pasted into a code block, over cargo-criterion's messages of the
+/// same run (anvil's `output.json`, MIT; the output laid out from the messages' `typical`
+/// estimates as criterion prints them). Each benchmark is a row named by its id: the point
+/// estimate is proposed as the mean of the run's samples (criterion's typical estimate under
+/// flat sampling), and the interval's bounds, a bootstrap of criterion's own, are proposed
+/// nothing and stay unbound rather than matched by chance.
+#[test]
+fn criterion_console_output_is_proposed_its_estimates_and_not_its_bounds() {
+    let (dir, out) = suggested("examples/anvil-benchmarks/evidence/output.json", CRITERION_ARTICLE);
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    let numbers: Vec<&str> = claims.iter().flat_map(|c| c["check"].as_array().unwrap()).map(|k| k["number"].as_str().unwrap()).collect();
+    assert_eq!(numbers, ["4.1001 s", "3.3852 s", "1.7294 s"], "{out}");
+    for c in claims {
+        let k = &c["check"][0];
+        assert_eq!((c["cell"]["column"].as_str(), k["statistic"].as_str()), (Some("time"), Some("mean")), "{c:?}");
+        assert_eq!(k["select"]["id"].as_str(), c["cell"]["row"].as_str(), "{c:?}");
+    }
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("3 checks: 3 passed, 0 failed, 0 skipped, 0 errors; 6 unbound numbers"), "{stdout}");
+}
+
+/// The article of `criterion_console_output_is_proposed_its_estimates_and_not_its_bounds`.
+const CRITERION_ARTICLE: &str = r#"# Anvil
+
+The first three benchmarks as criterion prints them:
+
+```text
+Benchmarking Sequential Simulation/Local_Http/Blocks 14,556,786 -> 14,556,795: Analyzing
+Sequential Simulation/Local_Http/Blocks 14,556,786 -> 14,556,795
+                        time:   [4.0868 s 4.1001 s 4.1137 s]
+Benchmarking Sequential Simulation/Ipc/Blocks 14,556,786 -> 14,556,795: Analyzing
+Sequential Simulation/Ipc/Blocks 14,556,786 -> 14,556,795
+                        time:   [3.3743 s 3.3852 s 3.3962 s]
+Benchmarking Sequential Simulation/ethers-reth/Blocks 14,556,786 -> 14,556,795: Analyzing
+Sequential Simulation/ethers-reth/Blocks 14,556,786 -> 14,556,795
+                        time:   [1.7241 s 1.7294 s 1.7348 s]
+```
+"#;

@@ -18,10 +18,11 @@
 //! ```
 //!
 //! and hyperfine's (each benchmark's statistics, then a summary of speed-ups; see
-//! [`hyperfine_cells`]).
+//! [`hyperfine_cells`]) and criterion's (each benchmark's estimate within its interval; see
+//! [`criterion_cells`]).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
-//! article whose results were all in code audited as holding none. This module finds those three
+//! article whose results were all in code audited as holding none. This module finds those four
 //! layouts and gives each row's cells as a Markdown table's would be: the row named by the
 //! benchmark's name, each value under its column's header, with the unit the header states
 //! where the value does not state its own. Any other code block stays code.
@@ -56,9 +57,9 @@ pub(crate) struct ConsoleCell {
 }
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else
-/// pytest-benchmark's), or `None` when it holds none.
+/// pytest-benchmark's, hyperfine's or criterion's), or `None` when it holds none.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
-    google_benchmark_cells(code).or_else(|| pytest_benchmark_cells(code)).or_else(|| hyperfine_cells(code))
+    google_benchmark_cells(code).or_else(|| pytest_benchmark_cells(code)).or_else(|| hyperfine_cells(code)).or_else(|| criterion_cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.
@@ -550,6 +551,102 @@ pub(crate) fn hyperfine_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     (has_time && !cells.is_empty()).then_some(cells)
 }
 
+/// Lines criterion prints between its estimates that name no benchmark.
+const CRITERION_MESSAGES: &[&str] = &["Benchmarking ", "Warning:", "Found ", "Gnuplot", "Performance has", "No change", "Change within", "change:"];
+
+/// The cells of criterion's console output in `code`, or `None` when it holds none.
+///
+/// criterion prints each benchmark's estimate as a confidence interval, the point estimate
+/// between its bounds, with the id on the same line or, when long, on the line before:
+///
+/// ```text
+/// fib 20                  time:   [26.029 µs 26.251 µs 26.505 µs]
+///                         change: [-1.1% +0.3% +1.9%] (p = 0.70 > 0.05)
+/// encode/1KB_6+3
+///                         time:   [245.67 ns 256.78 ns 267.89 ns]
+///                         thrpt:  [3.73 GiB/s 3.89 GiB/s 4.07 GiB/s]
+/// ```
+///
+/// Each benchmark is a row named by its id, with a cell for each bracket under the word before
+/// it (`time`, `thrpt`, `change`); a bracket of percentages under another word follows a bare
+/// `change:` line (newer criterion) and is that change (`change › time`). Each value keeps the
+/// unit printed beside it. Warnings, outlier counts and verdicts give no cell.
+pub(crate) fn criterion_cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    let mut cells = Vec::new();
+    let mut row = 0;
+    let mut label: Option<String> = None;
+    // The last line that could name the next benchmark, with its indentation.
+    let mut candidate: Option<(Range<usize>, usize)> = None;
+    let mut after_change = false;
+    let mut has_time = false;
+    // Column 0 is a benchmark's id, its name.
+    let cell = |row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>| ConsoleCell {
+        table: 0,
+        row,
+        column,
+        row_label: row_label.to_string(),
+        column_label: column_label.to_string(),
+        range,
+        is_name: column == 0,
+        unit: None,
+        ratio: None,
+    };
+    for (start, text) in lines(code) {
+        let indent = text.len() - text.trim_start().len();
+        let line = text.trim();
+        let Some((before, bracket)) = ["time:", "thrpt:", "change:"].iter().find_map(|w| {
+            let at = text.find(&format!("{w} ")).or_else(|| text.trim_end().ends_with(w).then(|| text.trim_end().len() - w.len()))?;
+            let rest = &text[at + w.len()..];
+            let open = rest.find('[').filter(|&k| rest[..k].trim().is_empty());
+            Some((at, (w.trim_end_matches(':'), open.map(|k| at + w.len() + k))))
+        }) else {
+            if !line.is_empty() && !CRITERION_MESSAGES.iter().any(|m| line.starts_with(m)) && !line.starts_with(|c: char| c.is_ascii_digit()) {
+                candidate = Some((start + indent..start + indent + line.len(), indent));
+            }
+            continue;
+        };
+        let (word, open) = bracket;
+        let Some(open) = open else {
+            // A bare `change:` heads the changes printed below it.
+            after_change = word == "change";
+            continue;
+        };
+        let Some(close) = text[open..].find(']').map(|k| open + k) else { continue };
+        let inner = &text[open + 1..close];
+        let values: Vec<&str> = inner.split_whitespace().collect();
+        let percent = !values.is_empty() && values.iter().all(|v| v.ends_with('%'));
+        let name = text[..before].trim();
+        if word == "time" && !percent {
+            // A new benchmark: its id on this line, or the line before it.
+            let name_range = if name.is_empty() {
+                match &candidate {
+                    Some((r, at)) if *at < indent => r.clone(),
+                    _ => continue,
+                }
+            } else {
+                let at = trimmed_range(text, &text[..before]);
+                start + at.start..start + at.end
+            };
+            let id = code[name_range.clone()].to_string();
+            row += 1;
+            has_time = true;
+            after_change = false;
+            cells.push(cell(row, 0, &id, "Benchmark", name_range));
+            label = Some(id);
+        }
+        let Some(id) = &label else { continue };
+        let column_label = if percent && word != "change" { format!("change › {word}") } else { word.to_string() };
+        if percent && word != "change" && !after_change {
+            continue;
+        }
+        let range = trimmed_range(text, inner);
+        let column = cells.iter().filter(|c| c.row == row).count();
+        cells.push(cell(row, column, id, &column_label, start + range.start..start + range.end));
+        candidate = None;
+    }
+    (has_time && !cells.is_empty()).then_some(cells)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -645,6 +742,47 @@ Summary
         );
         assert_eq!(hyperfine_cells("Benchmark 1: x\n  took 3 ms\n"), None);
         assert_eq!(hyperfine_cells("Benchmark results: 3 ms\n  Time (mean ± σ): 1 ms\n"), None);
+    }
+
+    /// criterion's console output as it prints it: an id on its estimate's line and a long one
+    /// on the line before, a change with its p-value, a throughput, the newer layout's bare
+    /// `change:` over a time change and a throughput change, and the lines around them.
+    const CRITERION: &str = "Benchmarking parse/small: Warming up for 3.0000 s
+parse/small             time:   [1.6484 µs 1.6730 µs 1.7062 µs]
+                        change: [-5.2341% -4.8901% -4.5231%] (p = 0.00 < 0.05)
+                        Performance has improved.
+Found 11 outliers among 100 measurements (11.00%)
+  6 (6.00%) high mild
+encode_comparison/implementation/1KB_6+3_erasure
+                        time:   [245.67 ns 256.78 ns 267.89 ns]
+                        thrpt:  [3.73 GiB/s 3.89 GiB/s 4.07 GiB/s]
+                 change:
+                        time:   [-1.0% +0.3% +1.9%] (p = 0.70 > 0.05)
+                        thrpt:  [-1.9% -0.3% +1.0%]
+                        No change in performance detected.
+";
+
+    #[test]
+    fn criterion_output_gives_a_row_an_estimate_with_its_bounds() {
+        let cells = criterion_cells(CRITERION).unwrap();
+        let got: Vec<(usize, &str, &str, &str)> = cells.iter().map(|c| (c.row, c.row_label.as_str(), c.column_label.as_str(), text(CRITERION, c))).collect();
+        let long = "encode_comparison/implementation/1KB_6+3_erasure";
+        assert_eq!(
+            got,
+            [
+                (1, "parse/small", "Benchmark", "parse/small"),
+                (1, "parse/small", "time", "1.6484 µs 1.6730 µs 1.7062 µs"),
+                (1, "parse/small", "change", "-5.2341% -4.8901% -4.5231%"),
+                (2, long, "Benchmark", long),
+                (2, long, "time", "245.67 ns 256.78 ns 267.89 ns"),
+                (2, long, "thrpt", "3.73 GiB/s 3.89 GiB/s 4.07 GiB/s"),
+                (2, long, "change › time", "-1.0% +0.3% +1.9%"),
+                (2, long, "change › thrpt", "-1.9% -0.3% +1.0%"),
+            ]
+        );
+        assert!(cells.iter().all(|c| c.is_name == (c.column_label == "Benchmark")));
+        assert_eq!(criterion_cells("fn main() {\n    let time = [1, 2];\n}\n"), None);
+        assert_eq!(super::cells(CRITERION).map(|c| c.len()), Some(8), "the console reader finds criterion's layout");
     }
 
     const TABLE: &str = "----------------------------------------------------------------------
