@@ -579,6 +579,8 @@ pub(crate) fn criterion_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     let mut candidate: Option<(Range<usize>, usize)> = None;
     let mut after_change = false;
     let mut has_time = false;
+    // The row's cells after its id so far: each bracket is a column of its own.
+    let mut columns = 0;
     // Column 0 is a benchmark's id, its name.
     let cell = |row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>| ConsoleCell {
         table: 0,
@@ -629,6 +631,7 @@ pub(crate) fn criterion_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             };
             let id = code[name_range.clone()].to_string();
             row += 1;
+            columns = 0;
             has_time = true;
             after_change = false;
             cells.push(cell(row, 0, &id, "Benchmark", name_range));
@@ -640,8 +643,8 @@ pub(crate) fn criterion_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             continue;
         }
         let range = trimmed_range(text, inner);
-        let column = cells.iter().filter(|c| c.row == row).count();
-        cells.push(cell(row, column, id, &column_label, start + range.start..start + range.end));
+        columns += 1;
+        cells.push(cell(row, columns, id, &column_label, start + range.start..start + range.end));
         candidate = None;
     }
     (has_time && !cells.is_empty()).then_some(cells)

@@ -342,7 +342,8 @@ pub(crate) fn mark_everything(article: &Article) -> String {
     };
     let sentences = article.sentences.iter().map(|s| (s.span.start, s.span.end)).collect();
     let numbers = article.sentences.iter().flat_map(|s| s.numbers.iter().map(|n| s.source_span(&n.span))).map(|r| (r.start, r.end)).collect();
-    let inserts = article.sentences.iter().step_by(3).map(|s| (s.span.start, "<ins></ins>".to_string())).collect::<Vec<_>>();
+    let mut inserts = article.sentences.iter().step_by(3).map(|s| (s.span.start, "<ins></ins>".to_string())).collect::<Vec<_>>();
+    inserts.sort_by_key(|(o, _)| *o);
     marked_html(&article.source, &[level(sentences), level(numbers)], &inserts, &|dest| format!("<span><span data-dest=\"{}\">", esc(dest)))
 }
 
@@ -371,16 +372,7 @@ fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figu
             Event::Text(text) => {
                 if src.get(range.clone()) == Some(&*text) {
                     // The text is the source itself, so it can be cut at any mark's edge.
-                    let mut cuts: Vec<usize> = levels
-                        .iter()
-                        .flat_map(|l| l.marks.iter().flat_map(|m| [m.span.0, m.span.1]))
-                        .chain(inserts.iter().map(|(o, _)| *o))
-                        .filter(|o| *o > range.start && *o < range.end)
-                        .collect();
-                    cuts.push(range.start);
-                    cuts.push(range.end);
-                    cuts.sort();
-                    cuts.dedup();
+                    let cuts = w.cuts(range.start, range.end, |o| o);
                     for pair in cuts.windows(2) {
                         w.at(pair[0]);
                         w.out.push(Event::Text(CowStr::from(src[pair[0]..pair[1]].to_string())));
@@ -485,6 +477,24 @@ impl Writer<'_> {
         }
     }
 
+    /// Where the text `at..end` is cut: its two ends and every mark's edge and insert inside it,
+    /// each moved by `adjust`, in order. The marks of a level are sorted and never overlap, so
+    /// only those that reach into the text are looked at: a long article's text events would
+    /// otherwise each scan every mark of the article.
+    fn cuts(&self, at: usize, end: usize, adjust: impl Fn(usize) -> usize) -> Vec<usize> {
+        let mut cuts = vec![at, end];
+        for level in self.levels {
+            let first = level.marks.partition_point(|m| m.span.1 <= at);
+            let last = level.marks.partition_point(|m| m.span.0 < end);
+            cuts.extend(level.marks[first..last.max(first)].iter().flat_map(|m| [m.span.0, m.span.1]).filter(|o| *o > at && *o < end).map(&adjust));
+        }
+        let first = self.inserts.partition_point(|(o, _)| *o <= at);
+        cuts.extend(self.inserts[first..].iter().map(|(o, _)| *o).take_while(|o| *o < end).map(&adjust));
+        cuts.sort();
+        cuts.dedup();
+        cuts
+    }
+
     /// An HTML block (a table, a `<pre>`, a `<p>`), with marks wrapped around its text where
     /// that text is the source's own bytes, as the article's HTML reader read it. A mark never
     /// spans a tag: it closes before each and opens again after. Text the source does not hold
@@ -511,18 +521,7 @@ impl Writer<'_> {
                 continue;
             };
             let end = at + r.len();
-            let mut cuts: Vec<usize> = self
-                .levels
-                .iter()
-                .flat_map(|l| l.marks.iter().flat_map(|m| [m.span.0, m.span.1]))
-                .chain(self.inserts.iter().map(|(o, _)| *o))
-                .filter(|o| *o > at && *o < end)
-                .map(|o| past_entity(src, at..end, o))
-                .collect();
-            cuts.push(at);
-            cuts.push(end);
-            cuts.sort();
-            cuts.dedup();
+            let cuts = self.cuts(at, end, |o| past_entity(src, at..end, o));
             for pair in cuts.windows(2) {
                 self.at(pair[0]);
                 self.out.push(Event::Html(CowStr::from(src[pair[0]..pair[1]].to_string())));
