@@ -842,9 +842,12 @@ fn recheck_html(file: &ReviewFile, r: &RegistryReview, c: &ClaimReview, check: u
                 (_, Some(b)) if b > 0.0 => format!(", minimum ratio {b}"),
                 _ => String::new(),
             };
+            // A row that is not a MATCH says why, as the recheck's own table does: a fresh run on
+            // another card compares no absolute time.
+            let why = if row.outcome == "MATCH" || row.detail.is_empty() { String::new() } else { format!(" · {}", esc(&row.detail)) };
             let _ = write!(
                 out,
-                "<span class=\"rc\">Recheck stored in <code>{}</code> ({}): <b>{}</b>{ratio}{interval}{bound}</span>",
+                "<span class=\"rc\">Recheck stored in <code>{}</code> ({}): <b>{}</b>{ratio}{interval}{bound}{why}</span>",
                 esc(&stored.run),
                 esc(&row.what),
                 esc(&row.outcome)
