@@ -4,6 +4,7 @@ mod support;
 use support::{claimcheck, repository_copy};
 
 use serde_json::Value;
+use sha2::Digest;
 
 fn write_review(root: &std::path::Path, out: &std::path::Path) -> (i32, String) {
     let (code, stdout, stderr) = claimcheck(["review".as_ref(), "--root".as_ref(), root.as_os_str(), "--out".as_ref(), out.as_os_str()]);
@@ -96,4 +97,28 @@ fn a_reader_that_closes_early_ends_the_review_quietly() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A README's figures as GitHub shows them: a Markdown image beside the article, an HTML
+/// `<img>` from the repository's root (`/figs/a.png`, as READMEs write it), and one on the web,
+/// whose bytes are not read. Each is listed; the two files are hashed where they lie.
+#[test]
+fn figures_are_found_where_github_shows_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let article = "# Figures\n\n![Beside.](b.png)\n\n<p align=\"center\"><img src=\"/figs/a.png\"\n  alt=\"From the root\"></p>\n\n<img src=\"https://example.org/c.png\">\n";
+    for (path, bytes) in [("article/a.md", article.as_bytes()), ("article/b.png", b"b".as_slice()), ("figs/a.png", b"a".as_slice())] {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), bytes).unwrap();
+    }
+    let sha = |b: &[u8]| sha2::Sha256::digest(b).iter().map(|x| format!("{x:02x}")).collect::<String>();
+    std::fs::create_dir_all(root.join("claims")).unwrap();
+    std::fs::write(root.join("claims/a.toml"), format!("[manuscript]\npath = \"article/a.md\"\nsha256 = \"{}\"\n", sha(article.as_bytes()))).unwrap();
+    let out = root.join("review.json");
+    let (code, text) = write_review(root, &out);
+    assert_eq!(code, 0, "{text}");
+    let review: Value = serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+    let figures: Vec<(&str, Option<&str>)> = review["figures"].as_array().unwrap().iter().map(|f| (f["path"].as_str().unwrap(), f["sha256"].as_str())).collect();
+    let (a, b) = (sha(b"a"), sha(b"b"));
+    assert_eq!(figures, [("article/b.png", Some(b.as_str())), ("figs/a.png", Some(a.as_str())), ("https://example.org/c.png", None)]);
 }

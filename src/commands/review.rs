@@ -101,7 +101,13 @@ pub(crate) fn gather(ws: &Workspace) -> Result<ReviewFile, Failure> {
         let shown_at = loaded.draft_of.as_deref().unwrap_or(&article.path);
         let dir = shown_at.rsplit_once('/').map_or("", |(d, _)| d);
         for image in &article.images {
-            let path = if dir.is_empty() { image.clone() } else { format!("{dir}/{image}") };
+            // As GitHub renders a README: `/figs/a.png` is from the repository's root, and an
+            // address with a scheme is no file of it (its bytes are not read, so it has no hash).
+            let path = match image.strip_prefix('/') {
+                Some(from_root) => from_root.to_string(),
+                None if image.contains("://") || dir.is_empty() => image.clone(),
+                None => format!("{dir}/{image}"),
+            };
             let bytes = evidence.bytes(&path).ok();
             let sha256 = bytes.as_ref().map(|b| crate::hash::sha256_hex(b));
             figures.push(Figure { manuscript: article.path.clone(), path, dest: image.clone(), sha256, bytes });
