@@ -30,6 +30,13 @@ fn run(root: &Path, command: &str) -> (i32, String, String) {
     claimcheck([command.as_ref(), "--root".as_ref(), root.as_os_str()])
 }
 
+/// Every one of `lines` stands in `out`.
+fn assert_holds(out: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(out.contains(line), "no {line:?} in\n{out}");
+    }
+}
+
 /// The defect this reader fixed: an HTML table (and a paragraph of HTML) used to be no prose,
 /// so an empty registry audited clean while the whole table went unread.
 #[test]
@@ -38,14 +45,15 @@ fn an_html_table_no_claim_binds_is_unbound_at_its_digits() {
     let dir = root(article, "", "");
     let (code, stdout, stderr) = run(dir.path(), "audit");
     assert_eq!(code, 1, "{stdout}{stderr}");
-    for line in [
-        "article/bench.md:5:22: unbound number `12.3 ms`",
-        "article/bench.md:6:25: unbound number `8.1`",
-        "article/bench.md:9:9: unbound number `5.5 ms`",
-        "3 unbound numbers; needs attention",
-    ] {
-        assert!(stdout.contains(line), "no {line:?} in\n{stdout}");
-    }
+    assert_holds(
+        &stdout,
+        &[
+            "article/bench.md:5:22: unbound number `12.3 ms`",
+            "article/bench.md:6:25: unbound number `8.1`",
+            "article/bench.md:9:9: unbound number `5.5 ms`",
+            "3 unbound numbers; needs attention",
+        ],
+    );
 }
 
 const ARTICLE: &str = r#"# Bench
@@ -104,14 +112,15 @@ fn html_cells_bind_by_row_and_column_and_suggest_proposes_them() {
 
     let (code, proposed, stderr) = run(dir.path(), "suggest");
     assert_eq!(code, 0, "{stderr}");
-    for line in [
-        "cell = { row = \"A100 › fp16\", column = \"Latency (ms) › max\" }",
-        "cell = { row = \"A100 › fp32\", column = \"Latency (ms) › p50\" }",
-        "cell = { row = \"A100 › fp32\", column = \"Latency (ms) › max\" }",
-        "quote = \"On the A100, fp16 took 1.50 ms at the median.\"",
-    ] {
-        assert!(proposed.contains(line), "no {line:?} in\n{proposed}");
-    }
+    assert_holds(
+        &proposed,
+        &[
+            "cell = { row = \"A100 › fp16\", column = \"Latency (ms) › max\" }",
+            "cell = { row = \"A100 › fp32\", column = \"Latency (ms) › p50\" }",
+            "cell = { row = \"A100 › fp32\", column = \"Latency (ms) › max\" }",
+            "quote = \"On the A100, fp16 took 1.50 ms at the median.\"",
+        ],
+    );
     let registry = dir.path().join("claims/bench.toml");
     let mut text = std::fs::read_to_string(&registry).unwrap();
     text.push('\n');
@@ -141,15 +150,16 @@ fn malformed_html_is_a_located_warning() {
     let dir = root(article, "[policy]\nunbound = \"warn\"\n", "");
     let (code, stdout, stderr) = run(dir.path(), "audit");
     assert_eq!(code, 0, "{stdout}{stderr}");
-    for line in [
-        "article/bench.md:3:1: warning: `<table>` is not closed before the heading at line 6: its cells are read up to there",
-        "article/bench.md:8:1: warning: `</td>` closes no cell",
-        "article/bench.md:8:6: warning: `</tr>` closes no row",
-        "article/bench.md:8:11: warning: `</table>` closes no table",
-        "article/bench.md:4:19: unbound number `5 ms`",
-    ] {
-        assert!(stdout.contains(line), "no {line:?} in\n{stdout}");
-    }
+    assert_holds(
+        &stdout,
+        &[
+            "article/bench.md:3:1: warning: `<table>` is not closed before the heading at line 6: its cells are read up to there",
+            "article/bench.md:8:1: warning: `</td>` closes no cell",
+            "article/bench.md:8:6: warning: `</tr>` closes no row",
+            "article/bench.md:8:11: warning: `</table>` closes no table",
+            "article/bench.md:4:19: unbound number `5 ms`",
+        ],
+    );
     let (_, json, _) = claimcheck(["audit".as_ref(), "--root".as_ref(), dir.path().as_os_str(), "--format".as_ref(), "json".as_ref()]);
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     let warnings = json["registries"][0]["warnings"].as_array().unwrap();

@@ -224,20 +224,18 @@ fn pytest_name_header(text: &str) -> Option<(&str, Unit, &str)> {
 /// (`| Name (time in ms) | Min | … | Outliers | OPS | Rounds |`), as READMEs quote it: the unit
 /// of the cell's value (the first header's for a time, calls per second for `OPS`, none for a
 /// count), and whether a ratio to the column's best may follow the value (`16.8111 (1.0)`).
-/// `None` unless the first header is pytest-benchmark's and `label` is a column it prints, so
-/// that any other table keeps the units its own headers give.
-pub(crate) fn pytest_pipe_column(first_header: &str, label: &str) -> Option<(Option<Unit>, bool)> {
-    let (_, time, rest) = pytest_name_header(first_header)?;
-    if !rest.trim().is_empty() {
-        return None;
-    }
-    let (kind, unit) = pytest_column(label.trim(), &time)?;
+/// `None` unless `label` is a column pytest-benchmark prints, so that any other column keeps the
+/// unit its own header gives; `time` is the unit of the table's first header
+/// ([`pytest_pipe_time`]).
+pub(crate) fn pytest_pipe_column(time: &Unit, label: &str) -> Option<(Option<Unit>, bool)> {
+    let (kind, unit) = pytest_column(label.trim(), time)?;
     Some((unit, matches!(kind, PytestColumn::Time | PytestColumn::Ops)))
 }
 
-/// Whether a Markdown table's first header is pytest-benchmark's `Name (time in ms)`, alone.
-pub(crate) fn is_pytest_name_header(text: &str) -> bool {
-    pytest_name_header(text).is_some_and(|(_, _, rest)| rest.trim().is_empty())
+/// The time unit of a Markdown table whose first header is pytest-benchmark's `Name (time in
+/// ms)`, alone in its cell; `None` for any other table.
+pub(crate) fn pytest_pipe_time(first_header: &str) -> Option<Unit> {
+    pytest_name_header(first_header).filter(|(_, _, rest)| rest.trim().is_empty()).map(|(_, time, _)| time)
 }
 
 /// Where the ratio after a value begins in a cell's text (`16.8111 (1.0)`), if one ends it.
@@ -394,9 +392,9 @@ pub(crate) fn pytest_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     if cells.is_empty() { None } else { Some(cells) }
 }
 
-/// The command a hyperfine benchmark header names (`Benchmark 1: sleep 0.1`, or `Benchmark #1:`
-/// before hyperfine 1.11), as a range of `line`.
-fn hyperfine_benchmark(line: &str) -> Option<Range<usize>> {
+/// A hyperfine benchmark header (`Benchmark 1: sleep 0.1`, or `Benchmark #1:` before hyperfine
+/// 1.11): whether it is the first benchmark of its run, and the command as a range of `line`.
+fn hyperfine_benchmark(line: &str) -> Option<(bool, Range<usize>)> {
     let lead = line.len() - line.trim_start().len();
     let rest = line.trim_start().strip_prefix("Benchmark ")?;
     let rest = rest.strip_prefix('#').unwrap_or(rest);
@@ -404,7 +402,7 @@ fn hyperfine_benchmark(line: &str) -> Option<Range<usize>> {
     let name = rest[digits..].strip_prefix(": ").filter(|_| digits > 0)?;
     let start = line.len() - name.len();
     let end = start + name.trim_end().len();
-    (end > start && start > lead).then_some(start..end)
+    (end > start && start > lead).then_some((&rest[..digits] == "1", start..end))
 }
 
 /// `text` without the single quotes hyperfine puts around a command in its summary.
@@ -465,8 +463,7 @@ pub(crate) fn hyperfine_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     for (start, text) in lines(code) {
         let abs = |r: Range<usize>| start + r.start..start + r.end;
         let line = text.trim();
-        if let Some(name) = hyperfine_benchmark(text) {
-            let first = text.trim_start().trim_start_matches("Benchmark ").trim_start_matches('#').starts_with("1:");
+        if let Some((first, name)) = hyperfine_benchmark(text) {
             if first || table.is_none() {
                 table = Some(table.map_or(0, |t| t + 1));
                 row = 0;
@@ -597,7 +594,8 @@ pub(crate) fn criterion_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let indent = text.len() - text.trim_start().len();
         let line = text.trim();
         let Some((before, bracket)) = ["time:", "thrpt:", "change:"].iter().find_map(|w| {
-            let at = text.find(&format!("{w} ")).or_else(|| text.trim_end().ends_with(w).then(|| text.trim_end().len() - w.len()))?;
+            // The word, then a space or the end of the line.
+            let at = text.match_indices(w).map(|(i, _)| i).find(|&i| text[i + w.len()..].chars().next().is_none_or(|c| c.is_whitespace()))?;
             let rest = &text[at + w.len()..];
             let open = rest.find('[').filter(|&k| rest[..k].trim().is_empty());
             Some((at, (w.trim_end_matches(':'), open.map(|k| at + w.len() + k))))

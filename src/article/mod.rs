@@ -369,6 +369,9 @@ struct TableState {
     column: usize,
     headers: Vec<String>,
     row_label: String,
+    /// The time unit of pytest-benchmark's first header (`Name (time in ms)`), where the table
+    /// is its table pasted as pipes: read once, when the header ends.
+    pytest_time: Option<Unit>,
 }
 
 impl TableState {
@@ -386,12 +389,11 @@ impl TableState {
             // pytest-benchmark's table pasted as pipes states one unit for every time column in
             // its first header, and follows each value with its ratio to the column's best; its
             // counts take no unit, whatever a heading says.
-            let first = self.headers.first().map_or("", String::as_str);
-            if self.column == 0 && console::is_pytest_name_header(first) {
+            if self.column == 0 && self.pytest_time.is_some() {
                 // The name is a test's id, read as inline code is: `[1-False-V2]` holds
                 // parameters, not measurements, as in the console table.
                 block.code = vec![0..block.text.len()];
-            } else if let Some((unit, ratio)) = console::pytest_pipe_column(first, &column_label) {
+            } else if let Some((unit, ratio)) = self.pytest_time.as_ref().and_then(|time| console::pytest_pipe_column(time, &column_label)) {
                 block.unit = unit;
                 block.ratio_at = if ratio { console::trailing_ratio(&block.text) } else { None };
             } else {
@@ -489,7 +491,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 }
             }
             Event::Start(Tag::Table(_)) => {
-                table = Some(TableState { index: n_tables, in_head: false, row: 0, column: 0, headers: Vec::new(), row_label: String::new() });
+                table = Some(TableState { index: n_tables, in_head: false, row: 0, column: 0, headers: Vec::new(), row_label: String::new(), pytest_time: None });
                 n_tables += 1;
             }
             Event::End(TagEnd::Table) => table = None,
@@ -501,6 +503,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
             Event::End(TagEnd::TableHead) => {
                 if let Some(t) = &mut table {
                     t.in_head = false;
+                    t.pytest_time = t.headers.first().and_then(|h| console::pytest_pipe_time(h));
                 }
             }
             Event::Start(Tag::TableRow) => {

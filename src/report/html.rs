@@ -363,12 +363,11 @@ fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figu
     // pulldown-cmark hands an HTML block over a line at a time; it is marked as one text.
     let mut html_block: Vec<(CowStr, std::ops::Range<usize>)> = Vec::new();
     for (event, range) in Parser::new_ext(src, options).into_offset_iter() {
-        if let Event::Html(html) = event {
-            html_block.push((html, range));
-            continue;
+        if !matches!(event, Event::Html(_)) {
+            w.html_block(src, std::mem::take(&mut html_block));
         }
-        w.html_block(src, std::mem::take(&mut html_block));
         match event {
+            Event::Html(html) => html_block.push((html, range)),
             Event::Text(text) => {
                 if src.get(range.clone()) == Some(&*text) {
                     // The text is the source itself, so it can be cut at any mark's edge.
@@ -386,7 +385,7 @@ fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figu
                 w.at(range.start);
                 w.out.push(event);
             }
-            Event::SoftBreak | Event::HardBreak | Event::InlineHtml(_) | Event::Html(_) | Event::TaskListMarker(_) => w.out.push(event),
+            Event::SoftBreak | Event::HardBreak | Event::InlineHtml(_) | Event::TaskListMarker(_) => w.out.push(event),
             Event::Start(Tag::Image { dest_url, .. }) => {
                 w.close_all();
                 w.out.push(Event::InlineHtml(CowStr::from(figure(&dest_url))));
