@@ -117,6 +117,11 @@
 //             shown faster than the rule's at any shape (the best plain one at 1024x32768 ahead
 //             in every run by 0.4-1.1 us, INCONCLUSIVE), and streaming loads on the mixed form
 //             are shown slower.
+// Version 20 (kernels/NOTES.md):
+//   clshare   cols == 262144: rows - 1 clusters of 16 blocks, a row each, meeting in distributed
+//             shared memory, and the last row shared by every block through tagged slots (only
+//             7 clusters of 16 are resident at once on the H200); clsharep loads the shared
+//             row's first poll before the cluster meetings. Not measured yet.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
@@ -1535,6 +1540,289 @@ SLOT_KERNEL(4, 512, 2)
 SLOT_KERNEL(8, 256, 2)
 SLOT_KERNEL(4, 256, 4)
 SLOT_KERNEL(4, 1024, 1)
+
+// ---------------------------------------------------------------------------------------
+// fused, rows split over clusters of 16 blocks with the last row shared (issue 16, version
+// 20), for rows of 262144 floats. Version 12's block timelines put the slot form's loss at
+// 8x262144 in its meetings: about 0.6 us each, a round trip through the L2 after the slowest
+// row-mate, and the RMS-scaled form has two. Row-mates in one cluster meet in distributed
+// shared memory across a cluster barrier instead. A cluster of 16 one-per-SM blocks holds a
+// whole row in registers (16 values a thread), but only 7 such clusters are resident at once
+// on the H200 (version 5's occupancy query), so 8 rows cannot each have one. Here the grid is
+// rows - 1 clusters: cluster c holds row c, and the last row is shared by every block of the
+// grid (at most one float4 a thread), whose pieces meet as the slot form's do, through tagged
+// slots in global memory. Each block loads its piece of the shared row first and publishes
+// that piece's partial before its own row has arrived, so that the shared row's meeting is
+// complete, or nearly, by the time a block looks.
+// PRE false looks only after the own row's stores are issued, one poll at a time. PRE true
+// issues the first poll's loads from the last warp before the own row's cluster meetings and
+// reads them after, so their round trip overlaps those meetings; its cluster barriers arrive
+// relaxed (thread 0 fences its partials to the cluster first), so that no arrive waits for
+// those loads, and the RMS-scaled form publishes the shared row's sum before its own stores.
+// The shared row's meeting spans the grid, so every block must be resident at once: the host
+// launches this form only where rows - 1 clusters fit (the occupancy query), and a poll that
+// never completes traps instead of hanging.
+// Slot words: partials of the first meeting at [0, B) and [B, 2B), of the RMS-scaled form's
+// second at [2B, 3B), B <= 128 the grid's blocks; the tags work as in the slot form.
+
+// Polls that find a meeting incomplete this many times end the kernel with a trap: the
+// meeting's blocks were not all resident, and the launch fails instead of hanging.
+#define CLSHARE_POLL_LIMIT (1u << 22)
+#define CLSHARE_LOW (-3.402823466e38f)
+
+__device__ __forceinline__ void cluster_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); }
+__device__ __forceinline__ void fence_cluster() { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
+
+// A cluster meeting: thread 0 has written its partials to `xch`; every block sees every
+// block's after it.
+template <bool PRE>
+__device__ __forceinline__ void clshare_meet() {
+    if (PRE) {
+        if (threadIdx.x == 0) fence_cluster();
+        cluster_arrive_relaxed();
+    } else {
+        cluster_arrive();
+    }
+    cluster_wait();
+}
+
+// One pass over the first meeting's words as the polling warp loaded them (pa, pb: slot i =
+// lane + 32 k): whether all are this launch's, and their merge in (qa, qb), which is
+// (sum of squares, max) for the RMS-scaled form and the online (max, sum) for the plain one.
+template <bool RMS>
+__device__ __forceinline__ bool clshare_merge(const unsigned long long (&pa)[4], const unsigned long long (&pb)[4], int B, unsigned tag, float& qa, float& qb) {
+    const int lane = threadIdx.x & 31;
+    bool ok = true;
+    qa = RMS ? 0.f : CLSHARE_LOW;
+    qb = RMS ? NEG_INF : 0.f;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        if (lane + 32 * k < B) {
+            ok = ok && slot_is(pa[k], tag) && slot_is(pb[k], tag);
+            if (RMS) {
+                qa += slot_value(pa[k]);
+                qb = fmaxf(qb, slot_value(pb[k]));
+            } else {
+                online_merge(qa, qb, slot_value(pa[k]), slot_value(pb[k]), LOG2E);
+            }
+        }
+    }
+    return __all_sync(0xffffffffu, ok);
+}
+
+__device__ __forceinline__ void clshare_load(const unsigned long long* sa, const unsigned long long* sb, int B, unsigned long long (&pa)[4], unsigned long long (&pb)[4]) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        if (lane + 32 * k < B) {
+            pa[k] = ld_slot(sa + lane + 32 * k);
+            pb[k] = ld_slot(sb + lane + 32 * k);
+        }
+    }
+}
+
+// The polling warp's end of the first meeting: the merged statistics in row_stat, polling
+// again until every word is this launch's (the first pass's words may have been loaded
+// already, `loaded`).
+template <bool RMS>
+__device__ __forceinline__ void clshare_first(const unsigned long long* sa, const unsigned long long* sb, int B, unsigned tag, unsigned long long (&pa)[4],
+                                              unsigned long long (&pb)[4], bool loaded, float* row_stat) {
+    float qa, qb;
+    if (!loaded) clshare_load(sa, sb, B, pa, pb);
+    unsigned polls = 0;
+    while (!clshare_merge<RMS>(pa, pb, B, tag, qa, qb)) {
+        if (++polls > CLSHARE_POLL_LIMIT) __trap();
+        clshare_load(sa, sb, B, pa, pb);
+    }
+    if (RMS) {
+        qa = warp_sum(qa);
+        qb = warp_max(qb);
+    } else {
+        warp_online(qa, qb, LOG2E);
+    }
+    if ((threadIdx.x & 31) == 0) { row_stat[0] = qa; row_stat[1] = qb; }
+}
+
+// The polling warp's end of the RMS-scaled form's second meeting: the shared row's sum.
+__device__ __forceinline__ void clshare_second(const unsigned long long* sc, int B, unsigned tag2, float* row_stat) {
+    const int lane = threadIdx.x & 31;
+    float qs;
+    unsigned polls = 0;
+    for (;;) {
+        qs = 0.f;
+        bool ok = true;
+        for (int i = lane; i < B; i += 32) {
+            unsigned long long w = ld_slot(sc + i);
+            ok = ok && slot_is(w, tag2);
+            qs += slot_value(w);
+        }
+        if (__all_sync(0xffffffffu, ok)) break;
+        if (++polls > CLSHARE_POLL_LIMIT) __trap();
+    }
+    qs = warp_sum(qs);
+    if (lane == 0) row_stat[0] = qs;
+}
+
+template <bool RMS, bool PRE>
+__device__ void fused_clshare_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
+                                   int rows, int cols, float eps) {
+    constexpr int CS = 16, T = 1024, V = 4;
+    __shared__ float red[64];
+    __shared__ float xch[4];
+    __shared__ float row_stat[2];
+    cg::cluster_group cluster = cg::this_cluster();
+    const int rank = (int)cluster.block_rank();
+    const int row = blockIdx.x / CS, last = rows - 1;
+    const int B = gridDim.x, blk = blockIdx.x;
+    const int lane = threadIdx.x & 31;
+    // The polling warp: the last, so that thread 0's fences never wait for its loads.
+    const bool poller = threadIdx.x >= T - 32;
+    const unsigned long long* sa = slots;
+    const unsigned long long* sb = slots + B;
+    unsigned long long* sc = slots + 2 * (size_t)B;
+    unsigned tag = 0, tag2 = 0;
+    // Every thread of the polling warp and thread 0 (which publishes) read the tags.
+    if (poller || threadIdx.x == 0) {
+        tag = (unsigned)(ld_slot(sa + blk) >> 32) + 1;
+        if (RMS) tag2 = (unsigned)(ld_slot(sc + blk) >> 32) + 1;
+    }
+    // The shared row's float4s [lo, hi) are this block's, one a thread.
+    const int n4 = cols / 4;
+    const int lo = (int)((long long)n4 * blk / B), hi = (int)((long long)n4 * (blk + 1) / B);
+    const bool has = (int)threadIdx.x < hi - lo;
+    const size_t at = (size_t)last * n4 + lo + threadIdx.x;
+    float4 h = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (has) h = __ldcs(reinterpret_cast<const float4*>(x) + at);
+    const size_t piece = (size_t)cols / CS;
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + rank * piece);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + rank * piece);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
+    // The shared row's partial, published as soon as every thread's float4 of it has arrived.
+    // A thread without one counts as CLSHARE_LOW with nothing summed, which merges as nothing.
+    float hq = 0.f, hm = CLSHARE_LOW;
+    if (has) {
+        const float4 hv[1] = {h};
+        if (RMS) {
+            local_sq_max(hv, hq, hm);
+        } else {
+            hm = local_max(hv);
+            hq = sum4(exp4(h, hm, LOG2E));
+        }
+    }
+    if (RMS) {
+        block_sum_max(hq, hm, red);
+    } else {
+        block_online(hm, hq, LOG2E, red);
+    }
+    if (threadIdx.x == 0) {
+        st_slot(slots + blk, tag, RMS ? hq : hm);
+        st_slot(slots + B + blk, tag, RMS ? hm : hq);
+    }
+    // The own row, its row-mates meeting in distributed shared memory (fused_cluster_row).
+    float scale = 1.f, mx, s, r;
+    float sq = 0.f, m0 = 0.f;
+    if (RMS) {
+        local_sq_max(v, sq, mx);
+        block_sum_max(sq, mx, red);
+    } else {
+        m0 = local_max(v);
+        s = exp_local(v, m0);
+        mx = m0;
+        block_online(mx, s, LOG2E, red);
+    }
+    unsigned long long pa[4], pb[4];
+    if (PRE && poller) clshare_load(sa, sb, B, pa, pb);
+    if (threadIdx.x == 0) { xch[0] = RMS ? sq : mx; xch[1] = RMS ? mx : s; }
+    clshare_meet<PRE>();
+    if (RMS) {
+        float a = 0.f, b = NEG_INF;
+        if (lane < CS) {
+            const float* p = cluster.map_shared_rank(xch, lane);
+            a = p[0];
+            b = p[1];
+        }
+        sq = warp_sum(a);
+        mx = warp_max(b);
+        scale = 1.f / sqrtf(sq / cols + eps);
+        s = block_sum(exp_scaled(v, mx, scale * LOG2E), red);
+        if (threadIdx.x == 0) xch[2] = s;
+        clshare_meet<PRE>();
+        a = 0.f;
+        if (lane < CS) a = cluster.map_shared_rank(xch, lane)[2];
+        s = warp_sum(a);
+        r = 1.f / s;
+    } else {
+        float bm = mx, bs = 0.f;
+        if (lane < CS) {
+            const float* p = cluster.map_shared_rank(xch, lane);
+            bm = p[0];
+            bs = p[1];
+        }
+        warp_online(bm, bs, LOG2E);
+        mx = bm;
+        s = bs;
+        r = exp2f((m0 - mx) * LOG2E) / s;
+    }
+    // Every read of another block's partials is done: let the cluster go on, and wait for it
+    // only at the end.
+    cluster_arrive_relaxed();
+    float hscale = 1.f, hmx, hs;
+    float4 he = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (PRE && RMS) {
+        // The shared row's statistics (its first meeting's words loaded before the cluster
+        // meetings), its sum published, then the own row's stores.
+        if (poller) clshare_first<RMS>(sa, sb, B, tag, pa, pb, true, row_stat);
+        __syncthreads();
+        hmx = row_stat[1];
+        hscale = 1.f / sqrtf(row_stat[0] / cols + eps);
+        if (has) he = exp4(h, hmx, hscale * LOG2E);
+        hs = block_sum(has ? sum4(he) : 0.f, red);
+        if (threadIdx.x == 0) st_slot(sc + blk, tag2, hs);
+        store_scaled(yr, T, v, r);
+        if (poller) clshare_second(sc, B, tag2, row_stat);
+        __syncthreads();
+        hs = row_stat[0];
+    } else {
+        store_scaled(yr, T, v, r);
+        if (poller) clshare_first<RMS>(sa, sb, B, tag, pa, pb, PRE, row_stat);
+        __syncthreads();
+        if (RMS) {
+            hmx = row_stat[1];
+            hscale = 1.f / sqrtf(row_stat[0] / cols + eps);
+            if (has) he = exp4(h, hmx, hscale * LOG2E);
+            hs = block_sum(has ? sum4(he) : 0.f, red);
+            if (threadIdx.x == 0) st_slot(sc + blk, tag2, hs);
+            if (poller) clshare_second(sc, B, tag2, row_stat);
+            __syncthreads();
+            hs = row_stat[0];
+        } else {
+            hmx = row_stat[0];
+            hs = row_stat[1];
+            if (has) he = exp4(h, hmx, LOG2E);
+        }
+    }
+    if (has) __stcs(reinterpret_cast<float4*>(y) + at, times4(he, 1.f / hs));
+    if (stats && threadIdx.x == 0) {
+        if (rank == 0) record_row_stats(stats, row, scale, mx, s);
+        if (blk == 0) record_row_stats(stats, last, hscale, hmx, hs);
+    }
+    cluster_wait();
+}
+
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024, 1) fused_clshare_rms(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, float eps) {
+    fused_clshare_rows<true, false>(x, y, st, slots, rows, cols, eps);
+}
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024, 1) fused_clshare_plain(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, float eps) {
+    fused_clshare_rows<false, false>(x, y, st, slots, rows, cols, eps);
+}
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024, 1) fused_clsharep_rms(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, float eps) {
+    fused_clshare_rows<true, true>(x, y, st, slots, rows, cols, eps);
+}
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024, 1) fused_clsharep_plain(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, float eps) {
+    fused_clshare_rows<false, true>(x, y, st, slots, rows, cols, eps);
+}
 
 // ---------------------------------------------------------------------------------------
 // fused, the mixed form with its last rows split (issue 16, version 11), for cols == 32768.

@@ -120,6 +120,14 @@ pub(crate) enum Fused {
     /// streaming, 1 default write-back), launched exactly as the form it mirrors (issue 16,
     /// version 15). The rule's own pairing is among them as a control under another name.
     Hint { of: Hinted, ld: u8, st: u8 },
+    /// cols == 262144: a cluster of 16 blocks of 1024 threads for each row but the last, 16
+    /// values a thread in registers, row-mates meeting in distributed shared memory; the last
+    /// row is shared by every block of the grid, at most a float4 a thread, its pieces meeting
+    /// through tagged slots as the slot form's do (issue 16, version 20). Only `rows - 1`
+    /// clusters of 16 need be resident at once, which is what the H200 holds at 8 rows. `pre`:
+    /// the shared row's first poll is loaded before the own row's cluster meetings and read
+    /// after them, and their barriers arrive relaxed.
+    ClShare { pre: bool },
 }
 
 /// The rule forms a `Hint` form mirrors.
@@ -190,9 +198,12 @@ pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
 /// 1024}), each `Ord` form (lag 1, 2, 4), each `Fan` form (six), each `Tail` form
-/// (TAIL_FORMS) and `Last` form (LAST_FORMS); each region holds as many words as the shape's
+/// (TAIL_FORMS) and `Last` form (LAST_FORMS) and the two `ClShare` forms; each region holds as many words as the shape's
 /// largest user needs (`Fused::slot_words`).
-pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len() + LAST_FORMS.len();
+pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len() + LAST_FORMS.len() + 2;
+
+/// Blocks of a `ClShare` form's cluster (kernels/softmax.cu compiles it in).
+const CLSHARE_SIZE: usize = 16;
 
 /// The `Handoff` forms timed as candidates (issue 16, version 11): the rule's two mixed forms,
 /// each handing 66 or 132 rows to clusters of two or four blocks.
@@ -315,6 +326,7 @@ impl Fused {
             Fused::FlagD { v, threads, .. } => format!("fused_flagd_{flavour}_{v}_{threads}"),
             Fused::MixD { vr, vs, threads, .. } => format!("fused_mixd_{flavour}_{vr}_{vs}_{threads}"),
             Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
+            Fused::ClShare { pre } => format!("fused_clshare{}_{flavour}", if *pre { "p" } else { "" }),
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
             Fused::Fan { v, threads, wide } => format!("fused_fan{}_{flavour}_{v}_{threads}", if *wide { "w" } else { "" }),
             Fused::Tail { vr, vs, threads, pv, .. } => format!("fused_tail_{flavour}_{vr}_{vs}_{threads}_{pv}"),
@@ -356,7 +368,7 @@ impl Fused {
             | Fused::Tail { threads, .. }
             | Fused::Last { threads, .. }
             | Fused::Handoff { threads, .. } => *threads,
-            Fused::Split { .. } | Fused::Pipe => 1024,
+            Fused::Split { .. } | Fused::Pipe | Fused::ClShare { .. } => 1024,
             Fused::Ord { .. } => 256,
             Fused::Hint { of, .. } => of.form().threads(cols),
             Fused::Block => row_threads(cols),
@@ -420,6 +432,7 @@ impl Fused {
             Fused::Narrow { lanes, threads, .. } => rows.div_ceil(*threads as usize / lanes),
             Fused::Pair { .. } | Fused::Stag { .. } => rows / 2 * self.split(cols),
             Fused::Cluster { cs, .. } => rows * cs,
+            Fused::ClShare { .. } => rows.saturating_sub(1) * CLSHARE_SIZE,
             Fused::ClMix { .. } => rows * 2,
             // Every block holds a piece of every row.
             Fused::Ord { .. } | Fused::Fan { .. } => self.split(cols),
@@ -457,6 +470,8 @@ impl Fused {
         match self {
             Fused::Tail { tail, .. } => 1 + 3 * tail * self.pieces(cols),
             Fused::Last { tail, .. } => tail * (1 + self.pieces(cols)),
+            // Three words a block of the grid: every block holds a piece of the shared row.
+            Fused::ClShare { .. } => 3 * self.blocks(rows, cols),
             _ if self.slot_region().is_some() => 3 * rows * self.split(cols) + 5 * rows,
             _ => 0,
         }
@@ -490,6 +505,8 @@ impl Fused {
             Fused::Tail { .. } => TAIL_FORMS.iter().position(|f| f == self).map(|i| 18 + i),
             // After them, the `Last` forms: their counters only work for one piece count each.
             Fused::Last { .. } => LAST_FORMS.iter().position(|f| f == self).map(|i| 18 + TAIL_FORMS.len() + i),
+            // The last two regions.
+            Fused::ClShare { pre } => Some(SLOT_REGIONS - 2 + *pre as usize),
             _ => None,
         }
     }
@@ -514,6 +531,7 @@ impl Fused {
             Fused::FlagD { v, threads, delay } => format!("flagd{delay}-{v}x{threads}"),
             Fused::MixD { vr, vs, threads, delay } => format!("mixd{delay}-{vr}-{vs}x{threads}"),
             Fused::Slot { v, threads } => format!("slot-{v}x{threads}"),
+            Fused::ClShare { pre } => format!("clshare{}16", if *pre { "p" } else { "" }),
             Fused::Ord { lag } => format!("ord{lag}"),
             Fused::Fan { v, threads, wide } => format!("fan{}-{v}x{threads}", if *wide { "w" } else { "" }),
             Fused::Capped { of, v, threads, per_sm } => format!("{}-occ{per_sm}", of.form(*v, *threads).short()),
@@ -711,6 +729,11 @@ impl Fused {
                         }
                     }
                 }
+                // The kernel's pieces are compiled for 262144 columns; the last row needs a
+                // second row to share it with.
+                if on("clshare") && rows >= 2 {
+                    out.extend([false, true].map(|pre| Fused::ClShare { pre }));
+                }
                 if on("stag") && rows.is_multiple_of(2) {
                     for (v, threads) in [(4, 512), (2, 512), (2, 256), (2, 1024)] {
                         out.push(Fused::Stag { v, threads });
@@ -781,6 +804,10 @@ impl Fused {
             Fused::Slot { v, threads } => {
                 format!("row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through partials stored with a tag in one word", 4 * v)
             }
+            Fused::ClShare { pre } => format!(
+                "cluster of 16 blocks of 1024 threads per row but the last, 16 values per thread, partials through distributed shared memory; the last row shared by every block, at most 4 values a thread, its pieces meeting through tagged slots{}",
+                if *pre { ", the first poll loaded before the cluster meetings" } else { "" }
+            ),
             Fused::Ord { lag } => format!(
                 "cooperative blocks of 256 threads holding 4 values of every row, rows loaded in order and each stored {lag} rows later, a row's blocks meeting through the last to count"
             ),
@@ -1130,6 +1157,16 @@ impl Shape {
                     Fused::Pipe => unsafe {
                         let rows_i = rows as i32;
                         b.arg(&rows_i).arg(&eps).launch(cfg(rows.min(k.sm_count), 1024, PIPE_SHARED))?;
+                    },
+                    // The cluster shape is compiled into the kernel (__cluster_dims__). Not
+                    // cooperative: `prepare` found room for every cluster at once.
+                    Fused::ClShare { .. } => unsafe {
+                        let Some(region) = form.slot_region() else { anyhow::bail!("{form:?} has no slots") };
+                        let stride = set.slots.len() / SLOT_REGIONS;
+                        let mut slots = set.slots.slice_mut(region * stride..(region + 1) * stride);
+                        let rows_i = rows as i32;
+                        b.arg(&mut slots).arg(&rows_i).arg(&cols).arg(&eps);
+                        b.launch(cfg(form.blocks(self.rows, self.cols) as u32, 1024, 0))?;
                     },
                     // The cluster shape is compiled into the kernel (__cluster_dims__).
                     Fused::Cluster { cs, threads, .. } => unsafe {
@@ -1585,6 +1622,20 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
                     return Ok(Err(format!("{fits} blocks an SM fit, more than {per_sm}")));
                 }
             }
+            // The shared row's meeting spans the grid: every cluster must be resident at once.
+            Fused::ClShare { .. } => {
+                f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)?;
+                let need = form.blocks(rows, cols) / CLSHARE_SIZE;
+                // The polling warp reads four words a lane of each meeting.
+                if form.blocks(rows, cols) > 128 {
+                    return Ok(Err(format!("{} blocks share the last row, more than the 128 its poll covers", form.blocks(rows, cols))));
+                }
+                match f.occupancy_max_active_clusters(cfg(form.blocks(rows, cols) as u32, 1024, 0), &gpu.stream) {
+                    Ok(n) if n as usize >= need && need > 0 => {}
+                    Ok(n) => return Ok(Err(format!("{need} clusters of {CLSHARE_SIZE} blocks of 1024 threads must be resident at once, and {n} are"))),
+                    Err(e) => return Ok(Err(format!("cluster occupancy query failed: {e}"))),
+                }
+            }
             Fused::Cluster { cs, threads, .. } => {
                 if cs > 8 {
                     f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)?;
@@ -1814,6 +1865,7 @@ mod tests {
             | Fused::Stag { v, .. }
             | Fused::FlagD { v, .. }
             | Fused::Slot { v, .. } => v,
+            Fused::ClShare { .. } => 4,
             Fused::Mix { vr, vs, .. }
             | Fused::ClMix { vr, vs, .. }
             | Fused::MixP { vr, vs, .. }
@@ -1836,6 +1888,7 @@ mod tests {
         match f {
             Fused::Cluster { cs, .. } => cs,
             Fused::ClMix { .. } => 2,
+            Fused::ClShare { .. } => CLSHARE_SIZE,
             _ => f.split(cols),
         }
     }
@@ -1894,6 +1947,27 @@ mod tests {
         assert_eq!(Fused::overridden("8x262144=fanw-2x256", 8, 262144), Some(Fused::Fan { v: 2, threads: 256, wide: true }));
         assert!(Fused::candidates(64, 262144, "fan").is_empty());
         assert_eq!(Fused::overridden("8x262144=slot-4x512", 8, 262144), Some(Fused::Slot { v: 4, threads: 512 }));
+    }
+
+    #[test]
+    fn the_shared_row_forms_have_regions_of_their_own_sized_for_their_grid() {
+        let forms = [Fused::ClShare { pre: false }, Fused::ClShare { pre: true }];
+        assert_eq!(Fused::candidates(8, 262144, "clshare"), forms.to_vec());
+        assert!(Fused::candidates(1, 262144, "clshare").is_empty() && Fused::candidates(1024, 32768, "clshare").is_empty());
+        let others: Vec<usize> =
+            Fused::candidates(8, 262144, "all").into_iter().chain(TAIL_FORMS).chain(LAST_FORMS).filter(|f| !forms.contains(f)).filter_map(|f| f.slot_region()).collect();
+        for form in forms {
+            // Seven clusters of 16 for rows 0-6, and every one of their blocks holds a piece of
+            // row 7: a float4 a thread at most, so no piece outgrows a block of 1024 threads,
+            // and the polling warp's four words a lane cover every block.
+            assert_eq!(form.blocks(8, 262144), 112);
+            assert!((262144 / 4usize).div_ceil(112) <= 1024 && 112 <= 4 * 32);
+            assert_eq!(form.slot_words(8, 262144), 3 * 112);
+            let region = form.slot_region().expect("the form meets through slots");
+            assert!(region < SLOT_REGIONS && !others.contains(&region), "{form:?}: region {region} is shared");
+            assert_eq!(Fused::overridden(&format!("8x262144={}", form.short()), 8, 262144), Some(form));
+        }
+        assert_ne!(forms[0].slot_region(), forms[1].slot_region());
     }
 
     #[test]
