@@ -121,7 +121,8 @@
 //   clshare   cols == 262144: rows - 1 clusters of 16 blocks, a row each, meeting in distributed
 //             shared memory, and the last row shared by every block through tagged slots (only
 //             7 clusters of 16 are resident at once on the H200); clsharep loads the shared
-//             row's first poll before the cluster meetings. Not measured yet.
+//             row's first poll before the cluster meetings, clsharepw as clsharep with L2-only
+//             loads and write-back stores. Not measured yet.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
@@ -1559,6 +1560,9 @@ SLOT_KERNEL(4, 1024, 1)
 // reads them after, so their round trip overlaps those meetings; its cluster barriers arrive
 // relaxed (thread 0 fences its partials to the cluster first), so that no arrive waits for
 // those loads, and the RMS-scaled form publishes the shared row's sum before its own stores.
+// LD and ST are the loads' and stores' cache hints as in ld4 and st4: clshare and clsharep
+// stream as the slot form does; clsharepw is clsharep with the L2-only loads and write-back
+// stores that moved 32768x1024 and 4096x4096 in version 19.
 // The shared row's meeting spans the grid, so every block must be resident at once: the host
 // launches this form only where rows - 1 clusters fit (the occupancy query), and a poll that
 // never completes traps instead of hanging.
@@ -1663,7 +1667,7 @@ __device__ __forceinline__ void clshare_second(const unsigned long long* sc, int
     if (lane == 0) row_stat[0] = qs;
 }
 
-template <bool RMS, bool PRE>
+template <bool RMS, bool PRE, int LD = 0, int ST = 0>
 __device__ void fused_clshare_rows(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
                                    int rows, int cols, float eps) {
     constexpr int CS = 16, T = 1024, V = 4;
@@ -1692,13 +1696,13 @@ __device__ void fused_clshare_rows(const float* __restrict__ x, float* __restric
     const bool has = (int)threadIdx.x < hi - lo;
     const size_t at = (size_t)last * n4 + lo + threadIdx.x;
     float4 h = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (has) h = __ldcs(reinterpret_cast<const float4*>(x) + at);
+    if (has) h = ld4<LD>(reinterpret_cast<const float4*>(x) + at);
     const size_t piece = (size_t)cols / CS;
     const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + rank * piece);
     float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + rank * piece);
     float4 v[V];
 #pragma unroll
-    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
+    for (int k = 0; k < V; ++k) v[k] = ld4<LD>(xr + threadIdx.x + T * k);
     // The shared row's partial, published as soon as every thread's float4 of it has arrived.
     // A thread without one counts as CLSHARE_LOW with nothing summed, which merges as nothing.
     float hq = 0.f, hm = CLSHARE_LOW;
@@ -1780,12 +1784,12 @@ __device__ void fused_clshare_rows(const float* __restrict__ x, float* __restric
         if (has) he = exp4(h, hmx, hscale * LOG2E);
         hs = block_sum(has ? sum4(he) : 0.f, red);
         if (threadIdx.x == 0) st_slot(sc + blk, tag2, hs);
-        store_scaled(yr, T, v, r);
+        store_scaled<V, ST>(yr, T, v, r);
         if (poller) clshare_second(sc, B, tag2, row_stat);
         __syncthreads();
         hs = row_stat[0];
     } else {
-        store_scaled(yr, T, v, r);
+        store_scaled<V, ST>(yr, T, v, r);
         if (poller) clshare_first<RMS>(sa, sb, B, tag, pa, pb, PRE, row_stat);
         __syncthreads();
         if (RMS) {
@@ -1803,7 +1807,7 @@ __device__ void fused_clshare_rows(const float* __restrict__ x, float* __restric
             if (has) he = exp4(h, hmx, LOG2E);
         }
     }
-    if (has) __stcs(reinterpret_cast<float4*>(y) + at, times4(he, 1.f / hs));
+    if (has) st4<ST>(reinterpret_cast<float4*>(y) + at, times4(he, 1.f / hs));
     if (stats && threadIdx.x == 0) {
         if (rank == 0) record_row_stats(stats, row, scale, mx, s);
         if (blk == 0) record_row_stats(stats, last, hscale, hmx, hs);
@@ -1822,6 +1826,12 @@ extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024, 1)
 }
 extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024, 1) fused_clsharep_plain(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, float eps) {
     fused_clshare_rows<false, true>(x, y, st, slots, rows, cols, eps);
+}
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024, 1) fused_clsharepw_rms(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, float eps) {
+    fused_clshare_rows<true, true, 3, 1>(x, y, st, slots, rows, cols, eps);
+}
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024, 1) fused_clsharepw_plain(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, float eps) {
+    fused_clshare_rows<false, true, 3, 1>(x, y, st, slots, rows, cols, eps);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -126,8 +126,9 @@ pub(crate) enum Fused {
     /// through tagged slots as the slot form's do (issue 16, version 20). Only `rows - 1`
     /// clusters of 16 need be resident at once, which is what the H200 holds at 8 rows. `pre`:
     /// the shared row's first poll is loaded before the own row's cluster meetings and read
-    /// after them, and their barriers arrive relaxed.
-    ClShare { pre: bool },
+    /// after them, and their barriers arrive relaxed; `cgwb`: L2-only loads and write-back
+    /// stores instead of streaming ones (only with `pre`).
+    ClShare { pre: bool, cgwb: bool },
 }
 
 /// The rule forms a `Hint` form mirrors.
@@ -198,9 +199,9 @@ pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
 /// 1024}), each `Ord` form (lag 1, 2, 4), each `Fan` form (six), each `Tail` form
-/// (TAIL_FORMS) and `Last` form (LAST_FORMS) and the two `ClShare` forms; each region holds as many words as the shape's
+/// (TAIL_FORMS) and `Last` form (LAST_FORMS) and the three `ClShare` forms; each region holds as many words as the shape's
 /// largest user needs (`Fused::slot_words`).
-pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len() + LAST_FORMS.len() + 2;
+pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len() + LAST_FORMS.len() + 3;
 
 /// Blocks of a `ClShare` form's cluster (kernels/softmax.cu compiles it in).
 const CLSHARE_SIZE: usize = 16;
@@ -326,7 +327,7 @@ impl Fused {
             Fused::FlagD { v, threads, .. } => format!("fused_flagd_{flavour}_{v}_{threads}"),
             Fused::MixD { vr, vs, threads, .. } => format!("fused_mixd_{flavour}_{vr}_{vs}_{threads}"),
             Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
-            Fused::ClShare { pre } => format!("fused_clshare{}_{flavour}", if *pre { "p" } else { "" }),
+            Fused::ClShare { pre, cgwb } => format!("fused_clshare{}{}_{flavour}", if *pre { "p" } else { "" }, if *cgwb { "w" } else { "" }),
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
             Fused::Fan { v, threads, wide } => format!("fused_fan{}_{flavour}_{v}_{threads}", if *wide { "w" } else { "" }),
             Fused::Tail { vr, vs, threads, pv, .. } => format!("fused_tail_{flavour}_{vr}_{vs}_{threads}_{pv}"),
@@ -505,8 +506,8 @@ impl Fused {
             Fused::Tail { .. } => TAIL_FORMS.iter().position(|f| f == self).map(|i| 18 + i),
             // After them, the `Last` forms: their counters only work for one piece count each.
             Fused::Last { .. } => LAST_FORMS.iter().position(|f| f == self).map(|i| 18 + TAIL_FORMS.len() + i),
-            // The last two regions.
-            Fused::ClShare { pre } => Some(SLOT_REGIONS - 2 + *pre as usize),
+            // The last three regions.
+            Fused::ClShare { pre, cgwb } => Some(SLOT_REGIONS - 3 + *pre as usize + *cgwb as usize),
             _ => None,
         }
     }
@@ -531,7 +532,7 @@ impl Fused {
             Fused::FlagD { v, threads, delay } => format!("flagd{delay}-{v}x{threads}"),
             Fused::MixD { vr, vs, threads, delay } => format!("mixd{delay}-{vr}-{vs}x{threads}"),
             Fused::Slot { v, threads } => format!("slot-{v}x{threads}"),
-            Fused::ClShare { pre } => format!("clshare{}16", if *pre { "p" } else { "" }),
+            Fused::ClShare { pre, cgwb } => format!("clshare{}16{}", if *pre { "p" } else { "" }, if *cgwb { "-cg-wb" } else { "" }),
             Fused::Ord { lag } => format!("ord{lag}"),
             Fused::Fan { v, threads, wide } => format!("fan{}-{v}x{threads}", if *wide { "w" } else { "" }),
             Fused::Capped { of, v, threads, per_sm } => format!("{}-occ{per_sm}", of.form(*v, *threads).short()),
@@ -732,7 +733,7 @@ impl Fused {
                 // The kernel's pieces are compiled for 262144 columns; the last row needs a
                 // second row to share it with.
                 if on("clshare") && rows >= 2 {
-                    out.extend([false, true].map(|pre| Fused::ClShare { pre }));
+                    out.extend([(false, false), (true, false), (true, true)].map(|(pre, cgwb)| Fused::ClShare { pre, cgwb }));
                 }
                 if on("stag") && rows.is_multiple_of(2) {
                     for (v, threads) in [(4, 512), (2, 512), (2, 256), (2, 1024)] {
@@ -804,9 +805,10 @@ impl Fused {
             Fused::Slot { v, threads } => {
                 format!("row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through partials stored with a tag in one word", 4 * v)
             }
-            Fused::ClShare { pre } => format!(
-                "cluster of 16 blocks of 1024 threads per row but the last, 16 values per thread, partials through distributed shared memory; the last row shared by every block, at most 4 values a thread, its pieces meeting through tagged slots{}",
-                if *pre { ", the first poll loaded before the cluster meetings" } else { "" }
+            Fused::ClShare { pre, cgwb } => format!(
+                "cluster of 16 blocks of 1024 threads per row but the last, 16 values per thread, partials through distributed shared memory; the last row shared by every block, at most 4 values a thread, its pieces meeting through tagged slots{}, {}",
+                if *pre { ", the first poll loaded before the cluster meetings" } else { "" },
+                if *cgwb { "L2-only loads and write-back stores" } else { "streaming loads and stores" }
             ),
             Fused::Ord { lag } => format!(
                 "cooperative blocks of 256 threads holding 4 values of every row, rows loaded in order and each stored {lag} rows later, a row's blocks meeting through the last to count"
@@ -1951,7 +1953,7 @@ mod tests {
 
     #[test]
     fn the_shared_row_forms_have_regions_of_their_own_sized_for_their_grid() {
-        let forms = [Fused::ClShare { pre: false }, Fused::ClShare { pre: true }];
+        let forms = [Fused::ClShare { pre: false, cgwb: false }, Fused::ClShare { pre: true, cgwb: false }, Fused::ClShare { pre: true, cgwb: true }];
         assert_eq!(Fused::candidates(8, 262144, "clshare"), forms.to_vec());
         assert!(Fused::candidates(1, 262144, "clshare").is_empty() && Fused::candidates(1024, 32768, "clshare").is_empty());
         let others: Vec<usize> =
@@ -1967,7 +1969,8 @@ mod tests {
             assert!(region < SLOT_REGIONS && !others.contains(&region), "{form:?}: region {region} is shared");
             assert_eq!(Fused::overridden(&format!("8x262144={}", form.short()), 8, 262144), Some(form));
         }
-        assert_ne!(forms[0].slot_region(), forms[1].slot_region());
+        let regions: std::collections::BTreeSet<_> = forms.iter().map(|f| f.slot_region()).collect();
+        assert_eq!(regions.len(), 3);
     }
 
     #[test]
