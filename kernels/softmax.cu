@@ -789,6 +789,88 @@ extern "C" __global__ void __launch_bounds__(1024, 1) fused_pipe_plain(const flo
 __device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory"); }
 __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory"); }
 
+__device__ __forceinline__ void cluster_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); }
+__device__ __forceinline__ void fence_cluster() { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
+
+// A cluster meeting: thread 0 has written its block's partials to `xch`, and every block reads
+// every block's after it. RELAXED arrives without release semantics, thread 0 fencing its
+// partials to the cluster first, so that the arrive of a warp with loads in flight does not
+// wait for them (clshare).
+template <bool RELAXED>
+__device__ __forceinline__ void cluster_meet() {
+    if (RELAXED) {
+        if (threadIdx.x == 0) fence_cluster();
+        cluster_arrive_relaxed();
+    } else {
+        cluster_arrive();
+    }
+    cluster_wait();
+}
+
+// A row held by a cluster, each block's values in registers: what the meetings find.
+struct ClusterRow {
+    float scale = 1.f;  // 1 / rms(x), or 1 for the plain softmax
+    float mx;           // the row's maximum (of x, unscaled)
+    float s;            // the sum of the row's exponentials
+    float m0;           // the plain softmax's thread maximum its exponentials were taken at
+    float r;            // what each exponentiated value is stored times
+};
+
+// A block's partials for the cluster's first meeting, written to xch by thread 0: the sum of
+// squares and the maximum (RMS-scaled), or the online maximum and sum, the values v
+// exponentiated at the thread's own maximum (plain).
+template <bool RMS, int V>
+__device__ __forceinline__ void cluster_partials(float4 (&v)[V], float* red, float* xch, ClusterRow& c) {
+    float a, b;
+    if (RMS) {
+        local_sq_max(v, a, b);
+        block_sum_max(a, b, red);
+    } else {
+        c.m0 = local_max(v);
+        b = exp_local(v, c.m0);
+        a = c.m0;
+        block_online(a, b, LOG2E, red);
+    }
+    if (threadIdx.x == 0) { xch[0] = a; xch[1] = b; }
+}
+
+// The cluster's meetings over a row whose partials are in xch: one for the plain softmax, two
+// for the RMS-scaled one (its sum needs the scale first). On return every thread has the row's
+// statistics in c, and v holds the exponentials to be stored times c.r.
+template <bool RMS, int V, int CS, bool RELAXED>
+__device__ __forceinline__ void cluster_meetings(cg::cluster_group& cluster, float4 (&v)[V], float* red, float* xch, int cols, float eps, ClusterRow& c) {
+    const int lane = threadIdx.x & 31;
+    cluster_meet<RELAXED>();
+    if (RMS) {
+        float a = 0.f, b = NEG_INF;
+        if (lane < CS) {
+            const float* p = cluster.map_shared_rank(xch, lane);
+            a = p[0];
+            b = p[1];
+        }
+        c.mx = warp_max(b);
+        c.scale = 1.f / sqrtf(warp_sum(a) / cols + eps);
+        const float s = block_sum(exp_scaled(v, c.mx, c.scale * LOG2E), red);
+        if (threadIdx.x == 0) xch[2] = s;
+        cluster_meet<RELAXED>();
+        a = 0.f;
+        if (lane < CS) a = cluster.map_shared_rank(xch, lane)[2];
+        c.s = warp_sum(a);
+        c.r = 1.f / c.s;
+    } else {
+        float bm = c.m0, bs = 0.f;
+        if (lane < CS) {
+            const float* p = cluster.map_shared_rank(xch, lane);
+            bm = p[0];
+            bs = p[1];
+        }
+        warp_online(bm, bs, LOG2E);
+        c.mx = bm;
+        c.s = bs;
+        c.r = exp2f((c.m0 - c.mx) * LOG2E) / c.s;
+    }
+}
+
 template <bool RMS, int V, int CS>
 __device__ void fused_cluster_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, int cols, float eps) {
     __shared__ float red[64];
@@ -797,63 +879,20 @@ __device__ void fused_cluster_row(const float* __restrict__ x, float* __restrict
     const int T = blockDim.x;
     const int rank = (int)cluster.block_rank();
     const int row = blockIdx.x / CS;
-    const int lane = threadIdx.x & 31;
     const size_t piece = (size_t)cols / CS;
     const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + rank * piece);
     float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + rank * piece);
     float4 v[V];
 #pragma unroll
     for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
-    float scale = 1.f, mx, s, r;
-    if (RMS) {
-        float sq;
-        local_sq_max(v, sq, mx);
-        block_sum_max(sq, mx, red);
-        if (threadIdx.x == 0) { xch[0] = sq; xch[1] = mx; }
-        cluster_arrive();
-        cluster_wait();
-        float a = 0.f, b = NEG_INF;
-        if (lane < CS) {
-            const float* p = cluster.map_shared_rank(xch, lane);
-            a = p[0];
-            b = p[1];
-        }
-        sq = warp_sum(a);
-        mx = warp_max(b);
-        scale = 1.f / sqrtf(sq / cols + eps);
-        s = exp_scaled(v, mx, scale * LOG2E);
-        s = block_sum(s, red);
-        if (threadIdx.x == 0) xch[2] = s;
-        cluster_arrive();
-        cluster_wait();
-        a = 0.f;
-        if (lane < CS) a = cluster.map_shared_rank(xch, lane)[2];
-        s = warp_sum(a);
-        r = 1.f / s;
-    } else {
-        float m0 = local_max(v);
-        s = exp_local(v, m0);
-        mx = m0;
-        block_online(mx, s, LOG2E, red);
-        if (threadIdx.x == 0) { xch[0] = mx; xch[1] = s; }
-        cluster_arrive();
-        cluster_wait();
-        float bm = mx, bs = 0.f;
-        if (lane < CS) {
-            const float* p = cluster.map_shared_rank(xch, lane);
-            bm = p[0];
-            bs = p[1];
-        }
-        warp_online(bm, bs, LOG2E);
-        mx = bm;
-        s = bs;
-        r = exp2f((m0 - mx) * LOG2E) / s;
-    }
+    ClusterRow c;
+    cluster_partials<RMS>(v, red, xch, c);
+    cluster_meetings<RMS, V, CS, false>(cluster, v, red, xch, cols, eps, c);
     // Every read of another block's partials is done: let the cluster go on, store, then wait.
     cluster_arrive();
-    store_scaled(yr, T, v, r);
+    store_scaled(yr, T, v, c.r);
     if (stats && rank == 0 && threadIdx.x == 0) {
-        record_row_stats(stats, row, scale, mx, s);
+        record_row_stats(stats, row, c.scale, c.mx, c.s);
     }
     cluster_wait();
 }
@@ -1574,22 +1613,6 @@ SLOT_KERNEL(4, 1024, 1)
 #define CLSHARE_POLL_LIMIT (1u << 22)
 #define CLSHARE_LOW (-3.402823466e38f)
 
-__device__ __forceinline__ void cluster_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); }
-__device__ __forceinline__ void fence_cluster() { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
-
-// A cluster meeting: thread 0 has written its partials to `xch`; every block sees every
-// block's after it.
-template <bool PRE>
-__device__ __forceinline__ void clshare_meet() {
-    if (PRE) {
-        if (threadIdx.x == 0) fence_cluster();
-        cluster_arrive_relaxed();
-    } else {
-        cluster_arrive();
-    }
-    cluster_wait();
-}
-
 // One pass over the first meeting's words as the polling warp loaded them (pa, pb: slot i =
 // lane + 32 k): whether all are this launch's, and their merge in (qa, qb), which is
 // (sum of squares, max) for the RMS-scaled form and the online (max, sum) for the plain one.
@@ -1678,7 +1701,6 @@ __device__ void fused_clshare_rows(const float* __restrict__ x, float* __restric
     const int rank = (int)cluster.block_rank();
     const int row = blockIdx.x / CS, last = rows - 1;
     const int B = gridDim.x, blk = blockIdx.x;
-    const int lane = threadIdx.x & 31;
     // The polling warp: the last, so that thread 0's fences never wait for its loads.
     const bool poller = threadIdx.x >= T - 32;
     const unsigned long long* sa = slots;
@@ -1724,51 +1746,13 @@ __device__ void fused_clshare_rows(const float* __restrict__ x, float* __restric
         st_slot(slots + blk, tag, RMS ? hq : hm);
         st_slot(slots + B + blk, tag, RMS ? hm : hq);
     }
-    // The own row, its row-mates meeting in distributed shared memory (fused_cluster_row).
-    float scale = 1.f, mx, s, r;
-    float sq = 0.f, m0 = 0.f;
-    if (RMS) {
-        local_sq_max(v, sq, mx);
-        block_sum_max(sq, mx, red);
-    } else {
-        m0 = local_max(v);
-        s = exp_local(v, m0);
-        mx = m0;
-        block_online(mx, s, LOG2E, red);
-    }
+    // The own row, its row-mates meeting in distributed shared memory (fused_cluster_row),
+    // the polling warp's first loads issued in between.
+    ClusterRow c;
+    cluster_partials<RMS>(v, red, xch, c);
     unsigned long long pa[4], pb[4];
     if (PRE && poller) clshare_load(sa, sb, B, pa, pb);
-    if (threadIdx.x == 0) { xch[0] = RMS ? sq : mx; xch[1] = RMS ? mx : s; }
-    clshare_meet<PRE>();
-    if (RMS) {
-        float a = 0.f, b = NEG_INF;
-        if (lane < CS) {
-            const float* p = cluster.map_shared_rank(xch, lane);
-            a = p[0];
-            b = p[1];
-        }
-        sq = warp_sum(a);
-        mx = warp_max(b);
-        scale = 1.f / sqrtf(sq / cols + eps);
-        s = block_sum(exp_scaled(v, mx, scale * LOG2E), red);
-        if (threadIdx.x == 0) xch[2] = s;
-        clshare_meet<PRE>();
-        a = 0.f;
-        if (lane < CS) a = cluster.map_shared_rank(xch, lane)[2];
-        s = warp_sum(a);
-        r = 1.f / s;
-    } else {
-        float bm = mx, bs = 0.f;
-        if (lane < CS) {
-            const float* p = cluster.map_shared_rank(xch, lane);
-            bm = p[0];
-            bs = p[1];
-        }
-        warp_online(bm, bs, LOG2E);
-        mx = bm;
-        s = bs;
-        r = exp2f((m0 - mx) * LOG2E) / s;
-    }
+    cluster_meetings<RMS, V, CS, PRE>(cluster, v, red, xch, cols, eps, c);
     // Every read of another block's partials is done: let the cluster go on, and wait for it
     // only at the end.
     cluster_arrive_relaxed();
@@ -1784,12 +1768,12 @@ __device__ void fused_clshare_rows(const float* __restrict__ x, float* __restric
         if (has) he = exp4(h, hmx, hscale * LOG2E);
         hs = block_sum(has ? sum4(he) : 0.f, red);
         if (threadIdx.x == 0) st_slot(sc + blk, tag2, hs);
-        store_scaled<V, ST>(yr, T, v, r);
+        store_scaled<V, ST>(yr, T, v, c.r);
         if (poller) clshare_second(sc, B, tag2, row_stat);
         __syncthreads();
         hs = row_stat[0];
     } else {
-        store_scaled<V, ST>(yr, T, v, r);
+        store_scaled<V, ST>(yr, T, v, c.r);
         if (poller) clshare_first<RMS>(sa, sb, B, tag, pa, pb, PRE, row_stat);
         __syncthreads();
         if (RMS) {
@@ -1809,7 +1793,7 @@ __device__ void fused_clshare_rows(const float* __restrict__ x, float* __restric
     }
     if (has) st4<ST>(reinterpret_cast<float4*>(y) + at, times4(he, 1.f / hs));
     if (stats && threadIdx.x == 0) {
-        if (rank == 0) record_row_stats(stats, row, scale, mx, s);
+        if (rank == 0) record_row_stats(stats, row, c.scale, c.mx, c.s);
         if (blk == 0) record_row_stats(stats, last, hscale, hmx, hs);
     }
     cluster_wait();
