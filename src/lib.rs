@@ -34,8 +34,9 @@
 //!   draft (registries of identical text, copies of one another, are parsed once per load).
 //! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, table
 //!   cells with their row, column and the unit their header implies (a Google Benchmark or
-//!   pytest-benchmark console table, or hyperfine's or criterion's output, pasted in a code
-//!   block read as one, `article::console`; pytest-benchmark's table pasted as pipes read with
+//!   pytest-benchmark console table, or hyperfine's, criterion's or `go test -bench`'s output,
+//!   pasted in a code block read as one, `article::console`, which takes Go's lines apart by the
+//!   `go-bench` evidence reader's own rule; pytest-benchmark's table pasted as pipes read with
 //!   its units; an HTML table's `<td>` and `<th>` cells, with row and column spans, and other
 //!   HTML text as prose, `article::html`, which locates what it cannot read as warnings), and
 //!   the images it shows, Markdown's and `<img>`;

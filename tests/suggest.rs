@@ -460,3 +460,66 @@ Sequential Simulation/ethers-reth/Blocks 14,556,786 -> 14,556,795
                         time:   [1.7241 s 1.7294 s 1.7348 s]
 ```
 "#;
+
+/// `go test -bench . -benchmem` output pasted into a code block, over the file the same run
+/// wrote (`tests/fixtures/harness/go-bench/one.txt`, run on this project's machine). A run of
+/// `-count 1` gives each benchmark one record, so each value is proposed as that line's
+/// value: the median of its benchmark's one `time_ns`, `mb_per_s`, `bytes_per_op` or
+/// `allocs_per_op`, the column's unit naming the field (`0 B/op` is the bytes, not the equal
+/// allocations), and the count as `iterations`. Pasted into the registry, every check holds.
+#[test]
+fn go_benchmark_output_is_proposed_each_line_s_values() {
+    let evidence = "tests/fixtures/harness/go-bench/one.txt";
+    let pasted = std::fs::read_to_string(evidence).unwrap();
+    let article = format!("# Sum\n\nOne run of each benchmark:\n\n```text\n{pasted}```\n");
+    let (dir, out) = suggested(evidence, &article);
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    assert_eq!(claims.len(), 14, "{out}");
+    let check = |row: &str, column: &str| {
+        let claim = claims
+            .iter()
+            .find(|c| c["cell"]["row"].as_str() == Some(row) && c["cell"]["column"].as_str() == Some(column))
+            .unwrap_or_else(|| panic!("nothing proposed for {row} › {column}:\n{out}"));
+        let k = &claim["check"][0];
+        (
+            k["number"].as_str().unwrap().to_string(),
+            k["format"].as_str().unwrap().to_string(),
+            k["select"]["name"].as_str().unwrap().to_string(),
+            k["field"].as_str().unwrap().to_string(),
+            k["statistic"].as_str().unwrap().to_string(),
+        )
+    };
+    let expect = |number: &str, name: &str, field: &str| (number.to_string(), "go-bench".to_string(), name.to_string(), field.to_string(), "median".to_string());
+    let sum = "BenchmarkSum/n=64";
+    assert_eq!(check(sum, "ns/op"), expect("13.46", sum, "time_ns"));
+    assert_eq!(check(sum, "MB/s"), expect("38036.85", sum, "mb_per_s"));
+    assert_eq!(check(sum, "B/op"), expect("0", sum, "bytes_per_op"));
+    assert_eq!(check(sum, "allocs/op"), expect("0", sum, "allocs_per_op"));
+    assert_eq!(check(sum, "Iterations"), expect("88800712", sum, "iterations"));
+    assert_eq!(check("BenchmarkItoa", "B/op"), expect("8", "BenchmarkItoa", "bytes_per_op"));
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("14 checks: 14 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+}
+
+/// An article that quotes one number per benchmark of a `-count 5` run
+/// (`tests/fixtures/harness/go-bench/count5.txt`), under a column that names the median: the
+/// median of the benchmark's five `time_ns` samples is proposed, not their mean, which rounds
+/// elsewhere (13.30 and 15.81), and the checks hold.
+#[test]
+fn a_median_of_a_go_count_run_is_proposed_from_its_samples() {
+    let article = "# Sum\n\n| Benchmark | Median time (ns) |\n|---|---|\n| `BenchmarkSum/n=64` | 13.31 |\n| BenchmarkItoa | 15.84 |\n";
+    let (dir, out) = suggested("tests/fixtures/harness/go-bench/count5.txt", article);
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    assert_eq!(claims.len(), 2, "{out}");
+    for c in claims {
+        let k = &c["check"][0];
+        assert_eq!((k["field"].as_str(), k["statistic"].as_str(), k["format"].as_str()), (Some("time_ns"), Some("median"), Some("go-bench")), "{c:?}");
+        assert_eq!(k["select"]["name"].as_str(), c["cell"]["row"].as_str(), "{c:?}");
+    }
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("2 checks: 2 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+}

@@ -18,11 +18,12 @@
 //! ```
 //!
 //! and hyperfine's (each benchmark's statistics, then a summary of speed-ups; see
-//! [`hyperfine_cells`]) and criterion's (each benchmark's estimate within its interval; see
-//! [`criterion_cells`]).
+//! [`hyperfine_cells`]), criterion's (each benchmark's estimate within its interval; see
+//! [`criterion_cells`]) and Go's `go test -bench` lines (a value and unit a metric; see
+//! [`go_bench_cells`]).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
-//! article whose results were all in code audited as holding none. This module finds those four
+//! article whose results were all in code audited as holding none. This module finds those five
 //! layouts and gives each row's cells as a Markdown table's would be: the row named by the
 //! benchmark's name, each value under its column's header, with the unit the header states
 //! where the value does not state its own. Any other code block stays code.
@@ -30,6 +31,7 @@
 use std::ops::Range;
 
 use super::numbers::Unit;
+use crate::evidence::readers::go_bench::{self, Line};
 
 /// One cell of a console table: where it stands, and its bytes in the code block's text.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,9 +59,9 @@ pub(crate) struct ConsoleCell {
 }
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else
-/// pytest-benchmark's, hyperfine's or criterion's), or `None` when it holds none.
+/// pytest-benchmark's, hyperfine's, criterion's or Go's), or `None` when it holds none.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
-    google_benchmark_cells(code).or_else(|| pytest_benchmark_cells(code)).or_else(|| hyperfine_cells(code)).or_else(|| criterion_cells(code))
+    google_benchmark_cells(code).or_else(|| pytest_benchmark_cells(code)).or_else(|| hyperfine_cells(code)).or_else(|| criterion_cells(code)).or_else(|| go_bench_cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.
@@ -502,7 +504,7 @@ pub(crate) fn hyperfine_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             }
             let Some((label, false)) = &current else { continue };
             let Some((numbers, other)) = comparison.split_once(" times faster than ") else { continue };
-            if numbers.split(['±', ' ']).filter(|w| !w.is_empty()).all(|w| is_value(w)) && !numbers.trim().is_empty() {
+            if numbers.split(['±', ' ']).filter(|w| !w.is_empty()).all(is_value) && !numbers.trim().is_empty() {
                 let label = label.clone();
                 compared += 1;
                 push(&label, row, compared, &format!("faster than {}", unquoted(other)), trimmed_range(text, numbers), Some(Unit::Times));
@@ -646,6 +648,86 @@ pub(crate) fn criterion_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         candidate = None;
     }
     (has_time && !cells.is_empty()).then_some(cells)
+}
+
+/// The unit of a value Go prints with `unit`, as a table cell states it: `ns/op` a time in
+/// nanoseconds, `B/op` bytes, `MB/s` megabytes per second (Go's are 10⁶ bytes, as
+/// [`Unit::MbPerS`]'s), and any other unit (`allocs/op`, a `b.ReportMetric` unit) a free unit
+/// that matches only itself.
+fn go_unit(unit: &str) -> Unit {
+    match unit {
+        "ns/op" => Unit::Ns,
+        "B/op" => Unit::Bytes,
+        "MB/s" => Unit::MbPerS,
+        other => Unit::Other(other.into()),
+    }
+}
+
+/// The cells of Go benchmark output in `code`, or `None` when it holds no result line.
+///
+/// `go test -bench . -benchmem` prints one line per run of a benchmark, with a value and its
+/// unit for each metric:
+///
+/// ```text
+/// goos: linux
+/// BenchmarkDecode/size=1k-8     1000000          1234 ns/op         512 B/op           3 allocs/op
+/// ```
+///
+/// Each result line is a row named by the benchmark's name without its `-N` GOMAXPROCS suffix,
+/// as the `go-bench` evidence reader records it (`crate::evidence::readers::go_bench`, whose
+/// rule reads the line here too), so that a row's name selects its records. Its cells are the
+/// iteration count under `Iterations` and each value under its unit as printed (`ns/op`,
+/// `B/op`, `allocs/op`, `MB/s`), in the unit that one states (`ns/op` a time in ns). The cell
+/// is the value alone: its unit is the column's, as under a table header that states one. A
+/// result line broken after its count (edited by hand) gives its name and the rest of its line
+/// under `Iterations`, so that a number in it is still read. Configuration lines (`goos:`,
+/// `cpu:`), `PASS` and `ok` give no cell. The lines of a benchmark run `-count N` times (or
+/// at several `-cpu` values) are rows of one name, which a `cell` cannot tell apart; an article
+/// that quotes one statistic per benchmark binds each.
+pub(crate) fn go_bench_cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    let mut cells = Vec::new();
+    let mut row = 0;
+    for (start, text) in lines(code) {
+        let abs = |r: &Range<usize>| start + r.start..start + r.end;
+        let (name, rest) = match go_bench::result_line(text) {
+            Line::Result(r) => (r.name.clone(), Ok(r)),
+            Line::Broken { printed, name, .. } => (name, Err(printed)),
+            Line::Other => continue,
+        };
+        row += 1;
+        let label = text[name.clone()].to_string();
+        let cell = |column: usize, column_label: &str, range: Range<usize>, unit: Option<Unit>| ConsoleCell {
+            table: 0,
+            row,
+            column,
+            row_label: label.clone(),
+            column_label: column_label.to_string(),
+            range,
+            is_name: column == 0,
+            unit,
+            ratio: None,
+        };
+        match rest {
+            Ok(r) => {
+                // The name is the printed word, suffix and all: the suffix is no measurement either.
+                cells.push(cell(0, "Benchmark", abs(&r.printed), None));
+                cells.push(cell(1, "Iterations", abs(&r.iterations), None));
+                for (k, (value, unit)) in r.pairs.iter().enumerate() {
+                    let unit_text = &text[unit.clone()];
+                    cells.push(cell(k + 2, unit_text, abs(value), Some(go_unit(unit_text))));
+                }
+            }
+            Err(printed) => {
+                cells.push(cell(0, "Benchmark", abs(&printed), None));
+                let rest = &text[printed.end..];
+                let at = trimmed_range(text, rest);
+                if !at.is_empty() {
+                    cells.push(cell(1, "Iterations", abs(&at), None));
+                }
+            }
+        }
+    }
+    if cells.is_empty() { None } else { Some(cells) }
 }
 
 #[cfg(test)]
@@ -937,5 +1019,64 @@ test_c           9.0000  9.0000
         assert_eq!(got, [(1, "Name (time in ms)", "test_a"), (1, "Min", "1.5000"), (1, "Max", "2.0000"), (2, "Name (time in ms)", "test_b"), (2, "Min", "about 3 ms")]);
         assert_eq!(pytest_benchmark_cells("Name (time in s) Min Fastest\nt 1.0 2.0\n"), None);
         assert_eq!(pytest_benchmark_cells("Name (time in hours) Min\nt 1.0\n"), None);
+    }
+
+    /// `go test -bench . -benchmem` as it printed it on this project's machine (the
+    /// `go-bench/one.txt` fixture), with a `-v` line announcing a benchmark, a failure after a
+    /// name, and a line edited by hand: each result line a row named by the benchmark without
+    /// its `-N` suffix, each value a cell under its unit in the unit that states.
+    const GO: &str = "goos: linux
+goarch: amd64
+pkg: example.com/sum
+cpu: AMD EPYC
+BenchmarkSum/n=64
+BenchmarkSum/n=64-2         \t88800712\t        13.46 ns/op\t38036.85 MB/s\t       0 B/op\t       0 allocs/op
+BenchmarkSum/n=1024-2       \t 4722308\t       253.0 ns/op\t32376.18 MB/s\t       0 B/op\t       0 allocs/op
+BenchmarkItoa-2             \t69532087\t        16.50 ns/op\t       8 B/op\t       1 allocs/op
+BenchmarkBad-2              \t--- FAIL: BenchmarkBad-2
+BenchmarkEdited-2           \t 1000\t about 20 ns/op
+PASS
+ok  \texample.com/sum\t3.836s
+";
+
+    #[test]
+    fn go_benchmark_output_gives_a_row_a_result_line_and_a_cell_a_value() {
+        let cells = go_bench_cells(GO).unwrap();
+        let got: Vec<(usize, &str, &str, &str, Option<Unit>)> =
+            cells.iter().filter(|c| c.row == 1 || c.row >= 3).map(|c| (c.row, c.row_label.as_str(), c.column_label.as_str(), text(GO, c), c.unit.clone())).collect();
+        let ns = Some(Unit::Ns);
+        let allocs = Some(Unit::Other("allocs/op".into()));
+        assert_eq!(
+            got,
+            [
+                (1, "BenchmarkSum/n=64", "Benchmark", "BenchmarkSum/n=64-2", None),
+                (1, "BenchmarkSum/n=64", "Iterations", "88800712", None),
+                (1, "BenchmarkSum/n=64", "ns/op", "13.46", ns.clone()),
+                (1, "BenchmarkSum/n=64", "MB/s", "38036.85", Some(Unit::MbPerS)),
+                (1, "BenchmarkSum/n=64", "B/op", "0", Some(Unit::Bytes)),
+                (1, "BenchmarkSum/n=64", "allocs/op", "0", allocs.clone()),
+                (3, "BenchmarkItoa", "Benchmark", "BenchmarkItoa-2", None),
+                (3, "BenchmarkItoa", "Iterations", "69532087", None),
+                (3, "BenchmarkItoa", "ns/op", "16.50", ns),
+                (3, "BenchmarkItoa", "B/op", "8", Some(Unit::Bytes)),
+                (3, "BenchmarkItoa", "allocs/op", "1", allocs),
+                (4, "BenchmarkEdited", "Benchmark", "BenchmarkEdited-2", None),
+                (4, "BenchmarkEdited", "Iterations", "1000\t about 20 ns/op", None),
+            ]
+        );
+        assert!(cells.iter().all(|c| c.is_name == (c.column == 0) && c.table == 0));
+        assert_eq!(cells.iter().filter(|c| c.row == 2).count(), 6);
+        assert_eq!(super::cells(GO).map(|c| c.len()), Some(19), "the console reader finds Go's layout");
+    }
+
+    /// Text that only resembles Go's output gives no cell: criterion's `Benchmarking` lines,
+    /// hyperfine's `Benchmark 1:`, a name announced alone, and prose.
+    #[test]
+    fn other_code_is_not_go_output() {
+        assert_eq!(go_bench_cells("Benchmarking parse/small: Warming up for 3.0000 s\n"), None);
+        assert_eq!(go_bench_cells("Benchmark 1: sleep 0.1\n"), None);
+        assert_eq!(go_bench_cells("BenchmarkX-8\nPASS\nok  \tpkg\t1.2s\n"), None);
+        assert_eq!(go_bench_cells("go test -bench . -count 10 > old.txt\n"), None);
+        assert_eq!(super::cells(HYPERFINE).map(|c| c.len()), hyperfine_cells(HYPERFINE).map(|c| c.len()));
     }
 }

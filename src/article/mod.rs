@@ -392,7 +392,7 @@ impl TableState {
             if self.column == 0 && self.pytest_time.is_some() {
                 // The name is a test's id, read as inline code is: `[1-False-V2]` holds
                 // parameters, not measurements, as in the console table.
-                block.code = vec![0..block.text.len()];
+                block.code = vec![std::ops::Range { start: 0, end: block.text.len() }];
             } else if let Some((unit, ratio)) = self.pytest_time.as_ref().and_then(|time| console::pytest_pipe_column(time, &column_label)) {
                 block.unit = unit;
                 block.ratio_at = if ratio { console::trailing_ratio(&block.text) } else { None };
@@ -785,6 +785,25 @@ mod tests {
         assert!(cell("BM_Sum/64", "Benchmark").numbers.is_empty());
         let c = time.cell.as_ref().unwrap();
         assert_eq!((c.table, c.row, c.column), (0, 2, 1));
+    }
+
+    /// Go's `go test -bench` lines pasted in a code block: each value a cell at its own bytes of
+    /// the source, read in the unit its unit states, and the benchmark's name giving no number.
+    #[test]
+    fn go_benchmark_output_in_code_reads_as_a_table_with_units() {
+        let md = "## Sum\n\n```\ngoos: linux\nBenchmarkSum/n=64-2    \t88800712\t  13.46 ns/op\t38036.85 MB/s\t  0 B/op\t  0 allocs/op\nPASS\n```\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        let cell = |column: &str| a.sentences.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.row_label == "BenchmarkSum/n=64" && c.column_label == column)).unwrap();
+        let read = |s: &Sentence| s.numbers.iter().map(|n| (n.value, n.unit.clone())).collect::<Vec<_>>();
+        let time = cell("ns/op");
+        assert_eq!((time.text.as_str(), &md[time.span.clone()], time.line), ("13.46", "13.46", 5));
+        assert_eq!(read(time), [(13.46, Some(Unit::Ns))]);
+        assert_eq!(read(cell("MB/s")), [(38036.85, Some(Unit::MbPerS))]);
+        assert_eq!(read(cell("B/op")), [(0.0, Some(Unit::Bytes))]);
+        assert_eq!(read(cell("allocs/op")), [(0.0, Some(Unit::Other("allocs/op".into())))]);
+        assert_eq!(read(cell("Iterations")), [(88800712.0, None)]);
+        assert!(cell("Benchmark").numbers.is_empty());
+        assert_eq!(a.word_count, 1);
     }
 
     /// great_expectations' contributing guide quotes `pytest-benchmark compare` as it printed

@@ -23,8 +23,9 @@
 //!
 //! The samples may be in any format claimcheck reads (`format`: `jsonl`, `json` with the array
 //! at `records = "a.b"`, `csv`, `tsv`, `criterion`, `cargo-criterion`, `google-benchmark`,
-//! `nvbench`, `hyperfine`, `pytest-benchmark`; detected from the file when absent). `where`
-//! filters records beyond `select`'s equalities, and `derive` computes a field per record:
+//! `nvbench`, `hyperfine`, `pytest-benchmark`, `go-bench`; detected from the file when
+//! absent). `where` filters records beyond `select`'s equalities, and `derive` computes a
+//! field per record:
 //!
 //! ```toml
 //! samples = "evidence/raw_data/groq_70b.json"

@@ -36,7 +36,7 @@ use crate::checks::filter::Filter;
 use crate::checks::units;
 use crate::commands::audit;
 use crate::evidence::jsonl::{Jsonl, Record, Scalar};
-use crate::evidence::readers::Format;
+use crate::evidence::readers::{Format, go_bench};
 use crate::evidence::store::Evidence;
 use crate::paths::Kind;
 use crate::registry::Registry;
@@ -329,16 +329,23 @@ fn name_field(format: Format) -> Option<&'static str> {
     match format {
         Format::Hyperfine => Some("command"),
         Format::Criterion | Format::CargoCriterion => Some("id"),
-        Format::GoogleBenchmark | Format::PytestBenchmark => Some("name"),
+        Format::GoogleBenchmark | Format::PytestBenchmark | Format::GoBench => Some("name"),
         Format::Nvbench => Some("benchmark"),
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }
 
 /// The main time field of a harness format, which a registry would read first.
+///
+/// Go's `ns/op` is `time_ns`. A console row pasted from a run of `-count 1` is its benchmark's
+/// one record, so every statistic of the row's selection is that line's value, and the median,
+/// first of [`STATISTICS`], is proposed. Where an article quotes one number per benchmark of a
+/// `-count N` run, it is ranked as every harness's is: a statistic the text names first, else
+/// the one nearest the quoted value, the median before the mean where both round to it (the
+/// median is also what benchstat reports).
 fn primary_field(format: Format) -> Option<&'static str> {
     match format {
-        Format::Criterion | Format::CargoCriterion => Some("time_ns"),
+        Format::Criterion | Format::CargoCriterion | Format::GoBench => Some("time_ns"),
         Format::GoogleBenchmark => Some("real_time_ns"),
         Format::Nvbench => Some("gpu_time_s"),
         Format::Hyperfine | Format::PytestBenchmark => Some("time_s"),
@@ -515,6 +522,9 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
                     }
                     if series.primary {
                         score += 0.5;
+                    }
+                    if column_is_go_unit(source.format, sentence, series) {
+                        score += 5.0;
                     }
                     if series.derive.is_some() {
                         score -= 0.5;
@@ -873,6 +883,15 @@ fn names_field(context: &BTreeSet<String>, series: &Series) -> bool {
         [only] if series.derive.is_none() => context.contains(*only) && named_statistics(&BTreeSet::from([(*only).clone()])).contains("count"),
         _ => false,
     }
+}
+
+/// Whether a cell's column is the unit of Go's output whose values `series` holds: a pasted
+/// `go test -bench` line puts each value under its unit as printed (`B/op`), and the go-bench
+/// reader records that unit's values under one field (`bytes_per_op`), so the column names the
+/// field as plainly as a header that spells it. Without this, `0 B/op` would tie between the
+/// bytes and the allocations of a benchmark that allocates nothing.
+fn column_is_go_unit(format: Format, sentence: &Sentence, series: &Series) -> bool {
+    format == Format::GoBench && series.derive.is_none() && sentence.cell.as_ref().is_some_and(|c| go_bench::metric_field(&c.column_label) == series.field)
 }
 
 /// A statistic as [`named_statistics`] writes it.

@@ -1,6 +1,7 @@
 //! `recheck --fresh PATH` for the output of another harness (hyperfine, criterion, Google
-//! Benchmark, nvbench, pytest-benchmark, or records in JSON, JSONL, CSV, TSV): the user reran
-//! their own benchmark and asks which quoted latencies and orderings still hold. PATH is a
+//! Benchmark, nvbench, pytest-benchmark, Go's `go test -bench`, or records in JSON, JSONL, CSV,
+//! TSV): the user reran their own benchmark and asks which quoted latencies and orderings
+//! still hold. PATH is a
 //! file or a folder; each accepted evidence file a latency or an ordering reads is paired with
 //! a fresh one by `--map
 //! ACCEPTED=FRESH`, else by the same relative layout under the folder (the accepted file's path

@@ -17,6 +17,7 @@
 //! | `nvbench` | `--jsonbin` JSON and its float32 sample files | one per sample: `benchmark`, `state`, `device`, axis values, `sample`, `gpu_time_s` |
 //! | `hyperfine` | `--export-json` | one per run: `command`, `parameter_<name>`, `run`, `time_s`, `exit_code` |
 //! | `pytest-benchmark` | `--benchmark-json` | one per round: `name`, `fullname`, `group`, `param`, `param_<k>`, `round`, `iterations`, `time_s` |
+//! | `go-bench` | `go test -bench . -count N` output (text) | one per result line: `name`, `procs`, `iterations`, `sample`, `time_ns`, `bytes_per_op`, `allocs_per_op`, `mb_per_s`, other units, configuration (`goos`, `pkg`, `cpu`, …) |
 //!
 //! `src/readers/README.md` lists every field of every harness format with its meaning.
 //!
@@ -33,6 +34,7 @@
 mod cargo_criterion;
 mod criterion;
 pub(crate) mod delimited;
+pub(crate) mod go_bench;
 mod google_benchmark;
 mod hyperfine;
 mod json;
@@ -62,6 +64,7 @@ pub(crate) enum Format {
     Nvbench,
     Hyperfine,
     PytestBenchmark,
+    GoBench,
 }
 
 /// How the format of a file was chosen.
@@ -137,12 +140,13 @@ pub(crate) fn read_with(
         Format::Nvbench => nvbench::read(&src, &doc()?, sidecar)?,
         Format::Hyperfine => hyperfine::read(&src, &doc()?)?,
         Format::PytestBenchmark => pytest_benchmark::read(&src, &doc()?)?,
+        Format::GoBench => go_bench::read(&src)?,
     };
     Ok(Table { format, detected, jsonl: Rc::new(jsonl) })
 }
 
 impl Format {
-    pub(crate) const ALL: [Format; 10] = [
+    pub(crate) const ALL: [Format; 11] = [
         Format::Jsonl,
         Format::Json,
         Format::Csv,
@@ -153,6 +157,7 @@ impl Format {
         Format::Nvbench,
         Format::Hyperfine,
         Format::PytestBenchmark,
+        Format::GoBench,
     ];
 
     /// The format a registry's `format = "..."` names.
@@ -173,6 +178,7 @@ impl Format {
             Format::Nvbench => "nvbench",
             Format::Hyperfine => "hyperfine",
             Format::PytestBenchmark => "pytest-benchmark",
+            Format::GoBench => "go-bench",
         }
     }
 
@@ -189,6 +195,7 @@ impl Format {
             Format::Nvbench => "nvbench JSON with --jsonbin samples",
             Format::Hyperfine => "hyperfine JSON",
             Format::PytestBenchmark => "pytest-benchmark JSON",
+            Format::GoBench => "Go benchmark output",
         }
     }
 }
@@ -235,7 +242,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                     "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
                     "this object",
                 )
-                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark")
+                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench")
             })?;
             Ok((format, Detected::ByContent, Some(doc)))
         }
@@ -253,14 +260,19 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
             if matches!(first_char, Some('{' | '[')) || ext == "json" {
                 return Err(src.syntax(err));
             }
+            // Go's output is text whose result lines hold tabs: it is told apart before a
+            // first line with tabs or commas is taken for a table's header.
+            if go_bench::looks_like(text) {
+                return Ok((Format::GoBench, Detected::ByContent, None));
+            }
             let header = text.lines().next().unwrap_or("");
             if header.contains('\t') {
                 Ok((Format::Tsv, Detected::ByContent, None))
             } else if header.contains(',') {
                 Ok((Format::Csv, Detected::ByContent, None))
             } else {
-                Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON nor a table with a header row", "first line").with_note(
-                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark",
+                Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON, nor a table with a header row, nor Go benchmark output", "first line").with_note(
+                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench",
                 ))
             }
         }
@@ -505,6 +517,9 @@ mod tests {
             ("e/a.json", "{\"t\":1}", Format::Jsonl, Detected::ByContent),
             ("e/a.txt", "a\tt\nx\t1\n", Format::Tsv, Detected::ByContent),
             ("e/a.txt", "a,t\nx,1\n", Format::Csv, Detected::ByContent),
+            ("e/a.txt", "goos: linux\nBenchmarkA-8 \t 10 \t 2.5 ns/op\n", Format::GoBench, Detected::ByContent),
+            ("e/old", "BenchmarkA-8\t10\t2.5 ns/op\t3 B/op\nPASS\n", Format::GoBench, Detected::ByContent),
+            ("e/a.tsv", "BenchmarkA-8\t10\t2.5 ns/op\n", Format::Tsv, Detected::ByName),
         ];
         for (path, text, format, detected) in cases {
             let table = read_text(path, text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -570,6 +585,7 @@ mod tests {
             ("google-benchmark/repetitions.json", Format::GoogleBenchmark),
             ("pytest-benchmark/benchmark.json", Format::PytestBenchmark),
             ("nvbench/jsonbin/axes.json", Format::Nvbench),
+            ("go-bench/suffixarray.bench", Format::GoBench),
         ];
         let mut refused = 0;
         for (rel, format) in files {
