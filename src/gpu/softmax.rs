@@ -199,8 +199,8 @@ pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
 /// 1024}), each `Ord` form (lag 1, 2, 4), each `Fan` form (six), each `Tail` form
-/// (TAIL_FORMS) and `Last` form (LAST_FORMS) and the three `ClShare` forms; each region holds as many words as the shape's
-/// largest user needs (`Fused::slot_words`).
+/// (TAIL_FORMS) and `Last` form (LAST_FORMS), and each of the three `ClShare` forms; each
+/// region holds as many words as the shape's largest user needs (`Fused::slot_words`).
 pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len() + LAST_FORMS.len() + 3;
 
 /// Blocks of a `ClShare` form's cluster (kernels/softmax.cu compiles it in).
