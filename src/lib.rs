@@ -35,11 +35,12 @@
 //! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, table
 //!   cells with their row, column and the unit their header implies (a Google Benchmark or
 //!   pytest-benchmark console table, or hyperfine's, criterion's or `go test -bench`'s output,
-//!   pasted in a code block read as one, `article::console`, which takes Go's lines apart by the
-//!   `go-bench` evidence reader's own rule; pytest-benchmark's table pasted as pipes read with
-//!   its units; an HTML table's `<td>` and `<th>` cells, with row and column spans, and other
-//!   HTML text as prose, `article::html`, which locates what it cannot read as warnings), and
-//!   the images it shows, Markdown's and `<img>`;
+//!   or benchstat's comparison of Go's outputs (each value in the unit its SI prefix makes of
+//!   the column's), pasted in a code block read as one, `article::console`, which takes Go's
+//!   lines apart by the `go-bench` evidence reader's own rule; pytest-benchmark's table
+//!   pasted as pipes read with its units; an HTML table's `<td>` and `<th>` cells, with row
+//!   and column spans, and other HTML text as prose, `article::html`, which locates what it
+//!   cannot read as warnings), and the images it shows, Markdown's and `<img>`;
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
 //!   matching rule.
 //! - [`registry`]: reading and validating `claims/*.toml`; `registry::binding`: each claim to

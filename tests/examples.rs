@@ -136,8 +136,14 @@ fn itsy_bitsy_benchmarks_audits_with_its_stated_exit_code_and_every_console_cell
 /// that stopped yielding rows would show here.
 #[test]
 fn every_example_rechecks_offline_with_its_rows_as_found() {
-    let examples =
-        [("anvil-benchmarks", 38, 0), ("llmperf-leaderboard", 112, 0), ("dasel-benchmarks", 171, 0), ("itsy-bitsy-benchmarks", 228, 0), ("great-expectations-performance", 38, 1)];
+    let examples = [
+        ("anvil-benchmarks", 38, 0),
+        ("llmperf-leaderboard", 112, 0),
+        ("dasel-benchmarks", 171, 0),
+        ("itsy-bitsy-benchmarks", 228, 0),
+        ("great-expectations-performance", 38, 1),
+        ("tattle-benchstat", 14, 0),
+    ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
         let out = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(["recheck", "--format", "json", "--root", &root]).output().unwrap();
@@ -182,4 +188,35 @@ fn great_expectations_performance_audits_with_its_stated_exit_code_and_every_pyt
     // A ratio to the column's best is a multiple, not seconds.
     let ratio = &claims.iter().find(|c| c["id"] == "baseline-min").unwrap()["checks"][1];
     assert_eq!((ratio["kind"].as_str(), ratio["number"].as_str(), ratio["outcome"].as_str()), (Some("arith"), Some("1.0"), Some("pass")));
+}
+
+/// benchstat's comparison table, pasted into tattle's `stats/README.md` as a code block, read as
+/// a table: each median read in the nanoseconds its `n` prefix makes of `sec/op` and bound to the
+/// raw `go test -bench` samples it summarises, the geometric means and the changes from the base
+/// recomputed, and each `n=30` counted. The three medians that are rounding ties are recorded as
+/// wrong; the 12 intervals and 6 p-values stay unbound (a warning by the registry's policy).
+/// Every count would change if the table went unread again (no cell bound), or if a prefix were
+/// read in another unit (every median would fail).
+#[test]
+fn tattle_benchstat_audits_with_its_stated_exit_code_and_every_median_bound() {
+    let (code, review) = audit_json("examples/tattle-benchstat");
+    assert_eq!(code, stated_exit_code("tattle-benchstat"), "{review:#}");
+    assert_eq!(code, 0);
+    let registry = &review["registries"][0];
+    let unbound: Vec<&str> = registry["unbound"].as_array().unwrap().iter().map(|u| u["number"].as_str().unwrap()).collect();
+    assert_eq!(unbound.len(), 18, "{unbound:?}");
+    assert_eq!(unbound.iter().filter(|n| n.ends_with('%')).count(), 12, "{unbound:?}");
+    let claims = registry["claims"].as_array().unwrap();
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert!(checks.iter().all(|k| k["outcome"] == "pass"), "{checks:?}");
+    let kinds = |kind: &str| checks.iter().filter(|k| k["kind"] == kind).count();
+    assert_eq!((kinds("stat"), kinds("arith"), checks.len()), (24, 5, 29));
+    assert!(wrong_claims(&review).is_empty(), "{:?}", wrong_claims(&review));
+    // `0.3155n` under `sec/op` is 0.3155 ns, the median of the 30 samples.
+    let first = claims.iter().find(|c| c["id"] == "01calloverhead-old-median").unwrap();
+    assert_eq!(first["checks"][0]["detail"], "median time_ns of 30 samples: 0.3155 ns");
+    // A decimal tie: the median of 5.590 and 5.591 ns computes as 5.5905000000000005 ns, and
+    // benchstat's 5.590 holds, as its other neighbour would.
+    let tie = claims.iter().find(|c| c["id"] == "05templatelogvslogf-old-median").unwrap();
+    assert_eq!((tie["verdict"].as_str(), tie["checks"][0]["outcome"].as_str()), (Some("retain"), Some("pass")), "{tie:#}");
 }

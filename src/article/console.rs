@@ -19,11 +19,12 @@
 //!
 //! and hyperfine's (each benchmark's statistics, then a summary of speed-ups; see
 //! [`hyperfine_cells`]), criterion's (each benchmark's estimate within its interval; see
-//! [`criterion_cells`]) and Go's `go test -bench` lines (a value and unit a metric; see
-//! [`go_bench_cells`]).
+//! [`criterion_cells`]), Go's `go test -bench` lines (a value and unit a metric; see
+//! [`go_bench_cells`]) and benchstat's comparison of such outputs (each file's median, its
+//! confidence interval and its change from the base; see [`benchstat_cells`]).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
-//! article whose results were all in code audited as holding none. This module finds those five
+//! article whose results were all in code audited as holding none. This module finds those six
 //! layouts and gives each row's cells as a Markdown table's would be: the row named by the
 //! benchmark's name, each value under its column's header, with the unit the header states
 //! where the value does not state its own. Any other code block stays code.
@@ -59,9 +60,15 @@ pub(crate) struct ConsoleCell {
 }
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else
-/// pytest-benchmark's, hyperfine's, criterion's or Go's), or `None` when it holds none.
+/// pytest-benchmark's, hyperfine's, criterion's, Go's or benchstat's), or `None` when it holds
+/// none.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
-    google_benchmark_cells(code).or_else(|| pytest_benchmark_cells(code)).or_else(|| hyperfine_cells(code)).or_else(|| criterion_cells(code)).or_else(|| go_bench_cells(code))
+    google_benchmark_cells(code)
+        .or_else(|| pytest_benchmark_cells(code))
+        .or_else(|| hyperfine_cells(code))
+        .or_else(|| criterion_cells(code))
+        .or_else(|| go_bench_cells(code))
+        .or_else(|| benchstat_cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.
@@ -730,6 +737,286 @@ pub(crate) fn go_bench_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     if cells.is_empty() { None } else { Some(cells) }
 }
 
+/// The column separator benchstat draws in its header lines.
+const BAR: char = '│';
+
+/// One column of files in benchstat's table: the header's label (the file's name, or whatever
+/// `-col` groups by), the unit its values are in, the label of the change from the base that
+/// follows each value where one does, and whether the values carry their unit after their
+/// digits (`0.32ns`, benchstat before 2023) rather than an SI prefix (`0.3155n`).
+#[derive(Debug, Clone, PartialEq)]
+struct BenchstatColumn {
+    label: String,
+    unit: String,
+    change: Option<String>,
+    suffixed: bool,
+}
+
+impl BenchstatColumn {
+    /// The label of the column of values: the file's and the unit's.
+    fn values(&self) -> String {
+        format!("{} {}", self.label, self.unit).trim_start().to_string()
+    }
+}
+
+/// The parts of a benchstat header line between its bars, each trimmed, without the row labels'
+/// area before the first bar; `None` when the line draws no bars.
+fn bar_parts(line: &str) -> Option<Vec<&str>> {
+    let (_, rest) = line.split_once(BAR)?;
+    let mut parts: Vec<&str> = rest.split(BAR).map(str::trim).collect();
+    // The closing bar leaves an empty part after it.
+    if parts.last().is_some_and(|p| p.is_empty()) {
+        parts.pop();
+    }
+    (!parts.is_empty()).then_some(parts)
+}
+
+/// benchstat's two header lines, the columns' labels over their units, as columns; `None` when
+/// they are not that pair.
+fn benchstat_header(labels: &str, units: &str) -> Option<Vec<BenchstatColumn>> {
+    let labels = bar_parts(labels)?;
+    let units = bar_parts(units)?;
+    if labels.len() != units.len() {
+        return None;
+    }
+    labels
+        .iter()
+        .zip(&units)
+        .map(|(label, unit)| {
+            let words: Vec<&str> = unit.split_whitespace().collect();
+            let (unit, change) = match words.as_slice() {
+                [unit] => (*unit, None),
+                [unit, "vs", "base"] => (*unit, Some(format!("{label} vs base"))),
+                _ => return None,
+            };
+            Some(BenchstatColumn { label: label.to_string(), unit: unit.to_string(), change, suffixed: false })
+        })
+        .collect()
+}
+
+/// Where a value benchstat prints ends as a cell, and the unit that cell's number is in.
+///
+/// benchstat scales each value and writes the prefix after the digits without a space
+/// (`0.3155n` under `sec/op`): SI prefixes (`n`, `µ`, `m`, `k`, `M`, `G`, `T`) for most units,
+/// binary ones (`Ki`, `Mi`, `Gi`, `Ti`) for bytes. A time is read in the unit the prefix makes
+/// of seconds (`0.3155n` is 0.3155 ns), and bytes in the unit it makes of bytes, so that the
+/// cell is the digits alone in that unit. A multiplier the number reader knows (`k`, `M`, `G`)
+/// on another unit stays in the cell (`1.5k` under `allocs/op` is 1500 of them). Any other
+/// prefix is read as part of a free unit (`2.0T` under `allocs/op` is 2.0 `Tallocs/op`), which
+/// a registry may declare but nothing converts: a number still read, never one scaled wrong.
+/// `None` when the token is not a number with a prefix.
+fn benchstat_value(token: &str, unit: &str) -> Option<(usize, Unit)> {
+    let digits = token.find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+'))).unwrap_or(token.len());
+    let (number, prefix) = token.split_at(digits);
+    if !is_value(number) {
+        return None;
+    }
+    let free = || Unit::Other(format!("{prefix}{unit}").into());
+    let read = match (unit, prefix) {
+        ("sec/op", "") => (digits, Unit::S),
+        ("sec/op", "m") => (digits, Unit::Ms),
+        ("sec/op", "µ" | "μ") => (digits, Unit::Us),
+        ("sec/op", "n") => (digits, Unit::Ns),
+        ("B/op", "") => (digits, Unit::Bytes),
+        ("B/op", "Ki") => (digits, Unit::KiB),
+        ("B/op", "Mi") => (digits, Unit::MiB),
+        ("B/op", "Gi") => (digits, Unit::GiB),
+        ("sec/op" | "B/op", _) => (digits, free()),
+        (_, "k" | "M" | "G") => (token.len(), Unit::Other(unit.into())),
+        (_, "") => (digits, Unit::Other(unit.into())),
+        _ => (digits, free()),
+    };
+    Some(read)
+}
+
+/// The header of benchstat's table as it printed it before 2023, `name  old time/op  new
+/// time/op  delta` (or `name  time/op` for one file), as columns; `None` for any other line.
+fn old_benchstat_header(line: &str) -> Option<Vec<BenchstatColumn>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let column = |label: &str, unit: &str, change: Option<&str>| BenchstatColumn { label: label.into(), unit: unit.into(), change: change.map(Into::into), suffixed: true };
+    match words.as_slice() {
+        ["name", "old", unit, "new", again, "delta"] if unit == again && unit.contains('/') => Some(vec![column("old", unit, None), column("new", unit, Some("delta"))]),
+        ["name", unit] if unit.contains('/') => Some(vec![column("", unit, None)]),
+        _ => None,
+    }
+}
+
+/// Where a value benchstat printed before 2023 ends as a cell, and the unit of its number
+/// where the value does not state one: the value keeps its unit (`0.32ns`, `1.50kB`, which the
+/// number reader reads), and a bare value (`12.0` under `allocs/op`) takes the column's.
+fn old_benchstat_value(token: &str, unit: &str) -> Option<(usize, Option<Unit>)> {
+    let digits = token.find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+'))).unwrap_or(token.len());
+    if !is_value(&token[..digits]) {
+        return None;
+    }
+    Some((token.len(), (digits == token.len()).then(|| Unit::Other(unit.into()))))
+}
+
+/// Whether `token` is one of benchstat's footnote marks (`¹`), which follow a value whose
+/// statistics carry a warning printed under the table.
+fn is_note(token: &str) -> bool {
+    !token.is_empty() && token.chars().all(is_note_mark)
+}
+
+/// A superscript digit, as benchstat numbers its footnotes.
+fn is_note_mark(c: char) -> bool {
+    matches!(c, '¹' | '²' | '³' | '⁴' | '⁵' | '⁶' | '⁷' | '⁸' | '⁹' | '⁰')
+}
+
+/// The cells of benchstat's comparison tables in `code`, or `None` when it holds none.
+///
+/// benchstat (golang.org/x/perf/cmd/benchstat, since 2023) prints one table per unit, headed by
+/// two lines between bars: the files compared, then each one's unit, `vs base` after every
+/// file but the first:
+///
+/// ```text
+///                       │    v0.1.3    │               v1.0.0                │
+///                       │    sec/op    │    sec/op     vs base               │
+/// 01CallOverhead-4        0.3155n ± 4%   0.2965n ± 6%  -6.02% (p=0.001 n=30)
+/// 02TatErrorsOnly-4        2.240n ± 0%    2.241n ± 0%       ~ (p=0.706 n=30)
+/// geomean                  2.617n         2.592n       -0.96%
+/// ```
+///
+/// Each row is named by its label as printed (the benchmark's name without its `Benchmark`
+/// prefix, with the `-N` suffix; `geomean` for the geometric mean of the column's medians). For
+/// each file its cells are the median under `<file> <unit>`, read in the unit its prefix makes
+/// of the column's (see [`benchstat_value`]), and the 95 % confidence interval of the median
+/// as a percentage of it under `<file> ±`; after every file but the base, the change of the
+/// median from the base's under `<file> vs base`, `~` where the change is not significant,
+/// followed by the test's p-value and sample counts in parentheses, which stay in that cell.
+/// A row of another shape (edited by hand, or a file missing a benchmark) gives its cells up to
+/// where it departs and the rest of its line as one cell under the next column's label, so
+/// that a number in it is still read. A blank line or a line of bars ends a table; footnotes
+/// and configuration lines (`goos:`, `cpu:`) give no cell.
+///
+/// benchstat before 2023 printed the same table without bars, each value with its unit and the
+/// mean rather than the median (`name  old time/op  new time/op  delta`, then `Parse-8  0.32ns ±
+/// 4%  0.30ns ± 6%  -6.02%  (p=0.001 n=30+30)`, and `[Geo mean]` for the geometric mean); its
+/// cells are read alike, under `old time/op`, `old ±`, `new time/op`, `new ±` and `delta`.
+pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    let all: Vec<(usize, &str)> = lines(code).collect();
+    let mut cells = Vec::new();
+    let mut table: Option<usize> = None;
+    let mut columns: Option<Vec<BenchstatColumn>> = None;
+    let mut row = 0;
+    let mut k = 0;
+    while k < all.len() {
+        let (start, text) = all[k];
+        k += 1;
+        if text.contains(BAR) {
+            // The labels' line, with the units' line after it, heads a new table; any other
+            // line of bars ends the one being read.
+            columns = all.get(k).and_then(|(_, units)| benchstat_header(text, units));
+            if columns.is_some() {
+                k += 1;
+                table = Some(table.map_or(0, |t| t + 1));
+                row = 0;
+            }
+            continue;
+        }
+        if let Some(old) = old_benchstat_header(text) {
+            columns = Some(old);
+            table = Some(table.map_or(0, |t| t + 1));
+            row = 0;
+            continue;
+        }
+        let Some(cols) = &columns else { continue };
+        let mut toks = tokens(text);
+        let Some(first) = toks.first() else {
+            columns = None;
+            continue;
+        };
+        // A footnote under the table starts with its mark.
+        if text[first.clone()].starts_with(is_note_mark) {
+            continue;
+        }
+        // benchstat before 2023 names the geometric mean's row `[Geo mean]`, two words.
+        let mut first = first.clone();
+        if toks.len() > 1 && &text[first.clone()] == "[Geo" && &text[toks[1].clone()] == "mean]" {
+            first = first.start..toks[1].end;
+            toks.remove(1);
+            toks[0] = first.clone();
+        }
+        row += 1;
+        let label = text[first.clone()].to_string();
+        let abs = |r: &Range<usize>| start + r.start..start + r.end;
+        let table = table.unwrap_or_default();
+        let mut row_cells = Vec::new();
+        let mut push = |column_label: String, range: Range<usize>, is_name: bool, unit: Option<Unit>| {
+            let column = row_cells.len();
+            row_cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range, is_name, unit, ratio: None });
+        };
+        push("Benchmark".into(), abs(&first), true, None);
+        let word = |i: usize| toks.get(i).map(|t| &text[t.clone()]);
+        let mut i = 1;
+        // The label of the column the next token belongs to, where the row departs from the
+        // table's shape.
+        let mut departs: Option<String> = None;
+        for col in cols {
+            let value = |w: &str| if col.suffixed { old_benchstat_value(w, &col.unit) } else { benchstat_value(w, &col.unit).map(|(end, unit)| (end, Some(unit))) };
+            let Some((end, unit)) = word(i).and_then(value) else {
+                departs = Some(col.values());
+                break;
+            };
+            push(col.values(), abs(&(toks[i].start..toks[i].start + end)), false, unit);
+            i += 1;
+            if word(i) == Some("±") {
+                match word(i + 1) {
+                    Some(w) if w == "∞" || (w.ends_with('%') && is_value(&w[..w.len() - 1])) => {
+                        push(format!("{} ±", col.label).trim_start().to_string(), abs(&(toks[i].start..toks[i + 1].end)), false, None);
+                        i += 2;
+                    }
+                    _ => {
+                        departs = Some(format!("{} ±", col.label).trim_start().to_string());
+                        break;
+                    }
+                }
+            }
+            while word(i).is_some_and(is_note) {
+                i += 1;
+            }
+            let Some(change) = col.change.clone() else { continue };
+            let Some(delta) = word(i) else {
+                departs = Some(change);
+                break;
+            };
+            let is_delta = matches!(delta, "~" | "?") || delta.strip_suffix('%').is_some_and(is_value);
+            if !is_delta {
+                departs = Some(change);
+                break;
+            }
+            let from = toks[i].start;
+            let mut to = toks[i].end;
+            i += 1;
+            // `(p=0.001 n=30)`: the test's p-value and sample counts, kept with the change.
+            if word(i).is_some_and(|w| w.starts_with("(p=")) {
+                while let Some(w) = word(i) {
+                    to = toks[i].end;
+                    i += 1;
+                    if w.ends_with(')') {
+                        break;
+                    }
+                }
+            }
+            while word(i).is_some_and(is_note) {
+                i += 1;
+            }
+            push(change, abs(&(from..to)), false, None);
+        }
+        // Words after the last column's cells are no part of benchstat's shape: they are kept
+        // under a column of their own.
+        if departs.is_none() && i < toks.len() {
+            departs = Some("more".into());
+        }
+        if let (Some(column_label), Some(rest)) = (departs, toks.get(i)) {
+            let last = toks.last().map_or(rest.end, |t| t.end);
+            push(column_label, abs(&(rest.start..last)), false, None);
+        }
+        cells.extend(row_cells);
+    }
+    if cells.is_empty() { None } else { Some(cells) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1078,5 +1365,141 @@ ok  \texample.com/sum\t3.836s
         assert_eq!(go_bench_cells("BenchmarkX-8\nPASS\nok  \tpkg\t1.2s\n"), None);
         assert_eq!(go_bench_cells("go test -bench . -count 10 > old.txt\n"), None);
         assert_eq!(super::cells(HYPERFINE).map(|c| c.len()), hyperfine_cells(HYPERFINE).map(|c| c.len()));
+    }
+    /// benchstat's comparison of two files as tattle's `stats/README.md` pastes it (its first
+    /// two rows and the geometric mean).
+    const BENCHSTAT: &str = "goos: linux
+cpu: Intel(R) Core(TM) i5-4570 CPU @ 3.20GHz
+                      │    v0.1.3    │               v1.0.0                │
+                      │    sec/op    │    sec/op     vs base               │
+01CallOverhead-4        0.3155n ± 4%   0.2965n ± 6%  -6.02% (p=0.001 n=30)
+02TatErrorsOnly-4        2.240n ± 0%    2.241n ± 0%       ~ (p=0.706 n=30)
+geomean                  2.617n         2.592n       -0.96%
+";
+
+    #[test]
+    fn benchstat_gives_each_file_its_median_interval_and_change() {
+        let cells = benchstat_cells(BENCHSTAT).unwrap();
+        let got: Vec<(usize, &str, &str, &str, Option<Unit>)> =
+            cells.iter().map(|c| (c.row, c.row_label.as_str(), c.column_label.as_str(), text(BENCHSTAT, c), c.unit.clone())).collect();
+        let ns = Some(Unit::Ns);
+        assert_eq!(
+            got,
+            [
+                (1, "01CallOverhead-4", "Benchmark", "01CallOverhead-4", None),
+                (1, "01CallOverhead-4", "v0.1.3 sec/op", "0.3155", ns.clone()),
+                (1, "01CallOverhead-4", "v0.1.3 ±", "± 4%", None),
+                (1, "01CallOverhead-4", "v1.0.0 sec/op", "0.2965", ns.clone()),
+                (1, "01CallOverhead-4", "v1.0.0 ±", "± 6%", None),
+                (1, "01CallOverhead-4", "v1.0.0 vs base", "-6.02% (p=0.001 n=30)", None),
+                (2, "02TatErrorsOnly-4", "Benchmark", "02TatErrorsOnly-4", None),
+                (2, "02TatErrorsOnly-4", "v0.1.3 sec/op", "2.240", ns.clone()),
+                (2, "02TatErrorsOnly-4", "v0.1.3 ±", "± 0%", None),
+                (2, "02TatErrorsOnly-4", "v1.0.0 sec/op", "2.241", ns.clone()),
+                (2, "02TatErrorsOnly-4", "v1.0.0 ±", "± 0%", None),
+                (2, "02TatErrorsOnly-4", "v1.0.0 vs base", "~ (p=0.706 n=30)", None),
+                (3, "geomean", "Benchmark", "geomean", None),
+                (3, "geomean", "v0.1.3 sec/op", "2.617", ns.clone()),
+                (3, "geomean", "v1.0.0 sec/op", "2.592", ns),
+                (3, "geomean", "v1.0.0 vs base", "-0.96%", None),
+            ]
+        );
+        assert!(cells.iter().all(|c| c.is_name == (c.column == 0) && c.table == 0));
+        assert_eq!(super::cells(BENCHSTAT), Some(cells), "the console reader finds benchstat's layout");
+    }
+
+    /// Each table of a block is one unit's; a prefix gives the unit of its number (a time's in
+    /// seconds, bytes' binary, a multiplier kept in the cell), footnote marks and footnotes give
+    /// no cell, and a row that departs from the shape keeps the rest of its line in one cell.
+    #[test]
+    fn benchstat_prefixes_give_units_and_odd_rows_keep_their_numbers() {
+        let code = "        │   old.txt    │               new.txt                │
+        │    sec/op    │    sec/op     vs base                │
+Parse-8   1.500µ ± 2%    12.00m ± ∞ ¹  +799900.00% (p=0.002 n=6)
+Slow-8    2.000 ± 1%     3.000 ± 1%    +50.00% (p=0.002 n=6)
+Edited-8  about 3 ns
+¹ need >= 6 samples for confidence interval at level 0.95
+
+        │   old.txt    │              new.txt               │
+        │     B/op     │    B/op     vs base                │
+Parse-8   1.500Ki ± 0%   2.000Mi ± 0%  +99.00% (p=0.002 n=6)
+
+        │   old.txt    │              new.txt               │
+        │  allocs/op   │  allocs/op   vs base               │
+Parse-8   1.500k ± 0%    2.000T ± 0%   +0.50% (p=0.002 n=6)
+";
+        let cells = benchstat_cells(code).unwrap();
+        let find = |table: usize, row: &str, column: &str| {
+            let c = cells.iter().find(|c| c.table == table && c.row_label == row && c.column_label == column).unwrap();
+            (text(code, c), c.unit.clone())
+        };
+        assert_eq!(find(0, "Parse-8", "old.txt sec/op"), ("1.500", Some(Unit::Us)));
+        assert_eq!(find(0, "Parse-8", "new.txt sec/op"), ("12.00", Some(Unit::Ms)));
+        assert_eq!(find(0, "Parse-8", "new.txt ±"), ("± ∞", None));
+        assert_eq!(find(0, "Parse-8", "new.txt vs base"), ("+799900.00% (p=0.002 n=6)", None));
+        assert_eq!(find(0, "Slow-8", "old.txt sec/op"), ("2.000", Some(Unit::S)));
+        assert_eq!(find(0, "Edited-8", "old.txt sec/op"), ("about 3 ns", None));
+        assert_eq!(find(1, "Parse-8", "old.txt B/op"), ("1.500", Some(Unit::KiB)));
+        assert_eq!(find(1, "Parse-8", "new.txt B/op"), ("2.000", Some(Unit::MiB)));
+        assert_eq!(find(2, "Parse-8", "old.txt allocs/op"), ("1.500k", Some(Unit::Other("allocs/op".into()))));
+        assert_eq!(find(2, "Parse-8", "new.txt allocs/op"), ("2.000", Some(Unit::Other("Tallocs/op".into()))));
+        assert_eq!(cells.iter().filter(|c| c.row_label.starts_with('¹')).count(), 0, "a footnote is no row");
+        assert_eq!(cells.iter().map(|c| c.table).max(), Some(2));
+    }
+
+    /// Lines of bars that are not benchstat's pair of header lines, and a header with nothing
+    /// under it, give no cell; and no prefix of a benchstat table, cut at any character, panics
+    /// or gives a cell outside the text.
+    #[test]
+    fn other_code_is_not_benchstat_and_cut_tables_are_read_safely() {
+        assert_eq!(benchstat_cells("│ a │ b │\nrow 1 2\n"), None);
+        assert_eq!(benchstat_cells("  │ old │\n  │ sec/op │\n"), None);
+        assert_eq!(benchstat_cells("  │ old │\n  │ sec/op per day │\nX-8 1.0n ± 1%\n"), None);
+        assert_eq!(benchstat_cells(HYPERFINE), None);
+        for (end, _) in BENCHSTAT.char_indices() {
+            let cut = &BENCHSTAT[..end];
+            for c in benchstat_cells(cut).unwrap_or_default() {
+                assert!(cut.get(c.range.clone()).is_some(), "{:?} is a range of {cut:?}", c.range);
+            }
+        }
+    }
+    /// benchstat's layout before 2023: no bars, the unit after each value, the change under
+    /// `delta`, and the geometric mean's row named by two words.
+    #[test]
+    fn old_benchstat_tables_read_alike() {
+        let code = "name            old time/op  new time/op  delta
+CallOverhead-4  0.32ns ± 4%  0.30ns ± 6%  -6.02%  (p=0.001 n=30+30)
+[Geo mean]      2.62ns       2.59ns       -0.96%
+
+name            old allocs/op  new allocs/op  delta
+Parse-8         12.0 ± 0%      11.0 ± 0%      -8.33%  (p=0.000 n=6+6)
+";
+        let cells = benchstat_cells(code).unwrap();
+        let got: Vec<(usize, &str, &str, &str, Option<Unit>)> =
+            cells.iter().map(|c| (c.table, c.row_label.as_str(), c.column_label.as_str(), text(code, c), c.unit.clone())).collect();
+        let allocs = Some(Unit::Other("allocs/op".into()));
+        assert_eq!(
+            got,
+            [
+                (0, "CallOverhead-4", "Benchmark", "CallOverhead-4", None),
+                (0, "CallOverhead-4", "old time/op", "0.32ns", None),
+                (0, "CallOverhead-4", "old ±", "± 4%", None),
+                (0, "CallOverhead-4", "new time/op", "0.30ns", None),
+                (0, "CallOverhead-4", "new ±", "± 6%", None),
+                (0, "CallOverhead-4", "delta", "-6.02%  (p=0.001 n=30+30)", None),
+                (0, "[Geo mean]", "Benchmark", "[Geo mean]", None),
+                (0, "[Geo mean]", "old time/op", "2.62ns", None),
+                (0, "[Geo mean]", "new time/op", "2.59ns", None),
+                (0, "[Geo mean]", "delta", "-0.96%", None),
+                (1, "Parse-8", "Benchmark", "Parse-8", None),
+                (1, "Parse-8", "old allocs/op", "12.0", allocs.clone()),
+                (1, "Parse-8", "old ±", "± 0%", None),
+                (1, "Parse-8", "new allocs/op", "11.0", allocs),
+                (1, "Parse-8", "new ±", "± 0%", None),
+                (1, "Parse-8", "delta", "-8.33%  (p=0.000 n=6+6)", None),
+            ]
+        );
+        assert_eq!(benchstat_cells("name  time/op\nParse-8  1.50µs ± 2%\n").map(|c| c.len()), Some(3));
+        assert_eq!(benchstat_cells("name  value\nParse-8  1.50\n"), None);
     }
 }
