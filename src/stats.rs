@@ -114,6 +114,16 @@ impl Samples {
     }
 }
 
+/// The slope of the least-squares line through the origin of `y` over `x`, Σ(x·y) ÷ Σ(x²), over
+/// `(x, y)` pairs: criterion's estimate of one iteration's time in its linear sampling mode,
+/// where `x` is a sample's iteration count and `y` its total time. `None` when there is no pair
+/// or every `x` is zero, which leave the line undetermined. The caller checks that the values
+/// are finite and that `x` is non-negative, where it can say which record broke the rule.
+pub fn slope_through_origin(pairs: &[(f64, f64)]) -> Option<f64> {
+    let (xy, xx) = pairs.iter().fold((0.0, 0.0), |(xy, xx), (x, y)| (xy + x * y, xx + x * x));
+    (xx > 0.0).then(|| xy / xx)
+}
+
 /// The `p` quantile of an already sorted, non-empty slice, by numpy's linear method, with
 /// numpy's own interpolation (`_lerp`): from the lower neighbour below the midpoint and from
 /// the upper one at or above it, so that the value is the same to the last bit.
@@ -286,6 +296,17 @@ mod tests {
             let got: Vec<u64> = quantiles_unsorted(&mut scratch, &ps).iter().map(|q| q.to_bits()).collect();
             assert_eq!(got, expected, "values {values:?} at {ps:?}");
         }
+    }
+
+    /// Three batches of 1, 2 and 3 iterations that took 2.1, 3.9 and 6.3: the line through the
+    /// origin has slope (2.1 + 7.8 + 18.9) ÷ (1 + 4 + 9) = 28.8 ÷ 14, not the mean of the
+    /// per-iteration times (2.1, 1.95, 2.1).
+    #[test]
+    fn the_slope_is_the_least_squares_line_through_the_origin() {
+        let slope = slope_through_origin(&[(1.0, 2.1), (2.0, 3.9), (3.0, 6.3)]).unwrap();
+        assert!((slope - 28.8 / 14.0).abs() < 1e-12, "{slope}");
+        assert_eq!(slope_through_origin(&[(0.0, 1.0), (0.0, 2.0)]), None);
+        assert_eq!(slope_through_origin(&[]), None);
     }
 
     #[test]

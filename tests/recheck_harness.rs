@@ -331,3 +331,27 @@ fn an_ordering_over_go_benchmark_lines_is_judged_offline_and_in_a_fresh_file() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("1 rows (0 MATCH, 1 MISMATCH"), "{out}");
 }
+
+/// A slope is not rechecked: its bootstrap would have to draw each sample's iterations and time
+/// together, which the recheck's resampling of one field does not do. The check is counted
+/// among those not rechecked, with the reason in the summary line, rather than judged by an
+/// interval that would be wrong (`targets` leaves it out, for a fresh run as offline).
+#[test]
+fn a_slope_is_counted_as_not_rechecked_rather_than_judged() {
+    let article = "# Sum\n\nSumming 64 numbers took 18.897 ns per iteration.\n";
+    let claim = "id = \"S1\"\nquote = \"Summing 64 numbers took 18.897 ns per iteration.\"\nverdict = \"retain\"\nfinding = \"criterion's slope.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"18.897 ns\"\n  samples = \"evidence/criterion/sum/iter/64/new/sample.json\"\n  select = {}\n  field = \"batch_time_ns\"\n  statistic = \"slope\"\n  per = \"iters\"\n";
+    let dir = root_with(&["evidence/criterion/sum/iter/64/new"], article, claim);
+    for f in ["sample.json", "benchmark.json"] {
+        std::fs::copy(format!("tests/fixtures/harness/criterion/criterion/sum/iter/64/new/{f}"), dir.path().join("evidence/criterion/sum/iter/64/new").join(f)).unwrap();
+    }
+    let (code, out, err) = claimcheck(vec!["audit", "--root", dir.path().to_str().unwrap()]);
+    assert!(out.contains("1 checks: 1 passed"), "{code} {out}{err}");
+    let (code, out, err) = recheck(&dir, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 rows") && out.contains("1 other checks not rechecked") && out.contains("a `slope`"), "{out}");
+    let (code, out, err) = recheck(&dir, &["--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let report = json_report(&out, &err);
+    assert!(report.rows.is_empty(), "{out}");
+    assert_eq!(report.not_rechecked, 1, "{out}");
+}

@@ -282,11 +282,18 @@ fn suggest_reads_a_compared_row_only_from_its_own_run() {
 /// A fresh root holding `article` as `article/a.md` and the example file `evidence` under
 /// `evidence/`, with the registry `init` starts for it: what `suggest` proposes there, as text.
 fn suggested(evidence: &str, article: &str) -> (tempfile::TempDir, String) {
+    suggested_over(article, |root| {
+        std::fs::copy(evidence, root.join("evidence").join(Path::new(evidence).file_name().unwrap())).unwrap();
+    })
+}
+
+/// `suggest` over a root whose `evidence/` folder `fill` puts in place, with `article`.
+fn suggested_over(article: &str, fill: impl FnOnce(&Path)) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     std::fs::create_dir_all(root.join("article")).unwrap();
     std::fs::create_dir_all(root.join("evidence")).unwrap();
-    std::fs::copy(evidence, root.join("evidence").join(Path::new(evidence).file_name().unwrap())).unwrap();
+    fill(root);
     std::fs::write(root.join("article/a.md"), article).unwrap();
     let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
@@ -522,4 +529,73 @@ fn a_median_of_a_go_count_run_is_proposed_from_its_samples() {
     let (code, stdout) = paste_and_audit(dir.path(), &out);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("2 checks: 2 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+}
+
+/// The proposals for the estimates of a pasted criterion console block (the middle number of
+/// each `time:` bracket), as (row, field, statistic, per).
+fn estimates_proposed(out: &str) -> Vec<(String, String, String, String)> {
+    let proposed: toml::Table = toml::from_str(out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    let text = |v: Option<&toml::Value>| v.and_then(toml::Value::as_str).unwrap_or_default().to_string();
+    claims
+        .iter()
+        .filter(|c| ["18.897 ns", "379.88 ns", "18.634 ns", "154.51 ns", "234.58 ns", "15.083 ns"].contains(&c["check"][0]["number"].as_str().unwrap()))
+        .map(|c| {
+            let k = &c["check"][0];
+            // The row's benchmark: selected by its id, or the one benchmark of its own file.
+            let row = text(c["cell"].get("row"));
+            assert!(text(k["select"].get("id")) == row || text(k.get("samples")).contains(&format!("/{row}/new/")), "{c:?}");
+            (text(c["cell"].get("row")), text(k.get("field")), text(k.get("statistic")), text(k.get("per")))
+        })
+        .collect()
+}
+
+/// criterion's console output of the fixture's run (`tests/fixtures/harness/criterion/`, each
+/// estimate as criterion prints its `estimates.json`'s `slope`), over the sample files it
+/// wrote. Sampled in linear mode, criterion prints the slope of each sample's time over its
+/// iterations, which the mean of the per-iteration times does not reproduce (22.085 ns, not
+/// 18.897 ns): each estimate is proposed as that slope, and pasted, each check holds.
+#[test]
+fn criterion_console_output_in_linear_mode_is_proposed_its_slope() {
+    let article = "# Sum\n\n```text\nsum/iter/64             time:   [15.437 ns 18.897 ns 25.809 ns]\nsum/iter/1024           time:   [334.83 ns 379.88 ns 435.82 ns]\nparse_u64               time:   [16.157 ns 18.634 ns 20.528 ns]\n```\n";
+    let (dir, out) = suggested_over(article, |root| support::copy_dir(Path::new("tests/fixtures/harness/criterion/criterion"), &root.join("evidence/criterion")));
+    let slope = |row: &str| (row.to_string(), "batch_time_ns".to_string(), "slope".to_string(), "iters".to_string());
+    assert_eq!(estimates_proposed(&out), [slope("sum/iter/64"), slope("sum/iter/1024"), slope("parse_u64")], "{out}");
+    assert!(out.contains("slope of batch_time_ns over iters of 10 records"), "{out}");
+    let (_, stdout) = paste_and_audit(dir.path(), &out);
+    assert!(stdout.contains("3 checks: 3 passed, 0 failed, 0 skipped, 0 errors; 6 unbound numbers"), "{stdout}");
+}
+
+/// The same for cargo-criterion's messages of its own run of the fixture's benchmarks: each
+/// line holds a `slope`, so the reader marks its samples linear, and the `typical` estimate
+/// printed is proposed as the slope.
+#[test]
+fn cargo_criterion_console_output_in_linear_mode_is_proposed_its_slope() {
+    let article = "# Sum\n\n```text\nsum/iter/64             time:   [101.20 ns 154.51 ns 246.41 ns]\nsum/iter/1024           time:   [197.34 ns 234.58 ns 262.05 ns]\nparse_u64               time:   [13.414 ns 15.083 ns 16.575 ns]\n```\n";
+    let (dir, out) = suggested("tests/fixtures/harness/cargo-criterion/messages.jsonl", article);
+    let slope = |row: &str| (row.to_string(), "batch_time_ns".to_string(), "slope".to_string(), "iters".to_string());
+    assert_eq!(estimates_proposed(&out), [slope("sum/iter/64"), slope("sum/iter/1024"), slope("parse_u64")], "{out}");
+    let (_, stdout) = paste_and_audit(dir.path(), &out);
+    assert!(stdout.contains("3 checks: 3 passed, 0 failed, 0 skipped, 0 errors; 6 unbound numbers"), "{stdout}");
+}
+
+/// Where the slope and the mean of the per-iteration times both round to the quoted estimate,
+/// the sampling mode decides: criterion prints the slope in linear mode, so it is proposed
+/// first there, and the mean in flat mode, where no slope is offered. The samples are made up
+/// so that both round to `2 ns`: per-iteration times 1.75, 2.5 and 1.75 of mean 2 (the nearest
+/// statistic to the quote), and slope (1.75 + 10 + 15.75) ÷ 14 = 1.964.
+#[test]
+fn the_sampling_mode_decides_between_the_slope_and_the_mean() {
+    let article = "# Tiny\n\n```text\ntiny                    time:   [1.9 ns 2 ns 2.2 ns]\n```\n";
+    for (mode, statistic) in [("Linear", "slope"), ("Flat", "mean")] {
+        let sample = format!("{{\"sampling_mode\":\"{mode}\",\"iters\":[1.0,2.0,3.0],\"times\":[1.75,5.0,5.25]}}");
+        let (_, out) = suggested_over(article, |root| {
+            std::fs::create_dir_all(root.join("evidence/criterion/tiny/new")).unwrap();
+            std::fs::write(root.join("evidence/criterion/tiny/new/sample.json"), &sample).unwrap();
+        });
+        let proposed: toml::Table = toml::from_str(&out).unwrap();
+        let claims = proposed["claim"].as_array().unwrap();
+        let best = claims.iter().find(|c| c["check"][0]["number"].as_str() == Some("2 ns")).unwrap_or_else(|| panic!("{out}"));
+        assert_eq!(best["check"][0]["statistic"].as_str(), Some(statistic), "{mode}: {out}");
+    }
 }

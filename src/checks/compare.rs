@@ -157,6 +157,11 @@ impl Spec {
         if !self.cases.is_empty() && self.select.get_ref().contains_key(case_field.as_str()) {
             return Err((fixes(case_field, "`case-field`"), self.select.span()));
         }
+        // A slope pairs each record's field with another, which a compare check has no key for;
+        // `stat`'s own message would send the reader looking for that key here.
+        if self.statistic.get_ref() == "slope" {
+            return Err(("a compare check orders by a statistic of one field; `slope` is a `stat` check's alone".into(), self.statistic.span()));
+        }
         self.query("", "").validate()
     }
 
@@ -185,6 +190,7 @@ impl Spec {
             filter: self.filter.clone(),
             derive: self.derive.clone(),
             pool: self.pool.clone(),
+            per: None,
         }
     }
 

@@ -149,6 +149,48 @@ fn streamed(ctx: &Context<'_>, q: &Query<'_>) -> Option<Samples> {
     Samples::new(grouped.groups.get(&wanted)?.first()?.clone()).ok()
 }
 
+/// The `(per, field)` pairs of the records the query keeps, in file order: what a slope is
+/// taken over. Each value is read or `derive`d as [`samples`] reads the field, and must be a
+/// finite, non-negative number (an iteration count, a time); a record that breaks that is an
+/// error at its line. The file is read whole, never streamed: the streaming reader keeps one
+/// column, and a slope needs two that stay paired.
+pub(crate) fn pairs(ctx: &Context<'_>, q: &Query<'_>, per: &str) -> Result<Vec<(f64, f64)>, Diagnostic> {
+    let table = table(ctx, q)?;
+    let jsonl = &table.jsonl;
+    let selected = kept(ctx, q, jsonl)?;
+    let xs = column(ctx, q, jsonl, &selected, per)?;
+    let ys = column(ctx, q, jsonl, &selected, q.field.get_ref())?;
+    Ok(xs.into_iter().zip(ys).collect())
+}
+
+/// One field's values over `selected`, in order, read or derived, each finite and non-negative.
+fn column(ctx: &Context<'_>, q: &Query<'_>, jsonl: &Jsonl, selected: &[&Record], field: &str) -> Result<Vec<f64>, Diagnostic> {
+    let expr = match q.derive.get(field) {
+        Some(e) => Some(arith::parse(e.get_ref()).map_err(|err| ctx.error_at(format!("`derive`: {}", err.message), inside(e, &err.at), "here"))?),
+        None => None,
+    };
+    let mut out = Vec::with_capacity(selected.len());
+    for &record in selected {
+        let value = match &expr {
+            Some(expr) => derived(ctx, jsonl, record, field, expr)?,
+            None => match jsonl.get(record, field) {
+                Some(Scalar::Int(i)) => i as f64,
+                Some(Scalar::Float(f)) => f,
+                None => return Err(jsonl.error_at(record, format!("no `{field}` in this sample"), "field missing")),
+                Some(other) => return Err(jsonl.error_at(record, format!("`{field}` is {}, not a number", jsonl.text_of(Some(other))), "not a number")),
+            },
+        };
+        if !value.is_finite() {
+            return Err(jsonl.error_at(record, format!("`{field}` is not finite ({value})"), "not finite"));
+        }
+        if value < 0.0 {
+            return Err(jsonl.error_at(record, format!("`{field}` is negative ({value})"), "negative"));
+        }
+        out.push(value);
+    }
+    Ok(out)
+}
+
 /// The records `select` and `where` keep; none is an error at `select`.
 pub(crate) fn kept<'j>(ctx: &Context<'_>, q: &Query<'_>, jsonl: &'j Jsonl) -> Result<Vec<&'j Record>, Diagnostic> {
     let mut selected = jsonl.select(q.select.get_ref());

@@ -6,6 +6,26 @@
 //! `summary` names a saved `summary.json`, the saved value of the same statistic must equal the
 //! recomputed one, so a summary edited by hand fails.
 //!
+//! `statistic = "slope"` with `per = "FIELD"` is the least-squares slope through the origin of
+//! `field` over `per` across the selected records, Σ(per·field) ÷ Σ(per²), in `field`'s unit per
+//! one of `per`. It is the number criterion prints for a benchmark in its default linear
+//! sampling mode, where each sample is a batch of `iters` iterations that took `batch_time_ns`
+//! in all; the mean of the per-iteration times is another, larger or smaller, number:
+//!
+//! ```toml
+//! samples = "evidence/criterion/sum/iter/64/new/sample.json"
+//! select = {}
+//! field = "batch_time_ns"
+//! statistic = "slope"
+//! per = "iters"
+//! ```
+//! A slope without `per`, `per` with another statistic, and a slope with `summary` (a saved
+//! summary holds no slope) are refused when the registry is read; a `per` that is missing,
+//! negative or not finite in a record is an error at that record, and one that is zero in every
+//! record (no line to fit) an error at `per`. The recheck passes a slope over, counted among the
+//! checks not rechecked: its bootstrap would have to draw each record's two values together,
+//! which its resampling of one field does not.
+//!
 //! Why: a latency in prose is only as good as the samples behind it; recomputing from raw
 //! samples catches a re-quoted or mistyped number and a summary that drifted from its data.
 //!
@@ -38,15 +58,17 @@
 //!
 //! With `pool = ["evidence/runs/r2/samples.jsonl", …]` the statistic is computed in `samples`
 //! and in every pooled file separately, and the value is the median of those per-run values
-//! (the median of run medians): runs are the unit of replication, so one noisy run moves the
-//! pooled value less than it would move a median over all samples together. A pooled check
-//! has no `summary`, since each run's summary holds only its own value.
+//! (the median of run medians, or of run slopes): runs are the unit of replication, so one
+//! noisy run moves the pooled value less than it would move a median over all samples
+//! together. A pooled check has no `summary`, since each run's summary holds only its own
+//! value.
 //!
 //! A JSONL, CSV or TSV file of 8 MiB or more (10^5 samples and up) asked for a field as it is,
 //! through a `select` of strings only (no `where`, `derive` or `records`), is streamed rather
 //! than held:
 //! read on every core into the one column the check needs, to the same values in the same
-//! order, so every statistic is the same to the last bit (`query::streamed`).
+//! order, so every statistic is the same to the last bit (`query::streamed`). A slope reads
+//! the file whole, since the two fields it pairs must stay together record by record.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -58,7 +80,7 @@ use super::{Context, Observation, query};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::Summary;
-use crate::stats::Statistic;
+use crate::stats::{Statistic, slope_through_origin};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -85,6 +107,29 @@ pub(crate) struct Spec {
     /// the per-run statistics.
     #[serde(default)]
     pub pool: Vec<Spanned<String>>,
+    /// For `statistic = "slope"`: the field the slope of `field` is taken over (criterion's
+    /// `iters`).
+    #[serde(default)]
+    pub per: Option<Spanned<String>>,
+}
+
+/// What a `stat` check computes from the records it selects.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Measure {
+    /// A statistic of `field`'s values, which need not stay paired with anything.
+    Statistic(Statistic),
+    /// The least-squares slope through the origin of `field` over the field `per`
+    /// ([`crate::stats::slope_through_origin`]): each record's two values are one point.
+    Slope { per: String },
+}
+
+impl std::fmt::Display for Measure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Measure::Statistic(s) => s.fmt(f),
+            Measure::Slope { .. } => f.write_str("slope"),
+        }
+    }
 }
 
 impl Spec {
@@ -92,7 +137,9 @@ impl Spec {
         if let (Some(summary), Some(_)) = (&self.summary, self.pool.first()) {
             return Err(("a pooled statistic has no saved summary: drop `summary` or `pool`".into(), summary.span()));
         }
-        self.parsed_statistic()?;
+        if let (Measure::Slope { .. }, Some(summary)) = (self.measure()?, &self.summary) {
+            return Err(("a saved summary holds no slope to compare with: drop `summary`".into(), summary.span()));
+        }
         query::validate(self.format.as_ref(), self.filter.as_ref(), &self.derive)
     }
 
@@ -101,9 +148,25 @@ impl Spec {
         std::iter::once(&self.samples).chain(&self.pool).collect()
     }
 
-    fn parsed_statistic(&self) -> Result<Statistic, (String, Range<usize>)> {
-        Statistic::parse(self.statistic.get_ref())
-            .ok_or_else(|| (format!("unknown statistic `{}`: use median, mean, min, max, count, stdev or pNN", self.statistic.get_ref()), self.statistic.span()))
+    /// What the check computes: `statistic`, and for a slope the field `per` names. `per` goes
+    /// with a slope only, and a slope needs it.
+    pub(crate) fn measure(&self) -> Result<Measure, (String, Range<usize>)> {
+        match (self.statistic.get_ref().as_str(), &self.per) {
+            ("slope", Some(per)) => Ok(Measure::Slope { per: per.get_ref().clone() }),
+            ("slope", None) => Err(("`statistic = \"slope\"` needs `per`, the field the slope is taken over (`per = \"iters\"` for criterion)".into(), self.statistic.span())),
+            (_, Some(per)) => Err((
+                format!("`per` names the field a slope is taken over, but the statistic is `{}`: drop `per` or use `statistic = \"slope\"`", self.statistic.get_ref()),
+                per.span(),
+            )),
+            (name, None) => Statistic::parse(name)
+                .map(Measure::Statistic)
+                .ok_or_else(|| (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN or slope"), self.statistic.span())),
+        }
+    }
+
+    /// Whether the check is a slope, whose values the recheck does not resample in pairs.
+    pub(crate) fn is_slope(&self) -> bool {
+        matches!(self.measure(), Ok(Measure::Slope { .. }))
     }
 
     pub(super) fn files(&self) -> Vec<&str> {
@@ -115,13 +178,26 @@ impl Spec {
     /// The statistic's value, in the field's unit, and how many samples it came from; with
     /// `pool`, the median of the runs' values and the samples of all of them.
     pub(crate) fn compute(&self, ctx: &Context<'_>) -> Result<(f64, usize), Diagnostic> {
-        let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
+        let measure = self.measure().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
         let mut values = Vec::new();
         let mut n = 0;
         for file in self.runs() {
-            let samples = query::samples(ctx, &query::Query { samples: file, ..self.query() })?;
-            values.push(samples.statistic(statistic));
-            n += samples.len();
+            let q = query::Query { samples: file, ..self.query() };
+            match &measure {
+                Measure::Statistic(statistic) => {
+                    let samples = query::samples(ctx, &q)?;
+                    values.push(samples.statistic(*statistic));
+                    n += samples.len();
+                }
+                Measure::Slope { per } => {
+                    let pairs = query::pairs(ctx, &q, per)?;
+                    let at = self.per.as_ref().map_or_else(|| self.statistic.span(), Spanned::span);
+                    let slope = slope_through_origin(&pairs)
+                        .ok_or_else(|| ctx.error_at(format!("`{per}` is zero in every record selected in {}: a slope over it is undetermined", file.get_ref()), at, "all zero"))?;
+                    values.push(slope);
+                    n += pairs.len();
+                }
+            }
         }
         let value = if values.len() == 1 { values[0] } else { crate::stats::Samples::new(values).map_or(f64::NAN, |s| s.median()) };
         Ok((value, n))
@@ -129,9 +205,11 @@ impl Spec {
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let (value, n) = self.compute(ctx)?;
-        let statistic = self.parsed_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
+        let measure = self.measure().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
         let mut problems = Vec::new();
-        if let Some(summary_path) = &self.summary {
+        // A slope has no summary: `validate` refuses one.
+        if let (Some(summary_path), Measure::Statistic(statistic)) = (&self.summary, &measure) {
+            let statistic = *statistic;
             let text = ctx.read_text(summary_path)?;
             // Each summary is read once per process, whichever check or registry asks.
             let parsed = ctx.evidence.derived(&format!("summary:{}", summary_path.get_ref()), || -> Result<Summary, Diagnostic> {
@@ -148,15 +226,20 @@ impl Spec {
                 }
             }
         }
-        // A count is a number of samples, whatever unit the samples are in.
-        let unit = if matches!(statistic, Statistic::Count) { None } else { ctx.field_unit(self.field.get_ref()) };
+        // A count is a number of samples, whatever unit the samples are in. A slope is in the
+        // field's unit per one of `per`, which counts (iterations, bytes): the field's unit.
+        let unit = if matches!(measure, Measure::Statistic(Statistic::Count)) { None } else { ctx.field_unit(self.field.get_ref()) };
+        let what = match &measure {
+            Measure::Statistic(statistic) => format!("{statistic} {}", self.field.get_ref()),
+            Measure::Slope { per } => format!("slope of {} over {per} through the origin", self.field.get_ref()),
+        };
         Ok(Observation {
             value: Some(value),
             unit,
             problems,
             detail: match self.pool.len() {
-                0 => format!("{statistic} {} of {n} samples", self.field.get_ref()),
-                more => format!("median over {} runs of the {statistic} {}, {n} samples", more + 1, self.field.get_ref()),
+                0 => format!("{what} of {n} samples"),
+                more => format!("median over {} runs of the {what}, {n} samples", more + 1),
             },
         })
     }
@@ -288,5 +371,114 @@ statistic = "median""#;
         assert_eq!((obs.value, obs.unit), (Some(0.5499), Some(Unit::S)));
         let obs = f.observe(&check_toml(&check.replace("median", "count"))).unwrap();
         assert_eq!((obs.value, obs.unit), (Some(3.0), None));
+    }
+    /// A fixture file of the harness fixtures, read as it is.
+    fn harness(path: &str) -> String {
+        std::fs::read_to_string(format!("{}/tests/fixtures/harness/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    const SLOPE: &str = "kind = \"stat\"\nsamples = \"e/b.jsonl\"\nselect = {}\nfield = \"batch_time_ns\"\nstatistic = \"slope\"\nper = \"iters\"";
+
+    /// The slope over criterion's own samples is the `slope` of its `estimates.json`, the number
+    /// it prints in linear sampling, and not the mean of the per-iteration times, which
+    /// `estimates.json` also holds and which differs (22.085 ns against 18.897 ns for
+    /// `sum/iter/64`).
+    #[test]
+    fn a_slope_over_criterion_s_samples_is_criterion_s_own_slope() {
+        for id in ["sum/iter/64", "sum/iter/1024", "parse_u64"] {
+            let dir = format!("criterion/criterion/{id}/new");
+            let (sample, benchmark) = (harness(&format!("{dir}/sample.json")), harness(&format!("{dir}/benchmark.json")));
+            let own: serde_json::Value = serde_json::from_str(&harness(&format!("{dir}/estimates.json"))).unwrap();
+            assert_eq!(serde_json::from_str::<serde_json::Value>(&sample).unwrap()["sampling_mode"], "Linear");
+            let path = format!("e/criterion/{id}/new/sample.json");
+            let f = Fixture::new(&[(path.as_str(), sample.as_str()), (&format!("e/criterion/{id}/new/benchmark.json"), benchmark.as_str())]);
+            let obs = f.observe(&check_toml(&SLOPE.replace("e/b.jsonl", &path))).unwrap();
+            let slope = own["slope"]["point_estimate"].as_f64().unwrap();
+            assert_eq!(obs.value, Some(slope), "{id}");
+            assert_eq!(obs.unit, Some(Unit::Ns));
+            assert!(obs.detail.contains("slope of batch_time_ns over iters through the origin of 10 samples"), "{}", obs.detail);
+            let mean = own["mean"]["point_estimate"].as_f64().unwrap();
+            assert!((slope - mean).abs() > 0.01 * mean, "{id}: the slope and the mean coincide, so the fixture tells nothing apart");
+        }
+    }
+
+    /// cargo-criterion prints `typical`, which in linear sampling is its `slope`; both are the
+    /// slope over the samples of the same line.
+    #[test]
+    fn a_slope_over_cargo_criterion_s_samples_is_its_typical_estimate() {
+        let text = harness("cargo-criterion/messages.jsonl");
+        let f = Fixture::new(&[("e/messages.jsonl", text.as_str())]);
+        let mut seen = 0;
+        for line in text.lines() {
+            let own: serde_json::Value = serde_json::from_str(line).unwrap();
+            if own["reason"] != "benchmark-complete" {
+                continue;
+            }
+            let id = own["id"].as_str().unwrap();
+            let check = SLOPE
+                .replace("e/b.jsonl", "e/messages.jsonl")
+                .replace("select = {}", &format!("select = {{ id = \"{id}\", sampling_mode = \"Linear\" }}\nformat = \"cargo-criterion\""));
+            let obs = f.observe(&check_toml(&check)).unwrap();
+            assert_eq!(obs.value, own["slope"]["estimate"].as_f64(), "{id}");
+            assert_eq!(obs.value, own["typical"]["estimate"].as_f64(), "{id}");
+            seen += 1;
+        }
+        assert_eq!(seen, 3);
+    }
+
+    const BATCHES: &str = "{\"iters\":1,\"batch_time_ns\":2.1}\n{\"iters\":2,\"batch_time_ns\":3.9}\n{\"iters\":3,\"batch_time_ns\":6.3}\n";
+
+    #[test]
+    fn a_pooled_slope_is_the_median_of_the_runs_slopes() {
+        // Each run's own line: the first run's, one through doubled times, and one of slope 1.
+        let double = BATCHES.replace("2.1", "4.2").replace("3.9", "7.8").replace("6.3", "12.6");
+        let third = "{\"iters\":1,\"batch_time_ns\":1}\n{\"iters\":2,\"batch_time_ns\":2}\n";
+        let f = Fixture::new(&[("e/b.jsonl", BATCHES), ("f/b.jsonl", &double), ("g/b.jsonl", third)]);
+        let obs = f.observe(&check_toml(&format!("{SLOPE}\npool = [\"f/b.jsonl\", \"g/b.jsonl\"]"))).unwrap();
+        // Run slopes 2.057…, 4.114… and 1: their median is the first run's.
+        assert_eq!(obs.value, Some((2.1 + 7.8 + 18.9) / 14.0));
+        assert!(obs.detail.contains("median over 3 runs of the slope of batch_time_ns over iters"), "{}", obs.detail);
+        assert!(obs.detail.contains("8 samples"), "{}", obs.detail);
+    }
+
+    #[test]
+    fn a_slope_needs_per_and_per_needs_a_slope() {
+        let err = super::super::testing::parse_error(&SLOPE.replace("per = \"iters\"", ""));
+        assert!(err.contains("needs `per`"), "{err}");
+        let err = super::super::testing::parse_error(&SLOPE.replace("\"slope\"", "\"mean\""));
+        assert!(err.contains("`per` names the field a slope is taken over, but the statistic is `mean`"), "{err}");
+        let err = super::super::testing::parse_error(&format!("{SLOPE}\nsummary = \"e/summary.json\""));
+        assert!(err.contains("a saved summary holds no slope"), "{err}");
+    }
+
+    /// Iteration counts that are all zero leave the line undetermined, and a negative or missing
+    /// one is no count: each is an error located where it is, never a value.
+    #[test]
+    fn a_slope_over_counts_that_determine_no_line_is_located() {
+        let zeros = "{\"iters\":0,\"batch_time_ns\":2.1}\n{\"iters\":0,\"batch_time_ns\":3.9}\n";
+        let f = Fixture::new(&[("e/b.jsonl", zeros)]);
+        let err = f.observe(&check_toml(SLOPE)).unwrap_err();
+        assert!(err.message.contains("`iters` is zero in every record selected in e/b.jsonl"), "{}", err.message);
+        assert!(err.position().is_some(), "{}", err.message);
+        let negative = BATCHES.replace("\"iters\":2", "\"iters\":-2");
+        let f = Fixture::new(&[("e/b.jsonl", &negative)]);
+        let err = f.observe(&check_toml(SLOPE)).unwrap_err();
+        assert!(err.message.contains("e/b.jsonl: line 2: `iters` is negative (-2)"), "{}", err.message);
+        let missing = BATCHES.replace("\"iters\":3,", "");
+        let f = Fixture::new(&[("e/b.jsonl", &missing)]);
+        let err = f.observe(&check_toml(SLOPE)).unwrap_err();
+        assert!(err.message.contains("line 3: no `iters` in this sample"), "{}", err.message);
+        // A derived count that divides by zero is an error at its record's line.
+        let derived = format!("{SLOPE}\nderive = {{ iters = \"batch_time_ns / (iters - 1)\" }}");
+        let f = Fixture::new(&[("e/b.jsonl", BATCHES)]);
+        let err = f.observe(&check_toml(&derived)).unwrap_err();
+        assert!(err.message.contains("e/b.jsonl: line 1: "), "{}", err.message);
+    }
+
+    #[test]
+    fn a_compare_check_refuses_a_slope() {
+        let check = "kind = \"compare\"\nsamples = \"e/b.jsonl\"\nselect = {}\nfield = \"batch_time_ns\"\nstatistic = \"slope\"\nfaster = \"a\"\nslower = [\"b\"]";
+        let err = super::super::testing::parse_error(check);
+        assert!(err.contains("`slope` is a `stat` check's alone"), "{err}");
     }
 }

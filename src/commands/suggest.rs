@@ -7,7 +7,9 @@
 //! in each: all records; the records where a field that is sometimes null is null (`where = "F
 //! == null"`, the usual mark of a failed request); and the records sharing a value of a text
 //! field that splits the file into a few groups (`select = { F = "v" }`). Over each selection:
-//! every numeric field, every statistic (median, mean, min, max, p5 … p99, stdev, count), and
+//! every numeric field, every statistic (median, mean, min, max, p5 … p99, stdev, count), for
+//! criterion's and cargo-criterion's records sampled in linear mode the slope of `batch_time_ns`
+//! over `iters` (the number criterion prints there, ranked ahead of the mean), and
 //! for a rate quoted per second (`185 tokens/s`) every per-record ratio of a plain field to a
 //! time field (`derive`). For a quoted ratio (`1.20x`), the ratio of one selection's statistic
 //! to another's of the same time field, as an `arith` check over two `stat` variables: the
@@ -33,6 +35,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::article::numbers::{Number, Quoted, Shape, Unit};
 use crate::article::{Article, Sentence};
 use crate::checks::filter::Filter;
+use crate::checks::stat::Measure;
 use crate::checks::units;
 use crate::commands::audit;
 use crate::evidence::jsonl::{Jsonl, Record, Scalar};
@@ -40,7 +43,7 @@ use crate::evidence::readers::{Format, go_bench};
 use crate::evidence::store::Evidence;
 use crate::paths::Kind;
 use crate::registry::Registry;
-use crate::stats::{Samples, Statistic};
+use crate::stats::{Samples, Statistic, slope_through_origin};
 use crate::workspace::Workspace;
 
 /// What `suggest` found for every registry of the workspace.
@@ -107,7 +110,8 @@ pub(crate) struct StatRef {
     /// `(name, expression)` of a derived field; `field` is then its name.
     pub derive: Option<(String, String)>,
     pub field: String,
-    pub statistic: Statistic,
+    /// A statistic of `field`, or its slope over another field.
+    pub statistic: Measure,
     /// Samples the statistic is computed from.
     pub n: usize,
 }
@@ -149,8 +153,9 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
         }
         let mut top_stat: BTreeMap<Neighbours, Statistic> = BTreeMap::new();
         for ((_, sentence, _), cands) in wanted.iter().zip(&singles) {
-            if let Some(Candidate { binding: Binding::Stat(s), .. }) = cands.first() {
-                top_stat.entry(Neighbours::of(sentence)).or_insert(s.statistic);
+            // A slope is no statistic a ratio of two selections can be taken in.
+            if let Some(Candidate { binding: Binding::Stat(StatRef { statistic: Measure::Statistic(statistic), .. }), .. }) = cands.first() {
+                top_stat.entry(Neighbours::of(sentence)).or_insert(*statistic);
             }
         }
         for ((u, sentence, number), mut cands) in wanted.into_iter().zip(singles) {
@@ -248,6 +253,9 @@ struct Selection {
     filter: Option<String>,
     tokens: BTreeSet<String>,
     series: Vec<Series>,
+    /// criterion's estimate where every record was sampled in its linear mode: the slope of
+    /// `batch_time_ns` over `iters` ([`criterion_slope`]).
+    slope: Option<f64>,
 }
 
 /// The values of one field (or derived field) over one selection.
@@ -418,11 +426,36 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
             tokens.extend(words(v));
         }
         let series = series_of(format, jsonl, &names, &records);
-        selections.push(Selection { select, filter, tokens, series });
+        let slope = criterion_slope(format, jsonl, &records);
+        selections.push(Selection { select, filter, tokens, series, slope });
     }
     let stem = path.strip_prefix("evidence/").unwrap_or(path);
     let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
     Source { path: path.to_string(), format, tokens: words(stem), selections }
+}
+
+/// The slope of `batch_time_ns` over `iters` through the origin, where `records` are
+/// criterion's or cargo-criterion's and every one of them was sampled in linear mode: the
+/// number criterion prints for such a benchmark, which is not the mean of its per-iteration
+/// times. In flat mode criterion prints that mean, and no slope is offered.
+fn criterion_slope(format: Format, jsonl: &Jsonl, records: &[&Record]) -> Option<f64> {
+    if !matches!(format, Format::Criterion | Format::CargoCriterion) {
+        return None;
+    }
+    let number = |r: &Record, name: &str| match jsonl.get(r, name) {
+        Some(Scalar::Int(i)) => Some(i as f64),
+        Some(Scalar::Float(f)) if f.is_finite() => Some(f),
+        _ => None,
+    };
+    let pairs: Vec<(f64, f64)> = records
+        .iter()
+        .map(|r| {
+            let linear = jsonl.get(r, "sampling_mode").and_then(|m| jsonl.str(m)) == Some("Linear");
+            let (x, y) = (number(r, "iters")?, number(r, "batch_time_ns")?);
+            (linear && x >= 0.0 && y >= 0.0).then_some((x, y))
+        })
+        .collect::<Option<_>>()?;
+    slope_through_origin(&pairs)
 }
 
 /// Every numeric field over `records`, and for a file with time fields the per-second rates.
@@ -539,15 +572,38 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
                         filter: sel.filter.clone(),
                         derive,
                         field,
-                        statistic,
+                        statistic: Measure::Statistic(statistic),
                         n: series.samples.len(),
                     };
                     out.push((Candidate { binding: Binding::Stat(stat), value, score }, (value - quoted.value).abs()));
                 }
             }
+            out.extend(slope_candidate(registry, &quoted, &context, source, sel));
         }
     }
     by_distance(out)
+}
+
+/// criterion's slope over a selection sampled in linear mode, where it reproduces `quoted`. It
+/// is scored as the format's main time field is, and half a point above it: in linear mode the
+/// slope is the number criterion prints, so where it and the mean of `time_ns` both round to
+/// the quote, the slope is the reading. A statistic the text names still counts more.
+fn slope_candidate(registry: &Registry, quoted: &Quoted, context: &BTreeSet<String>, source: &Source, sel: &Selection) -> Option<(Candidate, f64)> {
+    let slope = sel.slope?;
+    let batch = sel.series.iter().find(|s| s.field == "batch_time_ns" && s.derive.is_none())?;
+    let value = fits(quoted, slope, &SeriesUnit::Plain(units::of_field(&registry.field_units, &batch.field)))?;
+    let score = hints(context, source, sel, batch) + 1.0 + filter_score(sel);
+    let stat = StatRef {
+        samples: source.path.clone(),
+        format: source.format,
+        select: sel.select.clone(),
+        filter: sel.filter.clone(),
+        derive: None,
+        field: batch.field.clone(),
+        statistic: Measure::Slope { per: "iters".into() },
+        n: batch.samples.len(),
+    };
+    Some((Candidate { binding: Binding::Stat(stat), value, score }, (value - quoted.value).abs()))
 }
 
 /// The benchmark a table row names, as the evidence selects it.
@@ -695,7 +751,7 @@ fn stat_ref(source: &Source, sel: &Selection, s: &Series, statistic: Statistic) 
         filter: sel.filter.clone(),
         derive: None,
         field: s.field.clone(),
-        statistic,
+        statistic: Measure::Statistic(statistic),
         n: s.samples.len(),
     }
 }

@@ -416,18 +416,23 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 vars,
             };
             match (&check.kind, &cb.quoted) {
-                (Kind::Stat(s), Some(q)) if is_time(q) => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
-                (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() => match arith::parse(a.expr.get_ref()) {
-                    Ok(expr) => {
-                        let vars = a.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-                        out.push(target(Subject::Latency(latency(q, Some(expr), Some(a.expr.get_ref().clone()), vars))));
+                // A slope is passed over below: its bootstrap would have to draw each record's
+                // (iterations, time) pair together, which the resampling of one field's values
+                // by round or by sample does not do, so its interval would be wrong.
+                (Kind::Stat(s), Some(q)) if is_time(q) && !s.is_slope() => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
+                (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() && !a.vars.values().any(stat::Spec::is_slope) => {
+                    match arith::parse(a.expr.get_ref()) {
+                        Ok(expr) => {
+                            let vars = a.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                            out.push(target(Subject::Latency(latency(q, Some(expr), Some(a.expr.get_ref().clone()), vars))));
+                        }
+                        Err(_) => *skipped += 1,
                     }
-                    Err(_) => *skipped += 1,
-                },
+                }
                 (Kind::Compare(c), _) => out.push(target(Subject::Ordering(c.clone()))),
-                // A statistic or an expression whose quoted number is not a time, or that reads
-                // `json` variables, which no run can reproduce; the other kinds were passed over
-                // above.
+                // A statistic or an expression whose quoted number is not a time, that reads
+                // `json` variables, which no run can reproduce, or that is or reads a slope; the
+                // other kinds were passed over above.
                 (
                     Kind::Stat(_)
                     | Kind::Arith(_)

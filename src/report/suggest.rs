@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use crate::checks::stat::Measure;
 use crate::commands::suggest::{Binding, NumberSuggestions, StatRef, Suggestions, Target};
 
 /// How many unreadable files are named one by one.
@@ -90,7 +91,7 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
             let _ = writeln!(out, "  expr = {}", quoted(RATIO_SPREAD));
             let _ = writeln!(out, "  note = \"hyperfine's spread of a ratio: both relative standard deviations combined as if independent\"");
-            let sd = |s: &StatRef| StatRef { statistic: crate::stats::Statistic::Stdev, ..s.clone() };
+            let sd = |s: &StatRef| StatRef { statistic: Measure::Statistic(crate::stats::Statistic::Stdev), ..s.clone() };
             for (name, s) in [("a", a.clone()), ("b", b.clone()), ("a_sd", sd(a)), ("b_sd", sd(b))] {
                 let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(&s).join(", "));
             }
@@ -117,6 +118,9 @@ fn stat_lines(s: &StatRef) -> Vec<String> {
     }
     lines.push(format!("field = {}", quoted(&s.field)));
     lines.push(format!("statistic = {}", quoted(&s.statistic.to_string())));
+    if let Measure::Slope { per } = &s.statistic {
+        lines.push(format!("per = {}", quoted(per)));
+    }
     lines
 }
 
@@ -134,7 +138,11 @@ fn stat_words(s: &StatRef) -> String {
         Some((_, expr)) => format!("({expr})"),
         None => s.field.clone(),
     };
-    let mut text = format!("{} {field} of {} records of {}", s.statistic, s.n, s.samples);
+    let measured = match &s.statistic {
+        Measure::Statistic(statistic) => format!("{statistic} {field}"),
+        Measure::Slope { per } => format!("slope of {field} over {per}"),
+    };
+    let mut text = format!("{measured} of {} records of {}", s.n, s.samples);
     if let Some((k, v)) = &s.select {
         let _ = write!(text, " with {k} = \"{v}\"");
     }

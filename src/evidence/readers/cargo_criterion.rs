@@ -18,7 +18,11 @@
 //! | `time_ns` | the time of one iteration, ns (`measured_values[i] / iteration_count[i]`), when `unit` is `ns` |
 //! | `measured`, `measured_per_iter` | the same two, for a custom measurement whose `unit` is not `ns` |
 //! | `unit` | the unit as printed |
+//! | `sampling_mode` | `Linear` where the line holds a `slope` estimate, `Flat` where its `slope` is null (absent where the line has no `slope` at all) |
 //!
+//! The messages do not name the sampling mode, but criterion estimates a slope in linear
+//! sampling only, and there the number it prints (`typical`) is that slope; in flat sampling it
+//! prints the mean. The mode tells which statistic of the samples reproduces the printed number.
 //! A record's line is its `benchmark-complete` line. Lines with another `reason`
 //! (`group-complete`) are skipped; a line that is not a JSON object is an error at that line.
 
@@ -69,6 +73,11 @@ pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
         let values_f = line_src.numbers(values, "measured_values").map_err(shift)?;
         let parts: Vec<&str> = id.split('/').collect();
         let value = (parts.len() > 2).then(|| parts[2..].join("/"));
+        let mode = match doc.get("slope") {
+            Some(slope) if slope.as_object().is_some() => Some("Linear"),
+            Some(slope) if matches!(slope.kind, tree::Kind::Null) => Some("Flat"),
+            _ => None,
+        };
         let (batch_key, per_iter_key) = if unit == "ns" { ("batch_time_ns", "time_ns") } else { ("measured", "measured_per_iter") };
         for (i, (n, v)) in counts_f.iter().zip(&values_f).enumerate() {
             if *n <= 0.0 {
@@ -77,6 +86,7 @@ pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
             let mut fields = vec![("id", FieldValue::Str(id)), ("group", FieldValue::Str(parts[0]))];
             fields.extend(parts.get(1).map(|f| ("function", FieldValue::Str(f))));
             fields.extend(value.as_deref().map(|v| ("value", FieldValue::Str(v))));
+            fields.extend(mode.map(|m| ("sampling_mode", FieldValue::Str(m))));
             fields.extend([
                 ("sample", FieldValue::Int(i as i64)),
                 ("iters", FieldValue::Float(*n)),
@@ -167,5 +177,18 @@ mod tests {
         assert!(err.message.contains("line 2: `measured_values` is a string, not a number"), "{}", err.message);
         let err = read_text("m.txt", "{\"reason\":\"group-complete\"}\n", Some(Format::CargoCriterion)).unwrap_err();
         assert!(err.message.contains("no `benchmark-complete` message"), "{}", err.message);
+    }
+
+    /// The mode is read off the `slope` estimate, which criterion makes in linear sampling only.
+    #[test]
+    fn the_sampling_mode_is_linear_where_a_slope_was_estimated() {
+        let line = |slope: &str| format!("{{\"reason\":\"benchmark-complete\",\"id\":\"a\",\"unit\":\"ns\",\"iteration_count\":[1,2],\"measured_values\":[5.0,8.0]{slope}}}\n");
+        let mode = |slope: &str| {
+            let t = read_text("m.txt", &line(slope), Some(Format::CargoCriterion)).unwrap();
+            t.jsonl.text_of(t.jsonl.get(&t.jsonl.records[0], "sampling_mode"))
+        };
+        assert_eq!(mode(",\"slope\":{\"estimate\":4.2}"), "Linear");
+        assert_eq!(mode(",\"slope\":null"), "Flat");
+        assert_eq!(mode(""), "");
     }
 }
