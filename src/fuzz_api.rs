@@ -594,6 +594,87 @@ pub fn differential(bytes: &[u8]) {
     }
 }
 
+/// The names a harness's file is read under where no format is given: each extension the
+/// detection reads by name, criterion's layout, a text file, and none at all, so that every
+/// branch of the detection by name and by content is reached from the same bytes.
+const HARNESS_NAMES: [&str; 7] = ["bench/x.json", "bench/x.jsonl", "bench/x.csv", "bench/x.tsv", "bench/x.txt", "bench/criterion/a/new/sample.json", "bench/x"];
+
+/// The numeric fields of the harness readers' records, which a `stat` check's `field` names.
+const HARNESS_FIELDS: [&str; 10] = ["time_s", "time_ns", "batch_time_ns", "real_time_ns", "cpu_time_ns", "gpu_time_s", "iterations", "iters", "measured", "bytes_per_op"];
+
+/// Reads a harness's evidence file as a `stat` or `compare` check reads it
+/// ([`crate::evidence::readers::read`]): with its format detected under each name of
+/// [`HARNESS_NAMES`], then as each format named, and as JSON records at `benchmarks` (the format
+/// implied) and at `context` (named). The input is cut at the first line holding only `---`:
+/// before it the file, after it what every file the format refers to holds (nvbench's sample
+/// files, criterion's `benchmark.json`); with no such line a sidecar is refused, as a file
+/// missing from the root is.
+///
+/// On a read it touches what the checks touch: how the file was read, its field names, every
+/// record's line and fields, groups, a selection, and the samples of each numeric field over
+/// every record and over each group; a failed read is rendered. Besides returning normally, it
+/// panics where a record or an error about the file points past the file's last line (the empty
+/// line after a final newline counted as one), since the audit must be able to show that place.
+pub fn read_harness(bytes: &[u8]) {
+    use crate::evidence::readers::{self, Format};
+    let parts = split_at_separators(bytes, 2);
+    let (file, sidecar_bytes) = (parts[0], parts.get(1).copied());
+    let sidecar = |rel: &str| -> Result<Vec<u8>, String> { sidecar_bytes.map(<[u8]>::to_vec).ok_or_else(|| format!("{rel}: no such file")) };
+    let lines = file.iter().filter(|b| **b == b'\n').count() + 1;
+    let reads = HARNESS_NAMES
+        .iter()
+        .map(|name| (*name, None, None))
+        .chain(Format::ALL.iter().map(|f| ("bench/x", Some(*f), None)))
+        .chain([("bench/x.json", None, Some("benchmarks")), ("bench/x", Some(Format::Json), Some("context"))]);
+    for (name, format, records) in reads {
+        match readers::read(name, file, format, records, &sidecar) {
+            Ok(table) => touch_table(&table, lines),
+            Err(d) => {
+                if let Some(at) = d.location.as_ref().filter(|at| at.file == name) {
+                    assert!(at.line >= 1 && at.line <= lines, "{name}: an error at line {} of a file of {lines} lines:\n{}", at.line, d.render());
+                }
+                render(&[d]);
+            }
+        }
+    }
+}
+
+/// What the checks read of a table: see [`read_harness`].
+fn touch_table(table: &crate::evidence::readers::Table, lines: usize) {
+    let _ = table.read_as();
+    let jsonl = &table.jsonl;
+    let names: Vec<String> = jsonl.field_names().into_iter().map(String::from).collect();
+    for r in &jsonl.records {
+        assert!(r.line >= 1 && r.line <= lines, "{}: a record at line {} of a file of {lines} lines", jsonl.path, r.line);
+    }
+    for r in jsonl.records.iter().take(64) {
+        let _ = jsonl.line_text(r);
+        for name in &names {
+            let _ = jsonl.text_of(jsonl.get(r, name));
+        }
+        let _ = jsonl.error_at(r, "m", "l").render();
+    }
+    // A selection by the first record's value of each text field, as a check's `select` reads.
+    if let Some(first) = jsonl.records.first() {
+        let select: BTreeMap<String, toml::Value> =
+            names.iter().filter_map(|n| jsonl.get(first, n).and_then(|v| jsonl.str(v)).map(|s| (n.clone(), toml::Value::String(s.to_string())))).take(3).collect();
+        let _ = jsonl.select(&select);
+    }
+    let all: Vec<&crate::evidence::jsonl::Record> = jsonl.records.iter().collect();
+    let by: Vec<String> = ["name", "id", "command", "benchmark", "state"].iter().filter(|n| names.iter().any(|m| m == *n)).map(|n| n.to_string()).collect();
+    let groups = jsonl.groups(&by);
+    for field in HARNESS_FIELDS.iter().filter(|f| names.iter().any(|n| n == *f)) {
+        for records in std::iter::once(&all).chain(groups.values().take(16)) {
+            match jsonl.samples(records, field) {
+                Ok(s) => {
+                    let _ = (s.median(), s.quantile(0.95), s.mean(), s.stdev(), s.min(), s.max());
+                }
+                Err(d) => render(&[d]),
+            }
+        }
+    }
+}
+
 fn render(diagnostics: &[Diagnostic]) {
     for d in diagnostics {
         let _ = d.render();

@@ -97,6 +97,14 @@ fn bench_pool_follows_no_link_out_of_its_tree() {
     with_every_link(&same_code, &[0, 0b1000, 0b10_0001, 0b11_1100], 14, fuzz_api::bench_pool);
 }
 
+/// The `harness` target's seeds (real output of every harness the readers take, and hand-made
+/// edge cases: a byte-order mark, CRLF line ends, JSON cut short, a Go result line cut between a
+/// value and its unit), each read under every name and as every format.
+#[test]
+fn harness_seeds_are_read_or_refused() {
+    every_seed("fuzz/seeds/harness", 20, fuzz_api::read_harness);
+}
+
 /// Every seed in `dir` (at least `least` of them), in name order, fed to `target`; the seeds'
 /// paths.
 fn every_seed(dir: &str, least: usize, target: fn(&[u8])) -> Vec<std::path::PathBuf> {
