@@ -1156,7 +1156,9 @@ mod tests {
     #[test]
     fn a_scaled_boundary_is_a_tie_and_a_value_beside_it_is_not() {
         let q = |t: &str| Quoted::from_number(&parse_one(t).unwrap(), None).unwrap();
-        for (lo, hi, c, step) in [("1.2M", "1.3M", 1_250_000.0, 100_000.0), ("10k", "11k", 10_500.0, 1000.0), ("1.5e-3", "1.6e-3", 0.001_55, 1e-4), ("-4.5 %", "-4.4 %", -4.45, 0.1)] {
+        for (lo, hi, c, step) in
+            [("1.2M", "1.3M", 1_250_000.0, 100_000.0), ("10k", "11k", 10_500.0, 1000.0), ("1.5e-3", "1.6e-3", 0.001_55, 1e-4), ("-4.5 %", "-4.4 %", -4.45, 0.1)]
+        {
             assert!(q(lo).matches(c, None) && q(hi).matches(c, None), "{lo} {hi} {c}");
             let beside = c + step * 1e-6;
             assert_ne!(q(lo).matches(beside, None), q(hi).matches(beside, None), "{lo} {hi} {beside}");

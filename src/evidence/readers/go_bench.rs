@@ -21,7 +21,7 @@
 //! | `allocs_per_op` | `allocs/op`: allocations per iteration (`-benchmem`) |
 //! | `mb_per_s` | `MB/s`: throughput, 10⁶ bytes per second (`b.SetBytes`) |
 //! | other units | each other unit (`b.ReportMetric`) lower-cased, `/` written `_per_` and any other character but letters and digits `_`: `L1-miss-ns/op` gives `l1_miss_ns_per_op` |
-//! | configuration | every `key: value` line in effect (`goos`, `goarch`, `pkg`, `cpu`, …) by its key, the value as text; `config_<key>` where the key is one of the fields above |
+//! | configuration | every `key: value` line in effect (`goos`, `goarch`, `pkg`, `cpu`, …) by its key, the value as text; `config_<key>` where the key is one of the fields above (`config_` again while that name is taken too) |
 //!
 //! A value Go prints as `NaN` or `+Inf` is kept, so that a statistic over it fails at its
 //! line rather than the whole file failing to read. A record's line is its result line.
@@ -270,8 +270,13 @@ pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
             fields.push((field, FieldValue::Float(line[value.clone()].parse().unwrap_or(f64::NAN))));
         }
         for (key, value) in &config {
-            let taken = FIXED.contains(key) || fields.iter().any(|(f, _)| f == key);
-            let key = if taken { format!("config_{key}") } else { key.to_string() };
+            // A key that names a field already there takes `config_` in front, as often as it
+            // takes to find a free name: a file may state both `config_name` and `name`, and
+            // neither value may hide the other.
+            let mut key = key.to_string();
+            while FIXED.contains(&key.as_str()) || fields.iter().any(|(f, _)| *f == key) {
+                key.insert_str(0, "config_");
+            }
             fields.push((key, FieldValue::Str(value)));
         }
         out.push(idx + 1, base..base + line.len(), fields.iter().map(|(k, v)| (k.as_str(), *v)));
@@ -409,6 +414,12 @@ ok  \tb\t1.2s\n";
         // A key that is a field's name keeps its value under another.
         assert_eq!((j.text_of(j.get(c, "name")), j.text_of(j.get(c, "config_name"))), ("BenchmarkX/size-1k".to_string(), "odd".to_string()));
         assert_eq!(samples(&t, "pkg = \"a\"", "time_ns").median(), 10.0);
+        // A file that states `config_name` as well keeps both values, each under its own name
+        // (found by the harness fuzz target's campaign: the second used to hide the first).
+        let t = read_text("out.txt", "config_name: a\nname: b\nBenchmarkX 10 1 ns/op\n", None).unwrap();
+        let (j, r) = (&t.jsonl, &t.jsonl.records[0]);
+        let named = |f: &str| j.text_of(j.get(r, f));
+        assert_eq!([named("name"), named("config_name"), named("config_config_name")], ["BenchmarkX", "a", "b"]);
     }
 
     #[test]
