@@ -531,6 +531,43 @@ fn a_median_of_a_go_count_run_is_proposed_from_its_samples() {
     assert!(stdout.contains("2 checks: 2 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
 }
 
+/// benchstat's table prints a row by the benchmark's name without Go's `Benchmark` prefix and
+/// with its GOMAXPROCS suffix (`05TemplateLogVsLogf-4`), while the go-bench records are named
+/// `Benchmark05TemplateLogVsLogf`. Over tattle's two raw outputs (examples/tattle-benchstat),
+/// each median cell is proposed the median of its own row's benchmark in its own column's file;
+/// before, two of these were proposed a statistic of the whole file that happened to round alike.
+#[test]
+fn a_benchstat_row_is_read_from_its_own_go_benchmark() {
+    let article = "# Results\n\n```\n                      │    v0.1.3    │               v1.0.0                │\n                      │    sec/op    │    sec/op     vs base               │\n05TemplateLogVsLogf-4    5.590n ± 0%    5.604n ± 0%  +0.24% (p=0.021 n=30)\n10HandCoded-4            4.830n ± 1%    4.824n ± 0%       ~ (p=0.796 n=30)\n```\n";
+    let (_dir, out) = suggested_over(article, |root| {
+        for file in ["v0.1.3", "v1.0.0"] {
+            std::fs::copy(Path::new("examples/tattle-benchstat/evidence").join(file), root.join("evidence").join(file)).unwrap();
+        }
+    });
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    let medians: Vec<(String, String, String, String)> = claims
+        .iter()
+        .filter(|c| c["cell"]["column"].as_str().is_some_and(|col| col.ends_with("sec/op")))
+        .map(|c| {
+            let k = &c["check"][0];
+            let text = |v: &toml::Value| v.as_str().unwrap_or_default().to_string();
+            (text(&c["cell"]["row"]), text(&k["samples"]), text(&k["select"]["name"]), text(&k["statistic"]))
+        })
+        .collect();
+    let expect = |row: &str, file: &str, name: &str| (row.to_string(), format!("evidence/{file}"), name.to_string(), "median".to_string());
+    assert_eq!(
+        medians,
+        [
+            expect("05TemplateLogVsLogf-4", "v0.1.3", "Benchmark05TemplateLogVsLogf"),
+            expect("05TemplateLogVsLogf-4", "v1.0.0", "Benchmark05TemplateLogVsLogf"),
+            expect("10HandCoded-4", "v0.1.3", "Benchmark10HandCoded"),
+            expect("10HandCoded-4", "v1.0.0", "Benchmark10HandCoded"),
+        ],
+        "{out}"
+    );
+}
+
 /// The proposals for the estimates of a pasted criterion console block (the middle number of
 /// each `time:` bracket), as (row, field, statistic, per).
 fn estimates_proposed(out: &str) -> Vec<(String, String, String, String)> {

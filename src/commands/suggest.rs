@@ -627,25 +627,32 @@ impl RowName {
 }
 
 /// The benchmark a table cell's row names, when some selection picks records by exactly its
-/// label, or, for a row that `pytest-benchmark compare` printed, by the name before the run it
-/// appends (`name (source)`; its `normal` name format).
+/// label; for a row that `pytest-benchmark compare` printed, by the name before the run it
+/// appends (`name (source)`; its `normal` name format); for a row as Go's tools print it, by
+/// the go-bench record name it stands for (benchstat's `05TemplateLogVsLogf-4`).
 fn row_selection(sources: &[Source], sentence: &Sentence) -> Option<RowName> {
     let label = &sentence.cell.as_ref()?.row_label;
-    let fields_naming = |name: &str, pytest_only: bool| -> BTreeSet<String> {
+    let fields_naming = |name: &str, only: Option<Format>| -> BTreeSet<String> {
         sources
             .iter()
-            .filter(|s| !pytest_only || s.format == Format::PytestBenchmark)
+            .filter(|s| only.is_none_or(|f| s.format == f))
             .flat_map(|s| &s.selections)
             .filter_map(|sel| sel.select.as_ref().filter(|(_, v)| v == name).map(|(f, _)| f.clone()))
             .collect()
     };
-    let fields = fields_naming(label, false);
+    let fields = fields_naming(label, None);
     if !fields.is_empty() {
         return Some(RowName { fields, label: label.clone(), run: None });
     }
-    let (name, run) = compared_run(label)?;
-    let fields = fields_naming(name, true);
-    (!fields.is_empty()).then(|| RowName { fields, label: name.to_string(), run: Some(run.to_string()) })
+    if let Some((name, run)) = compared_run(label) {
+        let fields = fields_naming(name, Some(Format::PytestBenchmark));
+        if !fields.is_empty() {
+            return Some(RowName { fields, label: name.to_string(), run: Some(run.to_string()) });
+        }
+    }
+    let name = go_bench::record_name(label);
+    let fields = fields_naming(&name, Some(Format::GoBench));
+    (!fields.is_empty()).then_some(RowName { fields, label: name, run: None })
 }
 
 /// A row label as `pytest-benchmark compare` writes it, split into the benchmark's name and the

@@ -119,6 +119,14 @@ fn split_procs(word: &str) -> (Range<usize>, Option<Range<usize>>) {
     (0..word.len(), None)
 }
 
+/// The record `name` of a row as Go's tools print it: `go test` keeps the `-N` GOMAXPROCS
+/// suffix that this reader takes off `name`, and benchstat also drops the `Benchmark` prefix
+/// (its row `05TemplateLogVsLogf-4` is the records named `Benchmark05TemplateLogVsLogf`).
+pub(crate) fn record_name(label: &str) -> String {
+    let name = &label[split_procs(label).0];
+    if is_benchmark_name(name) { name.to_string() } else { format!("Benchmark{name}") }
+}
+
 /// Takes `line` apart as Go benchmark output (see [`Line`]).
 pub(crate) fn result_line(line: &str) -> Line {
     let parts = fields(line);
