@@ -757,6 +757,11 @@ impl BenchstatColumn {
     fn values(&self) -> String {
         format!("{} {}", self.label, self.unit).trim_start().to_string()
     }
+
+    /// The label of the column of the values' confidence intervals, the file's and `±`.
+    fn interval(&self) -> String {
+        format!("{} ±", self.label).trim_start().to_string()
+    }
 }
 
 /// The parts of a benchstat header line between its bars, each trimmed, without the row labels'
@@ -963,11 +968,11 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             if word(i) == Some("±") {
                 match word(i + 1) {
                     Some(w) if w == "∞" || (w.ends_with('%') && is_value(&w[..w.len() - 1])) => {
-                        push(format!("{} ±", col.label).trim_start().to_string(), abs(&(toks[i].start..toks[i + 1].end)), false, None);
+                        push(col.interval(), abs(&(toks[i].start..toks[i + 1].end)), false, None);
                         i += 2;
                     }
                     _ => {
-                        departs = Some(format!("{} ±", col.label).trim_start().to_string());
+                        departs = Some(col.interval());
                         break;
                     }
                 }

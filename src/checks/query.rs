@@ -165,26 +165,15 @@ pub(crate) fn pairs(ctx: &Context<'_>, q: &Query<'_>, per: &str) -> Result<Vec<(
 
 /// One field's values over `selected`, in order, read or derived, each finite and non-negative.
 fn column(ctx: &Context<'_>, q: &Query<'_>, jsonl: &Jsonl, selected: &[&Record], field: &str) -> Result<Vec<f64>, Diagnostic> {
-    let expr = match q.derive.get(field) {
-        Some(e) => Some(arith::parse(e.get_ref()).map_err(|err| ctx.error_at(format!("`derive`: {}", err.message), inside(e, &err.at), "here"))?),
-        None => None,
+    let Some(expr) = q.derive.get(field) else {
+        return jsonl.values(selected, field);
     };
+    let parsed = arith::parse(expr.get_ref()).map_err(|err| ctx.error_at(format!("`derive`: {}", err.message), inside(expr, &err.at), "here"))?;
     let mut out = Vec::with_capacity(selected.len());
     for &record in selected {
-        let value = match &expr {
-            Some(expr) => derived(ctx, jsonl, record, field, expr)?,
-            None => match jsonl.get(record, field) {
-                Some(Scalar::Int(i)) => i as f64,
-                Some(Scalar::Float(f)) => f,
-                None => return Err(jsonl.error_at(record, format!("no `{field}` in this sample"), "field missing")),
-                Some(other) => return Err(jsonl.error_at(record, format!("`{field}` is {}, not a number", jsonl.text_of(Some(other))), "not a number")),
-            },
-        };
-        if !value.is_finite() {
-            return Err(jsonl.error_at(record, format!("`{field}` is not finite ({value})"), "not finite"));
-        }
-        if value < 0.0 {
-            return Err(jsonl.error_at(record, format!("`{field}` is negative ({value})"), "negative"));
+        let value = derived(ctx, jsonl, record, field, &parsed)?;
+        if !value.is_finite() || value < 0.0 {
+            return Err(jsonl.not_a_sample(record, field, value));
         }
         out.push(value);
     }

@@ -266,6 +266,17 @@ impl Jsonl {
     /// without the field, or with a value that is not a finite non-negative number, is an
     /// error at its line.
     pub fn samples(&self, selected: &[&Record], field: &str) -> Result<Samples, Diagnostic> {
+        let values = self.values(selected, field)?;
+        Samples::new(values).map_err(|e| match e {
+            SampleError::Empty => Diagnostic::plain(format!("{}: no samples selected", self.path)),
+            SampleError::NotFinite { index, value } | SampleError::Negative { index, value } => self.not_a_sample(selected[index], field, value),
+        })
+    }
+
+    /// The numeric `field` of each selected record, in the records' order (a slope pairs them
+    /// with another field's), each finite and not negative, or the error at the first record
+    /// that breaks that.
+    pub fn values(&self, selected: &[&Record], field: &str) -> Result<Vec<f64>, Diagnostic> {
         let key = self.key(field);
         let mut values = Vec::with_capacity(selected.len());
         for record in selected {
@@ -277,15 +288,18 @@ impl Jsonl {
                     return Err(self.error_at(record, format!("`{field}` is {}, not a number", self.text_of(Some(other))), "not a number"));
                 }
             };
+            if !value.is_finite() || value < 0.0 {
+                return Err(self.not_a_sample(record, field, value));
+            }
             values.push(value);
         }
-        Samples::new(values).map_err(|e| match e {
-            SampleError::Empty => Diagnostic::plain(format!("{}: no samples selected", self.path)),
-            SampleError::NotFinite { index, value } | SampleError::Negative { index, value } => {
-                let what = if value.is_finite() { "negative" } else { "not finite" };
-                self.error_at(selected[index], format!("`{field}` is {what} ({value})"), what)
-            }
-        })
+        Ok(values)
+    }
+
+    /// The error for a value no sample may take: not finite, or negative.
+    pub fn not_a_sample(&self, record: &Record, field: &str, value: f64) -> Diagnostic {
+        let what = if value.is_finite() { "negative" } else { "not finite" };
+        self.error_at(record, format!("`{field}` is {what} ({value})"), what)
     }
 
     /// The error for a selected record without `field`. A record a harness marked failed
