@@ -117,12 +117,13 @@
 //             shown faster than the rule's at any shape (the best plain one at 1024x32768 ahead
 //             in every run by 0.4-1.1 us, INCONCLUSIVE), and streaming loads on the mixed form
 //             are shown slower.
-// Version 20 (kernels/NOTES.md):
+// Version 20 (runs 20261206T010053Z-softmax-bench and 010213Z; kernels/NOTES.md):
 //   clshare   cols == 262144: rows - 1 clusters of 16 blocks, a row each, meeting in distributed
 //             shared memory, and the last row shared by every block through tagged slots (only
 //             7 clusters of 16 are resident at once on the H200); clsharep loads the shared
 //             row's first poll before the cluster meetings, clsharepw as clsharep with L2-only
-//             loads and write-back stores. Not measured yet.
+//             loads and write-back stores. All validate; all are 4.7-5.4 us behind the rule
+//             plain and 8-8.4 us RMS-scaled: the shared row's meeting spans the whole grid.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
