@@ -112,7 +112,9 @@
 //! - [`diagnostic`], [`paths`], [`hash`], [`stats`]: located errors, the root and every path
 //!   under it (`paths::Root`: the one place that opens, lists, creates and replaces files under
 //!   the root), SHA-256, numpy-identical quantiles (from sorted samples, or by selection from
-//!   unsorted columns, to the same bits).
+//!   unsorted columns, to the same bits), and in `stats::nonparametric` benchstat's statistics
+//!   as benchstat computes them: the median's confidence interval from order statistics (the
+//!   `stat` check's `median-ci`) and the Mann-Whitney U test (the `utest` check).
 //! - `confined`, `atomic` (crate-private, under [`paths`]): the root as a folder handle that
 //!   opens files one component at a time with `openat` and `O_NOFOLLOW` and refuses, at open
 //!   time, any path that leaves the root through a symbolic link; and the one writer that

@@ -4,8 +4,13 @@
 //! Quantiles use numpy's default method (`linear`, type 7 of Hyndman and Fan): for a sorted
 //! sample `x[0..n]` and probability `p`, take `h = (n − 1)·p` and interpolate linearly between
 //! `x[⌊h⌋]` and `x[⌈h⌉]`. The median is the 0.5 quantile.
+//!
+//! [`nonparametric`] holds benchstat's statistics: the median's confidence interval from order
+//! statistics and the Mann-Whitney U test.
 
 use std::fmt;
+
+pub(crate) mod nonparametric;
 
 /// A non-empty set of finite, non-negative measurements, kept sorted.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,6 +4,10 @@
 use std::path::Path;
 use std::process::Command;
 
+use sha2::{Digest, Sha256};
+
+mod support;
+
 fn audit_json(root: &str) -> (i32, serde_json::Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(["audit", "--format", "json", "--root", root]).output().unwrap();
     let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
@@ -192,25 +196,40 @@ fn great_expectations_performance_audits_with_its_stated_exit_code_and_every_pyt
 
 /// benchstat's comparison table, pasted into tattle's `stats/README.md` as a code block, read as
 /// a table: each median read in the nanoseconds its `n` prefix makes of `sec/op` and bound to the
-/// raw `go test -bench` samples it summarises, the geometric means and the changes from the base
-/// recomputed, and each `n=30` counted. The three medians that are rounding ties are recorded as
-/// wrong; the 12 intervals and 6 p-values stay unbound (a warning by the registry's policy).
-/// Every count would change if the table went unread again (no cell bound), or if a prefix were
-/// read in another unit (every median would fail).
+/// raw `go test -bench` samples it summarises, each `± X%` recomputed as benchstat's interval of
+/// that median (`statistic = "median-ci"`), the geometric means and the changes from the base
+/// recomputed, each p-value by benchstat's Mann-Whitney U test (`utest`), and each `n=30`
+/// counted. Every number of the table is bound, none is recorded as wrong. Every count would
+/// change if the table went unread again (no cell bound), if a prefix were read in another unit
+/// (every median would fail), or if an interval or a p-value stopped binding (unbound again).
 #[test]
-fn tattle_benchstat_audits_with_its_stated_exit_code_and_every_median_bound() {
+fn tattle_benchstat_audits_with_its_stated_exit_code_and_every_number_bound() {
     let (code, review) = audit_json("examples/tattle-benchstat");
     assert_eq!(code, stated_exit_code("tattle-benchstat"), "{review:#}");
     assert_eq!(code, 0);
     let registry = &review["registries"][0];
     let unbound: Vec<&str> = registry["unbound"].as_array().unwrap().iter().map(|u| u["number"].as_str().unwrap()).collect();
-    assert_eq!(unbound.len(), 18, "{unbound:?}");
-    assert_eq!(unbound.iter().filter(|n| n.ends_with('%')).count(), 12, "{unbound:?}");
+    assert!(unbound.is_empty(), "{unbound:?}");
     let claims = registry["claims"].as_array().unwrap();
     let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
     assert!(checks.iter().all(|k| k["outcome"] == "pass"), "{checks:?}");
     let kinds = |kind: &str| checks.iter().filter(|k| k["kind"] == kind).count();
-    assert_eq!((kinds("stat"), kinds("arith"), checks.len()), (24, 5, 29));
+    assert_eq!((kinds("stat"), kinds("arith"), kinds("utest"), checks.len()), (36, 5, 6, 47));
+    let cells = |column: &str| claims.iter().filter(|c| c["cell"]["column"] == column).count();
+    assert_eq!((cells("v0.1.3 ±"), cells("v1.0.0 ±")), (6, 6));
+    // `± 4%`: the 10th to the 21st of 30 samples, 4.37 % below the median at its wider side.
+    let interval = claims.iter().find(|c| c["id"] == "01calloverhead-old-ci").unwrap();
+    assert_eq!(
+        interval["checks"][0]["detail"],
+        "95 % interval of the median time_ns of 30 samples, x(10) = 0.3017 to x(21) = 0.3278 around 0.3155, its wider side in % of the median: 4.37 %"
+    );
+    // `p=0.001`: 0.00071 by the normal approximation, since values repeat at 30 a side.
+    let change = claims.iter().find(|c| c["id"] == "01calloverhead-vs-base").unwrap();
+    let utest = change["checks"].as_array().unwrap().iter().find(|k| k["kind"] == "utest").unwrap();
+    assert_eq!(
+        utest["detail"],
+        "p-value of the two-sided Mann-Whitney U test of 30 base against 30 new samples of time_ns (U = 679.5, normal approximation with tie and continuity correction): 0.001"
+    );
     assert!(wrong_claims(&review).is_empty(), "{:?}", wrong_claims(&review));
     // `0.3155n` under `sec/op` is 0.3155 ns, the median of the 30 samples.
     let first = claims.iter().find(|c| c["id"] == "01calloverhead-old-median").unwrap();
@@ -219,4 +238,75 @@ fn tattle_benchstat_audits_with_its_stated_exit_code_and_every_median_bound() {
     // benchstat's 5.590 holds, as its other neighbour would.
     let tie = claims.iter().find(|c| c["id"] == "05templatelogvslogf-old-median").unwrap();
     assert_eq!((tie["verdict"].as_str(), tie["checks"][0]["outcome"].as_str()), (Some("retain"), Some("pass")), "{tie:#}");
+}
+
+/// Each of tattle's 12 intervals and 6 p-values, quoted one unit off in its last digit (`± 5%`
+/// for the `± 4%` benchstat printed, `p=0.002` for its `p=0.001`), in the article and in the
+/// registry's `number` alike (and the registry's hash moved to the edited article's), fails the
+/// check that binds it, and that check alone: the audit exits 1, the check's expected value is
+/// the edited quote and its observed value benchstat's.
+#[test]
+fn tattle_benchstat_a_wrong_interval_or_p_value_fails_its_check() {
+    let example = Path::new("examples/tattle-benchstat");
+    let (_, review) = audit_json("examples/tattle-benchstat");
+    let article = std::fs::read_to_string(example.join("article/tattle-stats.md")).unwrap();
+    let registry = std::fs::read_to_string(example.join("claims/tattle-stats.toml")).unwrap();
+    let mut edited = Vec::new();
+    for claim in review["registries"][0]["claims"].as_array().unwrap() {
+        for (index, check) in claim["checks"].as_array().unwrap().iter().enumerate() {
+            let interval = check["kind"] == "stat" && claim["cell"]["column"].as_str().is_some_and(|c| c.ends_with(" ±"));
+            if !(interval || check["kind"] == "utest") {
+                continue;
+            }
+            let id = claim["id"].as_str().unwrap();
+            let number = check["number"].as_str().unwrap();
+            let wrong = one_off_in_its_last_digit(number);
+            // In the article: the number inside the claim's cell.
+            let span = &claim["binding"]["sentence"]["span"];
+            let (start, end) = (span[0].as_u64().unwrap() as usize, span[1].as_u64().unwrap() as usize);
+            let at = start + article[start..end].find(number).unwrap_or_else(|| panic!("{id}: {number} not in its cell"));
+            let new_article = format!("{}{wrong}{}", &article[..at], &article[at + number.len()..]);
+            // In the registry: the `number` of the claim's check, and the manuscript's hash.
+            let claim_at = registry.find(&format!("id = \"{id}\"")).unwrap();
+            let check_at = registry[claim_at..].match_indices("[[claim.check]]").nth(index).unwrap().0 + claim_at;
+            let key = format!("number = \"{number}\"");
+            let number_at = registry[check_at..].find(&key).unwrap() + check_at;
+            let new_registry = format!("{}number = \"{wrong}\"{}", &registry[..number_at], &registry[number_at + key.len()..]);
+            let old_sha = format!("{:x}", Sha256::digest(article.as_bytes()));
+            let new_sha = format!("{:x}", Sha256::digest(new_article.as_bytes()));
+            let new_registry = new_registry.replacen(&old_sha, &new_sha, 1);
+            let copy = tempfile::tempdir().unwrap();
+            support::copy_dir(example, copy.path());
+            std::fs::write(copy.path().join("article/tattle-stats.md"), &new_article).unwrap();
+            std::fs::write(copy.path().join("claims/tattle-stats.toml"), &new_registry).unwrap();
+            let (code, after) = audit_json(copy.path().to_str().unwrap());
+            assert_eq!(code, 1, "{id}: {number} -> {wrong}: {after:#}");
+            let failed: Vec<(String, usize, &serde_json::Value)> = after["registries"][0]["claims"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|c| c["checks"].as_array().unwrap().iter().enumerate().map(move |(i, k)| (c["id"].as_str().unwrap().to_string(), i, k)))
+                .filter(|(_, _, k)| k["outcome"] != "pass")
+                .collect();
+            assert_eq!(failed.len(), 1, "{id}: {number} -> {wrong}: {failed:?}");
+            let (failed_id, failed_index, failed_check) = &failed[0];
+            assert_eq!((failed_id.as_str(), *failed_index, failed_check["outcome"].as_str()), (id, index, Some("fail")), "{failed_check:#}");
+            assert_eq!(failed_check["expected"].as_str(), Some(wrong.replace('%', " %").as_str()), "{failed_check:#}");
+            // The observed value is shown more precisely than quoted; at the quote's decimals
+            // it is the number benchstat printed.
+            let observed: f64 = failed_check["observed"].as_str().unwrap().trim_end_matches(" %").parse().unwrap();
+            let decimals = number.trim_end_matches('%').split('.').nth(1).map_or(0, str::len);
+            assert_eq!(format!("{observed:.decimals$}"), number.trim_end_matches('%'), "{failed_check:#}");
+            edited.push(format!("{number} -> {wrong}"));
+        }
+    }
+    assert_eq!(edited.len(), 18, "{edited:?}");
+    assert!(edited.contains(&"4% -> 5%".to_string()) && edited.contains(&"0.001 -> 0.002".to_string()), "{edited:?}");
+}
+
+/// `number` with its last digit moved up by one (9 wraps to 0).
+fn one_off_in_its_last_digit(number: &str) -> String {
+    let at = number.rfind(|c: char| c.is_ascii_digit()).unwrap();
+    let digit = number.as_bytes()[at] - b'0';
+    format!("{}{}{}", &number[..at], (digit + 1) % 10, &number[at + 1..])
 }

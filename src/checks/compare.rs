@@ -158,9 +158,13 @@ impl Spec {
             return Err((fixes(case_field, "`case-field`"), self.select.span()));
         }
         // A slope pairs each record's field with another, which a compare check has no key for;
-        // `stat`'s own message would send the reader looking for that key here.
-        if self.statistic.get_ref() == "slope" {
-            return Err(("a compare check orders by a statistic of one field; `slope` is a `stat` check's alone".into(), self.statistic.span()));
+        // `stat`'s own message would send the reader looking for that key here. A median's
+        // interval is a spread, not a place: ordering by it says nothing about which is faster.
+        if let name @ ("slope" | "median-ci") = self.statistic.get_ref().as_str() {
+            return Err((
+                format!("a compare check orders by where one field's values lie (median, mean, a percentile); `{name}` is a `stat` check's alone"),
+                self.statistic.span(),
+            ));
         }
         self.query("", "").validate()
     }
@@ -191,6 +195,7 @@ impl Spec {
             derive: self.derive.clone(),
             pool: self.pool.clone(),
             per: None,
+            confidence: None,
         }
     }
 

@@ -18,6 +18,7 @@ pub(crate) mod query;
 pub(crate) mod stat;
 pub(crate) mod trace;
 pub(crate) mod units;
+pub(crate) mod utest;
 pub(crate) mod validation;
 pub(crate) mod words;
 
@@ -139,12 +140,15 @@ kinds! {
     Figure => "figure", figure, false;
     Cited => "cited", cited, false;
     Compare => "compare", compare, true;
+    // A p-value is the test's statement about two samples, not a quantity a fresh run should
+    // reproduce within a margin: the recheck passes it over (see `utest`).
+    Utest => "utest", utest, false;
 }
 
 impl Kind {
     /// The files this check will parse, and how, for [`Evidence::read_ahead`]: the JSONL files
-    /// it reads (as traces for a `trace` check), the CSV and TSV samples of `stat` and
-    /// `compare` checks (to stream where large), and the JSON documents that `json` and
+    /// it reads (as traces for a `trace` check), the CSV and TSV samples of `stat`, `compare`
+    /// and `utest` checks (to stream where large), and the JSON documents that `json` and
     /// `arith` checks name.
     pub(crate) fn ahead(&self) -> Vec<(String, Ahead)> {
         let how = if matches!(self, Kind::Trace(_)) { Ahead::Trace } else { Ahead::Jsonl };
@@ -154,7 +158,7 @@ impl Kind {
             _ => Vec::new(),
         };
         // A check that recomputes from samples may stream a large CSV or TSV file.
-        let samples = matches!(self, Kind::Stat(_) | Kind::Compare(_));
+        let samples = matches!(self, Kind::Stat(_) | Kind::Compare(_) | Kind::Utest(_));
         let read = self.files().into_iter().filter_map(|f| {
             if f.ends_with(".jsonl") {
                 Some((f.to_string(), how))

@@ -26,6 +26,34 @@
 //! checks not rechecked: its bootstrap would have to draw each record's two values together,
 //! which its resampling of one field does not.
 //!
+//! `statistic = "median-ci"` is benchstat's `± X%`: the confidence interval of the median from
+//! order statistics (at `confidence`, 0.95 unless given, as benchstat's `-confidence`), its
+//! wider side as a percentage of the median, `100 · max(hi/median − 1, 1 − lo/median)`. The
+//! value is in `%`, whatever the field's unit, and is what benchstat rounds to print `± 4%`.
+//! At 30 samples and 0.95 the bounds are the 10th and 21st smallest; how benchstat finds them
+//! for any n, and the sources read, are in [`crate::stats::nonparametric`]:
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "stat"
+//! number = "4%"
+//! samples = "evidence/v0.1.3"
+//! format = "go-bench"
+//! select = { name = "Benchmark01CallOverhead" }
+//! field = "time_ns"
+//! statistic = "median-ci"
+//! ```
+//! `confidence` without `statistic = "median-ci"`, or outside (0, 1), and a `median-ci` with
+//! `summary` (a saved summary holds no interval) or `pool` (benchstat's interval is of one
+//! sample, and a median of several runs' intervals is none) are refused when the registry is
+//! read. Too few samples for a finite interval (fewer than 6 at 0.95; benchstat prints `± ∞`)
+//! and a lower bound of 0 under a positive median (benchstat prints `± ?`) are errors at
+//! `statistic`. The recheck passes an interval over, counted among the checks not rechecked:
+//! it is a percentage, not a latency, and it states the median's sampling uncertainty itself,
+//! so resampling it would estimate the uncertainty of an uncertainty, which no equivalence
+//! margin on a latency describes. The two-sample comparison benchstat prints beside it,
+//! `(p=0.001 n=30)`, is the `utest` check's.
+//!
 //! Why: a latency in prose is only as good as the samples behind it; recomputing from raw
 //! samples catches a re-quoted or mistyped number and a summary that drifted from its data.
 //!
@@ -77,10 +105,11 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation, query};
-use crate::article::numbers::Quoted;
+use crate::article::numbers::{Quoted, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::Summary;
-use crate::stats::{Statistic, slope_through_origin};
+use crate::stats::nonparametric::{Spread, median_interval, samples_for_finite_interval};
+use crate::stats::{Samples, Statistic, slope_through_origin};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -111,7 +140,14 @@ pub(crate) struct Spec {
     /// `iters`).
     #[serde(default)]
     pub per: Option<Spanned<String>>,
+    /// For `statistic = "median-ci"`: the interval's confidence level, in (0, 1); 0.95 when
+    /// absent, as benchstat's.
+    #[serde(default)]
+    pub confidence: Option<Spanned<f64>>,
 }
+
+/// benchstat's confidence level when `-confidence` is not given.
+pub(crate) const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 /// What a `stat` check computes from the records it selects.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,6 +157,9 @@ pub(crate) enum Measure {
     /// The least-squares slope through the origin of `field` over the field `per`
     /// ([`crate::stats::slope_through_origin`]): each record's two values are one point.
     Slope { per: String },
+    /// benchstat's confidence interval of the median at `confidence`, its wider side as a
+    /// percentage of the median ([`crate::stats::nonparametric::median_interval`]).
+    MedianCi { confidence: f64 },
 }
 
 impl std::fmt::Display for Measure {
@@ -128,6 +167,7 @@ impl std::fmt::Display for Measure {
         match self {
             Measure::Statistic(s) => s.fmt(f),
             Measure::Slope { .. } => f.write_str("slope"),
+            Measure::MedianCi { .. } => f.write_str("median-ci"),
         }
     }
 }
@@ -137,8 +177,13 @@ impl Spec {
         if let (Some(summary), Some(_)) = (&self.summary, self.pool.first()) {
             return Err(("a pooled statistic has no saved summary: drop `summary` or `pool`".into(), summary.span()));
         }
-        if let (Measure::Slope { .. }, Some(summary)) = (self.measure()?, &self.summary) {
-            return Err(("a saved summary holds no slope to compare with: drop `summary`".into(), summary.span()));
+        match (self.measure()?, &self.summary, self.pool.first()) {
+            (Measure::Slope { .. }, Some(summary), _) => return Err(("a saved summary holds no slope to compare with: drop `summary`".into(), summary.span())),
+            (Measure::MedianCi { .. }, Some(summary), _) => return Err(("a saved summary holds no confidence interval to compare with: drop `summary`".into(), summary.span())),
+            (Measure::MedianCi { .. }, None, Some(pooled)) => {
+                return Err(("benchstat's interval is of one sample's median, and the median of several runs' intervals is no interval: drop `pool`".into(), pooled.span()));
+            }
+            _ => {}
         }
         query::validate(self.format.as_ref(), self.filter.as_ref(), &self.derive)
     }
@@ -148,25 +193,41 @@ impl Spec {
         std::iter::once(&self.samples).chain(&self.pool).collect()
     }
 
-    /// What the check computes: `statistic`, and for a slope the field `per` names. `per` goes
-    /// with a slope only, and a slope needs it.
+    /// What the check computes: `statistic`, for a slope with the field `per` names, for an
+    /// interval at the level `confidence` gives. `per` goes with a slope only, and a slope needs
+    /// it; `confidence` goes with `median-ci` only, and is a level strictly between 0 and 1.
     pub(crate) fn measure(&self) -> Result<Measure, (String, Range<usize>)> {
-        match (self.statistic.get_ref().as_str(), &self.per) {
+        let name = self.statistic.get_ref().as_str();
+        if let Some(confidence) = &self.confidence
+            && name != "median-ci"
+        {
+            return Err((
+                format!("`confidence` is the level of a median's interval, but the statistic is `{name}`: drop `confidence` or use `statistic = \"median-ci\"`"),
+                confidence.span(),
+            ));
+        }
+        match (name, &self.per) {
             ("slope", Some(per)) => Ok(Measure::Slope { per: per.get_ref().clone() }),
             ("slope", None) => Err(("`statistic = \"slope\"` needs `per`, the field the slope is taken over (`per = \"iters\"` for criterion)".into(), self.statistic.span())),
-            (_, Some(per)) => Err((
-                format!("`per` names the field a slope is taken over, but the statistic is `{}`: drop `per` or use `statistic = \"slope\"`", self.statistic.get_ref()),
-                per.span(),
-            )),
+            (_, Some(per)) => Err((format!("`per` names the field a slope is taken over, but the statistic is `{name}`: drop `per` or use `statistic = \"slope\"`"), per.span())),
+            ("median-ci", None) => match &self.confidence {
+                Some(level) if !(*level.get_ref() > 0.0 && *level.get_ref() < 1.0) => {
+                    Err((format!("confidence {} is not a level between 0 and 1 (0.95 is benchstat's 95 %)", level.get_ref()), level.span()))
+                }
+                level => Ok(Measure::MedianCi { confidence: level.as_ref().map_or(DEFAULT_CONFIDENCE, |c| *c.get_ref()) }),
+            },
             (name, None) => Statistic::parse(name)
                 .map(Measure::Statistic)
-                .ok_or_else(|| (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN or slope"), self.statistic.span())),
+                .ok_or_else(|| (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope or median-ci"), self.statistic.span())),
         }
     }
 
-    /// Whether the check is a slope, whose values the recheck does not resample in pairs.
-    pub(crate) fn is_slope(&self) -> bool {
-        matches!(self.measure(), Ok(Measure::Slope { .. }))
+    /// Whether the recheck can resample the check's statistic: a statistic of one field's
+    /// values. A slope is not (its bootstrap would have to draw each record's two values
+    /// together), nor a median's interval (a percentage, and itself a statement of the median's
+    /// sampling uncertainty; see the module's documentation).
+    pub(crate) fn resampled(&self) -> bool {
+        matches!(self.measure(), Ok(Measure::Statistic(_)))
     }
 
     pub(super) fn files(&self) -> Vec<&str> {
@@ -197,10 +258,48 @@ impl Spec {
                     values.push(slope);
                     n += pairs.len();
                 }
+                Measure::MedianCi { confidence } => {
+                    let samples = query::samples(ctx, &q)?;
+                    values.push(self.spread(ctx, &samples, *confidence)?);
+                    n += samples.len();
+                }
             }
         }
         let value = if values.len() == 1 { values[0] } else { crate::stats::Samples::new(values).map_or(f64::NAN, |s| s.median()) };
         Ok((value, n))
+    }
+
+    /// benchstat's `± X%` of one run's samples, before rounding; an interval it cannot state
+    /// as a percentage is an error at `statistic`, saying what benchstat prints instead.
+    fn spread(&self, ctx: &Context<'_>, samples: &Samples, confidence: f64) -> Result<f64, Diagnostic> {
+        let interval = median_interval(samples.sorted(), confidence);
+        let n = samples.len();
+        match interval.spread() {
+            Spread::Percent(percent) => Ok(percent),
+            Spread::Unbounded => {
+                let need = samples_for_finite_interval(confidence).map_or_else(|| "more than 50".to_string(), |need| format!("at least {need}"));
+                Err(ctx.error_at(
+                    format!(
+                        "the median of {n} sample{} has no finite {} % interval (benchstat prints `± ∞`): it needs {need} samples",
+                        if n == 1 { "" } else { "s" },
+                        level(confidence)
+                    ),
+                    self.statistic.span(),
+                    "unbounded",
+                ))
+            }
+            Spread::SignsDiffer => Err(ctx.error_at(
+                format!(
+                    "the {} % interval of the median {} of {n} samples runs from {} to {}, which is no percentage of it (benchstat prints `± ?`)",
+                    level(confidence),
+                    interval.center,
+                    interval.lo,
+                    interval.hi
+                ),
+                self.statistic.span(),
+                "no percentage",
+            )),
+        }
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
@@ -227,18 +326,35 @@ impl Spec {
             }
         }
         // A count is a number of samples, whatever unit the samples are in. A slope is in the
-        // field's unit per one of `per`, which counts (iterations, bytes): the field's unit.
-        let unit = if matches!(measure, Measure::Statistic(Statistic::Count)) { None } else { ctx.field_unit(self.field.get_ref()) };
+        // field's unit per one of `per`, which counts (iterations, bytes): the field's unit. An
+        // interval's spread is a percentage of the median.
+        let unit = match measure {
+            Measure::Statistic(Statistic::Count) => None,
+            Measure::MedianCi { .. } => Some(Unit::Percent),
+            Measure::Statistic(_) | Measure::Slope { .. } => ctx.field_unit(self.field.get_ref()),
+        };
+        let field = self.field.get_ref();
         let what = match &measure {
-            Measure::Statistic(statistic) => format!("{statistic} {}", self.field.get_ref()),
-            Measure::Slope { per } => format!("slope of {} over {per} through the origin", self.field.get_ref()),
+            Measure::Statistic(statistic) => format!("{statistic} {field}"),
+            Measure::Slope { per } => format!("slope of {field} over {per} through the origin"),
+            Measure::MedianCi { confidence } => format!("{} % interval of the median {field}", level(*confidence)),
+        };
+        // An interval names its bounds, for the reader; `compute` has refused an unbounded one,
+        // and `validate` a pooled one.
+        let bounds = match measure {
+            Measure::MedianCi { confidence } => {
+                let interval = median_interval(query::samples(ctx, &self.query())?.sorted(), confidence);
+                let (lo, hi) = (interval.orders.lo, interval.orders.hi);
+                format!(", x({lo}) = {} to x({hi}) = {} around {}, its wider side in % of the median", interval.lo, interval.hi, interval.center)
+            }
+            Measure::Statistic(_) | Measure::Slope { .. } => String::new(),
         };
         Ok(Observation {
             value: Some(value),
             unit,
             problems,
             detail: match self.pool.len() {
-                0 => format!("{what} of {n} samples"),
+                0 => format!("{what} of {n} samples{bounds}"),
                 more => format!("median over {} runs of the {what}, {n} samples", more + 1),
             },
         })
@@ -277,6 +393,12 @@ impl Spec {
             _ => return None,
         })
     }
+}
+
+/// A confidence level in percent, as people write it: 95, 99.9.
+fn level(confidence: f64) -> String {
+    let text = format!("{:.6}", confidence * 100.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// Saved and recomputed values agree when they differ only by the rounding of a JSON
@@ -473,6 +595,61 @@ statistic = "median""#;
         let f = Fixture::new(&[("e/b.jsonl", BATCHES)]);
         let err = f.observe(&check_toml(&derived)).unwrap_err();
         assert!(err.message.contains("e/b.jsonl: line 1: "), "{}", err.message);
+    }
+
+    const MEDIAN_CI: &str = "kind = \"stat\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"median-ci\"";
+
+    /// `t_ns` of each record: the squares 1, 4, …, 900, in reverse order.
+    fn squares(n: u32) -> String {
+        (1..=n).rev().map(|i| format!("{{\"t_ns\":{}}}\n", i * i)).collect()
+    }
+
+    /// Of 30 samples, the 95 % interval of the median is the 10th to the 21st: 100 to 441
+    /// around (225 + 256) / 2 = 240.5, and its wider side is the upper one, 441/240.5 − 1 =
+    /// 83.37 % (the lower is 1 − 100/240.5 = 58.42 %).
+    #[test]
+    fn a_median_ci_is_benchstat_s_interval_in_percent_of_the_median() {
+        let f = Fixture::new(&[("e/t.jsonl", &squares(30))]);
+        let obs = f.observe(&check_toml(MEDIAN_CI)).unwrap();
+        assert_eq!(obs.value, Some(100.0 * (441.0 / 240.5 - 1.0)));
+        assert_eq!(obs.unit, Some(Unit::Percent));
+        assert_eq!(obs.detail, "95 % interval of the median t_ns of 30 samples, x(10) = 100 to x(21) = 441 around 240.5, its wider side in % of the median");
+        // At 0.5 the interval is the 14th to the 18th (go-moremath's, which leans right here).
+        let obs = f.observe(&check_toml(&format!("{MEDIAN_CI}\nconfidence = 0.5"))).unwrap();
+        assert_eq!(obs.value, Some(100.0 * (324.0 / 240.5 - 1.0)));
+        assert!(obs.detail.starts_with("50 % interval of the median t_ns of 30 samples, x(14) = 196 to x(18) = 324"), "{}", obs.detail);
+    }
+
+    /// An interval benchstat prints as `± ∞` or `± ?` has no percentage to compare with: an
+    /// error at `statistic` that says why.
+    #[test]
+    fn a_median_ci_benchstat_cannot_state_in_percent_is_an_error_at_the_statistic() {
+        let f = Fixture::new(&[("e/t.jsonl", &squares(5))]);
+        let err = f.observe(&check_toml(MEDIAN_CI)).unwrap_err();
+        assert!(err.message.contains("the median of 5 samples has no finite 95 % interval (benchstat prints `± ∞`): it needs at least 6 samples"), "{}", err.message);
+        assert!(err.position().is_some(), "{}", err.message);
+        let zeros = format!("{}{}", "{\"t_ns\":0}\n".repeat(10), squares(20));
+        let f = Fixture::new(&[("e/t.jsonl", &zeros)]);
+        let err = f.observe(&check_toml(MEDIAN_CI)).unwrap_err();
+        assert!(err.message.contains("runs from 0 to 121, which is no percentage of it (benchstat prints `± ?`)"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_median_ci_s_keys_are_checked_when_the_registry_is_read() {
+        let err = super::super::testing::parse_error(&CHECK.replace("statistic = \"median\"", "statistic = \"median\"\nconfidence = 0.9"));
+        assert!(err.contains("`confidence` is the level of a median's interval, but the statistic is `median`"), "{err}");
+        for bad in ["1.0", "0.0", "95", "-0.5", "nan"] {
+            let err = super::super::testing::parse_error(&format!("{MEDIAN_CI}\nconfidence = {bad}"));
+            assert!(err.contains("is not a level between 0 and 1"), "{bad}: {err}");
+        }
+        let err = super::super::testing::parse_error(&format!("{MEDIAN_CI}\nsummary = \"e/summary.json\""));
+        assert!(err.contains("a saved summary holds no confidence interval"), "{err}");
+        let err = super::super::testing::parse_error(&format!("{MEDIAN_CI}\npool = [\"f/t.jsonl\"]"));
+        assert!(err.contains("drop `pool`"), "{err}");
+        let err = super::super::testing::parse_error(&format!("{MEDIAN_CI}\nper = \"iters\""));
+        assert!(err.contains("`per` names the field a slope is taken over, but the statistic is `median-ci`"), "{err}");
+        let compare = "kind = \"compare\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"median-ci\"\nfaster = \"a\"\nslower = [\"b\"]";
+        assert!(super::super::testing::parse_error(compare).contains("`median-ci` is a `stat` check's alone"));
     }
 
     #[test]

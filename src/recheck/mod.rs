@@ -418,9 +418,12 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
             match (&check.kind, &cb.quoted) {
                 // A slope is passed over below: its bootstrap would have to draw each record's
                 // (iterations, time) pair together, which the resampling of one field's values
-                // by round or by sample does not do, so its interval would be wrong.
-                (Kind::Stat(s), Some(q)) if is_time(q) && !s.is_slope() => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
-                (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() && !a.vars.values().any(stat::Spec::is_slope) => {
+                // by round or by sample does not do, so its interval would be wrong. So is a
+                // median's interval (`median-ci`, benchstat's `± 4%`): a percentage, not a
+                // latency, that already states the median's sampling uncertainty; resampling it
+                // would judge the uncertainty of an uncertainty against a latency's margin.
+                (Kind::Stat(s), Some(q)) if is_time(q) && s.resampled() => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
+                (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() && a.vars.values().all(stat::Spec::resampled) => {
                     match arith::parse(a.expr.get_ref()) {
                         Ok(expr) => {
                             let vars = a.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
@@ -431,8 +434,9 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 }
                 (Kind::Compare(c), _) => out.push(target(Subject::Ordering(c.clone()))),
                 // A statistic or an expression whose quoted number is not a time, that reads
-                // `json` variables, which no run can reproduce, or that is or reads a slope; the
-                // other kinds were passed over above.
+                // `json` variables, which no run can reproduce, or that is or reads a slope or a
+                // median's interval; the other kinds (a `utest` p-value among them) were passed
+                // over above.
                 (
                     Kind::Stat(_)
                     | Kind::Arith(_)
@@ -443,7 +447,8 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                     | Kind::Validation(_)
                     | Kind::Words(_)
                     | Kind::Figure(_)
-                    | Kind::Cited(_),
+                    | Kind::Cited(_)
+                    | Kind::Utest(_),
                     _,
                 ) => *skipped += 1,
             }

@@ -118,8 +118,10 @@ fn stat_lines(s: &StatRef) -> Vec<String> {
     }
     lines.push(format!("field = {}", quoted(&s.field)));
     lines.push(format!("statistic = {}", quoted(&s.statistic.to_string())));
-    if let Measure::Slope { per } = &s.statistic {
-        lines.push(format!("per = {}", quoted(per)));
+    match &s.statistic {
+        Measure::Slope { per } => lines.push(format!("per = {}", quoted(per))),
+        Measure::MedianCi { confidence } if *confidence != crate::checks::stat::DEFAULT_CONFIDENCE => lines.push(format!("confidence = {confidence}")),
+        Measure::MedianCi { .. } | Measure::Statistic(_) => {}
     }
     lines
 }
@@ -141,6 +143,7 @@ fn stat_words(s: &StatRef) -> String {
     let measured = match &s.statistic {
         Measure::Statistic(statistic) => format!("{statistic} {field}"),
         Measure::Slope { per } => format!("slope of {field} over {per}"),
+        Measure::MedianCi { confidence } => format!("median-ci {field} (benchstat's {} % interval of the median, its wider side in %)", confidence * 100.0),
     };
     let mut text = format!("{measured} of {} records of {}", s.n, s.samples);
     if let Some((k, v)) = &s.select {

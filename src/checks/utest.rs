@@ -1,0 +1,194 @@
+//! `utest`: the p-value of a two-sided Mann-Whitney U test of two samples, such as the
+//! `(p=0.001 n=30)` benchstat prints after the change of a benchmark from its base.
+//!
+//! What it does: reads the samples of `base` and of `new`, each a query as a `stat` check
+//! reads one (`samples`, `select`, `field`, and optionally `format`, `records`, `where`,
+//! `derive`), and tests whether one tends to be larger than the other, as benchstat does
+//! (`benchmath.AssumeNothing.Compare`, go-moremath's `MannWhitneyUTest`): exactly, from the
+//! distribution of U, when neither sample has more than 50 values and no value repeats, or
+//! neither has more than 25 and some value repeats; otherwise by the normal approximation with
+//! tie and continuity correction. So at 30 values a side, one repeated value anywhere switches
+//! the test to the approximation. Yields the p-value, which has no unit; every value of both
+//! samples the same yields 1, which benchstat reports for a test it cannot make. The arithmetic
+//! and the sources it follows are in [`crate::stats::nonparametric`].
+//!
+//! `base` is the test's first sample, as benchstat passes its base column first: U counts the
+//! pairs in which the base value is larger. The two-sided p-value does not depend on the order,
+//! except where it comes from the exact distribution given ties, which need not be symmetric.
+//!
+//! Why: a p-value in a comparison table is a number like any other, and the one people act on
+//! ("the change is significant"); it should be recomputed from the samples it claims to test,
+//! by the test that printed it.
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "utest"
+//! number = "0.001"
+//! base = { samples = "evidence/v0.1.3", format = "go-bench", select = { name = "Benchmark01CallOverhead" }, field = "time_ns" }
+//! new = { samples = "evidence/v1.0.0", format = "go-bench", select = { name = "Benchmark01CallOverhead" }, field = "time_ns" }
+//! ```
+//! A changed number fails as `FAIL: quoted 0.002, evidence 0.001 (p-value of the two-sided
+//! Mann-Whitney U test of 30 base against 30 new samples of time_ns (U = 679.5, normal
+//! approximation with tie and continuity correction))`. A side is a sample, not a statistic:
+//! `statistic`, `summary` and `pool` there are unknown keys, located.
+//!
+//! benchstat before 2023 (`old time/op … delta`) ran the same test on the values left after
+//! dropping outliers, which this check does not drop: it reproduces the current benchstat's
+//! p-values.
+//!
+//! The recheck passes a p-value over, counted among the checks not rechecked: it is the
+//! test's statement about the two samples, not a quantity a fresh run should reproduce within
+//! a margin (under no difference, a fresh run's p-value is uniform on [0, 1]).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Context, Observation, query};
+use crate::article::numbers::Quoted;
+use crate::diagnostic::Diagnostic;
+use crate::stats::nonparametric::mann_whitney;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct Spec {
+    /// The first sample: benchstat's base column.
+    pub base: Side,
+    /// The second sample: the column compared with the base.
+    pub new: Side,
+}
+
+/// One sample of the test: the records and field a `stat` check would read, without a
+/// statistic.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct Side {
+    pub samples: Spanned<String>,
+    pub select: Spanned<BTreeMap<String, toml::Value>>,
+    pub field: Spanned<String>,
+    /// The evidence format; detected from the file when absent.
+    #[serde(default)]
+    pub format: Option<Spanned<String>>,
+    /// For `json`: the dotted path to the array of records.
+    #[serde(default)]
+    pub records: Option<Spanned<String>>,
+    /// A filter over records, beside `select` ([`super::filter`]).
+    #[serde(default, rename = "where")]
+    pub filter: Option<Spanned<String>>,
+    /// Fields computed per record from others, by an `arith` expression.
+    #[serde(default)]
+    pub derive: BTreeMap<String, Spanned<String>>,
+}
+
+impl Side {
+    /// The records and field this side reads, as a `stat` check's query.
+    fn query(&self) -> query::Query<'_> {
+        query::Query {
+            samples: &self.samples,
+            format: self.format.as_ref(),
+            records: self.records.as_ref(),
+            select: &self.select,
+            filter: self.filter.as_ref(),
+            derive: &self.derive,
+            field: &self.field,
+        }
+    }
+}
+
+impl Spec {
+    pub(super) fn files(&self) -> Vec<&str> {
+        vec![self.base.samples.get_ref().as_str(), self.new.samples.get_ref().as_str()]
+    }
+
+    pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
+        for side in [&self.base, &self.new] {
+            query::validate(side.format.as_ref(), side.filter.as_ref(), &side.derive)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
+        let base = query::samples(ctx, &self.base.query())?;
+        let new = query::samples(ctx, &self.new.query())?;
+        let test = mann_whitney(base.sorted(), new.sorted());
+        let (base_field, new_field) = (self.base.field.get_ref(), self.new.field.get_ref());
+        let sides = if base_field == new_field {
+            format!("{} base against {} new samples of {base_field}", test.n1, test.n2)
+        } else {
+            format!("{} base samples of {base_field} against {} new samples of {new_field}", test.n1, test.n2)
+        };
+        Ok(Observation {
+            value: Some(test.p),
+            unit: None,
+            problems: Vec::new(),
+            detail: format!("p-value of the two-sided Mann-Whitney U test of {sides} (U = {}, {})", test.u, test.method),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{Fixture, check_toml, parse_error};
+    use super::super::{Outcome, judge};
+    use crate::article::numbers::Quoted;
+
+    /// Two runs of one benchmark, four samples each, with a value in both (a tie).
+    const RUNS: &str = "{\"run\":\"a\",\"t\":1}\n{\"run\":\"a\",\"t\":2}\n{\"run\":\"a\",\"t\":2}\n{\"run\":\"a\",\"t\":3}\n\
+{\"run\":\"b\",\"t\":2}\n{\"run\":\"b\",\"t\":3}\n{\"run\":\"b\",\"t\":3}\n{\"run\":\"b\",\"t\":4}\n{\"run\":\"b\",\"t\":5}\n";
+
+    const CHECK: &str =
+        "kind = \"utest\"\nbase = { samples = \"s.jsonl\", select = { run = \"a\" }, field = \"t\" }\nnew = { samples = \"s.jsonl\", select = { run = \"b\" }, field = \"t\" }";
+
+    /// The exact distribution given the ties, as `stats::nonparametric`'s test of these values
+    /// computes it: 0.15873015873015872 (10 of the C(9, 4) = 126 splits of the pooled values
+    /// give a U of 3 or less, doubled).
+    #[test]
+    fn the_p_value_of_two_selected_samples() {
+        let f = Fixture::new(&[("s.jsonl", RUNS)]);
+        let obs = f.observe(&check_toml(CHECK)).unwrap();
+        assert!((obs.value.unwrap() - 0.15873015873015872).abs() < 1e-15, "{:?}", obs.value);
+        assert_eq!(obs.unit, None);
+        assert_eq!(obs.detail, "p-value of the two-sided Mann-Whitney U test of 4 base against 5 new samples of t (U = 3, exact distribution given the ties)");
+    }
+
+    /// The quote as benchstat prints it holds, and one digit off fails.
+    #[test]
+    fn a_quoted_p_value_is_judged_at_its_decimals() {
+        let f = Fixture::new(&[("s.jsonl", RUNS)]);
+        let check = check_toml(CHECK);
+        let quote = |value: f64| Quoted { value, decimals: 3, ..Quoted::default() };
+        assert!(matches!(judge(&check, Some(&quote(0.159)), f.observe(&check).unwrap()), Outcome::Pass { .. }));
+        match judge(&check, Some(&quote(0.158)), f.observe(&check).unwrap()) {
+            Outcome::Fail { expected, observed, .. } => assert_eq!((expected.as_deref(), observed.as_deref()), (Some("0.158"), Some("0.159"))),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_value_the_same_gives_one_as_benchstat_reports_it() {
+        let f = Fixture::new(&[("s.jsonl", "{\"run\":\"a\",\"t\":7}\n{\"run\":\"b\",\"t\":7}\n{\"run\":\"b\",\"t\":7}\n")]);
+        let obs = f.observe(&check_toml(CHECK)).unwrap();
+        assert_eq!(obs.value, Some(1.0));
+        assert!(obs.detail.contains("every value equal"), "{}", obs.detail);
+    }
+
+    #[test]
+    fn a_side_that_selects_nothing_is_an_error_at_its_select() {
+        let f = Fixture::new(&[("s.jsonl", RUNS)]);
+        let err = f.observe(&check_toml(&CHECK.replace("run = \"b\"", "run = \"c\""))).unwrap_err();
+        assert!(err.message.contains("select matches no record of s.jsonl"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_side_is_a_sample_not_a_statistic() {
+        let err = parse_error(&CHECK.replace("field = \"t\" }\nnew", "field = \"t\", statistic = \"median\" }\nnew"));
+        assert!(err.contains("unknown field `statistic`"), "{err}");
+        let err = parse_error("kind = \"utest\"\nbase = { samples = \"s.jsonl\", select = {}, field = \"t\" }");
+        assert!(err.contains("missing field `new`"), "{err}");
+        let err = parse_error(&CHECK.replace("field = \"t\" }\nnew", "field = \"t\", format = \"xml\" }\nnew"));
+        assert!(err.contains("unknown format `xml`"), "{err}");
+        assert!(parse_error(&format!("{CHECK}\nmargin = 0.1")).contains("applies to latency checks"));
+    }
+}
