@@ -125,7 +125,14 @@ impl Samples {
 /// or every `x` is zero, which leave the line undetermined. The caller checks that the values
 /// are finite and that `x` is non-negative, where it can say which record broke the rule.
 pub fn slope_through_origin(pairs: &[(f64, f64)]) -> Option<f64> {
-    let (xy, xx) = pairs.iter().fold((0.0, 0.0), |(xy, xx), (x, y)| (xy + x * y, xx + x * x));
+    slope_of(pairs.iter().copied())
+}
+
+/// [`slope_through_origin`] of pairs as they come, summed in their order: the recheck's
+/// bootstrap takes the slope of each resample's pairs without gathering them first, and over
+/// every pair in file order gets the audit's value to the last bit.
+pub(crate) fn slope_of(pairs: impl IntoIterator<Item = (f64, f64)>) -> Option<f64> {
+    let (xy, xx) = pairs.into_iter().fold((0.0, 0.0), |(xy, xx), (x, y)| (xy + x * y, xx + x * x));
     (xx > 0.0).then(|| xy / xx)
 }
 

@@ -332,26 +332,179 @@ fn an_ordering_over_go_benchmark_lines_is_judged_offline_and_in_a_fresh_file() {
     assert!(out.contains("1 rows (0 MATCH, 1 MISMATCH"), "{out}");
 }
 
-/// A slope is not rechecked: its bootstrap would have to draw each sample's iterations and time
-/// together, which the recheck's resampling of one field does not do. The check is counted
-/// among those not rechecked, with the reason in the summary line, rather than judged by an
-/// interval that would be wrong (`targets` leaves it out, for a fresh run as offline).
-#[test]
-fn a_slope_is_counted_as_not_rechecked_rather_than_judged() {
-    let article = "# Sum\n\nSumming 64 numbers took 18.897 ns per iteration.\n";
-    let claim = "id = \"S1\"\nquote = \"Summing 64 numbers took 18.897 ns per iteration.\"\nverdict = \"retain\"\nfinding = \"criterion's slope.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"18.897 ns\"\n  samples = \"evidence/criterion/sum/iter/64/new/sample.json\"\n  select = {}\n  field = \"batch_time_ns\"\n  statistic = \"slope\"\n  per = \"iters\"\n";
-    let dir = root_with(&["evidence/criterion/sum/iter/64/new"], article, claim);
-    for f in ["sample.json", "benchmark.json"] {
-        std::fs::copy(format!("tests/fixtures/harness/criterion/criterion/sum/iter/64/new/{f}"), dir.path().join("evidence/criterion/sum/iter/64/new").join(f)).unwrap();
+const CRITERION: &str = "tests/fixtures/harness/criterion/criterion";
+const PARSE: &str = "evidence/criterion/parse_u64/new";
+
+/// criterion's slope of each fixture benchmark, from its `estimates.json`: the number criterion
+/// prints in linear sampling.
+fn criterion_slope(id: &str) -> f64 {
+    let text = std::fs::read_to_string(format!("{CRITERION}/{id}/new/estimates.json")).unwrap();
+    serde_json::from_str::<serde_json::Value>(&text).unwrap()["slope"]["point_estimate"].as_f64().unwrap()
+}
+
+/// Copies criterion's files of `id` (tests/fixtures/harness/criterion/, real output of
+/// criterion.rs 0.8.2) to `to/criterion/<id>/new/`, every batch's time multiplied by `k`.
+fn criterion_files(dir: &tempfile::TempDir, id: &str, to: &str, k: f64) {
+    let there = dir.path().join(format!("{to}/criterion/{id}/new"));
+    std::fs::create_dir_all(&there).unwrap();
+    std::fs::copy(format!("{CRITERION}/{id}/new/benchmark.json"), there.join("benchmark.json")).unwrap();
+    let mut sample: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{CRITERION}/{id}/new/sample.json")).unwrap()).unwrap();
+    if k != 1.0 {
+        for t in sample["times"].as_array_mut().unwrap() {
+            *t = serde_json::json!(t.as_f64().unwrap() * k);
+        }
     }
-    let (code, out, err) = claimcheck(vec!["audit", "--root", dir.path().to_str().unwrap()]);
-    assert!(out.contains("1 checks: 1 passed"), "{code} {out}{err}");
-    let (code, out, err) = recheck(&dir, &[]);
+    std::fs::write(there.join("sample.json"), sample.to_string()).unwrap();
+}
+
+/// A `stat` check of criterion's slope of the batches in `samples`.
+fn slope_check(number: &str, samples: &str, extra: &str) -> String {
+    format!(
+        "\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"{number}\"\n  samples = \"{samples}/sample.json\"\n  select = {{}}\n  field = \"batch_time_ns\"\n  statistic = \"slope\"\n  per = \"iters\"\n{extra}"
+    )
+}
+
+/// A root whose one sentence quotes `number` as criterion's slope of `parse_u64`, with the
+/// check's margin δ; the fixture's files lie in `evidence/`, and a folder `rerun/` waits for a
+/// fresh result in the same layout.
+fn criterion_root(number: &str, margin: f64) -> tempfile::TempDir {
+    let article = format!("# Parsing\n\nParsing a number took {number} per call.\n");
+    let claim = format!(
+        "id = \"S1\"\nquote = \"Parsing a number took {number} per call.\"\nverdict = \"retain\"\nfinding = \"criterion's slope.\"\n{}",
+        slope_check(number, PARSE, &format!("  margin = {margin}\n"))
+    );
+    let dir = root_with(&["rerun"], &article, &claim);
+    criterion_files(&dir, "parse_u64", "evidence", 1.0);
+    dir
+}
+
+/// criterion's slope of `parse_u64` is 18.634 ns: quoted so, the offline recheck recomputes it
+/// from the batches through the check's own query (the same number to the bit) and calls it a
+/// MATCH; quoted 30 % high, 24.224 ns, it is a MISMATCH. A slope used to be passed over as not
+/// rechecked.
+#[test]
+fn a_criterion_slope_is_rechecked_offline_against_its_quote() {
+    let (code, out, err) = recheck(&criterion_root("18.634 ns", 0.10), &["--format", "json"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("0 rows") && out.contains("1 other checks not rechecked") && out.contains("a `slope`"), "{out}");
+    let report = json_report(&out, &err);
+    assert_eq!((report.rows.len(), report.not_rechecked), (1, 0), "{out}");
+    let row = &report.rows[0];
+    assert_eq!(row.outcome, "MATCH", "{row:?}");
+    let slope = criterion_slope("parse_u64");
+    assert!((row.accepted.unwrap() / slope - 1.0).abs() < 1e-6, "{row:?} against criterion's {slope}");
+    assert_eq!(row.detail, "slope of batch_time_ns over iters through the origin, read through the check's own query", "{row:?}");
+    let (code, out, err) = recheck(&criterion_root("24.224 ns", 0.10), &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("1 rows (0 MATCH, 1 MISMATCH") && out.contains("0 other checks not rechecked"), "{out}");
+}
+
+/// The row of `parse_u64`'s slope quoted right at margin δ, judged against a fresh result in
+/// the same layout whose batches took `k` times as long, with the bootstrap's `seed`.
+fn fresh_slope_row(margin: f64, k: f64, seed: &str) -> claimcheck::report::recheck::WireRow {
+    let dir = criterion_root("18.634 ns", margin);
+    criterion_files(&dir, "parse_u64", "rerun", k);
+    let (code, out, err) = recheck(&dir, &["--fresh", "rerun", "--seed", seed, "--format", "json"]);
+    assert_ne!(code, 2, "{out}{err}");
+    let report = json_report(&out, &err);
+    assert_eq!((report.rows.len(), report.not_rechecked), (1, 0), "{out}");
+    report.rows[0].clone()
+}
+
+/// A fresh result of the same benchmark is judged by the bootstrap of its batches'
+/// (iters, time) pairs against the accepted one's. Ten batches of a noisy machine leave the
+/// slope uncertain by about 6 % a side (criterion's own 95 % interval is 16.16 to 20.53 ns), so
+/// ln(fresh ÷ accepted) has an interval about ±0.17 wide at the row's level: the same batches
+/// again are a MATCH at δ = 25 %, and INCONCLUSIVE at δ = 10 %, which ten batches cannot earn.
+#[test]
+fn a_criterion_slope_reproduced_in_a_fresh_result_matches_where_its_batches_allow() {
+    let same = fresh_slope_row(0.25, 1.0, "20261202");
+    assert_eq!(same.outcome, "MATCH", "{same:?}");
+    assert_eq!(same.ratio, Some(1.0), "{same:?}");
+    assert!(same.detail.starts_with("slope of batch_time_ns over iters through the origin; one result a side"), "{}", same.detail);
+    let narrow = fresh_slope_row(0.10, 1.0, "20261202");
+    assert_eq!(narrow.outcome, "INCONCLUSIVE", "{narrow:?}");
+}
+
+/// Batches 30 % faster in the fresh result (ln 0.7 = −0.36) are a MISMATCH at δ = 10 %. (30 %
+/// slower, ln 1.3 = 0.26, lies within what ten batches a side tell apart from 10 % at the
+/// row's level, so the test takes the change the fixture can resolve.)
+#[test]
+fn a_criterion_slope_30_percent_off_in_a_fresh_result_is_a_mismatch() {
+    let faster = fresh_slope_row(0.10, 0.7, "20261202");
+    assert_eq!(faster.outcome, "MISMATCH", "{faster:?}");
+    assert!((faster.ratio.unwrap() - 0.7).abs() < 1e-6, "{faster:?}");
+}
+
+/// A slope's judgement is the same to the last digit for the same seed, and another seed draws
+/// other resamples.
+#[test]
+fn a_fresh_criterion_slope_s_judgement_is_fixed_by_the_seed() {
+    let row = fresh_slope_row(0.25, 1.0, "20261202");
+    assert_eq!(fresh_slope_row(0.25, 1.0, "20261202"), row);
+    assert_ne!(fresh_slope_row(0.25, 1.0, "7").interval, row.interval);
+}
+
+/// An expression over two slopes (how much longer summing 1024 numbers took than summing 64)
+/// is rechecked as a latency: offline it is the difference of criterion's two slopes; with a
+/// fresh result, each variable's pairs are drawn on their own, the two files' batches sharing
+/// nothing.
+#[test]
+fn an_expression_over_criterion_slopes_is_rechecked() {
+    let (short, long) = (criterion_slope("sum/iter/64"), criterion_slope("sum/iter/1024"));
+    let article = "# Sums\n\nThe long sum took 360.98 ns more than the short one.\n";
+    let var = |id: &str| format!("{{ samples = \"evidence/criterion/{id}/new/sample.json\", select = {{}}, field = \"batch_time_ns\", statistic = \"slope\", per = \"iters\" }}");
+    let claim = format!(
+        "id = \"E1\"\nquote = \"The long sum took 360.98 ns more than the short one.\"\nverdict = \"retain\"\nfinding = \"The difference of criterion's slopes.\"\n\n  [[claim.check]]\n  kind = \"arith\"\n  number = \"360.98 ns\"\n  expr = \"long - short\"\n  margin = 0.25\n  vars.short = {}\n  vars.long = {}\n",
+        var("sum/iter/64"),
+        var("sum/iter/1024")
+    );
+    let dir = root_with(&["rerun"], article, &claim);
+    for id in ["sum/iter/64", "sum/iter/1024"] {
+        criterion_files(&dir, id, "evidence", 1.0);
+        criterion_files(&dir, id, "rerun", 1.0);
+    }
     let (code, out, err) = recheck(&dir, &["--format", "json"]);
     assert_eq!(code, 0, "{out}{err}");
     let report = json_report(&out, &err);
-    assert!(report.rows.is_empty(), "{out}");
-    assert_eq!(report.not_rechecked, 1, "{out}");
+    assert_eq!((report.rows.len(), report.not_rechecked), (1, 0), "{out}");
+    assert_eq!(report.rows[0].outcome, "MATCH", "{out}");
+    assert!((report.rows[0].accepted.unwrap() / (long - short) - 1.0).abs() < 1e-6, "{out}");
+    let (code, out, err) = recheck(&dir, &["--fresh", "rerun", "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let row = json_report(&out, &err).rows.remove(0);
+    assert!(row.level.is_some() && row.interval.is_some() && row.ratio == Some(1.0), "{row:?}");
+    assert!(row.detail.starts_with("long - short; one result a side"), "{}", row.detail);
+}
+
+/// A slope pooled over several results is the median of their slopes, offline as the audit
+/// pools it; with a fresh result, the results are resampled, then each one's pairs, and the
+/// one fresh result is widened by the spread between them. Here the pool is the fixture with
+/// every time scaled by 0.9, 1 and 1.1, so the median is criterion's own slope, and the spread
+/// is about 8 %: the 10 % steps between the results, less what the noise of each one's ten
+/// batches already explains (σ² = var of their ln slopes − mean within-result variance).
+#[test]
+fn a_pooled_criterion_slope_is_judged_across_its_results() {
+    let article = "# Parsing\n\nOver three runs parsing a number took 18.634 ns per call.\n";
+    let pool = "  pool = [\"low/criterion/parse_u64/new/sample.json\", \"high/criterion/parse_u64/new/sample.json\"]\n";
+    let claim = format!(
+        "id = \"P1\"\nquote = \"Over three runs parsing a number took 18.634 ns per call.\"\nverdict = \"retain\"\nfinding = \"The median of three runs' slopes.\"\n{}",
+        slope_check("18.634 ns", PARSE, &format!("{pool}  margin = 0.25\n"))
+    );
+    let dir = root_with(&["rerun"], article, &claim);
+    for (to, k) in [("evidence", 1.0), ("low", 0.9), ("high", 1.1), ("rerun", 1.0)] {
+        criterion_files(&dir, "parse_u64", to, k);
+    }
+    let (code, out, err) = recheck(&dir, &["--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let row = json_report(&out, &err).rows.remove(0);
+    assert_eq!(row.outcome, "MATCH", "{row:?}");
+    assert!(row.detail.contains("median over 3 results"), "{}", row.detail);
+    let map = format!("{PARSE}/sample.json=rerun/criterion/parse_u64/new/sample.json");
+    let (code, out, err) = recheck(&dir, &["--fresh", "rerun", "--map", &map, "--format", "json"]);
+    assert_ne!(code, 2, "{out}{err}");
+    let row = json_report(&out, &err).rows.remove(0);
+    let runs = row.runs.clone().unwrap();
+    assert_eq!((runs.accepted, runs.fresh), (3, 1), "{row:?}");
+    assert!((0.05..0.12).contains(&runs.widened_by.unwrap()), "{row:?}");
+    assert!(row.detail.contains("3 accepted results, resampled, then their samples"), "{}", row.detail);
 }

@@ -22,9 +22,10 @@
 //! A slope without `per`, `per` with another statistic, and a slope with `summary` (a saved
 //! summary holds no slope) are refused when the registry is read; a `per` that is missing,
 //! negative or not finite in a record is an error at that record, and one that is zero in every
-//! record (no line to fit) an error at `per`. The recheck passes a slope over, counted among the
-//! checks not rechecked: its bootstrap would have to draw each record's two values together,
-//! which its resampling of one field does not.
+//! record (no line to fit) an error at `per`. The recheck judges a slope as it judges a median,
+//! alone or as a variable of an `arith` expression: its bootstrap draws each record's (`per`,
+//! `field`) pair whole, as criterion's own bootstrap of its slope does, never one field's values
+//! apart from the other's (`recheck::hierarchical`).
 //!
 //! `statistic = "median-ci"` is benchstat's `± X%`: the confidence interval of the median from
 //! order statistics (at `confidence`, 0.95 unless given, as benchstat's `-confidence`), its
@@ -223,11 +224,18 @@ impl Spec {
     }
 
     /// Whether the recheck can resample the check's statistic: a statistic of one field's
-    /// values. A slope is not (its bootstrap would have to draw each record's two values
-    /// together), nor a median's interval (a percentage, and itself a statement of the median's
-    /// sampling uncertainty; see the module's documentation).
+    /// values, or a slope, whose bootstrap draws each record's (`per`, `field`) pair whole. A
+    /// median's interval is not (a percentage, and itself a statement of the median's sampling
+    /// uncertainty; see the module's documentation).
     pub(crate) fn resampled(&self) -> bool {
-        matches!(self.measure(), Ok(Measure::Statistic(_)))
+        matches!(self.measure(), Ok(Measure::Statistic(_) | Measure::Slope { .. }))
+    }
+
+    /// Whether the check reads a JSONL file's fields as they are
+    /// ([`query::Query::is_plain_jsonl`]), a slope's `per` as well as `field`: then the
+    /// recheck can read the file's records itself and group them by round.
+    pub(crate) fn is_plain_jsonl(&self) -> bool {
+        self.query().is_plain_jsonl() && self.per.as_ref().is_none_or(|per| !self.derive.contains_key(per.get_ref()))
     }
 
     pub(super) fn files(&self) -> Vec<&str> {

@@ -12,7 +12,8 @@
 //!
 //! A harness's result is one run: each of its samples is resampled on its own (there are no
 //! rounds), each variable's apart from the others' (two commands' fifth samples are not a
-//! pair). No calibration of the spread between its runs exists: with one accepted file neither
+//! pair); a slope's sample is one record's (`per`, field) pair, drawn whole, as criterion draws
+//! it. No calibration of the spread between its runs exists: with one accepted file neither
 //! side is widened, which the rows say; a check that pools several files (paired by its
 //! `samples` file) has those results for its accepted side, and the one fresh result is widened
 //! by the spread measured between them. An ordering is judged inside the fresh file, as our own
@@ -26,11 +27,10 @@ use std::path::Path;
 
 use toml::Spanned;
 
-use super::{ByRound, Judgement, Latency, Mode, Report, Row, RowKind, Rule, RunInfo, Subject, Target, judge, targets};
+use super::{ByRound, Estimator, Judgement, Latency, Mode, Report, Round, Row, RowKind, Rule, RunInfo, Subject, Target, judge, targets};
 use crate::checks::{Context, compare, query, stat};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::store::Evidence;
-use crate::stats::Statistic;
 use crate::status::Failure;
 use crate::workspace::Workspace;
 
@@ -259,13 +259,22 @@ pub(super) fn offline(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency)
 }
 
 /// A query's values with each sample its own round: a harness records no rounds, so samples
-/// are what the bootstrap resamples, each variable's apart from the others' (unpaired).
+/// are what the bootstrap resamples, each variable's apart from the others' (unpaired). A
+/// slope's sample is one record's (`per`, field) pair, read by the check's own query and kept
+/// in file order, so that the whole file gives the audit's slope to the last bit and every
+/// draw takes a record's two values together.
 fn by_sample(ctx: &Context<'_>, spec: &stat::Spec, samples: Spanned<String>) -> Result<ByRound, Diagnostic> {
-    let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Diagnostic::plain(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
     let q = query::Query { samples: &samples, ..spec.query() };
-    let values = query::samples(ctx, &q)?;
-    let rounds = values.sorted().iter().enumerate().map(|(i, v)| (i as u64, vec![*v])).collect();
-    Ok(ByRound { statistic, rounds, paired: false })
+    match Estimator::of(spec)? {
+        (Estimator::Slope, Some(per)) => {
+            let pairs = query::pairs(ctx, &q, &per)?;
+            Ok(ByRound::unpaired(Estimator::Slope, pairs.into_iter().map(|(x, y)| Round { values: vec![y], per: vec![x] })))
+        }
+        (estimator, _) => {
+            let values = query::samples(ctx, &q)?;
+            Ok(ByRound::unpaired(estimator, values.sorted().iter().map(|v| Round { values: vec![*v], per: Vec::new() })))
+        }
+    }
 }
 
 /// `--map ACCEPTED=FRESH`, each side root-relative and inside the root.

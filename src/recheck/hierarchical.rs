@@ -4,16 +4,22 @@
 //! widening of a one-run side by the calibrated between-run spread; it reads no files and
 //! decides no outcome (the rule in [`super`] and [`super::family`] do).
 //!
-//! **Pooled statistic.** A quantity (a median, or an expression over several medians) is
-//! computed in each run from all of that run's rounds; the pooled value of a side is the median
-//! of those run values (one run: its value; two: their mean).
+//! **Pooled statistic.** A quantity (a median, a slope, or an expression over several of them)
+//! is computed in each run from all of that run's rounds; the pooled value of a side is the
+//! median of those run values (one run: its value; two: their mean).
 //!
 //! **One replicate.** Draw as many runs as the side has, with replacement; in each drawn run
 //! draw as many rounds as it has, with replacement, keeping a round's configurations together
 //! (an expression over several configurations keeps the pairing of one shuffled round; where
 //! a variable's samples share no rounds with the others, as another harness's samples do not,
 //! each variable's samples are drawn on their own instead); compute
-//! each drawn run's value and pool them by the median. A side of one run cannot show how runs
+//! each drawn run's value and pool them by the median. A slope's samples are its records'
+//! (`per`, field) pairs, each kept whole in its round, so a draw takes a record's iteration
+//! count and its time together: criterion's bootstrap of its slope resamples the same pairs
+//! (`Resamples::next` in its `src/stats/bivariate/resamples.rs` draws one index for both
+//! `iters[i]` and `times[i]`, and `regression` in `src/analysis/mod.rs` fits `Slope::fit` to
+//! each resample). Drawn apart, a count would meet another batch's time, and the interval would
+//! be that of a line through points nobody measured. A side of one run cannot show how runs
 //! differ, so its replicate is shifted by σ·Z, Z standard normal and σ the between-run spread
 //! of ln(value) that calibration measured: on the log scale that adds σ² to the variance, as
 //! an unseen run effect would.
@@ -33,15 +39,15 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
-use super::ByRound;
-use crate::stats::{Samples, Statistic, quantile_sorted, quantiles_unsorted};
+use super::{ByRound, Estimator, Round};
+use crate::stats::{Samples, Statistic, quantile_sorted, quantiles_unsorted, slope_of};
 
 /// The values of one run, per variable and round.
 #[derive(Debug, Clone)]
 pub(crate) struct RunValues {
     /// `values[var][round]`: that variable's samples in that round (possibly none). Aligned on
     /// the run's rounds when `shared`, else each variable's own.
-    values: Vec<Vec<Vec<f64>>>,
+    values: Vec<Vec<Round>>,
     /// Whether the variables' rounds are the same rounds, drawn together. Our runs' rounds
     /// are: every configuration is timed in each shuffled round. A harness's samples are not:
     /// two commands' fifth samples have nothing in common, and drawing them as a pair would
@@ -82,15 +88,15 @@ impl RunValues {
 /// One side of a comparison: the runs of a quantity and how its variables combine.
 pub(crate) struct Side<'e> {
     runs: Vec<RunValues>,
-    statistics: Vec<Statistic>,
+    estimators: Vec<Estimator>,
     eval: &'e dyn Fn(&[f64]) -> f64,
 }
 
 impl<'e> Side<'e> {
     /// `runs[r]` holds every variable of run r; every run has the same variables.
     pub(crate) fn new(runs: &[Vec<ByRound>], eval: &'e dyn Fn(&[f64]) -> f64) -> Side<'e> {
-        let statistics = runs.first().map_or_else(Vec::new, |vars| vars.iter().map(|v| v.statistic).collect());
-        Side { runs: runs.iter().map(|vars| RunValues::new(vars)).collect(), statistics, eval }
+        let estimators = runs.first().map_or_else(Vec::new, |vars| vars.iter().map(|v| v.estimator).collect());
+        Side { runs: runs.iter().map(|vars| RunValues::new(vars)).collect(), estimators, eval }
     }
 
     pub(crate) fn n_runs(&self) -> usize {
@@ -113,10 +119,12 @@ impl<'e> Side<'e> {
 
     /// Why the bootstrap can give this side's quantity no interval, where it cannot: a
     /// variable's statistic is an extreme, or a percentile with too few samples beyond it in
-    /// some run ([`no_interval`]).
+    /// some run ([`no_interval`]). A slope is a ratio of two sums over the drawn points, as
+    /// smooth as a mean, and has its interval.
     pub(crate) fn no_interval(&self) -> Option<String> {
-        self.statistics.iter().enumerate().find_map(|(v, &statistic)| {
-            let fewest = self.runs.iter().map(|run| run.values[v].iter().map(Vec::len).sum::<usize>()).min().unwrap_or(0);
+        self.estimators.iter().enumerate().find_map(|(v, estimator)| {
+            let Estimator::Statistic(statistic) = *estimator else { return None };
+            let fewest = self.runs.iter().map(|run| run.values[v].iter().map(|round| round.values.len()).sum::<usize>()).min().unwrap_or(0);
             no_interval(statistic, fewest)
         })
     }
@@ -124,7 +132,7 @@ impl<'e> Side<'e> {
     /// Each variable's pooled statistic (the median over runs), for propagating a spread.
     pub(crate) fn var_values(&self) -> Vec<f64> {
         let mut scratch = Vec::new();
-        (0..self.statistics.len()).map(|v| median_of((0..self.runs.len()).map(|r| self.var_value(r, v, None, &mut scratch)).collect())).collect()
+        (0..self.estimators.len()).map(|v| median_of((0..self.runs.len()).map(|r| self.var_value(r, v, None, &mut scratch)).collect())).collect()
     }
 
     /// The quantity evaluated at `vars`.
@@ -148,18 +156,16 @@ impl<'e> Side<'e> {
     }
 
     fn run_value(&self, r: usize, drawn: Option<&[Vec<usize>]>, scratch: &mut Vec<f64>) -> f64 {
-        let vars: Vec<f64> = (0..self.statistics.len()).map(|v| self.var_value(r, v, drawn, scratch)).collect();
+        let vars: Vec<f64> = (0..self.estimators.len()).map(|v| self.var_value(r, v, drawn, scratch)).collect();
         (self.eval)(&vars)
     }
 
     fn var_value(&self, r: usize, v: usize, drawn: Option<&[Vec<usize>]>, scratch: &mut Vec<f64>) -> f64 {
-        let run = &self.runs[r];
-        scratch.clear();
+        let rounds = &self.runs[r].values[v];
         match drawn {
-            Some(d) => run.drawn_for(d, v).iter().for_each(|&i| scratch.extend_from_slice(&run.values[v][i])),
-            None => run.values[v].iter().for_each(|vals| scratch.extend_from_slice(vals)),
+            Some(d) => estimate(self.estimators[v], self.runs[r].drawn_for(d, v).iter().map(|&i| &rounds[i]), scratch),
+            None => estimate(self.estimators[v], rounds.iter(), scratch),
         }
-        statistic_of(scratch, self.statistics[v])
     }
 }
 
@@ -294,7 +300,7 @@ impl Side<'_> {
         if self.runs.len() < 2 {
             return None;
         }
-        let spreads = (0..self.statistics.len())
+        let spreads = (0..self.estimators.len())
             .map(|v| {
                 let (logs, within): (Vec<f64>, Vec<f64>) = (0..self.runs.len()).map(|r| self.log_value_and_within(r, v, rng, replicates)).unzip();
                 between(&logs, &within)
@@ -304,7 +310,6 @@ impl Side<'_> {
     }
 }
 
-/// `statistic` of `values` (reordered), as [`Samples::statistic`] computes it.
 /// How many samples of every run must lie beyond a percentile, on its nearer side, for the
 /// bootstrap to give the percentile an interval.
 pub(crate) const TAIL_SAMPLES: usize = 10;
@@ -340,6 +345,22 @@ pub(crate) fn no_interval(statistic: Statistic, samples: usize) -> Option<String
     }
 }
 
+/// `estimator` over the samples of `rounds`, in order (a round drawn twice counts twice).
+/// `scratch` holds a statistic's values while it is computed. A slope sums its rounds' points
+/// as they come, each record's (per, value) pair whole; one with no point off the origin is
+/// NaN, which no interval calls a match.
+pub(super) fn estimate<'r>(estimator: Estimator, rounds: impl Iterator<Item = &'r Round>, scratch: &mut Vec<f64>) -> f64 {
+    match estimator {
+        Estimator::Statistic(statistic) => {
+            scratch.clear();
+            rounds.for_each(|round| scratch.extend_from_slice(&round.values));
+            statistic_of(scratch, statistic)
+        }
+        Estimator::Slope => slope_of(rounds.flat_map(Round::points)).unwrap_or(f64::NAN),
+    }
+}
+
+/// `statistic` of `values` (reordered), as [`Samples::statistic`] computes it.
 fn statistic_of(values: &mut [f64], statistic: Statistic) -> f64 {
     match statistic {
         Statistic::Median | Statistic::Percentile(_) => {
@@ -377,7 +398,7 @@ mod tests {
 
     /// A variable of `rounds` rounds, one sample each.
     pub(crate) fn by_round(values: &[f64]) -> ByRound {
-        ByRound { statistic: Statistic::Median, rounds: values.iter().enumerate().map(|(i, v)| (i as u64, vec![*v])).collect::<BTreeMap<_, _>>(), paired: true }
+        ByRound::medians_of(values.iter().enumerate().map(|(i, v)| (i as u64, vec![*v])).collect::<BTreeMap<_, _>>())
     }
 
     fn identity(v: &[f64]) -> f64 {
@@ -419,7 +440,7 @@ mod tests {
             let trials = 400;
             let mut covered = 0;
             for _ in 0..trials {
-                let mut side = || vec![vec![ByRound { statistic, ..by_round(&(0..30).map(|_| 1.0 + rng.random::<f64>()).collect::<Vec<_>>()) }]];
+                let mut side = || vec![vec![ByRound { estimator: Estimator::Statistic(statistic), ..by_round(&(0..30).map(|_| 1.0 + rng.random::<f64>()).collect::<Vec<_>>()) }]];
                 let (a, f) = (side(), side());
                 let (a, f) = (Side::new(&a, &identity), Side::new(&f, &identity));
                 let d = ratio_distribution(&a, &f, [0.0, 0.0], &mut rng, 400).unwrap();
@@ -450,10 +471,11 @@ mod tests {
         assert_eq!(no_interval(Statistic::Percentile(5.0), 200), None);
         assert!(no_interval(Statistic::Percentile(5.0), 100).is_some());
         // A side answers for its thinnest run and for any of its variables.
-        let runs = vec![vec![by_round(&[1.0; 300]), ByRound { statistic: Statistic::Percentile(99.0), ..by_round(&[1.0; 2000]) }]];
+        let p99 = Estimator::Statistic(Statistic::Percentile(99.0));
+        let runs = vec![vec![by_round(&[1.0; 300]), ByRound { estimator: p99, ..by_round(&[1.0; 2000]) }]];
         let ratio = |v: &[f64]| v[1] / v[0];
         assert_eq!(Side::new(&runs, &ratio).no_interval(), None);
-        let runs = vec![runs[0].clone(), vec![by_round(&[1.0; 300]), ByRound { statistic: Statistic::Percentile(99.0), ..by_round(&[1.0; 999]) }]];
+        let runs = vec![runs[0].clone(), vec![by_round(&[1.0; 300]), ByRound { estimator: p99, ..by_round(&[1.0; 999]) }]];
         assert!(Side::new(&runs, &ratio).no_interval().is_some_and(|why| why.contains("p99 over 999 samples")));
     }
 
@@ -509,6 +531,89 @@ mod tests {
         // Two unseen run effects of σ = 3 %: a 90 % interval about 2 × 1.645 × √2 × 3 % wide.
         assert!(narrow < 0.01, "{narrow}");
         assert!((wide - 2.0 * 1.645 * 2f64.sqrt() * 0.03).abs() < 0.02, "{wide}");
+    }
+
+    /// A slope over a harness's records: each `(per, value)` point a record, and a sample, of
+    /// its own.
+    fn slope_points(points: impl Iterator<Item = (f64, f64)>) -> ByRound {
+        ByRound::unpaired(Estimator::Slope, points.map(|(x, y)| Round { values: vec![y], per: vec![x] }))
+    }
+
+    /// The sorted slopes of `replicates` resamples of `points` that draw each point's time apart
+    /// from its iteration count, as a resampling of one field's values would: the bootstrap a
+    /// slope must not have, for the tests to tell from the one it has.
+    fn drawn_apart(points: &[(f64, f64)], rng: &mut ChaCha8Rng, replicates: usize) -> Vec<f64> {
+        let n = points.len();
+        let mut out: Vec<f64> =
+            (0..replicates).map(|_| slope_of((0..n).map(|_| (points[rng.random_range(0..n)].0, points[rng.random_range(0..n)].1))).unwrap_or(f64::NAN).ln()).collect();
+        out.sort_by(f64::total_cmp);
+        out
+    }
+
+    /// Batches of 1 to 512 iterations that each took exactly 5 ns an iteration: every resample
+    /// of whole (iterations, time) pairs lies on the same line, so the slope's interval has no
+    /// width. Drawn apart, a batch's time meets another batch's count and the slope of such a
+    /// resample runs from a fraction of 5 to many times it.
+    #[test]
+    fn a_slope_s_pairs_are_drawn_whole() {
+        let points: Vec<(f64, f64)> = (0..10).map(|k| f64::from(1 << k)).map(|iters| (iters, 5.0 * iters)).collect();
+        let runs = vec![vec![slope_points(points.iter().copied())]];
+        let side = Side::new(&runs, &identity);
+        assert_eq!(side.value(), 5.0);
+        let whole = log_distribution(&side, &mut ChaCha8Rng::seed_from_u64(3), 4000).unwrap();
+        let (lo, hi) = percentile_interval(&whole, 0.05);
+        assert!(hi - lo < 1e-12 && (lo.exp() - 5.0).abs() < 1e-12, "[{lo}, {hi}]");
+        let apart = drawn_apart(&points, &mut ChaCha8Rng::seed_from_u64(3), 4000);
+        let (lo, hi) = percentile_interval(&apart, 0.05);
+        assert!(hi - lo > 1.0, "drawn apart, the interval of ln slope is only [{lo}, {hi}]");
+    }
+
+    /// criterion bootstraps its slope by resampling the (iterations, time) pairs whole and takes
+    /// the percentile interval of the resampled slopes (`regression` in its
+    /// `src/analysis/mod.rs`, `Resamples::next` in `src/stats/bivariate/resamples.rs`,
+    /// `Distribution::confidence_interval` in `src/stats/mod.rs`). Our bootstrap of the same
+    /// records gives the 95 % interval criterion wrote in each fixture's `estimates.json` to
+    /// within the Monte Carlo error of the two draws (1.5 %), and drawing the times apart from
+    /// their counts would give another interval, its lower end 25 % or more below.
+    #[test]
+    fn the_bootstrap_of_a_slope_gives_criterion_s_own_interval() {
+        let fixture = |id: &str, file: &str| -> serde_json::Value {
+            let path = format!("{}/tests/fixtures/harness/criterion/criterion/{id}/new/{file}", env!("CARGO_MANIFEST_DIR"));
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        };
+        for id in ["sum/iter/64", "sum/iter/1024", "parse_u64"] {
+            let (sample, estimates) = (fixture(id, "sample.json"), fixture(id, "estimates.json"));
+            let column = |name: &str| sample[name].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect::<Vec<f64>>();
+            let points: Vec<(f64, f64)> = column("iters").into_iter().zip(column("times")).collect();
+            let own = &estimates["slope"]["confidence_interval"];
+            let (own_lo, own_hi) = (own["lower_bound"].as_f64().unwrap(), own["upper_bound"].as_f64().unwrap());
+            let runs = vec![vec![slope_points(points.iter().copied())]];
+            let side = Side::new(&runs, &identity);
+            assert_eq!(side.value(), estimates["slope"]["point_estimate"].as_f64().unwrap(), "{id}");
+            let d = log_distribution(&side, &mut ChaCha8Rng::seed_from_u64(20261202), 20_000).unwrap();
+            let (lo, hi) = percentile_interval(&d, 0.025);
+            let near = |ours: f64, theirs: f64| (ours.exp() / theirs - 1.0).abs() < 0.015;
+            assert!(near(lo, own_lo) && near(hi, own_hi), "{id}: [{}, {}] against criterion's [{own_lo}, {own_hi}]", lo.exp(), hi.exp());
+            let apart = drawn_apart(&points, &mut ChaCha8Rng::seed_from_u64(20261202), 20_000);
+            let apart_lo = percentile_interval(&apart, 0.025).0.exp();
+            assert!(apart_lo < 0.75 * own_lo, "{id}: drawn apart the interval starts at {apart_lo}, criterion's at {own_lo}");
+        }
+    }
+
+    /// Pooled, a slope is the median of the runs' slopes, and the runs are resampled before the
+    /// records within them, as for a median.
+    #[test]
+    fn a_pooled_slope_resamples_runs_then_each_run_s_pairs() {
+        let run = |level: f64| vec![slope_points((1..=21).map(|i| (f64::from(i), level * f64::from(i) * (1.0 + 0.001 * f64::from(i % 3)))))];
+        let runs = vec![run(10.0), run(10.6), run(9.5)];
+        let side = Side::new(&runs, &identity);
+        let slopes = side.run_values();
+        assert!((side.value() - slopes[0]).abs() < 1e-12 && slopes[2] < slopes[0] && slopes[0] < slopes[1], "{slopes:?}");
+        let d = log_distribution(&side, &mut ChaCha8Rng::seed_from_u64(1), 4000).unwrap();
+        let (lo, hi) = percentile_interval(&d, 0.05);
+        // The pairs of one run lie within 0.2 % of a line; only the runs' levels, 9.5 to 10.6,
+        // spread the interval.
+        assert!(hi - lo > 0.08, "interval [{lo}, {hi}] ignores the runs' spread");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! # The rule
 //!
 //! A latency is judged by an equivalence test on ln(fresh ÷ accepted) of the quantity the
-//! check computes (a median, or an expression over medians), with the check's margin δ
+//! check computes (a median, a slope, or an expression over them), with the check's margin δ
 //! (default 10 %), by a **hierarchical bootstrap** ([`hierarchical`]): runs are the unit of
 //! replication, so each side's runs are resampled, then the rounds within each drawn run, and
 //! a side's value is the median of its runs' values. A side of one run is widened by the
@@ -37,7 +37,11 @@
 //!
 //! Resampling rounds rather than single samples keeps together what one round measured, so an
 //! expression over several configurations (a difference of two medians) sees the pairing the
-//! shuffled round order gave it.
+//! shuffled round order gave it. For the same reason a slope (criterion's estimate in linear
+//! sampling, `statistic = "slope"` with `per`) keeps each record's (`per`, field) pair in its
+//! round ([`Round`]): a draw takes a batch's iteration count and its time together, as
+//! criterion's own bootstrap of the slope does, and never one field's values apart from the
+//! other's.
 //!
 //! Another harness's output (hyperfine, criterion, …) is judged by the same rule in
 //! [`harness`]: `recheck --fresh PATH` with a file or folder that is not one of our runs.
@@ -71,7 +75,7 @@ use crate::evidence::store::{Evidence, ReadError};
 use crate::evidence::{Jsonl, Scalar, Summary};
 use crate::registry::binding::Binding;
 use crate::report::recheck::{WireRecheck, WireRow};
-use crate::stats::{Samples, Statistic, quantile_sorted};
+use crate::stats::{Statistic, quantile_sorted};
 use crate::status::{Failure, Status};
 use crate::workspace::Workspace;
 
@@ -416,12 +420,11 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 vars,
             };
             match (&check.kind, &cb.quoted) {
-                // A slope is passed over below: its bootstrap would have to draw each record's
-                // (iterations, time) pair together, which the resampling of one field's values
-                // by round or by sample does not do, so its interval would be wrong. So is a
-                // median's interval (`median-ci`, benchstat's `± 4%`): a percentage, not a
-                // latency, that already states the median's sampling uncertainty; resampling it
-                // would judge the uncertainty of an uncertainty against a latency's margin.
+                // A median's interval (`median-ci`, benchstat's `± 4%`) is passed over below: a
+                // percentage, not a latency, that already states the median's sampling
+                // uncertainty; resampling it would judge the uncertainty of an uncertainty
+                // against a latency's margin. A slope is judged, alone or in an expression: its
+                // records' (per, field) pairs are resampled whole ([`Round`]).
                 (Kind::Stat(s), Some(q)) if is_time(q) && s.resampled() => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
                 (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() && a.vars.values().all(stat::Spec::resampled) => {
                     match arith::parse(a.expr.get_ref()) {
@@ -434,9 +437,9 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 }
                 (Kind::Compare(c), _) => out.push(target(Subject::Ordering(c.clone()))),
                 // A statistic or an expression whose quoted number is not a time, that reads
-                // `json` variables, which no run can reproduce, or that is or reads a slope or a
-                // median's interval; the other kinds (a `utest` p-value among them) were passed
-                // over above.
+                // `json` variables, which no run can reproduce, or that is or reads a median's
+                // interval; the other kinds (a `utest` p-value among them) were passed over
+                // above.
                 (
                     Kind::Stat(_)
                     | Kind::Arith(_)
@@ -467,7 +470,7 @@ impl Target {
     /// offline recheck reads its runs' records.
     fn reads_plain_jsonl(&self) -> bool {
         match &self.subject {
-            Subject::Latency(l) => l.vars.iter().all(|(_, spec)| spec.query().is_plain_jsonl()),
+            Subject::Latency(l) => l.vars.iter().all(|(_, spec)| spec.is_plain_jsonl()),
             Subject::Ordering(c) => c.query("", "").query().is_plain_jsonl(),
         }
     }
@@ -512,11 +515,54 @@ fn sample_file(files: &Evidence, path: &str) -> Result<Rc<Jsonl>, Diagnostic> {
     files.jsonl(path).map_err(|e| e.at(path))
 }
 
+/// What the recheck recomputes of one query's samples, in the accepted and fresh runs and in
+/// every resample.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Estimator {
+    /// A statistic of the field's values, each value a sample of its own.
+    Statistic(Statistic),
+    /// The least-squares slope through the origin of the field over `per`
+    /// ([`crate::stats::slope_through_origin`]), criterion's estimate in linear sampling: each
+    /// record's (`per`, field) pair is one point, and is drawn whole ([`Round`]).
+    Slope,
+}
+
+impl Estimator {
+    /// What `spec` computes, and for a slope the field it is taken over. A median's interval is
+    /// never resampled: [`stat::Spec::resampled`] keeps it out of the targets.
+    fn of(spec: &stat::Spec) -> Result<(Estimator, Option<String>), Diagnostic> {
+        match spec.measure() {
+            Ok(stat::Measure::Statistic(statistic)) => Ok((Estimator::Statistic(statistic), None)),
+            Ok(stat::Measure::Slope { per }) => Ok((Estimator::Slope, Some(per))),
+            Ok(stat::Measure::MedianCi { .. }) => Err(Diagnostic::plain(format!("`{}` is not resampled: it states an interval, not a latency", spec.statistic.get_ref()))),
+            Err((message, _)) => Err(Diagnostic::plain(message)),
+        }
+    }
+}
+
+/// One round's samples of one query.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Round {
+    values: Vec<f64>,
+    /// For a slope, the `per` of each of `values`, in the same order; empty for a statistic. A
+    /// record's two values are kept in one round, so that whatever draws the round draws them
+    /// together: drawn apart, an iteration count would be paired with another batch's time, and
+    /// the slope's interval would be that of a line through points nobody measured.
+    per: Vec<f64>,
+}
+
+impl Round {
+    /// The (per, value) points of a slope's round, in order.
+    fn points(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        self.per.iter().copied().zip(self.values.iter().copied())
+    }
+}
+
 /// The values of one query, grouped by the round they were measured in.
 #[derive(Debug, Clone)]
 pub(crate) struct ByRound {
-    statistic: Statistic,
-    rounds: BTreeMap<u64, Vec<f64>>,
+    estimator: Estimator,
+    rounds: BTreeMap<u64, Round>,
     /// Whether a round names the same round in the quantity's other variables (our runs,
     /// where every configuration is timed in each round) rather than this variable's own
     /// sample (a harness's, [`harness`]); the bootstrap draws the rounds of paired variables
@@ -525,39 +571,33 @@ pub(crate) struct ByRound {
 }
 
 impl ByRound {
-    /// Selects the records of `jsonl` that `spec` selects and groups `spec.field` by `round`.
+    /// Selects the records of `jsonl` that `spec` selects and groups `spec.field` (and a
+    /// slope's `per`) by `round`.
     pub(crate) fn select(jsonl: &Jsonl, spec: &stat::Spec) -> Result<ByRound, Diagnostic> {
-        let statistic = Statistic::parse(spec.statistic.get_ref()).ok_or_else(|| Diagnostic::plain(format!("unknown statistic `{}`", spec.statistic.get_ref())))?;
+        let (estimator, per) = Estimator::of(spec)?;
         let selected = jsonl.select(spec.select.get_ref());
         if selected.is_empty() {
             let select: Vec<String> = spec.select.get_ref().iter().map(|(k, v)| format!("{k} = {v}")).collect();
             return Err(Diagnostic::plain(format!("{}: no sample has {}", jsonl.path, select.join(", "))));
         }
-        ByRound::from_records(jsonl, &selected, spec.field.get_ref(), statistic)
+        Ok(ByRound { estimator, rounds: by_round(jsonl, &selected, spec.field.get_ref(), per.as_deref())?, paired: true })
     }
 
     /// The medians of values already grouped by round.
     pub(crate) fn medians_of(rounds: BTreeMap<u64, Vec<f64>>) -> ByRound {
-        ByRound { statistic: Statistic::Median, rounds, paired: true }
+        let rounds = rounds.into_iter().map(|(r, values)| (r, Round { values, per: Vec::new() })).collect();
+        ByRound { estimator: Estimator::Statistic(Statistic::Median), rounds, paired: true }
     }
 
     /// Groups `field` of `records` by `round`.
     pub(crate) fn from_records(jsonl: &Jsonl, selected: &[&crate::evidence::Record], field: &str, statistic: Statistic) -> Result<ByRound, Diagnostic> {
-        // The shared sample validation: every value present, finite and non-negative.
-        jsonl.samples(selected, field)?;
-        let mut rounds: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-        for &record in selected {
-            let Some(round) = round_of(jsonl, record) else {
-                return Err(jsonl.error_at(record, "no `round` in this sample; rounds are what the recheck resamples", "no round"));
-            };
-            let value = match jsonl.get(record, field) {
-                Some(Scalar::Int(i)) => i as f64,
-                Some(Scalar::Float(f)) => f,
-                _ => f64::NAN,
-            };
-            rounds.entry(round).or_default().push(value);
-        }
-        Ok(ByRound { statistic, rounds, paired: true })
+        Ok(ByRound { estimator: Estimator::Statistic(statistic), rounds: by_round(jsonl, selected, field, None)?, paired: true })
+    }
+
+    /// A harness's samples (one [`Round`] each, in the order given), which share no rounds with
+    /// any other variable's.
+    fn unpaired(estimator: Estimator, samples: impl Iterator<Item = Round>) -> ByRound {
+        ByRound { estimator, rounds: (0..).zip(samples).collect(), paired: false }
     }
 
     /// The statistic over every sample.
@@ -566,9 +606,29 @@ impl ByRound {
     }
 
     fn value_of(&self, rounds: impl Iterator<Item = u64>) -> f64 {
-        let values: Vec<f64> = rounds.filter_map(|r| self.rounds.get(&r)).flatten().copied().collect();
-        Samples::new(values).map_or(f64::NAN, |s| s.statistic(self.statistic))
+        hierarchical::estimate(self.estimator, rounds.filter_map(|r| self.rounds.get(&r)), &mut Vec::new())
     }
+}
+
+/// `field` of the `selected` records, and a slope's `per` beside it, grouped by `round`. Every
+/// value must be present, finite and non-negative (the shared sample validation, which says
+/// where one is not).
+fn by_round(jsonl: &Jsonl, selected: &[&crate::evidence::Record], field: &str, per: Option<&str>) -> Result<BTreeMap<u64, Round>, Diagnostic> {
+    if selected.is_empty() {
+        return Err(Diagnostic::plain(format!("{}: no samples selected", jsonl.path)));
+    }
+    let values = jsonl.values(selected, field)?;
+    let per = per.map(|per| jsonl.values(selected, per)).transpose()?;
+    let mut rounds: BTreeMap<u64, Round> = BTreeMap::new();
+    for (i, &record) in selected.iter().enumerate() {
+        let Some(round) = round_of(jsonl, record) else {
+            return Err(jsonl.error_at(record, "no `round` in this sample; rounds are what the recheck resamples", "no round"));
+        };
+        let round = rounds.entry(round).or_default();
+        round.values.push(values[i]);
+        round.per.extend(per.as_ref().map(|per| per[i]));
+    }
+    Ok(rounds)
 }
 
 /// A quantity over one or more queries of one run: the queries' values combined by `eval`.
@@ -760,7 +820,10 @@ impl Latency {
     fn describe(&self) -> String {
         match (&self.expr_text, self.vars.first()) {
             (Some(e), _) => e.clone(),
-            (None, Some((_, s))) => format!("{} {}", s.statistic.get_ref(), s.field.get_ref()),
+            (None, Some((_, s))) => match &s.per {
+                Some(per) => format!("slope of {} over {} through the origin", s.field.get_ref(), per.get_ref()),
+                None => format!("{} {}", s.statistic.get_ref(), s.field.get_ref()),
+            },
             _ => String::new(),
         }
     }
@@ -867,13 +930,19 @@ enum Saved {
     /// The summary has no such row, does not store that statistic, or is missing though the
     /// check names it.
     NoRow,
-    /// The check names no summary and none lies beside its samples.
+    /// The check names no summary and none lies beside its samples, or it asks for what no
+    /// summary saves (a slope).
     NoSummary,
 }
 
 /// The statistic `spec` asks for, as the summary of its run saved it: the `summary` the check
 /// names, else `summary.json` beside the samples.
 fn saved_statistic(files: &Evidence, spec: &stat::Spec) -> Result<Saved, Diagnostic> {
+    // A summary holds statistics of one field's values and no slope (which is why a slope may
+    // name none); one lying beside a slope's samples has nothing of it to compare.
+    if !matches!(spec.measure(), Ok(stat::Measure::Statistic(_))) {
+        return Ok(Saved::NoSummary);
+    }
     let path = spec.summary.as_ref().map_or_else(|| format!("{}/summary.json", run_dir(spec.samples.get_ref())), |s| s.get_ref().clone());
     let summary = match files.json::<Summary>(&path) {
         Ok(s) => s,
@@ -1448,6 +1517,89 @@ mod tests {
         let wide = judge_runs(&a, &f, pooled_target(1), Some(&calibration(0.06)));
         assert_eq!(wide.outcome, Judgement::Inconclusive, "{wide:?}");
         assert!((wide.runs.unwrap().widened_by - 0.06).abs() < 1e-12, "{wide:?}");
+    }
+
+    /// Batches timed in rounds, as a harness that numbers its rounds writes them: in each of 21
+    /// rounds, batches of 100, 200 and 400 iterations at `ns` an iteration, within `spread`.
+    fn batches(ns: f64, spread: f64, seed: u64) -> String {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = String::new();
+        for round in 0..21 {
+            for iters in [100, 200, 400] {
+                let time = ns * f64::from(iters) * (1.0 + spread * (rng.random::<f64>() - 0.5));
+                out.push_str(&format!(
+                    "{{\"suite\":\"s\",\"case\":\"c\",\"variant\":\"fused\",\"mode\":\"graph\",\"round\":{round},\"iters\":{iters},\"batch_time_ns\":{time:.3}}}\n"
+                ));
+            }
+        }
+        out
+    }
+
+    /// A latency target quoting `ns` ns, the slope of `batch_time_ns` over `iters` pooled over
+    /// `runs` accepted runs `a0`, `a1`, ….
+    fn slope_target(runs: usize, ns: f64) -> Target {
+        let mut target = pooled_target(runs);
+        let Subject::Latency(l) = &mut target.subject else { unreachable!() };
+        let spec = &mut l.vars[0].1;
+        spec.field = toml::Spanned::new(0..0, "batch_time_ns".into());
+        spec.statistic = toml::Spanned::new(0..0, "slope".into());
+        spec.per = Some(toml::Spanned::new(0..0, "iters".into()));
+        l.check.kind = Kind::Stat(spec.clone());
+        l.quoted = Quoted { value: ns, decimals: 2, unit: Some(Unit::Ns), ..Quoted::default() };
+        l.unit = Some(Unit::Ns);
+        target
+    }
+
+    /// A slope over a run's records with rounds is read by the records reader, each record's
+    /// (iters, time) pair kept in its round. Offline it is the audit's slope, and it is not held
+    /// to the run's saved summary, which holds no slope (a summary beside it would otherwise make
+    /// the row a MISMATCH for want of a "slope row"). A derived count is left to the check's own
+    /// query, which computes it.
+    #[test]
+    fn a_slope_over_a_run_s_rounds_is_the_audit_s_and_held_to_no_summary() {
+        let dir = tempfile::tempdir().unwrap();
+        write_run(dir.path(), "a0", &batches(5.0, 0.02, 1), None);
+        let summary = r#"{"schema_version":1,"configurations":[{"suite":"s","case":"c","variant":"fused","mode":"graph","field":"batch_time_ns","n":63,"median":1000,"mean":1000,"p05":500,"p95":2000,"min":500,"max":2000}]}"#;
+        std::fs::write(dir.path().join("evidence/runs/a0/summary.json"), summary).unwrap();
+        let files = Evidence::new(crate::paths::Root::new(dir.path()).unwrap());
+        let t = slope_target(1, 5.0);
+        let Subject::Latency(l) = &t.subject else { unreachable!() };
+        assert!(t.reads_plain_jsonl() && t.has_rounds(&files));
+        let mut derived = slope_target(1, 5.0);
+        if let Subject::Latency(l) = &mut derived.subject {
+            l.vars[0].1.derive.insert("iters".into(), toml::Spanned::new(0..0, "iters * 2".into()));
+        }
+        assert!(!derived.reads_plain_jsonl());
+        let row = offline_latency(&t, l, &files).unwrap();
+        assert_eq!(row.outcome, Judgement::Match, "{row:?}");
+        assert_eq!((row.summary, row.detail.as_str()), (None, "slope of batch_time_ns over iters through the origin"), "{row:?}");
+        let jsonl = sample_file(&files, "evidence/runs/a0/samples.jsonl").unwrap();
+        let selected = jsonl.select(l.vars[0].1.select.get_ref());
+        let pairs: Vec<(f64, f64)> = jsonl.values(&selected, "iters").unwrap().into_iter().zip(jsonl.values(&selected, "batch_time_ns").unwrap()).collect();
+        assert_eq!(row.accepted, crate::stats::slope_through_origin(&pairs), "the audit's slope, summed in the same order");
+    }
+
+    /// Against fresh runs, a slope is judged by runs, then rounds, each round's pairs whole, by
+    /// the hierarchical rule and the rounds rule alike: batches at the same 5 ns an iteration
+    /// MATCH, batches 30 % slower are a MISMATCH.
+    #[test]
+    fn a_slope_over_runs_with_rounds_is_judged_against_fresh_runs() {
+        let accepted: Vec<String> = (0..3).map(|i| batches(5.0, 0.02, 10 + i)).collect();
+        let same = judge_runs(&accepted, &batches(5.0, 0.02, 20), slope_target(3, 5.0), None);
+        assert_eq!(same.outcome, Judgement::Match, "{same:?}");
+        assert_eq!(same.runs.map(|r| (r.accepted, r.fresh)), Some((3, 1)));
+        let slower = judge_runs(&accepted, &batches(6.5, 0.02, 20), slope_target(3, 5.0), None);
+        assert_eq!(slower.outcome, Judgement::Mismatch, "{slower:?}");
+        assert!((slower.ratio.unwrap() - 1.3).abs() < 0.01, "{slower:?}");
+        let (_dir, files) = root_with(&batches(5.0, 0.02, 1), &batches(6.5, 0.02, 2), "NVIDIA H200");
+        let infos = [RunInfo::read(&files, "evidence/runs/a").unwrap()];
+        let fresh_info = RunInfo::read(&files, "evidence/runs/f").unwrap();
+        let mut target = slope_target(1, 5.0);
+        if let Subject::Latency(l) = &mut target.subject {
+            l.vars[0].1.samples = toml::Spanned::new(0..0, "evidence/runs/a/samples.jsonl".into());
+        }
+        let rounds = against_fresh(Rule::rounds(1, 2000), &[target], &infos, &files, &fresh_info, "evidence/runs/f/samples.jsonl", None).unwrap().remove(0);
+        assert_eq!(rounds.outcome, Judgement::Mismatch, "{rounds:?}");
     }
 
     #[test]
