@@ -600,7 +600,7 @@ pub fn differential(bytes: &[u8]) {
 const HARNESS_NAMES: [&str; 7] = ["bench/x.json", "bench/x.jsonl", "bench/x.csv", "bench/x.tsv", "bench/x.txt", "bench/criterion/a/new/sample.json", "bench/x"];
 
 /// The numeric fields of the harness readers' records, which a `stat` check's `field` names.
-const HARNESS_FIELDS: [&str; 10] = ["time_s", "time_ns", "batch_time_ns", "real_time_ns", "cpu_time_ns", "gpu_time_s", "iterations", "iters", "measured", "bytes_per_op"];
+const HARNESS_FIELDS: [&str; 11] = ["time_s", "time_ns", "batch_time_ns", "real_time_ns", "cpu_time_ns", "gpu_time_s", "iterations", "iters", "measured", "bytes_per_op", "score"];
 
 /// Reads a harness's evidence file as a `stat` or `compare` check reads it
 /// ([`crate::evidence::readers::read`]): with its format detected under each name of
@@ -668,6 +668,9 @@ fn touch_table(table: &crate::evidence::readers::Table, lines: usize) {
             match jsonl.samples(records, field) {
                 Ok(s) => {
                     let _ = (s.median(), s.quantile(0.95), s.mean(), s.stdev(), s.min(), s.max());
+                    // JMH's error, as `statistic = "jmh-error"` computes it: the t quantile's
+                    // search must end for any spread of values.
+                    let _ = crate::stats::student_t::mean_error(s.sorted(), 0.999);
                 }
                 Err(d) => render(&[d]),
             }

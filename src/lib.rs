@@ -36,9 +36,11 @@
 //!   cells with their row, column and the unit their header implies (a Google Benchmark or
 //!   pytest-benchmark console table, or hyperfine's, criterion's or `go test -bench`'s output,
 //!   or benchstat's comparison of Go's outputs (each value in the unit its SI prefix makes of
-//!   the column's), pasted in a code block read as one, `article::console`, which takes Go's
-//!   lines apart by the `go-bench` evidence reader's own rule; pytest-benchmark's table
-//!   pasted as pipes read with its units; an HTML table's `<td>` and `<th>` cells, with row
+//!   the column's), or JMH's summary table (each row named by its benchmark and parameters,
+//!   its score and error in the unit the row prints), pasted in a code block read as one,
+//!   `article::console`, which takes Go's lines apart by the `go-bench` evidence reader's own
+//!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
+//!   pasted as pipes read with their units; an HTML table's `<td>` and `<th>` cells, with row
 //!   and column spans, and other HTML text as prose, `article::html`, which locates what it
 //!   cannot read as warnings), and the images it shows, Markdown's and `<img>`;
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
@@ -82,7 +84,8 @@
 //!   review file, the benchmark targets (judged by the recheck's ordering rule over one or more
 //!   runs of the same code, with candidate forms judged as a family of their own), `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
-//!   number: selections, filters, derived rates, ratios of two statistics).
+//!   number: selections, filters, derived rates, ratios of two statistics, criterion's slope
+//!   and JMH's error).
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and
 //!   against a stored run (a latency or an ordering whose check pools runs judged across them); `recheck::hierarchical` the bootstrap of runs, then rounds (a slope's
 //!   records drawn as whole (`per`, field) pairs, as criterion draws them), and the widening of
@@ -113,9 +116,11 @@
 //! - [`diagnostic`], [`paths`], [`hash`], [`stats`]: located errors, the root and every path
 //!   under it (`paths::Root`: the one place that opens, lists, creates and replaces files under
 //!   the root), SHA-256, numpy-identical quantiles (from sorted samples, or by selection from
-//!   unsorted columns, to the same bits), and in `stats::nonparametric` benchstat's statistics
-//!   as benchstat computes them: the median's confidence interval from order statistics (the
-//!   `stat` check's `median-ci`) and the Mann-Whitney U test (the `utest` check).
+//!   unsorted columns, to the same bits); in `stats::nonparametric` benchstat's statistics as
+//!   benchstat computes them: the median's confidence interval from order statistics (the
+//!   `stat` check's `median-ci`) and the Mann-Whitney U test (the `utest` check); and in
+//!   `stats::student_t` Student's t quantile, found from its distribution function, for JMH's
+//!   error of a mean (`jmh-error`).
 //! - `confined`, `atomic` (crate-private, under [`paths`]): the root as a folder handle that
 //!   opens files one component at a time with `openat` and `O_NOFOLLOW` and refuses, at open
 //!   time, any path that leaves the root through a symbolic link; and the one writer that

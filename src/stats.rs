@@ -11,6 +11,7 @@
 use std::fmt;
 
 pub(crate) mod nonparametric;
+pub(crate) mod student_t;
 
 /// A non-empty set of finite, non-negative measurements, kept sorted.
 #[derive(Debug, Clone, PartialEq)]

@@ -147,6 +147,7 @@ fn every_example_rechecks_offline_with_its_rows_as_found() {
         ("itsy-bitsy-benchmarks", 228, 0),
         ("great-expectations-performance", 38, 1),
         ("tattle-benchstat", 14, 0),
+        ("twineworks-jmh", 44, 0),
     ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
@@ -309,4 +310,33 @@ fn one_off_in_its_last_digit(number: &str) -> String {
     let at = number.rfind(|c: char| c.is_ascii_digit()).unwrap();
     let digit = number.as_bytes()[at] - b'0';
     format!("{}{}{}", &number[..at], (digit + 1) % 10, &number[at + 1..])
+}
+
+/// JMH's summary table, pasted into twineworks/collections' `benchmarks/README.md` as a code
+/// block, read as a table: each score bound to the mean of its benchmark's 10 raw iterations in
+/// the committed `-rf json` file, each error to JMH's 99.9 % Student-t half-width of that mean
+/// (`statistic = "jmh-error"`), each `Cnt` to the count, in the nanoseconds the row's `ns/op`
+/// states; the row names JMH shortened select their benchmarks' full names. Every count would
+/// change if the table went unread again (no cell bound, 96 numbers unread), if the error were
+/// another interval (every error would fail), or if `ns/op` were read as a free unit (every
+/// score bound to `time_ns` would fail to convert).
+#[test]
+fn twineworks_jmh_audits_with_its_stated_exit_code_and_every_score_and_error_bound() {
+    let (code, review) = audit_json("examples/twineworks-jmh");
+    assert_eq!(code, stated_exit_code("twineworks-jmh"), "{review:#}");
+    assert_eq!(code, 0);
+    let registry = &review["registries"][0];
+    assert_eq!(registry["unbound"].as_array().unwrap().len(), 0);
+    let claims = registry["claims"].as_array().unwrap();
+    assert_eq!(claims.iter().filter(|c| c.get("cell").is_some_and(|c| !c.is_null())).count(), 96);
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert!(checks.iter().all(|k| k["outcome"] == "pass"), "{checks:?}");
+    let kinds = |kind: &str| checks.iter().filter(|k| k["kind"] == kind).count();
+    assert_eq!((kinds("stat"), kinds("compare"), checks.len()), (96, 4, 100));
+    assert!(wrong_claims(&review).is_empty(), "{:?}", wrong_claims(&review));
+    assert_eq!(review["counts"], serde_json::json!({ "judgment": 1, "retain": 96 }));
+    let check = |id: &str| claims.iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("{id}"))["checks"][0]["detail"].as_str().unwrap().to_string();
+    assert_eq!(check("big-map-put-hash-map-score"), "mean time_ns of 10 samples: 13.308 ns");
+    assert_eq!(check("big-map-put-hash-map-error"), "JMH's 99.9 % error of the mean of time_ns of 10 samples: 1.121 ns");
+    assert_eq!(check("big-map-put-hash-map-cnt"), "count score of 10 samples: 10");
 }

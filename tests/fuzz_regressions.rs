@@ -105,6 +105,24 @@ fn harness_seeds_are_read_or_refused() {
     every_seed("fuzz/seeds/harness", 20, fuzz_api::read_harness);
 }
 
+/// Found by the `article` target while the `jmh` reader's campaign ran (a crash of code older than
+/// it): hyperfine's `Time (mean ± σ):` with only spaces before a `[`, whose cell was the range
+/// of those spaces trimmed from both ends, which crossed (44..42) and panicked when the code
+/// block's text was sliced. An all-blank part is now an empty range, and an empty cell no block.
+#[test]
+fn a_hyperfine_time_with_nothing_before_its_bracket() {
+    fuzz_api::parse_article(b"# H\n\n```\nBenchmark 1: fd -e rs\n  Time (mean \xc2\xb1 \xcf\x83):  [^ # H\n\n```\n");
+    fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/crash-hyperfine-empty-time.md").unwrap());
+}
+
+/// The `article` target's seed of JMH's summary table, in a code block (with a row cut after
+/// its `±`, an approximate score and a decimal comma) and as a pipe table (a `±` column, a `±`
+/// joined to the error, a row short of a cell), parsed with every number's place checked.
+#[test]
+fn the_jmh_article_seed_is_parsed() {
+    fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/jmh.md").unwrap());
+}
+
 /// Every seed in `dir` (at least `least` of them), in name order, fed to `target`; the seeds'
 /// paths.
 fn every_seed(dir: &str, least: usize, target: fn(&[u8])) -> Vec<std::path::PathBuf> {

@@ -508,3 +508,39 @@ fn a_pooled_criterion_slope_is_judged_across_its_results() {
     assert!((0.05..0.12).contains(&runs.widened_by.unwrap()), "{row:?}");
     assert!(row.detail.contains("3 accepted results, resampled, then their samples"), "{}", row.detail);
 }
+
+/// A latency and an ordering over JMH's `-rf json` records: twineworks/collections' run
+/// (tests/fixtures/harness/jmh/twineworks-collections.json, MIT, credited in its SOURCE.md),
+/// where a put into a big HashMap took 13.308 ns by the mean of ten iterations and the inline
+/// caching accessor reads faster than HashMap. Both hold in the audit, offline, and in the same
+/// file given as a fresh result; with the two read benchmarks' names traded in the fresh file,
+/// the ordering does not.
+#[test]
+fn a_latency_and_an_ordering_over_jmh_results_are_judged_offline_and_in_a_fresh_file() {
+    let article = "# Maps\n\nA put into a big HashMap took 13.308 ns, and the accessor reads faster than HashMap does.\n";
+    let prefix = "io.twineworks.collections.shapemap.BigMapBenchmark";
+    let claim = format!(
+        "id = \"J1\"\nquote = \"A put into a big HashMap took 13.308 ns, and the accessor reads faster than HashMap does.\"\nverdict = \"retain\"\nfinding = \"By the mean of ten iterations.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"13.308 ns\"\n  samples = \"evidence/jmh-result.json\"\n  select = {{ benchmark = \"{prefix}.putHashMap\" }}\n  field = \"time_ns\"\n  statistic = \"mean\"\n\n  [[claim.check]]\n  kind = \"compare\"\n  samples = \"evidence/jmh-result.json\"\n  format = \"jmh\"\n  select = {{}}\n  field = \"time_ns\"\n  statistic = \"mean\"\n  by = \"benchmark\"\n  faster = \"{prefix}.readShapeMapAccessor\"\n  slower = [\"{prefix}.readHashMap\"]\n"
+    );
+    let dir = root_with(&["evidence", "rerun"], article, &claim);
+    let text = std::fs::read_to_string("tests/fixtures/harness/jmh/twineworks-collections.json").unwrap();
+    std::fs::write(dir.path().join("evidence/jmh-result.json"), &text).unwrap();
+    let (code, out, err) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 checks: 2 passed"), "{out}");
+    let (code, out, err) = recheck(&dir, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 rows (2 MATCH, 0 MISMATCH"), "{out}");
+    std::fs::write(dir.path().join("rerun/jmh-result.json"), &text).unwrap();
+    let (code, out, err) = recheck(&dir, &["--fresh", "rerun/jmh-result.json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 rows (2 MATCH, 0 MISMATCH"), "{out}");
+    let swapped = text
+        .replace("BigMapBenchmark.readShapeMapAccessor\"", "SWAP\"")
+        .replace("BigMapBenchmark.readHashMap\"", "BigMapBenchmark.readShapeMapAccessor\"")
+        .replace("SWAP\"", "BigMapBenchmark.readHashMap\"");
+    std::fs::write(dir.path().join("rerun/jmh-result.json"), swapped).unwrap();
+    let (code, out, err) = recheck(&dir, &["--fresh", "rerun/jmh-result.json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("2 rows (1 MATCH, 1 MISMATCH"), "{out}");
+}

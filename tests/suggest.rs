@@ -636,3 +636,69 @@ fn the_sampling_mode_decides_between_the_slope_and_the_mean() {
         assert_eq!(best["check"][0]["statistic"].as_str(), Some(statistic), "{mode}: {out}");
     }
 }
+
+/// JMH's table in twineworks/collections' README: with every check removed, each score is
+/// proposed first as the mean of its benchmark's `time_ns`, each error as JMH's error of the
+/// same, and each `Cnt` as the count, all 96 as the registry binds them.
+#[test]
+fn suggest_proposes_the_removed_binding_first_for_every_twineworks_jmh_number() {
+    let (hits, n) = share("twineworks-jmh");
+    assert_eq!((hits, n), (96, 96));
+}
+
+/// The proposals for a pasted JMH table, by row and column: (field, statistic, name selected).
+fn jmh_proposals(out: &str) -> BTreeMap<(String, String), (String, String, String)> {
+    let proposed: toml::Table = toml::from_str(out).unwrap();
+    let text = |v: Option<&toml::Value>| v.and_then(toml::Value::as_str).unwrap_or_default().to_string();
+    proposed["claim"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let k = &c["check"][0];
+            ((text(c["cell"].get("row")), text(c["cell"].get("column"))), (text(k.get("field")), text(k.get("statistic")), text(k["select"].get("name"))))
+        })
+        .collect()
+}
+
+/// JMH's table with parameters, over jcasbin's result file (tests/fixtures/harness/jmh, Apache
+/// 2.0): each row, named by the benchmark as JMH shortens it and its parameters, is read from
+/// the one record `name` it stands for; its score (in ops/ms, no time, so `score` itself) is
+/// proposed as the mean, its error as JMH's error and its count as the count. Pasted, every
+/// check holds.
+#[test]
+fn a_jmh_table_with_parameters_is_proposed_each_row_s_score_error_and_count() {
+    let article = "# Enforce\n\n```\nBenchmark                  (dataScale)  (modelType)  (useCache)   Mode  Cnt      Score       Error   Units\nBenchmarkEnforce.enforce         small        basic       false  thrpt    3   1283.859 ±  1034.753  ops/ms\nBenchmarkEnforce.enforce         small        basic        true  thrpt    3  15202.169 ± 15747.519  ops/ms\n```\n";
+    let (dir, out) = suggested("tests/fixtures/harness/jmh/jcasbin.json", article);
+    let proposals = jmh_proposals(&out);
+    let full = |cache: &str| format!("org.casbin.jcasbin.main.benchmark.BenchmarkEnforce.enforce (dataScale = small, modelType = basic, useCache = {cache})");
+    for cache in ["false", "true"] {
+        let row = format!("BenchmarkEnforce.enforce (dataScale = small, modelType = basic, useCache = {cache})");
+        let get = |column: &str| proposals.get(&(row.clone(), column.to_string())).cloned().unwrap_or_else(|| panic!("{row} › {column}:\n{out}"));
+        let expect = |field: &str, statistic: &str| (field.to_string(), statistic.to_string(), full(cache));
+        assert_eq!(get("Score"), expect("score", "mean"), "{out}");
+        assert_eq!(get("Error"), expect("score", "jmh-error"), "{out}");
+        assert_eq!(get("Cnt"), expect("score", "count"), "{out}");
+    }
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("6 checks: 6 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+}
+
+/// A secondary metric's row (`-prof gc`), over blacklite's result file (three forks of 20
+/// iterations): the row `…insertAndBatchCommit:·gc.alloc.rate.norm` is the metric's own
+/// records, not the benchmark's, and its score, error and count are theirs.
+#[test]
+fn a_jmh_secondary_metric_row_is_proposed_from_the_metric_s_records() {
+    let article = "# GC\n\n```\nBenchmark                                                       Mode  Cnt    Score    Error   Units\nDefaultEntryStoreBenchmark.insertAndBatchCommit                thrpt   60  927.459 ± 24.205  ops/ms\nDefaultEntryStoreBenchmark.insertAndBatchCommit:·gc.alloc.rate.norm  thrpt   60   68.065 ±  0.001    B/op\n```\n";
+    let (dir, out) = suggested("tests/fixtures/harness/jmh/blacklite.json", article);
+    let proposals = jmh_proposals(&out);
+    let bench = "com.tersesystems.blacklite.DefaultEntryStoreBenchmark.insertAndBatchCommit";
+    let norm_row = ("DefaultEntryStoreBenchmark.insertAndBatchCommit:·gc.alloc.rate.norm".to_string(), "Score".to_string());
+    assert_eq!(proposals.get(&norm_row), Some(&("score".to_string(), "mean".to_string(), format!("{bench}:·gc.alloc.rate.norm"))), "{out}");
+    let primary = ("DefaultEntryStoreBenchmark.insertAndBatchCommit".to_string(), "Error".to_string());
+    assert_eq!(proposals.get(&primary), Some(&("score".to_string(), "jmh-error".to_string(), bench.to_string())), "{out}");
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("6 checks: 6 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+}

@@ -20,11 +20,13 @@
 //! and hyperfine's (each benchmark's statistics, then a summary of speed-ups; see
 //! [`hyperfine_cells`]), criterion's (each benchmark's estimate within its interval; see
 //! [`criterion_cells`]), Go's `go test -bench` lines (a value and unit a metric; see
-//! [`go_bench_cells`]) and benchstat's comparison of such outputs (each file's median, its
-//! confidence interval and its change from the base; see [`benchstat_cells`]).
+//! [`go_bench_cells`]), benchstat's comparison of such outputs (each file's median, its
+//! confidence interval and its change from the base; see [`benchstat_cells`]) and JMH's summary
+//! table (each benchmark's score and error in the unit its row prints; see [`jmh_cells`], and
+//! [`JmhPipe`] for the same table pasted as pipes).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
-//! article whose results were all in code audited as holding none. This module finds those six
+//! article whose results were all in code audited as holding none. This module finds those seven
 //! layouts and gives each row's cells as a Markdown table's would be: the row named by the
 //! benchmark's name, each value under its column's header, with the unit the header states
 //! where the value does not state its own. Any other code block stays code.
@@ -59,11 +61,12 @@ pub(crate) struct ConsoleCell {
     pub(crate) ratio: Option<Range<usize>>,
 }
 
-/// The cells of the harness console tables in `code` (Google Benchmark's, else
+/// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
 /// pytest-benchmark's, hyperfine's, criterion's, Go's or benchstat's), or `None` when it holds
 /// none.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
     google_benchmark_cells(code)
+        .or_else(|| jmh_cells(code))
         .or_else(|| pytest_benchmark_cells(code))
         .or_else(|| hyperfine_cells(code))
         .or_else(|| criterion_cells(code))
@@ -420,11 +423,12 @@ fn unquoted(text: &str) -> &str {
     text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')).unwrap_or(text)
 }
 
-/// The range of `part`, a subslice of `line`, with its surrounding whitespace trimmed.
+/// The range of `part`, a subslice of `line`, with its surrounding whitespace trimmed; empty,
+/// after the whitespace, where `part` holds nothing else (the two trims would otherwise cross).
 fn trimmed_range(line: &str, part: &str) -> Range<usize> {
     let start = part.as_ptr() as usize - line.as_ptr() as usize;
     let lead = part.len() - part.trim_start().len();
-    start + lead..start + part.trim_end().len()
+    start + lead..start + part.trim_end().len().max(lead)
 }
 
 /// The cells of hyperfine's console output in `code`, or `None` when it holds none.
@@ -1022,6 +1026,218 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     if cells.is_empty() { None } else { Some(cells) }
 }
 
+/// The columns of JMH's summary table: its parameters' names, in the header's order, and the
+/// label of its count column (`Cnt`, or `Samples` as JMH printed it before 1.3).
+#[derive(Debug, Clone, PartialEq)]
+struct JmhHeader {
+    params: Vec<String>,
+    count: String,
+}
+
+/// A header of JMH's table, `Benchmark  (size)  Mode  Cnt  Score  Error  Units`, as its words;
+/// `None` for any other line.
+fn jmh_header(words: &[&str]) -> Option<JmhHeader> {
+    let (first, rest) = words.split_first()?;
+    if *first != "Benchmark" {
+        return None;
+    }
+    let n_params = rest.iter().take_while(|w| jmh_param(w).is_some()).count();
+    let params = rest[..n_params].iter().filter_map(|w| jmh_param(w)).map(String::from).collect();
+    match &rest[n_params..] {
+        ["Mode", count @ ("Cnt" | "Samples"), "Score", "Error", "Units"] => Some(JmhHeader { params, count: count.to_string() }),
+        _ => None,
+    }
+}
+
+/// A parameter's header, `(size)`: its name.
+fn jmh_param(label: &str) -> Option<&str> {
+    label.strip_prefix('(')?.strip_suffix(')').filter(|name| !name.is_empty())
+}
+
+/// A score or error as JMH prints it, `%.3f` of the default locale: `Some(true)` for a number
+/// the article reads (`12.345`), `Some(false)` for one it would misread (`12,345` from a
+/// locale that writes a decimal comma, which reads as twelve thousand; `NaN`, printed for no
+/// error before JMH 1.3), `None` for anything else.
+fn jmh_value(token: &str) -> Option<bool> {
+    if token == "NaN" {
+        return Some(false);
+    }
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    match (token.split_once('.'), token.split_once(',')) {
+        (Some((a, b)), None) if digits(a) && digits(b) => Some(true),
+        (None, Some((a, b))) if digits(a) && digits(b) => Some(false),
+        (None, None) if digits(token) => Some(true),
+        _ => None,
+    }
+}
+
+/// One row of JMH's table taken apart, each part a byte range of the line: the name, each
+/// parameter's value, the count where printed (JMH leaves it out for one sample), the score
+/// and the error where they read as numbers (an approximate score, `≈ 10⁻⁴`, and a missing or
+/// misread error give none), and the unit.
+struct JmhRow {
+    name: Range<usize>,
+    params: Vec<Range<usize>>,
+    count: Option<Range<usize>>,
+    score: Option<Range<usize>>,
+    error: Option<Range<usize>>,
+    unit: Range<usize>,
+}
+
+/// A row of JMH's table under `header`, as `TextResultFormat` prints it: the name, one value per
+/// parameter, the mode, then from the right the unit, the error after `±` (where there is
+/// one), the score and the count. `None` for a line of any other shape.
+fn jmh_row(text: &str, toks: &[Range<usize>], header: &JmhHeader) -> Option<JmhRow> {
+    let word = |r: &Range<usize>| &text[r.clone()];
+    let p = header.params.len();
+    let (name, rest) = toks.split_first()?;
+    if rest.len() < p + 3 || !crate::evidence::readers::jmh::is_mode(word(&rest[p])) {
+        return None;
+    }
+    let params = rest[..p].to_vec();
+    let (unit, mut middle) = rest[p + 1..].split_last()?;
+    // A row cut short ends in its score or its `±`, neither of which is a unit.
+    if jmh_value(word(unit)).is_some() || matches!(word(unit), "±" | "≈") {
+        return None;
+    }
+    let mut count = None;
+    if middle.len() > 1 && is_count(word(&middle[0])) {
+        count = Some(middle[0].clone());
+        middle = &middle[1..];
+    }
+    let readable = |r: &Range<usize>| jmh_value(word(r)).is_some_and(|ok| ok).then(|| r.clone());
+    let (score, after) = match middle {
+        [approx, power, after @ ..] if word(approx) == "≈" && !word(power).is_empty() => (None, after),
+        [score, after @ ..] if jmh_value(word(score)).is_some() => (readable(score), after),
+        _ => return None,
+    };
+    let error = match after {
+        [] => None,
+        [pm, error] if word(pm) == "±" && jmh_value(word(error)).is_some() => readable(error),
+        // A table retyped by hand may join the sign to the error: `±0.678`.
+        [joined] if word(joined).strip_prefix('±').and_then(jmh_value).is_some() => {
+            let at = joined.start + '±'.len_utf8();
+            readable(&(at..joined.end))
+        }
+        _ => return None,
+    };
+    Some(JmhRow { name: name.clone(), params, count, score, error, unit: unit.clone() })
+}
+
+/// The cells of JMH's summary tables in `code`, or `None` when it holds none.
+///
+/// JMH prints, at the end of a run (`TextResultFormat`), one row per benchmark and parameter
+/// combination, then one per secondary metric (`name:·gc.alloc.rate.norm`):
+///
+/// ```text
+/// Benchmark                 (size)  Mode  Cnt   Score   Error  Units
+/// MyBenchmark.foo              100  avgt   25  12.345 ± 0.678  ns/op
+/// MyBenchmark.foo:·gc.alloc.rate.norm  100  avgt   25  24.000 ± 0.001   B/op
+/// ```
+///
+/// Each row is named by its benchmark as printed (JMH shortens the package the run's
+/// benchmarks share, see `crate::evidence::readers::jmh::names_row`), followed by its
+/// parameters as the `jmh` reader's `name` writes them, `MyBenchmark.foo (size = 100)` (a
+/// parameter printed `N/A`, which that benchmark lacks, left out), so that a row selects its
+/// records. Its cells are the count under `Cnt` (`Samples` before JMH 1.3), and the score and
+/// the error under `Score` and `Error`, each in the unit the row prints last (`ns/op` a time
+/// in ns, `ops/ms` a free unit). The name is a cell too, read as code; a parameter's value
+/// names the row and measures nothing, so it is no cell (as code, a value alone would still
+/// read as a number). The mode and the unit give no number, and no cell. An approximate score (`≈ 10⁻⁴`), an error printed `NaN`, and a value a decimal-comma
+/// locale printed (`12,345`, which would read as twelve thousand) give no cell: a number is
+/// read as JMH meant it or not at all. A header line starts a table; blank lines and lines of
+/// another shape between its rows are passed over (READMEs space the rows out in groups).
+pub(crate) fn jmh_cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    let mut cells = Vec::new();
+    let mut header: Option<JmhHeader> = None;
+    let mut table: Option<usize> = None;
+    let mut row = 0;
+    for (start, text) in lines(code) {
+        let toks = tokens(text);
+        let words: Vec<&str> = toks.iter().map(|t| &text[t.clone()]).collect();
+        if let Some(h) = jmh_header(&words) {
+            header = Some(h);
+            table = Some(table.map_or(0, |t| t + 1));
+            row = 0;
+            continue;
+        }
+        let Some(h) = &header else { continue };
+        let Some(r) = jmh_row(text, &toks, h) else { continue };
+        row += 1;
+        let params: Vec<(&str, &str)> = h.params.iter().map(String::as_str).zip(r.params.iter().map(|v| &text[v.clone()])).filter(|(_, v)| *v != "N/A").collect();
+        let label = crate::evidence::readers::jmh::record_name(&text[r.name.clone()], &params);
+        let unit = Unit::declared(&text[r.unit.clone()]).ok();
+        let abs = |range: &Range<usize>| start + range.start..start + range.end;
+        let p = h.params.len();
+        let table = table.unwrap_or_default();
+        let mut push = |column: usize, column_label: String, range: &Range<usize>, is_name: bool, unit: Option<Unit>| {
+            cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range: abs(range), is_name, unit, ratio: None });
+        };
+        push(0, "Benchmark".into(), &r.name, true, None);
+        if let Some(count) = &r.count {
+            push(p + 2, h.count.clone(), count, false, None);
+        }
+        if let Some(score) = &r.score {
+            push(p + 3, "Score".into(), score, false, unit.clone());
+        }
+        if let Some(error) = &r.error {
+            push(p + 4, "Error".into(), error, false, unit.clone());
+        }
+    }
+    if cells.is_empty() { None } else { Some(cells) }
+}
+
+/// Where the columns of JMH's table stand in a Markdown table that holds it, pasted as pipes
+/// (`| Benchmark | (size) | Mode | Cnt | Score | Error | Units |`, the `±` often a column of
+/// its own or joined to the error), as READMEs quote it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct JmhPipe {
+    /// Each parameter's column and name.
+    pub(crate) params: Vec<(usize, String)>,
+    pub(crate) count: Option<usize>,
+    pub(crate) score: usize,
+    pub(crate) error: Option<usize>,
+    pub(crate) units: usize,
+}
+
+impl JmhPipe {
+    /// The columns of JMH's table in a Markdown table's `headers`, or `None` when its first
+    /// header is not `Benchmark` or it has no `Score` and `Units`.
+    pub(crate) fn of(headers: &[String]) -> Option<JmhPipe> {
+        let position = |label: &str| headers.iter().position(|h| h.trim() == label);
+        if position("Benchmark") != Some(0) {
+            return None;
+        }
+        let params = headers.iter().enumerate().filter_map(|(k, h)| jmh_param(h.trim()).map(|name| (k, name.to_string()))).collect();
+        let count = position("Cnt").or_else(|| position("Samples"));
+        Some(JmhPipe { params, count, score: position("Score")?, error: position("Error"), units: position("Units")? })
+    }
+
+    /// A row's label from its cells' texts by column: the benchmark and its parameters, as the
+    /// console table's rows are named ([`jmh_cells`]).
+    pub(crate) fn row_label(&self, cell: impl Fn(usize) -> Option<String>) -> String {
+        let name = cell(0).unwrap_or_default();
+        let values: Vec<(String, String)> = self.params.iter().filter_map(|(k, n)| cell(*k).filter(|v| v != "N/A" && !v.is_empty()).map(|v| (n.clone(), v))).collect();
+        let params: Vec<(&str, &str)> = values.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        crate::evidence::readers::jmh::record_name(&name, &params)
+    }
+
+    /// The unit a row's `Units` cell states, for its score and error.
+    pub(crate) fn unit(units: &str) -> Option<Unit> {
+        Unit::declared(units.trim()).ok()
+    }
+
+    /// Whether a column holds a value in the row's unit: the score or the error.
+    pub(crate) fn is_value(&self, column: usize) -> bool {
+        column == self.score || Some(column) == self.error
+    }
+
+    /// Whether a column holds a parameter's value, which names the row and measures nothing.
+    pub(crate) fn is_param(&self, column: usize) -> bool {
+        self.params.iter().any(|(k, _)| *k == column)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1359,6 +1575,71 @@ ok  \texample.com/sum\t3.836s
         assert!(cells.iter().all(|c| c.is_name == (c.column == 0) && c.table == 0));
         assert_eq!(cells.iter().filter(|c| c.row == 2).count(), 6);
         assert_eq!(super::cells(GO).map(|c| c.len()), Some(19), "the console reader finds Go's layout");
+    }
+
+    /// JMH's summary table as `TextResultFormat` prints it, with a parameter, a secondary
+    /// metric, a row whose count JMH leaves out (one sample), an approximate score, a value of a
+    /// decimal-comma locale, a benchmark without the parameter (`N/A`), and a row retyped with
+    /// the `±` joined: every row named by its benchmark and parameters, the count, score and
+    /// error cells in the row's unit, and no cell where a number would be misread.
+    #[test]
+    fn jmh_tables_give_rows_by_benchmark_and_parameters() {
+        let code = "Benchmark                              (size)  Mode  Cnt      Score     Error   Units
+MyBenchmark.foo                           100  avgt   25     12.345 ±   0.678   ns/op
+MyBenchmark.foo:·gc.alloc.rate.norm       100  avgt   25     24.000 ±   0.001    B/op
+MyBenchmark.once                          100    ss           3.500             ms/op
+MyBenchmark.tiny                          100  avgt   25      ≈ 10⁻⁴             ns/op
+MyBenchmark.comma                         100  avgt   25     12,345 ±   0,678   ns/op
+Other.bar                                 N/A  thrpt  10   1283.859 ±1034.753  ops/ms
+";
+        let cells = jmh_cells(code).unwrap();
+        let got: Vec<(usize, &str, &str, &str, Option<Unit>)> =
+            cells.iter().map(|c| (c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c), c.unit.clone())).collect();
+        let ns = Some(Unit::Ns);
+        let foo = "MyBenchmark.foo (size = 100)";
+        let norm = "MyBenchmark.foo:·gc.alloc.rate.norm (size = 100)";
+        let ops = Some(Unit::Other("ops/ms".into()));
+        assert_eq!(
+            got,
+            [
+                (1, foo, "Benchmark", "MyBenchmark.foo", None),
+                (1, foo, "Cnt", "25", None),
+                (1, foo, "Score", "12.345", ns.clone()),
+                (1, foo, "Error", "0.678", ns.clone()),
+                (2, norm, "Benchmark", "MyBenchmark.foo:·gc.alloc.rate.norm", None),
+                (2, norm, "Cnt", "25", None),
+                (2, norm, "Score", "24.000", Some(Unit::Other("B/op".into()))),
+                (2, norm, "Error", "0.001", Some(Unit::Other("B/op".into()))),
+                (3, "MyBenchmark.once (size = 100)", "Benchmark", "MyBenchmark.once", None),
+                (3, "MyBenchmark.once (size = 100)", "Score", "3.500", Some(Unit::Ms)),
+                (4, "MyBenchmark.tiny (size = 100)", "Benchmark", "MyBenchmark.tiny", None),
+                (4, "MyBenchmark.tiny (size = 100)", "Cnt", "25", None),
+                (5, "MyBenchmark.comma (size = 100)", "Benchmark", "MyBenchmark.comma", None),
+                (5, "MyBenchmark.comma (size = 100)", "Cnt", "25", None),
+                (6, "Other.bar", "Benchmark", "Other.bar", None),
+                (6, "Other.bar", "Cnt", "10", None),
+                (6, "Other.bar", "Score", "1283.859", ops.clone()),
+                (6, "Other.bar", "Error", "1034.753", ops),
+            ]
+        );
+        assert!(cells.iter().all(|c| c.is_name == (c.column == 0)));
+        assert_eq!(cells.iter().find(|c| c.column_label == "Score").map(|c| c.column), Some(4));
+        assert_eq!(super::cells(code).map(|c| c.len()), Some(cells.len()), "the console reader finds JMH's layout");
+    }
+
+    /// JMH before 1.3 printed `Samples` for the count and `± NaN` for no error; a header
+    /// without JMH's columns, and rows before any header, give no cell.
+    #[test]
+    fn older_jmh_tables_read_and_other_text_does_not() {
+        let code = "Benchmark        Mode  Samples    Score    Error  Units\nB.a             thrpt        1  439.000 ±    NaN  ops/ms\nB.b             thrpt       14  528.857 ±  278.142  ops/ms\n";
+        let cells = jmh_cells(code).unwrap();
+        let got: Vec<(&str, &str, &str)> = cells.iter().filter(|c| !c.is_name).map(|c| (c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(got, [("B.a", "Samples", "1"), ("B.a", "Score", "439.000"), ("B.b", "Samples", "14"), ("B.b", "Score", "528.857"), ("B.b", "Error", "278.142")]);
+        assert_eq!(jmh_cells("B.a  avgt  10  1.5 ± 0.1  ns/op\n"), None);
+        let cut = "Benchmark  Mode  Cnt  Score  Error  Units\nB.a  avgt  10  1.5 ±\nB.b  avgt  10  1.5\n";
+        assert_eq!(jmh_cells(cut), None, "a row cut after its `±` or its score has no unit");
+        assert_eq!(jmh_cells("Benchmark  Mode  Score  Units\nB.a  avgt  1.5  ns/op\n"), None);
+        assert_eq!(jmh_cells("Benchmark                  Time             CPU   Iterations\nBM_x  2 ns  2 ns  10\n"), None);
     }
 
     /// Text that only resembles Go's output gives no cell: criterion's `Benchmarking` lines,

@@ -99,7 +99,8 @@ pub struct Cell {
     pub row: usize,
     /// The column, from 0.
     pub column: usize,
-    /// The text of the row's first cell.
+    /// The text of the row's first cell; in JMH's table pasted as pipes, the benchmark with its
+    /// parameters, as the console table names the row (`console::JmhPipe`).
     pub row_label: String,
     /// The text of the column's header cell.
     pub column_label: String,
@@ -372,6 +373,12 @@ struct TableState {
     /// The time unit of pytest-benchmark's first header (`Name (time in ms)`), where the table
     /// is its table pasted as pipes: read once, when the header ends.
     pytest_time: Option<Unit>,
+    /// Where JMH's columns stand, where the table is JMH's table pasted as pipes: read once,
+    /// when the header ends.
+    jmh: Option<console::JmhPipe>,
+    /// How many blocks there were when the row began, so that the row's cells can be found
+    /// when it ends.
+    row_start: usize,
 }
 
 impl TableState {
@@ -403,6 +410,43 @@ impl TableState {
         }
         block.cell = Some(Cell { table: self.index, row: self.row, column: self.column, row_label: self.row_label.clone(), column_label });
         self.column += 1;
+    }
+
+    /// Completes a row of JMH's table pasted as pipes, whose unit stands in its last column
+    /// and whose name includes the parameters in the columns after the first: each score and
+    /// error takes the row's `Units`, the count none, the name is read as code, every cell of
+    /// the row is named as `console::jmh_cells` names the console table's rows, and a
+    /// parameter's value, which the name now holds, is no cell of its own (it names the row
+    /// and measures nothing, and a value alone would read as a number even as code).
+    fn finish_jmh_row(&self, blocks: &mut Vec<Block>) {
+        let Some(jmh) = &self.jmh else { return };
+        let start = self.row_start.min(blocks.len());
+        let of_row = |b: &Block| b.cell.as_ref().is_some_and(|c| c.table == self.index && c.row == self.row);
+        let text_of = |column: usize| blocks[start..].iter().find(|b| of_row(b) && b.cell.as_ref().is_some_and(|c| c.column == column)).map(|b| b.text.trim().to_string());
+        let label = jmh.row_label(text_of);
+        let unit = text_of(jmh.units).and_then(|u| console::JmhPipe::unit(&u));
+        for b in blocks[start..].iter_mut().filter(|b| of_row(b)) {
+            let column = b.cell.as_ref().map_or(0, |c| c.column);
+            if jmh.is_value(column) {
+                b.unit = unit.clone();
+            } else if Some(column) == jmh.count {
+                b.unit = None;
+            }
+            if column == 0 {
+                b.code = vec![std::ops::Range { start: 0, end: b.text.len() }];
+            }
+            if let Some(cell) = &mut b.cell {
+                cell.row_label = label.clone();
+            }
+        }
+        let mut k = start;
+        while k < blocks.len() {
+            if of_row(&blocks[k]) && blocks[k].cell.as_ref().is_some_and(|c| jmh.is_param(c.column)) {
+                blocks.remove(k);
+            } else {
+                k += 1;
+            }
+        }
     }
 }
 
@@ -491,7 +535,17 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 }
             }
             Event::Start(Tag::Table(_)) => {
-                table = Some(TableState { index: n_tables, in_head: false, row: 0, column: 0, headers: Vec::new(), row_label: String::new(), pytest_time: None });
+                table = Some(TableState {
+                    index: n_tables,
+                    in_head: false,
+                    row: 0,
+                    column: 0,
+                    headers: Vec::new(),
+                    row_label: String::new(),
+                    pytest_time: None,
+                    jmh: None,
+                    row_start: 0,
+                });
                 n_tables += 1;
             }
             Event::End(TagEnd::Table) => table = None,
@@ -504,12 +558,19 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 if let Some(t) = &mut table {
                     t.in_head = false;
                     t.pytest_time = t.headers.first().and_then(|h| console::pytest_pipe_time(h));
+                    t.jmh = if t.pytest_time.is_none() { console::JmhPipe::of(&t.headers) } else { None };
                 }
             }
             Event::Start(Tag::TableRow) => {
                 if let Some(t) = &mut table {
                     (t.row, t.column) = (t.row + 1, 0);
                     t.row_label.clear();
+                    t.row_start = blocks.len();
+                }
+            }
+            Event::End(TagEnd::TableRow) => {
+                if let Some(t) = &table {
+                    t.finish_jmh_row(&mut blocks);
                 }
             }
             Event::Start(Tag::TableCell) => {
@@ -644,6 +705,11 @@ fn console_blocks(parts: &[(String, Range<usize>)], source: &str, section: &[Str
     let mut tables = 0;
     for cell in cells {
         tables = tables.max(cell.table + 1);
+        // A cell of no bytes (a harness's column left empty, `Time (mean ± σ):` with nothing
+        // before its bracket) holds no number and no words.
+        if cell.range.is_empty() {
+            continue;
+        }
         let (start, end) = (offsets[cell.range.start], offsets[cell.range.end - 1] + 1);
         let text = &code[cell.range.clone()];
         let mut b = Block::new(section, false);
@@ -804,6 +870,57 @@ mod tests {
         assert_eq!(read(cell("Iterations")), [(88800712.0, None)]);
         assert!(cell("Benchmark").numbers.is_empty());
         assert_eq!(a.word_count, 1);
+    }
+
+    /// The sentence of the table cell at `row` and `column`.
+    fn sentence_in<'a>(a: &'a Article, row: &str, column: &str) -> &'a Sentence {
+        a.sentences.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.row_label == row && c.column_label == column)).unwrap_or_else(|| panic!("{row} › {column}"))
+    }
+
+    /// Each number of a sentence with its unit.
+    fn read(s: &Sentence) -> Vec<(f64, Option<Unit>)> {
+        s.numbers.iter().map(|n| (n.value, n.unit.clone())).collect()
+    }
+
+    /// JMH's summary table pasted in a code block, from twineworks/collections' README (MIT,
+    /// `tests/fixtures/harness/jmh/SOURCE.md`), with the blank lines its author put between
+    /// groups, and a parameterised table with a secondary metric: each score and error read in
+    /// the row's unit, the count bare, and the name and parameters giving no number.
+    #[test]
+    fn a_jmh_table_in_code_reads_with_each_row_s_unit() {
+        let md = "## Results\n\n```\n# Run complete. Total time: 00:11:09\n\nBenchmark                        Mode  Cnt   Score   Error  Units\nBigMapBenchmark.putHashMap       avgt   10  13.308 ± 1.121  ns/op\n\nSmallMapBenchmark.readShapeMap   avgt   10   7.003 ± 0.076  us/op\n```\n\n```\nBenchmark           (size)  Mode  Cnt      Score     Error   Units\nB.sum                 1024  thrpt   25   1283.859 ± 1034.753  ops/ms\nB.sum:·gc.alloc.rate.norm  1024  thrpt   25   24.000 ±   0.001    B/op\n```\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        let cell = |row: &str, column: &str| sentence_in(&a, row, column);
+        let score = cell("BigMapBenchmark.putHashMap", "Score");
+        assert_eq!((&md[score.span.clone()], score.line), ("13.308", 7));
+        assert_eq!(read(score), [(13.308, Some(Unit::Ns))]);
+        assert_eq!(read(cell("BigMapBenchmark.putHashMap", "Error")), [(1.121, Some(Unit::Ns))]);
+        assert_eq!(read(cell("BigMapBenchmark.putHashMap", "Cnt")), [(10.0, None)]);
+        assert_eq!(read(cell("SmallMapBenchmark.readShapeMap", "Score")), [(7.003, Some(Unit::Us))]);
+        assert!(cell("BigMapBenchmark.putHashMap", "Benchmark").numbers.is_empty());
+        assert_eq!(read(cell("B.sum (size = 1024)", "Score")), [(1283.859, Some(Unit::Other("ops/ms".into())))]);
+        assert_eq!(read(cell("B.sum:·gc.alloc.rate.norm (size = 1024)", "Error")), [(0.001, Some(Unit::Other("B/op".into())))]);
+        assert!(a.sentences.iter().all(|s| s.cell.as_ref().is_none_or(|c| c.row == 0 || c.column_label != "(size)")), "a parameter names the row");
+        assert_eq!(a.word_count, 1);
+    }
+
+    /// JMH's table retyped as a Markdown pipe table, as READMEs quote it (s50600822/jmh_tut's
+    /// layout, the `±` joined to the error; and a `±` column of its own with a parameter): the
+    /// score and error take the row's `Units`, the count none, and the row is named by the
+    /// benchmark and its parameters.
+    #[test]
+    fn a_jmh_table_as_pipes_takes_each_row_s_unit() {
+        let md = "# R\n\n| Benchmark | Mode | Cnt | Score | Error | Units |\n|---|---|---|---|---|---|\n| MyBenchmark.testPointHashMap | thrpt | 25 | 2169.424 | ±20.832 | ops/s |\n| MyBenchmark.get | avgt | 25 | 4.398 | ±0.009 | ns/op |\n\n| Benchmark | (size) | Mode | Cnt | Score | | Error | Units |\n|---|---|---|---|---|---|---|---|\n| B.sum | 1024 | avgt | 5 | 12.5 | ± | 0.5 | us/op |\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        let cell = |row: &str, column: &str| sentence_in(&a, row, column);
+        assert_eq!(read(cell("MyBenchmark.testPointHashMap", "Score")), [(2169.424, Some(Unit::Other("ops/s".into())))]);
+        assert_eq!(read(cell("MyBenchmark.testPointHashMap", "Error")), [(20.832, Some(Unit::Other("ops/s".into())))]);
+        assert_eq!(read(cell("MyBenchmark.get", "Score")), [(4.398, Some(Unit::Ns))]);
+        assert_eq!(read(cell("MyBenchmark.get", "Cnt")), [(25.0, None)]);
+        assert_eq!(read(cell("B.sum (size = 1024)", "Score")), [(12.5, Some(Unit::Us))]);
+        assert_eq!(read(cell("B.sum (size = 1024)", "Error")), [(0.5, Some(Unit::Us))]);
+        assert!(a.sentences.iter().all(|s| s.cell.as_ref().is_none_or(|c| c.row == 0 || c.column_label != "(size)")), "a parameter names the row");
+        assert!(cell("B.sum (size = 1024)", "Benchmark").numbers.is_empty());
     }
 
     /// great_expectations' contributing guide quotes `pytest-benchmark compare` as it printed

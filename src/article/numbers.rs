@@ -145,10 +145,12 @@ impl Unit {
         Some(match text {
             "%" => Unit::Percent,
             "×" | "x" => Unit::Times,
-            "ns" | "nsec" | "nanosecond" | "nanoseconds" => Unit::Ns,
-            "µs" | "μs" | "us" | "usec" | "microsecond" | "microseconds" => Unit::Us,
-            "ms" | "msec" | "millisecond" | "milliseconds" => Unit::Ms,
-            "s" | "sec" | "secs" | "second" | "seconds" => Unit::S,
+            // A time per operation, as JMH and Go print it (`12.3 ns/op`), is that time: the
+            // operation is what every such value counts, so it converts like the time alone.
+            "ns" | "nsec" | "nanosecond" | "nanoseconds" | "ns/op" => Unit::Ns,
+            "µs" | "μs" | "us" | "usec" | "microsecond" | "microseconds" | "us/op" | "µs/op" | "μs/op" => Unit::Us,
+            "ms" | "msec" | "millisecond" | "milliseconds" | "ms/op" => Unit::Ms,
+            "s" | "sec" | "secs" | "second" | "seconds" | "s/op" => Unit::S,
             "B" | "bytes" => Unit::Bytes,
             "KiB" => Unit::KiB,
             "MiB" => Unit::MiB,
@@ -1151,6 +1153,23 @@ mod tests {
         assert_eq!(Unit::declared("GB/s"), Ok(Unit::GbPerS));
         assert_eq!(Unit::declared("tokens/s"), Ok(Unit::Other("tokens/s".into())));
         assert!(Unit::declared(" ").is_err());
+    }
+
+    /// JMH's and Go's times per operation quoted in prose are times: `12.3 ns/op` converts to
+    /// and from `0.0123 µs`, and `1.2 µs/op` is 1200 ns; a rate per operation or a throughput
+    /// stays a free unit.
+    #[test]
+    fn a_time_per_operation_is_a_time() {
+        let quoted = |t: &str| parse_one(t).unwrap().unit;
+        assert_eq!(quoted("12.3 ns/op"), Some(Unit::Ns));
+        assert_eq!(quoted("1.2 µs/op"), Some(Unit::Us));
+        assert_eq!(quoted("1.2 us/op"), Some(Unit::Us));
+        assert_eq!(quoted("3 ms/op"), Some(Unit::Ms));
+        assert_eq!(quoted("0.5 s/op"), Some(Unit::S));
+        assert_eq!(quoted("24.000 B/op"), Some(Unit::Other("B/op".into())));
+        assert_eq!(quoted("1283.859 ops/ms"), Some(Unit::Other("ops/ms".into())));
+        assert!((convert(1234.0, Some(&Unit::Ns), quoted("1.2 µs/op").as_ref()).unwrap() - 1.234).abs() < 1e-12);
+        assert_eq!(unit_in_label("Score (ns/op)"), Some(Unit::Ns));
     }
 
     #[test]

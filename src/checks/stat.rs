@@ -19,6 +19,20 @@
 //! statistic = "slope"
 //! per = "iters"
 //! ```
+//! `statistic = "jmh-error"` is the half-width of the 99.9 % confidence interval of the mean by
+//! Student's t, t(0.9995, n − 1) · s / √n, which JMH prints as a score's `Error`
+//! ([`crate::stats::student_t::mean_error`]; two samples or fewer have none, as in JMH, and are
+//! an error at `statistic`). Over a `jmh` file's `score` of one benchmark it is JMH's own:
+//!
+//! ```toml
+//! samples = "evidence/jmh-result.json"
+//! select = { benchmark = "org.sample.MyBenchmark.foo" }
+//! field = "score"
+//! statistic = "jmh-error"
+//! ```
+//! The recheck passes it over, as it does a slope: its bootstrap would resample a mean, not
+//! the interval around one.
+//!
 //! A slope without `per`, `per` with another statistic, and a slope with `summary` (a saved
 //! summary holds no slope) are refused when the registry is read; a `per` that is missing,
 //! negative or not finite in a record is an error at that record, and one that is zero in every
@@ -72,7 +86,7 @@
 //!
 //! The samples may be in any format claimcheck reads (`format`: `jsonl`, `json` with the array
 //! at `records = "a.b"`, `csv`, `tsv`, `criterion`, `cargo-criterion`, `google-benchmark`,
-//! `nvbench`, `hyperfine`, `pytest-benchmark`, `go-bench`; detected from the file when
+//! `nvbench`, `hyperfine`, `pytest-benchmark`, `go-bench`, `jmh`; detected from the file when
 //! absent). `where` filters records beyond `select`'s equalities, and `derive` computes a
 //! field per record:
 //!
@@ -161,6 +175,9 @@ pub(crate) enum Measure {
     /// benchstat's confidence interval of the median at `confidence`, its wider side as a
     /// percentage of the median ([`crate::stats::nonparametric::median_interval`]).
     MedianCi { confidence: f64 },
+    /// The half-width of the 99.9 % confidence interval of `field`'s mean by Student's t, which
+    /// JMH prints as `Error` ([`crate::stats::student_t::mean_error`]).
+    JmhError,
 }
 
 impl std::fmt::Display for Measure {
@@ -169,6 +186,7 @@ impl std::fmt::Display for Measure {
             Measure::Statistic(s) => s.fmt(f),
             Measure::Slope { .. } => f.write_str("slope"),
             Measure::MedianCi { .. } => f.write_str("median-ci"),
+            Measure::JmhError => f.write_str("jmh-error"),
         }
     }
 }
@@ -183,6 +201,10 @@ impl Spec {
             (Measure::MedianCi { .. }, Some(summary), _) => return Err(("a saved summary holds no confidence interval to compare with: drop `summary`".into(), summary.span())),
             (Measure::MedianCi { .. }, None, Some(pooled)) => {
                 return Err(("benchstat's interval is of one sample's median, and the median of several runs' intervals is no interval: drop `pool`".into(), pooled.span()));
+            }
+            (Measure::JmhError, Some(summary), _) => return Err(("a saved summary holds no JMH error to compare with: drop `summary`".into(), summary.span())),
+            (Measure::JmhError, None, Some(pooled)) => {
+                return Err(("JMH's error is of one result's iterations, and the median of several runs' errors is no error: drop `pool`".into(), pooled.span()));
             }
             _ => {}
         }
@@ -209,6 +231,7 @@ impl Spec {
         }
         match (name, &self.per) {
             ("slope", Some(per)) => Ok(Measure::Slope { per: per.get_ref().clone() }),
+            ("jmh-error", None) => Ok(Measure::JmhError),
             ("slope", None) => Err(("`statistic = \"slope\"` needs `per`, the field the slope is taken over (`per = \"iters\"` for criterion)".into(), self.statistic.span())),
             (_, Some(per)) => Err((format!("`per` names the field a slope is taken over, but the statistic is `{name}`: drop `per` or use `statistic = \"slope\"`"), per.span())),
             ("median-ci", None) => match &self.confidence {
@@ -219,13 +242,13 @@ impl Spec {
             },
             (name, None) => Statistic::parse(name)
                 .map(Measure::Statistic)
-                .ok_or_else(|| (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope or median-ci"), self.statistic.span())),
+                .ok_or_else(|| (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope, median-ci or jmh-error"), self.statistic.span())),
         }
     }
 
     /// Whether the recheck can resample the check's statistic: a statistic of one field's
     /// values, or a slope, whose bootstrap draws each record's (`per`, `field`) pair whole. A
-    /// median's interval is not (a percentage, and itself a statement of the median's sampling
+    /// median's interval and JMH's error are not (each a statement of a statistic's sampling
     /// uncertainty; see the module's documentation).
     pub(crate) fn resampled(&self) -> bool {
         matches!(self.measure(), Ok(Measure::Statistic(_) | Measure::Slope { .. }))
@@ -269,6 +292,14 @@ impl Spec {
                 Measure::MedianCi { confidence } => {
                     let samples = query::samples(ctx, &q)?;
                     values.push(self.spread(ctx, &samples, *confidence)?);
+                    n += samples.len();
+                }
+                Measure::JmhError => {
+                    let samples = query::samples(ctx, &q)?;
+                    let error = crate::stats::student_t::mean_error(samples.sorted(), 0.999).ok_or_else(|| {
+                        ctx.error_at(format!("JMH's error needs three samples or more, and {} selects {}", file.get_ref(), samples.len()), self.statistic.span(), "too few samples")
+                    })?;
+                    values.push(error);
                     n += samples.len();
                 }
             }
@@ -335,17 +366,19 @@ impl Spec {
         }
         // A count is a number of samples, whatever unit the samples are in. A slope is in the
         // field's unit per one of `per`, which counts (iterations, bytes): the field's unit. An
-        // interval's spread is a percentage of the median.
+        // interval's spread is a percentage of the median. JMH's error is a distance in the
+        // field's unit.
         let unit = match measure {
             Measure::Statistic(Statistic::Count) => None,
             Measure::MedianCi { .. } => Some(Unit::Percent),
-            Measure::Statistic(_) | Measure::Slope { .. } => ctx.field_unit(self.field.get_ref()),
+            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError => ctx.field_unit(self.field.get_ref()),
         };
         let field = self.field.get_ref();
         let what = match &measure {
             Measure::Statistic(statistic) => format!("{statistic} {field}"),
             Measure::Slope { per } => format!("slope of {field} over {per} through the origin"),
             Measure::MedianCi { confidence } => format!("{} % interval of the median {field}", level(*confidence)),
+            Measure::JmhError => format!("JMH's 99.9 % error of the mean of {field}"),
         };
         // An interval names its bounds, for the reader; `compute` has refused an unbounded one,
         // and `validate` a pooled one.
@@ -355,7 +388,7 @@ impl Spec {
                 let (lo, hi) = (interval.orders.lo, interval.orders.hi);
                 format!(", x({lo}) = {} to x({hi}) = {} around {}, its wider side in % of the median", interval.lo, interval.hi, interval.center)
             }
-            Measure::Statistic(_) | Measure::Slope { .. } => String::new(),
+            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError => String::new(),
         };
         Ok(Observation {
             value: Some(value),
@@ -658,6 +691,21 @@ statistic = "median""#;
         assert!(err.contains("`per` names the field a slope is taken over, but the statistic is `median-ci`"), "{err}");
         let compare = "kind = \"compare\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"median-ci\"\nfaster = \"a\"\nslower = [\"b\"]";
         assert!(super::super::testing::parse_error(compare).contains("`median-ci` is a `stat` check's alone"));
+    }
+
+    /// JMH's error is of one result's iterations: no saved summary holds it, no pool of runs
+    /// makes one, and no ordering is by it.
+    #[test]
+    fn a_jmh_error_s_keys_are_checked_when_the_registry_is_read() {
+        let jmh = MEDIAN_CI.replace("median-ci", "jmh-error");
+        let err = super::super::testing::parse_error(&format!("{jmh}\nsummary = \"e/summary.json\""));
+        assert!(err.contains("a saved summary holds no JMH error"), "{err}");
+        let err = super::super::testing::parse_error(&format!("{jmh}\npool = [\"f/t.jsonl\"]"));
+        assert!(err.contains("the median of several runs' errors is no error: drop `pool`"), "{err}");
+        let err = super::super::testing::parse_error(&format!("{jmh}\nconfidence = 0.99"));
+        assert!(err.contains("but the statistic is `jmh-error`"), "{err}");
+        let compare = "kind = \"compare\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"jmh-error\"\nfaster = \"a\"\nslower = [\"b\"]";
+        assert!(super::super::testing::parse_error(compare).contains("`jmh-error` is a `stat` check's alone"));
     }
 
     #[test]

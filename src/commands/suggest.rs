@@ -9,9 +9,10 @@
 //! field that splits the file into a few groups (`select = { F = "v" }`). Over each selection:
 //! every numeric field, every statistic (median, mean, min, max, p5 … p99, stdev, count), for
 //! criterion's and cargo-criterion's records sampled in linear mode the slope of `batch_time_ns`
-//! over `iters` (the number criterion prints there, ranked ahead of the mean), and
-//! for a rate quoted per second (`185 tokens/s`) every per-record ratio of a plain field to a
-//! time field (`derive`). For a quoted ratio (`1.20x`), the ratio of one selection's statistic
+//! over `iters` (the number criterion prints there, ranked ahead of the mean), for a number in
+//! the `Error` column of JMH's table JMH's error of the mean of the row's raw values
+//! (`statistic = "jmh-error"`), and for a rate quoted per second (`185 tokens/s`) every
+//! per-record ratio of a plain field to a time field (`derive`). For a quoted ratio (`1.20x`), the ratio of one selection's statistic
 //! to another's of the same time field, as an `arith` check over two `stat` variables: the
 //! row's statistic on top, except where the row is the faster side (pytest-benchmark's `OPS`
 //! column, hyperfine's summary). For the spread written after a ratio (`1.33 ± 0.09`), no ratio
@@ -23,9 +24,9 @@
 //! around the number: a statistic it names (a column `Median`, `P99`, `mean`; `requests` or
 //! `iterations` for a count) counts most, then the words that the sentence, the table's row,
 //! column and headings share with the file's path, the selection and the field. A format's
-//! main time field (`time_ns` of criterion) is preferred over its others; a derived field, a
-//! filter and a ratio each cost a little, so that the plainer of two equal explanations comes
-//! first. A ratio is preferred in the statistic that ranks first for another number of the same
+//! main time field (`time_ns` of criterion) is preferred over its others, and in JMH's table
+//! the `Score` column names the mean and `Cnt` the count; a derived field, a filter and a ratio
+//! each cost a little, so that the plainer of two equal explanations comes first. A ratio is preferred in the statistic that ranks first for another number of the same
 //! sentence, or of the same row of a table (a mean time beside its speed-up). Candidates whose
 //! scores are equal tie; they are ordered by their distance to the quoted value, and the report
 //! says that they tie.
@@ -39,7 +40,7 @@ use crate::checks::stat::Measure;
 use crate::checks::units;
 use crate::commands::audit;
 use crate::evidence::jsonl::{Jsonl, Record, Scalar};
-use crate::evidence::readers::{Format, go_bench};
+use crate::evidence::readers::{Format, go_bench, jmh};
 use crate::evidence::store::Evidence;
 use crate::paths::Kind;
 use crate::registry::Registry;
@@ -339,6 +340,7 @@ fn name_field(format: Format) -> Option<&'static str> {
         Format::Criterion | Format::CargoCriterion => Some("id"),
         Format::GoogleBenchmark | Format::PytestBenchmark | Format::GoBench => Some("name"),
         Format::Nvbench => Some("benchmark"),
+        Format::Jmh => Some("name"),
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }
@@ -357,6 +359,7 @@ fn primary_field(format: Format) -> Option<&'static str> {
         Format::GoogleBenchmark => Some("real_time_ns"),
         Format::Nvbench => Some("gpu_time_s"),
         Format::Hyperfine | Format::PytestBenchmark => Some("time_s"),
+        Format::Jmh => Some("score"),
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }
@@ -556,7 +559,7 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
                     if series.primary {
                         score += 0.5;
                     }
-                    if column_is_go_unit(source.format, sentence, series) {
+                    if column_is_go_unit(source.format, sentence, series) || column_is_jmh_score(source.format, sentence, series, statistic) {
                         score += 5.0;
                     }
                     if series.derive.is_some() {
@@ -579,6 +582,7 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
                 }
             }
             out.extend(slope_candidate(registry, &quoted, &context, source, sel));
+            out.extend(jmh_error_candidate(registry, &quoted, &context, source, sel, sentence));
         }
     }
     by_distance(out)
@@ -593,17 +597,41 @@ fn slope_candidate(registry: &Registry, quoted: &Quoted, context: &BTreeSet<Stri
     let batch = sel.series.iter().find(|s| s.field == "batch_time_ns" && s.derive.is_none())?;
     let value = fits(quoted, slope, &SeriesUnit::Plain(units::of_field(&registry.field_units, &batch.field)))?;
     let score = hints(context, source, sel, batch) + 1.0 + filter_score(sel);
+    Some(measured(quoted, source, sel, batch, Measure::Slope { per: "iters".into() }, value, score))
+}
+
+/// A candidate that reads `measure` of `series` (a plain field) over `sel`, with its value in
+/// the quoted unit and its score, beside its distance to the quoted value.
+fn measured(quoted: &Quoted, source: &Source, sel: &Selection, series: &Series, measure: Measure, value: f64, score: f64) -> (Candidate, f64) {
     let stat = StatRef {
         samples: source.path.clone(),
         format: source.format,
         select: sel.select.clone(),
         filter: sel.filter.clone(),
         derive: None,
-        field: batch.field.clone(),
-        statistic: Measure::Slope { per: "iters".into() },
-        n: batch.samples.len(),
+        field: series.field.clone(),
+        statistic: measure,
+        n: series.samples.len(),
     };
-    Some((Candidate { binding: Binding::Stat(stat), value, score }, (value - quoted.value).abs()))
+    (Candidate { binding: Binding::Stat(stat), value, score }, (value - quoted.value).abs())
+}
+
+/// JMH's error of the mean of a selection's raw values, where the number stands in the `Error`
+/// column of JMH's table and reproduces it: the half-width of the 99.9 % interval JMH prints
+/// after the score, which no statistic of [`STATISTICS`] gives. It is taken over the first of
+/// the fields holding the raw value ([`jmh::SCORE_FIELDS`]) in which it fits the quote: `score`
+/// where the row's unit is no time, the field its time unit names (`time_ns`) where it is one.
+/// The column names it as plainly as a header that spells a statistic, and it is scored so.
+fn jmh_error_candidate(registry: &Registry, quoted: &Quoted, context: &BTreeSet<String>, source: &Source, sel: &Selection, sentence: &Sentence) -> Option<(Candidate, f64)> {
+    if source.format != Format::Jmh || sentence.cell.as_ref().is_none_or(|c| c.column_label != "Error") {
+        return None;
+    }
+    let (series, value) = sel.series.iter().filter(|s| jmh::SCORE_FIELDS.contains(&s.field.as_str()) && s.derive.is_none()).find_map(|series| {
+        let error = crate::stats::student_t::mean_error(series.samples.sorted(), 0.999)?;
+        fits(quoted, error, &SeriesUnit::Plain(units::of_field(&registry.field_units, &series.field))).map(|value| (series, value))
+    })?;
+    let score = hints(context, source, sel, series) + 5.0 + filter_score(sel);
+    Some(measured(quoted, source, sel, series, Measure::JmhError, value, score))
 }
 
 /// The benchmark a table row names, as the evidence selects it.
@@ -629,7 +657,8 @@ impl RowName {
 /// The benchmark a table cell's row names, when some selection picks records by exactly its
 /// label; for a row that `pytest-benchmark compare` printed, by the name before the run it
 /// appends (`name (source)`; its `normal` name format); for a row as Go's tools print it, by
-/// the go-bench record name it stands for (benchstat's `05TemplateLogVsLogf-4`).
+/// the go-bench record name it stands for (benchstat's `05TemplateLogVsLogf-4`); for a row of
+/// JMH's table, by the one `jmh` record name its shortened name and parameters stand for.
 fn row_selection(sources: &[Source], sentence: &Sentence) -> Option<RowName> {
     let label = &sentence.cell.as_ref()?.row_label;
     let fields_naming = |name: &str, only: Option<Format>| -> BTreeSet<String> {
@@ -649,6 +678,17 @@ fn row_selection(sources: &[Source], sentence: &Sentence) -> Option<RowName> {
         if !fields.is_empty() {
             return Some(RowName { fields, label: name.to_string(), run: Some(run.to_string()) });
         }
+    }
+    // JMH prints a benchmark with its package cut short (`MyBenchmark.foo` for
+    // `org.sample.MyBenchmark.foo`): the row is the one record name it can stand for.
+    let jmh_names: BTreeSet<&str> = sources
+        .iter()
+        .filter(|s| s.format == Format::Jmh)
+        .flat_map(|s| &s.selections)
+        .filter_map(|sel| sel.select.as_ref().filter(|(f, v)| f == "name" && jmh::names_record(label, v)).map(|(_, v)| v.as_str()))
+        .collect();
+    if let [name] = jmh_names.into_iter().collect::<Vec<_>>().as_slice() {
+        return Some(RowName { fields: BTreeSet::from(["name".to_string()]), label: name.to_string(), run: None });
     }
     let name = go_bench::record_name(label);
     let fields = fields_naming(&name, Some(Format::GoBench));
@@ -926,7 +966,8 @@ fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
             "min" | "minimum" | "fastest" => "min".to_string(),
             "max" | "maximum" | "slowest" => "max".to_string(),
             "stdev" | "stddev" | "deviation" | "std" => "stdev".to_string(),
-            "request" | "iteration" | "run" | "sample" | "time" | "round" | "repetition" | "number" | "total" | "count" => "count".to_string(),
+            // `cnt` is JMH's column of samples.
+            "request" | "iteration" | "run" | "sample" | "time" | "round" | "repetition" | "number" | "total" | "count" | "cnt" => "count".to_string(),
             w if w.len() >= 2 && w.starts_with('p') && w[1..].chars().all(|c| c.is_ascii_digit()) => format!("p{}", &w[1..].trim_start_matches('0')),
             _ => continue,
         };
@@ -955,6 +996,19 @@ fn names_field(context: &BTreeSet<String>, series: &Series) -> bool {
 /// bytes and the allocations of a benchmark that allocates nothing.
 fn column_is_go_unit(format: Format, sentence: &Sentence, series: &Series) -> bool {
     format == Format::GoBench && series.derive.is_none() && sentence.cell.as_ref().is_some_and(|c| go_bench::metric_field(&c.column_label) == series.field)
+}
+
+/// Whether a cell is the `Score` of JMH's table and `series` with `statistic` is what JMH
+/// printed there: the mean of the row's raw values (every JMH mode makes its score the mean of
+/// the iterations', or samples', values), in `score` or the field its unit names
+/// ([`jmh::SCORE_FIELDS`]; a time quote fits only the latter, whose unit is known). Without
+/// this, the median of a benchmark whose values round alike would tie with it.
+fn column_is_jmh_score(format: Format, sentence: &Sentence, series: &Series, statistic: Statistic) -> bool {
+    format == Format::Jmh
+        && statistic == Statistic::Mean
+        && jmh::SCORE_FIELDS.contains(&series.field.as_str())
+        && series.derive.is_none()
+        && sentence.cell.as_ref().is_some_and(|c| c.column_label == "Score")
 }
 
 /// A statistic as [`named_statistics`] writes it.

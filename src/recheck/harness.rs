@@ -1,6 +1,6 @@
 //! `recheck --fresh PATH` for the output of another harness (hyperfine, criterion, Google
-//! Benchmark, nvbench, pytest-benchmark, Go's `go test -bench`, or records in JSON, JSONL, CSV,
-//! TSV): the user reran their own benchmark and asks which quoted latencies and orderings
+//! Benchmark, nvbench, pytest-benchmark, Go's `go test -bench`, JMH's `-rf json`, or records in
+//! JSON, JSONL, CSV, TSV): the user reran their own benchmark and asks which quoted latencies and orderings
 //! still hold. PATH is a
 //! file or a folder; each accepted evidence file a latency or an ordering reads is paired with
 //! a fresh one by `--map

@@ -423,7 +423,8 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 // A median's interval (`median-ci`, benchstat's `± 4%`) is passed over below: a
                 // percentage, not a latency, that already states the median's sampling
                 // uncertainty; resampling it would judge the uncertainty of an uncertainty
-                // against a latency's margin. A slope is judged, alone or in an expression: its
+                // against a latency's margin. JMH's error (`jmh-error`) is passed over for the
+                // same reason: an interval's half-width, not a latency. A slope is judged, alone or in an expression: its
                 // records' (per, field) pairs are resampled whole ([`Round`]).
                 (Kind::Stat(s), Some(q)) if is_time(q) && s.resampled() => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
                 (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() && a.vars.values().all(stat::Spec::resampled) => {
@@ -438,7 +439,7 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 (Kind::Compare(c), _) => out.push(target(Subject::Ordering(c.clone()))),
                 // A statistic or an expression whose quoted number is not a time, that reads
                 // `json` variables, which no run can reproduce, or that is or reads a median's
-                // interval; the other kinds (a `utest` p-value among them) were passed over
+                // interval or JMH's error; the other kinds (a `utest` p-value among them) were passed over
                 // above.
                 (
                     Kind::Stat(_)
@@ -528,13 +529,15 @@ pub(crate) enum Estimator {
 }
 
 impl Estimator {
-    /// What `spec` computes, and for a slope the field it is taken over. A median's interval is
-    /// never resampled: [`stat::Spec::resampled`] keeps it out of the targets.
+    /// What `spec` computes, and for a slope the field it is taken over. A median's interval and
+    /// JMH's error are never resampled: [`stat::Spec::resampled`] keeps them out of the targets.
     fn of(spec: &stat::Spec) -> Result<(Estimator, Option<String>), Diagnostic> {
         match spec.measure() {
             Ok(stat::Measure::Statistic(statistic)) => Ok((Estimator::Statistic(statistic), None)),
             Ok(stat::Measure::Slope { per }) => Ok((Estimator::Slope, Some(per))),
-            Ok(stat::Measure::MedianCi { .. }) => Err(Diagnostic::plain(format!("`{}` is not resampled: it states an interval, not a latency", spec.statistic.get_ref()))),
+            Ok(stat::Measure::MedianCi { .. } | stat::Measure::JmhError) => {
+                Err(Diagnostic::plain(format!("`{}` is not resampled: it states an interval, not a latency", spec.statistic.get_ref())))
+            }
             Err((message, _)) => Err(Diagnostic::plain(message)),
         }
     }

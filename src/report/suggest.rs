@@ -121,7 +121,7 @@ fn stat_lines(s: &StatRef) -> Vec<String> {
     match &s.statistic {
         Measure::Slope { per } => lines.push(format!("per = {}", quoted(per))),
         Measure::MedianCi { confidence } if *confidence != crate::checks::stat::DEFAULT_CONFIDENCE => lines.push(format!("confidence = {confidence}")),
-        Measure::MedianCi { .. } | Measure::Statistic(_) => {}
+        Measure::MedianCi { .. } | Measure::JmhError | Measure::Statistic(_) => {}
     }
     lines
 }
@@ -144,6 +144,7 @@ fn stat_words(s: &StatRef) -> String {
         Measure::Statistic(statistic) => format!("{statistic} {field}"),
         Measure::Slope { per } => format!("slope of {field} over {per}"),
         Measure::MedianCi { confidence } => format!("median-ci {field} (benchstat's {} % interval of the median, its wider side in %)", confidence * 100.0),
+        Measure::JmhError => format!("JMH's error of the mean of {field}"),
     };
     let mut text = format!("{measured} of {} records of {}", s.n, s.samples);
     if let Some((k, v)) = &s.select {

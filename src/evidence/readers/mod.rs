@@ -18,6 +18,7 @@
 //! | `hyperfine` | `--export-json` | one per run: `command`, `parameter_<name>`, `run`, `time_s`, `exit_code` |
 //! | `pytest-benchmark` | `--benchmark-json` | one per round: `name`, `fullname`, `group`, `param`, `param_<k>`, `round`, `iterations`, `time_s` |
 //! | `go-bench` | `go test -bench . -count N` output (text) | one per result line: `name`, `procs`, `iterations`, `sample`, `time_ns`, `bytes_per_op`, `allocs_per_op`, `mb_per_s`, other units, configuration (`goos`, `pkg`, `cpu`, …) |
+//! | `jmh` | JMH's `-rf json` result file | one per raw value (each iteration of each fork; each sample of a `sample`-mode histogram; each value of a secondary metric): `benchmark`, `name`, `metric`, `mode`, `param_<name>`, `fork`, `iteration`, `score`, `unit`, `time_ns`/`time_us`/`time_ms`/`time_s` or `ops_per_s` |
 //!
 //! `src/readers/README.md` lists every field of every harness format with its meaning.
 //!
@@ -37,6 +38,7 @@ pub(crate) mod delimited;
 pub(crate) mod go_bench;
 mod google_benchmark;
 mod hyperfine;
+pub(crate) mod jmh;
 mod json;
 mod jsonl;
 mod nvbench;
@@ -65,6 +67,7 @@ pub(crate) enum Format {
     Hyperfine,
     PytestBenchmark,
     GoBench,
+    Jmh,
 }
 
 /// How the format of a file was chosen.
@@ -141,12 +144,13 @@ pub(crate) fn read_with(
         Format::Hyperfine => hyperfine::read(&src, &doc()?)?,
         Format::PytestBenchmark => pytest_benchmark::read(&src, &doc()?)?,
         Format::GoBench => go_bench::read(&src)?,
+        Format::Jmh => jmh::read(&src, &doc()?)?,
     };
     Ok(Table { format, detected, jsonl: Rc::new(jsonl) })
 }
 
 impl Format {
-    pub(crate) const ALL: [Format; 11] = [
+    pub(crate) const ALL: [Format; 12] = [
         Format::Jsonl,
         Format::Json,
         Format::Csv,
@@ -158,6 +162,7 @@ impl Format {
         Format::Hyperfine,
         Format::PytestBenchmark,
         Format::GoBench,
+        Format::Jmh,
     ];
 
     /// The format a registry's `format = "..."` names.
@@ -179,6 +184,7 @@ impl Format {
             Format::Hyperfine => "hyperfine",
             Format::PytestBenchmark => "pytest-benchmark",
             Format::GoBench => "go-bench",
+            Format::Jmh => "jmh",
         }
     }
 
@@ -196,6 +202,7 @@ impl Format {
             Format::Hyperfine => "hyperfine JSON",
             Format::PytestBenchmark => "pytest-benchmark JSON",
             Format::GoBench => "Go benchmark output",
+            Format::Jmh => "JMH JSON results",
         }
     }
 }
@@ -242,7 +249,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                     "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
                     "this object",
                 )
-                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench")
+                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh")
             })?;
             Ok((format, Detected::ByContent, Some(doc)))
         }
@@ -272,7 +279,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                 Ok((Format::Csv, Detected::ByContent, None))
             } else {
                 Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON, nor a table with a header row, nor Go benchmark output", "first line").with_note(
-                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench",
+                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh",
                 ))
             }
         }
@@ -281,6 +288,11 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
 
 /// Which format a whole JSON document is, by the keys each harness writes.
 fn classify(doc: &Node, text: &str) -> Option<Format> {
+    // JMH writes an array, each element a result holding its raw values: told apart before any
+    // other array is taken for plain records.
+    if jmh::looks_like(doc) {
+        return Some(Format::Jmh);
+    }
     if doc.as_array().is_some() {
         return Some(Format::Json);
     }
@@ -520,6 +532,13 @@ mod tests {
             ("e/a.txt", "goos: linux\nBenchmarkA-8 \t 10 \t 2.5 ns/op\n", Format::GoBench, Detected::ByContent),
             ("e/old", "BenchmarkA-8\t10\t2.5 ns/op\t3 B/op\nPASS\n", Format::GoBench, Detected::ByContent),
             ("e/a.tsv", "BenchmarkA-8\t10\t2.5 ns/op\n", Format::Tsv, Detected::ByName),
+            (
+                "e/jmh-result.json",
+                "[{\"benchmark\": \"a.B.m\", \"mode\": \"avgt\", \"threads\": 1, \"forks\": 1, \"primaryMetric\": {\"scoreUnit\": \"ns/op\", \"rawData\": [[1.5]]}}]",
+                Format::Jmh,
+                Detected::ByContent,
+            ),
+            ("e/b.json", "[{\"benchmark\": \"a.B.m\"}]", Format::Json, Detected::ByContent),
         ];
         for (path, text, format, detected) in cases {
             let table = read_text(path, text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -586,6 +605,7 @@ mod tests {
             ("pytest-benchmark/benchmark.json", Format::PytestBenchmark),
             ("nvbench/jsonbin/axes.json", Format::Nvbench),
             ("go-bench/suffixarray.bench", Format::GoBench),
+            ("jmh/blacklite.json", Format::Jmh),
         ];
         let mut refused = 0;
         for (rel, format) in files {
