@@ -123,7 +123,7 @@
 //             7 clusters of 16 are resident at once on the H200); clsharep loads the shared
 //             row's first poll before the cluster meetings, clsharepw as clsharep with L2-only
 //             loads and write-back stores. All validate; all are 4.7-5.4 us behind the rule
-//             plain and 8-8.4 us RMS-scaled: the shared row's meeting spans the whole grid.
+//             plain and 7.8-8.5 us RMS-scaled: the shared row's meeting spans the whole grid.
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
