@@ -670,7 +670,7 @@ fn touch_table(table: &crate::evidence::readers::Table, lines: usize) {
                     let _ = (s.median(), s.quantile(0.95), s.mean(), s.stdev(), s.min(), s.max());
                     // JMH's error, as `statistic = "jmh-error"` computes it: the t quantile's
                     // search must end for any spread of values.
-                    let _ = crate::stats::student_t::mean_error(s.sorted(), 0.999);
+                    let _ = crate::stats::student_t::mean_error(&s, 0.999);
                 }
                 Err(d) => render(&[d]),
             }

@@ -296,7 +296,7 @@ impl Spec {
                 }
                 Measure::JmhError => {
                     let samples = query::samples(ctx, &q)?;
-                    let error = crate::stats::student_t::mean_error(samples.sorted(), 0.999).ok_or_else(|| {
+                    let error = crate::stats::student_t::mean_error(&samples, 0.999).ok_or_else(|| {
                         ctx.error_at(format!("JMH's error needs three samples or more, and {} selects {}", file.get_ref(), samples.len()), self.statistic.span(), "too few samples")
                     })?;
                     values.push(error);

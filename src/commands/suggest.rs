@@ -627,7 +627,7 @@ fn jmh_error_candidate(registry: &Registry, quoted: &Quoted, context: &BTreeSet<
         return None;
     }
     let (series, value) = sel.series.iter().filter(|s| jmh::SCORE_FIELDS.contains(&s.field.as_str()) && s.derive.is_none()).find_map(|series| {
-        let error = crate::stats::student_t::mean_error(series.samples.sorted(), 0.999)?;
+        let error = crate::stats::student_t::mean_error(&series.samples, 0.999)?;
         fits(quoted, error, &SeriesUnit::Plain(units::of_field(&registry.field_units, &series.field))).map(|value| (series, value))
     })?;
     let score = hints(context, source, sel, series) + 5.0 + filter_score(sel);

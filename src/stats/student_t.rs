@@ -17,18 +17,19 @@
 //! of 10⁻⁹, so JMH's errors and these agree to about nine significant digits, far below the
 //! three decimals JMH prints.
 
-/// The half-width of the `confidence` interval of the mean of `values` by Student's t (JMH's
+use super::Samples;
+
+/// The half-width of the `confidence` interval of the mean of `samples` by Student's t (JMH's
 /// `Error` at `confidence = 0.999`), or `None` for two values or fewer, where JMH has none,
-/// or a confidence outside (0, 1).
-pub(crate) fn mean_error(values: &[f64], confidence: f64) -> Option<f64> {
-    let n = values.len();
+/// or a confidence outside (0, 1). `s` is [`Samples::stdev`], with n − 1 in its denominator as
+/// JMH's.
+pub(crate) fn mean_error(samples: &Samples, confidence: f64) -> Option<f64> {
+    let n = samples.len();
     if n <= 2 || !(confidence > 0.0 && confidence < 1.0) {
         return None;
     }
-    let mean = values.iter().sum::<f64>() / n as f64;
-    let variance = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64;
     let t = quantile(1.0 - (1.0 - confidence) / 2.0, (n - 1) as f64)?;
-    Some(t * variance.sqrt() / (n as f64).sqrt())
+    Some(t * samples.stdev() / (n as f64).sqrt())
 }
 
 /// The `p` quantile of Student's t with `df` degrees of freedom: the t with F(t) = p. `None`
@@ -86,7 +87,8 @@ fn incomplete_beta(x: f64, a: f64, b: f64) -> f64 {
         return 1.0;
     }
     // x^a (1 − x)^b / (a B(a, b)), in logarithms so that large a and b do not overflow.
-    let front = (ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln()).exp();
+    // ln Γ is FreeBSD's, through `libm`, as `stats::nonparametric` takes it.
+    let front = (libm::lgamma(a + b) - libm::lgamma(a) - libm::lgamma(b) + a * x.ln() + b * (1.0 - x).ln()).exp();
     // The continued fraction converges fast only below the mean of the beta distribution;
     // above it the symmetry I_x(a, b) = 1 − I_{1−x}(b, a) is used.
     if x < (a + 1.0) / (a + b + 2.0) { front * beta_fraction(x, a, b) / a } else { 1.0 - front * beta_fraction(1.0 - x, b, a) / b }
@@ -125,33 +127,6 @@ fn beta_fraction(x: f64, a: f64, b: f64) -> f64 {
         }
     }
     h
-}
-
-/// ln Γ(x) for x > 0, by Lanczos's approximation (g = 7, nine coefficients), accurate to about
-/// 15 significant digits, with the reflection formula below ½.
-fn ln_gamma(x: f64) -> f64 {
-    const G: f64 = 7.0;
-    const COEFFICIENTS: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
-        1.505_632_735_149_311_6e-7,
-    ];
-    if x < 0.5 {
-        return (std::f64::consts::PI / (std::f64::consts::PI * x).sin()).ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let mut sum = COEFFICIENTS[0];
-    for (i, c) in COEFFICIENTS.iter().enumerate().skip(1) {
-        sum += c / (x + i as f64);
-    }
-    let t = x + G + 0.5;
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + sum.ln()
 }
 
 #[cfg(test)]
@@ -234,21 +209,10 @@ mod tests {
     /// the standard error.
     #[test]
     fn the_mean_error_is_jmh_s() {
-        assert_eq!(mean_error(&[1.0, 2.0], 0.999), None);
-        let values: Vec<f64> = (1..=10).map(f64::from).collect();
+        assert_eq!(mean_error(&Samples::new(vec![1.0, 2.0]).unwrap(), 0.999), None);
+        let values = Samples::new((1..=10).map(f64::from).collect()).unwrap();
         let se = (110.0_f64 / 12.0).sqrt() / 10.0_f64.sqrt();
         let err = mean_error(&values, 0.999).unwrap();
         assert!((err - 4.780_912_585_931_139 * se).abs() < 1e-12 * se, "{err}");
-    }
-
-    #[test]
-    fn ln_gamma_equals_factorials() {
-        let mut factorial = 1.0_f64;
-        for n in 1..=20 {
-            factorial *= f64::from(n);
-            let got = ln_gamma(f64::from(n) + 1.0);
-            assert!((got - factorial.ln()).abs() < 1e-12 * factorial.ln().max(1.0), "{n}: {got}");
-        }
-        assert!((ln_gamma(0.5) - std::f64::consts::PI.sqrt().ln()).abs() < 1e-14);
     }
 }

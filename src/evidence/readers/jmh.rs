@@ -443,7 +443,7 @@ mod tests {
             let score = primary["score"].as_f64().unwrap();
             assert!((s.mean() - score).abs() <= 4.0 * f64::EPSILON * score, "{name}: mean {} vs {score}", s.mean());
             assert_eq!(format!("{:.3}", s.mean()), format!("{score:.3}"), "{name}");
-            let error = mean_error(s.sorted(), 0.999);
+            let error = mean_error(&s, 0.999);
             match primary["scoreError"].as_f64() {
                 Some(e) => {
                     let ours = error.unwrap();
