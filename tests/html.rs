@@ -76,10 +76,7 @@ fn each_check_shows_its_expected_and_observed_values_and_its_recheck() {
     // A stored recheck that judged exactly the runs the checks read is shown, the newest: the
     // `recheck --gpu` of 2026-12-06 on the H200, with its ratio and interval. (The one of
     // 2026-12-05 ran on an H100 and compared no absolute time; it is older, so not shown.)
-    assert!(
-        pop.contains("Recheck stored in evidence/runs/20261206T021429Z-recheck (157.62 µs): MATCH, fresh ÷ accepted 0.999, 90 % interval 0.994–1.006, margin ±10 %"),
-        "{pop}"
-    );
+    assert!(pop.contains("Recheck stored in evidence/runs/20261206T021429Z-recheck (157.62 µs): MATCH, fresh ÷ accepted 0.999, 90 % interval 0.994–1.006, margin ±10 %"), "{pop}");
     assert!(!pop.contains("20261205T151337Z-recheck"), "{pop}");
     // Sources are links.
     let links: Vec<_> = html.select(&sel("#r0 .mark .ps a[href^=\"https://\"]")).collect();
