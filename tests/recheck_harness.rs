@@ -544,3 +544,30 @@ fn a_latency_and_an_ordering_over_jmh_results_are_judged_offline_and_in_a_fresh_
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("2 rows (1 MATCH, 1 MISMATCH"), "{out}");
 }
+
+/// An ordering between two benchmarks of one `go test -bench` output (this project's fixtures,
+/// tests/fixtures/harness/go-bench/, SOURCE.md there): summing 64 values is faster than summing
+/// 1024, by far. It holds in the audit either way; the recheck judges it only with six samples
+/// a side or more. With `-count 1` (`one.txt`) a side is one value, whose bootstrap gives that
+/// value as its interval, and with `-count 5` (`count5.txt`) five: both INCONCLUSIVE, saying
+/// how many samples there were. Before, the first read MATCH with the interval [18.8, 18.8].
+#[test]
+fn an_ordering_of_fewer_than_six_samples_a_side_is_inconclusive() {
+    let article = "# Sums\n\nSumming 64 values is faster than summing 1024.\n";
+    for (file, samples) in [("one.txt", 1), ("count5.txt", 5)] {
+        let claim = format!(
+            "id = \"S1\"\nquote = \"Summing 64 values is faster than summing 1024.\"\nverdict = \"retain\"\nfinding = \"By the median.\"\nlabels = [\"64\", \"1024\"]\n\n  [[claim.check]]\n  kind = \"compare\"\n  samples = \"evidence/{file}\"\n  format = \"go-bench\"\n  select = {{}}\n  field = \"time_ns\"\n  statistic = \"median\"\n  by = \"name\"\n  faster = \"BenchmarkSum/n=64\"\n  slower = [\"BenchmarkSum/n=1024\"]\n"
+        );
+        let dir = root_with(&["evidence"], article, &claim);
+        std::fs::copy(format!("tests/fixtures/harness/go-bench/{file}"), dir.path().join("evidence").join(file)).unwrap();
+        let (code, out, err) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+        assert_eq!(code, 0, "{file}: {out}{err}");
+        let (code, out, err) = recheck(&dir, &["--format", "json"]);
+        assert_eq!(code, 0, "{file}: {out}{err}");
+        let report = json_report(&out, &err);
+        let [row] = report.rows.as_slice() else { panic!("{file}: {out}") };
+        assert_eq!(row.outcome, "INCONCLUSIVE", "{file}: {out}");
+        assert!(row.detail.contains(&format!("{samples} sample")) && row.detail.contains("fewer than 6"), "{file}: {}", row.detail);
+        assert!(row.interval.is_none() && row.level.is_none(), "{file}: no interval is shown: {out}");
+    }
+}

@@ -129,6 +129,20 @@ impl<'e> Side<'e> {
         })
     }
 
+    /// Why this side holds too few samples for any interval, where it does ([`MIN_SAMPLES`]).
+    /// Rounds are what a replicate draws, so they are what a side has of information: a side
+    /// of one run holding one round a variable (`go test -count 1`) resamples to its own value
+    /// every time, and its interval is that value, however noisy the benchmark.
+    pub(crate) fn too_few(&self) -> Option<String> {
+        let units = (0..self.estimators.len()).map(|v| self.runs.iter().map(|run| run.values[v].iter().filter(|r| !r.values.is_empty()).count()).sum::<usize>()).min().unwrap_or(0);
+        (units < MIN_SAMPLES).then(|| {
+            format!(
+                "{units} sample{} on a side, fewer than {MIN_SAMPLES}: so few give no 95 % interval even by order statistics, and a bootstrap only repeats them; take more samples (more rounds or runs)",
+                if units == 1 { "" } else { "s" }
+            )
+        })
+    }
+
     /// Each variable's pooled statistic (the median over runs), for propagating a spread.
     pub(crate) fn var_values(&self) -> Vec<f64> {
         let mut scratch = Vec::new();
@@ -314,6 +328,14 @@ impl Side<'_> {
 /// bootstrap to give the percentile an interval.
 pub(crate) const TAIL_SAMPLES: usize = 10;
 
+/// The fewest samples (rounds, across a side's runs) a side must have for any interval: with
+/// five or fewer, the chance that all fall on one side of the true median is 2 · 2⁻⁵ = 6.25 %
+/// or more, so no pair of order statistics covers it with 95 % confidence, which is why
+/// benchstat asks for six before it prints an interval of a median (go-moremath's
+/// `QuantileCI`; `src/stats/nonparametric.rs`). A percentile bootstrap of fewer draws from a
+/// handful of values and says nothing the values do not.
+pub(crate) const MIN_SAMPLES: usize = 6;
+
 /// Why resampling gives `statistic`, taken over `samples` values a run, no interval, where it
 /// gives none.
 ///
@@ -477,6 +499,20 @@ mod tests {
         assert_eq!(Side::new(&runs, &ratio).no_interval(), None);
         let runs = vec![runs[0].clone(), vec![by_round(&[1.0; 300]), ByRound { estimator: p99, ..by_round(&[1.0; 999]) }]];
         assert!(Side::new(&runs, &ratio).no_interval().is_some_and(|why| why.contains("p99 over 999 samples")));
+    }
+
+    /// Six is the fewest samples whose median has a finite 95 % interval by order statistics,
+    /// as benchstat computes it; a side counts its rounds over all its runs.
+    #[test]
+    fn a_side_needs_six_samples_for_an_interval() {
+        assert_eq!(crate::stats::nonparametric::samples_for_finite_interval(0.95), Some(MIN_SAMPLES));
+        let ratio = |v: &[f64]| v[1] / v[0];
+        let rounds = |k: usize| vec![by_round(&vec![1.0; k]), by_round(&vec![2.0; 300])];
+        assert!(Side::new(&[rounds(5)], &ratio).too_few().is_some_and(|why| why.starts_with("5 samples on a side, fewer than 6")));
+        assert_eq!(Side::new(&[rounds(6)], &ratio).too_few(), None);
+        assert!(Side::new(&[rounds(1)], &ratio).too_few().is_some_and(|why| why.starts_with("1 sample on a side")));
+        // Three runs of two rounds each are six samples: the runs are drawn, then their rounds.
+        assert_eq!(Side::new(&[rounds(2), rounds(2), rounds(2)], &ratio).too_few(), None);
     }
 
     #[test]

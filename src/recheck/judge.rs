@@ -16,6 +16,14 @@ use crate::diagnostic::Diagnostic;
 use crate::evidence::calibration::CalibrationFile;
 use crate::evidence::store::Evidence;
 
+/// Why no interval can judge `sides`, and the outcome that says so: INCONCLUSIVE where a side
+/// holds too few samples (more would decide), INCOMPARABLE where its statistic has no
+/// bootstrap interval at all (an extreme).
+fn unjudgeable(sides: &[&Side<'_>]) -> Option<(Judgement, String)> {
+    let few = sides.iter().find_map(|s| s.too_few()).map(|why| (Judgement::Inconclusive, why));
+    few.or_else(|| sides.iter().find_map(|s| s.no_interval()).map(|why| (Judgement::Incomparable, why)))
+}
+
 /// A row waiting for the family's decision.
 struct Pending {
     row: Row,
@@ -99,8 +107,8 @@ fn harness_orderings(items: &[HarnessOrdering<'_>], rule: Rule) -> Vec<Pending> 
                 }
             };
             let side = Side::new(&judged_runs, &ratio);
-            if let Some(why) = side.no_interval() {
-                out.push(Pending { row: row(Judgement::Incomparable, p.fresh.is_some().then(|| side.value()), format!("{detail}; {why}")), test: None });
+            if let Some((outcome, why)) = unjudgeable(&[&side]) {
+                out.push(Pending { row: row(outcome, p.fresh.is_some().then(|| side.value()), format!("{detail}; {why}")), test: None });
                 continue;
             }
             let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), &p.case, &p.slower]));
@@ -158,8 +166,8 @@ pub(super) fn harness(rule: Rule, items: &[(&Target, &Latency, super::harness::S
         let fresh_runs = vec![fresh.clone()];
         let (a, f) = (Side::new(accepted, &*eval), Side::new(&fresh_runs, &*eval));
         let (av, fv) = (a.value(), f.value());
-        if let Some(why) = a.no_interval().or_else(|| f.no_interval()) {
-            let row = Row { accepted: Some(av), fresh: Some(fv), ratio: Some(fv / av), ..super::harness::incomparable(t, l, &why) };
+        if let Some((outcome, why)) = unjudgeable(&[&a, &f]) {
+            let row = Row { accepted: Some(av), fresh: Some(fv), ratio: Some(fv / av), outcome, ..super::harness::incomparable(t, l, &why) };
             pending.push(Pending { row, test: None });
             continue;
         }
@@ -349,8 +357,9 @@ fn latency(
         return Ok(Pending { row, test: None });
     }
 
-    if let Some(why) = a.no_interval().or_else(|| f.no_interval()) {
+    if let Some((outcome, why)) = unjudgeable(&[&a, &f]) {
         row.detail = format!("{}; {why}", row.detail);
+        row.outcome = outcome;
         return Ok(Pending { row, test: None });
     }
 
@@ -417,8 +426,8 @@ fn orderings(t: &Target, c: &compare::Spec, files: &Evidence, judged: &[&str], f
                 adjusted: None,
                 runs: Some(RunsUsed { accepted: 0, fresh: runs.len(), widened_by: 0.0, default_spread: false }),
             };
-            if let Some(why) = side.no_interval() {
-                out.push(Pending { row: Row { outcome: Judgement::Incomparable, detail: format!("{}; {why}", row.detail), ..row }, test: None });
+            if let Some((outcome, why)) = unjudgeable(&[&side]) {
+                out.push(Pending { row: Row { outcome, detail: format!("{}; {why}", row.detail), ..row }, test: None });
                 continue;
             }
             let mut rng = ChaCha8Rng::seed_from_u64(row_seed(rule.seed, &[&t.registry, &t.claim, &t.check.to_string(), case, slower]));
