@@ -85,11 +85,13 @@
 //!   runs of the same code, with candidate forms judged as a family of their own), `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
 //!   number: selections, filters, derived rates, ratios of two statistics, criterion's slope
-//!   and JMH's error).
+//!   and JMH's error; the cells of benchstat's table that are no one sample's statistic read
+//!   by their place, `commands::suggest::benchstat`).
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and
 //!   against a stored run (a latency or an ordering whose check pools runs judged across them); `recheck::hierarchical` the bootstrap of runs, then rounds (a slope's
 //!   records drawn as whole (`per`, field) pairs, as criterion draws them), and the widening of
-//!   a one-run side; `recheck::family` Holm's control over the whole table;
+//!   a one-run side, and the six samples a side below which no interval is given;
+//!   `recheck::family` Holm's control over the whole table;
 //!   `recheck::calibrate` runs of unchanged code (the same dispatch and instructions, timed
 //!   with the same buffer sets; the shuffled orders among them counted) as A/A
 //!   pairs, each σ with the buffer sets its runs took, which the recheck matches before it

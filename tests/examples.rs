@@ -217,7 +217,7 @@ fn tattle_benchstat_audits_with_its_stated_exit_code_and_every_number_bound() {
     let kinds = |kind: &str| checks.iter().filter(|k| k["kind"] == kind).count();
     assert_eq!((kinds("stat"), kinds("arith"), kinds("utest"), checks.len()), (36, 5, 6, 47));
     let cells = |column: &str| claims.iter().filter(|c| c["cell"]["column"] == column).count();
-    assert_eq!((cells("v0.1.3 ±"), cells("v1.0.0 ±")), (6, 6));
+    assert_eq!((cells("v0.1.3 sec/op ±"), cells("v1.0.0 sec/op ±")), (6, 6));
     // `± 4%`: the 10th to the 21st of 30 samples, 4.37 % below the median at its wider side.
     let interval = claims.iter().find(|c| c["id"] == "01calloverhead-old-ci").unwrap();
     assert_eq!(

@@ -28,6 +28,13 @@ enum Binding {
     Ratio(Query, Query),
     /// hyperfine's spread of the ratio of two means: the two means' queries.
     RatioSpread(Query, Query),
+    /// benchstat's p-value: the base's and the new side's records (no statistic).
+    UTest(Query, Query),
+    /// A change in percent from the base to the new side: one statistic each, or for
+    /// benchstat's `geomean` row several, sorted.
+    Change(Vec<Query>, Vec<Query>),
+    /// A geometric mean of statistics, sorted.
+    Geomean(Vec<Query>),
 }
 
 /// The two variables of hyperfine's spread of a ratio, `X / Y * sqrt((X_sd / X) ^ 2 + (Y_sd /
@@ -73,18 +80,46 @@ fn query(t: &toml::Table) -> Query {
         Some(expr) => format!("derive {}", normal(expr.as_str().unwrap())),
         None => field,
     };
-    (t["samples"].as_str().unwrap().to_string(), select, t.get("where").map(|w| normal(w.as_str().unwrap())), field, t["statistic"].as_str().unwrap().to_string())
+    let statistic = t.get("statistic").map_or("", |s| s.as_str().unwrap()).to_string();
+    (t["samples"].as_str().unwrap().to_string(), select, t.get("where").map(|w| normal(w.as_str().unwrap())), field, statistic)
+}
+
+/// The arithmetic of benchstat's changes and geometric means, whatever its variables are
+/// named and however it is written: `(new / old - 1) * 100`; a geometric mean as a root of a
+/// product or as `exp` of a mean of `ln`; a change of geometric means, whose variables of the
+/// new side start with `n` and of the base with `o`.
+fn benchstat_arith(expr: &str, vars: &toml::Table) -> Option<Binding> {
+    let compact: String = expr.split_whitespace().collect();
+    let get = |name: &str| vars.get(name).and_then(|v| v.as_table()).map(query);
+    let sorted = |mut q: Vec<Query>| {
+        q.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        q
+    };
+    if let Some(ratio) = compact.strip_prefix('(').and_then(|r| r.strip_suffix("-1)*100")) {
+        let (a, b) = ratio.split_once('/')?;
+        return Some(Binding::Change(vec![get(a)?], vec![get(b)?]));
+    }
+    let all: Vec<Query> = vars.iter().filter_map(|(_, v)| v.as_table().map(query)).collect();
+    if compact.ends_with("*100-100") {
+        let side = |prefix: char| sorted(vars.iter().filter(|(k, _)| k.starts_with(prefix)).filter_map(|(_, v)| v.as_table().map(query)).collect());
+        return Some(Binding::Change(side('n'), side('o')));
+    }
+    (compact.starts_with("exp((ln(") || compact.contains(")^(1/")).then(|| Binding::Geomean(sorted(all)))
 }
 
 /// A check's binding, where it is one `suggest` could propose.
 fn binding(check: &toml::Table) -> Option<Binding> {
     match check["kind"].as_str().unwrap() {
         "stat" => Some(Binding::Stat(query(check))),
+        "utest" => Some(Binding::UTest(query(check["base"].as_table()?), query(check["new"].as_table()?))),
         "arith" => {
             let vars = check.get("vars")?.as_table()?;
             let expr = check["expr"].as_str().unwrap();
             if let Some((a, b)) = ratio_spread(expr, vars) {
                 return Some(Binding::RatioSpread(a, b));
+            }
+            if let Some(b) = benchstat_arith(expr, vars) {
+                return Some(b);
             }
             // Otherwise only a plain `a / b` of two variables is a ratio `suggest` could propose.
             let (a, b) = expr.split_once('/')?;
@@ -133,9 +168,14 @@ fn strip(root: &Path, registry: &str) -> Removed {
 
 /// The share of removed numbers whose first proposal is a removed binding of that number.
 fn share(example: &str) -> (usize, usize) {
+    share_of(example, &format!("claims/{example}.toml"))
+}
+
+/// [`share`] for an example whose registry is not named after it.
+fn share_of(example: &str, registry: &str) -> (usize, usize) {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&Path::new("examples").join(example), dir.path());
-    let removed = strip(dir.path(), &format!("claims/{example}.toml"));
+    let removed = strip(dir.path(), registry);
     let (code, out, err) = claimcheck(["suggest", "--root", dir.path().to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let proposed: toml::Table = toml::from_str(&out).unwrap_or_else(|e| panic!("suggest's output is not TOML: {e}\n{out}"));
@@ -568,6 +608,54 @@ fn a_benchstat_row_is_read_from_its_own_go_benchmark() {
     );
 }
 
+/// benchstat's table in tattle's `stats/README.md` (examples/tattle-benchstat): with every check
+/// removed, each of its 41 numbers is proposed first as the registry binds it, by where it
+/// stands in the table: each median, each `± X%` as benchstat's interval of that median
+/// (`median-ci`), each `p=` as the U test of the base's samples against the new file's, each
+/// `n=30` as the count in both files, each change as the new median over the base's, and the
+/// `geomean` row as the geometric mean of its column's medians and of the ratios. Before,
+/// 29 had a candidate and the intervals were proposed the median of GOMAXPROCS (`4%`).
+#[test]
+fn suggest_proposes_the_removed_binding_first_for_every_tattle_benchstat_number() {
+    let (hits, n) = share_of("tattle-benchstat", "claims/tattle-stats.toml");
+    assert_eq!((hits, n), (41, 41));
+}
+
+/// The Go team's own benchstat test data (golang/perf's `crc-old.txt` and `crc-new.txt`,
+/// tests/fixtures/harness/go-bench/SOURCE.md) and benchstat's whole output for them, pasted as
+/// an article: two tables, `sec/op` and `B/s` (Go's `MB/s` in bytes a second, `307.3Mi`), 476
+/// numbers at ten samples a side, where the p-values take the exact distribution and ten of
+/// them print `p=0.000`. Every number is proposed a check, and pasted, every check holds.
+#[test]
+fn benchstat_s_whole_output_is_proposed_a_check_for_every_number() {
+    let fixtures = Path::new("tests/fixtures/harness/go-bench");
+    let table = std::fs::read_to_string(fixtures.join("crc-benchstat.txt")).unwrap();
+    let article = format!(
+        "# crc32
+
+benchstat on the two runs:
+
+```
+{table}```
+"
+    );
+    let (dir, out) = suggested_over(&article, |root| {
+        for file in ["crc-old.txt", "crc-new.txt"] {
+            std::fs::copy(fixtures.join(file), root.join("evidence").join(file)).unwrap();
+        }
+    });
+    assert!(out.contains("476 unbound numbers, 476 with a candidate"), "{}", &out[..out.len().min(2000)]);
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let checks: Vec<&toml::Value> = proposed["claim"].as_array().unwrap().iter().flat_map(|c| c["check"].as_array().unwrap()).collect();
+    let count = |f: &dyn Fn(&toml::Value) -> bool| checks.iter().filter(|c| f(c)).count();
+    assert_eq!(count(&|c| c["kind"].as_str() == Some("utest")), 72);
+    assert_eq!(count(&|c| c.get("statistic").and_then(|s| s.as_str()) == Some("median-ci")), 144);
+    assert_eq!(count(&|c| c.get("unit").and_then(|s| s.as_str()) == Some("%")), 20 + 18 + 2, "each significant change of the two tables, and their geometric means'");
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains(&format!("{} checks: {} passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers", checks.len(), checks.len())), "{stdout}");
+}
+
 /// The proposals for the estimates of a pasted criterion console block (the middle number of
 /// each `time:` bracket), as (row, field, statistic, per).
 fn estimates_proposed(out: &str) -> Vec<(String, String, String, String)> {
@@ -701,4 +789,22 @@ fn a_jmh_secondary_metric_row_is_proposed_from_the_metric_s_records() {
     let (code, stdout) = paste_and_audit(dir.path(), &out);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("6 checks: 6 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+}
+
+/// A ratio written in words, `19 times as long` or `a 19-fold`, is tried as a ratio, as `19×`
+/// is: over this project's `go test -bench -count 1` fixture (SOURCE.md there), summing 1024
+/// values takes 253.0 ns and summing 64 takes 13.46 ns, 18.8 times as long. Before, the bare
+/// `19` was tried only as a statistic, and nothing reproduced it.
+#[test]
+fn a_ratio_in_words_is_proposed_as_a_ratio() {
+    for phrase in ["about 19 times as long as", "19-fold the time of"] {
+        let article = format!("# Sums\n\nSumming a thousand values takes {phrase} summing a few.\n");
+        let (_, out) = suggested("tests/fixtures/harness/go-bench/one.txt", &article);
+        let proposed: toml::Table = toml::from_str(&out).unwrap();
+        let claim = proposed["claim"].as_array().unwrap().iter().find(|c| c["check"][0]["number"].as_str() == Some("19")).unwrap_or_else(|| panic!("{out}"));
+        let check = claim["check"][0].as_table().unwrap();
+        assert_eq!((check["kind"].as_str(), check["expr"].as_str()), (Some("arith"), Some("a / b")), "{phrase}: {out}");
+        let name = |v: &str| check["vars"][v]["select"]["name"].as_str().unwrap().to_string();
+        assert_eq!((name("a"), name("b")), ("BenchmarkSum/n=1024".to_string(), "BenchmarkSum/n=64".to_string()), "{phrase}: {out}");
+    }
 }

@@ -162,18 +162,18 @@ def main():
             medians[f].append(ours)
             print(f"| {row} | {f} sec/op | {quoted} | {ours!r} | {theirs!r} | {len(xs)} | {verdict(quoted, ours)} |")
             pct, (lo, hi, x_lo, x_hi) = spread(xs)
-            print(f"| {row} | {f} ± | {ci_quoted} | {pct:.4f} % (x({lo}) = {x_lo} to x({hi}) = {x_hi}) | | {len(xs)} | {verdict(ci_quoted, pct)} |")
+            print(f"| {row} | {f} sec/op ± | {ci_quoted} | {pct:.4f} % (x({lo}) = {x_lo} to x({hi}) = {x_hi}) | | {len(xs)} | {verdict(ci_quoted, pct)} |")
         change = (median(data["v1.0.0"][name]) / median(data["v0.1.3"][name]) - 1) * 100
         shown = verdict(delta, change) if delta != "~" else "not bound (not significant)"
-        print(f"| {row} | v1.0.0 vs base | {delta} | {change:+.4f} % | | | {shown} |")
+        print(f"| {row} | v1.0.0 sec/op vs base | {delta} | {change:+.4f} % | | | {shown} |")
         u, p, how = utest(data["v0.1.3"][name], data["v1.0.0"][name])
-        print(f"| {row} | v1.0.0 vs base | p={p_quoted} | p = {p:.6f} (U = {u}, {how}) | | | {verdict(p_quoted, p)} |")
+        print(f"| {row} | v1.0.0 sec/op vs base | p={p_quoted} | p = {p:.6f} (U = {u}, {how}) | | | {verdict(p_quoted, p)} |")
     geo = {f: math.prod(medians[f]) ** (1 / len(medians[f])) for f in FILES}
     _, old_q, new_q, delta = GEOMEAN
     for f, quoted in zip(FILES, (old_q, new_q)):
         print(f"| geomean | {f} sec/op | {quoted} | {geo[f]!r} | | | {verdict(quoted, geo[f])} |")
     change = (geo["v1.0.0"] / geo["v0.1.3"] - 1) * 100
-    print(f"| geomean | v1.0.0 vs base | {delta} | {change:+.4f} % | | | {verdict(delta, change)} |")
+    print(f"| geomean | v1.0.0 sec/op vs base | {delta} | {change:+.4f} % | | | {verdict(delta, change)} |")
     return 0
 
 

@@ -754,6 +754,11 @@ struct BenchstatColumn {
     unit: String,
     change: Option<String>,
     suffixed: bool,
+    /// Where the file's group of columns ends, in characters from the line's start: the bar
+    /// after it in the labels' line (`None` before 2023, which drew no bars). A row whose next
+    /// word starts there or further holds nothing for this file: benchstat leaves a file's
+    /// cells blank where it has no result for the row's benchmark.
+    end: Option<usize>,
 }
 
 impl BenchstatColumn {
@@ -762,9 +767,11 @@ impl BenchstatColumn {
         format!("{} {}", self.label, self.unit).trim_start().to_string()
     }
 
-    /// The label of the column of the values' confidence intervals, the file's and `±`.
+    /// The label of the column of the values' confidence intervals: the values' label and `±`.
+    /// The unit is in it because benchstat prints a table for each unit, often in one block,
+    /// and each has a `±` column for every file.
     fn interval(&self) -> String {
-        format!("{} ±", self.label).trim_start().to_string()
+        format!("{} ±", self.values())
     }
 }
 
@@ -783,22 +790,27 @@ fn bar_parts(line: &str) -> Option<Vec<&str>> {
 /// benchstat's two header lines, the columns' labels over their units, as columns; `None` when
 /// they are not that pair.
 fn benchstat_header(labels: &str, units: &str) -> Option<Vec<BenchstatColumn>> {
+    let bars: Vec<usize> = labels.chars().enumerate().filter(|(_, c)| *c == BAR).map(|(at, _)| at).collect();
+    let line = labels;
     let labels = bar_parts(labels)?;
     let units = bar_parts(units)?;
     if labels.len() != units.len() {
         return None;
     }
+    // A labels' line without its closing bar ends its last group at the line's end.
+    let ends: Vec<usize> = (1..=labels.len()).map(|k| bars.get(k).copied().unwrap_or_else(|| line.chars().count())).collect();
     labels
         .iter()
         .zip(&units)
-        .map(|(label, unit)| {
+        .zip(ends)
+        .map(|((label, unit), end)| {
             let words: Vec<&str> = unit.split_whitespace().collect();
             let (unit, change) = match words.as_slice() {
                 [unit] => (*unit, None),
-                [unit, "vs", "base"] => (*unit, Some(format!("{label} vs base"))),
+                [unit, "vs", "base"] => (*unit, Some(format!("{label} {unit} vs base"))),
                 _ => return None,
             };
-            Some(BenchstatColumn { label: label.to_string(), unit: unit.to_string(), change, suffixed: false })
+            Some(BenchstatColumn { label: label.to_string(), unit: unit.to_string(), change, suffixed: false, end: Some(end) })
         })
         .collect()
 }
@@ -830,7 +842,12 @@ fn benchstat_value(token: &str, unit: &str) -> Option<(usize, Unit)> {
         ("B/op", "Ki") => (digits, Unit::KiB),
         ("B/op", "Mi") => (digits, Unit::MiB),
         ("B/op", "Gi") => (digits, Unit::GiB),
-        ("sec/op" | "B/op", _) => (digits, free()),
+        // Go's `MB/s`, which benchstat turns into bytes per second with binary prefixes.
+        ("B/s", "") => (digits, Unit::BPerS),
+        ("B/s", "Ki") => (digits, Unit::KiBPerS),
+        ("B/s", "Mi") => (digits, Unit::MiBPerS),
+        ("B/s", "Gi") => (digits, Unit::GiBPerS),
+        ("sec/op" | "B/op" | "B/s", _) => (digits, free()),
         (_, "k" | "M" | "G") => (token.len(), Unit::Other(unit.into())),
         (_, "") => (digits, Unit::Other(unit.into())),
         _ => (digits, free()),
@@ -842,9 +859,12 @@ fn benchstat_value(token: &str, unit: &str) -> Option<(usize, Unit)> {
 /// time/op  delta` (or `name  time/op` for one file), as columns; `None` for any other line.
 fn old_benchstat_header(line: &str) -> Option<Vec<BenchstatColumn>> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let column = |label: &str, unit: &str, change: Option<&str>| BenchstatColumn { label: label.into(), unit: unit.into(), change: change.map(Into::into), suffixed: true };
+    let column =
+        |label: &str, unit: &str, change: Option<&str>| BenchstatColumn { label: label.into(), unit: unit.into(), change: change.map(Into::into), suffixed: true, end: None };
     match words.as_slice() {
-        ["name", "old", unit, "new", again, "delta"] if unit == again && unit.contains('/') => Some(vec![column("old", unit, None), column("new", unit, Some("delta"))]),
+        ["name", "old", unit, "new", again, "delta"] if unit == again && unit.contains('/') => {
+            Some(vec![column("old", unit, None), column("new", unit, Some(&format!("{unit} delta")))])
+        }
         ["name", unit] if unit.contains('/') => Some(vec![column("", unit, None)]),
         _ => None,
     }
@@ -890,8 +910,8 @@ fn is_note_mark(c: char) -> bool {
 /// prefix, with the `-N` suffix; `geomean` for the geometric mean of the column's medians). For
 /// each file its cells are the median under `<file> <unit>`, read in the unit its prefix makes
 /// of the column's (see [`benchstat_value`]), and the 95 % confidence interval of the median
-/// as a percentage of it under `<file> ±`; after every file but the base, the change of the
-/// median from the base's under `<file> vs base`, `~` where the change is not significant,
+/// as a percentage of it under `<file> <unit> ±`; after every file but the base, the change of
+/// the median from the base's under `<file> <unit> vs base`, `~` where the change is not significant,
 /// followed by the test's p-value and sample counts in parentheses, which stay in that cell.
 /// A row of another shape (edited by hand, or a file missing a benchmark) gives its cells up to
 /// where it departs and the rest of its line as one cell under the next column's label, so
@@ -901,7 +921,8 @@ fn is_note_mark(c: char) -> bool {
 /// benchstat before 2023 printed the same table without bars, each value with its unit and the
 /// mean rather than the median (`name  old time/op  new time/op  delta`, then `Parse-8  0.32ns ±
 /// 4%  0.30ns ± 6%  -6.02%  (p=0.001 n=30+30)`, and `[Geo mean]` for the geometric mean); its
-/// cells are read alike, under `old time/op`, `old ±`, `new time/op`, `new ±` and `delta`.
+/// cells are read alike, under `old time/op`, `old time/op ±`, `new time/op`, `new time/op ±`
+/// and `time/op delta`.
 pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     let all: Vec<(usize, &str)> = lines(code).collect();
     let mut cells = Vec::new();
@@ -962,6 +983,10 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         // table's shape.
         let mut departs: Option<String> = None;
         for col in cols {
+            let starts_past = |end: usize| toks.get(i).is_some_and(|t| text[..t.start].chars().count() >= end);
+            if col.end.is_some_and(starts_past) {
+                continue;
+            }
             let value = |w: &str| if col.suffixed { old_benchstat_value(w, &col.unit) } else { benchstat_value(w, &col.unit).map(|(end, unit)| (end, Some(unit))) };
             let Some((end, unit)) = word(i).and_then(value) else {
                 departs = Some(col.values());
@@ -1608,8 +1633,8 @@ Other.bar                                 N/A  thrpt  10   1283.859 ±1034.753  
                 (1, foo, "Error", "0.678", ns.clone()),
                 (2, norm, "Benchmark", "MyBenchmark.foo:·gc.alloc.rate.norm", None),
                 (2, norm, "Cnt", "25", None),
-                (2, norm, "Score", "24.000", Some(Unit::Other("B/op".into()))),
-                (2, norm, "Error", "0.001", Some(Unit::Other("B/op".into()))),
+                (2, norm, "Score", "24.000", Some(Unit::Bytes)),
+                (2, norm, "Error", "0.001", Some(Unit::Bytes)),
                 (3, "MyBenchmark.once (size = 100)", "Benchmark", "MyBenchmark.once", None),
                 (3, "MyBenchmark.once (size = 100)", "Score", "3.500", Some(Unit::Ms)),
                 (4, "MyBenchmark.tiny (size = 100)", "Benchmark", "MyBenchmark.tiny", None),
@@ -1674,20 +1699,20 @@ geomean                  2.617n         2.592n       -0.96%
             [
                 (1, "01CallOverhead-4", "Benchmark", "01CallOverhead-4", None),
                 (1, "01CallOverhead-4", "v0.1.3 sec/op", "0.3155", ns.clone()),
-                (1, "01CallOverhead-4", "v0.1.3 ±", "± 4%", None),
+                (1, "01CallOverhead-4", "v0.1.3 sec/op ±", "± 4%", None),
                 (1, "01CallOverhead-4", "v1.0.0 sec/op", "0.2965", ns.clone()),
-                (1, "01CallOverhead-4", "v1.0.0 ±", "± 6%", None),
-                (1, "01CallOverhead-4", "v1.0.0 vs base", "-6.02% (p=0.001 n=30)", None),
+                (1, "01CallOverhead-4", "v1.0.0 sec/op ±", "± 6%", None),
+                (1, "01CallOverhead-4", "v1.0.0 sec/op vs base", "-6.02% (p=0.001 n=30)", None),
                 (2, "02TatErrorsOnly-4", "Benchmark", "02TatErrorsOnly-4", None),
                 (2, "02TatErrorsOnly-4", "v0.1.3 sec/op", "2.240", ns.clone()),
-                (2, "02TatErrorsOnly-4", "v0.1.3 ±", "± 0%", None),
+                (2, "02TatErrorsOnly-4", "v0.1.3 sec/op ±", "± 0%", None),
                 (2, "02TatErrorsOnly-4", "v1.0.0 sec/op", "2.241", ns.clone()),
-                (2, "02TatErrorsOnly-4", "v1.0.0 ±", "± 0%", None),
-                (2, "02TatErrorsOnly-4", "v1.0.0 vs base", "~ (p=0.706 n=30)", None),
+                (2, "02TatErrorsOnly-4", "v1.0.0 sec/op ±", "± 0%", None),
+                (2, "02TatErrorsOnly-4", "v1.0.0 sec/op vs base", "~ (p=0.706 n=30)", None),
                 (3, "geomean", "Benchmark", "geomean", None),
                 (3, "geomean", "v0.1.3 sec/op", "2.617", ns.clone()),
                 (3, "geomean", "v1.0.0 sec/op", "2.592", ns),
-                (3, "geomean", "v1.0.0 vs base", "-0.96%", None),
+                (3, "geomean", "v1.0.0 sec/op vs base", "-0.96%", None),
             ]
         );
         assert!(cells.iter().all(|c| c.is_name == (c.column == 0) && c.table == 0));
@@ -1721,8 +1746,8 @@ Parse-8   1.500k ± 0%    2.000T ± 0%   +0.50% (p=0.002 n=6)
         };
         assert_eq!(find(0, "Parse-8", "old.txt sec/op"), ("1.500", Some(Unit::Us)));
         assert_eq!(find(0, "Parse-8", "new.txt sec/op"), ("12.00", Some(Unit::Ms)));
-        assert_eq!(find(0, "Parse-8", "new.txt ±"), ("± ∞", None));
-        assert_eq!(find(0, "Parse-8", "new.txt vs base"), ("+799900.00% (p=0.002 n=6)", None));
+        assert_eq!(find(0, "Parse-8", "new.txt sec/op ±"), ("± ∞", None));
+        assert_eq!(find(0, "Parse-8", "new.txt sec/op vs base"), ("+799900.00% (p=0.002 n=6)", None));
         assert_eq!(find(0, "Slow-8", "old.txt sec/op"), ("2.000", Some(Unit::S)));
         assert_eq!(find(0, "Edited-8", "old.txt sec/op"), ("about 3 ns", None));
         assert_eq!(find(1, "Parse-8", "old.txt B/op"), ("1.500", Some(Unit::KiB)));
@@ -1749,6 +1774,26 @@ Parse-8   1.500k ± 0%    2.000T ± 0%   +0.50% (p=0.002 n=6)
             }
         }
     }
+    /// A benchmark that only the second file holds: benchstat leaves the base's cells blank
+    /// and prints the other file's under its own header, so its cells belong to that file's
+    /// columns by where they stand, not to the first columns by their order. The geometric
+    /// mean's row has both. (Written here in benchstat's layout: a file of one benchmark
+    /// compared with one of two.)
+    #[test]
+    fn a_blank_base_cell_leaves_the_row_s_values_under_their_own_file() {
+        let code = "               │ base.txt │              new.txt               │
+               │  sec/op  │   sec/op     vs base               │
+Parse-8         124.2µ ± 1%   131.3µ ± 7%  +5.68% (p=0.000 n=10)
+Decode-8                      131.5µ ± 0%
+geomean         124.2µ        131.4µ       +5.68%
+";
+        let cells = benchstat_cells(code).unwrap();
+        let row = |label: &str| -> Vec<(&str, &str)> { cells.iter().filter(|c| c.row_label == label && !c.is_name).map(|c| (c.column_label.as_str(), text(code, c))).collect() };
+        assert_eq!(row("Decode-8"), [("new.txt sec/op", "131.5"), ("new.txt sec/op ±", "± 0%")]);
+        assert_eq!(row("Parse-8").len(), 5);
+        assert_eq!(row("geomean"), [("base.txt sec/op", "124.2"), ("new.txt sec/op", "131.4"), ("new.txt sec/op vs base", "+5.68%")]);
+    }
+
     /// benchstat's layout before 2023: no bars, the unit after each value, the change under
     /// `delta`, and the geometric mean's row named by two words.
     #[test]
@@ -1769,20 +1814,20 @@ Parse-8         12.0 ± 0%      11.0 ± 0%      -8.33%  (p=0.000 n=6+6)
             [
                 (0, "CallOverhead-4", "Benchmark", "CallOverhead-4", None),
                 (0, "CallOverhead-4", "old time/op", "0.32ns", None),
-                (0, "CallOverhead-4", "old ±", "± 4%", None),
+                (0, "CallOverhead-4", "old time/op ±", "± 4%", None),
                 (0, "CallOverhead-4", "new time/op", "0.30ns", None),
-                (0, "CallOverhead-4", "new ±", "± 6%", None),
-                (0, "CallOverhead-4", "delta", "-6.02%  (p=0.001 n=30+30)", None),
+                (0, "CallOverhead-4", "new time/op ±", "± 6%", None),
+                (0, "CallOverhead-4", "time/op delta", "-6.02%  (p=0.001 n=30+30)", None),
                 (0, "[Geo mean]", "Benchmark", "[Geo mean]", None),
                 (0, "[Geo mean]", "old time/op", "2.62ns", None),
                 (0, "[Geo mean]", "new time/op", "2.59ns", None),
-                (0, "[Geo mean]", "delta", "-0.96%", None),
+                (0, "[Geo mean]", "time/op delta", "-0.96%", None),
                 (1, "Parse-8", "Benchmark", "Parse-8", None),
                 (1, "Parse-8", "old allocs/op", "12.0", allocs.clone()),
-                (1, "Parse-8", "old ±", "± 0%", None),
+                (1, "Parse-8", "old allocs/op ±", "± 0%", None),
                 (1, "Parse-8", "new allocs/op", "11.0", allocs),
-                (1, "Parse-8", "new ±", "± 0%", None),
-                (1, "Parse-8", "delta", "-8.33%  (p=0.000 n=6+6)", None),
+                (1, "Parse-8", "new allocs/op ±", "± 0%", None),
+                (1, "Parse-8", "allocs/op delta", "-8.33%  (p=0.000 n=6+6)", None),
             ]
         );
         assert_eq!(benchstat_cells("name  time/op\nParse-8  1.50µs ± 2%\n").map(|c| c.len()), Some(3));

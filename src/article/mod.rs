@@ -899,7 +899,7 @@ mod tests {
         assert_eq!(read(cell("SmallMapBenchmark.readShapeMap", "Score")), [(7.003, Some(Unit::Us))]);
         assert!(cell("BigMapBenchmark.putHashMap", "Benchmark").numbers.is_empty());
         assert_eq!(read(cell("B.sum (size = 1024)", "Score")), [(1283.859, Some(Unit::Other("ops/ms".into())))]);
-        assert_eq!(read(cell("B.sum:·gc.alloc.rate.norm (size = 1024)", "Error")), [(0.001, Some(Unit::Other("B/op".into())))]);
+        assert_eq!(read(cell("B.sum:·gc.alloc.rate.norm (size = 1024)", "Error")), [(0.001, Some(Unit::Bytes))]);
         assert!(a.sentences.iter().all(|s| s.cell.as_ref().is_none_or(|c| c.row == 0 || c.column_label != "(size)")), "a parameter names the row");
         assert_eq!(a.word_count, 1);
     }

@@ -45,9 +45,15 @@ pub enum Unit {
     Mb,
     Gb,
     Tb,
+    /// Bytes per second as benchstat writes Go's `MB/s` (`B/s`, with a binary prefix).
+    BPerS,
+    KbPerS,
     MbPerS,
     GbPerS,
     TbPerS,
+    KiBPerS,
+    MiBPerS,
+    GiBPerS,
     GflopPerS,
     TflopPerS,
     /// A currency written before the digits (`$1.2k`): `$`, `€`, `£` or `¥`.
@@ -151,7 +157,8 @@ impl Unit {
             "µs" | "μs" | "us" | "usec" | "microsecond" | "microseconds" | "us/op" | "µs/op" | "μs/op" => Unit::Us,
             "ms" | "msec" | "millisecond" | "milliseconds" | "ms/op" => Unit::Ms,
             "s" | "sec" | "secs" | "second" | "seconds" | "s/op" => Unit::S,
-            "B" | "bytes" => Unit::Bytes,
+            // Bytes per operation, as Go prints them (`B/op`), are bytes, as `ns/op` is a time.
+            "B" | "bytes" | "B/op" => Unit::Bytes,
             "KiB" => Unit::KiB,
             "MiB" => Unit::MiB,
             "GiB" => Unit::GiB,
@@ -159,6 +166,11 @@ impl Unit {
             "MB" => Unit::Mb,
             "GB" => Unit::Gb,
             "TB" => Unit::Tb,
+            "B/s" => Unit::BPerS,
+            "KB/s" | "kB/s" => Unit::KbPerS,
+            "KiB/s" => Unit::KiBPerS,
+            "MiB/s" => Unit::MiBPerS,
+            "GiB/s" => Unit::GiBPerS,
             "MB/s" => Unit::MbPerS,
             "GB/s" => Unit::GbPerS,
             "TB/s" => Unit::TbPerS,
@@ -205,6 +217,11 @@ impl Unit {
             Unit::Mb => "MB",
             Unit::Gb => "GB",
             Unit::Tb => "TB",
+            Unit::BPerS => "B/s",
+            Unit::KbPerS => "KB/s",
+            Unit::KiBPerS => "KiB/s",
+            Unit::MiBPerS => "MiB/s",
+            Unit::GiBPerS => "GiB/s",
             Unit::MbPerS => "MB/s",
             Unit::GbPerS => "GB/s",
             Unit::TbPerS => "TB/s",
@@ -213,6 +230,37 @@ impl Unit {
             Unit::Currency(c) => c,
             Unit::Other(s) => s,
         }
+    }
+
+    /// What the unit measures and how many of that kind's base unit it is (seconds, bytes,
+    /// bytes or FLOP per second), so that a value computed in one unit can be compared with one
+    /// quoted in another of its kind: microseconds with milliseconds, bytes with KiB, Go's
+    /// `MB/s` with benchstat's `MiB/s`. A percentage, a ratio, a currency and a free unit
+    /// convert to nothing but themselves.
+    pub fn scale(&self) -> Option<(Dimension, f64)> {
+        const KI: f64 = 1024.0;
+        Some(match self {
+            Unit::Ns | Unit::Us | Unit::Ms | Unit::S => (Dimension::Time, self.seconds()?),
+            Unit::Bytes => (Dimension::Bytes, 1.0),
+            Unit::KiB => (Dimension::Bytes, KI),
+            Unit::MiB => (Dimension::Bytes, KI * KI),
+            Unit::GiB => (Dimension::Bytes, KI * KI * KI),
+            Unit::Kb => (Dimension::Bytes, 1e3),
+            Unit::Mb => (Dimension::Bytes, 1e6),
+            Unit::Gb => (Dimension::Bytes, 1e9),
+            Unit::Tb => (Dimension::Bytes, 1e12),
+            Unit::BPerS => (Dimension::ByteRate, 1.0),
+            Unit::KbPerS => (Dimension::ByteRate, 1e3),
+            Unit::MbPerS => (Dimension::ByteRate, 1e6),
+            Unit::GbPerS => (Dimension::ByteRate, 1e9),
+            Unit::TbPerS => (Dimension::ByteRate, 1e12),
+            Unit::KiBPerS => (Dimension::ByteRate, KI),
+            Unit::MiBPerS => (Dimension::ByteRate, KI * KI),
+            Unit::GiBPerS => (Dimension::ByteRate, KI * KI * KI),
+            Unit::GflopPerS => (Dimension::FlopRate, 1e9),
+            Unit::TflopPerS => (Dimension::FlopRate, 1e12),
+            Unit::Percent | Unit::Times | Unit::Currency(_) | Unit::Other(_) => return None,
+        })
     }
 
     /// Seconds per unit for time units, so that a value computed in microseconds can be
@@ -226,6 +274,15 @@ impl Unit {
             _ => None,
         }
     }
+}
+
+/// What a unit measures ([`Unit::scale`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dimension {
+    Time,
+    Bytes,
+    ByteRate,
+    FlopRate,
 }
 
 /// The unit a table header or heading states in parentheses at its end: `TTFT (seconds)`,
@@ -448,15 +505,16 @@ impl Quoted {
     }
 }
 
-/// `value` in `from` expressed in `to`. Time units convert; a value or a quote without a unit,
-/// and two equal units, stay as they are; any other pair cannot be compared, and the error
-/// says so. A free unit (`tokens/s`) therefore never converts to a time.
+/// `value` in `from` expressed in `to`. Units of one kind convert ([`Unit::scale`]: times,
+/// byte counts, byte rates, FLOP rates); a value or a quote without a unit, and two equal
+/// units, stay as they are; any other pair cannot be compared, and the error says so. A free
+/// unit (`tokens/s`) therefore never converts to a time.
 pub fn convert(value: f64, from: Option<&Unit>, to: Option<&Unit>) -> Result<f64, String> {
     match (from, to) {
         (None, _) | (_, None) => Ok(value),
         (Some(a), Some(b)) if a == b => Ok(value),
-        (Some(a), Some(b)) => match (a.seconds(), b.seconds()) {
-            (Some(x), Some(y)) => Ok(value * x / y),
+        (Some(a), Some(b)) => match (a.scale(), b.scale()) {
+            (Some((da, x)), Some((db, y))) if da == db => Ok(value * x / y),
             _ => Err(format!("the evidence is in {}, the sentence quotes {}, and the one does not convert to the other", a.symbol(), b.symbol())),
         },
     }
@@ -756,6 +814,22 @@ fn is_part_of_name(text: &str, start: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn units_of_one_kind_convert_and_others_do_not() {
+        let close = |v: Result<f64, String>, want: f64| assert!(v.as_ref().is_ok_and(|v| (v - want).abs() < 1e-9 * want.abs().max(1.0)), "{v:?} against {want}");
+        close(convert(59907.0, Some(&Unit::Bytes), Some(&Unit::KiB)), 59907.0 / 1024.0);
+        close(convert(2.0, Some(&Unit::MiB), Some(&Unit::Mb)), 2.097152);
+        // Go's `MB/s` against benchstat's `MiB/s`: 322.2 MB/s is 307.3 MiB/s.
+        close(convert(322.2, Some(&Unit::MbPerS), Some(&Unit::MiBPerS)), 322.2e6 / 1048576.0);
+        close(convert(1.5, Some(&Unit::Ms), Some(&Unit::Us)), 1500.0);
+        assert!(convert(1.0, Some(&Unit::Bytes), Some(&Unit::S)).is_err());
+        assert!(convert(1.0, Some(&Unit::MbPerS), Some(&Unit::Mb)).is_err(), "a rate is no amount");
+        assert!(convert(1.0, Some(&Unit::GflopPerS), Some(&Unit::GbPerS)).is_err());
+        assert!(convert(1.0, Some(&Unit::Other("tokens/s".into())), Some(&Unit::BPerS)).is_err());
+        assert_eq!(Unit::declared("B/op"), Ok(Unit::Bytes), "Go's bytes per operation are bytes");
+        assert_eq!(Unit::declared("MiB/s"), Ok(Unit::MiBPerS));
+    }
     use super::*;
 
     fn texts(s: &str) -> Vec<String> {
@@ -1156,8 +1230,8 @@ mod tests {
     }
 
     /// JMH's and Go's times per operation quoted in prose are times: `12.3 ns/op` converts to
-    /// and from `0.0123 µs`, and `1.2 µs/op` is 1200 ns; a rate per operation or a throughput
-    /// stays a free unit.
+    /// and from `0.0123 µs`, and `1.2 µs/op` is 1200 ns; their bytes per operation are bytes,
+    /// which convert to KiB; a rate per operation or a throughput stays a free unit.
     #[test]
     fn a_time_per_operation_is_a_time() {
         let quoted = |t: &str| parse_one(t).unwrap().unit;
@@ -1166,7 +1240,7 @@ mod tests {
         assert_eq!(quoted("1.2 us/op"), Some(Unit::Us));
         assert_eq!(quoted("3 ms/op"), Some(Unit::Ms));
         assert_eq!(quoted("0.5 s/op"), Some(Unit::S));
-        assert_eq!(quoted("24.000 B/op"), Some(Unit::Other("B/op".into())));
+        assert_eq!(quoted("24.000 B/op"), Some(Unit::Bytes));
         assert_eq!(quoted("1283.859 ops/ms"), Some(Unit::Other("ops/ms".into())));
         assert!((convert(1234.0, Some(&Unit::Ns), quoted("1.2 µs/op").as_ref()).unwrap() - 1.234).abs() < 1e-12);
         assert_eq!(unit_in_label("Score (ns/op)"), Some(Unit::Ns));

@@ -61,6 +61,8 @@ pub(crate) struct Spec {
     pub field: Spanned<String>,
     pub statistic: Spanned<String>,
     pub faster: String,
+    /// One name or a list: `slower = "b"` orders one pair, as `faster = "a"` names one side.
+    #[serde(deserialize_with = "one_or_more")]
     pub slower: Vec<String>,
     /// The cases to order in, values of `case_field`; none means one ordering over every record
     /// `select` picks (see [`Self::cases`]).
@@ -109,6 +111,20 @@ fn shown(v: f64) -> String {
 /// ordering of a check without cases.
 pub(crate) fn in_case(case: &str, what: &str) -> String {
     if case.is_empty() { what.to_string() } else { format!("{case}: {what}") }
+}
+
+/// A string, or a list of them: what `slower` takes.
+fn one_or_more<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMore {
+        One(String),
+        More(Vec<String>),
+    }
+    Ok(match OneOrMore::deserialize(d).map_err(|_| serde::de::Error::custom("`slower` is a name or a list of names, as `slower = \"b\"` or `slower = [\"b\", \"c\"]`"))? {
+        OneOrMore::One(name) => vec![name],
+        OneOrMore::More(names) => names,
+    })
 }
 
 impl Spec {
@@ -310,6 +326,16 @@ mod tests {
         let obs = f.observe(&check_toml(&check("[\"a\"]", ""))).unwrap();
         assert!(obs.problems.is_empty());
         assert_eq!(obs.value, Some(2.0));
+    }
+
+    /// `slower` takes one name as `faster` does, or a list; anything else is refused at its key.
+    #[test]
+    fn slower_is_one_name_or_a_list() {
+        let f = Fixture::new(&[("s.jsonl", SAMPLES)]);
+        let one = check("[\"a\"]", "").replace("slower = [\"s\"]", "slower = \"s\"");
+        assert_eq!(f.observe(&check_toml(&one)).unwrap().value, Some(2.0));
+        let wrong = check("[\"a\"]", "").replace("slower = [\"s\"]", "slower = 3");
+        assert!(parse_error(&wrong).contains("`slower` is a name or a list of names"), "{}", parse_error(&wrong));
     }
 
     #[test]

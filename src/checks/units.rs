@@ -20,6 +20,13 @@ pub(crate) fn of_field(fields: &FieldUnits, field: &str) -> Option<Unit> {
 /// `request_output_throughput_token_per_s`) ends like a time but is not one, so `_per_s`,
 /// `_per_sec` and `_per_second` declare no unit.
 pub(crate) fn from_suffix(field: &str) -> Option<Unit> {
+    // The go-bench reader's names for Go's `B/op` and `MB/s`, and byte counts named so.
+    if field == "bytes" || field.ends_with("_bytes") || field == "bytes_per_op" {
+        return Some(Unit::Bytes);
+    }
+    if field == "mb_per_s" || field.ends_with("_mb_per_s") {
+        return Some(Unit::MbPerS);
+    }
     if ["_per_s", "_per_sec", "_per_second"].iter().any(|rate| field.ends_with(rate)) {
         return None;
     }
@@ -39,6 +46,14 @@ mod tests {
         assert_eq!(from_suffix("gap_ms"), Some(Unit::Ms));
         assert_eq!(from_suffix("host_us"), Some(Unit::Us));
         assert_eq!(from_suffix("gap_ns"), Some(Unit::Ns));
+    }
+
+    #[test]
+    fn go_s_bytes_and_byte_rates_have_their_units() {
+        assert_eq!(from_suffix("bytes_per_op"), Some(Unit::Bytes));
+        assert_eq!(from_suffix("peak_bytes"), Some(Unit::Bytes));
+        assert_eq!(from_suffix("mb_per_s"), Some(Unit::MbPerS));
+        assert_eq!(from_suffix("allocs_per_op"), None);
     }
 
     #[test]

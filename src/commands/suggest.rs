@@ -19,6 +19,11 @@
 //! but hyperfine's spread of the ratio of two means, whose ratio reproduces the ratio beside
 //! it, as an `arith` over the two means and their standard deviations.
 //!
+//! **benchstat's table.** A cell of benchstat's comparison that is no one sample's statistic
+//! (an interval, a p-value, the counts, a change, the `geomean` row) is not searched for but read
+//! by where it stands ([`benchstat`]): the computation benchstat made there is its only
+//! candidate, kept where it reproduces the quote.
+//!
 //! **How it ranks.** A candidate must reproduce the number by the audit's own matching rule, in
 //! a unit that converts to the quoted one. Candidates are then scored by what the text says
 //! around the number: a statistic it names (a column `Median`, `P99`, `mean`; `requests` or
@@ -46,6 +51,8 @@ use crate::paths::Kind;
 use crate::registry::Registry;
 use crate::stats::{Samples, Statistic, slope_through_origin};
 use crate::workspace::Workspace;
+
+mod benchstat;
 
 /// What `suggest` found for every registry of the workspace.
 pub(crate) struct Suggestions {
@@ -99,6 +106,25 @@ pub(crate) enum Binding {
     /// `Relative`): the ratio times the two relative standard deviations combined as if
     /// independent. Each side is the mean; its standard deviation is the same query's `stdev`.
     RatioSpread(StatRef, StatRef),
+    /// benchstat's p-value: the two-sided Mann-Whitney U test of `base`'s samples against
+    /// `new`'s (a `utest` check; each side's `statistic` is not written).
+    UTest {
+        base: StatRef,
+        new: StatRef,
+    },
+    /// The change from `base` to `new` in percent, `(new / base - 1) * 100`; with several
+    /// statistics a side, of their geometric means (benchstat's `geomean` row).
+    Change {
+        new: Vec<StatRef>,
+        base: Vec<StatRef>,
+    },
+    /// The geometric mean of several statistics, in `unit` (benchstat's `geomean` row).
+    Geomean {
+        of: Vec<StatRef>,
+        unit: Option<String>,
+    },
+    /// One count that two files share (benchstat's `n=30`): a check of each.
+    Counts(StatRef, StatRef),
 }
 
 /// A `stat` query: the keys a registry writes.
@@ -142,28 +168,33 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             if !seen.insert((u.sentence_index, number.key())) {
                 continue;
             }
-            wanted.push((u, sentence, number));
+            wanted.push((u, sentence, number, benchstat::place(article, sentence, number)));
         }
         let mut singles: Vec<Vec<Candidate>> = Vec::new();
-        for (_, sentence, number) in &wanted {
+        for (_, sentence, number, placed) in &wanted {
             // Ranked now, so that the statistic a ratio prefers is the one that ranks first for
-            // its neighbours, not the one nearest their quoted value.
-            let mut cands = single_candidates(&sources, &loaded.registry, article, sentence, number);
+            // its neighbours, not the one nearest their quoted value. A cell of benchstat's
+            // table that is no one sample's statistic is read by its place alone.
+            let mut cands = match placed {
+                Some(placed) => benchstat::candidates(&sources, &loaded.registry, placed, sentence, number),
+                None => single_candidates(&sources, &loaded.registry, article, sentence, number),
+            };
             rank(&mut cands);
             singles.push(cands);
         }
         let mut top_stat: BTreeMap<Neighbours, Statistic> = BTreeMap::new();
-        for ((_, sentence, _), cands) in wanted.iter().zip(&singles) {
+        for ((_, sentence, _, _), cands) in wanted.iter().zip(&singles) {
             // A slope is no statistic a ratio of two selections can be taken in.
             if let Some(Candidate { binding: Binding::Stat(StatRef { statistic: Measure::Statistic(statistic), .. }), .. }) = cands.first() {
                 top_stat.entry(Neighbours::of(sentence)).or_insert(*statistic);
             }
         }
-        for ((u, sentence, number), mut cands) in wanted.into_iter().zip(singles) {
+        for ((u, sentence, number, placed), mut cands) in wanted.into_iter().zip(singles) {
             let preferred = top_stat.get(&Neighbours::of(sentence)).copied();
             // The spread written after a ratio is no ratio of two statistics, though it sits in
             // a ratio's column: it is tried as that ratio's spread instead.
             match spread_of_a_ratio(sentence, number) {
+                _ if placed.is_some() => {}
                 Some(ratio) => cands.extend(ratio_spread_candidates(&sources, sentence, number, &ratio)),
                 None => cands.extend(ratio_candidates(&sources, article, sentence, number, preferred)),
             }
@@ -247,6 +278,9 @@ struct Source {
     format: Format,
     tokens: BTreeSet<String>,
     selections: Vec<Selection>,
+    /// The one benchmark every record names, by the format's name field, where they all name
+    /// the same (a file of one benchmark gives no selection by name: it would be all records).
+    only_name: Option<String>,
 }
 
 struct Selection {
@@ -434,7 +468,12 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
     }
     let stem = path.strip_prefix("evidence/").unwrap_or(path);
     let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
-    Source { path: path.to_string(), format, tokens: words(stem), selections }
+    let only_name = name_field(format).and_then(|field| {
+        let mut names = all.iter().map(|r| jsonl.get(r, field).and_then(|v| jsonl.str(v).map(str::to_string)));
+        let first = names.next()??;
+        names.all(|n| n.as_deref() == Some(first.as_str())).then_some(first)
+    });
+    Source { path: path.to_string(), format, tokens: words(stem), selections, only_name }
 }
 
 /// The slope of `batch_time_ns` over `iters` through the origin, where `records` are
@@ -715,7 +754,7 @@ fn picks_another_row(row: Option<&RowName>, sel: &Selection) -> bool {
 /// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`).
 fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
-    if !quoted_as_ratio(sentence, &quoted) {
+    if !quoted_as_ratio(sentence, number, &quoted) {
         return vec![];
     }
     let _ = article;
@@ -813,7 +852,7 @@ fn spread_of_a_ratio(sentence: &Sentence, number: &Number) -> Option<Quoted> {
         return None;
     }
     let quoted = quotable(value)?;
-    quoted_as_ratio(sentence, &quoted).then_some(quoted)
+    quoted_as_ratio(sentence, value, &quoted).then_some(quoted)
 }
 
 /// hyperfine's spread of a ratio of two means, as it computes the `Relative` column's:
@@ -854,10 +893,15 @@ fn ratio_spread_candidates(sources: &[Source], sentence: &Sentence, number: &Num
 /// in a table column whose header names a ratio. hyperfine's `--export-markdown` writes its
 /// speed-ups that way, `1.33 ± 0.09` under `Relative`, and a bare number elsewhere is a count
 /// or a score as often as a ratio, so the header has to say so.
-fn quoted_as_ratio(sentence: &Sentence, quoted: &Quoted) -> bool {
+fn quoted_as_ratio(sentence: &Sentence, number: &Number, quoted: &Quoted) -> bool {
+    // Prose writes a ratio in words as often as with `×`: `4 times as long`, `a 3-fold speed-up`.
+    let after = sentence.text.get(number.span.end..).unwrap_or_default().to_lowercase();
+    let after = after.trim_start().trim_start_matches('-');
+    let in_words = matches!(after.split(|c: char| !c.is_alphabetic()).next(), Some("times" | "fold"));
     match &quoted.unit {
         Some(Unit::Times) => true,
         Some(_) => false,
+        None if in_words => true,
         None => sentence.cell.as_ref().is_some_and(|cell| {
             let names_a_ratio = |word: &str| ["relative", "ratio", "speedup", "speed-up", "slowdown"].contains(&word.to_lowercase().as_str());
             cell.column > 0 && cell.column_label.split(|c: char| !(c.is_alphanumeric() || c == '-')).any(names_a_ratio)
@@ -884,10 +928,9 @@ fn fits(quoted: &Quoted, value: f64, unit: &SeriesUnit) -> Option<f64> {
     let converted = match (&quoted.unit, unit) {
         (Some(Unit::Other(u)), SeriesUnit::PerSecond) if u.ends_with("/s") || u.ends_with("/sec") => value,
         (_, SeriesUnit::PerSecond) => return None,
-        (Some(q), SeriesUnit::Plain(Some(f))) if q.seconds().is_some() => value * f.seconds()? / q.seconds()?,
         (Some(q), SeriesUnit::Plain(None)) if q.seconds().is_some() => return None,
-        (Some(q), SeriesUnit::Plain(Some(f))) if q == f => value,
-        (Some(_), SeriesUnit::Plain(Some(_))) => return None,
+        // Within one kind of unit (times, bytes, byte rates) as the checks convert.
+        (Some(q), SeriesUnit::Plain(Some(f))) => crate::article::numbers::convert(value, Some(f), Some(q)).ok()?,
         (Some(_), SeriesUnit::Plain(None)) => value,
         (None, SeriesUnit::Plain(None)) => value,
         (None, SeriesUnit::Plain(Some(_))) => return None,

@@ -96,7 +96,61 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
                 let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(&s).join(", "));
             }
         }
+        Binding::UTest { base, new } => {
+            let _ = writeln!(out, "  kind = \"utest\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            let _ = writeln!(out, "  base = {{ {} }}", query_lines(base).join(", "));
+            let _ = writeln!(out, "  new = {{ {} }}", query_lines(new).join(", "));
+        }
+        Binding::Change { new, base } => {
+            let _ = writeln!(out, "  kind = \"arith\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            let _ = writeln!(out, "  unit = \"%\"");
+            let (expr, vars) = change_expr(new, base);
+            let _ = writeln!(out, "  expr = {}", quoted(&expr));
+            for (name, s) in vars {
+                let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(s).join(", "));
+            }
+        }
+        Binding::Geomean { of, unit } => {
+            let _ = writeln!(out, "  kind = \"arith\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            if let Some(unit) = unit {
+                let _ = writeln!(out, "  unit = {}", quoted(unit));
+            }
+            let names: Vec<String> = (1..=of.len()).map(|k| format!("m{k}")).collect();
+            let logs: Vec<String> = names.iter().map(|m| format!("ln({m})")).collect();
+            let _ = writeln!(out, "  expr = {}", quoted(&format!("exp(({}) / {})", logs.join(" + "), of.len())));
+            for (name, s) in names.iter().zip(of) {
+                let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(s).join(", "));
+            }
+        }
+        Binding::Counts(a, b) => {
+            for (k, s) in [a, b].into_iter().enumerate() {
+                if k > 0 {
+                    let _ = writeln!(out, "\n  [[claim.check]]");
+                }
+                let _ = writeln!(out, "  kind = \"stat\"");
+                let _ = writeln!(out, "  number = {}", quoted(&n.number));
+                for line in stat_lines(s) {
+                    let _ = writeln!(out, "  {line}");
+                }
+            }
+        }
     }
+}
+
+/// The expression of a change in percent and its variables: `(new / old - 1) * 100` for one
+/// statistic a side, and for several benchstat's geometric mean of the ratios, written as a
+/// product of ratios so that no product of many times overflows.
+fn change_expr<'a>(new: &'a [StatRef], base: &'a [StatRef]) -> (String, Vec<(String, &'a StatRef)>) {
+    if let ([n], [o]) = (new, base) {
+        return ("(new / old - 1) * 100".into(), vec![("new".into(), n), ("old".into(), o)]);
+    }
+    let ratios: Vec<String> = (1..=new.len()).map(|k| format!("n{k} / o{k}")).collect();
+    let expr = format!("({}) ^ (1 / {}) * 100 - 100", ratios.join(" * "), new.len());
+    let vars = new.iter().enumerate().flat_map(|(k, n)| [(format!("n{}", k + 1), n), (format!("o{}", k + 1), &base[k])]).collect();
+    (expr, vars)
 }
 
 /// hyperfine's spread of the ratio `a / b` of two means, over the variables `a`, `b` and their
@@ -105,6 +159,18 @@ const RATIO_SPREAD: &str = "a / b * sqrt((a_sd / a) ^ 2 + (b_sd / b) ^ 2)";
 
 /// The keys of a `stat` query, one `key = value` each.
 fn stat_lines(s: &StatRef) -> Vec<String> {
+    let mut lines = query_lines(s);
+    lines.push(format!("statistic = {}", quoted(&s.statistic.to_string())));
+    match &s.statistic {
+        Measure::Slope { per } => lines.push(format!("per = {}", quoted(per))),
+        Measure::MedianCi { confidence } if *confidence != crate::checks::stat::DEFAULT_CONFIDENCE => lines.push(format!("confidence = {confidence}")),
+        Measure::MedianCi { .. } | Measure::JmhError | Measure::Statistic(_) => {}
+    }
+    lines
+}
+
+/// The keys that pick the records and the field, without a statistic: a `utest` side.
+fn query_lines(s: &StatRef) -> Vec<String> {
     let mut lines = vec![format!("samples = {}", quoted(&s.samples)), format!("format = {}", quoted(s.format.name()))];
     lines.push(match &s.select {
         Some((k, v)) => format!("select = {{ {} = {} }}", key(k), quoted(v)),
@@ -117,12 +183,6 @@ fn stat_lines(s: &StatRef) -> Vec<String> {
         lines.push(format!("derive = {{ {} = {} }}", key(name), quoted(expr)));
     }
     lines.push(format!("field = {}", quoted(&s.field)));
-    lines.push(format!("statistic = {}", quoted(&s.statistic.to_string())));
-    match &s.statistic {
-        Measure::Slope { per } => lines.push(format!("per = {}", quoted(per))),
-        Measure::MedianCi { confidence } if *confidence != crate::checks::stat::DEFAULT_CONFIDENCE => lines.push(format!("confidence = {confidence}")),
-        Measure::MedianCi { .. } | Measure::JmhError | Measure::Statistic(_) => {}
-    }
     lines
 }
 
@@ -132,7 +192,21 @@ fn describe(b: &Binding) -> String {
         Binding::Stat(s) => stat_words(s),
         Binding::Ratio(a, b) => format!("{} over {}", stat_words(a), stat_words(b)),
         Binding::RatioSpread(a, b) => format!("hyperfine's spread of the ratio of {} over {}", stat_words(a), stat_words(b)),
+        Binding::UTest { base, new } => format!("benchstat's U test p-value of {} (base) against {}", records_words(base, &base.field), records_words(new, &new.field)),
+        Binding::Change { new, base } => match (new.as_slice(), base.as_slice()) {
+            ([n], [o]) => format!("the change in % from {} to {}", stat_words(o), stat_words(n)),
+            _ => format!("the change in % of the geometric mean of {} medians from {} to {}", new.len(), files_words(base), files_words(new)),
+        },
+        Binding::Geomean { of, .. } => format!("the geometric mean of {} medians of {}", of.len(), files_words(of)),
+        Binding::Counts(a, b) => format!("{} and {}", stat_words(a), stat_words(b)),
     }
+}
+
+/// The field and files of several statistics, for a geometric mean: `time_ns of evidence/new`.
+fn files_words(of: &[StatRef]) -> String {
+    let mut files: Vec<&str> = of.iter().map(|s| s.samples.as_str()).collect();
+    files.dedup();
+    format!("{} in {}", of.first().map_or("", |s| s.field.as_str()), files.join(", "))
 }
 
 fn stat_words(s: &StatRef) -> String {
@@ -146,7 +220,12 @@ fn stat_words(s: &StatRef) -> String {
         Measure::MedianCi { confidence } => format!("median-ci {field} (benchstat's {} % interval of the median, its wider side in %)", confidence * 100.0),
         Measure::JmhError => format!("JMH's error of the mean of {field}"),
     };
-    let mut text = format!("{measured} of {} records of {}", s.n, s.samples);
+    records_words(s, &measured)
+}
+
+/// `what` of the records a query picks: `median time_ns of 30 records of evidence/v1 with …`.
+fn records_words(s: &StatRef, what: &str) -> String {
+    let mut text = format!("{what} of {} records of {}", s.n, s.samples);
     if let Some((k, v)) = &s.select {
         let _ = write!(text, " with {k} = \"{v}\"");
     }

@@ -13,7 +13,7 @@
 //! | field | meaning |
 //! |---|---|
 //! | `name` | the benchmark's name without the `-N` GOMAXPROCS suffix (`BenchmarkDecode/size=1k`) |
-//! | `procs` | the suffix's number, GOMAXPROCS (absent where the name has no suffix, as at GOMAXPROCS 1) |
+//! | `procs` | the suffix's number, GOMAXPROCS; 1 where the name has none, which is where Go writes none (`testing`'s `benchmarkName` appends `-N` only when GOMAXPROCS is not 1) |
 //! | `iterations` | the iterations the line's values are the mean of |
 //! | `sample` | the line's index among the lines of the same benchmark as printed (name and suffix), from 0 |
 //! | `time_ns` | `ns/op`: the time of one iteration, ns |
@@ -255,12 +255,13 @@ pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
         let printed = &line[result.printed.clone()];
         let sample = samples.entry(printed).or_insert(0);
         let mut fields: Vec<(String, FieldValue<'_>)> = vec![("name".into(), FieldValue::Str(&line[result.name.clone()]))];
-        if let Some(procs) = &result.procs {
-            let Ok(n) = line[procs.clone()].parse::<i64>() else {
-                return Err(src.error(base + procs.start..base + procs.end, format!("the GOMAXPROCS suffix `-{}` is too large", &line[procs.clone()]), "not a count"));
-            };
-            fields.push(("procs".into(), FieldValue::Int(n)));
-        }
+        let procs = match &result.procs {
+            Some(procs) => line[procs.clone()]
+                .parse::<i64>()
+                .map_err(|_| src.error(base + procs.start..base + procs.end, format!("the GOMAXPROCS suffix `-{}` is too large", &line[procs.clone()]), "not a count"))?,
+            None => 1,
+        };
+        fields.push(("procs".into(), FieldValue::Int(procs)));
         // `result_line` has checked that the count reads as an i64.
         fields.push(("iterations".into(), FieldValue::Int(line[result.iterations.clone()].parse().unwrap_or_default())));
         fields.push(("sample".into(), FieldValue::Int(*sample)));
@@ -409,8 +410,8 @@ ok  \tb\t1.2s\n";
         let j = &t.jsonl;
         assert_eq!(j.records.iter().map(|r| r.line).collect::<Vec<_>>(), [10, 11, 15]);
         let [a, b, c] = [&j.records[0], &j.records[1], &j.records[2]];
-        // `size-1k` ends in letters: no suffix, no `procs`.
-        assert_eq!((j.text_of(j.get(a, "name")), j.get(a, "procs")), ("BenchmarkX/size-1k".to_string(), None));
+        // `size-1k` ends in letters: no suffix, so Go ran it at GOMAXPROCS 1.
+        assert_eq!((j.text_of(j.get(a, "name")), j.get(a, "procs")), ("BenchmarkX/size-1k".to_string(), Some(Scalar::Int(1))));
         assert_eq!((j.text_of(j.get(b, "name")), j.get(b, "procs")), ("BenchmarkX/size-1k".to_string(), Some(Scalar::Int(4))));
         assert_eq!([a, b, c].map(|r| j.get(r, "sample")), [Some(Scalar::Int(0)), Some(Scalar::Int(0)), Some(Scalar::Int(1))]);
         assert_eq!(j.get(a, "l1_miss_ns_per_op"), Some(Scalar::Float(3.5)));

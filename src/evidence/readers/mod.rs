@@ -241,6 +241,14 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
     }
     let src = Source::new(rel_path, text);
     let first_char = text.trim_start_matches('\u{feff}').trim_start().chars().next();
+    // An empty file is no format at all: most often a harness's output cut short or a
+    // redirection that wrote nothing, which is better said plainly than as an unknown format.
+    if first_char.is_none() {
+        let what = if text.is_empty() { "this file is empty" } else { "this file holds only white space" };
+        return Err(src
+            .error(0..text.len(), format!("{what}: there are no records to read"), "no content")
+            .with_note("write the harness's output into it again, or point the check at another file"));
+    }
     match tree::parse(text) {
         Ok(doc) => {
             let format = classify(&doc, text).ok_or_else(|| {
@@ -563,6 +571,11 @@ mod tests {
         assert!(err.message.contains("cannot tell which format"), "{}", err.message);
         let err = read_text("a.txt", "hello\n", None).unwrap_err();
         assert!(err.message.contains("cannot tell the format"), "{}", err.message);
+        // An empty file says so, rather than that its format is unknown.
+        let err = read_text("a.txt", "", None).unwrap_err();
+        assert!(err.message.contains("this file is empty"), "{}", err.message);
+        let err = read_text("bench.out", " \n\n", None).unwrap_err();
+        assert!(err.message.contains("this file holds only white space"), "{}", err.message);
     }
 
     #[test]
