@@ -808,3 +808,32 @@ fn a_ratio_in_words_is_proposed_as_a_ratio() {
         assert_eq!((name("a"), name("b")), ("BenchmarkSum/n=1024".to_string(), "BenchmarkSum/n=64".to_string()), "{phrase}: {out}");
     }
 }
+
+/// A percentage of change in prose, against tattle's two raw outputs (examples/tattle-benchstat,
+/// MIT): the call overhead's median went from 0.3155 ns to 0.2965 ns, a change of −6.02 %, which
+/// prose writes signed or as `6.02% lower`. Each is proposed first as that change of the two
+/// medians, from the base's file to the new one's; the unsigned one as a reduction. Pasted,
+/// each check holds.
+#[test]
+fn a_percentage_of_change_in_prose_is_proposed_as_the_change_of_two_statistics() {
+    for (sentence, expr) in [
+        ("From v0.1.3 to v1.0.0 the call overhead changed by -6.02%.", "(new / old - 1) * 100"),
+        ("In v1.0.0 the call overhead is 6.02% lower than in v0.1.3.", "(1 - new / old) * 100"),
+    ] {
+        let article = format!("# Overhead\n\n{sentence}\n");
+        let (dir, out) = suggested_over(&article, |root| {
+            for file in ["v0.1.3", "v1.0.0"] {
+                std::fs::copy(Path::new("examples/tattle-benchstat/evidence").join(file), root.join("evidence").join(file)).unwrap();
+            }
+        });
+        let proposed: toml::Table = toml::from_str(&out).unwrap();
+        let claim = proposed["claim"].as_array().unwrap().iter().find(|c| c["check"][0]["number"].as_str().is_some_and(|n| n.contains("6.02"))).unwrap_or_else(|| panic!("{out}"));
+        let check = claim["check"][0].as_table().unwrap();
+        assert_eq!((check["kind"].as_str(), check["expr"].as_str(), check["unit"].as_str()), (Some("arith"), Some(expr), Some("%")), "{sentence}: {out}");
+        let side = |v: &str| (check["vars"][v]["samples"].as_str().unwrap().to_string(), check["vars"][v]["select"]["name"].as_str().unwrap().to_string());
+        assert_eq!(side("new"), ("evidence/v1.0.0".to_string(), "Benchmark01CallOverhead".to_string()), "{sentence}: {out}");
+        assert_eq!(side("old"), ("evidence/v0.1.3".to_string(), "Benchmark01CallOverhead".to_string()), "{sentence}: {out}");
+        let (_, stdout) = paste_and_audit(dir.path(), &out);
+        assert!(stdout.contains("0 failed"), "{stdout}");
+    }
+}

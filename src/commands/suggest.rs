@@ -112,11 +112,13 @@ pub(crate) enum Binding {
         base: StatRef,
         new: StatRef,
     },
-    /// The change from `base` to `new` in percent, `(new / base - 1) * 100`; with several
-    /// statistics a side, of their geometric means (benchstat's `geomean` row).
+    /// The change from `base` to `new` in percent, `(new / base - 1) * 100`, or where `less`
+    /// the reduction `(1 - new / base) * 100` (`57 % fewer bytes`); with several statistics a
+    /// side, of their geometric means (benchstat's `geomean` row).
     Change {
         new: Vec<StatRef>,
         base: Vec<StatRef>,
+        less: bool,
     },
     /// The geometric mean of several statistics, in `unit` (benchstat's `geomean` row).
     Geomean {
@@ -196,7 +198,10 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             match spread_of_a_ratio(sentence, number) {
                 _ if placed.is_some() => {}
                 Some(ratio) => cands.extend(ratio_spread_candidates(&sources, sentence, number, &ratio)),
-                None => cands.extend(ratio_candidates(&sources, article, sentence, number, preferred)),
+                None => {
+                    cands.extend(ratio_candidates(&sources, article, sentence, number, preferred));
+                    cands.extend(change_candidates(&sources, sentence, number, preferred));
+                }
             }
             rank(&mut cands);
             let tied = cands.first().map_or(0, |best| cands.iter().take_while(|c| (c.score - best.score).abs() < 1e-9).count());
@@ -800,6 +805,84 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
                         score += 1.0;
                     }
                     let binding = Binding::Ratio(stat_ref(source, sel_a, a, statistic), stat_ref(source, sel_b, b, statistic));
+                    out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
+                }
+            }
+        }
+    }
+    by_distance(out)
+}
+
+/// Words that say a percentage is a change between two measurements.
+const CHANGE_WORDS: [&str; 22] = [
+    "faster", "slower", "less", "more", "fewer", "lower", "higher", "reduc", "increas", "decreas", "drop", "improv", "regress", "change", "grew", "fell", "saving", "save", "cut",
+    "vs", "than", "longer",
+];
+
+/// Changes in percent between two statistics that reproduce a percentage quoted as one: signed
+/// (`-57.48%`, `+5.68%`), the new side's over the base's less one; or unsigned beside words of
+/// change (`5.68% slower`, `57.48% fewer bytes`), that or its reduction, one less the ratio.
+/// The two sides are one field of two benchmarks of a file (selected by the field the harness
+/// names them by), or of one benchmark in two files (a run before and after). Every field may
+/// change, not only times: a change of `B/op` or `allocs/op` is quoted as often.
+fn change_candidates(sources: &[Source], sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number) else { return vec![] };
+    if quoted.unit != Some(Unit::Percent) {
+        return vec![];
+    }
+    let signed = number.text.starts_with(['+', '-', '−']);
+    let text = sentence.text.to_lowercase();
+    if !signed && !CHANGE_WORDS.iter().any(|w| text.split(|c: char| !c.is_alphanumeric()).any(|word| word.starts_with(w))) {
+        return vec![];
+    }
+    let context = context_words(sentence, number);
+    // Each benchmark's series: its file, selection and field, and the benchmark's name. A file
+    // of one benchmark has no selection by name (it would be all records): all its records are
+    // that benchmark.
+    let named: Vec<(&Source, &Selection, &Series, &str)> = sources
+        .iter()
+        .flat_map(|source| {
+            let field = name_field(source.format);
+            source.selections.iter().filter(|sel| sel.filter.is_none()).flat_map(move |sel| {
+                let name = match &sel.select {
+                    Some((f, v)) if Some(f.as_str()) == field => Some(v.as_str()),
+                    Some(_) => None,
+                    None => source.only_name.as_deref(),
+                };
+                name.into_iter().flat_map(move |name| sel.series.iter().filter(|s| s.derive.is_none()).map(move |s| (source, sel, s, name)))
+            })
+        })
+        .collect();
+    // The query of one side, naming its benchmark even where the file holds it alone.
+    let side = |source: &Source, sel: &Selection, s: &Series, name: &str, statistic| {
+        let select = sel.select.clone().or_else(|| name_field(source.format).map(|f| (f.to_string(), name.to_string())));
+        StatRef { select, ..stat_ref(source, sel, s, statistic) }
+    };
+    let mut out = Vec::new();
+    for (i, &(sa, sel_a, a, name_a)) in named.iter().enumerate() {
+        for (j, &(sb, sel_b, b, name_b)) in named.iter().enumerate() {
+            let same_file = std::ptr::eq(sa, sb);
+            // Two benchmarks of one file, or one benchmark in two files.
+            if i == j || a.field != b.field || same_file == (name_a == name_b) {
+                continue;
+            }
+            for statistic in RATIO_STATISTICS {
+                let (va, vb) = (a.samples.statistic(statistic), b.samples.statistic(statistic));
+                if vb == 0.0 || !va.is_finite() || !vb.is_finite() {
+                    continue;
+                }
+                let ratio = va / vb;
+                let forms: &[bool] = if signed { &[false] } else { &[false, true] };
+                for &less in forms {
+                    let value = if less { (1.0 - ratio) * 100.0 } else { (ratio - 1.0) * 100.0 };
+                    if (!signed && value <= 0.0) || !quoted.matches(value, None) {
+                        continue;
+                    }
+                    let mut score = pair_score(&context, sa, (sel_a, a), (sel_b, b));
+                    if preferred == Some(statistic) {
+                        score += 1.0;
+                    }
+                    let binding = Binding::Change { new: vec![side(sa, sel_a, a, name_a, statistic)], base: vec![side(sb, sel_b, b, name_b, statistic)], less };
                     out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
                 }
             }

@@ -102,11 +102,11 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
             let _ = writeln!(out, "  base = {{ {} }}", query_lines(base).join(", "));
             let _ = writeln!(out, "  new = {{ {} }}", query_lines(new).join(", "));
         }
-        Binding::Change { new, base } => {
+        Binding::Change { new, base, less } => {
             let _ = writeln!(out, "  kind = \"arith\"");
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
             let _ = writeln!(out, "  unit = \"%\"");
-            let (expr, vars) = change_expr(new, base);
+            let (expr, vars) = change_expr(new, base, *less);
             let _ = writeln!(out, "  expr = {}", quoted(&expr));
             for (name, s) in vars {
                 let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(s).join(", "));
@@ -143,9 +143,10 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
 /// The expression of a change in percent and its variables: `(new / old - 1) * 100` for one
 /// statistic a side, and for several benchstat's geometric mean of the ratios, written as a
 /// product of ratios so that no product of many times overflows.
-fn change_expr<'a>(new: &'a [StatRef], base: &'a [StatRef]) -> (String, Vec<(String, &'a StatRef)>) {
+fn change_expr<'a>(new: &'a [StatRef], base: &'a [StatRef], less: bool) -> (String, Vec<(String, &'a StatRef)>) {
     if let ([n], [o]) = (new, base) {
-        return ("(new / old - 1) * 100".into(), vec![("new".into(), n), ("old".into(), o)]);
+        let expr = if less { "(1 - new / old) * 100" } else { "(new / old - 1) * 100" };
+        return (expr.into(), vec![("new".into(), n), ("old".into(), o)]);
     }
     let ratios: Vec<String> = (1..=new.len()).map(|k| format!("n{k} / o{k}")).collect();
     let expr = format!("({}) ^ (1 / {}) * 100 - 100", ratios.join(" * "), new.len());
@@ -193,7 +194,8 @@ fn describe(b: &Binding) -> String {
         Binding::Ratio(a, b) => format!("{} over {}", stat_words(a), stat_words(b)),
         Binding::RatioSpread(a, b) => format!("hyperfine's spread of the ratio of {} over {}", stat_words(a), stat_words(b)),
         Binding::UTest { base, new } => format!("benchstat's U test p-value of {} (base) against {}", records_words(base, &base.field), records_words(new, &new.field)),
-        Binding::Change { new, base } => match (new.as_slice(), base.as_slice()) {
+        Binding::Change { new, base, less } => match (new.as_slice(), base.as_slice()) {
+            ([n], [o]) if *less => format!("the reduction in % from {} to {}", stat_words(o), stat_words(n)),
             ([n], [o]) => format!("the change in % from {} to {}", stat_words(o), stat_words(n)),
             _ => format!("the change in % of the geometric mean of {} medians from {} to {}", new.len(), files_words(base), files_words(new)),
         },

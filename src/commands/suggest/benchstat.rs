@@ -290,7 +290,7 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
                     continue;
                 }
                 let median = Measure::Statistic(Statistic::Median);
-                let binding = Binding::Change { new: vec![stat(new, nsel, nser, median.clone())], base: vec![stat(base, bsel, bser, median)] };
+                let binding = Binding::Change { new: vec![stat(new, nsel, nser, median.clone())], base: vec![stat(base, bsel, bser, median)], less: false };
                 out.push((Candidate { binding, value, score: PLACED + hints(&context, new, nsel, nser) }, (value - quoted.value).abs()));
             }
         }
@@ -318,7 +318,7 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
                     if !quoted.matches(value, None) {
                         continue;
                     }
-                    let binding = Binding::Change { new: n.into_iter().map(|(s, _)| s).collect(), base: b.into_iter().map(|(s, _)| s).collect() };
+                    let binding = Binding::Change { new: n.into_iter().map(|(s, _)| s).collect(), base: b.into_iter().map(|(s, _)| s).collect(), less: false };
                     let score = PLACED + 2.0 * new.tokens.iter().filter(|t| context.contains(*t)).count() as f64;
                     out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
                 }
