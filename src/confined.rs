@@ -88,7 +88,7 @@ pub(crate) enum LastLink {
 pub(crate) enum ConfinedError {
     #[error("path `{0}` is empty")]
     Empty(String),
-    #[error("path `{0}` is absolute; paths are relative to the repository root")]
+    #[error("path `{0}` is absolute; paths are relative to the repository root (`--root`, the current folder by default): copy the file under it")]
     Absolute(String),
     #[error("path `{0}` leads outside the repository root")]
     Escapes(String),

@@ -22,7 +22,7 @@ pub(crate) use crate::confined::Kind;
 /// a link's target or anything read from a file.
 #[derive(Debug, thiserror::Error)]
 pub enum PathError {
-    #[error("path `{0}` is absolute; paths are relative to the repository root")]
+    #[error("path `{0}` is absolute; paths are relative to the repository root (`--root`, the current folder by default): copy the file under it")]
     Absolute(String),
     #[error("path `{0}` climbs out of the repository root with `..`")]
     ParentDir(String),

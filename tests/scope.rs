@@ -32,6 +32,22 @@ fn the_operands_of_a_passing_arith_check_are_its_inputs() {
     assert!(out.contains("R1 1.3 µs: bound as an input of its arith check"), "{out}");
 }
 
+/// A result the registry records as wrong (`expect = "mismatch"`, and it is) was computed from
+/// the same operands as a passing one: they are its inputs too. (A trial on outside material
+/// found them reported unbound, so that recording an error left its sentence's numbers to bind
+/// again.)
+#[test]
+fn the_operands_of_an_arith_check_recorded_as_wrong_are_its_inputs() {
+    // Recorded as wrong against the slower time: (2.1 − 1.3) ÷ 1.3 is 61.5 %, not 38 %.
+    let dir = root("(2.1-1.3)/1.3*100", "[[ignore]]\nsection = \"Appendix\"\n");
+    let registry = dir.path().join("claims/a.toml");
+    let text = std::fs::read_to_string(&registry).unwrap().replace("verdict = \"retain\"", "verdict = \"correct\"") + "expect = \"mismatch\"\n";
+    std::fs::write(&registry, text).unwrap();
+    let (code, out, err) = audit(&dir);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("R1 2.1 µs: bound as an input of its arith check") && out.contains("R1 1.3 µs: bound as an input of its arith check"), "{out}");
+}
+
 #[test]
 fn a_failing_arith_check_binds_no_inputs() {
     let dir = root("(2.1-1.2)/2.1*100", "[[ignore]]\nsection = \"Appendix\"\n");

@@ -539,7 +539,9 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         Some(d) => Outcome::Error(d.clone()),
                         None => checks::run(check, cb.quoted.as_ref(), &ctx),
                     };
-                    if let (Kind::Arith(a), Outcome::Pass { .. }) = (&check.kind, &outcome) {
+                    // A result the registry records as wrong (`expect = "mismatch"`) was still
+                    // computed from the operands it names: they are as much its inputs.
+                    if let (Kind::Arith(a), Outcome::Pass { .. } | Outcome::Wrong { .. }) = (&check.kind, &outcome) {
                         passing_arith.push(a.expr.get_ref().as_str());
                     }
                     let number_now = cb.sentence_number.as_ref().map(|n| n.text.clone()).filter(|now| Some(now) != cb.registry_number.as_ref());
@@ -555,8 +557,8 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                     });
                 }
                 // A number of the sentence that no check verifies, written literally as an
-                // operand of a passing `arith` check, is what the check computed from: an input,
-                // bound by it.
+                // operand of an `arith` check that holds (passing, or recorded as wrong and
+                // wrong), is what the check computed from: an input, bound by it.
                 for n in &sentence.numbers {
                     if !keys.contains(&n.key()) && passing_arith.iter().any(|e| arith::is_operand(e, n)) {
                         keys.insert(n.key());
