@@ -15,6 +15,21 @@
 //! count = 4
 //! ```
 //! Fails as `pattern matched 3 times, expected 4`.
+//!
+//! A number in a text report (a load generator's log, a profiler's summary) is read the same
+//! way: a pattern with a group named `value` yields the number that group captures, in the
+//! unit written after it, instead of a count, so the quoted number is judged against it as
+//! against any statistic. The pattern must match once, or `take = "first"` or `"last"` says
+//! which match is meant (a log that prints progress before its total).
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "contains"
+//! number = "13397.9"
+//! file = "evidence/loadgen.txt"
+//! pattern = "rps=(?P<value>[0-9.]+)"
+//! take = "last"
+//! ```
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -36,6 +51,9 @@ pub(crate) struct Spec {
     pub absent: bool,
     #[serde(default)]
     pub count: Option<usize>,
+    /// Which match a `value` group is read from where the pattern matches more than once.
+    #[serde(default)]
+    pub take: Option<Spanned<Take>>,
     /// The pattern compiled, filled when the check is validated as its registry is read, so
     /// that running it (and running each copy of the registry, which clones the spec and so
     /// shares the compiled program) never compiles it again. Compiling costs more than the
@@ -44,6 +62,17 @@ pub(crate) struct Spec {
     regex: OnceLock<Regex>,
 }
 
+/// Which match of several a value is read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Take {
+    First,
+    Last,
+}
+
+/// The capture group a value is read from.
+const VALUE_GROUP: &str = "value";
+
 impl Spec {
     /// The root-relative files this check reads.
     pub(super) fn files(&self) -> Vec<&str> {
@@ -51,9 +80,15 @@ impl Spec {
     }
 
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
-        self.regex().map(|_| ())?;
+        let reads_value = self.regex()?.capture_names().any(|n| n == Some(VALUE_GROUP));
         if self.absent && self.count.is_some_and(|c| c > 0) {
             return Err(("`absent = true` contradicts a non-zero `count`".into(), self.pattern.span()));
+        }
+        if reads_value && (self.absent || self.count.is_some()) {
+            return Err(("a pattern with a `value` group reads a number, not a count: drop `absent` and `count`".into(), self.pattern.span()));
+        }
+        if let Some(take) = self.take.as_ref().filter(|_| !reads_value) {
+            return Err(("`take` says which match a `value` group is read from, and the pattern has none: name a group `(?P<value>…)`".into(), take.span()));
         }
         Ok(())
     }
@@ -70,6 +105,9 @@ impl Spec {
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let regex = self.regex().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
         let text = ctx.read_text(&self.file)?;
+        if regex.capture_names().any(|n| n == Some(VALUE_GROUP)) {
+            return Ok(self.value(regex, &text));
+        }
         // Counted once per process for every check (and every copy of a registry) that looks
         // for this pattern in this file.
         let key = format!("matches of {:?} in {:?}", self.pattern.get_ref(), self.file.get_ref());
@@ -84,6 +122,31 @@ impl Spec {
             _ => {}
         }
         Ok(Observation { value: Some(found as f64), unit: None, problems, detail: format!("{found} matches in {file}") })
+    }
+
+    /// The number the `value` group captures in the match `take` names (the only one without
+    /// it), with the unit written with it. A file that holds no such match, or several where
+    /// one is meant, or a capture that is not one number, is a finding of the check, not bad
+    /// input: the report it reads may have changed.
+    fn value(&self, regex: &Regex, text: &str) -> Observation {
+        let (pattern, file) = (self.pattern.get_ref(), self.file.get_ref());
+        let captures: Vec<regex::Captures<'_>> = regex.captures_iter(text).collect();
+        let failed = |problem: String| Observation { value: None, unit: None, problems: vec![problem.clone()], detail: problem };
+        let chosen = match (self.take.as_ref().map(|t| *t.get_ref()), captures.as_slice()) {
+            (_, []) => return failed(format!("`{pattern}` does not occur in {file}")),
+            (None, [one]) => one,
+            (None, many) => {
+                return failed(format!("`{pattern}` matched {} times in {file}; say which match the number is read from with `take = \"first\"` or `\"last\"`", many.len()));
+            }
+            (Some(Take::First), all) => &all[0],
+            (Some(Take::Last), all) => &all[all.len() - 1],
+        };
+        let Some(group) = chosen.name(VALUE_GROUP) else { return failed(format!("the `value` group of `{pattern}` took no part in its match in {file}")) };
+        let line = text[..group.start()].matches('\n').count() + 1;
+        match crate::article::numbers::parse_one(group.as_str()) {
+            Ok(n) => Observation { value: Some(n.value), unit: n.unit.clone(), problems: Vec::new(), detail: format!("`{}` read at {file}:{line}", group.as_str()) },
+            Err(why) => failed(format!("the `value` group read `{}` at {file}:{line}, which is no number: {why}", group.as_str())),
+        }
     }
 }
 
@@ -129,6 +192,36 @@ mod tests {
         let f = Fixture::new(&[("k.cu", SRC)]);
         assert_eq!(f.observe(&check).unwrap().value, Some(2.0));
         assert_eq!(spec.regex.get().unwrap() as *const regex::Regex, compiled);
+    }
+
+    const LOG: &str = "warmup rps=9120.4\nrps=12876.0 p99=4.1ms\ndone: rps=13397.9 total 26956.76ms\n";
+
+    #[test]
+    fn a_value_group_reads_the_number_of_the_match_it_names() {
+        let f = Fixture::new(&[("load.txt", LOG)]);
+        let check = |extra: &str| check_toml(&format!("kind = \"contains\"\nnumber = \"13397.9\"\nfile = \"load.txt\"\npattern = \"rps=(?P<value>[0-9.]+)\"\n{extra}"));
+        let obs = f.observe(&check("take = \"last\"")).unwrap();
+        assert_eq!((obs.value, obs.problems.len()), (Some(13397.9), 0), "{obs:?}");
+        assert!(obs.detail.contains("load.txt:3"), "{}", obs.detail);
+        assert_eq!(f.observe(&check("take = \"first\"")).unwrap().value, Some(9120.4));
+        // Three matches and no `take`: which is meant is not guessed.
+        let obs = f.observe(&check("")).unwrap();
+        assert!(obs.value.is_none() && obs.problems[0].contains("matched 3 times"), "{obs:?}");
+        // The unit written after the digits comes with them.
+        let total = check_toml("kind = \"contains\"\nnumber = \"26.96 s\"\nfile = \"load.txt\"\npattern = \"total (?P<value>[0-9.]+ms)\"");
+        let obs = f.observe(&total).unwrap();
+        assert_eq!((obs.value, obs.unit), (Some(26956.76), Some(crate::article::numbers::Unit::Ms)));
+        let none = check_toml("kind = \"contains\"\nfile = \"load.txt\"\npattern = \"qps=(?P<value>[0-9.]+)\"");
+        assert!(f.observe(&none).unwrap().problems[0].contains("does not occur"));
+    }
+
+    #[test]
+    fn a_value_group_reads_no_count_and_take_needs_one() {
+        let with = "kind = \"contains\"\nfile = \"k\"\npattern = \"x(?P<value>[0-9]+)\"\n";
+        assert!(parse_error(&format!("{with}count = 2")).contains("reads a number, not a count"));
+        assert!(parse_error(&format!("{with}absent = true")).contains("reads a number, not a count"));
+        assert!(parse_error("kind = \"contains\"\nfile = \"k\"\npattern = \"x\"\ntake = \"last\"").contains("has none"));
+        assert!(parse_error(&format!("{with}take = \"middle\"")).contains("unknown variant"));
     }
 
     #[test]
