@@ -91,11 +91,11 @@ fn split(values: &str) -> Option<(&str, &str)> {
 /// The go-bench field of one of benchstat's units: benchstat turns `ns/op` into seconds
 /// (`sec/op`) and Go's `MB/s` into bytes per second (`B/s`), and prints the rest as Go wrote
 /// them.
-fn field_of_unit(unit: &str) -> Option<String> {
+fn field_of_unit(unit: &str) -> String {
     match unit {
-        "sec/op" => Some("time_ns".into()),
-        "B/s" => Some("mb_per_s".into()),
-        other => Some(go_bench::metric_field(other)),
+        "sec/op" => "time_ns".into(),
+        "B/s" => "mb_per_s".into(),
+        other => go_bench::metric_field(other),
     }
 }
 
@@ -135,10 +135,10 @@ pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> 
     let (file, unit) = match here {
         Column::Values { file, unit } | Column::Interval { file, unit } | Column::Change { file, unit } => (file, unit),
     };
-    let field = field_of_unit(unit)?;
-    let mut rows: Vec<String> =
+    let field = field_of_unit(unit);
+    // In the table's order: each row's cells share its index and label.
+    let rows: Vec<String> =
         cells.iter().filter(|c| !is_geomean(&c.row_label)).map(|c| (c.row, c.row_label.clone())).collect::<BTreeSet<_>>().into_iter().map(|(_, l)| l).collect();
-    rows.dedup();
     let file = file.to_string();
     let geomean = is_geomean(&cell.row_label);
     let before = sentence.text.get(..number.span.start).unwrap_or_default();
@@ -369,10 +369,10 @@ mod tests {
 
     #[test]
     fn benchstat_s_units_name_go_bench_fields() {
-        assert_eq!(field_of_unit("sec/op").as_deref(), Some("time_ns"));
-        assert_eq!(field_of_unit("B/op").as_deref(), Some("bytes_per_op"));
-        assert_eq!(field_of_unit("allocs/op").as_deref(), Some("allocs_per_op"));
-        assert_eq!(field_of_unit("B/s").as_deref(), Some("mb_per_s"));
+        assert_eq!(field_of_unit("sec/op"), "time_ns");
+        assert_eq!(field_of_unit("B/op"), "bytes_per_op");
+        assert_eq!(field_of_unit("allocs/op"), "allocs_per_op");
+        assert_eq!(field_of_unit("B/s"), "mb_per_s");
     }
 
     #[test]
