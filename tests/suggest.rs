@@ -837,3 +837,15 @@ fn a_percentage_of_change_in_prose_is_proposed_as_the_change_of_two_statistics()
         assert!(stdout.contains("0 failed"), "{stdout}");
     }
 }
+
+/// A statistic over all records of a file of several benchmarks mixes them: over this project's
+/// `-count 5` fixture (two `Sum` benchmarks allocating nothing, `Itoa` 8 bytes), `8 B/op` in
+/// prose is proposed first as `Itoa`'s median, not as the maximum over all 15 records, which
+/// ranked first before (both reproduce it; the mixed one now costs a point).
+#[test]
+fn a_statistic_of_one_benchmark_ranks_above_one_that_mixes_several() {
+    let (_, out) = suggested("tests/fixtures/harness/go-bench/count5.txt", "# Itoa\n\nFormatting an integer allocates 8 B/op.\n");
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let check = &proposed["claim"].as_array().unwrap()[0]["check"][0];
+    assert_eq!((check["select"]["name"].as_str(), check["field"].as_str(), check["statistic"].as_str()), (Some("BenchmarkItoa"), Some("bytes_per_op"), Some("median")), "{out}");
+}

@@ -137,8 +137,7 @@ pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> 
     };
     let field = field_of_unit(unit);
     // In the table's order: each row's cells share its index and label.
-    let rows: Vec<String> =
-        cells.iter().filter(|c| !is_geomean(&c.row_label)).map(|c| (c.row, c.row_label.clone())).collect::<BTreeSet<_>>().into_iter().map(|(_, l)| l).collect();
+    let rows: Vec<String> = cells.iter().filter(|c| !is_geomean(&c.row_label)).map(|c| (c.row, c.row_label.clone())).collect::<BTreeSet<_>>().into_iter().map(|(_, l)| l).collect();
     let file = file.to_string();
     let geomean = is_geomean(&cell.row_label);
     let before = sentence.text.get(..number.span.start).unwrap_or_default();
