@@ -377,3 +377,25 @@ fn queries_in_other_formats_are_rechecked_through_the_checks_own_query() {
     assert_eq!(report.rows[0].outcome, "MISMATCH", "{:?}", report.rows[0]);
     assert_ne!(code, 0, "{report:?}");
 }
+
+/// The recheck of 2026-12-06 04:15 UTC ran on an H100, which the device lent for a call that
+/// asked for the H200. Its absolute latencies are INCOMPARABLE; its orderings are judged inside
+/// it, and each says that it was judged on the H100, not on the accepted runs' H200, so that it
+/// is not read as confirming the article's card. Its stored table, written before that note was
+/// added, still reproduces row by row: the comparison is of what each row judged, not of the
+/// words that explain it.
+#[test]
+fn an_ordering_judged_on_another_card_says_which() {
+    let run = "evidence/runs/20261206T041532Z-recheck";
+    let (code, stdout, stderr) = claimcheck(["recheck", "--fresh", run, "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let report: WireRecheck = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let orderings: Vec<_> = report.rows.iter().filter(|r| r.kind == "ordering").collect();
+    assert_eq!(orderings.len(), 45);
+    for r in &orderings {
+        assert!(r.detail.ends_with("judged on the fresh run's NVIDIA H100 80GB HBM3, not on the accepted runs' NVIDIA H200"), "{}", r.detail);
+    }
+    assert!(report.rows.iter().filter(|r| r.kind == "latency").all(|r| r.outcome == "INCOMPARABLE"));
+    let stored = report.stored.expect("the run stores its judgement");
+    assert_eq!((stored.compared, stored.differing.len()), (71, 0), "{stored:?}");
+}

@@ -144,10 +144,30 @@ pub(super) fn fresh(
         match &t.subject {
             Subject::Latency(_) if latency_unmeasured => {}
             Subject::Latency(l) => pending.push(latency(t, l, files, accepted, fresh, calibration, rule)?),
-            Subject::Ordering(c) => pending.extend(orderings(t, c, files, &paths, true, rule, &unjudged.pairs)?),
+            Subject::Ordering(c) => {
+                let mut rows = orderings(t, c, files, &paths, true, rule, &unjudged.pairs)?;
+                // An ordering is judged inside the fresh run, whatever its card: on another
+                // card it says what holds there, which the row says, so that it is not read as
+                // confirming what the accepted runs' card showed.
+                if let Some(cards) = other_card(accepted, fresh) {
+                    rows.iter_mut().for_each(|p| p.row.detail = format!("{}; {cards}", p.row.detail));
+                }
+                pending.extend(rows);
+            }
         }
     }
     Ok(finish(pending, rule))
+}
+
+/// The fresh runs' card and the accepted runs', where they differ (`None` where every run
+/// records the same device, or where one records none).
+fn other_card(accepted: &[RunInfo], fresh: &[(&RunInfo, &str)]) -> Option<String> {
+    let of = |runs: &mut dyn Iterator<Item = &RunInfo>| runs.filter_map(|r| r.device.clone()).collect::<BTreeSet<String>>();
+    let (here, there) = (of(&mut fresh.iter().map(|(r, _)| *r)), of(&mut accepted.iter()));
+    (!here.is_empty() && !there.is_empty() && here != there).then(|| {
+        let list = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
+        format!("judged on the fresh run's {}, not on the accepted runs' {}", list(&here), list(&there))
+    })
 }
 
 /// Latencies of another harness's output: each side one result whose samples are resampled

@@ -1278,14 +1278,18 @@ pub(crate) fn compare_stored(stored: &WireRecheck, now: &WireRecheck) -> StoredC
     // the interval and outcome at that level) can only be reproduced when the table holds the
     // same rows; otherwise only what the row computes from its own samples can be.
     let same_table = stored_rows.keys().eq(now_rows.keys()) && !stored_rows.iter().any(|(k, s)| now_rows.get(k).is_some_and(|n| rebound(s, n)));
-    let own = |r: &WireRow| WireRow { level: None, adjusted_interval: None, outcome: String::new(), ..r.clone() };
+    let own = |r: &WireRow| WireRow { level: None, adjusted_interval: None, outcome: String::new(), detail: String::new(), ..r.clone() };
+    // What a row judged, without the words that explain it: a table stored before a detail was
+    // reworded (or a note added, such as the card a fresh ordering was judged on) still
+    // reproduces row by row.
+    let judged = |r: &WireRow| WireRow { detail: String::new(), ..r.clone() };
     let mut out = StoredComparison::default();
     if stored.rule != now.rule || stored.fresh_run != now.fresh_run {
         out.differing.push("the rule or the fresh run differs".into());
     }
     for (k, s) in &stored_rows {
         match now_rows.get(k) {
-            Some(n) if n == s => out.compared += 1,
+            Some(n) if judged(n) == judged(s) => out.compared += 1,
             Some(n) if rebound(s, n) => {
                 out.only_stored += 1;
                 out.only_now += 1;
