@@ -849,3 +849,18 @@ fn a_statistic_of_one_benchmark_ranks_above_one_that_mixes_several() {
     let check = &proposed["claim"].as_array().unwrap()[0]["check"][0];
     assert_eq!((check["select"]["name"].as_str(), check["field"].as_str(), check["statistic"].as_str()), (Some("BenchmarkItoa"), Some("bytes_per_op"), Some("median")), "{out}");
 }
+
+/// A number is proposed as a count of records only where the words around it name one: over
+/// the `-count 5` fixture, `5 times` is each benchmark's five lines, and `5 formatting
+/// functions`, whose words name no count, is proposed nothing (before, the count of a
+/// benchmark's five records, which a sentence about functions does not mean).
+#[test]
+fn a_count_is_proposed_only_where_the_text_names_one() {
+    let article = "# Runs\n\nEach benchmark ran 5 times.\n\n# Library\n\nThe library has 5 formatting functions.\n";
+    let (_, out) = suggested("tests/fixtures/harness/go-bench/count5.txt", article);
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    assert_eq!(claims.len(), 1, "{out}");
+    assert_eq!((claims[0]["quote"].as_str(), claims[0]["check"][0]["statistic"].as_str()), (Some("Each benchmark ran 5 times."), Some("count")), "{out}");
+    assert!(out.contains("`5` in \"The library has 5 formatting functions.\"\n# no statistic of the evidence reproduces it"), "{out}");
+}

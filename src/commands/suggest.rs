@@ -559,6 +559,11 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
     let Some(quoted) = quotable(number) else { return vec![] };
     let context = context_words(sentence, number);
     let named = named_statistics(&context);
+    // A number is tried as a count of records only where the words around it name one
+    // (`150 requests`, a column `Cnt`, `n = 30`): a bare small number in prose (`1 CPU core`,
+    // `from 1 to 100`) equals some selection's count by chance as often as not.
+    let before = sentence.text.get(..number.span.start).unwrap_or_default().trim_end();
+    let counts_named = named.contains("count") || before.ends_with("n=") || before.ends_with("n =") || before.ends_with("N=") || before.ends_with("N =");
     let _ = article;
     let row = row_selection(sources, sentence);
     let mut out = Vec::new();
@@ -596,7 +601,7 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
                     continue;
                 }
                 for statistic in STATISTICS {
-                    if statistic == Statistic::Count && (series.derive.is_some() || count_field.as_deref() != Some(series.field.as_str())) {
+                    if statistic == Statistic::Count && (series.derive.is_some() || count_field.as_deref() != Some(series.field.as_str()) || !counts_named) {
                         continue;
                     }
                     let value_unit = if statistic == Statistic::Count { SeriesUnit::Plain(None) } else { unit.clone() };
