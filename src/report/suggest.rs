@@ -141,8 +141,9 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
 }
 
 /// The expression of a change in percent and its variables: `(new / old - 1) * 100` for one
-/// statistic a side, and for several benchstat's geometric mean of the ratios, written as a
-/// product of ratios so that no product of many times overflows.
+/// statistic a side (`(1 - new / old) * 100` for a reduction), and for several benchstat's
+/// geometric mean of the ratios, written as a product of ratios so that no product of many
+/// times overflows.
 fn change_expr<'a>(new: &'a [StatRef], base: &'a [StatRef], less: bool) -> (String, Vec<(String, &'a StatRef)>) {
     if let ([n], [o]) = (new, base) {
         let expr = if less { "(1 - new / old) * 100" } else { "(new / old - 1) * 100" };
