@@ -658,17 +658,7 @@ fn slope_candidate(registry: &Registry, quoted: &Quoted, context: &BTreeSet<Stri
 /// A candidate that reads `measure` of `series` (a plain field) over `sel`, with its value in
 /// the quoted unit and its score, beside its distance to the quoted value.
 fn measured(quoted: &Quoted, source: &Source, sel: &Selection, series: &Series, measure: Measure, value: f64, score: f64) -> (Candidate, f64) {
-    let stat = StatRef {
-        samples: source.path.clone(),
-        format: source.format,
-        select: sel.select.clone(),
-        filter: sel.filter.clone(),
-        derive: None,
-        field: series.field.clone(),
-        statistic: measure,
-        n: series.samples.len(),
-    };
-    (Candidate { binding: Binding::Stat(stat), value, score }, (value - quoted.value).abs())
+    (Candidate { binding: Binding::Stat(query_ref(source, sel, series, measure)), value, score }, (value - quoted.value).abs())
 }
 
 /// JMH's error of the mean of a selection's raw values, where the number stands in the `Error`
@@ -864,11 +854,6 @@ fn change_candidates(sources: &[Source], sentence: &Sentence, number: &Number, p
             })
         })
         .collect();
-    // The query of one side, naming its benchmark even where the file holds it alone.
-    let side = |source: &Source, sel: &Selection, s: &Series, name: &str, statistic| {
-        let select = sel.select.clone().or_else(|| name_field(source.format).map(|f| (f.to_string(), name.to_string())));
-        StatRef { select, ..stat_ref(source, sel, s, statistic) }
-    };
     let mut out = Vec::new();
     for (i, &(sa, sel_a, a, name_a)) in named.iter().enumerate() {
         for (j, &(sb, sel_b, b, name_b)) in named.iter().enumerate() {
@@ -893,7 +878,8 @@ fn change_candidates(sources: &[Source], sentence: &Sentence, number: &Number, p
                     if preferred == Some(statistic) {
                         score += 1.0;
                     }
-                    let binding = Binding::Change { new: vec![side(sa, sel_a, a, name_a, statistic)], base: vec![side(sb, sel_b, b, name_b, statistic)], less };
+                    let side = |source, sel, s| benchmark_ref(source, sel, s, Measure::Statistic(statistic));
+                    let binding = Binding::Change { new: vec![side(sa, sel_a, a)], base: vec![side(sb, sel_b, b)], less };
                     out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
                 }
             }
@@ -924,6 +910,11 @@ fn pair_score(context: &BTreeSet<String>, source: &Source, (sel_a, a): (&Selecti
 
 /// The `stat` query of `statistic` over series `s` of selection `sel` in `source`.
 fn stat_ref(source: &Source, sel: &Selection, s: &Series, statistic: Statistic) -> StatRef {
+    query_ref(source, sel, s, Measure::Statistic(statistic))
+}
+
+/// The `stat` query of `measure` over the plain series `s` of selection `sel` in `source`.
+fn query_ref(source: &Source, sel: &Selection, s: &Series, measure: Measure) -> StatRef {
     StatRef {
         samples: source.path.clone(),
         format: source.format,
@@ -931,9 +922,17 @@ fn stat_ref(source: &Source, sel: &Selection, s: &Series, statistic: Statistic) 
         filter: sel.filter.clone(),
         derive: None,
         field: s.field.clone(),
-        statistic: Measure::Statistic(statistic),
+        statistic: measure,
         n: s.samples.len(),
     }
+}
+
+/// [`query_ref`] naming its benchmark by the format's name field even where the selection is
+/// the whole file of that one benchmark, so that the check still reads that benchmark alone if
+/// another is added to the file.
+fn benchmark_ref(source: &Source, sel: &Selection, s: &Series, measure: Measure) -> StatRef {
+    let named = || Some((name_field(source.format)?.to_string(), source.only_name.clone()?));
+    StatRef { select: sel.select.clone().or_else(named), ..query_ref(source, sel, s, measure) }
 }
 
 /// The ratio `number` is the spread of, where it is written after one with `±` between them

@@ -22,7 +22,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Binding, Candidate, Selection, Series, Source, StatRef, by_distance, context_words, fits, hints, quotable};
+use super::{Binding, Candidate, Selection, Series, Source, StatRef, benchmark_ref, by_distance, context_words, fits, hints, quotable};
 use crate::article::numbers::{Number, Unit};
 use crate::article::{Article, Sentence};
 use crate::checks::stat::{DEFAULT_CONFIDENCE, Measure};
@@ -194,23 +194,6 @@ fn row_series<'a>(source: &'a Source, label: &str, field: &str) -> Option<(&'a S
     Some((sel, series))
 }
 
-/// The query of `measure` over a row's series; it names the benchmark by `name` even where the
-/// selection is the whole file, so that the check still reads that benchmark alone if another
-/// is added to the file.
-fn stat(source: &Source, sel: &Selection, series: &Series, measure: Measure) -> StatRef {
-    let select = sel.select.clone().or_else(|| source.only_name.clone().map(|name| ("name".to_string(), name)));
-    StatRef {
-        samples: source.path.clone(),
-        format: source.format,
-        select,
-        filter: sel.filter.clone(),
-        derive: None,
-        field: series.field.clone(),
-        statistic: measure,
-        n: series.samples.len(),
-    }
-}
-
 /// A score above any the search gives a statistic that only rounds to the quote: the layout
 /// says what the cell is. The words of the cell still rank two files that both could be it.
 const PLACED: f64 = 10.0;
@@ -223,20 +206,14 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
     let field = placed.field.as_str();
     let unit = units::of_field(&registry.field_units, field);
     let mut out = Vec::new();
-    // Each pair of a base file and a compared one that both hold `label`'s benchmark.
+    // Each pair of a compared file and the base: two files, which the labels may both name.
+    let file_pairs = |file: &str| -> Vec<(&Source, &Source)> {
+        let bases = files(sources, &placed.base);
+        files(sources, file).into_iter().flat_map(|new| bases.iter().filter(move |base| !std::ptr::eq(new, **base)).map(move |base| (new, *base))).collect()
+    };
+    // Each such pair that both hold `label`'s benchmark.
     let pairs = |file: &str, label: &str| {
-        let mut found = Vec::new();
-        for new in files(sources, file) {
-            for base in files(sources, &placed.base) {
-                if std::ptr::eq(new, base) {
-                    continue;
-                }
-                if let (Some(n), Some(b)) = (row_series(new, label, field), row_series(base, label, field)) {
-                    found.push(((new, n), (base, b)));
-                }
-            }
-        }
-        found
+        file_pairs(file).into_iter().filter_map(|(new, base)| Some(((new, row_series(new, label, field)?), (base, row_series(base, label, field)?)))).collect::<Vec<_>>()
     };
     match &placed.role {
         Role::Interval { file } => {
@@ -246,7 +223,7 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
                 if !quoted.matches(percent, None) || quoted.unit.as_ref().is_some_and(|u| *u != Unit::Percent) {
                     continue;
                 }
-                let binding = Binding::Stat(stat(source, sel, series, Measure::MedianCi { confidence: DEFAULT_CONFIDENCE }));
+                let binding = Binding::Stat(benchmark_ref(source, sel, series, Measure::MedianCi { confidence: DEFAULT_CONFIDENCE }));
                 out.push((Candidate { binding, value: percent, score: PLACED + hints(&context, source, sel, series) }, (percent - quoted.value).abs()));
             }
         }
@@ -257,8 +234,10 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
                     continue;
                 }
                 let score = PLACED + hints(&context, new, nsel, nser);
-                let binding =
-                    Binding::UTest { base: stat(base, bsel, bser, Measure::Statistic(Statistic::Count)), new: stat(new, nsel, nser, Measure::Statistic(Statistic::Count)) };
+                let binding = Binding::UTest {
+                    base: benchmark_ref(base, bsel, bser, Measure::Statistic(Statistic::Count)),
+                    new: benchmark_ref(new, nsel, nser, Measure::Statistic(Statistic::Count)),
+                };
                 out.push((Candidate { binding, value: p, score }, (p - quoted.value).abs()));
             }
         }
@@ -266,7 +245,7 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
             for ((new, (nsel, nser)), (base, (bsel, bser))) in pairs(file, row) {
                 let (n_new, n_base) = (nser.samples.len() as f64, bser.samples.len() as f64);
                 let score = PLACED + hints(&context, new, nsel, nser);
-                let count = |s: &Source, sel, ser| stat(s, sel, ser, Measure::Statistic(Statistic::Count));
+                let count = |s: &Source, sel, ser| benchmark_ref(s, sel, ser, Measure::Statistic(Statistic::Count));
                 let (binding, value) = match (both, second) {
                     (true, _) if n_new == n_base => (Binding::Counts(count(base, bsel, bser), count(new, nsel, nser)), n_new),
                     (true, _) => continue,
@@ -289,7 +268,7 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
                     continue;
                 }
                 let median = Measure::Statistic(Statistic::Median);
-                let binding = Binding::Change { new: vec![stat(new, nsel, nser, median.clone())], base: vec![stat(base, bsel, bser, median)], less: false };
+                let binding = Binding::Change { new: vec![benchmark_ref(new, nsel, nser, median.clone())], base: vec![benchmark_ref(base, bsel, bser, median)], less: false };
                 out.push((Candidate { binding, value, score: PLACED + hints(&context, new, nsel, nser) }, (value - quoted.value).abs()));
             }
         }
@@ -304,23 +283,18 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
             }
         }
         Role::GeomeanChange { file } => {
-            for new in files(sources, file) {
-                for base in files(sources, &placed.base) {
-                    if std::ptr::eq(new, base) {
-                        continue;
-                    }
-                    // The ratios of the rows both files hold, as benchstat takes them.
-                    let both: Vec<String> = placed.rows.iter().filter(|l| row_series(new, l, field).is_some() && row_series(base, l, field).is_some()).cloned().collect();
-                    let (n, b) = (column_medians(new, &both, field), column_medians(base, &both, field));
-                    let Some(value) = geomean(n.iter().zip(&b).map(|((_, x), (_, y))| if *y > 0.0 { x / y } else { f64::NAN })) else { continue };
-                    let value = (value - 1.0) * 100.0;
-                    if !quoted.matches(value, None) {
-                        continue;
-                    }
-                    let binding = Binding::Change { new: n.into_iter().map(|(s, _)| s).collect(), base: b.into_iter().map(|(s, _)| s).collect(), less: false };
-                    let score = PLACED + 2.0 * new.tokens.iter().filter(|t| context.contains(*t)).count() as f64;
-                    out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
+            for (new, base) in file_pairs(file) {
+                // The ratios of the rows both files hold, as benchstat takes them.
+                let both: Vec<String> = placed.rows.iter().filter(|l| row_series(new, l, field).is_some() && row_series(base, l, field).is_some()).cloned().collect();
+                let (n, b) = (column_medians(new, &both, field), column_medians(base, &both, field));
+                let Some(value) = geomean(n.iter().zip(&b).map(|((_, x), (_, y))| if *y > 0.0 { x / y } else { f64::NAN })) else { continue };
+                let value = (value - 1.0) * 100.0;
+                if !quoted.matches(value, None) {
+                    continue;
                 }
+                let binding = Binding::Change { new: n.into_iter().map(|(s, _)| s).collect(), base: b.into_iter().map(|(s, _)| s).collect(), less: false };
+                let score = PLACED + 2.0 * new.tokens.iter().filter(|t| context.contains(*t)).count() as f64;
+                out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
             }
         }
     }
@@ -333,7 +307,7 @@ fn column_medians(source: &Source, rows: &[String], field: &str) -> Vec<(StatRef
     rows.iter()
         .filter_map(|label| {
             let (sel, series) = row_series(source, label, field)?;
-            Some((stat(source, sel, series, Measure::Statistic(Statistic::Median)), series.samples.median()))
+            Some((benchmark_ref(source, sel, series, Measure::Statistic(Statistic::Median)), series.samples.median()))
         })
         .collect()
 }
