@@ -317,7 +317,7 @@ fn an_ordering_over_go_benchmark_lines_is_judged_offline_and_in_a_fresh_file() {
     std::fs::write(dir.path().join("evidence/suffixarray.bench"), &text).unwrap();
     let (code, out, err) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("1 checks: 1 passed"), "{out}");
+    assert!(out.contains("1 check: 1 passed"), "{out}");
     let (code, out, err) = recheck(&dir, &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("1 rows (1 MATCH, 0 MISMATCH"), "{out}");

@@ -183,24 +183,30 @@ pub(crate) fn audit_text(review: &Review) -> String {
     let checks: Vec<_> = review.claims().flat_map(|c| c.checks.iter()).collect();
     let count = |label: &str| checks.iter().filter(|c| c.outcome.label() == label).count();
     let unbound: usize = review.registries.iter().map(|r| r.unbound.len()).sum();
+    // Input errors are printed by `status::finish` on standard error once the report is out,
+    // so the line points below, where a terminal shows them.
+    let ending = match review.status() {
+        Ok(Status::Clean) => "all claims hold",
+        Ok(Status::NeedsAttention) => "needs attention",
+        Err(_) => "input errors (printed below, on standard error)",
+    };
     out.push_str(&format!(
-        "\naudit: {} claims in {} {}; {} checks: {} passed, {} failed, {} skipped, {} errors; {} unbound numbers; {}\n",
-        review.claims().count(),
-        review.registries.len(),
-        if review.registries.len() == 1 { "registry" } else { "registries" },
-        checks.len(),
+        "\naudit: {} in {}; {}: {} passed, {} failed, {} skipped, {}; {}; {ending}\n",
+        counted(review.claims().count(), "claim", "claims"),
+        counted(review.registries.len(), "registry", "registries"),
+        counted(checks.len(), "check", "checks"),
         count("pass"),
         count("fail"),
         count("skipped"),
-        count("error"),
-        unbound,
-        match review.status() {
-            Ok(Status::Clean) => "all claims hold",
-            Ok(Status::NeedsAttention) => "needs attention",
-            Err(_) => "input errors (see above)",
-        }
+        counted(count("error"), "error", "errors"),
+        counted(unbound, "unbound number", "unbound numbers"),
     ));
     out
+}
+
+/// `n` and the noun that agrees with it: `1 claim`, `2 claims`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn shorten(text: &str, max: usize) -> String {
