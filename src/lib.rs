@@ -122,7 +122,8 @@
 //!   benchstat computes them: the median's confidence interval from order statistics (the
 //!   `stat` check's `median-ci`) and the Mann-Whitney U test (the `utest` check); and in
 //!   `stats::student_t` Student's t quantile, found from its distribution function, for JMH's
-//!   error of a mean (`jmh-error`).
+//!   error of a mean (`jmh-error`); in `stats::fences` Tukey's fences with type-8 quartiles, as
+//!   benchstat before 2023 dropped outliers (a query's `outliers = "tukey"`).
 //! - `confined`, `atomic` (crate-private, under [`paths`]): the root as a folder handle that
 //!   opens files one component at a time with `openat` and `O_NOFOLLOW` and refuses, at open
 //!   time, any path that leaves the root through a symbolic link; and the one writer that

@@ -6,10 +6,12 @@
 //! `x[⌊h⌋]` and `x[⌈h⌉]`. The median is the 0.5 quantile.
 //!
 //! [`nonparametric`] holds benchstat's statistics: the median's confidence interval from order
-//! statistics and the Mann-Whitney U test.
+//! statistics and the Mann-Whitney U test. [`fences`] drops outliers as benchstat did before
+//! 2023, and [`Samples::mean_range`] is the `± X%` it printed then.
 
 use std::fmt;
 
+pub(crate) mod fences;
 pub(crate) mod nonparametric;
 pub(crate) mod student_t;
 
@@ -105,6 +107,18 @@ impl Samples {
 
     pub fn median(&self) -> f64 {
         self.quantile(0.5)
+    }
+
+    /// The `± X%` of benchstat before 2023 (`Metrics.FormatDiff`): the larger of the distances
+    /// from the mean to the minimum and to the maximum, in percent of the mean,
+    /// `100 · max(1 − min/mean, max/mean − 1)`. `None` where the mean or the maximum is zero,
+    /// where benchstat printed no `±` at all.
+    pub fn mean_range(&self) -> Option<f64> {
+        let (mean, max) = (self.mean(), self.max());
+        if mean == 0.0 || max == 0.0 {
+            return None;
+        }
+        Some(100.0 * (1.0 - self.min() / mean).max(max / mean - 1.0))
     }
 
     pub fn statistic(&self, statistic: Statistic) -> f64 {

@@ -656,6 +656,70 @@ benchstat on the two runs:
     assert!(stdout.contains(&format!("{} checks: {} passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers", checks.len(), checks.len())), "{stdout}");
 }
 
+/// The Go team's own golden output of benchstat before 2023 over the same two runs
+/// (`crc-benchstat-2017.txt`): each value is the mean of the values left inside Tukey's fences,
+/// each `± X%` their range around it, each p-value and `n=` from the values kept. Every number
+/// of both tables is proposed by its place in the table, every proposal reads the runs with
+/// `outliers = "tukey"`, each column's checks read the file whose means it prints (the columns
+/// are labelled `old` and `new`, not by file), and pasted, all hold; with the fences taken out
+/// of the same registry, the rows where benchstat dropped values fail.
+#[test]
+fn benchstat_before_2023_is_proposed_its_own_computation_for_every_number() {
+    let fixtures = Path::new("tests/fixtures/harness/go-bench");
+    let table = std::fs::read_to_string(fixtures.join("crc-benchstat-2017.txt")).unwrap();
+    let article = format!("# crc32\n\nbenchstat on the two runs:\n\n```\n{table}```\n");
+    // Named unlike the columns, so that only the values can tell the two files apart.
+    let (dir, out) = suggested_over(&article, |root| {
+        std::fs::copy(fixtures.join("crc-old.txt"), root.join("evidence/before.txt")).unwrap();
+        std::fs::copy(fixtures.join("crc-new.txt"), root.join("evidence/after.txt")).unwrap();
+    });
+    assert!(out.contains("505 unbound numbers, 505 with a candidate"), "{}", &out[..out.len().min(2000)]);
+    assert!(!out.contains("#   2. "), "each number has the one candidate its place gives");
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    let checks: Vec<&toml::Value> = claims.iter().flat_map(|c| c["check"].as_array().unwrap()).collect();
+    let count = |f: &dyn Fn(&toml::Value) -> bool| checks.iter().filter(|c| f(c)).count();
+    let statistic = |c: &toml::Value, s: &str| c.get("statistic").and_then(|v| v.as_str()) == Some(s);
+    assert_eq!(count(&|c| statistic(c, "mean")), 144, "each benchmark's mean in each column of both tables");
+    assert_eq!(count(&|c| statistic(c, "mean-range")), 144);
+    assert_eq!(count(&|c| c["kind"].as_str() == Some("utest")), 72);
+    // Every query drops outliers: a stat's own, an arith's variables, a utest's sides.
+    let queries: Vec<&toml::Value> = checks
+        .iter()
+        .flat_map(|c| match c["kind"].as_str() {
+            Some("stat") => vec![*c],
+            Some("utest") => vec![&c["base"], &c["new"]],
+            _ => c["vars"].as_table().unwrap().values().collect(),
+        })
+        .collect();
+    assert!(queries.iter().all(|q| q["outliers"].as_str() == Some("tukey")), "a query without outliers");
+    // The `old` columns read `before.txt`, the `new` ones `after.txt`, and a test's base is `before.txt`.
+    for claim in claims {
+        let column = claim["cell"]["column"].as_str().unwrap();
+        for check in claim["check"].as_array().unwrap() {
+            let files: Vec<&str> = match check["kind"].as_str() {
+                Some("stat") => vec![check["samples"].as_str().unwrap()],
+                Some("utest") => vec![check["base"]["samples"].as_str().unwrap()],
+                _ => check["vars"].as_table().unwrap().values().map(|v| v["samples"].as_str().unwrap()).collect(),
+            };
+            if column.starts_with("old") || check["kind"].as_str() == Some("utest") {
+                assert!(files.iter().all(|f| *f == "evidence/before.txt"), "{claim:?}");
+            } else if column.starts_with("new") {
+                assert!(files.iter().all(|f| *f == "evidence/after.txt"), "{claim:?}");
+            }
+        }
+    }
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains(&format!("{} checks: {} passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers", checks.len(), checks.len())), "{stdout}");
+    let registry = dir.path().join("claims/a.toml");
+    let text = std::fs::read_to_string(&registry).unwrap();
+    std::fs::write(&registry, text.replace(", outliers = \"tukey\"", "").replace("  outliers = \"tukey\"\n", "")).unwrap();
+    let (code, stdout, _) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains(&format!("{} checks: {} passed, 150 failed", checks.len(), checks.len() - 150)), "{stdout}");
+}
+
 /// The proposals for the estimates of a pasted criterion console block (the middle number of
 /// each `time:` bracket), as (row, field, statistic, per).
 fn estimates_proposed(out: &str) -> Vec<(String, String, String, String)> {

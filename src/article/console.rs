@@ -861,11 +861,12 @@ fn old_benchstat_header(line: &str) -> Option<Vec<BenchstatColumn>> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let column =
         |label: &str, unit: &str, change: Option<&str>| BenchstatColumn { label: label.into(), unit: unit.into(), change: change.map(Into::into), suffixed: true, end: None };
+    // Its metrics are Go's units renamed (`ns/op` is `time/op`, `B/op` `alloc/op`, `MB/s`
+    // `speed`: `benchstat/table.go`, `metricSuffix`), or a unit as Go printed it.
+    let metric = |unit: &str| unit.contains('/') || unit == "speed";
     match words.as_slice() {
-        ["name", "old", unit, "new", again, "delta"] if unit == again && unit.contains('/') => {
-            Some(vec![column("old", unit, None), column("new", unit, Some(&format!("{unit} delta")))])
-        }
-        ["name", unit] if unit.contains('/') => Some(vec![column("", unit, None)]),
+        ["name", "old", unit, "new", again, "delta"] if unit == again && metric(unit) => Some(vec![column("old", unit, None), column("new", unit, Some(&format!("{unit} delta")))]),
+        ["name", unit] if metric(unit) => Some(vec![column("", unit, None)]),
         _ => None,
     }
 }
@@ -994,9 +995,10 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             };
             push(col.values(), abs(&(toks[i].start..toks[i].start + end)), false, unit);
             i += 1;
+            let is_percent = |w: &str| w == "∞" || (w.ends_with('%') && is_value(&w[..w.len() - 1]));
             if word(i) == Some("±") {
                 match word(i + 1) {
-                    Some(w) if w == "∞" || (w.ends_with('%') && is_value(&w[..w.len() - 1])) => {
+                    Some(w) if is_percent(w) => {
                         push(col.interval(), abs(&(toks[i].start..toks[i + 1].end)), false, None);
                         i += 2;
                     }
@@ -1005,6 +1007,11 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
                         break;
                     }
                 }
+            } else if word(i).and_then(|w| w.strip_prefix('±')).is_some_and(is_percent) {
+                // benchstat before 2023 pads the percentage to three characters after `±`
+                // (`± 8%`, `±11%`, `±100%`), so from two digits on the two are one word.
+                push(col.interval(), abs(&toks[i]), false, None);
+                i += 1;
             }
             while word(i).is_some_and(is_note) {
                 i += 1;
@@ -1832,5 +1839,35 @@ Parse-8         12.0 ± 0%      11.0 ± 0%      -8.33%  (p=0.000 n=6+6)
         );
         assert_eq!(benchstat_cells("name  time/op\nParse-8  1.50µs ± 2%\n").map(|c| c.len()), Some(3));
         assert_eq!(benchstat_cells("name  value\nParse-8  1.50\n"), None);
+    }
+
+    /// Two rows of the Go team's own test output of that benchstat (`golang/perf`,
+    /// `cmd/benchstat/testdata/oldnew.golden` before commit `02c5517`): a range of two digits
+    /// is one word with its `±`, and Go's `MB/s` is the metric `speed`.
+    #[test]
+    fn old_benchstat_s_wide_ranges_and_speeds_are_cells() {
+        let code = "name                                       old time/op    new time/op     delta
+CRC32/poly=Koopman/size=15/align=0-8         36.5ns ±11%     35.6ns ± 3%      ~     (p=0.216 n=10+10)
+
+name                                       old speed      new speed       delta
+CRC32/poly=Koopman/size=15/align=0-8        412MB/s ±10%    421MB/s ± 3%      ~     (p=0.218 n=10+10)
+";
+        let cells = benchstat_cells(code).unwrap();
+        let got: Vec<(usize, &str, &str)> = cells.iter().filter(|c| !c.is_name).map(|c| (c.table, c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(
+            got,
+            [
+                (0, "old time/op", "36.5ns"),
+                (0, "old time/op ±", "±11%"),
+                (0, "new time/op", "35.6ns"),
+                (0, "new time/op ±", "± 3%"),
+                (0, "time/op delta", "~     (p=0.216 n=10+10)"),
+                (1, "old speed", "412MB/s"),
+                (1, "old speed ±", "±10%"),
+                (1, "new speed", "421MB/s"),
+                (1, "new speed ±", "± 3%"),
+                (1, "speed delta", "~     (p=0.218 n=10+10)"),
+            ]
+        );
     }
 }

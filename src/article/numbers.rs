@@ -806,8 +806,9 @@ fn is_part_of_name(text: &str, start: usize) -> bool {
         None => false,
         Some(c) if c.is_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '#' => true,
         Some('-' | '−') => rev.next().is_some_and(|c| c.is_alphanumeric()),
-        // `C++17`, `g++12`: a standard or a compiler's name, as `Llama-3` is.
-        Some('+') => rev.next().is_some_and(|c| c.is_alphanumeric() || c == '+'),
+        // `C++17`, `g++12`: a standard or a compiler's name, as `Llama-3` is. After a digit
+        // the `+` joins two numbers, as benchstat's sample counts `n=10+9` do.
+        Some('+') => rev.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '+'),
         _ => false,
     }
 }
@@ -1090,6 +1091,7 @@ mod tests {
         assert_eq!(parse_one("14.6 %").unwrap().key(), n.key());
         assert_eq!(one("Δ = +0.3 ms").text, "+0.3 ms");
         assert!(texts("C++17, g++12 and x+1").is_empty());
+        assert_eq!(texts("(p=0.000 n=8+10)"), ["0.000", "8", "10"]);
         assert_eq!(texts("6.6 +- 0.2 ms"), ["6.6", "0.2 ms"]);
         assert_eq!(one("a rate of 1e+3").value, 1000.0);
     }

@@ -26,25 +26,39 @@ pub(crate) struct Query<'a> {
     pub filter: Option<&'a Spanned<String>>,
     pub derive: &'a BTreeMap<String, Spanned<String>>,
     pub field: &'a Spanned<String>,
+    /// `outliers = "tukey"`: the values outside Tukey's fences are dropped before any
+    /// statistic, as benchstat before 2023 dropped them ([`crate::stats::fences`]).
+    pub outliers: Option<&'a Spanned<String>>,
 }
+
+/// The one way of dropping outliers a query knows: `outliers = "tukey"`.
+pub(crate) const TUKEY: &str = "tukey";
 
 impl Query<'_> {
     /// Whether the query reads a JSONL file's field as it is: the file named `.jsonl` and read
-    /// as JSONL, no `records`, no `where`, no `derive` of the field. Such a query is the
-    /// records `select` keeps, their values unchanged, which the streaming reader and the
-    /// recheck (reading the file's records themselves) can answer as the check does.
+    /// as JSONL, no `records`, no `where`, no `derive` of the field, no outliers dropped. Such a
+    /// query is the records `select` keeps, their values unchanged, which the recheck (reading
+    /// the file's records themselves) can answer as the check does.
     pub(crate) fn is_plain_jsonl(&self) -> bool {
-        self.samples.get_ref().ends_with(".jsonl") && self.format.is_none_or(|f| f.get_ref() == "jsonl") && self.reads_field_as_is()
+        self.samples.get_ref().ends_with(".jsonl") && self.format.is_none_or(|f| f.get_ref() == "jsonl") && self.reads_field_as_is() && self.outliers.is_none()
     }
 
-    /// No `records`, no `where`, no `derive` of the field.
+    /// No `records`, no `where`, no `derive` of the field. (Outliers are dropped from the
+    /// values after they are read, however they were read.)
     fn reads_field_as_is(&self) -> bool {
         self.records.is_none() && self.filter.is_none() && !self.derive.contains_key(self.field.get_ref())
     }
 }
 
-/// Checks the keys that need no file: a known format, a filter and derived fields that parse.
-pub(crate) fn validate(format: Option<&Spanned<String>>, filter: Option<&Spanned<String>>, derive: &BTreeMap<String, Spanned<String>>) -> Result<(), (String, Range<usize>)> {
+/// Checks the keys that need no file: a known format, a filter and derived fields that parse,
+/// a known way of dropping outliers.
+pub(crate) fn validate(q: &Query<'_>) -> Result<(), (String, Range<usize>)> {
+    let (format, filter, derive) = (q.format, q.filter, q.derive);
+    if let Some(o) = q.outliers
+        && o.get_ref() != TUKEY
+    {
+        return Err((format!("unknown `outliers = \"{}\"`: the one rule is \"{TUKEY}\" (Tukey's fences, as benchstat before 2023)", o.get_ref()), o.span()));
+    }
     if let Some(f) = format
         && Format::parse(f.get_ref()).is_none()
     {
@@ -78,6 +92,24 @@ pub(crate) fn table(ctx: &Context<'_>, q: &Query<'_>) -> Result<Rc<Table>, Diagn
 /// registry (or another check) reads nothing again; an error is not kept, since it is located
 /// in the registry that asked.
 pub(crate) fn samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> {
+    Ok(fenced(ctx, q)?.0)
+}
+
+/// The query's samples, and how many of the records' values its `outliers` rule dropped to
+/// leave them (0 without one).
+pub(crate) fn fenced(ctx: &Context<'_>, q: &Query<'_>) -> Result<(Samples, usize), Diagnostic> {
+    let all = all_samples(ctx, q)?;
+    Ok(match q.outliers {
+        None => (all, 0),
+        Some(_) => {
+            let fenced = crate::stats::fences::tukey(&all);
+            (fenced.kept, fenced.dropped)
+        }
+    })
+}
+
+/// Every value the query's records give, no outlier dropped.
+fn all_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> {
     let field = q.field.get_ref();
     let key = format!(
         "query:{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{field:?}",

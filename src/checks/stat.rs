@@ -69,6 +69,32 @@
 //! margin on a latency describes. The two-sample comparison benchstat prints beside it,
 //! `(p=0.001 n=30)`, is the `utest` check's.
 //!
+//! `outliers = "tukey"` drops the values outside Tukey's fences before the statistic, as
+//! benchstat before 2023 (`name  old time/op  new time/op  delta`) did before every number it
+//! printed: the fences are 1.5 interquartile ranges beyond the quartiles, and the quartiles are
+//! type 8 of Hyndman and Fan, as Go's `internal/stats` computes them
+//! ([`crate::stats::fences`]). That benchstat's value is then the `mean` of the values kept, and
+//! its `± 8%` is `statistic = "mean-range"`: the larger distance of their minimum or maximum
+//! from their mean, in percent of it, `100 · max(1 − min/mean, max/mean − 1)`. The finding says
+//! how many values the fences dropped:
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "stat"
+//! number = "1%"
+//! samples = "evidence/old.txt"
+//! format = "go-bench"
+//! select = { name = "BenchmarkCRC32/poly=IEEE/size=40/align=0" }
+//! field = "time_ns"
+//! outliers = "tukey"
+//! statistic = "mean-range"
+//! ```
+//! `outliers` with a slope (whose points are pairs) or a `summary` (a saved summary is of every
+//! sample), and `mean-range` with `summary` or `pool`, are refused when the registry is read; a
+//! mean or maximum of 0, where benchstat printed no `±`, is an error at `statistic`. The recheck
+//! passes over a check with `outliers`, and a `mean-range`, counted among the checks not
+//! rechecked: resampling would move the fences, and a range is a statement of spread.
+//!
 //! Why: a latency in prose is only as good as the samples behind it; recomputing from raw
 //! samples catches a re-quoted or mistyped number and a summary that drifted from its data.
 //!
@@ -159,6 +185,9 @@ pub(crate) struct Spec {
     /// absent, as benchstat's.
     #[serde(default)]
     pub confidence: Option<Spanned<f64>>,
+    /// `"tukey"`: drop the values outside Tukey's fences first, as benchstat before 2023 did.
+    #[serde(default)]
+    pub outliers: Option<Spanned<String>>,
 }
 
 /// benchstat's confidence level when `-confidence` is not given.
@@ -178,6 +207,9 @@ pub(crate) enum Measure {
     /// The half-width of the 99.9 % confidence interval of `field`'s mean by Student's t, which
     /// JMH prints as `Error` ([`crate::stats::student_t::mean_error`]).
     JmhError,
+    /// benchstat's `± X%` before 2023: the larger distance from the mean to the minimum or the
+    /// maximum, in percent of the mean ([`Samples::mean_range`]).
+    MeanRange,
 }
 
 impl std::fmt::Display for Measure {
@@ -187,6 +219,7 @@ impl std::fmt::Display for Measure {
             Measure::Slope { .. } => f.write_str("slope"),
             Measure::MedianCi { .. } => f.write_str("median-ci"),
             Measure::JmhError => f.write_str("jmh-error"),
+            Measure::MeanRange => f.write_str("mean-range"),
         }
     }
 }
@@ -206,9 +239,19 @@ impl Spec {
             (Measure::JmhError, None, Some(pooled)) => {
                 return Err(("JMH's error is of one result's iterations, and the median of several runs' errors is no error: drop `pool`".into(), pooled.span()));
             }
+            (Measure::MeanRange, Some(summary), _) => return Err(("a saved summary holds no range around the mean to compare with: drop `summary`".into(), summary.span())),
+            (Measure::MeanRange, None, Some(pooled)) => {
+                return Err(("benchstat's range is of one sample around its mean, and the median of several runs' ranges is no range: drop `pool`".into(), pooled.span()));
+            }
             _ => {}
         }
-        query::validate(self.format.as_ref(), self.filter.as_ref(), &self.derive)
+        if let (Some(outliers), Some(_)) = (&self.outliers, &self.per) {
+            return Err(("outliers are dropped from one field's values, and a slope's points are (per, field) pairs that stay whole: drop `outliers`".into(), outliers.span()));
+        }
+        if let (Some(outliers), Some(_)) = (&self.outliers, &self.summary) {
+            return Err(("a saved summary is of every sample, outliers included: drop `summary` or `outliers`".into(), outliers.span()));
+        }
+        query::validate(&self.query())
     }
 
     /// The samples files of the runs this query reads: `samples`, then every pooled file.
@@ -232,6 +275,7 @@ impl Spec {
         match (name, &self.per) {
             ("slope", Some(per)) => Ok(Measure::Slope { per: per.get_ref().clone() }),
             ("jmh-error", None) => Ok(Measure::JmhError),
+            ("mean-range", None) => Ok(Measure::MeanRange),
             ("slope", None) => Err(("`statistic = \"slope\"` needs `per`, the field the slope is taken over (`per = \"iters\"` for criterion)".into(), self.statistic.span())),
             (_, Some(per)) => Err((format!("`per` names the field a slope is taken over, but the statistic is `{name}`: drop `per` or use `statistic = \"slope\"`"), per.span())),
             ("median-ci", None) => match &self.confidence {
@@ -240,18 +284,19 @@ impl Spec {
                 }
                 level => Ok(Measure::MedianCi { confidence: level.as_ref().map_or(DEFAULT_CONFIDENCE, |c| *c.get_ref()) }),
             },
-            (name, None) => Statistic::parse(name)
-                .map(Measure::Statistic)
-                .ok_or_else(|| (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope, median-ci or jmh-error"), self.statistic.span())),
+            (name, None) => Statistic::parse(name).map(Measure::Statistic).ok_or_else(|| {
+                (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope, median-ci, jmh-error or mean-range"), self.statistic.span())
+            }),
         }
     }
 
     /// Whether the recheck can resample the check's statistic: a statistic of one field's
     /// values, or a slope, whose bootstrap draws each record's (`per`, `field`) pair whole. A
-    /// median's interval and JMH's error are not (each a statement of a statistic's sampling
-    /// uncertainty; see the module's documentation).
+    /// median's interval, JMH's error and a range around the mean are not (each a statement of
+    /// a sample's spread; see the module's documentation), nor a statistic of the values left
+    /// inside Tukey's fences, whose fences a resample would move.
     pub(crate) fn resampled(&self) -> bool {
-        matches!(self.measure(), Ok(Measure::Statistic(_) | Measure::Slope { .. }))
+        self.outliers.is_none() && matches!(self.measure(), Ok(Measure::Statistic(_) | Measure::Slope { .. }))
     }
 
     /// Whether the check reads a JSONL file's fields as they are
@@ -292,6 +337,18 @@ impl Spec {
                 Measure::MedianCi { confidence } => {
                     let samples = query::samples(ctx, &q)?;
                     values.push(self.spread(ctx, &samples, *confidence)?);
+                    n += samples.len();
+                }
+                Measure::MeanRange => {
+                    let samples = query::samples(ctx, &q)?;
+                    let range = samples.mean_range().ok_or_else(|| {
+                        ctx.error_at(
+                            format!("the mean or the largest value of {} is 0, and a range in percent of it is none (benchstat prints no `±`)", file.get_ref()),
+                            self.statistic.span(),
+                            "no percentage",
+                        )
+                    })?;
+                    values.push(range);
                     n += samples.len();
                 }
                 Measure::JmhError => {
@@ -370,7 +427,7 @@ impl Spec {
         // field's unit.
         let unit = match measure {
             Measure::Statistic(Statistic::Count) => None,
-            Measure::MedianCi { .. } => Some(Unit::Percent),
+            Measure::MedianCi { .. } | Measure::MeanRange => Some(Unit::Percent),
             Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError => ctx.field_unit(self.field.get_ref()),
         };
         let field = self.field.get_ref();
@@ -379,6 +436,7 @@ impl Spec {
             Measure::Slope { per } => format!("slope of {field} over {per} through the origin"),
             Measure::MedianCi { confidence } => format!("{} % interval of the median {field}", level(*confidence)),
             Measure::JmhError => format!("JMH's 99.9 % error of the mean of {field}"),
+            Measure::MeanRange => format!("range of {field} around its mean, its wider side in % of the mean"),
         };
         // An interval names its bounds, for the reader; `compute` has refused an unbounded one,
         // and `validate` a pooled one.
@@ -388,17 +446,33 @@ impl Spec {
                 let (lo, hi) = (interval.orders.lo, interval.orders.hi);
                 format!(", x({lo}) = {} to x({hi}) = {} around {}, its wider side in % of the median", interval.lo, interval.hi, interval.center)
             }
-            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError => String::new(),
+            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::MeanRange => String::new(),
         };
+        let fenced = self.fenced_note(ctx)?;
         Ok(Observation {
             value: Some(value),
             unit,
             problems,
             detail: match self.pool.len() {
-                0 => format!("{what} of {n} samples{bounds}"),
-                more => format!("median over {} runs of the {what}, {n} samples", more + 1),
+                0 => format!("{what} of {n} samples{fenced}{bounds}"),
+                more => format!("median over {} runs of the {what}, {n} samples{fenced}", more + 1),
             },
         })
+    }
+
+    /// With `outliers`, what the fences dropped over every run read: `, 2 of 10 outside Tukey's
+    /// fences dropped`; nothing without.
+    fn fenced_note(&self, ctx: &Context<'_>) -> Result<String, Diagnostic> {
+        if self.outliers.is_none() {
+            return Ok(String::new());
+        }
+        let (mut dropped, mut all) = (0, 0);
+        for file in self.runs() {
+            let (kept, out) = query::fenced(ctx, &query::Query { samples: file, ..self.query() })?;
+            dropped += out;
+            all += kept.len() + out;
+        }
+        Ok(format!(" ({dropped} of {all} outside Tukey's fences dropped)"))
     }
 
     /// The records and field this check reads.
@@ -411,6 +485,7 @@ impl Spec {
             filter: self.filter.as_ref(),
             derive: &self.derive,
             field: &self.field,
+            outliers: self.outliers.as_ref(),
         }
     }
 
@@ -487,6 +562,73 @@ statistic = "median""#;
     #[test]
     fn an_unknown_statistic_is_refused_when_read() {
         assert!(super::super::testing::parse_error(&CHECK.replace("median", "mode")).contains("unknown statistic"));
+    }
+
+    /// One benchmark of the Go team's test data of benchstat before 2023 (`old.txt`,
+    /// `CRC32/poly=IEEE/size=40/align=0-8`), which it printed `41.0ns ± 1%` with `n=8`: the two
+    /// slowest of ten fall outside Tukey's fences.
+    const CRC: &str = "{\"t\":41.0}\n{\"t\":43.0}\n{\"t\":40.9}\n{\"t\":42.3}\n{\"t\":41.0}\n{\"t\":41.0}\n{\"t\":41.3}\n{\"t\":40.8}\n{\"t\":41.1}\n{\"t\":41.2}\n";
+
+    fn crc(statistic: &str, outliers: bool) -> super::super::Observation {
+        let f = Fixture::new(&[("old.jsonl", CRC)]);
+        let fences = if outliers { "\noutliers = \"tukey\"" } else { "" };
+        f.observe(&check_toml(&format!("kind = \"stat\"\nsamples = \"old.jsonl\"\nselect = {{}}\nfield = \"t\"\nstatistic = \"{statistic}\"{fences}"))).unwrap()
+    }
+
+    #[test]
+    fn outliers_outside_tukey_s_fences_are_dropped_first() {
+        let mean = crc("mean", true);
+        assert!((mean.value.unwrap() - 41.0375).abs() < 1e-12, "{:?}", mean.value);
+        assert_eq!(mean.detail, "mean t of 8 samples (2 of 10 outside Tukey's fences dropped)");
+        assert_eq!(crc("count", true).value, Some(8.0));
+        let all = crc("mean", false);
+        assert!((all.value.unwrap() - 41.36).abs() < 1e-12 && !all.detail.contains("Tukey"), "{all:?}");
+    }
+
+    /// benchstat's `± 1%` of those eight values: the minimum 40.8 lies 0.58 % below the mean
+    /// 41.0375, the maximum 41.3 0.64 % above it.
+    #[test]
+    fn the_range_around_the_mean_is_its_wider_side_in_percent() {
+        let range = crc("mean-range", true);
+        assert!((range.value.unwrap() - 100.0 * (41.3 / 41.0375 - 1.0)).abs() < 1e-9, "{:?}", range.value);
+        assert_eq!(range.unit, Some(Unit::Percent));
+        // Without the fences the maximum is 43.0, 3.97 % above the mean 41.36: benchstat's `± 1%`
+        // is not that.
+        assert!(crc("mean-range", false).value.unwrap() > 3.9);
+        let f = Fixture::new(&[("z.jsonl", "{\"t\":0}\n{\"t\":0}\n")]);
+        let err = f.observe(&check_toml("kind = \"stat\"\nsamples = \"z.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"mean-range\"")).unwrap_err();
+        assert!(err.message.contains("benchstat prints no `±`"), "{}", err.message);
+    }
+
+    #[test]
+    fn outliers_and_the_range_are_refused_where_they_mean_nothing() {
+        let parse = super::super::testing::parse_error;
+        assert!(parse(&format!("{CHECK}\noutliers = \"iqr\"")).contains("unknown `outliers = \"iqr\"`"));
+        assert!(parse(&CHECK.replace("\"median\"", "\"slope\"\nper = \"n\"\noutliers = \"tukey\"")).contains("a slope's points are (per, field) pairs"));
+        assert!(parse(&format!("{CHECK}\noutliers = \"tukey\"\nsummary = \"e/summary.json\"")).contains("outliers included"));
+        assert!(parse(&CHECK.replace("\"median\"", "\"mean-range\"\npool = [\"e/b.jsonl\"]")).contains("no range: drop `pool`"));
+        assert!(parse(&CHECK.replace("\"median\"", "\"mean-range\"\nsummary = \"e/summary.json\"")).contains("no range around the mean"));
+        let compare = "kind = \"compare\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"mean-range\"\nfaster = \"a\"\nslower = [\"b\"]";
+        assert!(parse(compare).contains("`mean-range` is a `stat` check's alone"));
+    }
+
+    /// The recheck resamples neither a statistic of the values inside the fences (resampling
+    /// would move them) nor a range.
+    #[test]
+    fn fenced_statistics_and_ranges_are_not_resampled() {
+        let spec = |extra: &str| match check_toml(&format!("{CHECK}{extra}")).kind {
+            super::super::Kind::Stat(s) => s,
+            other => panic!("{other:?}"),
+        };
+        assert!(spec("").resampled());
+        assert!(!spec("\noutliers = \"tukey\"").resampled());
+        assert!(spec("").query().is_plain_jsonl());
+        assert!(!spec("\noutliers = \"tukey\"").query().is_plain_jsonl());
+        let range = match check_toml(&CHECK.replace("\"median\"", "\"mean-range\"")).kind {
+            super::super::Kind::Stat(s) => s,
+            other => panic!("{other:?}"),
+        };
+        assert!(!range.resampled());
     }
 
     #[test]

@@ -32,9 +32,9 @@
 //! approximation with tie and continuity correction))`. A side is a sample, not a statistic:
 //! `statistic`, `summary` and `pool` there are unknown keys, located.
 //!
-//! benchstat before 2023 (`old time/op … delta`) ran the same test on the values left after
-//! dropping outliers, which this check does not drop: it reproduces the current benchstat's
-//! p-values.
+//! benchstat before 2023 (`old time/op … delta`) ran the same test on the values left inside
+//! Tukey's fences; `outliers = "tukey"` on both sides drops the same values first
+//! ([`crate::stats::fences`]), and the detail says how many each side lost.
 //!
 //! The recheck passes a p-value over, counted among the checks not rechecked: it is the
 //! test's statement about the two samples, not a quantity a fresh run should reproduce within
@@ -80,6 +80,9 @@ pub(crate) struct Side {
     /// Fields computed per record from others, by an `arith` expression.
     #[serde(default)]
     pub derive: BTreeMap<String, Spanned<String>>,
+    /// `"tukey"`: drop the values outside Tukey's fences first, as benchstat before 2023 did.
+    #[serde(default)]
+    pub outliers: Option<Spanned<String>>,
 }
 
 impl Side {
@@ -93,6 +96,7 @@ impl Side {
             filter: self.filter.as_ref(),
             derive: &self.derive,
             field: &self.field,
+            outliers: self.outliers.as_ref(),
         }
     }
 }
@@ -104,21 +108,24 @@ impl Spec {
 
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
         for side in [&self.base, &self.new] {
-            query::validate(side.format.as_ref(), side.filter.as_ref(), &side.derive)?;
+            query::validate(&side.query())?;
         }
         Ok(())
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
-        let base = query::samples(ctx, &self.base.query())?;
-        let new = query::samples(ctx, &self.new.query())?;
+        let (base, base_out) = query::fenced(ctx, &self.base.query())?;
+        let (new, new_out) = query::fenced(ctx, &self.new.query())?;
         let test = mann_whitney(base.sorted(), new.sorted());
         let (base_field, new_field) = (self.base.field.get_ref(), self.new.field.get_ref());
-        let sides = if base_field == new_field {
+        let mut sides = if base_field == new_field {
             format!("{} base against {} new samples of {base_field}", test.n1, test.n2)
         } else {
             format!("{} base samples of {base_field} against {} new samples of {new_field}", test.n1, test.n2)
         };
+        if self.base.outliers.is_some() || self.new.outliers.is_some() {
+            sides.push_str(&format!(" ({base_out} and {new_out} outside Tukey's fences dropped)"));
+        }
         Ok(Observation {
             value: Some(test.p),
             unit: None,
@@ -164,6 +171,28 @@ mod tests {
             Outcome::Fail { expected, observed, .. } => assert_eq!((expected.as_deref(), observed.as_deref()), (Some("0.158"), Some("0.159"))),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// benchstat before 2023 on the Go team's own test data (`old.txt`, `new.txt`,
+    /// `CRC32/poly=IEEE/size=40/align=0-8`) printed `(p=0.000 n=8+10)`: the test of the eight old
+    /// values inside the fences against all ten new ones.
+    #[test]
+    fn with_outliers_dropped_the_test_is_of_the_values_kept() {
+        let values = |run: &str, ts: &[f64]| ts.iter().map(|t| format!("{{\"run\":\"{run}\",\"t\":{t}}}\n")).collect::<String>();
+        let old = values("a", &[41.0, 43.0, 40.9, 42.3, 41.0, 41.0, 41.3, 40.8, 41.1, 41.2]);
+        let new = values("b", &[43.9, 42.3, 42.7, 43.5, 44.9, 42.6, 41.3, 41.2, 41.3, 41.3]);
+        let f = Fixture::new(&[("s.jsonl", &format!("{old}{new}"))]);
+        let fenced = CHECK.replace("field = \"t\" }", "field = \"t\", outliers = \"tukey\" }");
+        let obs = f.observe(&check_toml(&fenced)).unwrap();
+        assert!(obs.value.unwrap() < 0.0005, "{:?}", obs.value);
+        assert!(
+            obs.detail.starts_with("p-value of the two-sided Mann-Whitney U test of 8 base against 10 new samples of t (2 and 0 outside Tukey's fences dropped)"),
+            "{}",
+            obs.detail
+        );
+        let all = f.observe(&check_toml(CHECK)).unwrap();
+        assert!(all.detail.contains("10 base against 10 new") && !all.detail.contains("Tukey"), "{}", all.detail);
+        assert!(super::super::testing::parse_error(&CHECK.replace("field = \"t\" }\nnew", "field = \"t\", outliers = \"trim\" }\nnew")).contains("unknown `outliers"));
     }
 
     #[test]

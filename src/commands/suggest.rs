@@ -141,7 +141,10 @@ pub(crate) struct StatRef {
     pub field: String,
     /// A statistic of `field`, or its slope over another field.
     pub statistic: Measure,
-    /// Samples the statistic is computed from.
+    /// Whether the values outside Tukey's fences are dropped first (`outliers = "tukey"`), as
+    /// benchstat before 2023 dropped them.
+    pub outliers: bool,
+    /// Samples the statistic is computed from, after any outliers are dropped.
     pub n: usize,
 }
 
@@ -179,7 +182,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             // table that is no one sample's statistic is read by its place alone.
             let mut cands = match placed {
                 Some(placed) => benchstat::candidates(&sources, &loaded.registry, placed, sentence, number),
-                None => single_candidates(&sources, &loaded.registry, article, sentence, number),
+                None => single_candidates(&sources, &loaded.registry, sentence, number),
             };
             rank(&mut cands);
             singles.push(cands);
@@ -555,7 +558,7 @@ fn series_of(format: Format, jsonl: &Jsonl, names: &[&str], records: &[&Record])
 // Candidates and their scores.
 
 /// Single statistics that reproduce `number`.
-fn single_candidates(sources: &[Source], registry: &Registry, article: &Article, sentence: &Sentence, number: &Number) -> Vec<Candidate> {
+fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentence, number: &Number) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
     let context = context_words(sentence, number);
     let named = named_statistics(&context);
@@ -564,7 +567,6 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
     // `from 1 to 100`) equals some selection's count by chance as often as not.
     let before = sentence.text.get(..number.span.start).unwrap_or_default().trim_end();
     let counts_named = named.contains("count") || before.ends_with("n=") || before.ends_with("n =") || before.ends_with("N=") || before.ends_with("N =");
-    let _ = article;
     let row = row_selection(sources, sentence);
     let mut out = Vec::new();
     for source in sources {
@@ -631,6 +633,7 @@ fn single_candidates(sources: &[Source], registry: &Registry, article: &Article,
                         derive,
                         field,
                         statistic: Measure::Statistic(statistic),
+                        outliers: false,
                         n: series.samples.len(),
                     };
                     out.push((Candidate { binding: Binding::Stat(stat), value, score }, (value - quoted.value).abs()));
@@ -923,6 +926,7 @@ fn query_ref(source: &Source, sel: &Selection, s: &Series, measure: Measure) -> 
         derive: None,
         field: s.field.clone(),
         statistic: measure,
+        outliers: false,
         n: s.samples.len(),
     }
 }
@@ -1045,16 +1049,32 @@ fn context_words(sentence: &Sentence, number: &Number) -> BTreeSet<String> {
     text.push_str(&sentence.text[..number.span.start.min(sentence.text.len())]);
     text.push(' ');
     text.push_str(&sentence.text[number.span.end.min(sentence.text.len())..]);
-    let mut out = words(&text);
+    let mut out = sentence_words(&text);
     for heading in &sentence.section {
         out.extend(words(heading));
     }
     if let Some(cell) = &sentence.cell {
-        out.extend(words(&cell.row_label));
-        out.extend(words(&cell.column_label));
+        out.extend(sentence_words(&cell.row_label));
+        out.extend(sentence_words(&cell.column_label));
     }
     out
 }
+
+/// The words of a sentence, with `number of` kept as one phrase: `the number of calls` names a
+/// count, where `a number from 1 to 100` or `version number 3` does not, and the word alone
+/// cannot tell them apart. The phrase holds a space, which no word from [`words`] does, so it
+/// never matches a file's or a field's words.
+fn sentence_words(text: &str) -> BTreeSet<String> {
+    let mut out = words(text);
+    let lower = text.to_lowercase();
+    if lower.split_whitespace().collect::<Vec<_>>().windows(2).any(|w| matches!(w[0], "number" | "numbers") && w[1] == "of") {
+        out.insert(NUMBER_OF.to_string());
+    }
+    out
+}
+
+/// The phrase [`sentence_words`] keeps whole.
+const NUMBER_OF: &str = "number of";
 
 /// Lowercase words of two or more letters or digits, a plural's `s` dropped, common words out.
 fn words(text: &str) -> BTreeSet<String> {
@@ -1103,7 +1123,7 @@ fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
             "max" | "maximum" | "slowest" => "max".to_string(),
             "stdev" | "stddev" | "deviation" | "std" => "stdev".to_string(),
             // `cnt` is JMH's column of samples.
-            "request" | "iteration" | "run" | "sample" | "time" | "round" | "repetition" | "number" | "total" | "count" | "cnt" => "count".to_string(),
+            "request" | "iteration" | "run" | "sample" | "time" | "round" | "repetition" | NUMBER_OF | "total" | "count" | "cnt" => "count".to_string(),
             w if w.len() >= 2 && w.starts_with('p') && w[1..].chars().all(|c| c.is_ascii_digit()) => format!("p{}", &w[1..].trim_start_matches('0')),
             _ => continue,
         };
@@ -1116,8 +1136,9 @@ fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
 /// a count: a column `Iterations` over a harness's `iterations` field (pytest-benchmark's and
 /// Google Benchmark's calls per round) is that field's value, not the number of records, even
 /// where a benchmark of one round makes the two equal.
-/// The word must be the field's whole name: `number` also names a count, and is one word of
-/// LLMPerf's `number_output_tokens`, which a sentence about "150 requests" does not name.
+/// The word must be the field's whole name: `request` also names a count, and is one word of
+/// LLMPerf's summary field `results_num_completed_requests`, which a sentence about "150
+/// requests" does not name.
 fn names_field(context: &BTreeSet<String>, series: &Series) -> bool {
     match series.tokens.iter().collect::<Vec<_>>().as_slice() {
         [only] if series.derive.is_none() => context.contains(*only) && named_statistics(&BTreeSet::from([(*only).clone()])).contains("count"),
@@ -1163,6 +1184,14 @@ mod tests {
     fn words_drop_plurals_and_common_words() {
         let w = words("Output Tokens Throughput (tokens/s) of the 70B Models");
         assert!(w.contains("token") && w.contains("70b") && w.contains("model") && !w.contains("the"), "{w:?}");
+    }
+
+    #[test]
+    fn number_names_a_count_only_as_the_number_of_something() {
+        assert!(named_statistics(&sentence_words("The number of calls was large.")).contains("count"));
+        assert!(named_statistics(&sentence_words("Numbers of  calls vary.")).contains("count"));
+        assert!(!named_statistics(&sentence_words("Each worker picks a number from to at random.")).contains("count"));
+        assert!(!named_statistics(&sentence_words("The version number is set.")).contains("count"));
     }
 
     #[test]

@@ -423,8 +423,9 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 // A median's interval (`median-ci`, benchstat's `± 4%`) is passed over below: a
                 // percentage, not a latency, that already states the median's sampling
                 // uncertainty; resampling it would judge the uncertainty of an uncertainty
-                // against a latency's margin. JMH's error (`jmh-error`) is passed over for the
-                // same reason: an interval's half-width, not a latency. A slope is judged, alone or in an expression: its
+                // against a latency's margin. JMH's error (`jmh-error`) and the range around a
+                // mean (`mean-range`) are passed over for the same reason, and a statistic of
+                // the values inside Tukey's fences (`outliers`) because a resample moves them. A slope is judged, alone or in an expression: its
                 // records' (per, field) pairs are resampled whole ([`Round`]).
                 (Kind::Stat(s), Some(q)) if is_time(q) && s.resampled() => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
                 (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() && a.vars.values().all(stat::Spec::resampled) => {
@@ -535,7 +536,7 @@ impl Estimator {
         match spec.measure() {
             Ok(stat::Measure::Statistic(statistic)) => Ok((Estimator::Statistic(statistic), None)),
             Ok(stat::Measure::Slope { per }) => Ok((Estimator::Slope, Some(per))),
-            Ok(stat::Measure::MedianCi { .. } | stat::Measure::JmhError) => {
+            Ok(stat::Measure::MedianCi { .. } | stat::Measure::JmhError | stat::Measure::MeanRange) => {
                 Err(Diagnostic::plain(format!("`{}` is not resampled: it states an interval, not a latency", spec.statistic.get_ref())))
             }
             Err((message, _)) => Err(Diagnostic::plain(message)),

@@ -166,7 +166,7 @@ fn stat_lines(s: &StatRef) -> Vec<String> {
     match &s.statistic {
         Measure::Slope { per } => lines.push(format!("per = {}", quoted(per))),
         Measure::MedianCi { confidence } if *confidence != crate::checks::stat::DEFAULT_CONFIDENCE => lines.push(format!("confidence = {confidence}")),
-        Measure::MedianCi { .. } | Measure::JmhError | Measure::Statistic(_) => {}
+        Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange | Measure::Statistic(_) => {}
     }
     lines
 }
@@ -185,6 +185,9 @@ fn query_lines(s: &StatRef) -> Vec<String> {
         lines.push(format!("derive = {{ {} = {} }}", key(name), quoted(expr)));
     }
     lines.push(format!("field = {}", quoted(&s.field)));
+    if s.outliers {
+        lines.push(format!("outliers = {}", quoted(crate::checks::query::TUKEY)));
+    }
     lines
 }
 
@@ -198,11 +201,21 @@ fn describe(b: &Binding) -> String {
         Binding::Change { new, base, less } => match (new.as_slice(), base.as_slice()) {
             ([n], [o]) if *less => format!("the reduction in % from {} to {}", stat_words(o), stat_words(n)),
             ([n], [o]) => format!("the change in % from {} to {}", stat_words(o), stat_words(n)),
-            _ => format!("the change in % of the geometric mean of {} medians from {} to {}", new.len(), files_words(base), files_words(new)),
+            _ => format!("the change in % of the geometric mean of {} {} from {} to {}", new.len(), centers_words(new), files_words(base), files_words(new)),
         },
-        Binding::Geomean { of, .. } => format!("the geometric mean of {} medians of {}", of.len(), files_words(of)),
+        Binding::Geomean { of, .. } => format!("the geometric mean of {} {} of {}", of.len(), centers_words(of), files_words(of)),
         Binding::Counts(a, b) => format!("{} and {}", stat_words(a), stat_words(b)),
     }
+}
+
+/// What each of several statistics is, for a geometric mean: `medians`, or `means of the values
+/// inside Tukey's fences` (benchstat before 2023).
+fn centers_words(of: &[StatRef]) -> String {
+    let what = match of.first().map(|s| &s.statistic) {
+        Some(Measure::Statistic(crate::stats::Statistic::Mean)) => "means",
+        _ => "medians",
+    };
+    if of.first().is_some_and(|s| s.outliers) { format!("{what} of the values inside Tukey's fences") } else { what.to_string() }
 }
 
 /// The field and files of several statistics, for a geometric mean: `time_ns of evidence/new`.
@@ -222,6 +235,7 @@ fn stat_words(s: &StatRef) -> String {
         Measure::Slope { per } => format!("slope of {field} over {per}"),
         Measure::MedianCi { confidence } => format!("median-ci {field} (benchstat's {} % interval of the median, its wider side in %)", confidence * 100.0),
         Measure::JmhError => format!("JMH's error of the mean of {field}"),
+        Measure::MeanRange => format!("mean-range {field} (benchstat's range around the mean before 2023, its wider side in %)"),
     };
     records_words(s, &measured)
 }
@@ -234,6 +248,9 @@ fn records_words(s: &StatRef, what: &str) -> String {
     }
     if let Some(f) = &s.filter {
         let _ = write!(text, " where {f}");
+    }
+    if s.outliers {
+        text.push_str(", outliers outside Tukey's fences dropped");
     }
     text
 }

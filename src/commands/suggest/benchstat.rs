@@ -1,6 +1,7 @@
-//! The cells of benchstat's comparison table that are no statistic of one sample, read by
-//! where they stand rather than searched for: the interval after `±`, the p-value and the
-//! sample counts in parentheses, the change from the base, and the `geomean` row.
+//! The cells of benchstat's comparison table, read by where they stand rather than searched
+//! for: the interval after `±`, the p-value and the sample counts in parentheses, the change
+//! from the base, and the `geomean` row; and, in the table of benchstat before 2023, every
+//! value, since that benchstat's values are no statistic of all of a benchmark's samples.
 //!
 //! benchstat (golang.org/x/perf/cmd/benchstat since 2023, `golang/perf` at `712aea8`) lays its
 //! table out the same way every time, and `article::console::benchstat_cells` reads each cell
@@ -13,29 +14,43 @@
 //! (`cmd/benchstat/internal/benchtab/builder.go`, `summarizeCol`), which is the ratio of the
 //! two geometric means when both files hold the same benchmarks.
 //!
+//! benchstat before 2023 (`golang.org/x/perf/benchstat`, replaced at `golang/perf` commit
+//! `02c5517`) printed `name  old time/op  new time/op  delta`, read under `old time/op`,
+//! `old time/op ±`, `new time/op`, `new time/op ±` and `time/op delta` (`name  time/op` for one
+//! file). It first dropped each benchmark's values outside Tukey's fences
+//! ([`crate::stats::fences`]), then printed the mean of the rest, `± X%` for the larger
+//! distance of their minimum or maximum from that mean ([`crate::stats::Samples::mean_range`]),
+//! the change of the new mean from the old as `%+.2f%%` where the U test's p-value was below
+//! 0.05 (`~` otherwise), `(p=0.PPP n=N1+N2)` from the test over the values kept, and `[Geo
+//! mean]`, the geometric mean of each column's non-zero means and the ratio of the two
+//! (`data.go`, `computeStats`; `table.go`, `addGeomean`). Its columns are `old` and `new`, not
+//! the files' names, so the value of a cell tells which file it is. Each such candidate carries
+//! `outliers = "tukey"`.
+//!
 //! So for such a cell the candidate is the computation benchstat made, over the file the
 //! column names and the benchmark the row names, and nothing else: a statistic that merely
 //! rounds to `4%` (four is GOMAXPROCS) is no reading of an interval. Each candidate is still
-//! computed and kept only where it reproduces the quote. A table of benchstat before 2023
-//! (`old time/op`, `delta`) is left to the search: its `±` and its p-value are computed after
-//! dropping outliers, which no check here repeats.
+//! computed and kept only where it reproduces the quote.
 
 use std::collections::BTreeSet;
 
 use super::{Binding, Candidate, Selection, Series, Source, StatRef, benchmark_ref, by_distance, context_words, fits, hints, quotable};
-use crate::article::numbers::{Number, Unit};
+use crate::article::numbers::{Number, Quoted, Unit};
 use crate::article::{Article, Sentence};
 use crate::checks::stat::{DEFAULT_CONFIDENCE, Measure};
 use crate::checks::units;
 use crate::evidence::readers::{Format, go_bench};
 use crate::registry::Registry;
-use crate::stats::Statistic;
 use crate::stats::nonparametric::{Spread, mann_whitney, median_interval};
+use crate::stats::{Samples, Statistic, fences};
 
 /// What a layout-read cell's number is.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Role {
-    /// `± X%`: the interval of the median of `file`'s samples.
+    /// Before 2023 only: the mean of the values of `file` that the fences keep.
+    Mean { file: String },
+    /// `± X%`: the interval of the median of `file`'s samples (before 2023: the range of the
+    /// values kept around their mean).
     Interval { file: String },
     /// `p=…`: the U test of the base file's samples against `file`'s.
     PValue { file: String },
@@ -51,15 +66,28 @@ pub(super) enum Role {
     GeomeanChange { file: String },
 }
 
-/// A number's cell as benchstat's layout places it: its role, the table's base file, the
-/// unit of the table's values, and the benchmarks of its rows.
+/// Which benchstat printed a table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Layout {
+    /// Since 2023: medians, over every value.
+    Current,
+    /// Before 2023: means, over the values inside Tukey's fences.
+    Old,
+}
+
+/// A number's cell as benchstat's layout places it: its role, the table's layout and base
+/// file, the unit of the table's values, and the benchmarks of its rows.
 pub(super) struct Placed {
     pub(super) role: Role,
+    layout: Layout,
     base: String,
     /// The go-bench field that holds the table's unit (`time_ns` for `sec/op`).
     field: String,
     /// The labels of the table's rows other than `geomean`, as printed.
     rows: Vec<String>,
+    /// Before 2023, the values the table prints in each column of values (`old`, `new`), by
+    /// row: what tells which file a column is, where no file is named so.
+    printed: Vec<(String, String, Quoted)>,
 }
 
 /// One column of a benchstat table, by its label: `<file> <unit>`, then ` ±` or ` vs base`.
@@ -71,6 +99,17 @@ enum Column<'a> {
 }
 
 fn column(label: &str) -> Option<Column<'_>> {
+    // Before 2023: the change of `new` from `old` is `<unit> delta`, and the columns of one
+    // file name no file.
+    if let Some(unit) = label.strip_suffix(" delta").filter(|u| is_old_unit(u)) {
+        return Some(Column::Change { file: "new", unit });
+    }
+    if is_old_unit(label.strip_suffix(" ±").unwrap_or(label)) {
+        return match label.strip_suffix(" ±") {
+            Some(unit) => Some(Column::Interval { file: "", unit }),
+            None => Some(Column::Values { file: "", unit: label }),
+        };
+    }
     if let Some(values) = label.strip_suffix(" ±") {
         let (file, unit) = split(values)?;
         return Some(Column::Interval { file, unit });
@@ -85,23 +124,38 @@ fn column(label: &str) -> Option<Column<'_>> {
 
 /// `<file> <unit>` taken apart: the file's label may hold spaces, the unit (`sec/op`) none.
 fn split(values: &str) -> Option<(&str, &str)> {
-    values.rsplit_once(' ').filter(|(file, unit)| !file.is_empty() && unit.contains('/'))
+    values.rsplit_once(' ').filter(|(file, unit)| !file.is_empty() && (unit.contains('/') || *unit == "speed"))
+}
+
+/// Whether `unit` alone is a column label of benchstat before 2023: a metric without a file
+/// (one file's table), one word with a slash, or `speed`.
+fn is_old_unit(unit: &str) -> bool {
+    !unit.contains(' ') && (unit.contains('/') || unit == "speed")
 }
 
 /// The go-bench field of one of benchstat's units: benchstat turns `ns/op` into seconds
 /// (`sec/op`) and Go's `MB/s` into bytes per second (`B/s`), and prints the rest as Go wrote
-/// them.
+/// them. Before 2023 it named a metric instead of a unit: `ns/op` is `time/op`, `ns/GC`
+/// `time/GC`, `B/op` `alloc/op` and `MB/s` `speed`, alone or after a prefix and a dash
+/// (`user-ns/op` is `user-time/op`; `benchstat/table.go`, `metricOf`).
 fn field_of_unit(unit: &str) -> String {
-    match unit {
-        "sec/op" => "time_ns".into(),
-        "B/s" => "mb_per_s".into(),
-        other => go_bench::metric_field(other),
+    const METRICS: [(&str, &str); 4] = [("time/op", "ns/op"), ("time/GC", "ns/GC"), ("alloc/op", "B/op"), ("speed", "MB/s")];
+    let go_unit = METRICS.iter().find_map(|(metric, go)| match unit.strip_suffix(metric) {
+        Some("") => Some(go.to_string()),
+        Some(prefix) if prefix.ends_with('-') => Some(format!("{prefix}{go}")),
+        _ => None,
+    });
+    match (unit, go_unit) {
+        ("sec/op", _) => "time_ns".into(),
+        ("B/s", _) => "mb_per_s".into(),
+        (_, Some(go)) => go_bench::metric_field(&go),
+        (other, None) => go_bench::metric_field(other),
     }
 }
 
-/// Whether a row label is benchstat's geometric mean.
+/// Whether a row label is benchstat's geometric mean (`[Geo mean]` before 2023).
 fn is_geomean(label: &str) -> bool {
-    label == "geomean"
+    label == "geomean" || label == "[Geo mean]"
 }
 
 /// Where `number` stands in a benchstat table, if it stands in one and is one of the cells
@@ -112,16 +166,14 @@ pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> 
     // The table's columns and rows, from every cell of it the article holds.
     let cells: Vec<_> = article.sentences.iter().filter_map(|s| s.cell.as_ref()).filter(|c| c.table == cell.table && c.row > 0).collect();
     let labels: BTreeSet<&str> = cells.iter().map(|c| c.column_label.as_str()).collect();
-    // benchstat before 2023 (`delta`) is left to the search: see the module's documentation.
-    if labels.iter().any(|l| l.ends_with(" delta")) {
-        return None;
-    }
     let columns: Vec<Column<'_>> = labels.iter().filter_map(|l| column(l)).collect();
-    // Only benchstat's layout since 2023 marks the change `vs base`; an interval column without
-    // one (a single file) still names its file.
+    // Only benchstat's layouts mark the change `vs base` or `delta`; an interval column without
+    // one (a single file) is benchstat's too.
     if !columns.iter().any(|c| matches!(c, Column::Change { .. } | Column::Interval { .. })) {
         return None;
     }
+    let old = |l: &&str| l.ends_with(" delta") || is_old_unit(l.strip_suffix(" ±").unwrap_or(l));
+    let layout = if labels.iter().any(old) { Layout::Old } else { Layout::Current };
     // The base is the file of the first column of values.
     let base = cells
         .iter()
@@ -139,18 +191,37 @@ pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> 
     // In the table's order: each row's cells share its index and label.
     let rows: Vec<String> = cells.iter().filter(|c| !is_geomean(&c.row_label)).map(|c| (c.row, c.row_label.clone())).collect::<BTreeSet<_>>().into_iter().map(|(_, l)| l).collect();
     let file = file.to_string();
+    let printed = match layout {
+        Layout::Current => Vec::new(),
+        Layout::Old => article
+            .sentences
+            .iter()
+            .filter_map(|s| Some((s.cell.as_ref().filter(|c| c.table == cell.table && !is_geomean(&c.row_label))?, s)))
+            .filter_map(|(c, s)| match column(&c.column_label)? {
+                Column::Values { file, .. } => Some((file.to_string(), c.row_label.clone(), quotable(s.numbers.first()?)?)),
+                _ => None,
+            })
+            .collect(),
+    };
     let geomean = is_geomean(&cell.row_label);
     let before = sentence.text.get(..number.span.start).unwrap_or_default();
     let role = match here {
         Column::Values { .. } if geomean => Role::Geomean { file },
-        Column::Values { .. } => return None,
+        // A median the search finds as any statistic; before 2023 a mean of the values kept.
+        Column::Values { .. } if layout == Layout::Current => return None,
+        Column::Values { .. } => Role::Mean { file },
         Column::Interval { .. } => Role::Interval { file },
         Column::Change { .. } if geomean => Role::GeomeanChange { file },
         Column::Change { .. } => {
             if before.ends_with("p=") {
                 Role::PValue { file }
             } else if before.ends_with("n=") {
-                let both = !sentence.text.get(number.span.end..).unwrap_or_default().starts_with('+');
+                // `n=10` (since 2023, for equal counts) and `n=10+10` (before 2023, always two)
+                // both say that both files kept 10: a cell's second `10` is the same text as its
+                // first, and binds with it, so the one check verifies both counts.
+                let after = sentence.text.get(number.span.end..).unwrap_or_default();
+                let second = after.strip_prefix('+').map(|rest| &rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len())]);
+                let both = second.is_none_or(|n| n == number.text);
                 Role::Count { file, both, new: false }
             } else if before.ends_with('+') && before.contains("n=") {
                 Role::Count { file, both: false, new: true }
@@ -159,13 +230,13 @@ pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> 
             }
         }
     };
-    Some(Placed { role, base, field, rows })
+    Some(Placed { role, layout, base, field, rows, printed })
 }
 
 /// The evidence files a column's label names: benchstat labels a column with the file's name
 /// as given on its command line. Where no go-bench file has that name or stem, every go-bench
 /// file may be it, and the words of the cell rank them.
-fn files<'a>(sources: &'a [Source], label: &str) -> Vec<&'a Source> {
+fn named_files<'a>(sources: &'a [Source], label: &str) -> Vec<&'a Source> {
     let go: Vec<&Source> = sources.iter().filter(|s| s.format == Format::GoBench).collect();
     // benchstat prints the path as given (`bench/baseline.txt`), which need not be where the
     // file lies under evidence/: the file's name decides, with or without its extension.
@@ -198,6 +269,62 @@ fn row_series<'a>(source: &'a Source, label: &str, field: &str) -> Option<(&'a S
 /// says what the cell is. The words of the cell still rank two files that both could be it.
 const PLACED: f64 = 10.0;
 
+impl Placed {
+    /// The evidence files a column's label names ([`named_files`]). Before 2023 a table of two
+    /// files labels them `old` and `new`; where no file is named so, the column is the file
+    /// whose means reproduce most of the column's printed values, so that a count or a p-value,
+    /// which either file could give, is bound to the file the column is.
+    fn files<'a>(&self, sources: &'a [Source], label: &str, unit: Option<&Unit>) -> Vec<&'a Source> {
+        let named = named_files(sources, label);
+        if self.layout == Layout::Current || named.len() < 2 {
+            return named;
+        }
+        let field = self.field.as_str();
+        let reproduced = |source: &Source| {
+            self.printed
+                .iter()
+                .filter(|(file, row, quoted)| {
+                    file == label
+                        && row_series(source, row, field).is_some_and(|(_, series)| fits(quoted, self.kept(series).mean(), &super::SeriesUnit::Plain(unit.cloned())).is_some())
+                })
+                .count()
+        };
+        let counts: Vec<usize> = named.iter().map(|s| reproduced(s)).collect();
+        let best = counts.iter().copied().max().unwrap_or(0);
+        if best == 0 {
+            return named;
+        }
+        named.into_iter().zip(counts).filter(|(_, n)| *n == best).map(|(s, _)| s).collect()
+    }
+
+    /// The values of a row's series that the table's benchstat computed from: all of them
+    /// since 2023, those inside Tukey's fences before.
+    fn kept(&self, series: &Series) -> Samples {
+        match self.layout {
+            Layout::Current => series.samples.clone(),
+            Layout::Old => fences::tukey(&series.samples).kept,
+        }
+    }
+
+    /// The statistic of a column's cell: the median since 2023, the mean before.
+    fn center(&self) -> Statistic {
+        match self.layout {
+            Layout::Current => Statistic::Median,
+            Layout::Old => Statistic::Mean,
+        }
+    }
+
+    /// A query of a row's benchmark as the table's benchstat read it: before 2023 with its
+    /// outliers dropped, and counted after.
+    fn query(&self, source: &Source, sel: &Selection, series: &Series, measure: Measure) -> StatRef {
+        let query = benchmark_ref(source, sel, series, measure);
+        match self.layout {
+            Layout::Current => query,
+            Layout::Old => StatRef { outliers: true, n: self.kept(series).len(), ..query },
+        }
+    }
+}
+
 /// The candidates for a placed number, best first.
 pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Placed, sentence: &Sentence, number: &Number) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
@@ -208,44 +335,59 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
     let mut out = Vec::new();
     // Each pair of a compared file and the base: two files, which the labels may both name.
     let file_pairs = |file: &str| -> Vec<(&Source, &Source)> {
-        let bases = files(sources, &placed.base);
-        files(sources, file).into_iter().flat_map(|new| bases.iter().filter(move |base| !std::ptr::eq(new, **base)).map(move |base| (new, *base))).collect()
+        let bases = placed.files(sources, &placed.base, unit.as_ref());
+        placed.files(sources, file, unit.as_ref()).into_iter().flat_map(|new| bases.iter().filter(move |base| !std::ptr::eq(new, **base)).map(move |base| (new, *base))).collect()
     };
     // Each such pair that both hold `label`'s benchmark.
     let pairs = |file: &str, label: &str| {
         file_pairs(file).into_iter().filter_map(|(new, base)| Some(((new, row_series(new, label, field)?), (base, row_series(base, label, field)?)))).collect::<Vec<_>>()
     };
+    let count = Measure::Statistic(Statistic::Count);
     match &placed.role {
-        Role::Interval { file } => {
-            for source in files(sources, file) {
+        Role::Mean { file } => {
+            for source in placed.files(sources, file, unit.as_ref()) {
                 let Some((sel, series)) = row_series(source, row, field) else { continue };
-                let Spread::Percent(percent) = median_interval(series.samples.sorted(), DEFAULT_CONFIDENCE).spread() else { continue };
+                let Some(value) = fits(&quoted, placed.kept(series).mean(), &super::SeriesUnit::Plain(unit.clone())) else { continue };
+                let binding = Binding::Stat(placed.query(source, sel, series, Measure::Statistic(Statistic::Mean)));
+                out.push((Candidate { binding, value, score: PLACED + hints(&context, source, sel, series) }, (value - quoted.value).abs()));
+            }
+        }
+        Role::Interval { file } => {
+            for source in placed.files(sources, file, unit.as_ref()) {
+                let Some((sel, series)) = row_series(source, row, field) else { continue };
+                let (percent, measure) = match placed.layout {
+                    Layout::Current => match median_interval(series.samples.sorted(), DEFAULT_CONFIDENCE).spread() {
+                        Spread::Percent(percent) => (percent, Measure::MedianCi { confidence: DEFAULT_CONFIDENCE }),
+                        _ => continue,
+                    },
+                    Layout::Old => match placed.kept(series).mean_range() {
+                        Some(percent) => (percent, Measure::MeanRange),
+                        None => continue,
+                    },
+                };
                 if !quoted.matches(percent, None) || quoted.unit.as_ref().is_some_and(|u| *u != Unit::Percent) {
                     continue;
                 }
-                let binding = Binding::Stat(benchmark_ref(source, sel, series, Measure::MedianCi { confidence: DEFAULT_CONFIDENCE }));
+                let binding = Binding::Stat(placed.query(source, sel, series, measure));
                 out.push((Candidate { binding, value: percent, score: PLACED + hints(&context, source, sel, series) }, (percent - quoted.value).abs()));
             }
         }
         Role::PValue { file } => {
             for ((new, (nsel, nser)), (base, (bsel, bser))) in pairs(file, row) {
-                let p = mann_whitney(bser.samples.sorted(), nser.samples.sorted()).p;
+                let p = mann_whitney(placed.kept(bser).sorted(), placed.kept(nser).sorted()).p;
                 if !quoted.matches(p, None) {
                     continue;
                 }
                 let score = PLACED + hints(&context, new, nsel, nser);
-                let binding = Binding::UTest {
-                    base: benchmark_ref(base, bsel, bser, Measure::Statistic(Statistic::Count)),
-                    new: benchmark_ref(new, nsel, nser, Measure::Statistic(Statistic::Count)),
-                };
+                let binding = Binding::UTest { base: placed.query(base, bsel, bser, count.clone()), new: placed.query(new, nsel, nser, count.clone()) };
                 out.push((Candidate { binding, value: p, score }, (p - quoted.value).abs()));
             }
         }
         Role::Count { file, both, new: second } => {
             for ((new, (nsel, nser)), (base, (bsel, bser))) in pairs(file, row) {
-                let (n_new, n_base) = (nser.samples.len() as f64, bser.samples.len() as f64);
+                let (n_new, n_base) = (placed.kept(nser).len() as f64, placed.kept(bser).len() as f64);
                 let score = PLACED + hints(&context, new, nsel, nser);
-                let count = |s: &Source, sel, ser| benchmark_ref(s, sel, ser, Measure::Statistic(Statistic::Count));
+                let count = |s: &Source, sel, ser| placed.query(s, sel, ser, count.clone());
                 let (binding, value) = match (both, second) {
                     (true, _) if n_new == n_base => (Binding::Counts(count(base, bsel, bser), count(new, nsel, nser)), n_new),
                     (true, _) => continue,
@@ -258,8 +400,9 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
             }
         }
         Role::Change { file } => {
+            let center = placed.center();
             for ((new, (nsel, nser)), (base, (bsel, bser))) in pairs(file, row) {
-                let (m_new, m_base) = (nser.samples.median(), bser.samples.median());
+                let (m_new, m_base) = (placed.kept(nser).statistic(center), placed.kept(bser).statistic(center));
                 if m_base == 0.0 {
                     continue;
                 }
@@ -267,32 +410,46 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
                 if !quoted.matches(value, None) {
                     continue;
                 }
-                let median = Measure::Statistic(Statistic::Median);
-                let binding = Binding::Change { new: vec![benchmark_ref(new, nsel, nser, median.clone())], base: vec![benchmark_ref(base, bsel, bser, median)], less: false };
+                let measure = Measure::Statistic(center);
+                let binding = Binding::Change { new: vec![placed.query(new, nsel, nser, measure.clone())], base: vec![placed.query(base, bsel, bser, measure)], less: false };
                 out.push((Candidate { binding, value, score: PLACED + hints(&context, new, nsel, nser) }, (value - quoted.value).abs()));
             }
         }
         Role::Geomean { file } => {
-            for source in files(sources, file) {
-                let medians = column_medians(source, &placed.rows, field);
-                let Some(value) = geomean(medians.iter().map(|(_, m)| *m)) else { continue };
+            for source in placed.files(sources, file, unit.as_ref()) {
+                let centers = column_centers(placed, source, placed.rows.iter(), field);
+                let Some(value) = geomean(centers.iter().map(|(_, _, m)| *m)) else { continue };
                 let Some(value) = fits(&quoted, value, &super::SeriesUnit::Plain(unit.clone())) else { continue };
-                let binding = Binding::Geomean { of: medians.into_iter().map(|(s, _)| s).collect(), unit: unit.as_ref().map(|u| u.symbol().to_string()) };
+                let binding = Binding::Geomean { of: centers.into_iter().map(|(_, s, _)| s).collect(), unit: unit.as_ref().map(|u| u.symbol().to_string()) };
                 let score = PLACED + 2.0 * source.tokens.iter().filter(|t| context.contains(*t)).count() as f64;
                 out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
             }
         }
         Role::GeomeanChange { file } => {
             for (new, base) in file_pairs(file) {
-                // The ratios of the rows both files hold, as benchstat takes them.
-                let both: Vec<String> = placed.rows.iter().filter(|l| row_series(new, l, field).is_some() && row_series(base, l, field).is_some()).cloned().collect();
-                let (n, b) = (column_medians(new, &both, field), column_medians(base, &both, field));
-                let Some(value) = geomean(n.iter().zip(&b).map(|((_, x), (_, y))| if *y > 0.0 { x / y } else { f64::NAN })) else { continue };
+                // The ratios of the rows both files hold, as benchstat takes them. Before 2023
+                // it took the ratio of the two columns' geometric means instead, each over its
+                // own rows (those with a mean other than 0); over the same rows the two are one
+                // number, and only then is one proposed.
+                let (n, b) = match placed.layout {
+                    Layout::Current => {
+                        let both = || placed.rows.iter().filter(|l| row_series(new, l, field).is_some() && row_series(base, l, field).is_some());
+                        (column_centers(placed, new, both(), field), column_centers(placed, base, both(), field))
+                    }
+                    Layout::Old => {
+                        let (n, b) = (column_centers(placed, new, placed.rows.iter(), field), column_centers(placed, base, placed.rows.iter(), field));
+                        if n.iter().map(|c| &c.0).ne(b.iter().map(|c| &c.0)) {
+                            continue;
+                        }
+                        (n, b)
+                    }
+                };
+                let Some(value) = geomean(n.iter().zip(&b).map(|((_, _, x), (_, _, y))| if *y > 0.0 { x / y } else { f64::NAN })) else { continue };
                 let value = (value - 1.0) * 100.0;
                 if !quoted.matches(value, None) {
                     continue;
                 }
-                let binding = Binding::Change { new: n.into_iter().map(|(s, _)| s).collect(), base: b.into_iter().map(|(s, _)| s).collect(), less: false };
+                let binding = Binding::Change { new: n.into_iter().map(|(_, s, _)| s).collect(), base: b.into_iter().map(|(_, s, _)| s).collect(), less: false };
                 let score = PLACED + 2.0 * new.tokens.iter().filter(|t| context.contains(*t)).count() as f64;
                 out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
             }
@@ -301,15 +458,21 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
     by_distance(out)
 }
 
-/// The median of `field` of each row's benchmark that `source` holds, as a `stat` query and its
-/// value: benchstat's geometric mean of a column is over the cells it has.
-fn column_medians(source: &Source, rows: &[String], field: &str) -> Vec<(StatRef, f64)> {
-    rows.iter()
-        .filter_map(|label| {
-            let (sel, series) = row_series(source, label, field)?;
-            Some((benchmark_ref(source, sel, series, Measure::Statistic(Statistic::Median)), series.samples.median()))
-        })
-        .collect()
+/// The median of `field` of each row's benchmark that `source` holds (before 2023 the mean of
+/// the values kept), with the row's label, as a `stat` query and its value: benchstat's
+/// geometric mean of a column is over the cells it has. Before 2023 it left out a mean of 0
+/// (`addGeomean`).
+fn column_centers<'r>(placed: &Placed, source: &Source, rows: impl Iterator<Item = &'r String>, field: &str) -> Vec<(&'r str, StatRef, f64)> {
+    let center = placed.center();
+    rows.filter_map(|label| {
+        let (sel, series) = row_series(source, label, field)?;
+        let value = placed.kept(series).statistic(center);
+        if placed.layout == Layout::Old && value == 0.0 {
+            return None;
+        }
+        Some((label.as_str(), placed.query(source, sel, series, Measure::Statistic(center)), value))
+    })
+    .collect()
 }
 
 /// The geometric mean, as the arith check computes it (`exp` of the mean of `ln`); `None` for
@@ -346,6 +509,13 @@ mod tests {
         assert_eq!(field_of_unit("B/op"), "bytes_per_op");
         assert_eq!(field_of_unit("allocs/op"), "allocs_per_op");
         assert_eq!(field_of_unit("B/s"), "mb_per_s");
+        // Before 2023, metrics named for Go's units.
+        assert_eq!(field_of_unit("time/op"), "time_ns");
+        assert_eq!(field_of_unit("speed"), "mb_per_s");
+        assert_eq!(field_of_unit("alloc/op"), "bytes_per_op");
+        assert_eq!(field_of_unit("user-time/op"), "user_ns_per_op");
+        assert_eq!(field_of_unit("time/GC"), "ns_per_gc");
+        assert_eq!(field_of_unit("quick-bytes"), "quick_bytes");
     }
 
     #[test]
