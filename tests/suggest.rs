@@ -720,6 +720,29 @@ fn benchstat_before_2023_is_proposed_its_own_computation_for_every_number() {
     assert!(stdout.contains(&format!("{} checks: {} passed, 150 failed", checks.len(), checks.len() - 150)), "{stdout}");
 }
 
+/// The Go team's test of how benchstat before 2023 names Go's metrics (`units.golden`): `ns/op`
+/// is `time/op`, `user-ns/op` `user-time/op` and `ns/GC` `time/GC`, each a time however it is
+/// named, printed in seconds or nanoseconds. Every number of its three time tables is proposed
+/// from the go-bench fields Go's units give (`user_ns_per_op`, `ns_per_gc`), with no unit
+/// declared, and pasted, all hold. Its fourth table's unit, `quick-bytes`, is not read as one.
+#[test]
+fn benchstat_before_2023_names_go_s_metrics_and_their_times_convert() {
+    let fixtures = Path::new("tests/fixtures/harness/go-bench");
+    let table = std::fs::read_to_string(fixtures.join("units-benchstat-2017.txt")).unwrap();
+    let (dir, out) = suggested_over(&format!("# units\n\n```\n{table}```\n"), |root| {
+        for file in ["units-old.txt", "units-new.txt"] {
+            std::fs::copy(fixtures.join(file), root.join("evidence").join(file)).unwrap();
+        }
+    });
+    assert!(out.contains("14 unbound numbers, 14 with a candidate"), "{out}");
+    for field in ["field = \"user_ns_per_op\"", "field = \"ns_per_gc\"", "field = \"time_ns\""] {
+        assert!(out.contains(field), "{field}: {out}");
+    }
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("15 checks: 15 passed, 0 failed"), "{stdout}");
+}
+
 /// The proposals for the estimates of a pasted criterion console block (the middle number of
 /// each `time:` bracket), as (row, field, statistic, per).
 fn estimates_proposed(out: &str) -> Vec<(String, String, String, String)> {

@@ -18,8 +18,16 @@ pub(crate) fn of_field(fields: &FieldUnits, field: &str) -> Option<Unit> {
 /// The unit a field's name declares by its suffix: `_s`, `_sec` and `_seconds` are seconds,
 /// `_ms`, `_us` and `_ns` the smaller time units. A rate (`tokens_per_s`,
 /// `request_output_throughput_token_per_s`) ends like a time but is not one, so `_per_s`,
-/// `_per_sec` and `_per_second` declare no unit.
+/// `_per_sec` and `_per_second` declare no unit. A time per something else is a time: the
+/// go-bench reader names Go's own metrics `user-ns/op` and `ns/GC` `user_ns_per_op` and
+/// `ns_per_gc`, which hold nanoseconds.
 pub(crate) fn from_suffix(field: &str) -> Option<Unit> {
+    if let Some((amount, per)) = field.rsplit_once("_per_")
+        && !["s", "sec", "second"].contains(&per)
+        && let Some(unit) = time_suffix(&format!("_{amount}"))
+    {
+        return Some(unit);
+    }
     // The go-bench reader's names for Go's `B/op` and `MB/s`, and byte counts named so.
     if field == "bytes" || field.ends_with("_bytes") || field == "bytes_per_op" {
         return Some(Unit::Bytes);
@@ -30,6 +38,11 @@ pub(crate) fn from_suffix(field: &str) -> Option<Unit> {
     if ["_per_s", "_per_sec", "_per_second"].iter().any(|rate| field.ends_with(rate)) {
         return None;
     }
+    time_suffix(field)
+}
+
+/// The time unit `field` ends in, by its suffix.
+fn time_suffix(field: &str) -> Option<Unit> {
     let suffixes: [(&str, Unit); 6] = [("_seconds", Unit::S), ("_sec", Unit::S), ("_s", Unit::S), ("_ms", Unit::Ms), ("_us", Unit::Us), ("_ns", Unit::Ns)];
     suffixes.into_iter().find(|(suffix, _)| field.ends_with(suffix)).map(|(_, unit)| unit)
 }
@@ -54,6 +67,17 @@ mod tests {
         assert_eq!(from_suffix("peak_bytes"), Some(Unit::Bytes));
         assert_eq!(from_suffix("mb_per_s"), Some(Unit::MbPerS));
         assert_eq!(from_suffix("allocs_per_op"), None);
+    }
+
+    /// Go's metrics that are times per something (`user-ns/op`, `ns/GC`) are times.
+    #[test]
+    fn a_time_per_something_is_a_time() {
+        assert_eq!(from_suffix("user_ns_per_op"), Some(Unit::Ns));
+        assert_eq!(from_suffix("ns_per_gc"), Some(Unit::Ns));
+        assert_eq!(from_suffix("wall_ms_per_request"), Some(Unit::Ms));
+        assert_eq!(from_suffix("sec_per_op"), Some(Unit::S));
+        assert_eq!(from_suffix("ns_per_s"), None, "a time per second is a fraction, not a time");
+        assert_eq!(from_suffix("frames_per_op"), None);
     }
 
     #[test]
