@@ -720,6 +720,42 @@ fn benchstat_before_2023_is_proposed_its_own_computation_for_every_number() {
     assert!(stdout.contains(&format!("{} checks: {} passed, 150 failed", checks.len(), checks.len() - 150)), "{stdout}");
 }
 
+/// That benchstat, built here from golang/perf, on data the Go team did not write: tattle's two
+/// releases (30 runs a benchmark, where the fences drop values of two benchmarks) and one file
+/// of `index/suffixarray` (one column a table: `time/op`, `speed`, `alloc/op`, `allocs/op`).
+/// Every number of each is proposed its one candidate, each reading with its outliers dropped,
+/// and pasted, all hold.
+#[test]
+fn benchstat_before_2023_on_other_data_is_proposed_and_holds() {
+    let fixtures = Path::new("tests/fixtures/harness/go-bench");
+    let cases: [(&str, &[(&str, &str)], usize); 2] = [
+        ("tattle-benchstat-2017.txt", &[("examples/tattle-benchstat/evidence/v0.1.3", "v0.1.3"), ("examples/tattle-benchstat/evidence/v1.0.0", "v1.0.0")], 44),
+        ("suffixarray-benchstat-2017.txt", &[("tests/fixtures/harness/go-bench/suffixarray.bench", "suffixarray.bench")], 340),
+    ];
+    for (table, files, numbers) in cases {
+        let text = std::fs::read_to_string(fixtures.join(table)).unwrap();
+        let (dir, out) = suggested_over(&format!("# bench\n\n```\n{text}```\n"), |root| {
+            for (from, to) in files {
+                std::fs::copy(from, root.join("evidence").join(to)).unwrap();
+            }
+        });
+        assert!(out.contains(&format!("{numbers} unbound numbers, {numbers} with a candidate")), "{table}: {}", &out[..out.len().min(1500)]);
+        assert!(!out.contains("#   2. "), "{table}: each number has the one candidate its place gives");
+        let proposed: toml::Table = toml::from_str(&out).unwrap();
+        for check in proposed["claim"].as_array().unwrap().iter().flat_map(|c| c["check"].as_array().unwrap()) {
+            let queries: Vec<&toml::Value> = match check["kind"].as_str() {
+                Some("stat") => vec![check],
+                Some("utest") => vec![&check["base"], &check["new"]],
+                _ => check["vars"].as_table().unwrap().values().collect(),
+            };
+            assert!(queries.iter().all(|q| q["outliers"].as_str() == Some("tukey")), "{table}: {check:?}");
+        }
+        let (code, stdout) = paste_and_audit(dir.path(), &out);
+        assert_eq!(code, 0, "{table}: {stdout}");
+        assert!(stdout.contains("0 failed, 0 skipped, 0 errors; 0 unbound numbers"), "{table}: {stdout}");
+    }
+}
+
 /// The Go team's test of how benchstat before 2023 names Go's metrics (`units.golden`): `ns/op`
 /// is `time/op`, `user-ns/op` `user-time/op` and `ns/GC` `time/GC`, each a time however it is
 /// named, printed in seconds or nanoseconds. Every number of its three time tables is proposed
