@@ -301,6 +301,31 @@ fn quoted_extremes_are_not_judged_by_the_bootstrap() {
     assert!(out.contains("1 rows (0 MATCH, 0 MISMATCH, 0 INCONCLUSIVE, 1 INCOMPARABLE)") && out.contains("no bootstrap interval for an extreme (min)"), "{out}");
 }
 
+/// A time quoted as benchstat before 2023 computed it, the mean of the values inside Tukey's
+/// fences, is bound and holds in the audit, and the recheck passes it over, counted among the
+/// checks not rechecked: a resample would move the fences. The median of the same records,
+/// without `outliers`, is a row, and a MATCH.
+#[test]
+fn a_statistic_with_outliers_dropped_is_not_resampled() {
+    let case = |quote: &str, statistic: &str, fenced: &str| {
+        let sentence = format!("Building the opticks index with narrow offsets took {quote}.");
+        let claim = format!(
+            "id = \"S1\"\nquote = \"{sentence}\"\nverdict = \"retain\"\nfinding = \"benchstat's value.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"{quote}\"\n  samples = \"evidence/suffixarray.bench\"\n  format = \"go-bench\"\n  select = {{ name = \"BenchmarkNew/text=opticks/size=100K/bits=32\" }}\n  field = \"time_ns\"\n  statistic = \"{statistic}\"\n{fenced}"
+        );
+        let dir = root_with(&["evidence"], &format!("# Suffix arrays\n\n{sentence}\n"), &claim);
+        std::fs::copy("tests/fixtures/harness/go-bench/suffixarray.bench", dir.path().join("evidence/suffixarray.bench")).unwrap();
+        let (code, out, err) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+        assert_eq!(code, 0, "{out}{err}");
+        let (code, out, err) = recheck(&dir, &["--format", "json"]);
+        assert_eq!(code, 0, "{out}{err}");
+        let report = json_report(&out, &err);
+        (report.rows.iter().map(|r| r.outcome.clone()).collect::<Vec<_>>(), report.not_rechecked)
+    };
+    // benchstat's `4.28ms ±13%` (suffixarray-benchstat-2017.txt).
+    assert_eq!(case("4.28 ms", "mean", "  outliers = \"tukey\"\n"), (vec![], 1));
+    assert_eq!(case("4.08 ms", "median", ""), (vec!["MATCH".to_string()], 0));
+}
+
 /// An ordering over Go's `go test -bench -count 10` records: the Go team's own output of
 /// `index/suffixarray` (tests/fixtures/harness/go-bench/suffixarray.bench, BSD 3-Clause,
 /// credited in its SOURCE.md), where building the index of 100K of Go source with 32-bit
