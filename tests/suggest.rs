@@ -728,7 +728,9 @@ fn benchstat_before_2023_is_proposed_its_own_computation_for_every_number() {
 #[test]
 fn benchstat_before_2023_on_other_data_is_proposed_and_holds() {
     let fixtures = Path::new("tests/fixtures/harness/go-bench");
-    let cases: [(&str, &[(&str, &str)], usize); 2] = [
+    // The table, the evidence files it reads (from, as named under evidence/), its numbers.
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], usize);
+    let cases: [Case<'_>; 2] = [
         ("tattle-benchstat-2017.txt", &[("examples/tattle-benchstat/evidence/v0.1.3", "v0.1.3"), ("examples/tattle-benchstat/evidence/v1.0.0", "v1.0.0")], 44),
         ("suffixarray-benchstat-2017.txt", &[("tests/fixtures/harness/go-bench/suffixarray.bench", "suffixarray.bench")], 340),
     ];
