@@ -91,6 +91,8 @@ pub(crate) fn table(ctx: &Context<'_>, q: &Query<'_>) -> Result<Rc<Table>, Diagn
 /// The samples a query gives are kept for the process, so that the same query in another
 /// registry (or another check) reads nothing again; an error is not kept, since it is located
 /// in the registry that asked.
+/// What is kept is every value; `outliers` is applied to them on each call, so that the same
+/// records read with and without it share one reading.
 pub(crate) fn samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> {
     Ok(fenced(ctx, q)?.0)
 }

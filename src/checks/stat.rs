@@ -460,8 +460,8 @@ impl Spec {
         })
     }
 
-    /// With `outliers`, what the fences dropped over every run read: `, 2 of 10 outside Tukey's
-    /// fences dropped`; nothing without.
+    /// With `outliers`, what the fences dropped over every run read: ` (2 of 10 outside Tukey's
+    /// fences dropped)`; nothing without.
     fn fenced_note(&self, ctx: &Context<'_>) -> Result<String, Diagnostic> {
         if self.outliers.is_none() {
             return Ok(String::new());
