@@ -58,7 +58,9 @@
 //! printed other numbers: the mean of the values left after dropping those beyond 1.5
 //! interquartile ranges of the quartiles, `±` the wider side of those values' range around it
 //! (`Metrics.FormatDiff`, `benchstat/data.go`), and the same U test (`internal/stats/utest.go`,
-//! go-moremath's but for one helper) of those values only. The interval here is not that `±`.
+//! go-moremath's but for one helper) of those values only. The interval here is not that `±`:
+//! [`super::fences`] drops those values, [`super::Samples::mean_range`] is that `±`, and the
+//! test here over the values kept is that benchstat's p-value.
 //!
 //! # How this follows it
 //!
