@@ -656,6 +656,45 @@ benchstat on the two runs:
     assert!(stdout.contains(&format!("{} checks: {} passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers", checks.len(), checks.len())), "{stdout}");
 }
 
+/// Where the two files' counts differ benchstat prints both, `n=7+10`, base first: the second
+/// count is a number of its own (the number reader once took the digits after `+` for a name's),
+/// proposed the new file's count, and every number of the table holds.
+#[test]
+fn benchstat_s_two_counts_are_each_the_count_of_their_file() {
+    let fixtures = Path::new("tests/fixtures/harness/go-bench");
+    let table = std::fs::read_to_string(fixtures.join("crc-benchstat-7-of-10.txt")).unwrap();
+    let old: String = std::fs::read_to_string(fixtures.join("crc-old.txt"))
+        .unwrap()
+        .lines()
+        .scan(0, |seen, line| {
+            if line.contains("poly=IEEE/size=40/align=0-8") {
+                *seen += 1;
+            }
+            Some(if line.contains("poly=IEEE/size=40/align=0-8") && *seen > 7 { None } else { Some(format!("{line}\n")) })
+        })
+        .flatten()
+        .collect();
+    let (dir, out) = suggested_over(&format!("# crc32\n\n```\n{table}```\n"), |root| {
+        std::fs::write(root.join("evidence/crc-old.txt"), &old).unwrap();
+        std::fs::copy(fixtures.join("crc-new.txt"), root.join("evidence/crc-new.txt")).unwrap();
+    });
+    assert!(out.contains("477 unbound numbers, 477 with a candidate"), "{}", &out[..out.len().min(2000)]);
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let counts: Vec<(&str, &str)> = proposed["claim"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["check"].as_array().unwrap())
+        .filter(|k| k.get("statistic").and_then(|s| s.as_str()) == Some("count") && k["select"]["name"].as_str() == Some("BenchmarkCRC32/poly=IEEE/size=40/align=0"))
+        .map(|k| (k["number"].as_str().unwrap(), k["samples"].as_str().unwrap()))
+        .collect();
+    // The row stands in both of benchstat's tables, `sec/op` and `B/s`.
+    assert_eq!(counts, [("7", "evidence/crc-old.txt"), ("10", "evidence/crc-new.txt")].repeat(2));
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("0 failed, 0 skipped, 0 errors; 0 unbound numbers"), "{stdout}");
+}
+
 /// The Go team's own golden output of benchstat before 2023 over the same two runs
 /// (`crc-benchstat-2017.txt`): each value is the mean of the values left inside Tukey's fences,
 /// each `± X%` their range around it, each p-value and `n=` from the values kept. Every number
