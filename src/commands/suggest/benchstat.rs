@@ -1,7 +1,8 @@
 //! The cells of benchstat's comparison table, read by where they stand rather than searched
-//! for: the interval after `±`, the p-value and the sample counts in parentheses, the change
-//! from the base, and the `geomean` row; and, in the table of benchstat before 2023, every
-//! value, since that benchstat's values are no statistic of all of a benchmark's samples.
+//! for: each file's value, the interval after `±`, the p-value and the sample counts in
+//! parentheses, the change from the base, and the `geomean` row. A value is the median of the
+//! row's samples, which the search would find too, but among ties: at seven samples a median
+//! can equal a quartile, and the layout says which it is.
 //!
 //! benchstat (golang.org/x/perf/cmd/benchstat since 2023, `golang/perf` at `712aea8`) lays its
 //! table out the same way every time, and `article::console::benchstat_cells` reads each cell
@@ -47,8 +48,9 @@ use crate::stats::{Samples, Statistic, fences};
 /// What a layout-read cell's number is.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Role {
-    /// Before 2023 only: the mean of the values of `file` that the fences keep.
-    Mean { file: String },
+    /// The value of `file`'s column: the median of its samples (before 2023: the mean of the
+    /// values the fences keep).
+    Center { file: String },
     /// `± X%`: the interval of the median of `file`'s samples (before 2023: the range of the
     /// values kept around their mean).
     Interval { file: String },
@@ -207,9 +209,7 @@ pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> 
     let before = sentence.text.get(..number.span.start).unwrap_or_default();
     let role = match here {
         Column::Values { .. } if geomean => Role::Geomean { file },
-        // A median the search finds as any statistic; before 2023 a mean of the values kept.
-        Column::Values { .. } if layout == Layout::Current => return None,
-        Column::Values { .. } => Role::Mean { file },
+        Column::Values { .. } => Role::Center { file },
         Column::Interval { .. } => Role::Interval { file },
         Column::Change { .. } if geomean => Role::GeomeanChange { file },
         Column::Change { .. } => {
@@ -344,11 +344,12 @@ pub(super) fn candidates(sources: &[Source], registry: &Registry, placed: &Place
     };
     let count = Measure::Statistic(Statistic::Count);
     match &placed.role {
-        Role::Mean { file } => {
+        Role::Center { file } => {
+            let center = placed.center();
             for source in placed.files(sources, file, unit.as_ref()) {
                 let Some((sel, series)) = row_series(source, row, field) else { continue };
-                let Some(value) = fits(&quoted, placed.kept(series).mean(), &super::SeriesUnit::Plain(unit.clone())) else { continue };
-                let binding = Binding::Stat(placed.query(source, sel, series, Measure::Statistic(Statistic::Mean)));
+                let Some(value) = fits(&quoted, placed.kept(series).statistic(center), &super::SeriesUnit::Plain(unit.clone())) else { continue };
+                let binding = Binding::Stat(placed.query(source, sel, series, Measure::Statistic(center)));
                 out.push((Candidate { binding, value, score: PLACED + hints(&context, source, sel, series) }, (value - quoted.value).abs()));
             }
         }
