@@ -36,7 +36,7 @@
 //!   cells with their row, column and the unit their header implies (a Google Benchmark or
 //!   pytest-benchmark console table, or hyperfine's, criterion's or `go test -bench`'s output,
 //!   or benchstat's comparison of Go's outputs (each value in the unit its SI prefix makes of
-//!   the column's), or JMH's summary table (each row named by its benchmark and parameters,
+//!   the column's; before 2023, `old time/op … delta` with each value's own unit), or JMH's summary table (each row named by its benchmark and parameters,
 //!   its score and error in the unit the row prints), pasted in a code block read as one,
 //!   `article::console`, which takes Go's lines apart by the `go-bench` evidence reader's own
 //!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
@@ -85,8 +85,9 @@
 //!   runs of the same code, with candidate forms judged as a family of their own), `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
 //!   number: selections, filters, derived rates, ratios of two statistics, criterion's slope
-//!   and JMH's error; the cells of benchstat's table that are no one sample's statistic read
-//!   by their place, `commands::suggest::benchstat`).
+//!   and JMH's error; every cell of benchstat's table read by its place, as that benchstat
+//!   computed it, medians since 2023 and means inside Tukey's fences before,
+//!   `commands::suggest::benchstat`).
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and
 //!   against a stored run (a latency or an ordering whose check pools runs judged across them); `recheck::hierarchical` the bootstrap of runs, then rounds (a slope's
 //!   records drawn as whole (`per`, field) pairs, as criterion draws them), and the widening of
