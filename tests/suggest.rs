@@ -762,6 +762,33 @@ fn benchstat_before_2023_is_proposed_its_own_computation_for_every_number() {
     assert!(stdout.contains(&format!("{} checks: {} passed, 150 failed", checks.len(), checks.len() - 150)), "{stdout}");
 }
 
+/// That benchstat's table of four files (`all.golden`): `name \ time/op`, a column a file,
+/// blank cells where a file lacks a benchmark, and rows grouped under their configuration
+/// (`pkg:hash/crc32 goos:darwin goarch:386`), which gives no number. Every value and range is
+/// proposed from the file its column names, with its outliers dropped, and all hold.
+#[test]
+fn benchstat_before_2023_of_four_files_reads_each_column_from_its_file() {
+    let fixtures = Path::new("tests/fixtures/harness/go-bench");
+    let table = std::fs::read_to_string(fixtures.join("crc-benchstat-2017-four-files.txt")).unwrap();
+    let (dir, out) = suggested_over(&format!("# crc32\n\n```\n{table}```\n"), |root| {
+        for (from, to) in [("crc-new.txt", "new.txt"), ("crc-old.txt", "old.txt"), ("crc-slashslash4.txt", "slashslash4.txt"), ("crc-x386.txt", "x386.txt")] {
+            std::fs::copy(fixtures.join(from), root.join("evidence").join(to)).unwrap();
+        }
+    });
+    assert!(out.contains("480 unbound numbers, 480 with a candidate"), "{}", &out[..out.len().min(2000)]);
+    assert!(!out.contains("#   2. "), "each number has the one candidate its place gives");
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    for claim in proposed["claim"].as_array().unwrap() {
+        let file = claim["cell"]["column"].as_str().unwrap().split(' ').next().unwrap();
+        let check = &claim["check"][0];
+        assert_eq!(check["samples"].as_str(), Some(format!("evidence/{file}").as_str()), "{claim:?}");
+        assert_eq!(check["outliers"].as_str(), Some("tukey"), "{claim:?}");
+    }
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("480 checks: 480 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers"), "{stdout}");
+}
+
 /// That benchstat, built here from golang/perf, on data the Go team did not write: tattle's two
 /// releases (30 runs a benchmark, where the fences drop values of two benchmarks) and one file
 /// of `index/suffixarray` (one column a table: `time/op`, `speed`, `alloc/op`, `allocs/op`).

@@ -856,9 +856,30 @@ fn benchstat_value(token: &str, unit: &str) -> Option<(usize, Unit)> {
 }
 
 /// The header of benchstat's table as it printed it before 2023, `name  old time/op  new
-/// time/op  delta` (or `name  time/op` for one file), as columns; `None` for any other line.
+/// time/op  delta` (or `name  time/op` for one file, or `name \ time/op  a.txt  b.txt  c.txt`
+/// for more than two), as columns; `None` for any other line.
+///
+/// With more than two files each column is labelled by its file, and a row leaves a file's
+/// cell blank where that file lacks the benchmark. That benchstat pads each label to its
+/// column's width and right-aligns each cell in the same width (`FormatText`), so a column
+/// ends where the next label starts, and a row's next word at or past that place belongs to a
+/// later column.
 fn old_benchstat_header(line: &str) -> Option<Vec<BenchstatColumn>> {
     let words: Vec<&str> = line.split_whitespace().collect();
+    if let ["name", "\\", unit, files @ ..] = words.as_slice()
+        && !files.is_empty()
+        && (unit.contains('/') || *unit == "speed")
+    {
+        // Where each word starts, in characters, as the rows' words are placed.
+        let starts: Vec<usize> = line.split_whitespace().map(|w| line[..w.as_ptr() as usize - line.as_ptr() as usize].chars().count()).collect();
+        return Some(
+            files
+                .iter()
+                .enumerate()
+                .map(|(k, file)| BenchstatColumn { label: file.to_string(), unit: unit.to_string(), change: None, suffixed: true, end: starts.get(k + 4).copied() })
+                .collect(),
+        );
+    }
     let column =
         |label: &str, unit: &str, change: Option<&str>| BenchstatColumn { label: label.into(), unit: unit.into(), change: change.map(Into::into), suffixed: true, end: None };
     // Its metrics are Go's units renamed (`ns/op` is `time/op`, `B/op` `alloc/op`, `MB/s`
@@ -959,6 +980,12 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         };
         // A footnote under the table starts with its mark.
         if text[first.clone()].starts_with(is_note_mark) {
+            continue;
+        }
+        // Before 2023 a group of rows is headed by its configuration (`pkg:hash/crc32
+        // goos:darwin goarch:386`, as `-split` groups them): every word a key and a value,
+        // which no row of values is.
+        if toks.iter().all(|t| text[t.clone()].split_once(':').is_some_and(|(k, v)| !k.is_empty() && !v.is_empty())) {
             continue;
         }
         // benchstat before 2023 names the geometric mean's row `[Geo mean]`, two words.
@@ -1839,6 +1866,39 @@ Parse-8         12.0 ± 0%      11.0 ± 0%      -8.33%  (p=0.000 n=6+6)
         );
         assert_eq!(benchstat_cells("name  time/op\nParse-8  1.50µs ± 2%\n").map(|c| c.len()), Some(3));
         assert_eq!(benchstat_cells("name  value\nParse-8  1.50\n"), None);
+    }
+
+    /// That benchstat's table of more than two files (`all.golden` in its test data): a column
+    /// a file, a blank where a file lacks the benchmark, found by where the next word starts;
+    /// a group's configuration line gives no cell.
+    #[test]
+    fn old_benchstat_s_table_of_several_files_leaves_blanks_blank() {
+        let code = "name \\ time/op                             new.txt        old.txt        slashslash4.txt  x386.txt
+pkg:hash/crc32 goos:darwin goarch:amd64
+CRC32/poly=IEEE/size=15/align=0-8            44.5ns ± 3%    46.9ns ± 8%
+CRC32/poly=IEEE/size=40/align=0-8            42.5ns ± 6%    41.0ns ± 1%      42.1ns ± 3%
+pkg:hash/crc32 goos:darwin goarch:386
+CRC32/poly=IEEE/size=15/align=0-8                                                           62.4ns ± 9%
+";
+        let cells = benchstat_cells(code).unwrap();
+        let got: Vec<(usize, &str, &str)> = cells.iter().filter(|c| !c.is_name).map(|c| (c.row, c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(
+            got,
+            [
+                (1, "new.txt time/op", "44.5ns"),
+                (1, "new.txt time/op ±", "± 3%"),
+                (1, "old.txt time/op", "46.9ns"),
+                (1, "old.txt time/op ±", "± 8%"),
+                (2, "new.txt time/op", "42.5ns"),
+                (2, "new.txt time/op ±", "± 6%"),
+                (2, "old.txt time/op", "41.0ns"),
+                (2, "old.txt time/op ±", "± 1%"),
+                (2, "slashslash4.txt time/op", "42.1ns"),
+                (2, "slashslash4.txt time/op ±", "± 3%"),
+                (3, "x386.txt time/op", "62.4ns"),
+                (3, "x386.txt time/op ±", "± 9%"),
+            ]
+        );
     }
 
     /// Two rows of the Go team's own test output of that benchstat (`golang/perf`,

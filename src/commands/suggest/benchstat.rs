@@ -141,18 +141,24 @@ fn is_old_unit(unit: &str) -> bool {
 /// `time/GC`, `B/op` `alloc/op` and `MB/s` `speed`, alone or after a prefix and a dash
 /// (`user-ns/op` is `user-time/op`; `benchstat/table.go`, `metricOf`).
 fn field_of_unit(unit: &str) -> String {
-    const METRICS: [(&str, &str); 4] = [("time/op", "ns/op"), ("time/GC", "ns/GC"), ("alloc/op", "B/op"), ("speed", "MB/s")];
-    let go_unit = METRICS.iter().find_map(|(metric, go)| match unit.strip_suffix(metric) {
-        Some("") => Some(go.to_string()),
-        Some(prefix) if prefix.ends_with('-') => Some(format!("{prefix}{go}")),
-        _ => None,
-    });
-    match (unit, go_unit) {
+    match (unit, go_unit_of_old_metric(unit)) {
         ("sec/op", _) => "time_ns".into(),
         ("B/s", _) => "mb_per_s".into(),
         (_, Some(go)) => go_bench::metric_field(&go),
         (other, None) => go_bench::metric_field(other),
     }
+}
+
+/// Go's unit that a metric of benchstat before 2023 renamed (`time/op` is `ns/op`,
+/// `user-time/op` `user-ns/op`; `benchstat/table.go`, `metricOf`); `None` for a unit it printed
+/// as Go wrote it.
+fn go_unit_of_old_metric(metric: &str) -> Option<String> {
+    const METRICS: [(&str, &str); 4] = [("time/op", "ns/op"), ("time/GC", "ns/GC"), ("alloc/op", "B/op"), ("speed", "MB/s")];
+    METRICS.iter().find_map(|(name, go)| match metric.strip_suffix(name) {
+        Some("") => Some(go.to_string()),
+        Some(prefix) if prefix.ends_with('-') => Some(format!("{prefix}{go}")),
+        _ => None,
+    })
 }
 
 /// Whether a row label is benchstat's geometric mean (`[Geo mean]` before 2023).
@@ -174,7 +180,16 @@ pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> 
     if !columns.iter().any(|c| matches!(c, Column::Change { .. } | Column::Interval { .. })) {
         return None;
     }
-    let old = |l: &&str| l.ends_with(" delta") || is_old_unit(l.strip_suffix(" ±").unwrap_or(l));
+    // Before 2023: a `delta` column, a column that names no file, or a metric that benchstat
+    // no longer prints (with more than two files each column names its file). A table of
+    // `allocs/op` or of Go's other units alone, from more than two files, reads as today's.
+    let old = |l: &&str| {
+        l.ends_with(" delta")
+            || is_old_unit(l.strip_suffix(" ±").unwrap_or(l))
+            || column(l).is_some_and(|c| match c {
+                Column::Values { unit, .. } | Column::Interval { unit, .. } | Column::Change { unit, .. } => go_unit_of_old_metric(unit).is_some(),
+            })
+    };
     let layout = if labels.iter().any(old) { Layout::Old } else { Layout::Current };
     // The base is the file of the first column of values.
     let base = cells
