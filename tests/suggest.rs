@@ -698,6 +698,16 @@ fn benchstat_s_two_counts_are_each_the_count_of_their_file() {
     assert!(stdout.contains("0 failed, 0 skipped, 0 errors; 0 unbound numbers"), "{stdout}");
 }
 
+/// The queries a proposed check reads: a `stat` check's own, a `utest` check's base and new
+/// sides, an `arith` check's variables.
+fn queries(check: &toml::Value) -> Vec<&toml::Value> {
+    match check["kind"].as_str() {
+        Some("stat") => vec![check],
+        Some("utest") => vec![&check["base"], &check["new"]],
+        _ => check["vars"].as_table().unwrap().values().collect(),
+    }
+}
+
 /// The Go team's own golden output of benchstat before 2023 over the same two runs
 /// (`crc-benchstat-2017.txt`): each value is the mean of the values left inside Tukey's fences,
 /// each `± X%` their range around it, each p-value and `n=` from the values kept. Every number
@@ -726,24 +736,14 @@ fn benchstat_before_2023_is_proposed_its_own_computation_for_every_number() {
     assert_eq!(count(&|c| statistic(c, "mean-range")), 144);
     assert_eq!(count(&|c| c["kind"].as_str() == Some("utest")), 72);
     // Every query drops outliers: a stat's own, an arith's variables, a utest's sides.
-    let queries: Vec<&toml::Value> = checks
-        .iter()
-        .flat_map(|c| match c["kind"].as_str() {
-            Some("stat") => vec![*c],
-            Some("utest") => vec![&c["base"], &c["new"]],
-            _ => c["vars"].as_table().unwrap().values().collect(),
-        })
-        .collect();
-    assert!(queries.iter().all(|q| q["outliers"].as_str() == Some("tukey")), "a query without outliers");
+    assert!(checks.iter().flat_map(|c| queries(c)).all(|q| q["outliers"].as_str() == Some("tukey")), "a query without outliers");
     // The `old` columns read `before.txt`, the `new` ones `after.txt`, and a test's base is `before.txt`.
     for claim in claims {
         let column = claim["cell"]["column"].as_str().unwrap();
         for check in claim["check"].as_array().unwrap() {
-            let files: Vec<&str> = match check["kind"].as_str() {
-                Some("stat") => vec![check["samples"].as_str().unwrap()],
-                Some("utest") => vec![check["base"]["samples"].as_str().unwrap()],
-                _ => check["vars"].as_table().unwrap().values().map(|v| v["samples"].as_str().unwrap()).collect(),
-            };
+            // A test's base alone: its new side is the other file.
+            let files: Vec<&str> =
+                queries(check).iter().take(if check["kind"].as_str() == Some("utest") { 1 } else { usize::MAX }).map(|q| q["samples"].as_str().unwrap()).collect();
             if column.starts_with("old") || check["kind"].as_str() == Some("utest") {
                 assert!(files.iter().all(|f| *f == "evidence/before.txt"), "{claim:?}");
             } else if column.starts_with("new") {
@@ -814,12 +814,7 @@ fn benchstat_before_2023_on_other_data_is_proposed_and_holds() {
         assert!(!out.contains("#   2. "), "{table}: each number has the one candidate its place gives");
         let proposed: toml::Table = toml::from_str(&out).unwrap();
         for check in proposed["claim"].as_array().unwrap().iter().flat_map(|c| c["check"].as_array().unwrap()) {
-            let queries: Vec<&toml::Value> = match check["kind"].as_str() {
-                Some("stat") => vec![check],
-                Some("utest") => vec![&check["base"], &check["new"]],
-                _ => check["vars"].as_table().unwrap().values().collect(),
-            };
-            assert!(queries.iter().all(|q| q["outliers"].as_str() == Some("tukey")), "{table}: {check:?}");
+            assert!(queries(check).iter().all(|q| q["outliers"].as_str() == Some("tukey")), "{table}: {check:?}");
         }
         let (code, stdout) = paste_and_audit(dir.path(), &out);
         assert_eq!(code, 0, "{table}: {stdout}");
