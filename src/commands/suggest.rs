@@ -167,13 +167,14 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
         // First every number's single statistics, so that a ratio can prefer the statistic its
         // sentence's other numbers are quoted in.
         let mut wanted = Vec::new();
+        let tables = benchstat::tables(article);
         for u in &reviewed.unbound {
             let sentence = &article.sentences[u.sentence_index];
             let Some(number) = sentence.numbers.iter().find(|n| n.text == u.number) else { continue };
             if !seen.insert((u.sentence_index, number.key())) {
                 continue;
             }
-            wanted.push((u, sentence, number, benchstat::place(article, sentence, number)));
+            wanted.push((u, sentence, number, benchstat::place(&tables, sentence, number)));
         }
         let mut singles: Vec<Vec<Candidate>> = Vec::new();
         for (_, sentence, number, placed) in &wanted {
@@ -202,7 +203,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                 _ if placed.is_some() => {}
                 Some(ratio) => cands.extend(ratio_spread_candidates(&sources, sentence, number, &ratio)),
                 None => {
-                    cands.extend(ratio_candidates(&sources, article, sentence, number, preferred));
+                    cands.extend(ratio_candidates(&sources, sentence, number, preferred));
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
                 }
             }
@@ -761,12 +762,11 @@ fn picks_another_row(row: Option<&RowName>, sel: &Selection) -> bool {
 }
 
 /// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`).
-fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
+fn ratio_candidates(sources: &[Source], sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
     if !quoted_as_ratio(sentence, number, &quoted) {
         return vec![];
     }
-    let _ = article;
     let context = context_words(sentence, number);
     // In a row named by the harness's own name for a benchmark, the ratio is that benchmark's
     // statistic over another (hyperfine's `Relative`, pytest-benchmark's `(1.28)` to its

@@ -33,7 +33,8 @@
 //! rounds to `4%` (four is GOMAXPROCS) is no reading of an interval. Each candidate is still
 //! computed and kept only where it reproduces the quote.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use super::{Binding, Candidate, Selection, Series, Source, StatRef, benchmark_ref, by_distance, context_words, fits, hints, quotable};
 use crate::article::numbers::{Number, Quoted, Unit};
@@ -77,19 +78,32 @@ enum Layout {
     Old,
 }
 
-/// A number's cell as benchstat's layout places it: its role, the table's layout and base
-/// file, the unit of the table's values, and the benchmarks of its rows.
-pub(super) struct Placed {
-    pub(super) role: Role,
+/// A benchstat table of the article, read once for all its cells: its layout, its base file,
+/// the benchmarks of its rows, and before 2023 the values it prints.
+pub(super) struct Table {
     layout: Layout,
     base: String,
-    /// The go-bench field that holds the table's unit (`time_ns` for `sec/op`).
-    field: String,
-    /// The labels of the table's rows other than `geomean`, as printed.
+    /// The labels of the table's rows other than `geomean`, as printed, in the table's order.
     rows: Vec<String>,
     /// Before 2023, the values the table prints in each column of values (`old`, `new`), by
     /// row: what tells which file a column is, where no file is named so.
     printed: Vec<(String, String, Quoted)>,
+}
+
+/// A number's cell as benchstat's layout places it: its role, the go-bench field that holds
+/// its column's unit (`time_ns` for `sec/op`), and its table.
+pub(super) struct Placed {
+    pub(super) role: Role,
+    field: String,
+    table: Rc<Table>,
+}
+
+impl std::ops::Deref for Placed {
+    type Target = Table;
+
+    fn deref(&self) -> &Table {
+        &self.table
+    }
 }
 
 /// One column of a benchstat table, by its label: `<file> <unit>`, then ` ±` or ` vs base`.
@@ -166,13 +180,21 @@ fn is_geomean(label: &str) -> bool {
     label == "geomean" || label == "[Geo mean]"
 }
 
-/// Where `number` stands in a benchstat table, if it stands in one and is one of the cells
-/// this module reads (not a median, which the search finds as any statistic).
-pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> Option<Placed> {
-    let cell = sentence.cell.as_ref()?;
-    let here = column(&cell.column_label)?;
-    // The table's columns and rows, from every cell of it the article holds.
-    let cells: Vec<_> = article.sentences.iter().filter_map(|s| s.cell.as_ref()).filter(|c| c.table == cell.table && c.row > 0).collect();
+/// Every benchstat table of `article`, by its index among the article's tables: each read once,
+/// from all its cells, rather than once for each of its numbers.
+pub(super) fn tables(article: &Article) -> BTreeMap<usize, Rc<Table>> {
+    let mut by_table: BTreeMap<usize, Vec<&Sentence>> = BTreeMap::new();
+    for sentence in &article.sentences {
+        if let Some(cell) = sentence.cell.as_ref().filter(|c| c.row > 0) {
+            by_table.entry(cell.table).or_default().push(sentence);
+        }
+    }
+    by_table.into_iter().filter_map(|(index, sentences)| Some((index, Rc::new(table(&sentences)?)))).collect()
+}
+
+/// One table from the sentences of its cells; `None` where it is not benchstat's.
+fn table(sentences: &[&Sentence]) -> Option<Table> {
+    let cells: Vec<_> = sentences.iter().filter_map(|s| s.cell.as_ref()).collect();
     let labels: BTreeSet<&str> = cells.iter().map(|c| c.column_label.as_str()).collect();
     let columns: Vec<Column<'_>> = labels.iter().filter_map(|l| column(l)).collect();
     // Only benchstat's layouts mark the change `vs base` or `delta`; an interval column without
@@ -201,25 +223,32 @@ pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> 
         .min()?
         .1
         .to_string();
-    let (file, unit) = match here {
-        Column::Values { file, unit } | Column::Interval { file, unit } | Column::Change { file, unit } => (file, unit),
-    };
-    let field = field_of_unit(unit);
     // In the table's order: each row's cells share its index and label.
     let rows: Vec<String> = cells.iter().filter(|c| !is_geomean(&c.row_label)).map(|c| (c.row, c.row_label.clone())).collect::<BTreeSet<_>>().into_iter().map(|(_, l)| l).collect();
-    let file = file.to_string();
     let printed = match layout {
         Layout::Current => Vec::new(),
-        Layout::Old => article
-            .sentences
+        Layout::Old => sentences
             .iter()
-            .filter_map(|s| Some((s.cell.as_ref().filter(|c| c.table == cell.table && !is_geomean(&c.row_label))?, s)))
+            .filter_map(|s| Some((s.cell.as_ref().filter(|c| !is_geomean(&c.row_label))?, s)))
             .filter_map(|(c, s)| match column(&c.column_label)? {
                 Column::Values { file, .. } => Some((file.to_string(), c.row_label.clone(), quotable(s.numbers.first()?)?)),
                 _ => None,
             })
             .collect(),
     };
+    Some(Table { layout, base, rows, printed })
+}
+
+/// Where `number` stands in one of benchstat's `tables`, if it stands in one.
+pub(super) fn place(tables: &BTreeMap<usize, Rc<Table>>, sentence: &Sentence, number: &Number) -> Option<Placed> {
+    let cell = sentence.cell.as_ref()?;
+    let table = tables.get(&cell.table)?;
+    let here = column(&cell.column_label)?;
+    let (file, unit) = match here {
+        Column::Values { file, unit } | Column::Interval { file, unit } | Column::Change { file, unit } => (file, unit),
+    };
+    let field = field_of_unit(unit);
+    let file = file.to_string();
     let geomean = is_geomean(&cell.row_label);
     let before = sentence.text.get(..number.span.start).unwrap_or_default();
     let role = match here {
@@ -245,7 +274,7 @@ pub(super) fn place(article: &Article, sentence: &Sentence, number: &Number) -> 
             }
         }
     };
-    Some(Placed { role, layout, base, field, rows, printed })
+    Some(Placed { role, field, table: Rc::clone(table) })
 }
 
 /// The evidence files a column's label names: benchstat labels a column with the file's name
