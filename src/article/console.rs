@@ -59,6 +59,9 @@ pub(crate) struct ConsoleCell {
     /// The bytes of the ratio printed after the value, `(1.28)`: pytest-benchmark's value over
     /// the best of its column in the table, a multiple rather than a quantity in the unit.
     pub(crate) ratio: Option<Range<usize>>,
+    /// Whether the cell's `KB`, `MB` and `GB` are 1024-based, as BenchmarkDotNet prints every
+    /// size.
+    pub(crate) binary_sizes: bool,
 }
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
@@ -72,6 +75,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         .or_else(|| criterion_cells(code))
         .or_else(|| go_bench_cells(code))
         .or_else(|| benchstat_cells(code))
+        .or_else(|| super::benchmarkdotnet::cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.
@@ -109,7 +113,7 @@ fn is_unit(token: &str) -> bool {
 }
 
 /// Each line of `code` without its line ending, with the offset in `code` it starts at.
-fn lines(code: &str) -> impl Iterator<Item = (usize, &str)> {
+pub(crate) fn lines(code: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut at = 0;
     code.split_inclusive('\n').map(move |line| {
         let start = at;
@@ -167,6 +171,7 @@ pub(crate) fn google_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             is_name,
             unit: None,
             ratio: None,
+            binary_sizes: false,
         };
         let name = cell(0, abs(&toks[0]), true);
         let shaped = words.len() >= 6 && is_value(words[1]) && is_unit(words[2]) && is_value(words[3]) && is_unit(words[4]) && is_count(words[5]);
@@ -383,6 +388,7 @@ pub(crate) fn pytest_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             is_name: column == 0,
             unit,
             ratio: ratio.as_ref().map(abs),
+            binary_sizes: false,
         };
         match pytest_row(text, &toks, columns) {
             Some((name, row_cells)) => {
@@ -472,6 +478,7 @@ pub(crate) fn hyperfine_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         is_name: column == 0,
         unit,
         ratio: None,
+        binary_sizes: false,
     };
     for (start, text) in lines(code) {
         let abs = |r: Range<usize>| start + r.start..start + r.end;
@@ -602,6 +609,7 @@ pub(crate) fn criterion_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         is_name: column == 0,
         unit: None,
         ratio: None,
+        binary_sizes: false,
     };
     for (start, text) in lines(code) {
         let indent = text.len() - text.trim_start().len();
@@ -717,6 +725,7 @@ pub(crate) fn go_bench_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             is_name: column == 0,
             unit,
             ratio: None,
+            binary_sizes: false,
         };
         match rest {
             Ok(r) => {
@@ -1002,7 +1011,7 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let mut row_cells = Vec::new();
         let mut push = |column_label: String, range: Range<usize>, is_name: bool, unit: Option<Unit>| {
             let column = row_cells.len();
-            row_cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range, is_name, unit, ratio: None });
+            row_cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range, is_name, unit, ratio: None, binary_sizes: false });
         };
         push("Benchmark".into(), abs(&first), true, None);
         let word = |i: usize| toks.get(i).map(|t| &text[t.clone()]);
@@ -1230,7 +1239,7 @@ pub(crate) fn jmh_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let p = h.params.len();
         let table = table.unwrap_or_default();
         let mut push = |column: usize, column_label: String, range: &Range<usize>, is_name: bool, unit: Option<Unit>| {
-            cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range: abs(range), is_name, unit, ratio: None });
+            cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range: abs(range), is_name, unit, ratio: None, binary_sizes: false });
         };
         push(0, "Benchmark".into(), &r.name, true, None);
         if let Some(count) = &r.count {

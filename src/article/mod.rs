@@ -24,6 +24,7 @@
 //! HTML that is not well formed is read as far as it goes; what cannot be read is a
 //! [`Warning`] located in the file, which the audit reports.
 
+mod benchmarkdotnet;
 mod console;
 mod html;
 pub mod numbers;
@@ -202,6 +203,11 @@ impl Article {
                         n.unit = Some(unit.clone());
                     }
                 }
+                if block.binary_sizes {
+                    for n in &mut numbers {
+                        n.unit = n.unit.take().map(Unit::binary);
+                    }
+                }
                 let mut sentence = Sentence {
                     index: sentences.len(),
                     fingerprint: fingerprint(&text),
@@ -281,6 +287,9 @@ struct Block {
     /// Where, in `text`, a console cell's ratio to its column's best begins (`(1.28)` after
     /// pytest-benchmark's value): its number is a multiple, `×`, whatever unit the column has.
     ratio_at: Option<usize>,
+    /// Whether the block's `KB`, `MB` and `GB` are 1024-based: a cell of BenchmarkDotNet's
+    /// table, whose sizes are binary whatever their symbol.
+    binary_sizes: bool,
     /// For a Markdown table cell opened inside an HTML table cell, that HTML cell: the Markdown
     /// cell keeps its own text rather than giving it to the HTML cell around it.
     in_html_cell: Option<usize>,
@@ -300,6 +309,7 @@ impl Block {
             unit: None,
             console: false,
             ratio_at: None,
+            binary_sizes: false,
             in_html_cell: None,
         }
     }
@@ -376,6 +386,9 @@ struct TableState {
     /// Where JMH's columns stand, where the table is JMH's table pasted as pipes: read once,
     /// when the header ends.
     jmh: Option<console::JmhPipe>,
+    /// Where BenchmarkDotNet's columns stand, where the table is its summary table: read once,
+    /// when the header ends.
+    bdn: Option<benchmarkdotnet::Layout>,
     /// How many blocks there were when the row began, so that the row's cells can be found
     /// when it ends.
     row_start: usize,
@@ -396,9 +409,9 @@ impl TableState {
             // pytest-benchmark's table pasted as pipes states one unit for every time column in
             // its first header, and follows each value with its ratio to the column's best; its
             // counts take no unit, whatever a heading says.
-            if self.column == 0 && self.pytest_time.is_some() {
-                // The name is a test's id, read as inline code is: `[1-False-V2]` holds
-                // parameters, not measurements, as in the console table.
+            if self.column == 0 && (self.pytest_time.is_some() || self.bdn.is_some()) {
+                // The name is a test's id (or a .NET method's), read as inline code is:
+                // `[1-False-V2]` holds parameters, not measurements, as in the console table.
                 block.code = vec![std::ops::Range { start: 0, end: block.text.len() }];
             } else if let Some((unit, ratio)) = self.pytest_time.as_ref().and_then(|time| console::pytest_pipe_column(time, &column_label)) {
                 block.unit = unit;
@@ -408,6 +421,7 @@ impl TableState {
                 block.unit = numbers::unit_in_label(&column_label).or_else(from_heading);
             }
         }
+        block.binary_sizes = self.bdn.is_some();
         block.cell = Some(Cell { table: self.index, row: self.row, column: self.column, row_label: self.row_label.clone(), column_label });
         self.column += 1;
     }
@@ -447,6 +461,24 @@ impl TableState {
                 k += 1;
             }
         }
+    }
+}
+
+impl TableState {
+    /// Completes a row of BenchmarkDotNet's summary table: every cell of the row is named by
+    /// the case it measures (the method and its parameters), and a parameter's value, which
+    /// the name now holds, is no cell of its own.
+    fn finish_bdn_row(&self, blocks: &mut Vec<Block>) {
+        let Some(layout) = &self.bdn else { return };
+        let start = self.row_start.min(blocks.len());
+        let of_row = |b: &Block| b.cell.as_ref().is_some_and(|c| c.table == self.index && c.row == self.row);
+        let text_of = |column: usize| blocks[start..].iter().find(|b| of_row(b) && b.cell.as_ref().is_some_and(|c| c.column == column)).map(|b| b.text.trim().to_string());
+        let label = layout.row_label(text_of);
+        for cell in blocks[start..].iter_mut().filter(|b| of_row(b)).filter_map(|b| b.cell.as_mut()) {
+            cell.row_label = label.clone();
+        }
+        let row = blocks.split_off(start);
+        blocks.extend(row.into_iter().filter(|b| !(of_row(b) && b.cell.as_ref().is_some_and(|c| layout.is_param(c.column)))));
     }
 }
 
@@ -544,6 +576,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                     row_label: String::new(),
                     pytest_time: None,
                     jmh: None,
+                    bdn: None,
                     row_start: 0,
                 });
                 n_tables += 1;
@@ -559,6 +592,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                     t.in_head = false;
                     t.pytest_time = t.headers.first().and_then(|h| console::pytest_pipe_time(h));
                     t.jmh = if t.pytest_time.is_none() { console::JmhPipe::of(&t.headers) } else { None };
+                    t.bdn = if t.pytest_time.is_none() && t.jmh.is_none() { benchmarkdotnet::Layout::of(&t.headers) } else { None };
                 }
             }
             Event::Start(Tag::TableRow) => {
@@ -571,6 +605,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
             Event::End(TagEnd::TableRow) => {
                 if let Some(t) = &table {
                     t.finish_jmh_row(&mut blocks);
+                    t.finish_bdn_row(&mut blocks);
                 }
             }
             Event::Start(Tag::TableCell) => {
@@ -726,6 +761,7 @@ fn console_blocks(parts: &[(String, Range<usize>)], source: &str, section: &[Str
             b.push(text, source, start..end);
         }
         b.unit = cell.unit;
+        b.binary_sizes = cell.binary_sizes;
         b.cell = Some(Cell { table: first_table + cell.table, row: cell.row, column: cell.column, row_label: cell.row_label, column_label: cell.column_label });
         if let Some(b) = b.finish(end) {
             blocks.push(b);
@@ -921,6 +957,36 @@ mod tests {
         assert_eq!(read(cell("B.sum (size = 1024)", "Error")), [(0.5, Some(Unit::Us))]);
         assert!(a.sentences.iter().all(|s| s.cell.as_ref().is_none_or(|c| c.row == 0 || c.column_label != "(size)")), "a parameter names the row");
         assert!(cell("B.sum (size = 1024)", "Benchmark").numbers.is_empty());
+    }
+
+    /// BenchmarkDotNet's GitHub report as it writes it (the Chrysalis example's
+    /// `AlonzoBenchmarks-report-github.md`, SAIB-Inc/Chrysalis, MIT, with a parameter column
+    /// and a job column added in BenchmarkDotNet's layout): each row is named by its method and
+    /// parameters, a parameter's value is no cell, the job's column stays one, every value
+    /// keeps the unit it prints, and the sizes are binary (`4.64 MB` is 4.64 MiB). The same
+    /// table in a code block, as its console prints it, reads the same way.
+    #[test]
+    fn a_benchmarkdotnet_report_names_rows_by_case_and_reads_binary_sizes() {
+        let table = "| Method | Job        | Size | Mean      | Error     | Gen0     | Allocated | Code Size |\n|------- |----------- |----- |----------:|----------:|---------:|----------:|----------:|\n| New    | Job-ONJMYK | 10   |  4.081 ms | 0.1141 ms | 289.0625 |   4.64 MB |     226 B |\n| Old    | Job-ONJMYK | 10   | 14.965 ms | 0.1619 ms |        - |   8.04 KB |     226 B |\n";
+        for md in [
+            format!("# Alonzo\n\n```\nBenchmarkDotNet v0.14.0, Ubuntu 24.04.1 LTS\n```\n{table}"),
+            format!("# Alonzo\n\n```\nBenchmarkDotNet v0.14.0, Ubuntu 24.04.1 LTS\n\n{table}```\n"),
+        ] {
+            let a = Article::parse("a.md", md.as_bytes()).unwrap();
+            let cell = |row: &str, column: &str| sentence_in(&a, row, column);
+            assert_eq!(read(cell("New [Size=10]", "Mean")), [(4.081, Some(Unit::Ms))]);
+            assert_eq!(read(cell("Old [Size=10]", "Error")), [(0.1619, Some(Unit::Ms))]);
+            assert_eq!(read(cell("New [Size=10]", "Gen0")), [(289.0625, None)]);
+            assert_eq!(read(cell("New [Size=10]", "Allocated")), [(4.64, Some(Unit::MiB))]);
+            assert_eq!(read(cell("Old [Size=10]", "Allocated")), [(8.04, Some(Unit::KiB))]);
+            assert_eq!(read(cell("New [Size=10]", "Code Size")), [(226.0, Some(Unit::Bytes))]);
+            assert!(cell("Old [Size=10]", "Gen0").numbers.is_empty());
+            assert!(cell("New [Size=10]", "Method").numbers.is_empty());
+            assert!(a.sentences.iter().all(|s| s.cell.as_ref().is_none_or(|c| c.row == 0 || c.column_label != "Size")), "a parameter names the row");
+            assert!(a.sentences.iter().any(|s| s.cell.as_ref().is_some_and(|c| c.row > 0 && c.column_label == "Job")), "a job's column is left a cell");
+            // The environment line is code, in either form.
+            assert!(!a.sentences.iter().any(|s| s.numbers.iter().any(|n| n.value == 24.04)));
+        }
     }
 
     /// great_expectations' contributing guide quotes `pytest-benchmark compare` as it printed

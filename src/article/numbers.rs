@@ -146,6 +146,18 @@ pub(crate) fn compile_patterns() {
 const NOT_UNITS: &[&str] = &["and/or", "w/o", "n/a", "N/A", "I/O", "i/o"];
 
 impl Unit {
+    /// The unit as a harness means it that writes 1024-based sizes with decimal symbols
+    /// (BenchmarkDotNet's `KB` and `MB`): the binary unit of the same symbol, any other unit
+    /// as it is. A terabyte has no binary unit here and stays as written.
+    pub(crate) fn binary(self) -> Unit {
+        match self {
+            Unit::Kb => Unit::KiB,
+            Unit::Mb => Unit::MiB,
+            Unit::Gb => Unit::GiB,
+            other => other,
+        }
+    }
+
     /// A unit this module knows by one of its spellings.
     fn parse(text: &str) -> Option<Unit> {
         Some(match text {
