@@ -384,6 +384,7 @@ fn name_field(format: Format) -> Option<&'static str> {
         Format::GoogleBenchmark | Format::PytestBenchmark | Format::GoBench => Some("name"),
         Format::Nvbench => Some("benchmark"),
         Format::Jmh => Some("name"),
+        Format::BenchmarkDotNet => Some("name"),
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }
@@ -403,6 +404,7 @@ fn primary_field(format: Format) -> Option<&'static str> {
         Format::Nvbench => Some("gpu_time_s"),
         Format::Hyperfine | Format::PytestBenchmark => Some("time_s"),
         Format::Jmh => Some("score"),
+        Format::BenchmarkDotNet => Some("time_ns"),
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }

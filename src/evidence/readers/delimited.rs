@@ -7,7 +7,10 @@
 //! else as text. CSV follows RFC 4180 quoting; TSV has no quoting (a `"` is an ordinary
 //! character there, as tab-separated files from databases and spreadsheets write it). A row
 //! with more or fewer cells than the header is an error at its line. A record's line is the
-//! line where its row starts.
+//! line where its row starts. A harness's own CSV file (`benchmarkdotnet`) is split by the same
+//! rows ([`Rows`]), its reader giving each row its meaning.
+
+use std::ops::Range;
 
 use super::{Source, tree};
 use crate::diagnostic::Diagnostic;
@@ -15,35 +18,102 @@ use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
 pub(super) fn read(src: &Source, delimiter: u8) -> Result<Jsonl, Diagnostic> {
     let kind = if delimiter == b'\t' { "TSV" } else { "CSV" };
-    let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).has_headers(true).flexible(false).quoting(delimiter != b'\t').from_reader(src.text.as_bytes());
-    let headers = reader.headers().map_err(|e| located(src, kind, &e))?.clone();
-    let header_span = src.locate(0).1;
-    if headers.is_empty() {
-        return Err(src.error(0..0, format!("{kind} file without a header row"), "expected a header row"));
-    }
-    for (idx, name) in headers.iter().enumerate() {
-        if name.trim().is_empty() {
-            return Err(src.error(header_span.clone(), format!("column {} has no name in the header row", idx + 1), "header row"));
-        }
-        if headers.iter().take(idx).any(|earlier| earlier == name) {
-            return Err(src.error(header_span.clone(), format!("column `{name}` appears twice in the header row"), "header row"));
-        }
-    }
+    let mut rows = Rows::open(src, delimiter, delimiter != b'\t', kind)?;
     let mut out = JsonlBuilder::new(src.path, src.text.to_string());
-    let mut row = csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut row) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => return Err(located(src, kind, &e)),
-        }
-        let (line, span) = match row.position() {
-            Some(pos) => src.locate(row_start(src.text, pos.byte() as usize)),
-            None => (0, 0..0),
-        };
-        out.push(line, span, headers.iter().zip(row.iter()).map(|(name, value)| (name, cell(value))));
+    while let Some(row) = rows.next()? {
+        out.push(row.line, row.span, row.headers.iter().zip(row.cells.iter()).map(|(name, value)| (name, cell(value))));
     }
     Ok(out.finish())
+}
+
+/// The rows of a delimited file after its header, read with the `csv` crate under this
+/// module's rules: a header with a name for every column and no name twice, and every row
+/// with as many cells as the header. Readers of a harness's own CSV (`benchmarkdotnet`) read
+/// their rows through it, so that a table is split, and its errors located, in one place.
+pub(super) struct Rows<'s, 'a> {
+    src: &'s Source<'a>,
+    kind: &'static str,
+    reader: csv::Reader<&'a [u8]>,
+    /// The header's names, in column order.
+    pub(super) headers: csv::StringRecord,
+    row: csv::StringRecord,
+}
+
+/// One row of a delimited file, as [`Rows::next`] gives it.
+pub(super) struct Row<'r> {
+    /// The 1-based line where the row starts, and that line's span.
+    pub(super) line: usize,
+    pub(super) span: Range<usize>,
+    /// The byte where the row starts, from which [`cell_span`] finds a cell.
+    pub(super) start: usize,
+    pub(super) headers: &'r csv::StringRecord,
+    pub(super) cells: &'r csv::StringRecord,
+}
+
+impl<'s, 'a> Rows<'s, 'a> {
+    /// Reads and checks the header of `src`, split at `delimiter`, with RFC 4180 quoting where
+    /// `quoting` is set; `kind` names the format in errors (`CSV`).
+    pub(super) fn open(src: &'s Source<'a>, delimiter: u8, quoting: bool, kind: &'static str) -> Result<Self, Diagnostic> {
+        let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).has_headers(true).flexible(false).quoting(quoting).from_reader(src.text.as_bytes());
+        let headers = reader.headers().map_err(|e| located(src, kind, &e))?.clone();
+        let header_span = src.locate(0).1;
+        if headers.is_empty() {
+            return Err(src.error(0..0, format!("{kind} file without a header row"), "expected a header row"));
+        }
+        for (idx, name) in headers.iter().enumerate() {
+            if name.trim().is_empty() {
+                return Err(src.error(header_span.clone(), format!("column {} has no name in the header row", idx + 1), "header row"));
+            }
+            if headers.iter().take(idx).any(|earlier| earlier == name) {
+                return Err(src.error(header_span.clone(), format!("column `{name}` appears twice in the header row"), "header row"));
+            }
+        }
+        Ok(Rows { src, kind, reader, headers, row: csv::StringRecord::new() })
+    }
+
+    /// The next row, `None` after the last, or the error of a row that breaks the rules.
+    pub(super) fn next(&mut self) -> Result<Option<Row<'_>>, Diagnostic> {
+        match self.reader.read_record(&mut self.row) {
+            Ok(false) => return Ok(None),
+            Ok(true) => {}
+            Err(e) => return Err(located(self.src, self.kind, &e)),
+        }
+        let (start, line, span) = match self.row.position() {
+            Some(pos) => {
+                let start = row_start(self.src.text, pos.byte() as usize);
+                let (line, span) = self.src.locate(start);
+                (start, line, span)
+            }
+            None => (0, 0, 0..0),
+        };
+        Ok(Some(Row { line, span, start, headers: &self.headers, cells: &self.row }))
+    }
+}
+
+/// The bytes of cell `index` (from 0) of the row that starts at byte `start` of `text`, its
+/// quotes included, split as the `csv` crate splits it: a delimiter or line end between
+/// quotes is part of the cell. Where the row has fewer cells, the rest of its first line.
+pub(super) fn cell_span(text: &str, start: usize, delimiter: u8, index: usize) -> Range<usize> {
+    let bytes = text.as_bytes();
+    let start = start.min(bytes.len());
+    let (mut cell, mut cell_start, mut quoted) = (0, start, false);
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => quoted = !quoted,
+            b'\n' | b'\r' if !quoted => break,
+            b if b == delimiter && !quoted => {
+                if cell == index {
+                    return cell_start..i;
+                }
+                cell += 1;
+                cell_start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if cell == index { cell_start..i } else { start..i }
 }
 
 /// A cell's value; see the module's documentation.

@@ -19,8 +19,9 @@
 //! | `pytest-benchmark` | `--benchmark-json` | one per round: `name`, `fullname`, `group`, `param`, `param_<k>`, `round`, `iterations`, `time_s` |
 //! | `go-bench` | `go test -bench . -count N` output (text) | one per result line: `name`, `procs`, `iterations`, `sample`, `time_ns`, `bytes_per_op`, `allocs_per_op`, `mb_per_s`, other units, configuration (`goos`, `pkg`, `cpu`, …) |
 //! | `jmh` | JMH's `-rf json` result file | one per raw value (each iteration of each fork; each sample of a `sample`-mode histogram; each value of a secondary metric): `benchmark`, `name`, `metric`, `mode`, `param_<name>`, `fork`, `iteration`, `score`, `unit`, `time_ns`/`time_us`/`time_ms`/`time_s` or `ops_per_s` |
+//! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`) | one per `Workload`/`Result` row (what its table is computed from): `benchmark`, `name`, `type`, `namespace`, `method`, `params`, `param_<Name>`, `job`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns`, `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes` |
 //!
-//! `src/readers/README.md` lists every field of every harness format with its meaning.
+//! `src/evidence/readers/README.md` lists every field of every harness format with its meaning.
 //!
 //! **Invariant:** a reader never panics on its input. Every malformed file gives a
 //! [`Diagnostic`] located at `file:line:col` with the offending text, and every record's
@@ -32,6 +33,7 @@
 //!
 //! Time fields carry their unit as a suffix (`_s`, `_ns`), from which the checks infer units.
 
+pub(crate) mod benchmarkdotnet;
 mod cargo_criterion;
 mod criterion;
 pub(crate) mod delimited;
@@ -68,6 +70,7 @@ pub(crate) enum Format {
     PytestBenchmark,
     GoBench,
     Jmh,
+    BenchmarkDotNet,
 }
 
 /// How the format of a file was chosen.
@@ -145,12 +148,13 @@ pub(crate) fn read_with(
         Format::PytestBenchmark => pytest_benchmark::read(&src, &doc()?)?,
         Format::GoBench => go_bench::read(&src)?,
         Format::Jmh => jmh::read(&src, &doc()?)?,
+        Format::BenchmarkDotNet => benchmarkdotnet::read(&src)?,
     };
     Ok(Table { format, detected, jsonl: Rc::new(jsonl) })
 }
 
 impl Format {
-    pub(crate) const ALL: [Format; 12] = [
+    pub(crate) const ALL: [Format; 13] = [
         Format::Jsonl,
         Format::Json,
         Format::Csv,
@@ -163,6 +167,7 @@ impl Format {
         Format::PytestBenchmark,
         Format::GoBench,
         Format::Jmh,
+        Format::BenchmarkDotNet,
     ];
 
     /// The format a registry's `format = "..."` names.
@@ -185,6 +190,7 @@ impl Format {
             Format::PytestBenchmark => "pytest-benchmark",
             Format::GoBench => "go-bench",
             Format::Jmh => "jmh",
+            Format::BenchmarkDotNet => "benchmarkdotnet",
         }
     }
 
@@ -203,6 +209,7 @@ impl Format {
             Format::PytestBenchmark => "pytest-benchmark JSON",
             Format::GoBench => "Go benchmark output",
             Format::Jmh => "JMH JSON results",
+            Format::BenchmarkDotNet => "BenchmarkDotNet measurements CSV",
         }
     }
 }
@@ -232,6 +239,11 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
     match ext.as_str() {
         "jsonl" | "ndjson" if cargo_criterion::first_line_is_a_message(text) => return Ok((Format::CargoCriterion, Detected::ByContent, None)),
         "jsonl" | "ndjson" => return Ok((Format::Jsonl, Detected::ByName, None)),
+        // BenchmarkDotNet's measurements file is a CSV file: told apart by its name where its
+        // header begins as BenchmarkDotNet's does, else by that header, before any other CSV
+        // file is taken for a plain table.
+        "csv" if benchmarkdotnet::is_measurements_name(rel_path) && benchmarkdotnet::begins_like(text) => return Ok((Format::BenchmarkDotNet, Detected::ByName, None)),
+        "csv" if benchmarkdotnet::looks_like(text) => return Ok((Format::BenchmarkDotNet, Detected::ByContent, None)),
         "csv" => return Ok((Format::Csv, Detected::ByName, None)),
         "tsv" | "tab" => return Ok((Format::Tsv, Detected::ByName, None)),
         _ => {}
@@ -257,7 +269,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                     "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
                     "this object",
                 )
-                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh")
+                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh, benchmarkdotnet")
             })?;
             Ok((format, Detected::ByContent, Some(doc)))
         }
@@ -280,6 +292,9 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
             if go_bench::looks_like(text) {
                 return Ok((Format::GoBench, Detected::ByContent, None));
             }
+            if benchmarkdotnet::looks_like(text) {
+                return Ok((Format::BenchmarkDotNet, Detected::ByContent, None));
+            }
             let header = text.lines().next().unwrap_or("");
             if header.contains('\t') {
                 Ok((Format::Tsv, Detected::ByContent, None))
@@ -287,7 +302,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                 Ok((Format::Csv, Detected::ByContent, None))
             } else {
                 Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON, nor a table with a header row, nor Go benchmark output", "first line").with_note(
-                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh",
+                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh, benchmarkdotnet",
                 ))
             }
         }
@@ -547,6 +562,7 @@ mod tests {
                 Detected::ByContent,
             ),
             ("e/b.json", "[{\"benchmark\": \"a.B.m\"}]", Format::Json, Detected::ByContent),
+            ("e/other-measurements.csv", "t\n1\n", Format::Csv, Detected::ByName),
         ];
         for (path, text, format, detected) in cases {
             let table = read_text(path, text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -619,6 +635,7 @@ mod tests {
             ("nvbench/jsonbin/axes.json", Format::Nvbench),
             ("go-bench/suffixarray.bench", Format::GoBench),
             ("jmh/blacklite.json", Format::Jmh),
+            ("benchmarkdotnet/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.ConwayBenchmarks-measurements.csv", Format::BenchmarkDotNet),
         ];
         let mut refused = 0;
         for (rel, format) in files {
