@@ -148,6 +148,7 @@ fn every_example_rechecks_offline_with_its_rows_as_found() {
         ("great-expectations-performance", 12, 27),
         ("tattle-benchstat", 14, 0),
         ("twineworks-jmh", 44, 0),
+        ("chrysalis-benchmarkdotnet", 32, 0),
     ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
@@ -337,6 +338,52 @@ fn twineworks_jmh_audits_with_its_stated_exit_code_and_every_score_and_error_bou
     assert_eq!(review["counts"], serde_json::json!({ "judgment": 1, "retain": 96 }));
     let check = |id: &str| claims.iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("{id}"))["checks"][0]["detail"].as_str().unwrap().to_string();
     assert_eq!(check("big-map-put-hash-map-score"), "mean time_ns of 10 samples: 13.308 ns");
-    assert_eq!(check("big-map-put-hash-map-error"), "JMH's 99.9 % error of the mean of time_ns of 10 samples: 1.121 ns");
+    assert_eq!(check("big-map-put-hash-map-error"), "99.9 % Student-t error of the mean of time_ns of 10 samples: 1.121 ns");
     assert_eq!(check("big-map-put-hash-map-cnt"), "count score of 10 samples: 10");
+}
+
+/// BenchmarkDotNet's four GitHub reports in SAIB-Inc/Chrysalis, bound to the measurements CSV
+/// the same run wrote: each time is a statistic of the case's `Result` iterations (`time_ns`,
+/// outliers already removed by BenchmarkDotNet), each `Error` the 99.9 % Student-t half-width,
+/// each `Gen0`/`Gen1` the collections per 1000 operations, each `Allocated` the bytes per
+/// operation in the binary megabytes BenchmarkDotNet prints as `MB`. The counts would change if
+/// the reader kept another stage (every mean of the five cases with an outlier removed would
+/// fail), if `MB` were read as 10^6 bytes (every `Allocated` would fail), or if the table's rows
+/// went unnamed by case.
+#[test]
+fn chrysalis_benchmarkdotnet_audits_with_its_stated_exit_code_and_every_measured_cell_bound() {
+    let (code, review) = audit_json("examples/chrysalis-benchmarkdotnet");
+    assert_eq!(code, stated_exit_code("chrysalis-benchmarkdotnet"), "{review:#}");
+    assert_eq!(code, 0);
+    let registries = review["registries"].as_array().unwrap();
+    assert_eq!(registries.len(), 4);
+    let unbound: Vec<&str> = registries.iter().flat_map(|r| r["unbound"].as_array().unwrap()).map(|u| u["number"].as_str().unwrap()).collect();
+    assert_eq!(unbound, ["226 B"; 8], "only the disassembler's code sizes are unbound");
+    let claims: Vec<&serde_json::Value> = registries.iter().flat_map(|r| r["claims"].as_array().unwrap()).collect();
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert_eq!(checks.len(), 63);
+    assert!(checks.iter().all(|k| k["outcome"] == "pass" && k["kind"] == "stat"), "{checks:?}");
+    assert_eq!(review["counts"], serde_json::json!({ "retain": 63 }));
+    let check = |id: &str| claims.iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("{id}"))["checks"][0]["detail"].as_str().unwrap().to_string();
+    assert_eq!(check("alonzo-new-mean"), "mean time_ns of 9 samples: 4.081 ms");
+    assert_eq!(check("alonzo-new-error"), "99.9 % Student-t error of the mean of time_ns of 9 samples: 0.1141 ms");
+    assert_eq!(check("alonzo-new-allocated"), "median allocated_bytes of 9 samples: 4.64 MiB");
+    // 17 × 1000 / 256 = 66.40625 exactly, a decimal tie: .NET printed it 66.4063 (away from
+    // zero), the detail writes it 66.4062 (to even), and the matching rule takes both.
+    assert_eq!(check("conway-new-gen0"), "median gen0_per_1000_ops of 9 samples: 66.4062");
+}
+
+/// The same run's latencies rechecked against the earlier run the repository committed two days
+/// before (`earlier-run-e6a1d4d0/`, the code refactored between them), as a user rechecks a
+/// quoted table against a new run of their harness: the files pair by name, and the outcomes
+/// are as the example's README states them.
+#[test]
+fn chrysalis_benchmarkdotnet_rechecked_against_its_earlier_run_gives_the_stated_outcomes() {
+    let root = "examples/chrysalis-benchmarkdotnet";
+    let out = Command::new(env!("CARGO_BIN_EXE_claimcheck")).args(["recheck", "--format", "json", "--root", root, "--fresh", "earlier-run-e6a1d4d0"]).output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(out.status.code(), Some(1), "a MISMATCH exits 1: {json:#}");
+    let outcomes: Vec<&str> = json["rows"].as_array().unwrap().iter().map(|r| r["outcome"].as_str().unwrap()).collect();
+    let count = |outcome: &str| outcomes.iter().filter(|o| **o == outcome).count();
+    assert_eq!((count("MATCH"), count("MISMATCH"), count("INCONCLUSIVE"), count("INCOMPARABLE")), (2, 5, 9, 16), "{outcomes:?}");
 }

@@ -37,7 +37,7 @@ fn jmh_s_printed_error_holds_and_a_wrong_one_fails() {
     let dir = root("The error was 1.122 ns/op.", &check("1.122 ns/op"));
     let (code, out, _) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("quoted 1.122 ns, evidence 1.121 ns") && out.contains("JMH's 99.9 % error of the mean of time_ns of 10 samples"), "{out}");
+    assert!(out.contains("quoted 1.122 ns, evidence 1.121 ns") && out.contains("99.9 % Student-t error of the mean of time_ns of 10 samples"), "{out}");
 }
 
 /// Two samples have no error in JMH (it prints none): the check is an error located at its

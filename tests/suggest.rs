@@ -621,6 +621,23 @@ fn suggest_proposes_the_removed_binding_first_for_every_tattle_benchstat_number(
     assert_eq!((hits, n), (41, 41));
 }
 
+/// BenchmarkDotNet's four GitHub reports in SAIB-Inc/Chrysalis (examples/chrysalis-benchmarkdotnet):
+/// with every check removed, each of the 63 numbers the measurements CSV can state is proposed
+/// first as the registry binds it: the row's case by `name`, `Mean`, `StdDev`, `Min` and `Max`
+/// as those statistics of `time_ns`, `Error` as the 99.9 % Student-t half-width, `Gen0` and
+/// `Gen1` from the collections per 1000 operations, `Allocated` from the bytes per operation in
+/// MiB. Before the `benchmarkdotnet` reader, 3 of the 71 numbers had a candidate.
+#[test]
+fn suggest_proposes_the_removed_binding_first_for_every_chrysalis_benchmarkdotnet_number() {
+    let mut total = (0, 0);
+    for report in ["Alonzo", "AlonzoDuplicateKey", "Babbage", "Conway"] {
+        let (hits, n) = share_of("chrysalis-benchmarkdotnet", &format!("claims/{report}Benchmarks-report-github.toml"));
+        assert_eq!(hits, n, "{report}");
+        total = (total.0 + hits, total.1 + n);
+    }
+    assert_eq!(total, (63, 63));
+}
+
 /// The Go team's own benchstat test data (golang/perf's `crc-old.txt` and `crc-new.txt`,
 /// tests/fixtures/harness/go-bench/SOURCE.md) and benchstat's whole output for them, pasted as
 /// an article: two tables, `sec/op` and `B/s` (Go's `MB/s` in bytes a second, `307.3Mi`), 476

@@ -23,6 +23,7 @@
 use std::ops::Range;
 
 use super::console::ConsoleCell;
+use crate::evidence::readers::benchmarkdotnet::record_name;
 
 /// The columns BenchmarkDotNet prints for a job's characteristics (its `Job` class's
 /// characteristic ids, as its measurements CSV writes them after `Job_`).
@@ -75,15 +76,6 @@ const JOB_COLUMNS: &[&str] = &[
 /// The statistics one of which every summary table holds; the first of them ends the columns
 /// that name a case.
 const STATISTICS: &[&str] = &["Mean", "Median", "Min", "Max", "Error", "StdDev", "StdErr", "Op/s"];
-
-/// The name of a case: its method, and its parameters in brackets (`New [N=10, Size=5]`).
-fn record_name(method: &str, params: &[(&str, &str)]) -> String {
-    if params.is_empty() {
-        return method.to_string();
-    }
-    let pairs: Vec<String> = params.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    format!("{method} [{}]", pairs.join(", "))
-}
 
 /// Where the columns of BenchmarkDotNet's table stand in a table's headers.
 #[derive(Debug, Clone, PartialEq)]

@@ -22,7 +22,9 @@
 //! `statistic = "jmh-error"` is the half-width of the 99.9 % confidence interval of the mean by
 //! Student's t, t(0.9995, n − 1) · s / √n, which JMH prints as a score's `Error`
 //! ([`crate::stats::student_t::mean_error`]; two samples or fewer have none, as in JMH, and are
-//! an error at `statistic`). Over a `jmh` file's `score` of one benchmark it is JMH's own:
+//! an error at `statistic`). BenchmarkDotNet prints the same half-width as its `Error` (over a
+//! `benchmarkdotnet` file's `time_ns` of one case). Over a `jmh` file's `score` of one benchmark
+//! it is JMH's own:
 //!
 //! ```toml
 //! samples = "evidence/jmh-result.json"
@@ -435,7 +437,7 @@ impl Spec {
             Measure::Statistic(statistic) => format!("{statistic} {field}"),
             Measure::Slope { per } => format!("slope of {field} over {per} through the origin"),
             Measure::MedianCi { confidence } => format!("{} % interval of the median {field}", level(*confidence)),
-            Measure::JmhError => format!("JMH's 99.9 % error of the mean of {field}"),
+            Measure::JmhError => format!("99.9 % Student-t error of the mean of {field}"),
             Measure::MeanRange => format!("range of {field} around its mean, its wider side in % of the mean"),
         };
         // An interval names its bounds, for the reader; `compute` has refused an unbounded one,

@@ -456,7 +456,11 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
         }
         splits.push((name, groups));
     }
-    splits.sort_by_key(|(_, groups)| std::cmp::Reverse(groups.len()));
+    // Among fields that split the records alike, the one the format names its benchmarks by
+    // comes first, so that it is the one kept: BenchmarkDotNet's `benchmark` (`Type.Method`)
+    // and `name` (`Method [N=10]`) split a file without parameters alike, and only `name` is
+    // what a row of its table is named by.
+    splits.sort_by_key(|(name, groups)| (std::cmp::Reverse(groups.len()), name_field(format) != Some(*name)));
     for (name, groups) in splits {
         for (value, records) in groups {
             sets.push((Some((name.to_string(), value.to_string())), None, records));
@@ -668,16 +672,22 @@ fn measured(quoted: &Quoted, source: &Source, sel: &Selection, series: &Series, 
 }
 
 /// JMH's error of the mean of a selection's raw values, where the number stands in the `Error`
-/// column of JMH's table and reproduces it: the half-width of the 99.9 % interval JMH prints
-/// after the score, which no statistic of [`STATISTICS`] gives. It is taken over the first of
-/// the fields holding the raw value ([`jmh::SCORE_FIELDS`]) in which it fits the quote: `score`
-/// where the row's unit is no time, the field its time unit names (`time_ns`) where it is one.
+/// column of JMH's or BenchmarkDotNet's table and reproduces it: the half-width of the 99.9 %
+/// interval both print beside the mean, which no statistic of [`STATISTICS`] gives. For JMH it
+/// is taken over the first of the fields holding the raw value ([`jmh::SCORE_FIELDS`]) in which
+/// it fits the quote: `score` where the row's unit is no time, the field its time unit names
+/// (`time_ns`) where it is one; for BenchmarkDotNet over `time_ns`, the time of one operation.
 /// The column names it as plainly as a header that spells a statistic, and it is scored so.
 fn jmh_error_candidate(registry: &Registry, quoted: &Quoted, context: &BTreeSet<String>, source: &Source, sel: &Selection, sentence: &Sentence) -> Option<(Candidate, f64)> {
-    if source.format != Format::Jmh || sentence.cell.as_ref().is_none_or(|c| c.column_label != "Error") {
+    let fields: &[&str] = match source.format {
+        Format::Jmh => &jmh::SCORE_FIELDS,
+        Format::BenchmarkDotNet => &["time_ns"],
+        _ => return None,
+    };
+    if sentence.cell.as_ref().is_none_or(|c| c.column_label != "Error") {
         return None;
     }
-    let (series, value) = sel.series.iter().filter(|s| jmh::SCORE_FIELDS.contains(&s.field.as_str()) && s.derive.is_none()).find_map(|series| {
+    let (series, value) = sel.series.iter().filter(|s| fields.contains(&s.field.as_str()) && s.derive.is_none()).find_map(|series| {
         let error = crate::stats::student_t::mean_error(&series.samples, 0.999)?;
         fits(quoted, error, &SeriesUnit::Plain(units::of_field(&registry.field_units, &series.field))).map(|value| (series, value))
     })?;

@@ -350,8 +350,10 @@ fn bind_in_cell(registry: &Registry, claim: &Claim, check: &crate::checks::Check
         Err(m) => return (CheckBinding { error: Some(at(registry, number.span(), m, "not one number")), ..CheckBinding::default() }, false),
     };
     // A header's unit is often left out of the registry's number, so a number without a unit
-    // names the cell's number of that value in whatever unit the cell has.
-    let same = |n: &Number| n.key() == wanted.key() || (wanted.unit.is_none() && n.key_without_unit() == wanted.key());
+    // names the cell's number of that value in whatever unit the cell has. A number written as
+    // the cell writes it is that number, whatever unit the table gives it: BenchmarkDotNet's
+    // `1.66 MB` is read as MiB in its table, and as MB alone.
+    let same = |n: &Number| n.key() == wanted.key() || (wanted.unit.is_none() && n.key_without_unit() == wanted.key()) || n.text == wanted.text;
     if let Some((_, found)) = quantities.iter().find(|(_, n)| same(n)) {
         return (finish(registry, check, number.get_ref(), (*found).clone()), false);
     }

@@ -234,7 +234,7 @@ fn stat_words(s: &StatRef) -> String {
         Measure::Statistic(statistic) => format!("{statistic} {field}"),
         Measure::Slope { per } => format!("slope of {field} over {per}"),
         Measure::MedianCi { confidence } => format!("median-ci {field} (benchstat's {} % interval of the median, its wider side in %)", confidence * 100.0),
-        Measure::JmhError => format!("JMH's error of the mean of {field}"),
+        Measure::JmhError => format!("99.9 % Student-t error of the mean of {field}"),
         Measure::MeanRange => format!("mean-range {field} (benchstat's range around the mean before 2023, its wider side in %)"),
     };
     records_words(s, &measured)
