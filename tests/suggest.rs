@@ -638,6 +638,50 @@ fn suggest_proposes_the_removed_binding_first_for_every_chrysalis_benchmarkdotne
     assert_eq!(total, (63, 63));
 }
 
+/// A run of two jobs, as .NET articles compare runtimes (`| Method | Job | Mean |`, one row a
+/// job): each row is named by its case, `New: Job-ONJMYK`, and proposed the records of that job
+/// alone, by the reader's `case`. The second job is synthetic: the Chrysalis example's
+/// `AlonzoBenchmarks` rows repeated under another `Job_Id` with every time doubled.
+#[test]
+fn a_benchmarkdotnet_table_of_two_jobs_proposes_each_row_its_own_job() {
+    let csv = std::fs::read_to_string("examples/chrysalis-benchmarkdotnet/evidence/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.AlonzoBenchmarks-measurements.csv").unwrap();
+    // The file's one quoted cell, `Job_Display`, holds commas; every other cell is plain.
+    let cells = |line: &str| -> Vec<String> {
+        let mut out = vec![String::new()];
+        let mut quoted = false;
+        for c in line.chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => out.push(String::new()),
+                c => out.last_mut().unwrap().push(c),
+            }
+        }
+        out
+    };
+    let row = |cells: &[String]| cells.iter().map(|c| if c.contains(',') { format!("\"{c}\"") } else { c.clone() }).collect::<Vec<_>>().join(",");
+    let mut lines = csv.lines();
+    let header = cells(lines.next().unwrap());
+    let at = |name: &str| header.iter().position(|c| c == name).unwrap();
+    let (job, nanos) = (at("Job_Id"), at("Measurement_Nanoseconds"));
+    let rows: Vec<Vec<String>> = lines.map(cells).collect();
+    let mut file = format!("{}\n", row(&header));
+    for r in &rows {
+        file.push_str(&format!("{}\n", row(r)));
+    }
+    for r in &rows {
+        let mut second = r.clone();
+        second[job] = "Job-SECOND".into();
+        second[nanos] = format!("{}", second[nanos].parse::<f64>().unwrap() * 2.0);
+        file.push_str(&format!("{}\n", row(&second)));
+    }
+    let article = "# Two jobs\n\n| Method | Job        | Mean     |\n|------- |----------- |---------:|\n| New    | Job-ONJMYK | 4.081 ms |\n| New    | Job-SECOND | 8.162 ms |\n";
+    let (dir, out) = suggested_over(article, |root| std::fs::write(root.join("evidence/Alonzo-measurements.csv"), &file).unwrap());
+    assert!(out.contains("2 unbound numbers, 2 with a candidate"), "{out}");
+    assert!(out.contains("select = { case = \"New: Job-ONJMYK\" }") && out.contains("select = { case = \"New: Job-SECOND\" }"), "{out}");
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+}
+
 /// The Go team's own benchstat test data (golang/perf's `crc-old.txt` and `crc-new.txt`,
 /// tests/fixtures/harness/go-bench/SOURCE.md) and benchstat's whole output for them, pasted as
 /// an article: two tables, `sec/op` and `B/s` (Go's `MB/s` in bytes a second, `307.3Mi`), 476

@@ -16,14 +16,17 @@
 //! `MB` 1024² (its `SizeUnit`), so `4.64 MB` is 4.64 MiB, 4,866,608 bytes per operation in the
 //! Chrysalis example, not 4.64 million.
 //!
-//! The job's characteristics (`Job`, `Runtime`, `IterationCount`, …) stand between the method
-//! and the parameters when a run has several jobs. They name the job, not the case, and are
-//! left as they are: a table whose rows differ only by job is not told apart here.
+//! A run of several jobs (`[SimpleJob(RuntimeMoniker.Net70)]` and `Net80`) adds the job's
+//! columns between the method and the parameters (`Job`, `Runtime`, …), and its rows differ by
+//! job: such a row is named as BenchmarkDotNet names the case, `Sha256: .NET 7.0 [N=10]`, by the
+//! `Job` column (else the first of the job's columns shown), as the reader's `case` field writes
+//! it. A job's column, like a parameter's, names the row and is no cell (`.NET 7.0` would
+//! otherwise read as the number 7.0).
 
 use std::ops::Range;
 
 use super::console::ConsoleCell;
-use crate::evidence::readers::benchmarkdotnet::record_name;
+use crate::evidence::readers::benchmarkdotnet::{case_name, record_name};
 
 /// The columns BenchmarkDotNet prints for a job's characteristics (its `Job` class's
 /// characteristic ids, as its measurements CSV writes them after `Job_`).
@@ -82,6 +85,10 @@ const STATISTICS: &[&str] = &["Mean", "Median", "Min", "Max", "Error", "StdDev",
 pub(crate) struct Layout {
     /// Each parameter's column and name.
     params: Vec<(usize, String)>,
+    /// The columns of the job's characteristics, and the one that names the job in a row's
+    /// label: `Job`, else the first of them.
+    jobs: Vec<usize>,
+    job: Option<usize>,
 }
 
 impl Layout {
@@ -94,21 +101,28 @@ impl Layout {
         }
         let first_statistic = headers.iter().position(|h| STATISTICS.contains(&h.trim()))?;
         let params = (1..first_statistic).filter_map(|k| label(k).filter(|h| !h.is_empty() && !JOB_COLUMNS.contains(h)).map(|h| (k, h.to_string()))).collect();
-        Some(Layout { params })
+        let jobs: Vec<usize> = (1..first_statistic).filter(|&k| label(k).is_some_and(|h| JOB_COLUMNS.contains(&h))).collect();
+        let job = jobs.iter().copied().find(|&k| label(k) == Some("Job")).or_else(|| jobs.first().copied());
+        Some(Layout { params, jobs, job })
     }
 
-    /// A row's label from its cells' texts by column: the method, and its parameters as the
-    /// evidence reader names the case.
+    /// A row's label from its cells' texts by column: the method, its job where the table
+    /// shows one, and its parameters, as the evidence reader names the case (`case`, else
+    /// `name`).
     pub(crate) fn row_label(&self, cell: impl Fn(usize) -> Option<String>) -> String {
         let method = cell(0).unwrap_or_default();
         let values: Vec<(&str, String)> = self.params.iter().filter_map(|(k, name)| cell(*k).map(|v| (name.as_str(), v))).collect();
         let pairs: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        record_name(&method, &pairs)
+        match self.job.and_then(&cell) {
+            Some(job) => case_name(&method, &job, &pairs),
+            None => record_name(&method, &pairs),
+        }
     }
 
-    /// Whether a column holds a parameter's value, which names the row and measures nothing.
+    /// Whether a column names the row and measures nothing: a parameter's value, or one of the
+    /// job's characteristics.
     pub(crate) fn is_param(&self, column: usize) -> bool {
-        self.params.iter().any(|(k, _)| *k == column)
+        self.params.iter().any(|(k, _)| *k == column) || self.jobs.contains(&column)
     }
 }
 
@@ -199,8 +213,11 @@ mod tests {
     fn the_columns_between_the_method_and_the_statistics_are_parameters_unless_they_name_the_job() {
         let layout = Layout::of(&headers("| Method | Job | Runtime | N | Mode | Mean | Error | Allocated |")).unwrap();
         assert_eq!(layout.params, vec![(3, "N".to_string()), (4, "Mode".to_string())]);
-        assert!(layout.is_param(3) && !layout.is_param(1) && !layout.is_param(5));
-        assert_eq!(layout.row_label(|k| Some(["Sum", "ShortRun", ".NET 8.0", "100", "fast"][k].to_string())), "Sum [N=100, Mode=fast]");
+        assert!(layout.is_param(3) && layout.is_param(1) && layout.is_param(2) && !layout.is_param(5));
+        assert_eq!(layout.row_label(|k| Some(["Sum", "ShortRun", ".NET 8.0", "100", "fast"][k].to_string())), "Sum: ShortRun [N=100, Mode=fast]");
+        // With the `Job` column hidden, the first of the job's columns shown names the job.
+        let runtime = Layout::of(&headers("| Method | Runtime | Mean |")).unwrap();
+        assert_eq!(runtime.row_label(|k| Some(["Sum", ".NET 8.0"][k].to_string())), "Sum: .NET 8.0");
         let plain = Layout::of(&headers("| Method | Mean | Error |")).unwrap();
         assert_eq!(plain.row_label(|k| Some(["New", "4.081 ms"][k].to_string())), "New");
         // Another table whose first column is a method, but which holds none of the statistics.

@@ -44,7 +44,8 @@
 //! | `type`, `namespace`, `method` | `Target_Type`, `Target_Namespace`, `Target_Method` as written |
 //! | `params` | `Params` as written (`N=10&Size=5`, empty without parameters) |
 //! | `param_<Name>` | each parameter's value as written (a string); a parameter written twice is refused |
-//! | `job` | `Job_Id` (`Job-ONJMYK`, `DefaultJob`), where the file has the column |
+//! | `job` | `Job_Id` (`Job-ONJMYK`, `DefaultJob`, `.NET 8.0`), where the file has the column |
+//! | `case` | what a row of a table of several jobs stands for (`| Method | Job | Runtime | Mean |`): `method: job`, then the parameters as in `name`, `Sum: .NET 8.0 [N=10]`, as BenchmarkDotNet's `BenchmarkCase.DisplayInfo` names a case; see [`case_name`] |
 //! | `launch`, `iteration` | `Measurement_LaunchIndex` and `Measurement_IterationIndex`, from 1 |
 //! | `operations` | `Measurement_Operations`: operations in the iteration |
 //! | `time_ns` | one operation's time, `Measurement_Nanoseconds / Measurement_Operations`: finer than `Measurement_Value` where an operation takes a few nanoseconds, since the whole iteration's time is printed to 0.01 ns |
@@ -117,6 +118,13 @@ pub(super) fn looks_like(text: &str) -> bool {
 /// The record `name` of a row of BenchmarkDotNet's table: `method`, then `[Name=value, …]` in
 /// the file's order, as BenchmarkDotNet's `ParameterInstances.DisplayInfo` writes them; `method`
 /// alone without parameters.
+/// The record `case` of a row of BenchmarkDotNet's table that names its job as well (a table of
+/// several jobs, `| Method | Job | Runtime | Mean |`): `method: job [Name=value, …]`, as
+/// BenchmarkDotNet's own `BenchmarkCase.DisplayInfo` names a case.
+pub(crate) fn case_name(method: &str, job: &str, params: &[(&str, &str)]) -> String {
+    record_name(&format!("{method}: {job}"), params)
+}
+
 pub(crate) fn record_name(method: &str, params: &[(&str, &str)]) -> String {
     if params.is_empty() {
         return method.to_string();
@@ -371,8 +379,10 @@ impl Measurement {
             ("params", FieldValue::Str(self.get(columns.params))),
         ];
         fields.extend(param_fields.iter().map(|(k, v)| (k.as_str(), FieldValue::Str(v))));
-        if let Some(job) = columns.job {
+        let case = columns.job.map(|job| case_name(method, self.get(job), &params));
+        if let (Some(job), Some(case)) = (columns.job, &case) {
             fields.push(("job", FieldValue::Str(self.get(job))));
+            fields.push(("case", FieldValue::Str(case)));
         }
         fields.push(("launch", FieldValue::Int(self.launch)));
         fields.push(("iteration", FieldValue::Int(self.iteration)));
@@ -626,6 +636,7 @@ mod tests {
         assert_eq!(text("method"), "New");
         assert_eq!(text("params"), "");
         assert_eq!(text("job"), "Job-ONJMYK");
+        assert_eq!(text("case"), "New: Job-ONJMYK");
         assert_eq!((j.get(first, "launch"), j.get(first, "iteration"), j.get(first, "operations")), (Some(Scalar::Int(1)), Some(Scalar::Int(1)), Some(Scalar::Int(128))));
         // `Measurement_Nanoseconds` 502045375.5 over 128 operations, which `Measurement_Value`
         // rounds to 3922229.5.
@@ -772,6 +783,8 @@ mod tests {
         assert_eq!(names, ["Add [N=10, Size=5]", "Add [N=10, Size=5]", "Add [N=20, Size=5]", "Join [Text=a&b, N=1]"]);
         assert_eq!(record_name("Add", &[("N", "10"), ("Size", "5")]), "Add [N=10, Size=5]");
         assert_eq!(record_name("Add", &[]), "Add");
+        assert_eq!(case_name("Add", ".NET 8.0", &[("N", "10")]), "Add: .NET 8.0 [N=10]");
+        assert_eq!(case_name("Add", "Job-ONJMYK", &[]), "Add: Job-ONJMYK");
         let first = &j.records[0];
         assert_eq!((j.text_of(j.get(first, "param_N")), j.text_of(j.get(first, "param_Size"))), ("10".to_string(), "5".to_string()));
         assert_eq!(j.text_of(j.get(first, "params")), "N=10&Size=5");
