@@ -121,7 +121,7 @@ impl Layout {
 
     /// Whether a column names the row and measures nothing: a parameter's value, or one of the
     /// job's characteristics.
-    pub(crate) fn is_param(&self, column: usize) -> bool {
+    pub(crate) fn names_row(&self, column: usize) -> bool {
         self.params.iter().any(|(k, _)| *k == column) || self.jobs.contains(&column)
     }
 }
@@ -163,7 +163,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         row += 1;
         let label = layout.row_label(|k| texts.get(k).cloned());
         for (column, range) in parts.iter().enumerate() {
-            if range.is_empty() || layout.is_param(column) {
+            if range.is_empty() || layout.names_row(column) {
                 continue;
             }
             cells.push(ConsoleCell {
@@ -183,13 +183,22 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
     if cells.is_empty() { None } else { Some(cells) }
 }
 
-/// The trimmed cells of a line of pipes (`| a | b |`), as byte ranges of it; `None` for a line
-/// that does not start and end with a pipe.
+/// The trimmed cells of a line of pipes, as byte ranges of it: `| a | b |` as the Markdown
+/// exporter and today's console write it, or `a | b |` as BenchmarkDotNet's console wrote it
+/// before 0.11 (no pipe in front). `None` for a line without a pipe.
 fn pipe_cells(line: &str) -> Option<Vec<Range<usize>>> {
     let body = line.trim_end();
+    if !body.contains('|') {
+        return None;
+    }
     let lead = body.len() - body.trim_start().len();
-    let inner = body.trim_start().strip_prefix('|')?.strip_suffix('|')?;
-    let mut at = lead + 1;
+    let inner = body.trim_start();
+    let (inner, first) = match inner.strip_prefix('|') {
+        Some(rest) => (rest, lead + 1),
+        None => (inner, lead),
+    };
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut at = first;
     let mut out = Vec::new();
     for part in inner.split('|') {
         let trimmed = part.trim();
@@ -213,7 +222,7 @@ mod tests {
     fn the_columns_between_the_method_and_the_statistics_are_parameters_unless_they_name_the_job() {
         let layout = Layout::of(&headers("| Method | Job | Runtime | N | Mode | Mean | Error | Allocated |")).unwrap();
         assert_eq!(layout.params, vec![(3, "N".to_string()), (4, "Mode".to_string())]);
-        assert!(layout.is_param(3) && layout.is_param(1) && layout.is_param(2) && !layout.is_param(5));
+        assert!(layout.names_row(3) && layout.names_row(1) && layout.names_row(2) && !layout.names_row(5));
         assert_eq!(layout.row_label(|k| Some(["Sum", "ShortRun", ".NET 8.0", "100", "fast"][k].to_string())), "Sum: ShortRun [N=100, Mode=fast]");
         // With the `Job` column hidden, the first of the job's columns shown names the job.
         let runtime = Layout::of(&headers("| Method | Runtime | Mean |")).unwrap();
@@ -257,6 +266,19 @@ AMD Ryzen 9 5950X, 1 CPU, 32 logical and 16 physical cores
         // Two rows of six cells each (the method and five values): no legend, no environment.
         assert_eq!(cells.len(), 12);
         assert!(!cells.iter().any(|c| CONSOLE[c.range.clone()].contains("99.9")));
+    }
+
+    /// The console as BenchmarkDotNet printed it before 0.11, without a pipe in front (its own
+    /// documentation's `MemoryDiagnoser` sample, docs/articles/overview.md, MIT).
+    #[test]
+    fn the_console_table_before_0_11_reads_the_same() {
+        let code = "    Method |       Mean |    StdDev |  Gen 0 | Allocated |\n---------- |----------- |---------- |------- |---------- |\n Iterative | 31.0739 ns | 0.1091 ns |      - |       0 B |\n      LINQ | 83.0435 ns | 1.0103 ns | 0.0069 |      32 B | \n";
+        let cells = cells(code).unwrap();
+        let at = |row: &str, column: &str| cells.iter().find(|c| c.row_label == row && c.column_label == column).map(|c| &code[c.range.clone()]);
+        assert_eq!(at("Iterative", "Mean"), Some("31.0739 ns"));
+        assert_eq!(at("LINQ", "Gen 0"), Some("0.0069"));
+        assert_eq!(at("LINQ", "Allocated"), Some("32 B"));
+        assert_eq!(cells.len(), 10);
     }
 
     #[test]

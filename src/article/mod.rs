@@ -478,7 +478,7 @@ impl TableState {
             cell.row_label = label.clone();
         }
         let row = blocks.split_off(start);
-        blocks.extend(row.into_iter().filter(|b| !(of_row(b) && b.cell.as_ref().is_some_and(|c| layout.is_param(c.column)))));
+        blocks.extend(row.into_iter().filter(|b| !(of_row(b) && b.cell.as_ref().is_some_and(|c| layout.names_row(c.column)))));
     }
 }
 
