@@ -23,10 +23,11 @@
 //! [`go_bench_cells`]), benchstat's comparison of such outputs (each file's median, its
 //! confidence interval and its change from the base; see [`benchstat_cells`]) and JMH's summary
 //! table (each benchmark's score and error in the unit its row prints; see [`jmh_cells`], and
-//! [`JmhPipe`] for the same table pasted as pipes).
+//! [`JmhPipe`] for the same table pasted as pipes), and BenchmarkDotNet's summary table (each
+//! row a case, its sizes binary; `super::benchmarkdotnet`, which reads its Markdown form too).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
-//! article whose results were all in code audited as holding none. This module finds those seven
+//! article whose results were all in code audited as holding none. This module finds those eight
 //! layouts and gives each row's cells as a Markdown table's would be: the row named by the
 //! benchmark's name, each value under its column's header, with the unit the header states
 //! where the value does not state its own. Any other code block stays code.
@@ -65,8 +66,8 @@ pub(crate) struct ConsoleCell {
 }
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
-/// pytest-benchmark's, hyperfine's, criterion's, Go's or benchstat's), or `None` when it holds
-/// none.
+/// pytest-benchmark's, hyperfine's, criterion's, Go's, benchstat's or BenchmarkDotNet's), or
+/// `None` when it holds none.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
     google_benchmark_cells(code)
         .or_else(|| jmh_cells(code))
