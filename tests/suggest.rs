@@ -682,6 +682,32 @@ fn a_benchmarkdotnet_table_of_two_jobs_proposes_each_row_its_own_job() {
     assert_eq!(code, 0, "{stdout}");
 }
 
+/// BenchmarkDotNet's `Ratio` is the mean of the ratios of every pair of the row's and the
+/// baseline's times (`RatioStatistics`), not the ratio of their means. Over the Chrysalis
+/// example's `AlonzoBenchmarks` run the two differ in the fifth decimal, 0.27271 against
+/// 0.27270; quoted to five (BenchmarkDotNet prints two or three, where they seldom differ), the
+/// ratio is proposed first as BenchmarkDotNet computes it, and holds.
+#[test]
+fn a_benchmarkdotnet_ratio_is_proposed_as_the_mean_of_every_pair_s_ratio() {
+    let file = "examples/chrysalis-benchmarkdotnet/evidence/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.AlonzoBenchmarks-measurements.csv";
+    let article = "# Ratio\n\n| Method | Mean      | Ratio   |\n|------- |----------:|--------:|\n| New    |  4.081 ms | 0.27271 |\n| Old    | 14.965 ms |    1.00 |\n";
+    let (dir, out) = suggested_over(article, |root| {
+        std::fs::copy(file, root.join("evidence/AlonzoBenchmarks-measurements.csv")).unwrap();
+    });
+    let ratio = &out[out.find("`0.27271` in cell New › Ratio").unwrap()..];
+    let first = ratio.lines().nth(1).unwrap();
+    assert!(first.contains("BenchmarkDotNet's Ratio, the mean of every pair's ratio") && first.contains("value 0.272706"), "{ratio}");
+    assert!(!ratio[..ratio.find("[[claim]]").unwrap()].contains("value 0.272696"), "the ratio of the means rounds to 0.27270, not to the quote");
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let check = proposed["claim"].as_array().unwrap().iter().find(|c| c["cell"]["column"].as_str() == Some("Ratio") && c["cell"]["row"].as_str() == Some("New")).unwrap()["check"]
+        [0]
+    .clone();
+    assert_eq!(check["expr"].as_str(), Some("a * b"));
+    assert_eq!(check["vars"]["b"]["derive"]["reciprocal"].as_str(), Some("1 / time_ns"));
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+}
+
 /// The Go team's own benchstat test data (golang/perf's `crc-old.txt` and `crc-new.txt`,
 /// tests/fixtures/harness/go-bench/SOURCE.md) and benchstat's whole output for them, pasted as
 /// an article: two tables, `sec/op` and `B/s` (Go's `MB/s` in bytes a second, `307.3Mi`), 476

@@ -17,7 +17,10 @@
 //! row's statistic on top, except where the row is the faster side (pytest-benchmark's `OPS`
 //! column, hyperfine's summary). For the spread written after a ratio (`1.33 ± 0.09`), no ratio
 //! but hyperfine's spread of the ratio of two means, whose ratio reproduces the ratio beside
-//! it, as an `arith` over the two means and their standard deviations.
+//! it, as an `arith` over the two means and their standard deviations. For a number in the
+//! `Ratio` column of BenchmarkDotNet's table, BenchmarkDotNet's mean of the ratios of every pair
+//! of the row's and another case's times, the row's mean times the mean of the other's
+//! reciprocals, ranked above the ratio of the two means.
 //!
 //! **benchstat's table.** A cell of benchstat's comparison that is no one sample's statistic
 //! (an interval, a p-value, the counts, a change, the `geomean` row) is not searched for but read
@@ -102,6 +105,13 @@ pub(crate) enum Binding {
     Stat(StatRef),
     /// `numerator / denominator`, each a statistic.
     Ratio(StatRef, StatRef),
+    /// BenchmarkDotNet's `Ratio`: the mean of the ratios of every pair of the row's and the
+    /// baseline's per-operation times, which is the row's mean times the mean of the baseline's
+    /// reciprocals. `reciprocal` is the baseline's query, its field derived as `1 / <field>`.
+    MeanOfRatios {
+        row: StatRef,
+        reciprocal: StatRef,
+    },
     /// The spread hyperfine writes after a ratio of two means (`1.33 ± 0.09` under
     /// `Relative`): the ratio times the two relative standard deviations combined as if
     /// independent. Each side is the mean; its standard deviation is the same query's `stdev`.
@@ -204,6 +214,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                 Some(ratio) => cands.extend(ratio_spread_candidates(&sources, sentence, number, &ratio)),
                 None => {
                     cands.extend(ratio_candidates(&sources, sentence, number, preferred));
+                    cands.extend(mean_of_ratios_candidates(&sources, sentence, number));
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
                 }
             }
@@ -824,6 +835,56 @@ fn ratio_candidates(sources: &[Source], sentence: &Sentence, number: &Number, pr
                     out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
                 }
             }
+        }
+    }
+    by_distance(out)
+}
+
+/// A selection's per-operation times as the `benchmarkdotnet` reader names them.
+fn time_ns(sel: &Selection) -> Option<&Series> {
+    sel.series.iter().find(|s| s.field == "time_ns" && s.derive.is_none())
+}
+
+/// The name of the field BenchmarkDotNet's `Ratio` derives from the baseline's times: a name
+/// without a unit's suffix, since the reciprocal of a time is none.
+const RECIPROCAL: &str = "reciprocal";
+
+/// BenchmarkDotNet's `Ratio` of a row, where the number stands in that column of its table
+/// and reproduces it: the mean of `time_ns`'s ratios over every pair of the row's and another
+/// case's records (`RatioStatistics` in BenchmarkDotNet's `Mathematics`), which is not the
+/// ratio of the two means, though it is seldom far from it. Each other case of the row's file
+/// is tried as the baseline, the table printing none; the baseline's own `1.00` is no ratio of
+/// two cases (BenchmarkDotNet prints 1 for a case over itself), and is left unbound.
+fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &Number) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number) else { return vec![] };
+    if sentence.cell.as_ref().is_none_or(|c| c.column_label != "Ratio") || quoted.unit.is_some() {
+        return vec![];
+    }
+    let Some(row) = row_selection(sources, sentence) else { return vec![] };
+    let context = context_words(sentence, number);
+    let mut out = Vec::new();
+    for source in sources.iter().filter(|s| s.format == Format::BenchmarkDotNet) {
+        let named = |sel: &&Selection| sel.select.as_ref().is_some_and(|(f, _)| row.fields.contains(f));
+        let Some((sel_a, a)) =
+            source.selections.iter().filter(named).find(|sel| sel.select.as_ref().is_some_and(|(_, v)| *v == row.label)).and_then(|sel| Some((sel, time_ns(sel)?)))
+        else {
+            continue;
+        };
+        for sel_b in source.selections.iter().filter(named).filter(|sel| sel.select != sel_a.select) {
+            let Some(b) = time_ns(sel_b) else { continue };
+            let reciprocals: Option<Vec<f64>> = b.samples.sorted().iter().map(|&v| (v > 0.0).then(|| 1.0 / v)).collect();
+            let Some(reciprocals) = reciprocals.and_then(|r| crate::stats::Samples::new(r).ok()) else { continue };
+            let value = a.samples.mean() * reciprocals.mean();
+            if !quoted.matches(value, None) {
+                continue;
+            }
+            // The column names this computation as plainly as a header names a statistic, and
+            // ranks it above the ratio of the two means that usually rounds alike.
+            let score = pair_score(&context, source, (sel_a, a), (sel_b, b)) + 5.0;
+            let row_ref = stat_ref(source, sel_a, a, Statistic::Mean);
+            let derive = Some((RECIPROCAL.to_string(), format!("1 / {}", b.field)));
+            let reciprocal = StatRef { derive, field: RECIPROCAL.to_string(), ..stat_ref(source, sel_b, b, Statistic::Mean) };
+            out.push((Candidate { binding: Binding::MeanOfRatios { row: row_ref, reciprocal }, value, score }, (value - quoted.value).abs()));
         }
     }
     by_distance(out)

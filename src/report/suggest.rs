@@ -86,6 +86,17 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
             let _ = writeln!(out, "  vars.a = {{ {} }}", stat_lines(a).join(", "));
             let _ = writeln!(out, "  vars.b = {{ {} }}", stat_lines(b).join(", "));
         }
+        Binding::MeanOfRatios { row, reciprocal } => {
+            let _ = writeln!(out, "  kind = \"arith\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            let _ = writeln!(out, "  expr = \"a * b\"");
+            let _ = writeln!(
+                out,
+                "  note = \"BenchmarkDotNet's Ratio: the mean of the ratios of every pair of the two cases' times, the row's mean times the mean of the baseline's reciprocals\""
+            );
+            let _ = writeln!(out, "  vars.a = {{ {} }}", stat_lines(row).join(", "));
+            let _ = writeln!(out, "  vars.b = {{ {} }}", stat_lines(reciprocal).join(", "));
+        }
         Binding::RatioSpread(a, b) => {
             let _ = writeln!(out, "  kind = \"arith\"");
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
@@ -197,6 +208,7 @@ fn describe(b: &Binding) -> String {
         Binding::Stat(s) => stat_words(s),
         Binding::Ratio(a, b) => format!("{} over {}", stat_words(a), stat_words(b)),
         Binding::RatioSpread(a, b) => format!("hyperfine's spread of the ratio of {} over {}", stat_words(a), stat_words(b)),
+        Binding::MeanOfRatios { row, reciprocal } => format!("BenchmarkDotNet's Ratio, the mean of every pair's ratio: {} times {}", stat_words(row), stat_words(reciprocal)),
         Binding::UTest { base, new } => format!("benchstat's U test p-value of {} (base) against {}", records_words(base, &base.field), records_words(new, &new.field)),
         Binding::Change { new, base, less } => match (new.as_slice(), base.as_slice()) {
             ([n], [o]) if *less => format!("the reduction in % from {} to {}", stat_words(o), stat_words(n)),
