@@ -708,6 +708,37 @@ fn a_benchmarkdotnet_ratio_is_proposed_as_the_mean_of_every_pair_s_ratio() {
     assert_eq!(code, 0, "{stdout}");
 }
 
+/// An article's `Before` and `After` tables under one heading, with the same rows and columns
+/// (the Chrysalis example's `AlonzoBenchmarks` table as the repository's earlier run printed it,
+/// then as the later one did): no heading tells them apart, so `init` and `suggest` name each
+/// cell's table by its place under the heading (`table = 1`, `table = 2`), each proposal reads
+/// its own run's file, and pasted, both hold. A `table` past the last is a located error that
+/// says how many tables hold the cell.
+#[test]
+fn tables_under_one_heading_are_told_apart_by_their_place() {
+    let dir = "examples/chrysalis-benchmarkdotnet";
+    let file = "Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.AlonzoBenchmarks-measurements.csv";
+    let article = "# Alonzo\n\nBefore the refactor:\n\n| Method | Mean     |\n|------- |---------:|\n| New    | 4.509 ms |\n\nAfter it:\n\n| Method | Mean     |\n|------- |---------:|\n| New    | 4.081 ms |\n";
+    let (root, out) = suggested_over(article, |root| {
+        std::fs::copy(Path::new(dir).join("earlier-run-e6a1d4d0").join(file), root.join("evidence/before-measurements.csv")).unwrap();
+        std::fs::copy(Path::new(dir).join("evidence").join(file), root.join("evidence/after-measurements.csv")).unwrap();
+    });
+    let skeleton = std::fs::read_to_string(root.path().join("claims/a.toml")).unwrap();
+    assert!(skeleton.contains(r#"# cell = { row = "New", column = "Mean", section = "Alonzo", table = 1 }"#), "{skeleton}");
+    assert!(skeleton.contains(r#"# cell = { row = "New", column = "Mean", section = "Alonzo", table = 2 }"#), "{skeleton}");
+    assert!(out.contains(r#"cell = { row = "New", column = "Mean", section = "Alonzo", table = 1 }"#), "{out}");
+    let first = &out[out.find("table = 1 }").unwrap()..];
+    assert!(first[..first.find("[[claim]]").unwrap_or(first.len())].contains("evidence/before-measurements.csv"), "{out}");
+    let (code, stdout) = paste_and_audit(root.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    let registry = root.path().join("claims/a.toml");
+    let text = std::fs::read_to_string(&registry).unwrap().replace("table = 2 }", "table = 3 }");
+    std::fs::write(&registry, text).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.path().to_str().unwrap()]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("`table = 3` names the table's place among those that hold row `New` and column `Mean`, from 1, and there are 2"), "{stderr}");
+}
+
 /// The Go team's own benchstat test data (golang/perf's `crc-old.txt` and `crc-new.txt`,
 /// tests/fixtures/harness/go-bench/SOURCE.md) and benchstat's whole output for them, pasted as
 /// an article: two tables, `sec/op` and `B/s` (Go's `MB/s` in bytes a second, `307.3Mi`), 476

@@ -610,6 +610,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
             (Binding::Lost { .. }, None) if claim.cell().is_some() => {
                 let cell = claim.cell().expect("a cell claim").get_ref();
                 let section = cell.section.as_ref().map_or(String::new(), |s| format!(" in section `{s}`"));
+                let section = cell.table.map_or(section.clone(), |n| format!("{section} in table {n} of those that hold it"));
                 diagnostics.push(
                     Diagnostic::at(
                         format!("claim `{}`: no table cell of {} is in row `{}` and column `{}`{section}", claim.id.get_ref(), article.path, cell.row, cell.column),
@@ -650,7 +651,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         &registry.file,
                         &registry.source,
                         claim.target_span(),
-                        "add `section` to say which table",
+                        "add `section`, or `table = N` among the tables under it, to say which table",
                     )
                     .with_note(format!("the cells are in {places}")),
                 );

@@ -88,25 +88,26 @@ fn render(store: &Evidence, path: &str, article: &Article, evidence_dirs: &[Stri
     for s in article.sentences.iter().filter(|s| !s.numbers.is_empty()) {
         skeletons += 1;
         numbers += s.numbers.len();
-        skeleton(&mut out, s);
+        skeleton(&mut out, article, s);
     }
     (out, skeletons, numbers)
 }
 
 /// One commented claim with a check stub per number.
-fn skeleton(out: &mut String, s: &Sentence) {
+fn skeleton(out: &mut String, article: &Article, s: &Sentence) {
     let shown: Vec<&str> = s.numbers.iter().map(|n| n.text.as_str()).collect();
     let _ = writeln!(out, "\n# line {} ({}): {}", s.line, s.section_title(), shown.join(", "));
     let _ = writeln!(out, "# [[claim]]");
     let _ = writeln!(out, "# id = \"line{}-{}\"", s.line, s.col);
     // A header cell is no body cell a `cell` names, so it is quoted; a table under no heading
     // names no section.
+    // Tables under one heading that share the row and column are told apart by `table`.
     match s.cell.as_ref().filter(|c| c.row > 0) {
-        Some(c) if s.section.is_empty() => {
-            let _ = writeln!(out, "# cell = {{ row = {}, column = {} }}", quoted(&c.row_label), quoted(&c.column_label));
-        }
         Some(c) => {
-            let _ = writeln!(out, "# cell = {{ row = {}, column = {}, section = {} }}", quoted(&c.row_label), quoted(&c.column_label), quoted(&s.section_title()));
+            let section = (!s.section.is_empty()).then(|| s.section_title());
+            let table = crate::registry::binding::table_ordinal(article, c, section.as_deref()).map_or(String::new(), |n| format!(", table = {n}"));
+            let section = section.map_or(String::new(), |t| format!(", section = {}", quoted(&t)));
+            let _ = writeln!(out, "# cell = {{ row = {}, column = {}{section}{table} }}", quoted(&c.row_label), quoted(&c.column_label));
         }
         None => {
             let _ = writeln!(out, "# quote = {}", quoted(&s.text.split_whitespace().collect::<Vec<_>>().join(" ")));

@@ -88,7 +88,7 @@ pub(crate) struct NumberSuggestions {
 /// What the proposed claim binds to.
 pub(crate) enum Target {
     Quote(String),
-    Cell { row: String, column: String, section: Option<String> },
+    Cell { row: String, column: String, section: Option<String>, table: Option<usize> },
 }
 
 /// One way to reproduce a number from the evidence.
@@ -278,15 +278,22 @@ fn target(article: &Article, sentence: &Sentence) -> Target {
         .iter()
         .filter(|s| s.cell.as_ref().is_some_and(|c| c.row_label == cell.row_label && c.column_label == cell.column_label && c.table != cell.table))
         .collect();
-    let section = if same.is_empty() {
-        None
-    } else {
-        (1..=sentence.section.len())
-            .map(|k| &sentence.section[sentence.section.len() - k..])
-            .find(|suffix| !same.iter().any(|s| s.section.ends_with(suffix)))
-            .map(|suffix| suffix.join(" › "))
+    let distinguishing = (1..=sentence.section.len())
+        .map(|k| &sentence.section[sentence.section.len() - k..])
+        .find(|suffix| !same.iter().any(|s| s.section.ends_with(suffix)))
+        .map(|suffix| suffix.join(" › "));
+    // Where no heading tells the tables apart (a `Before` and an `After` table under one
+    // heading), the whole heading path and the table's place among those under it do.
+    let (section, table) = match distinguishing {
+        _ if same.is_empty() => (None, None),
+        Some(section) => (Some(section), None),
+        None => {
+            let section = (!sentence.section.is_empty()).then(|| sentence.section_title());
+            let table = crate::registry::binding::table_ordinal(article, cell, section.as_deref());
+            (section, table)
+        }
     };
-    Target::Cell { row: cell.row_label.clone(), column: cell.column_label.clone(), section }
+    Target::Cell { row: cell.row_label.clone(), column: cell.column_label.clone(), section, table }
 }
 
 // ---------------------------------------------------------------------------------------------

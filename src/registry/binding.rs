@@ -269,17 +269,35 @@ fn bind_cell(registry: &Registry, claim: &Claim, selector: &CellSelector, articl
     }
 }
 
-/// The body cells (not the header's) in the row and column `selector` names, and in its
-/// section where it names one.
+/// The body cells (not the header's) in the row and column `selector` names, in its section
+/// where it names one, and in the `table`-th of the tables that hold them where it names one.
 pub(crate) fn cells_named(article: &Article, selector: &CellSelector) -> Vec<usize> {
     let (row, column) = (normalise(&selector.row), normalise(&selector.column));
-    article
+    let cells: Vec<(usize, usize)> = article
         .sentences
         .iter()
-        .filter(|s| s.cell.as_ref().is_some_and(|c| c.row > 0 && c.row_label == row && c.column_label == column))
         .filter(|s| selector.section.as_deref().is_none_or(|wanted| in_section(&s.section, wanted)))
-        .map(|s| s.index)
-        .collect()
+        .filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && c.row_label == row && c.column_label == column).map(|c| (s.index, c.table)))
+        .collect();
+    let Some(n) = selector.table else { return cells.into_iter().map(|(index, _)| index).collect() };
+    let mut tables: Vec<usize> = cells.iter().map(|(_, t)| *t).collect();
+    tables.dedup();
+    let Some(wanted) = n.checked_sub(1).and_then(|k| tables.get(k)) else { return Vec::new() };
+    cells.into_iter().filter(|(_, t)| t == wanted).map(|(index, _)| index).collect()
+}
+
+/// Which of the tables holding a cell's row and column (within `section`, where one is given)
+/// `cell`'s is, from 1, where there are several; `None` where it is the only one. What `init`
+/// and `suggest` write as `table` beside `section`.
+pub(crate) fn table_ordinal(article: &Article, cell: &crate::article::Cell, section: Option<&str>) -> Option<usize> {
+    let mut tables: Vec<usize> = article
+        .sentences
+        .iter()
+        .filter(|s| section.is_none_or(|wanted| in_section(&s.section, wanted)))
+        .filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && c.row_label == cell.row_label && c.column_label == cell.column_label).map(|c| c.table))
+        .collect();
+    tables.dedup();
+    (tables.len() > 1).then(|| tables.iter().position(|t| *t == cell.table).map(|k| k + 1)).flatten()
 }
 
 /// Whether the heading path holds `wanted`: one heading, or several joined by `›` that follow
@@ -315,6 +333,12 @@ pub(crate) fn missing_cell(article: &Article, selector: &CellSelector) -> String
     let in_row: Vec<_> = in_column.iter().filter(|(_, c)| c.row_label == row).collect();
     if in_row.is_empty() {
         return format!("no row of column `{column}` is `{row}`; its rows are {}", listed(in_column.iter().map(|(_, c)| c.row_label.as_str()).collect()));
+    }
+    let in_section: Vec<_> = in_row.iter().filter(|(s, _)| selector.section.as_deref().is_none_or(|wanted| in_section(&s.section, wanted))).collect();
+    if let (Some(n), false) = (selector.table, in_section.is_empty()) {
+        let mut tables: Vec<usize> = in_section.iter().map(|(_, c)| c.table).collect();
+        tables.dedup();
+        return format!("`table = {n}` names the table's place among those that hold row `{row}` and column `{column}`, from 1, and there are {}", tables.len());
     }
     let sections: Vec<String> = in_row.iter().map(|(s, _)| s.section_title()).collect();
     format!("row `{row}` and column `{column}` are in {}, not in `{}`", listed(sections.iter().map(String::as_str).collect()), selector.section.as_deref().unwrap_or(""))
@@ -770,7 +794,7 @@ mod tests {
     #[test]
     fn a_missing_cell_is_lost_and_says_what_exists() {
         let a = article(TABLES);
-        let selector = |row: &str, column: &str| CellSelector { row: row.into(), column: column.into(), section: None };
+        let selector = |row: &str, column: &str| CellSelector { row: row.into(), column: column.into(), section: None, table: None };
         let b = bind(&cell_claim("{ row = \"fireworks\", column = \"Median\" }", &[]), &a);
         assert!(matches!(b[0], Binding::Lost { nearest: None }), "{b:?}");
         assert_eq!(missing_cell(&a, &selector("fireworks", "Median")), "no row of column `Median` is `fireworks`; its rows are `anyscale`, `groq`");

@@ -155,8 +155,8 @@ pub(crate) enum Target {
     Cell(Spanned<CellSelector>),
 }
 
-/// `cell = { row = "...", column = "...", section = "..." }`: a table cell named by the text
-/// of its row's first cell and of its column's header cell.
+/// `cell = { row = "...", column = "...", section = "...", table = N }`: a table cell named by
+/// the text of its row's first cell and of its column's header cell.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct CellSelector {
@@ -166,6 +166,11 @@ pub(crate) struct CellSelector {
     /// occur in more than one table.
     #[serde(default)]
     pub section: Option<String>,
+    /// Which of the tables that hold this row and column (in `section`, where it is given) the
+    /// cell is in, from 1 in the article's order: for tables under one heading that share their
+    /// rows and columns, as an article's `Before` and `After` of the same benchmarks.
+    #[serde(default)]
+    pub table: Option<usize>,
 }
 
 impl Ignore {

@@ -40,10 +40,14 @@ pub(crate) fn render(s: &Suggestions) -> String {
 fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
     let place = match &n.target {
         Target::Quote(q) => format!("in \"{}\"", shorten(q)),
-        Target::Cell { row, column, section } => match section {
-            Some(s) => format!("in cell {row} › {column} ({s})"),
-            None => format!("in cell {row} › {column}"),
-        },
+        Target::Cell { row, column, section, table } => {
+            let table = table.map_or(String::new(), |n| format!(", table {n}"));
+            match section {
+                Some(s) => format!("in cell {row} › {column} ({s}{table})"),
+                None if table.is_empty() => format!("in cell {row} › {column}"),
+                None => format!("in cell {row} › {column} ({})", &table[2..]),
+            }
+        }
     };
     let _ = writeln!(out, "\n# {manuscript}:{}:{} `{}` {place}", n.line, n.col, n.number);
     if n.candidates.is_empty() {
@@ -63,9 +67,10 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
         Target::Quote(q) => {
             let _ = writeln!(out, "quote = {}", quoted(q));
         }
-        Target::Cell { row, column, section } => {
+        Target::Cell { row, column, section, table } => {
             let section = section.as_ref().map_or(String::new(), |s| format!(", section = {}", quoted(s)));
-            let _ = writeln!(out, "cell = {{ row = {}, column = {}{section} }}", quoted(row), quoted(column));
+            let table = table.map_or(String::new(), |n| format!(", table = {n}"));
+            let _ = writeln!(out, "cell = {{ row = {}, column = {}{section}{table} }}", quoted(row), quoted(column));
         }
     }
     let _ = writeln!(out, "verdict = \"retain\"");
