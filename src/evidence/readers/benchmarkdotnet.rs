@@ -1,8 +1,10 @@
 //! `benchmarkdotnet`: the measurements file that BenchmarkDotNet's `CsvMeasurementsExporter`
 //! writes (`<Type>-measurements.csv`, which its `RPlotExporter` also asks for), one record per
 //! measurement that BenchmarkDotNet computes its summary table from. This module owns that
-//! layout, which rows those measurements are, and the name a row of BenchmarkDotNet's table
-//! gives a benchmark; it splits the file with the `csv` reader's [`Rows`], and never reads
+//! layout, which rows those measurements are, the name a row of BenchmarkDotNet's table gives a
+//! benchmark, and the record both of BenchmarkDotNet's layouts give ([`push_record`]: the
+//! format's JSON exports, which `super::benchmarkdotnet_json` reads, give the same fields with
+//! the same meaning); it splits the file with the `csv` reader's [`Rows`], and never reads
 //! BenchmarkDotNet's own summaries (`-report.csv`, `-report-github.md`), which the checks
 //! recompute.
 //!
@@ -115,9 +117,6 @@ pub(super) fn looks_like(text: &str) -> bool {
     header.contains("Target_Method") && header.contains("Measurement_IterationStage")
 }
 
-/// The record `name` of a row of BenchmarkDotNet's table: `method`, then `[Name=value, …]` in
-/// the file's order, as BenchmarkDotNet's `ParameterInstances.DisplayInfo` writes them; `method`
-/// alone without parameters.
 /// The record `case` of a row of BenchmarkDotNet's table that names its job as well (a table of
 /// several jobs, `| Method | Job | Runtime | Mean |`): `method: job [Name=value, …]`, as
 /// BenchmarkDotNet's own `BenchmarkCase.DisplayInfo` names a case.
@@ -125,12 +124,118 @@ pub(crate) fn case_name(method: &str, job: &str, params: &[(&str, &str)]) -> Str
     record_name(&format!("{method}: {job}"), params)
 }
 
+/// The record `name` of a row of BenchmarkDotNet's table: `method`, then `[Name=value, …]` in
+/// the file's order, as BenchmarkDotNet's `ParameterInstances.DisplayInfo` writes them; `method`
+/// alone without parameters.
 pub(crate) fn record_name(method: &str, params: &[(&str, &str)]) -> String {
     if params.is_empty() {
         return method.to_string();
     }
     let list: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     format!("{method} [{}]", list.join(", "))
+}
+
+/// A benchmark case as both of BenchmarkDotNet's files name it: what every record of its
+/// results holds before the result's own fields. The measurements file names it on every row,
+/// the JSON export once for all of the case's results.
+pub(super) struct Case<'a> {
+    /// `Type.Method`: the measurements file's `Target`, the JSON export's `Type` and `MethodTitle`.
+    pub(super) benchmark: &'a str,
+    pub(super) type_name: &'a str,
+    pub(super) namespace: &'a str,
+    /// The method as BenchmarkDotNet's table titles it (`WorkloadMethodDisplayInfo`).
+    pub(super) method: &'a str,
+    /// The parameters as written (`N=10&Size=5`), and split into their pairs by [`params`].
+    pub(super) params_text: &'a str,
+    pub(super) params: &'a [(String, String)],
+    /// The job's id, where the file says it.
+    pub(super) job: Option<&'a str>,
+}
+
+/// One result of a case: where the file writes it, and one operation's time.
+pub(super) struct Sample {
+    pub(super) line: usize,
+    pub(super) span: Range<usize>,
+    /// The iteration the result comes from, where the file holds it (a brief JSON export holds
+    /// the times alone).
+    pub(super) iteration: Option<Iteration>,
+    pub(super) time_ns: f64,
+    /// `Measurement_Value`, the measurements file's own rounding of the time to 0.01 ns.
+    pub(super) value_ns: Option<f64>,
+}
+
+/// Where a result was measured: its launch and its iteration (from 1), and the operations the
+/// iteration ran.
+pub(super) struct Iteration {
+    pub(super) launch: i64,
+    pub(super) index: i64,
+    pub(super) operations: i64,
+}
+
+/// The memory diagnoser's figures of a case, which every record of it repeats: collections of
+/// each generation, the operations they were counted over, and bytes allocated per operation.
+#[derive(Default)]
+pub(super) struct Memory {
+    pub(super) collections: [Option<f64>; 3],
+    pub(super) operations: i64,
+    pub(super) allocated: Option<f64>,
+}
+
+/// Pushes the record of one result of `case`, with the fields the module's documentation lists;
+/// a rate of collections only where there were operations to count them over.
+pub(super) fn push_record(out: &mut JsonlBuilder, case: &Case<'_>, sample: &Sample, memory: &Memory) {
+    let params: Vec<(&str, &str)> = case.params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let name = record_name(case.method, &params);
+    let param_fields: Vec<(String, &str)> = case.params.iter().map(|(k, v)| (format!("param_{k}"), v.as_str())).collect();
+    let mut fields: Vec<(&str, FieldValue<'_>)> = vec![
+        ("benchmark", FieldValue::Str(case.benchmark)),
+        ("name", FieldValue::Str(&name)),
+        ("type", FieldValue::Str(case.type_name)),
+        ("namespace", FieldValue::Str(case.namespace)),
+        ("method", FieldValue::Str(case.method)),
+        ("params", FieldValue::Str(case.params_text)),
+    ];
+    fields.extend(param_fields.iter().map(|(k, v)| (k.as_str(), FieldValue::Str(v))));
+    let case_field = case.job.map(|job| case_name(case.method, job, &params));
+    if let (Some(job), Some(case_field)) = (case.job, &case_field) {
+        fields.push(("job", FieldValue::Str(job)));
+        fields.push(("case", FieldValue::Str(case_field)));
+    }
+    if let Some(it) = &sample.iteration {
+        fields.push(("launch", FieldValue::Int(it.launch)));
+        fields.push(("iteration", FieldValue::Int(it.index)));
+        fields.push(("operations", FieldValue::Int(it.operations)));
+    }
+    fields.push(("time_ns", FieldValue::Float(sample.time_ns)));
+    if let Some(value) = sample.value_ns {
+        fields.push(("value_ns", FieldValue::Float(value)));
+    }
+    let gen_names = ["gen0_per_1000_ops", "gen1_per_1000_ops", "gen2_per_1000_ops"];
+    for (name, collections) in gen_names.into_iter().zip(memory.collections) {
+        if let Some(c) = collections.filter(|_| memory.operations > 0) {
+            fields.push((name, FieldValue::Float(c * 1000.0 / memory.operations as f64)));
+        }
+    }
+    if let Some(bytes) = memory.allocated {
+        fields.push(("allocated_bytes", FieldValue::Float(bytes)));
+    }
+    out.push(sample.line, sample.span.clone(), fields);
+}
+
+/// A case's parameters as written (`N=10&Size=5`, in the member or column `what`), split into
+/// their `Name=value` pairs in the file's order; where they are not such pairs, or a name is
+/// written twice, the error's message and label, for the caller to locate.
+pub(super) fn params(written: &str, what: &str) -> Result<Vec<(String, String)>, (String, &'static str)> {
+    let Some(pairs) = split_params(written) else {
+        return Err((format!("`{what}` is \"{written}\", not `Name=value` pairs joined by `&`"), "not parameters"));
+    };
+    let mut seen = BTreeSet::new();
+    for (name, _) in &pairs {
+        if !seen.insert(*name) {
+            return Err((format!("the parameter `{name}` is written twice in `{what}` (\"{written}\")"), "written twice"));
+        }
+    }
+    Ok(pairs.into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
 }
 
 pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
@@ -366,39 +471,20 @@ impl Measurement {
     /// Pushes the record; `gc_operations` are the operations its case's collections were
     /// counted over.
     fn push(&self, out: &mut JsonlBuilder, columns: &Columns, gc_operations: i64) {
-        let method = self.get(columns.method);
-        let params: Vec<(&str, &str)> = self.params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let name = record_name(method, &params);
-        let param_fields: Vec<(String, &str)> = self.params.iter().map(|(k, v)| (format!("param_{k}"), v.as_str())).collect();
-        let mut fields: Vec<(&str, FieldValue<'_>)> = vec![
-            ("benchmark", FieldValue::Str(self.get(columns.target))),
-            ("name", FieldValue::Str(&name)),
-            ("type", FieldValue::Str(self.get(columns.type_name))),
-            ("namespace", FieldValue::Str(self.get(columns.namespace))),
-            ("method", FieldValue::Str(method)),
-            ("params", FieldValue::Str(self.get(columns.params))),
-        ];
-        fields.extend(param_fields.iter().map(|(k, v)| (k.as_str(), FieldValue::Str(v))));
-        let case = columns.job.map(|job| case_name(method, self.get(job), &params));
-        if let (Some(job), Some(case)) = (columns.job, &case) {
-            fields.push(("job", FieldValue::Str(self.get(job))));
-            fields.push(("case", FieldValue::Str(case)));
-        }
-        fields.push(("launch", FieldValue::Int(self.launch)));
-        fields.push(("iteration", FieldValue::Int(self.iteration)));
-        fields.push(("operations", FieldValue::Int(self.operations)));
-        fields.push(("time_ns", FieldValue::Float(self.nanoseconds / self.operations as f64)));
-        fields.push(("value_ns", FieldValue::Float(self.value)));
-        let gen_names = ["gen0_per_1000_ops", "gen1_per_1000_ops", "gen2_per_1000_ops"];
-        for (name, collections) in gen_names.into_iter().zip(self.gen_collections) {
-            if let Some(c) = collections {
-                fields.push((name, FieldValue::Float(c * 1000.0 / gc_operations as f64)));
-            }
-        }
-        if let Some(bytes) = self.allocated {
-            fields.push(("allocated_bytes", FieldValue::Float(bytes)));
-        }
-        out.push(self.line, self.span.clone(), fields);
+        let case = Case {
+            benchmark: self.get(columns.target),
+            type_name: self.get(columns.type_name),
+            namespace: self.get(columns.namespace),
+            method: self.get(columns.method),
+            params_text: self.get(columns.params),
+            params: &self.params,
+            job: columns.job.map(|job| self.get(job)),
+        };
+        let iteration = Iteration { launch: self.launch, index: self.iteration, operations: self.operations };
+        let sample =
+            Sample { line: self.line, span: self.span.clone(), iteration: Some(iteration), time_ns: self.nanoseconds / self.operations as f64, value_ns: Some(self.value) };
+        let memory = Memory { collections: self.gen_collections, operations: gc_operations, allocated: self.allocated };
+        push_record(out, &case, &sample, &memory);
     }
 }
 
@@ -447,17 +533,7 @@ impl Cell<'_, '_, '_> {
     /// The `Name=value` pairs of `Params`, joined by `&`, in the file's order. A piece after a
     /// `&` that does not begin with a name and `=` belongs to the value before it.
     fn params(&self, col: usize) -> Result<Vec<(String, String)>, Diagnostic> {
-        let written = self.text(col);
-        let Some(pairs) = split_params(written) else {
-            return Err(self.error(col, format!("`Params` is \"{written}\", not `Name=value` pairs joined by `&`"), "not parameters"));
-        };
-        let mut seen = BTreeSet::new();
-        for (name, _) in &pairs {
-            if !seen.insert(*name) {
-                return Err(self.error(col, format!("the parameter `{name}` is written twice in `Params` (\"{written}\")"), "written twice"));
-            }
-        }
-        Ok(pairs.into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+        params(self.text(col), "Params").map_err(|(message, label)| self.error(col, message, label))
     }
 }
 
@@ -484,7 +560,7 @@ fn split_params(text: &str) -> Option<Vec<(&str, &str)>> {
 
 /// Whether `name` is a C# identifier, as the names of BenchmarkDotNet's parameters and
 /// arguments are.
-fn is_identifier(name: &str) -> bool {
+pub(super) fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_alphabetic() || c == '_') && chars.all(|c| c.is_alphanumeric() || c == '_')
 }

@@ -19,7 +19,7 @@
 //! | `pytest-benchmark` | `--benchmark-json` | one per round: `name`, `fullname`, `group`, `param`, `param_<k>`, `round`, `iterations`, `time_s` |
 //! | `go-bench` | `go test -bench . -count N` output (text) | one per result line: `name`, `procs`, `iterations`, `sample`, `time_ns`, `bytes_per_op`, `allocs_per_op`, `mb_per_s`, other units, configuration (`goos`, `pkg`, `cpu`, …) |
 //! | `jmh` | JMH's `-rf json` result file | one per raw value (each iteration of each fork; each sample of a `sample`-mode histogram; each value of a secondary metric): `benchmark`, `name`, `metric`, `mode`, `param_<name>`, `fork`, `iteration`, `score`, `unit`, `time_ns`/`time_us`/`time_ms`/`time_s` or `ops_per_s` |
-//! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`) | one per `Workload`/`Result` row (what its table is computed from): `benchmark`, `name`, `type`, `namespace`, `method`, `params`, `param_<Name>`, `job`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns`, `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes` |
+//! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …) | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times): `benchmark`, `name`, `type`, `namespace`, `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes` |
 //!
 //! `src/evidence/readers/README.md` lists every field of every harness format with its meaning.
 //!
@@ -34,6 +34,7 @@
 //! Time fields carry their unit as a suffix (`_s`, `_ns`), from which the checks infer units.
 
 pub(crate) mod benchmarkdotnet;
+mod benchmarkdotnet_json;
 mod cargo_criterion;
 mod criterion;
 pub(crate) mod delimited;
@@ -92,6 +93,9 @@ pub(crate) struct Table {
     /// Shared with [`crate::evidence::store::Evidence::jsonl`] for a JSONL file, which is then
     /// parsed once for both.
     pub(crate) jsonl: Rc<Jsonl>,
+    /// Which of a format's layouts was read, for the report, where a format has several
+    /// (BenchmarkDotNet's measurements CSV and its JSON exports).
+    pub(crate) layout: Option<&'static str>,
 }
 
 /// Reads another file for a reader (a sidecar), by root-relative path; the error says why not.
@@ -135,8 +139,9 @@ pub(crate) fn read_with(
             None => src.parse_json(),
         }
     };
+    let mut layout = None;
     let jsonl = match format {
-        Format::Jsonl => return Ok(Table { format, detected, jsonl: jsonl()? }),
+        Format::Jsonl => return Ok(Table { format, detected, jsonl: jsonl()?, layout }),
         Format::Json => json::read(&src, &doc()?, records)?,
         Format::Csv => delimited::read(&src, b',')?,
         Format::Tsv => delimited::read(&src, b'\t')?,
@@ -148,9 +153,19 @@ pub(crate) fn read_with(
         Format::PytestBenchmark => pytest_benchmark::read(&src, &doc()?)?,
         Format::GoBench => go_bench::read(&src)?,
         Format::Jmh => jmh::read(&src, &doc()?)?,
-        Format::BenchmarkDotNet => benchmarkdotnet::read(&src)?,
+        // Both of BenchmarkDotNet's files give the same records: its JSON export is an object,
+        // its measurements file a table whose header begins `Target`.
+        Format::BenchmarkDotNet if benchmarkdotnet_json::is_json(text) => {
+            let (records, read) = benchmarkdotnet_json::read(&src, &doc()?)?;
+            layout = Some(read);
+            records
+        }
+        Format::BenchmarkDotNet => {
+            layout = Some("BenchmarkDotNet measurements CSV");
+            benchmarkdotnet::read(&src)?
+        }
     };
-    Ok(Table { format, detected, jsonl: Rc::new(jsonl) })
+    Ok(Table { format, detected, jsonl: Rc::new(jsonl), layout })
 }
 
 impl Format {
@@ -209,7 +224,7 @@ impl Format {
             Format::PytestBenchmark => "pytest-benchmark JSON",
             Format::GoBench => "Go benchmark output",
             Format::Jmh => "JMH JSON results",
-            Format::BenchmarkDotNet => "BenchmarkDotNet measurements CSV",
+            Format::BenchmarkDotNet => "BenchmarkDotNet measurements",
         }
     }
 }
@@ -223,10 +238,11 @@ impl fmt::Display for Format {
 impl Table {
     /// How the file was read, for the report: "read as hyperfine JSON (detected)".
     pub(crate) fn read_as(&self) -> String {
+        let what = self.layout.unwrap_or(self.format.describe());
         match self.detected {
-            Detected::Given => format!("read as {}", self.format.describe()),
-            Detected::ByName => format!("read as {} (detected by its name)", self.format.describe()),
-            Detected::ByContent => format!("read as {} (detected)", self.format.describe()),
+            Detected::Given => format!("read as {what}"),
+            Detected::ByName => format!("read as {what} (detected by its name)"),
+            Detected::ByContent => format!("read as {what} (detected)"),
         }
     }
 }
@@ -262,6 +278,9 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
             .with_note("write the harness's output into it again, or point the check at another file"));
     }
     match tree::parse(text) {
+        // BenchmarkDotNet's JSON export by the names only its `JsonExporter` writes, before its
+        // content is looked at.
+        Ok(doc) if benchmarkdotnet_json::is_named(rel_path, &doc) => Ok((Format::BenchmarkDotNet, Detected::ByName, Some(doc))),
         Ok(doc) => {
             let format = classify(&doc, text).ok_or_else(|| {
                 src.error(
@@ -320,6 +339,11 @@ fn classify(doc: &Node, text: &str) -> Option<Format> {
         return Some(Format::Json);
     }
     doc.as_object()?;
+    // BenchmarkDotNet's compressed export is one object on one line: told apart before such a
+    // file is taken for JSON Lines.
+    if benchmarkdotnet_json::looks_like(doc) {
+        return Some(Format::BenchmarkDotNet);
+    }
     let n_lines = text.trim().lines().count();
     if n_lines == 1 && cargo_criterion::first_line_is_a_message(text) {
         return Some(Format::CargoCriterion);
@@ -387,8 +411,17 @@ impl<'a> Source<'a> {
 
     fn syntax(&self, err: tree::SyntaxError) -> Diagnostic {
         let lines_of_objects = err.message.starts_with("more text after") && self.text[err.span.start..].starts_with('{');
+        let not_a_number = matches!(self.text.get(err.span.clone()), Some("NaN" | "Infinity" | "-Infinity"));
         let d = self.error(err.span, format!("not valid JSON: {}", err.message), err.label);
-        if lines_of_objects { d.with_note("one JSON object a line is JSON Lines: `format = \"jsonl\"`") } else { d }
+        if lines_of_objects {
+            d.with_note("one JSON object a line is JSON Lines: `format = \"jsonl\"`")
+        } else if not_a_number {
+            // BenchmarkDotNet before 0.13.0 wrote so a statistic it could not compute (the
+            // error of two results or fewer), and some other writers do too.
+            d.with_note("JSON has no `NaN` or `Infinity`: write the value as `null` (BenchmarkDotNet 0.13.0 and later write `\"\"`)")
+        } else {
+            d
+        }
     }
 
     /// A record's place: the line where `node` starts, and that line's span.
@@ -563,6 +596,13 @@ mod tests {
             ),
             ("e/b.json", "[{\"benchmark\": \"a.B.m\"}]", Format::Json, Detected::ByContent),
             ("e/other-measurements.csv", "t\n1\n", Format::Csv, Detected::ByName),
+            (
+                "e/x.json",
+                "{\"Title\":\"T\",\"HostEnvironmentInfo\":{},\"Benchmarks\":[{\"Type\":\"T\",\"Method\":\"M\",\"Statistics\":{\"OriginalValues\":[1.5]}}]}\n",
+                Format::BenchmarkDotNet,
+                Detected::ByContent,
+            ),
+            ("e/x-report.json", "{\"Benchmarks\":[]}\n", Format::Jsonl, Detected::ByContent),
         ];
         for (path, text, format, detected) in cases {
             let table = read_text(path, text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -636,6 +676,7 @@ mod tests {
             ("go-bench/suffixarray.bench", Format::GoBench),
             ("jmh/blacklite.json", Format::Jmh),
             ("benchmarkdotnet/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.ConwayBenchmarks-measurements.csv", Format::BenchmarkDotNet),
+            ("benchmarkdotnet/fantomas-0.12.1-report-full.json", Format::BenchmarkDotNet),
         ];
         let mut refused = 0;
         for (rel, format) in files {
