@@ -860,8 +860,11 @@ const RECIPROCAL: &str = "reciprocal";
 /// and reproduces it: the mean of `time_ns`'s ratios over every pair of the row's and another
 /// case's records (`RatioStatistics` in BenchmarkDotNet's `Mathematics`), which is not the
 /// ratio of the two means, though it is seldom far from it. Each other case of the row's file
-/// is tried as the baseline, the table printing none; the baseline's own `1.00` is no ratio of
-/// two cases (BenchmarkDotNet prints 1 for a case over itself), and is left unbound.
+/// is tried as the baseline, the table printing none. The baseline's own `1.00` is no mean of
+/// ratios of two cases (BenchmarkDotNet prints 1 for a case over itself, which the mean of the
+/// reciprocals would put a little above 1), so none is proposed for it here; the ratio of the
+/// case's mean to itself, which [`ratio_candidates`] proposes as it does for hyperfine's
+/// fastest command, states it.
 fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &Number) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
     if sentence.cell.as_ref().is_none_or(|c| c.column_label != "Ratio") || quoted.unit.is_some() {
