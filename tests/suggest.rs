@@ -683,14 +683,17 @@ fn a_benchmarkdotnet_table_of_two_jobs_proposes_each_row_its_own_job() {
 }
 
 /// BenchmarkDotNet's `Ratio` is the mean of the ratios of every pair of the row's and the
-/// baseline's times (`RatioStatistics`), not the ratio of their means. Over the Chrysalis
+/// baseline's times (`RatioStatistics`), not the ratio of their means, and its `RatioSD` their
+/// standard deviation. Over the Chrysalis
 /// example's `AlonzoBenchmarks` run the two differ in the fifth decimal, 0.27271 against
 /// 0.27270; quoted to five (BenchmarkDotNet prints two or three, where they seldom differ), the
 /// ratio is proposed first as BenchmarkDotNet computes it, and holds.
 #[test]
 fn a_benchmarkdotnet_ratio_is_proposed_as_the_mean_of_every_pair_s_ratio() {
     let file = "examples/chrysalis-benchmarkdotnet/evidence/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.AlonzoBenchmarks-measurements.csv";
-    let article = "# Ratio\n\n| Method | Mean      | Ratio   |\n|------- |----------:|--------:|\n| New    |  4.081 ms | 0.27271 |\n| Old    | 14.965 ms |    1.00 |\n";
+    // BenchmarkDotNet's `RatioSD` of the same pairs, over n − 1 of the 81 ratios, is 0.0046139
+    // (computed pair by pair in Python from the same file); quoted to five decimals.
+    let article = "# Ratio\n\n| Method | Mean      | Ratio   | RatioSD |\n|------- |----------:|--------:|--------:|\n| New    |  4.081 ms | 0.27271 | 0.00461 |\n| Old    | 14.965 ms |    1.00 |    0.00 |\n";
     let (dir, out) = suggested_over(article, |root| {
         std::fs::copy(file, root.join("evidence/AlonzoBenchmarks-measurements.csv")).unwrap();
     });
@@ -704,8 +707,15 @@ fn a_benchmarkdotnet_ratio_is_proposed_as_the_mean_of_every_pair_s_ratio() {
     .clone();
     assert_eq!(check["expr"].as_str(), Some("a * b"));
     assert_eq!(check["vars"]["b"]["derive"]["reciprocal"].as_str(), Some("1 / time_ns"));
+    let sd = &out[out.find("`0.00461` in cell New › RatioSD").unwrap()..];
+    assert!(sd.lines().nth(1).unwrap().contains("BenchmarkDotNet's RatioSD"), "{sd}");
+    // The baseline's `0.00` is of no pair of two cases, and no one case's statistic is proposed
+    // for it: it is left for a label to declare.
+    assert!(out.contains("`0.00` in cell Old › RatioSD\n# no statistic of the evidence reproduces it"), "{out}");
     let (code, stdout) = paste_and_audit(dir.path(), &out);
-    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("5 checks: 5 passed, 0 failed, 0 skipped, 0 errors; 1 unbound number"), "{stdout}");
+    assert!(stdout.contains("unbound number `0.00`"), "{stdout}");
+    assert_eq!(code, 1, "{stdout}");
 }
 
 /// An article's `Before` and `After` tables under one heading, with the same rows and columns

@@ -20,7 +20,8 @@
 //! it, as an `arith` over the two means and their standard deviations. For a number in the
 //! `Ratio` column of BenchmarkDotNet's table, BenchmarkDotNet's mean of the ratios of every pair
 //! of the row's and another case's times, the row's mean times the mean of the other's
-//! reciprocals, ranked above the ratio of the two means.
+//! reciprocals, ranked above the ratio of the two means; in its `RatioSD` column, the standard
+//! deviation of the same ratios; in either, no one selection's statistic.
 //!
 //! **benchstat's table.** A cell of benchstat's comparison that is no one sample's statistic
 //! (an interval, a p-value, the counts, a change, the `geomean` row) is not searched for but read
@@ -108,9 +109,11 @@ pub(crate) enum Binding {
     /// BenchmarkDotNet's `Ratio`: the mean of the ratios of every pair of the row's and the
     /// baseline's per-operation times, which is the row's mean times the mean of the baseline's
     /// reciprocals. `reciprocal` is the baseline's query, its field derived as `1 / <field>`.
+    /// With `sd`, its `RatioSD`: the standard deviation (over n − 1) of the same ratios.
     MeanOfRatios {
         row: StatRef,
         reciprocal: StatRef,
+        sd: bool,
     },
     /// The spread hyperfine writes after a ratio of two means (`1.33 ± 0.09` under
     /// `Relative`): the ratio times the two relative standard deviations combined as if
@@ -585,6 +588,12 @@ fn series_of(format: Format, jsonl: &Jsonl, names: &[&str], records: &[&Record])
 /// Single statistics that reproduce `number`.
 fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentence, number: &Number) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
+    // BenchmarkDotNet's `Ratio` and `RatioSD` are of two cases, never one selection's statistic:
+    // the baseline's `0.00` would otherwise be proposed whatever standard deviation is 0.
+    let ratio_column = sentence.cell.as_ref().is_some_and(|c| c.column_label == "Ratio" || c.column_label == "RatioSD");
+    if ratio_column && sources.iter().any(|s| s.format == Format::BenchmarkDotNet) {
+        return vec![];
+    }
     let context = context_words(sentence, number);
     let named = named_statistics(&context);
     // A number is tried as a count of records only where the words around it name one
@@ -867,7 +876,14 @@ const RECIPROCAL: &str = "reciprocal";
 /// fastest command, states it.
 fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &Number) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
-    if sentence.cell.as_ref().is_none_or(|c| c.column_label != "Ratio") || quoted.unit.is_some() {
+    let Some(sd) = sentence.cell.as_ref().and_then(|c| match c.column_label.as_str() {
+        "Ratio" => Some(false),
+        "RatioSD" => Some(true),
+        _ => None,
+    }) else {
+        return vec![];
+    };
+    if quoted.unit.is_some() {
         return vec![];
     }
     let Some(row) = row_selection(sources, sentence) else { return vec![] };
@@ -884,8 +900,9 @@ fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &N
             let Some(b) = time_ns(sel_b) else { continue };
             let reciprocals: Option<Vec<f64>> = b.samples.sorted().iter().map(|&v| (v > 0.0).then(|| 1.0 / v)).collect();
             let Some(reciprocals) = reciprocals.and_then(|r| crate::stats::Samples::new(r).ok()) else { continue };
-            let value = a.samples.mean() * reciprocals.mean();
-            if !quoted.matches(value, None) {
+            let mean = a.samples.mean() * reciprocals.mean();
+            let value = if sd { ratio_sd(&a.samples, &reciprocals) } else { mean };
+            if !value.is_finite() || !quoted.matches(value, None) {
                 continue;
             }
             // The column names this computation as plainly as a header names a statistic, and
@@ -894,11 +911,26 @@ fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &N
             let row_ref = stat_ref(source, sel_a, a, Statistic::Mean);
             let derive = Some((RECIPROCAL.to_string(), format!("1 / {}", b.field)));
             let reciprocal = StatRef { derive, field: RECIPROCAL.to_string(), ..stat_ref(source, sel_b, b, Statistic::Mean) };
-            out.push((Candidate { binding: Binding::MeanOfRatios { row: row_ref, reciprocal }, value, score }, (value - quoted.value).abs()));
+            out.push((Candidate { binding: Binding::MeanOfRatios { row: row_ref, reciprocal, sd }, value, score }, (value - quoted.value).abs()));
         }
     }
     by_distance(out)
 }
+
+/// The standard deviation (over n − 1) of the ratios of every pair of `a`'s values and the
+/// values whose reciprocals `r` holds, from the four means it takes (BenchmarkDotNet's
+/// `RatioSD`): over the N·M ratios, Σ z² = N·M · mean(a²) · mean(r²) and their mean is
+/// mean(a) · mean(r). The registry states the same as [`RATIO_SD`].
+fn ratio_sd(a: &crate::stats::Samples, r: &crate::stats::Samples) -> f64 {
+    let square_mean = |s: &crate::stats::Samples| s.sorted().iter().map(|v| v * v).sum::<f64>() / s.len() as f64;
+    let pairs = (a.len() * r.len()) as f64;
+    let mean = a.mean() * r.mean();
+    (pairs * (square_mean(a) * square_mean(r) - mean * mean) / (pairs - 1.0)).max(0.0).sqrt()
+}
+
+/// [`ratio_sd`] as a registry's `arith` writes it: `a` and `b` the two means, `a2` and `b2` the
+/// means of the squares, `n` and `m` the counts.
+pub(crate) const RATIO_SD: &str = "sqrt(n * m * (a2 * b2 - (a * b) ^ 2) / (n * m - 1))";
 
 /// Words that say a percentage is a change between two measurements.
 const CHANGE_WORDS: [&str; 22] = [

@@ -91,7 +91,36 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
             let _ = writeln!(out, "  vars.a = {{ {} }}", stat_lines(a).join(", "));
             let _ = writeln!(out, "  vars.b = {{ {} }}", stat_lines(b).join(", "));
         }
-        Binding::MeanOfRatios { row, reciprocal } => {
+        Binding::MeanOfRatios { row, reciprocal, sd: true } => {
+            let _ = writeln!(out, "  kind = \"arith\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            let _ = writeln!(out, "  expr = {}", quoted(crate::commands::suggest::RATIO_SD));
+            let _ = writeln!(
+                out,
+                "  note = \"BenchmarkDotNet's RatioSD: the standard deviation of the ratios of every pair of the two cases' times, from their means, the means of their squares and their counts\""
+            );
+            // The baseline's field is the one its reciprocal is derived from.
+            let field = reciprocal.derive.as_ref().map_or(reciprocal.field.as_str(), |(_, expr)| expr.trim_start_matches("1 / "));
+            let derived = |s: &StatRef, name: &str, expr: String| StatRef {
+                derive: Some((name.to_string(), expr)),
+                field: name.to_string(),
+                statistic: Measure::Statistic(crate::stats::Statistic::Mean),
+                ..s.clone()
+            };
+            let count = |s: &StatRef| StatRef { derive: None, field: field.to_string(), statistic: Measure::Statistic(crate::stats::Statistic::Count), ..s.clone() };
+            let vars = [
+                ("a", row.clone()),
+                ("b", reciprocal.clone()),
+                ("a2", derived(row, "square", format!("{field} * {field}"))),
+                ("b2", derived(reciprocal, "reciprocal_square", format!("1 / ({field} * {field})"))),
+                ("n", count(row)),
+                ("m", count(reciprocal)),
+            ];
+            for (name, s) in vars {
+                let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(&s).join(", "));
+            }
+        }
+        Binding::MeanOfRatios { row, reciprocal, sd: false } => {
             let _ = writeln!(out, "  kind = \"arith\"");
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
             let _ = writeln!(out, "  expr = \"a * b\"");
@@ -213,7 +242,12 @@ fn describe(b: &Binding) -> String {
         Binding::Stat(s) => stat_words(s),
         Binding::Ratio(a, b) => format!("{} over {}", stat_words(a), stat_words(b)),
         Binding::RatioSpread(a, b) => format!("hyperfine's spread of the ratio of {} over {}", stat_words(a), stat_words(b)),
-        Binding::MeanOfRatios { row, reciprocal } => format!("BenchmarkDotNet's Ratio, the mean of every pair's ratio: {} times {}", stat_words(row), stat_words(reciprocal)),
+        Binding::MeanOfRatios { row, reciprocal, sd: true } => {
+            format!("BenchmarkDotNet's RatioSD, the standard deviation of every pair's ratio: {} against {}", stat_words(row), stat_words(reciprocal))
+        }
+        Binding::MeanOfRatios { row, reciprocal, sd: false } => {
+            format!("BenchmarkDotNet's Ratio, the mean of every pair's ratio: {} times {}", stat_words(row), stat_words(reciprocal))
+        }
         Binding::UTest { base, new } => format!("benchstat's U test p-value of {} (base) against {}", records_words(base, &base.field), records_words(new, &new.field)),
         Binding::Change { new, base, less } => match (new.as_slice(), base.as_slice()) {
             ([n], [o]) if *less => format!("the reduction in % from {} to {}", stat_words(o), stat_words(n)),
