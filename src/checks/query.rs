@@ -98,22 +98,27 @@ pub(crate) fn samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagn
 }
 
 /// The query's samples, and how many of the records' values its `outliers` rule dropped to
-/// leave them (0 without one).
+/// leave them (0 without one). The fences are fitted once per query and process, as the
+/// samples are read once: a `stat` check's finding, an `arith` variable and a `utest` side
+/// that name the same records ask again.
 pub(crate) fn fenced(ctx: &Context<'_>, q: &Query<'_>) -> Result<(Samples, usize), Diagnostic> {
     let all = all_samples(ctx, q)?;
     Ok(match q.outliers {
         None => (all, 0),
         Some(_) => {
-            let fenced = crate::stats::fences::tukey(&all);
-            (fenced.kept, fenced.dropped)
+            let fenced = ctx.evidence.derived(&format!("{}|tukey", key(q)), || {
+                let fenced = crate::stats::fences::tukey(&all);
+                (fenced.kept, fenced.dropped)
+            });
+            fenced.as_ref().clone()
         }
     })
 }
 
-/// Every value the query's records give, no outlier dropped.
-fn all_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> {
+/// What names a query's values in the evidence store's cache: every key that picks them.
+fn key(q: &Query<'_>) -> String {
     let field = q.field.get_ref();
-    let key = format!(
+    format!(
         "query:{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{field:?}",
         q.samples.get_ref(),
         q.format.map(|f| f.get_ref()),
@@ -121,8 +126,12 @@ fn all_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> 
         q.select.get_ref(),
         q.filter.map(|w| w.get_ref()),
         q.derive.get(field).map(|e| e.get_ref()),
-    );
-    let kept = ctx.evidence.derived(&key, || compute_samples(ctx, q).ok());
+    )
+}
+
+/// Every value the query's records give, no outlier dropped.
+fn all_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic> {
+    let kept = ctx.evidence.derived(&key(q), || compute_samples(ctx, q).ok());
     match kept.as_ref() {
         Some(samples) => Ok(samples.clone()),
         None => compute_samples(ctx, q),

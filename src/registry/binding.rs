@@ -272,32 +272,36 @@ fn bind_cell(registry: &Registry, claim: &Claim, selector: &CellSelector, articl
 /// The body cells (not the header's) in the row and column `selector` names, in its section
 /// where it names one, and in the `table`-th of the tables that hold them where it names one.
 pub(crate) fn cells_named(article: &Article, selector: &CellSelector) -> Vec<usize> {
-    let (row, column) = (normalise(&selector.row), normalise(&selector.column));
-    let cells: Vec<(usize, usize)> = article
-        .sentences
-        .iter()
-        .filter(|s| selector.section.as_deref().is_none_or(|wanted| in_section(&s.section, wanted)))
-        .filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && c.row_label == row && c.column_label == column).map(|c| (s.index, c.table)))
-        .collect();
+    let cells = cells_at(article, &normalise(&selector.row), &normalise(&selector.column), selector.section.as_deref());
     let Some(n) = selector.table else { return cells.into_iter().map(|(index, _)| index).collect() };
-    let mut tables: Vec<usize> = cells.iter().map(|(_, t)| *t).collect();
-    tables.dedup();
-    let Some(wanted) = n.checked_sub(1).and_then(|k| tables.get(k)) else { return Vec::new() };
-    cells.into_iter().filter(|(_, t)| t == wanted).map(|(index, _)| index).collect()
+    let Some(wanted) = n.checked_sub(1).and_then(|k| tables_of(&cells).get(k).copied()) else { return Vec::new() };
+    cells.into_iter().filter(|(_, t)| *t == wanted).map(|(index, _)| index).collect()
 }
 
 /// Which of the tables holding a cell's row and column (within `section`, where one is given)
 /// `cell`'s is, from 1, where there are several; `None` where it is the only one. What `init`
 /// and `suggest` write as `table` beside `section`.
 pub(crate) fn table_ordinal(article: &Article, cell: &crate::article::Cell, section: Option<&str>) -> Option<usize> {
-    let mut tables: Vec<usize> = article
+    let tables = tables_of(&cells_at(article, &cell.row_label, &cell.column_label, section));
+    (tables.len() > 1).then(|| tables.iter().position(|t| *t == cell.table).map(|k| k + 1)).flatten()
+}
+
+/// The body cells in a row and a column, within `section` where one is given: each sentence's
+/// index and its table's, in the article's order.
+fn cells_at(article: &Article, row: &str, column: &str, section: Option<&str>) -> Vec<(usize, usize)> {
+    article
         .sentences
         .iter()
         .filter(|s| section.is_none_or(|wanted| in_section(&s.section, wanted)))
-        .filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && c.row_label == cell.row_label && c.column_label == cell.column_label).map(|c| c.table))
-        .collect();
+        .filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && c.row_label == row && c.column_label == column).map(|c| (s.index, c.table)))
+        .collect()
+}
+
+/// The tables of `cells`, each once, in order.
+fn tables_of(cells: &[(usize, usize)]) -> Vec<usize> {
+    let mut tables: Vec<usize> = cells.iter().map(|(_, t)| *t).collect();
     tables.dedup();
-    (tables.len() > 1).then(|| tables.iter().position(|t| *t == cell.table).map(|k| k + 1)).flatten()
+    tables
 }
 
 /// Whether the heading path holds `wanted`: one heading, or several joined by `›` that follow
@@ -334,11 +338,9 @@ pub(crate) fn missing_cell(article: &Article, selector: &CellSelector) -> String
     if in_row.is_empty() {
         return format!("no row of column `{column}` is `{row}`; its rows are {}", listed(in_column.iter().map(|(_, c)| c.row_label.as_str()).collect()));
     }
-    let in_section: Vec<_> = in_row.iter().filter(|(s, _)| selector.section.as_deref().is_none_or(|wanted| in_section(&s.section, wanted))).collect();
-    if let (Some(n), false) = (selector.table, in_section.is_empty()) {
-        let mut tables: Vec<usize> = in_section.iter().map(|(_, c)| c.table).collect();
-        tables.dedup();
-        return format!("`table = {n}` names the table's place among those that hold row `{row}` and column `{column}`, from 1, and there are {}", tables.len());
+    let held = tables_of(&cells_at(article, &row, &column, selector.section.as_deref()));
+    if let (Some(n), false) = (selector.table, held.is_empty()) {
+        return format!("`table = {n}` names the table's place among those that hold row `{row}` and column `{column}`, from 1, and there are {}", held.len());
     }
     let sections: Vec<String> = in_row.iter().map(|(s, _)| s.section_title()).collect();
     format!("row `{row}` and column `{column}` are in {}, not in `{}`", listed(sections.iter().map(String::as_str).collect()), selector.section.as_deref().unwrap_or(""))
