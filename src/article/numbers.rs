@@ -66,7 +66,7 @@ pub enum Unit {
 /// first so that `tokens/s` is read whole rather than as a bare `s` followed by letters; the
 /// known units with a slash are read by the same alternative and recognised by name. Longer
 /// spellings come before their prefixes (`msec` before `ms`, `seconds` before `s`).
-const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|seconds|second|secs|sec|milliseconds|millisecond|msec|microseconds|microsecond|usec|nanoseconds|nanosecond|nsec|KiB|MiB|GiB|bytes|KB|kB|MB|GB|TB|µs|μs|us|ns|ms|%|×|x|s|B";
+const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|seconds|second|secs|sec|milliseconds|millisecond|msecond|msec|microseconds|microsecond|usecond|usec|nanoseconds|nanosecond|nsecond|nsec|KiB|MiB|GiB|bytes|Kbyte|Mbyte|Gbyte|Tbyte|byte|KB|kB|MB|GB|TB|µs|μs|us|ns|ms|%|×|x|s|B";
 
 static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
 /// The characters that group thousands where SI and ISO 80000 write them: a thin, a narrow
@@ -165,27 +165,30 @@ impl Unit {
             "×" | "x" => Unit::Times,
             // A time per operation, as JMH and Go print it (`12.3 ns/op`), is that time: the
             // operation is what every such value counts, so it converts like the time alone.
-            "ns" | "nsec" | "nanosecond" | "nanoseconds" | "ns/op" => Unit::Ns,
-            "µs" | "μs" | "us" | "usec" | "microsecond" | "microseconds" | "us/op" | "µs/op" | "μs/op" => Unit::Us,
-            "ms" | "msec" | "millisecond" | "milliseconds" | "ms/op" => Unit::Ms,
+            // Nsight Compute spells its scaled times `nsecond`, `usecond` and `msecond`.
+            "ns" | "nsec" | "nsecond" | "nanosecond" | "nanoseconds" | "ns/op" => Unit::Ns,
+            "µs" | "μs" | "us" | "usec" | "usecond" | "microsecond" | "microseconds" | "us/op" | "µs/op" | "μs/op" => Unit::Us,
+            "ms" | "msec" | "msecond" | "millisecond" | "milliseconds" | "ms/op" => Unit::Ms,
             "s" | "sec" | "secs" | "second" | "seconds" | "s/op" => Unit::S,
             // Bytes per operation, as Go prints them (`B/op`), are bytes, as `ns/op` is a time.
-            "B" | "bytes" | "B/op" => Unit::Bytes,
+            // Nsight Compute writes sizes and rates with decimal prefixes and the word `byte`
+            // (`Mbyte`, `Gbyte/s`, `byte/second`): 9,830,400 bytes print as `9.83 Mbyte`.
+            "B" | "bytes" | "byte" | "B/op" => Unit::Bytes,
             "KiB" => Unit::KiB,
             "MiB" => Unit::MiB,
             "GiB" => Unit::GiB,
-            "KB" | "kB" => Unit::Kb,
-            "MB" => Unit::Mb,
-            "GB" => Unit::Gb,
-            "TB" => Unit::Tb,
-            "B/s" => Unit::BPerS,
-            "KB/s" | "kB/s" => Unit::KbPerS,
+            "KB" | "kB" | "Kbyte" => Unit::Kb,
+            "MB" | "Mbyte" => Unit::Mb,
+            "GB" | "Gbyte" => Unit::Gb,
+            "TB" | "Tbyte" => Unit::Tb,
+            "B/s" | "byte/s" | "byte/second" => Unit::BPerS,
+            "KB/s" | "kB/s" | "Kbyte/s" | "Kbyte/second" => Unit::KbPerS,
             "KiB/s" => Unit::KiBPerS,
             "MiB/s" => Unit::MiBPerS,
             "GiB/s" => Unit::GiBPerS,
-            "MB/s" => Unit::MbPerS,
-            "GB/s" => Unit::GbPerS,
-            "TB/s" => Unit::TbPerS,
+            "MB/s" | "Mbyte/s" | "Mbyte/second" => Unit::MbPerS,
+            "GB/s" | "Gbyte/s" | "Gbyte/second" => Unit::GbPerS,
+            "TB/s" | "Tbyte/s" | "Tbyte/second" => Unit::TbPerS,
             "GFLOP/s" => Unit::GflopPerS,
             "TFLOP/s" => Unit::TflopPerS,
             "$" => Unit::Currency("$"),
@@ -842,6 +845,23 @@ mod tests {
         assert!(convert(1.0, Some(&Unit::Other("tokens/s".into())), Some(&Unit::BPerS)).is_err());
         assert_eq!(Unit::declared("B/op"), Ok(Unit::Bytes), "Go's bytes per operation are bytes");
         assert_eq!(Unit::declared("MiB/s"), Ok(Unit::MiBPerS));
+    }
+
+    /// Nsight Compute's units: times spelled `usecond`, sizes and rates with decimal prefixes
+    /// and the word `byte`. Its `9.83 Mbyte` is the 9,830,400 bytes its CSV prints.
+    #[test]
+    fn nsight_compute_units_are_known() {
+        assert_eq!(Unit::declared("usecond"), Ok(Unit::Us));
+        assert_eq!(Unit::declared("msecond"), Ok(Unit::Ms));
+        assert_eq!(Unit::declared("nsecond"), Ok(Unit::Ns));
+        assert_eq!(Unit::declared("Gbyte/s"), Ok(Unit::GbPerS));
+        assert_eq!(Unit::declared("Tbyte/second"), Ok(Unit::TbPerS));
+        assert_eq!(Unit::declared("byte/s"), Ok(Unit::BPerS));
+        let close = |v: Result<f64, String>, want: f64| assert!(v.as_ref().is_ok_and(|v| (v - want).abs() < 1e-9 * want.abs().max(1.0)), "{v:?} against {want}");
+        close(convert(9_830_400.0, Some(&Unit::declared("byte").unwrap()), Some(&Unit::declared("Mbyte").unwrap())), 9.8304);
+        let n = &extract("the kernel took 57.73 usecond and read 1.68 Mbyte at 2.91 Tbyte/s", &[]);
+        let got: Vec<_> = n.iter().map(|n| (n.text.as_str(), n.unit.clone())).collect();
+        assert_eq!(got, [("57.73 usecond", Some(Unit::Us)), ("1.68 Mbyte", Some(Unit::Mb)), ("2.91 Tbyte/s", Some(Unit::TbPerS))]);
     }
     use super::*;
 

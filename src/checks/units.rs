@@ -35,6 +35,13 @@ pub(crate) fn from_suffix(field: &str) -> Option<Unit> {
     if field == "mb_per_s" || field.ends_with("_mb_per_s") {
         return Some(Unit::MbPerS);
     }
+    // The ncu reader names a metric's base unit so: bytes per second, and a percentage.
+    if field == "bytes_per_s" || field.ends_with("_bytes_per_s") {
+        return Some(Unit::BPerS);
+    }
+    if field.ends_with("_pct") || field.ends_with("_percent") {
+        return Some(Unit::Percent);
+    }
     if ["_per_s", "_per_sec", "_per_second"].iter().any(|rate| field.ends_with(rate)) {
         return None;
     }
@@ -67,6 +74,8 @@ mod tests {
         assert_eq!(from_suffix("peak_bytes"), Some(Unit::Bytes));
         assert_eq!(from_suffix("mb_per_s"), Some(Unit::MbPerS));
         assert_eq!(from_suffix("allocs_per_op"), None);
+        assert_eq!(from_suffix("memory_throughput_bytes_per_s"), Some(Unit::BPerS));
+        assert_eq!(from_suffix("dram_throughput_pct"), Some(Unit::Percent));
     }
 
     /// Go's metrics that are times per something (`user-ns/op`, `ns/GC`) are times.
