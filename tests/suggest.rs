@@ -35,6 +35,28 @@ enum Binding {
     Change(Vec<Query>, Vec<Query>),
     /// A geometric mean of statistics, sorted.
     Geomean(Vec<Query>),
+    /// A row's statistic against the least of it and the other rows' (sorted), the best of its
+    /// table: `this / min(this, …)`, or `min(this, …) / this` in a column of rates.
+    ToBest(Query, Vec<Query>, bool),
+}
+
+/// A row against the best of its table, where `expr` is `this / min(this, …)` or
+/// `min(this, …) / this` over `vars`.
+fn to_best(expr: &str, vars: &toml::Table) -> Option<Binding> {
+    let compact: String = expr.chars().filter(|c| !c.is_whitespace()).collect();
+    let (rate, inner) = match (compact.strip_prefix("this/min("), compact.strip_prefix("min(")) {
+        (Some(rest), _) => (false, rest.strip_suffix(')')?),
+        (None, Some(rest)) => (true, rest.strip_suffix(")/this")?),
+        _ => return None,
+    };
+    let names: Vec<&str> = inner.split(',').collect();
+    if names.first() != Some(&"this") {
+        return None;
+    }
+    let get = |name: &str| vars.get(name).and_then(|v| v.as_table()).map(query);
+    let mut rivals = names[1..].iter().map(|n| get(n)).collect::<Option<Vec<Query>>>()?;
+    rivals.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+    Some(Binding::ToBest(get("this")?, rivals, rate))
 }
 
 /// The two variables of hyperfine's spread of a ratio, `X / Y * sqrt((X_sd / X) ^ 2 + (Y_sd /
@@ -119,6 +141,9 @@ fn binding(check: &toml::Table) -> Option<Binding> {
                 return Some(Binding::RatioSpread(a, b));
             }
             if let Some(b) = benchstat_arith(expr, vars) {
+                return Some(b);
+            }
+            if let Some(b) = to_best(expr, vars) {
                 return Some(b);
             }
             // Otherwise only a plain `a / b` of two variables is a ratio `suggest` could propose.
@@ -1180,4 +1205,42 @@ fn a_count_is_proposed_only_where_the_text_names_one() {
     assert_eq!(claims.len(), 1, "{out}");
     assert_eq!((claims[0]["quote"].as_str(), claims[0]["check"][0]["statistic"].as_str()), (Some("Each benchmark ran 5 times."), Some("count")), "{out}");
     assert!(out.contains("`5` in \"The library has 5 formatting functions.\"\n# no statistic of the evidence reproduces it"), "{out}");
+}
+
+/// hyperfine's `Relative` says `1.00` for the fastest command. Proposed as that command's mean
+/// over itself, the check would pass whatever the runs said; it is proposed as its mean over
+/// the least mean of the table's commands, which is 1 only while none is faster. Over dasel's
+/// own export (MIT) it holds; with the fastest command's runs made 1.5 times slower in the
+/// evidence, the same registry fails on that cell.
+#[test]
+fn the_best_row_s_one_is_its_ratio_to_the_best_and_fails_when_another_row_is_faster() {
+    let article = "# Root object\n\n| Command | Mean [ms] | Relative |\n|:---|---:|---:|\n| `daselv2 -f benchmark/data.json` | 6.6 ± 0.2 | 1.00 |\n| `dasel -f benchmark/data.json` | 8.7 ± 0.5 | 1.33 ± 0.09 |\n| `jq '.' benchmark/data.json` | 28.1 ± 0.7 | 4.28 ± 0.19 |\n";
+    let evidence = "examples/dasel-benchmarks/evidence/data/root_object.json";
+    let (dir, out) = suggested(evidence, article);
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let one = proposed["claim"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["cell"]["column"].as_str() == Some("Relative") && c["check"][0]["number"].as_str() == Some("1.00"))
+        .unwrap_or_else(|| panic!("nothing proposed for the 1.00:\n{out}"));
+    let check = &one["check"][0];
+    assert_eq!(check["expr"].as_str(), Some("this / min(this, r1, r2)"), "{check:?}");
+    let rivals: Vec<&str> = ["r1", "r2"].iter().map(|r| check["vars"][r]["select"]["command"].as_str().unwrap()).collect();
+    assert_eq!(rivals, ["dasel -f benchmark/data.json", "jq '.' benchmark/data.json"], "{check:?}");
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+
+    // The fastest command's runs 1.5 times slower: dasel v1 is now the fastest.
+    let path = dir.path().join("evidence/root_object.json");
+    let mut export: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let times = export["results"][0]["times"].as_array_mut().unwrap();
+    for t in times.iter_mut() {
+        *t = serde_json::json!(t.as_f64().unwrap() * 1.5);
+    }
+    std::fs::write(&path, serde_json::to_string(&export).unwrap()).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let one = stdout.lines().find(|l| l.contains("arith 1.00:")).unwrap_or_else(|| panic!("no line for the 1.00:\n{stdout}"));
+    assert!(one.contains("FAIL: quoted 1.00, evidence 1.13"), "the 1.00 must fail: daselv2's mean is now 1.13 times dasel v1's:\n{stdout}");
 }

@@ -15,7 +15,9 @@
 //! per-record ratio of a plain field to a time field (`derive`). For a quoted ratio (`1.20x`), the ratio of one selection's statistic
 //! to another's of the same time field, as an `arith` check over two `stat` variables: the
 //! row's statistic on top, except where the row is the faster side (pytest-benchmark's `OPS`
-//! column, hyperfine's summary). For the spread written after a ratio (`1.33 ± 0.09`), no ratio
+//! column, hyperfine's summary); the best row's own `1.00` (hyperfine's fastest command,
+//! pytest-benchmark's `(1.0)`) as its statistic over the least of it and the other rows', which
+//! fails when another row is faster, not as its statistic over itself, which never can. For the spread written after a ratio (`1.33 ± 0.09`), no ratio
 //! but hyperfine's spread of the ratio of two means, whose ratio reproduces the ratio beside
 //! it, as an `arith` over the two means and their standard deviations. For a number in the
 //! `Ratio` column of BenchmarkDotNet's table, BenchmarkDotNet's mean of the ratios of every pair
@@ -106,6 +108,12 @@ pub(crate) enum Binding {
     Stat(StatRef),
     /// `numerator / denominator`, each a statistic.
     Ratio(StatRef, StatRef),
+    /// A row's `1.00` against the best of its table (hyperfine's `Relative` for the fastest
+    /// command, pytest-benchmark's `(1.0)`): the row's statistic over the least of it and every
+    /// other row's, or with `rate` (a column of rates such as `OPS`) that least over the row's.
+    /// Unlike the row over itself, which is 1 whatever the evidence says, it fails when another
+    /// row of the table is faster.
+    ToBest { row: StatRef, rivals: Vec<StatRef>, rate: bool },
     /// BenchmarkDotNet's `Ratio`: the mean of the ratios of every pair of the row's and the
     /// baseline's per-operation times, which is the row's mean times the mean of the baseline's
     /// reciprocals. `reciprocal` is the baseline's query, its field derived as `1 / <field>`.
@@ -216,7 +224,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                 _ if placed.is_some() => {}
                 Some(ratio) => cands.extend(ratio_spread_candidates(&sources, sentence, number, &ratio)),
                 None => {
-                    cands.extend(ratio_candidates(&sources, sentence, number, preferred));
+                    cands.extend(ratio_candidates(&sources, sentence, number, preferred, &rows_beside(article, sentence)));
                     cands.extend(mean_of_ratios_candidates(&sources, sentence, number));
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
                 }
@@ -800,8 +808,28 @@ fn picks_another_row(row: Option<&RowName>, sel: &Selection) -> bool {
     matches!((row, &sel.select), (Some(r), Some((f, v))) if r.fields.contains(f) && *v != r.label)
 }
 
-/// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`).
-fn ratio_candidates(sources: &[Source], sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
+/// The labels of the other rows of `sentence`'s table, where it is a cell: the rows a ratio to
+/// the table's best is taken against.
+fn rows_beside(article: &Article, sentence: &Sentence) -> Vec<String> {
+    let Some(cell) = &sentence.cell else { return vec![] };
+    let mut rows: Vec<String> = Vec::new();
+    for other in &article.sentences {
+        if let Some(c) = &other.cell
+            && c.table == cell.table
+            && c.row > 0
+            && c.row != cell.row
+            && !rows.contains(&c.row_label)
+        {
+            rows.push(c.row_label.clone());
+        }
+    }
+    rows
+}
+
+/// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`). A row's ratio
+/// to itself is proposed as its ratio to the best of the rows `beside` it, where the file names
+/// them ([`Binding::ToBest`]), since a row over itself is 1 whatever the evidence holds.
+fn ratio_candidates(sources: &[Source], sentence: &Sentence, number: &Number, preferred: Option<Statistic>, beside: &[String]) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
     if !quoted_as_ratio(sentence, number, &quoted) {
         return vec![];
@@ -839,7 +867,31 @@ fn ratio_candidates(sources: &[Source], sentence: &Sentence, number: &Number, pr
                     if a.field != b.field || values[j] <= 0.0 || (row_here && row_divides && !names_row(sel_b)) {
                         continue;
                     }
-                    let value = values[i] / values[j];
+                    // The rows beside this one, as selections of the same field: where there
+                    // are any, a row's ratio to itself is its ratio to the best of them all.
+                    // Only the best row's `1.00` is read so: another row's ratio to the best
+                    // is its ratio to that row, proposed as such where `j` is the best.
+                    let rivals: Vec<usize> = if i == j && row_here {
+                        (0..timed.len())
+                            .filter(|&k| {
+                                let (sel_k, k_series) = timed[k];
+                                k_series.field == a.field
+                                    && values[k] > 0.0
+                                    && sel_k.select.as_ref().is_some_and(|(f, v)| Some(f.as_str()) == name && beside.contains(v))
+                            })
+                            .collect()
+                    } else {
+                        vec![]
+                    };
+                    let least = rivals.iter().map(|&k| values[k]).fold(values[i], f64::min);
+                    if !rivals.is_empty() && least < values[i] {
+                        continue;
+                    }
+                    let value = match (rivals.is_empty(), row_divides) {
+                        (true, _) => values[i] / values[j],
+                        (false, false) => values[i] / least,
+                        (false, true) => least / values[i],
+                    };
                     if !quoted.matches(value, None) {
                         continue;
                     }
@@ -847,7 +899,12 @@ fn ratio_candidates(sources: &[Source], sentence: &Sentence, number: &Number, pr
                     if preferred == Some(statistic) {
                         score += 1.0;
                     }
-                    let binding = Binding::Ratio(stat_ref(source, sel_a, a, statistic), stat_ref(source, sel_b, b, statistic));
+                    let binding = if rivals.is_empty() {
+                        Binding::Ratio(stat_ref(source, sel_a, a, statistic), stat_ref(source, sel_b, b, statistic))
+                    } else {
+                        let rivals = rivals.iter().map(|&k| stat_ref(source, timed[k].0, timed[k].1, statistic)).collect();
+                        Binding::ToBest { row: stat_ref(source, sel_a, a, statistic), rivals, rate: row_divides }
+                    };
                     out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
                 }
             }

@@ -91,6 +91,19 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
             let _ = writeln!(out, "  vars.a = {{ {} }}", stat_lines(a).join(", "));
             let _ = writeln!(out, "  vars.b = {{ {} }}", stat_lines(b).join(", "));
         }
+        Binding::ToBest { row, rivals, rate } => {
+            let _ = writeln!(out, "  kind = \"arith\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            let names: Vec<String> = std::iter::once("this".to_string()).chain((1..=rivals.len()).map(|k| format!("r{k}"))).collect();
+            let least = format!("min({})", names.join(", "));
+            let expr = if *rate { format!("{least} / this") } else { format!("this / {least}") };
+            let _ = writeln!(out, "  expr = {}", quoted(&expr));
+            let _ = writeln!(out, "  note = \"the row against the best of its table: 1 only while no other row is faster\"");
+            let _ = writeln!(out, "  vars.this = {{ {} }}", stat_lines(row).join(", "));
+            for (name, rival) in names.iter().skip(1).zip(rivals) {
+                let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(rival).join(", "));
+            }
+        }
         Binding::MeanOfRatios { row, reciprocal, sd: true } => {
             let _ = writeln!(out, "  kind = \"arith\"");
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
@@ -241,6 +254,7 @@ fn describe(b: &Binding) -> String {
     match b {
         Binding::Stat(s) => stat_words(s),
         Binding::Ratio(a, b) => format!("{} over {}", stat_words(a), stat_words(b)),
+        Binding::ToBest { row, rivals, .. } => format!("{} against the best of it and {} other rows", stat_words(row), rivals.len()),
         Binding::RatioSpread(a, b) => format!("hyperfine's spread of the ratio of {} over {}", stat_words(a), stat_words(b)),
         Binding::MeanOfRatios { row, reciprocal, sd: true } => {
             format!("BenchmarkDotNet's RatioSD, the standard deviation of every pair's ratio: {} against {}", stat_words(row), stat_words(reciprocal))
