@@ -56,6 +56,12 @@ pub enum Unit {
     GiBPerS,
     GflopPerS,
     TflopPerS,
+    /// Frequencies: a clock (`1980 MHz`), as Nsight Compute prints its `DRAM Frequency` and `SM
+    /// Frequency` (`Ghz`, or `hz` in base units).
+    Hz,
+    KHz,
+    MHz,
+    GHz,
     /// A currency written before the digits (`$1.2k`): `$`, `€`, `£` or `¥`.
     Currency(&'static str),
     /// Any other unit, as written (`tokens/s`): it matches only itself and converts to nothing.
@@ -66,7 +72,7 @@ pub enum Unit {
 /// first so that `tokens/s` is read whole rather than as a bare `s` followed by letters; the
 /// known units with a slash are read by the same alternative and recognised by name. Longer
 /// spellings come before their prefixes (`msec` before `ms`, `seconds` before `s`).
-const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|seconds|second|secs|sec|milliseconds|millisecond|msecond|msec|microseconds|microsecond|usecond|usec|nanoseconds|nanosecond|nsecond|nsec|KiB|MiB|GiB|bytes|Kbyte|Mbyte|Gbyte|Tbyte|byte|KB|kB|MB|GB|TB|µs|μs|us|ns|ms|%|×|x|s|B";
+const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|seconds|second|secs|sec|milliseconds|millisecond|msecond|msec|microseconds|microsecond|usecond|usec|nanoseconds|nanosecond|nsecond|nsec|KiB|MiB|GiB|bytes|Kbyte|Mbyte|Gbyte|Tbyte|byte|KB|kB|MB|GB|TB|GHz|MHz|kHz|µs|μs|us|ns|ms|%|×|x|s|B";
 
 static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
 /// The characters that group thousands where SI and ISO 80000 write them: a thin, a narrow
@@ -191,6 +197,10 @@ impl Unit {
             "TB/s" | "Tbyte/s" | "Tbyte/second" => Unit::TbPerS,
             "GFLOP/s" => Unit::GflopPerS,
             "TFLOP/s" => Unit::TflopPerS,
+            "Hz" | "hz" => Unit::Hz,
+            "kHz" | "KHz" | "Khz" | "khz" => Unit::KHz,
+            "MHz" | "Mhz" | "mhz" => Unit::MHz,
+            "GHz" | "Ghz" | "ghz" => Unit::GHz,
             "$" => Unit::Currency("$"),
             "€" => Unit::Currency("€"),
             "£" => Unit::Currency("£"),
@@ -242,6 +252,10 @@ impl Unit {
             Unit::TbPerS => "TB/s",
             Unit::GflopPerS => "GFLOP/s",
             Unit::TflopPerS => "TFLOP/s",
+            Unit::Hz => "Hz",
+            Unit::KHz => "kHz",
+            Unit::MHz => "MHz",
+            Unit::GHz => "GHz",
             Unit::Currency(c) => c,
             Unit::Other(s) => s,
         }
@@ -274,6 +288,10 @@ impl Unit {
             Unit::GiBPerS => (Dimension::ByteRate, KI * KI * KI),
             Unit::GflopPerS => (Dimension::FlopRate, 1e9),
             Unit::TflopPerS => (Dimension::FlopRate, 1e12),
+            Unit::Hz => (Dimension::Frequency, 1.0),
+            Unit::KHz => (Dimension::Frequency, 1e3),
+            Unit::MHz => (Dimension::Frequency, 1e6),
+            Unit::GHz => (Dimension::Frequency, 1e9),
             Unit::Percent | Unit::Times | Unit::Currency(_) | Unit::Other(_) => return None,
         })
     }
@@ -298,6 +316,7 @@ pub enum Dimension {
     Bytes,
     ByteRate,
     FlopRate,
+    Frequency,
 }
 
 /// The unit a table header or heading states in parentheses at its end: `TTFT (seconds)`,
@@ -857,11 +876,17 @@ mod tests {
         assert_eq!(Unit::declared("Gbyte/s"), Ok(Unit::GbPerS));
         assert_eq!(Unit::declared("Tbyte/second"), Ok(Unit::TbPerS));
         assert_eq!(Unit::declared("byte/s"), Ok(Unit::BPerS));
+        assert_eq!(Unit::declared("Ghz"), Ok(Unit::GHz));
         let close = |v: Result<f64, String>, want: f64| assert!(v.as_ref().is_ok_and(|v| (v - want).abs() < 1e-9 * want.abs().max(1.0)), "{v:?} against {want}");
         close(convert(9_830_400.0, Some(&Unit::declared("byte").unwrap()), Some(&Unit::declared("Mbyte").unwrap())), 9.8304);
-        let n = &extract("the kernel took 57.73 usecond and read 1.68 Mbyte at 2.91 Tbyte/s", &[]);
+        close(convert(2_615_053_763.44, Some(&Unit::Hz), Some(&Unit::GHz)), 2.61505376344);
+        assert!(convert(1.0, Some(&Unit::GHz), Some(&Unit::GbPerS)).is_err(), "a clock is no rate of bytes");
+        let n = &extract("the kernel took 57.73 usecond and read 1.68 Mbyte at 2.91 Tbyte/s, SM clock 1.98 GHz", &[]);
         let got: Vec<_> = n.iter().map(|n| (n.text.as_str(), n.unit.clone())).collect();
-        assert_eq!(got, [("57.73 usecond", Some(Unit::Us)), ("1.68 Mbyte", Some(Unit::Mb)), ("2.91 Tbyte/s", Some(Unit::TbPerS))]);
+        assert_eq!(
+            got,
+            [("57.73 usecond", Some(Unit::Us)), ("1.68 Mbyte", Some(Unit::Mb)), ("2.91 Tbyte/s", Some(Unit::TbPerS)), ("1.98 GHz", Some(Unit::GHz))]
+        );
     }
     use super::*;
 

@@ -42,6 +42,9 @@ pub(crate) fn from_suffix(field: &str) -> Option<Unit> {
     if field.ends_with("_pct") || field.ends_with("_percent") {
         return Some(Unit::Percent);
     }
+    if field.ends_with("_hz") {
+        return Some(Unit::Hz);
+    }
     if ["_per_s", "_per_sec", "_per_second"].iter().any(|rate| field.ends_with(rate)) {
         return None;
     }
@@ -76,6 +79,7 @@ mod tests {
         assert_eq!(from_suffix("allocs_per_op"), None);
         assert_eq!(from_suffix("memory_throughput_bytes_per_s"), Some(Unit::BPerS));
         assert_eq!(from_suffix("dram_throughput_pct"), Some(Unit::Percent));
+        assert_eq!(from_suffix("sm_frequency_hz"), Some(Unit::Hz));
     }
 
     /// Go's metrics that are times per something (`user-ns/op`, `ns/GC`) are times.
