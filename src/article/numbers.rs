@@ -883,10 +883,7 @@ mod tests {
         assert!(convert(1.0, Some(&Unit::GHz), Some(&Unit::GbPerS)).is_err(), "a clock is no rate of bytes");
         let n = &extract("the kernel took 57.73 usecond and read 1.68 Mbyte at 2.91 Tbyte/s, SM clock 1.98 GHz", &[]);
         let got: Vec<_> = n.iter().map(|n| (n.text.as_str(), n.unit.clone())).collect();
-        assert_eq!(
-            got,
-            [("57.73 usecond", Some(Unit::Us)), ("1.68 Mbyte", Some(Unit::Mb)), ("2.91 Tbyte/s", Some(Unit::TbPerS)), ("1.98 GHz", Some(Unit::GHz))]
-        );
+        assert_eq!(got, [("57.73 usecond", Some(Unit::Us)), ("1.68 Mbyte", Some(Unit::Mb)), ("2.91 Tbyte/s", Some(Unit::TbPerS)), ("1.98 GHz", Some(Unit::GHz))]);
     }
     use super::*;
 

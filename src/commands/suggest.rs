@@ -113,7 +113,11 @@ pub(crate) enum Binding {
     /// other row's, or with `rate` (a column of rates such as `OPS`) that least over the row's.
     /// Unlike the row over itself, which is 1 whatever the evidence says, it fails when another
     /// row of the table is faster.
-    ToBest { row: StatRef, rivals: Vec<StatRef>, rate: bool },
+    ToBest {
+        row: StatRef,
+        rivals: Vec<StatRef>,
+        rate: bool,
+    },
     /// BenchmarkDotNet's `Ratio`: the mean of the ratios of every pair of the row's and the
     /// baseline's per-operation times, which is the row's mean times the mean of the baseline's
     /// reciprocals. `reciprocal` is the baseline's query, its field derived as `1 / <field>`.
@@ -875,9 +879,7 @@ fn ratio_candidates(sources: &[Source], sentence: &Sentence, number: &Number, pr
                         (0..timed.len())
                             .filter(|&k| {
                                 let (sel_k, k_series) = timed[k];
-                                k_series.field == a.field
-                                    && values[k] > 0.0
-                                    && sel_k.select.as_ref().is_some_and(|(f, v)| Some(f.as_str()) == name && beside.contains(v))
+                                k_series.field == a.field && values[k] > 0.0 && sel_k.select.as_ref().is_some_and(|(f, v)| Some(f.as_str()) == name && beside.contains(v))
                             })
                             .collect()
                     } else {
