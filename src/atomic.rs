@@ -38,13 +38,13 @@ pub(crate) fn write(root: &Confined, rel: &str, bytes: &[u8]) -> Result<(), Conf
     write_with(root, rel, |file| file.write_all(bytes))
 }
 
-/// As [`write`], with the contents written by `fill`. Should `fill` fail or panic, the target
+/// As [`write()`], with the contents written by `fill`. Should `fill` fail or panic, the target
 /// is left as it was and the temporary file is removed.
 pub(crate) fn write_with(root: &Confined, rel: &str, fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>) -> Result<(), ConfinedError> {
     write_by(root, rel, Replace::Any, fill)
 }
 
-/// As [`write`], but only where nothing stands: a file, link or folder at `rel`, or one that
+/// As [`write()`], but only where nothing stands: a file, link or folder at `rel`, or one that
 /// appears there before the rename, is left alone and reported as existing (`init`).
 pub(crate) fn write_new(root: &Confined, rel: &str, bytes: &[u8]) -> Result<(), ConfinedError> {
     write_by(root, rel, Replace::Nothing, |file| file.write_all(bytes))

@@ -205,6 +205,10 @@
 // - `enum_variant_names`: the device's `Unavailable` variants name what is absent (`NoDriver`,
 //   `NoNvrtc`, …), which the shared prefix says.
 // - `vec_init_then_push`: the figures are listed in the order they are drawn, one call each.
+// The crate documents its internals for the people who work on it: its module docs link to
+// crate-private items, which `cargo doc --document-private-items` resolves. Without that flag
+// rustdoc would warn of every such link, though none is broken.
+#![allow(rustdoc::private_intra_doc_links)]
 #![allow(clippy::result_large_err, clippy::type_complexity, clippy::large_enum_variant, clippy::enum_variant_names, clippy::vec_init_then_push)]
 
 pub mod article;
