@@ -403,6 +403,25 @@ mod tests {
         assert_eq!(tables.len(), 4);
     }
 
+    /// In an article, each cell's number is read as the table gives it: thousands separators
+    /// and all (`5,947` is 5947 cycles), in the row's unit, and a row without a unit bare.
+    #[test]
+    fn an_article_reads_each_cell_s_number_in_its_unit() {
+        let md = format!("# Profile\n\n```\n{SAXPY}```\n");
+        let a = crate::article::Article::parse("a.md", md.as_bytes()).unwrap();
+        let first = |row: &str| {
+            let s = a.sentences.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.row_label == row)).unwrap_or_else(|| panic!("{row}"));
+            s.numbers.iter().map(|n| (n.value, n.unit.clone())).collect::<Vec<_>>()
+        };
+        assert_eq!(first("Elapsed Cycles"), [(5947.0, Some(Unit::Other("cycle".into())))]);
+        assert_eq!(first("SM Active Cycles"), [(1641.89, Some(Unit::Other("cycle".into())))]);
+        assert_eq!(first("Duration"), [(3.04, Some(Unit::Us))]);
+        assert_eq!(first("Memory Throughput"), [(12.87, Some(Unit::Percent))]);
+        assert_eq!(first("Local Memory Spilling Requests"), [(0.0, None)]);
+        // The kernel line, warnings and the rules' advice are code, and give no number.
+        assert!(a.sentences.iter().all(|s| s.cell.is_some()));
+    }
+
     /// Other tables over a rule stay code: a Markdown-like rule under prose, a Google Benchmark
     /// table, a table whose last column names nothing.
     #[test]
