@@ -24,10 +24,12 @@
 //! confidence interval and its change from the base; see [`benchstat_cells`]) and JMH's summary
 //! table (each benchmark's score and error in the unit its row prints; see [`jmh_cells`], and
 //! [`JmhPipe`] for the same table pasted as pipes), and BenchmarkDotNet's summary table (each
-//! row a case, its sizes binary; `super::benchmarkdotnet`, which reads its Markdown form too).
+//! row a case, its sizes binary; `super::benchmarkdotnet`, which reads its Markdown form too),
+//! and the profilers' tables GPU articles quote: Nsight Compute's sections and Nsight Systems'
+//! `nsys stats` reports (each value in its row's or its header's unit; `super::nsight`).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
-//! article whose results were all in code audited as holding none. This module finds those eight
+//! article whose results were all in code audited as holding none. This module finds those ten
 //! layouts and gives each row's cells as a Markdown table's would be: the row named by the
 //! benchmark's name, each value under its column's header, with the unit the header states
 //! where the value does not state its own. Any other code block stays code.
@@ -66,8 +68,9 @@ pub(crate) struct ConsoleCell {
 }
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
-/// pytest-benchmark's, hyperfine's, criterion's, Go's, benchstat's or BenchmarkDotNet's), or
-/// `None` when it holds none.
+/// pytest-benchmark's, hyperfine's, criterion's, Go's, benchstat's, BenchmarkDotNet's, or
+/// Nsight Compute's and Nsight Systems'), or `None` when it holds none. The profilers' come
+/// last, so that a block any earlier layout reads is read as it was before they were known.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
     google_benchmark_cells(code)
         .or_else(|| jmh_cells(code))
@@ -77,6 +80,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         .or_else(|| go_bench_cells(code))
         .or_else(|| benchstat_cells(code))
         .or_else(|| super::benchmarkdotnet::cells(code))
+        .or_else(|| super::nsight::cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.

@@ -27,6 +27,7 @@
 mod benchmarkdotnet;
 mod console;
 mod html;
+mod nsight;
 pub mod numbers;
 
 pub(crate) use html::{Token as HtmlToken, tokenize as tokenize_html};
