@@ -41,13 +41,13 @@
 //! and unit columns name the row and give no cell, as BenchmarkDotNet's parameter columns do,
 //! and neither does a text column (`Style`) or a value that is no number (`no data`).
 //!
-//! A unit the number reader knows (`us`, `msecond`, `Gbyte/s`, `%`) converts as any other; any
-//! other (`Ghz`, `cycle`, `sector`, `inst/cycle`) is a free unit that matches only itself, as
-//! Go's `allocs/op` is (see `console::go_bench_cells`). A free unit is kept rather than dropped
-//! because it still says what the number counts: a registry that declares `unit = "cycle"`
-//! binds it, a check whose evidence has no unit is judged on the value alone, and a check that
-//! declares another unit (`hz`, where Nsight Compute's CSV prints the same metric in base
-//! units) is told the two do not convert instead of being compared a billion times off.
+//! A unit the number reader knows (`us`, `msecond`, `Gbyte/s`, `%`, `Ghz`, `cycle/nsecond`)
+//! converts as any other, so the console's `2.62 Ghz` is the `hz` its CSV prints for the same
+//! metric; any other (`cycle`, `sector`, `inst/cycle`) is a free unit that matches only itself,
+//! as Go's `allocs/op` is (see `console::go_bench_cells`). A free unit is kept rather than
+//! dropped because it still says what the number counts: a registry that declares
+//! `unit = "cycle"` binds it, and a check whose evidence has no unit is judged on the value
+//! alone.
 //!
 //! What a table does not carry: the kernel launch and section a table belongs to are printed on
 //! the lines above it, and an article's table has no caption to hold them. Tables of the same
@@ -306,7 +306,7 @@ mod tests {
         assert_eq!(first("L2 Persisting Size").4, Some(Unit::Mb));
         assert_eq!(first("Elapsed Cycles").3, "5,947");
         assert_eq!(first("Elapsed Cycles").4, Some(Unit::Other("cycle".into())));
-        assert_eq!(first("DRAM Frequency").4, Some(Unit::Other("Ghz".into())));
+        assert_eq!(first("DRAM Frequency").4, Some(Unit::GHz));
         assert_eq!(first("L2 Compression Input Sectors").4, Some(Unit::Other("sector".into())));
         assert_eq!(first("SM Active Cycles").3, "1,641.89");
         assert_eq!(first("Local Memory Spilling Requests"), (1, "Local Memory Spilling Requests".into(), "Metric Value".into(), "0".into(), None));
@@ -357,7 +357,7 @@ mod tests {
         let got = read(NVCC4JUPYTER_NCU);
         assert_eq!(named(&got, "Duration", "Metric Value")[0].3, "3.94");
         assert_eq!(named(&got, "Duration", "Metric Value")[0].4, Some(Unit::Us));
-        assert_eq!(named(&got, "SM Frequency", "Metric Value")[0].4, Some(Unit::Other("cycle/usecond".into())));
+        assert_eq!(named(&got, "SM Frequency", "Metric Value")[0].4, Some(Unit::MHz));
         assert_eq!(named(&got, "Elapsed Cycles", "Metric Value")[0].3, "2,145");
         assert_eq!(got.len(), 10);
     }
