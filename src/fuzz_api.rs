@@ -600,7 +600,21 @@ pub fn differential(bytes: &[u8]) {
 const HARNESS_NAMES: [&str; 7] = ["bench/x.json", "bench/x.jsonl", "bench/x.csv", "bench/x.tsv", "bench/x.txt", "bench/criterion/a/new/sample.json", "bench/x"];
 
 /// The numeric fields of the harness readers' records, which a `stat` check's `field` names.
-const HARNESS_FIELDS: [&str; 11] = ["time_s", "time_ns", "batch_time_ns", "real_time_ns", "cpu_time_ns", "gpu_time_s", "iterations", "iters", "measured", "bytes_per_op", "score"];
+const HARNESS_FIELDS: [&str; 13] = [
+    "time_s",
+    "time_ns",
+    "batch_time_ns",
+    "real_time_ns",
+    "cpu_time_ns",
+    "gpu_time_s",
+    "iterations",
+    "iters",
+    "measured",
+    "bytes_per_op",
+    "score",
+    "duration_ns",
+    "gpu__time_duration.sum_ns",
+];
 
 /// Reads a harness's evidence file as a `stat` or `compare` check reads it
 /// ([`crate::evidence::readers::read`]): with its format detected under each name of
@@ -661,7 +675,7 @@ fn touch_table(table: &crate::evidence::readers::Table, lines: usize) {
         let _ = jsonl.select(&select);
     }
     let all: Vec<&crate::evidence::jsonl::Record> = jsonl.records.iter().collect();
-    let by: Vec<String> = ["name", "id", "command", "benchmark", "state"].iter().filter(|n| names.iter().any(|m| m == *n)).map(|n| n.to_string()).collect();
+    let by: Vec<String> = ["name", "id", "command", "benchmark", "state", "function"].iter().filter(|n| names.iter().any(|m| m == *n)).map(|n| n.to_string()).collect();
     let groups = jsonl.groups(&by);
     for field in HARNESS_FIELDS.iter().filter(|f| names.iter().any(|n| n == *f)) {
         for records in std::iter::once(&all).chain(groups.values().take(16)) {

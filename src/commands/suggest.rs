@@ -418,6 +418,9 @@ fn name_field(format: Format) -> Option<&'static str> {
         Format::Nvbench => Some("benchmark"),
         Format::Jmh => Some("name"),
         Format::BenchmarkDotNet => Some("name"),
+        // Nsight Compute's launches are grouped and timed as a plain table's rows are, until
+        // `suggest` learns which of their fields an article's table quotes.
+        Format::Ncu => None,
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }
@@ -438,6 +441,9 @@ fn primary_field(format: Format) -> Option<&'static str> {
         Format::Hyperfine | Format::PytestBenchmark => Some("time_s"),
         Format::Jmh => Some("score"),
         Format::BenchmarkDotNet => Some("time_ns"),
+        // Nsight Compute's launches are grouped and timed as a plain table's rows are, until
+        // `suggest` learns which of their fields an article's table quotes.
+        Format::Ncu => None,
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }

@@ -20,6 +20,7 @@
 //! | `go-bench` | `go test -bench . -count N` output (text) | one per result line: `name`, `procs`, `iterations`, `sample`, `time_ns`, `bytes_per_op`, `allocs_per_op`, `mb_per_s`, other units, configuration (`goos`, `pkg`, `cpu`, …) |
 //! | `jmh` | JMH's `-rf json` result file | one per raw value (each iteration of each fork; each sample of a `sample`-mode histogram; each value of a secondary metric): `benchmark`, `name`, `metric`, `mode`, `param_<name>`, `fork`, `iteration`, `score`, `unit`, `time_ns`/`time_us`/`time_ms`/`time_s` or `ops_per_s` |
 //! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …) | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times): `benchmark`, `name`, `type`, `namespace`, `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes` |
+//! | `ncu` | Nsight Compute's CSV: `ncu --csv` (the details page) or `ncu --csv --page raw`, with ncu's `==PROF==` lines and the program's output around it | one per kernel launch: `id`, `kernel`, `function`, `process_id`, `process`, `host`, `context`, `stream`, `device`, `cc`, `block_size`, `grid_size`, each metric in its base unit (`duration_ns`, `dram_throughput_pct`, `memory_throughput_bytes_per_s`; raw page: `gpu__time_duration.sum_ns`) |
 //!
 //! `src/evidence/readers/README.md` lists every field of every harness format with its meaning.
 //!
@@ -28,10 +29,12 @@
 //! `line` is the line of the source file where the record (or its sample) is written.
 //!
 //! **Invariant:** a file that holds only summaries (criterion's `estimates.json`, Google
-//! Benchmark's aggregates, nvbench's `--json` without `--jsonbin`) is refused, with a sentence
-//! saying what to export instead: a statistic is recomputed from samples or not at all.
+//! Benchmark's aggregates, nvbench's `--json` without `--jsonbin`, ncu's per-kernel
+//! `--print-summary`) is refused, with a sentence saying what to export instead: a statistic is
+//! recomputed from samples or not at all.
 //!
-//! Time fields carry their unit as a suffix (`_s`, `_ns`), from which the checks infer units.
+//! Time fields carry their unit as a suffix (`_s`, `_ns`), from which the checks infer units;
+//! ncu's metrics carry their base unit's (`_ns`, `_bytes`, `_bytes_per_s`, `_pct`).
 
 pub(crate) mod benchmarkdotnet;
 mod benchmarkdotnet_json;
@@ -44,6 +47,7 @@ mod hyperfine;
 pub(crate) mod jmh;
 mod json;
 mod jsonl;
+pub(crate) mod ncu;
 mod nvbench;
 mod pytest_benchmark;
 mod tree;
@@ -72,6 +76,7 @@ pub(crate) enum Format {
     GoBench,
     Jmh,
     BenchmarkDotNet,
+    Ncu,
 }
 
 /// How the format of a file was chosen.
@@ -164,12 +169,17 @@ pub(crate) fn read_with(
             layout = Some("BenchmarkDotNet measurements CSV");
             benchmarkdotnet::read(&src)?
         }
+        Format::Ncu => {
+            let (records, read) = ncu::read(&src)?;
+            layout = Some(read);
+            records
+        }
     };
     Ok(Table { format, detected, jsonl: Rc::new(jsonl), layout })
 }
 
 impl Format {
-    pub(crate) const ALL: [Format; 13] = [
+    pub(crate) const ALL: [Format; 14] = [
         Format::Jsonl,
         Format::Json,
         Format::Csv,
@@ -183,6 +193,7 @@ impl Format {
         Format::GoBench,
         Format::Jmh,
         Format::BenchmarkDotNet,
+        Format::Ncu,
     ];
 
     /// The format a registry's `format = "..."` names.
@@ -206,6 +217,7 @@ impl Format {
             Format::GoBench => "go-bench",
             Format::Jmh => "jmh",
             Format::BenchmarkDotNet => "benchmarkdotnet",
+            Format::Ncu => "ncu",
         }
     }
 
@@ -225,6 +237,7 @@ impl Format {
             Format::GoBench => "Go benchmark output",
             Format::Jmh => "JMH JSON results",
             Format::BenchmarkDotNet => "BenchmarkDotNet measurements",
+            Format::Ncu => "Nsight Compute CSV",
         }
     }
 }
@@ -260,6 +273,9 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
         // file is taken for a plain table.
         "csv" if benchmarkdotnet::is_measurements_name(rel_path) && benchmarkdotnet::begins_like(text) => return Ok((Format::BenchmarkDotNet, Detected::ByName, None)),
         "csv" if benchmarkdotnet::looks_like(text) => return Ok((Format::BenchmarkDotNet, Detected::ByContent, None)),
+        // Nsight Compute's CSV output likewise, by its header (after the lines ncu and the
+        // profiled program print before it).
+        "csv" if ncu::looks_like(text) => return Ok((Format::Ncu, Detected::ByContent, None)),
         "csv" => return Ok((Format::Csv, Detected::ByName, None)),
         "tsv" | "tab" => return Ok((Format::Tsv, Detected::ByName, None)),
         _ => {}
@@ -288,7 +304,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                     "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
                     "this object",
                 )
-                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh, benchmarkdotnet")
+                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh, benchmarkdotnet, ncu")
             })?;
             Ok((format, Detected::ByContent, Some(doc)))
         }
@@ -311,6 +327,11 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
             if go_bench::looks_like(text) {
                 return Ok((Format::GoBench, Detected::ByContent, None));
             }
+            // ncu's output begins with its own messages or the program's, and its header holds
+            // commas: it is told apart before any such text is taken for a table.
+            if ncu::looks_like(text) {
+                return Ok((Format::Ncu, Detected::ByContent, None));
+            }
             if benchmarkdotnet::looks_like(text) {
                 return Ok((Format::BenchmarkDotNet, Detected::ByContent, None));
             }
@@ -321,7 +342,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                 Ok((Format::Csv, Detected::ByContent, None))
             } else {
                 Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON, nor a table with a header row, nor Go benchmark output", "first line").with_note(
-                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh, benchmarkdotnet",
+                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh, benchmarkdotnet, ncu",
                 ))
             }
         }
@@ -603,6 +624,14 @@ mod tests {
                 Detected::ByContent,
             ),
             ("e/x-report.json", "{\"Benchmarks\":[]}\n", Format::Jsonl, Detected::ByContent),
+            (
+                "e/ncu.csv",
+                "==PROF== Connected to process 1 (/x)\nok\n\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n\"0\",\"1\",\"k()\",\"Duration\",\"ns\",\"2,976.5\"\n",
+                Format::Ncu,
+                Detected::ByContent,
+            ),
+            ("e/ncu.txt", "\"ID\",\"Kernel Name\",\"CC\",\"gpu__time_duration.sum\"\n\"\",\"\",\"\",\"ns\"\n\"0\",\"k()\",\"9.0\",\"2,976.5\"\n", Format::Ncu, Detected::ByContent),
+            ("e/plain.csv", "\"ID\",\"Process ID\",\"Name\"\n\"0\",\"1\",\"k\"\n", Format::Csv, Detected::ByName),
         ];
         for (path, text, format, detected) in cases {
             let table = read_text(path, text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -677,6 +706,8 @@ mod tests {
             ("jmh/blacklite.json", Format::Jmh),
             ("benchmarkdotnet/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.ConwayBenchmarks-measurements.csv", Format::BenchmarkDotNet),
             ("benchmarkdotnet/fantomas-0.12.1-report-full.json", Format::BenchmarkDotNet),
+            ("ncu/torch-softmax-details.csv", Format::Ncu),
+            ("ncu/torch-softmax-raw.csv", Format::Ncu),
         ];
         let mut refused = 0;
         for (rel, format) in files {
