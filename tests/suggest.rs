@@ -1244,3 +1244,90 @@ fn the_best_row_s_one_is_its_ratio_to_the_best_and_fails_when_another_row_is_fas
     let one = stdout.lines().find(|l| l.contains("arith 1.00:")).unwrap_or_else(|| panic!("no line for the 1.00:\n{stdout}"));
     assert!(one.contains("FAIL: quoted 1.00, evidence 1.13"), "the 1.00 must fail: daselv2's mean is now 1.13 times dasel v1's:\n{stdout}");
 }
+
+/// The lines `from..=to` (from 1) of a fixture file.
+fn lines_of(path: &str, from: usize, to: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().skip(from - 1).take(to + 1 - from).map(|l| format!("{l}\n")).collect()
+}
+
+/// Nsight Compute's console pasted into an article, over the CSV details page of the same
+/// report (`tests/fixtures/harness/ncu/report`: one profiling of PyTorch's softmax and layer
+/// norm on an H100, every view written from it by `ncu --import`). The per-kernel summary's
+/// `Minimum`, `Maximum` and `Average` are proposed as those statistics over the softmax
+/// kernel's six launches, each row from the field of its metric in its unit (`Duration` in
+/// `us` from `duration_ns`, `DRAM Frequency` in `Ghz` from `dram_frequency_hz`); each details
+/// table from one launch (`where = "id == N"`), the one whose values reproduce the whole table,
+/// so that the clock every launch rounds to is read from the launch its duration names. Pasted
+/// into the registry, every proposal holds; with the two details tables' launches swapped in
+/// the evidence, their checks fail.
+#[test]
+fn nsight_compute_console_output_is_proposed_its_checks_from_the_csv_of_the_same_report() {
+    let dir = "tests/fixtures/harness/ncu/report";
+    let article = format!(
+        "# PyTorch softmax under Nsight Compute\n\nNsight Compute's summary of the softmax kernel's six launches:\n\n```text\n{}```\n\nIts first and second launches:\n\n```text\n{}\n{}```\n\nOn average the kernel took 56.98 µs and kept DRAM 61.22 % busy.\n",
+        lines_of(&format!("{dir}/report-summary-console.txt"), 2, 17),
+        lines_of(&format!("{dir}/report-console.txt"), 120, 136),
+        lines_of(&format!("{dir}/report-console.txt"), 200, 216),
+    );
+    let (root, out) = suggested(&format!("{dir}/report-details.csv"), &article);
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    assert_eq!(claims.len(), 52, "30 summary cells, 2 × 10 launch cells, 2 in prose:\n{out}");
+    let check = |row: &str, column: &str, table: Option<i64>| {
+        claims
+            .iter()
+            .find(|c| c["cell"]["row"].as_str() == Some(row) && c["cell"]["column"].as_str() == Some(column) && c["cell"].get("table").and_then(|t| t.as_integer()) == table)
+            .map(|c| c["check"][0].clone())
+            .unwrap_or_else(|| panic!("nothing proposed for {row} › {column} {table:?}:\n{out}"))
+    };
+    for (column, statistic) in [("Minimum", "min"), ("Maximum", "max"), ("Average", "mean")] {
+        for (row, field) in [
+            ("Duration", "duration_ns"),
+            ("DRAM Frequency", "dram_frequency_hz"),
+            ("SM Frequency", "sm_frequency_hz"),
+            ("Memory Throughput", "memory_throughput_pct"),
+            ("Elapsed Cycles", "elapsed_cycles"),
+        ] {
+            let k = check(row, column, None);
+            assert_eq!(
+                (k["statistic"].as_str(), k["field"].as_str(), k["select"]["function"].as_str(), k.get("where")),
+                (Some(statistic), Some(field), Some("cunn_SoftMaxForwardReg"), None),
+                "{row} › {column}: {k:?}"
+            );
+        }
+    }
+    // The two details tables are one section each, told apart by `table` (the first and second
+    // table holding a `Metric Value` column); each is one launch,
+    // ids 3 and 5 (the softmax's first two; 4 is the layer norm between them).
+    for (table, id) in [(1, 3), (2, 5)] {
+        for (row, field) in
+            [("Duration", "duration_ns"), ("DRAM Frequency", "dram_frequency_hz"), ("SM Frequency", "sm_frequency_hz"), ("Compute (SM) Throughput", "compute_sm_throughput_pct")]
+        {
+            let k = check(row, "Metric Value", Some(table));
+            assert_eq!((k["field"].as_str(), k["where"].as_str()), (Some(field), Some(format!("id == {id}").as_str())), "{row} in table {table}: {k:?}");
+        }
+    }
+    let (code, stdout) = paste_and_audit(root.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("52 checks: 52 passed"), "{stdout}");
+
+    // Launches 3 and 5 swapped in the evidence: each details table now reads the other's values.
+    let csv = root.path().join("evidence/report-details.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let swapped: String = text
+        .lines()
+        .map(|l| match l.strip_prefix("\"3\",") {
+            Some(rest) => format!("\"5\",{rest}\n"),
+            None => match l.strip_prefix("\"5\",") {
+                Some(rest) => format!("\"3\",{rest}\n"),
+                None => format!("{l}\n"),
+            },
+        })
+        .collect();
+    std::fs::write(&csv, swapped).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let duration_fails = stdout.lines().filter(|l| l.contains("FAIL: quoted 56.35 µs") || l.contains("FAIL: quoted 57.12 µs")).count();
+    assert_eq!(duration_fails, 2, "both launches' durations must fail:\n{stdout}");
+}

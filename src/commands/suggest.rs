@@ -51,7 +51,7 @@ use crate::checks::stat::Measure;
 use crate::checks::units;
 use crate::commands::audit;
 use crate::evidence::jsonl::{Jsonl, Record, Scalar};
-use crate::evidence::readers::{Format, go_bench, jmh};
+use crate::evidence::readers::{Format, go_bench, jmh, ncu};
 use crate::evidence::store::Evidence;
 use crate::paths::Kind;
 use crate::registry::Registry;
@@ -213,6 +213,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             rank(&mut cands);
             singles.push(cands);
         }
+        prefer_one_selection_a_table(&wanted, &mut singles);
         let mut top_stat: BTreeMap<Neighbours, Statistic> = BTreeMap::new();
         for ((_, sentence, _, _), cands) in wanted.iter().zip(&singles) {
             // A slope is no statistic a ratio of two selections can be taken in.
@@ -260,6 +261,40 @@ impl Neighbours {
             Some(cell) => Neighbours::Row { table: cell.table, row: cell.row },
             None => Neighbours::Sentence(sentence.index),
         }
+    }
+}
+
+/// An Nsight Compute table prints one launch (a details table's `Metric Value`) or one kernel's
+/// launches (the per-kernel summary's `Minimum`, `Maximum`, `Average`). Where some selections
+/// reproduce every number of a table that any selection reproduces, their candidates rank first
+/// for each of the table's numbers: a clock that every launch rounds to (`2.62 Ghz`) is read
+/// from the launch its table's duration names, and an average that a mix of two kernels also
+/// rounds to from the kernel the rest of the summary names.
+fn prefer_one_selection_a_table(wanted: &[(&audit::Unbound, &Sentence, &Number, Option<benchstat::Placed>)], singles: &mut [Vec<Candidate>]) {
+    let picked = |c: &Candidate| -> Option<String> {
+        match &c.binding {
+            Binding::Stat(s) if s.format == Format::Ncu => Some(format!("{}\u{0}{:?}\u{0}{:?}", s.samples, s.select, s.filter)),
+            _ => None,
+        }
+    };
+    let table = |sentence: &Sentence| sentence.cell.as_ref().map(|c| c.table);
+    let mut shared: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    for ((_, sentence, _, _), cands) in wanted.iter().zip(singles.iter()) {
+        let Some(table) = table(sentence) else { continue };
+        let picks: BTreeSet<String> = cands.iter().filter_map(picked).collect();
+        if picks.is_empty() {
+            continue;
+        }
+        shared.entry(table).and_modify(|s| s.retain(|p| picks.contains(p))).or_insert(picks);
+    }
+    for ((_, sentence, _, _), cands) in wanted.iter().zip(singles.iter_mut()) {
+        let Some(picks) = table(sentence).and_then(|t| shared.get(&t)).filter(|p| !p.is_empty()) else { continue };
+        for c in cands.iter_mut() {
+            if picked(c).is_some_and(|p| picks.contains(&p)) {
+                c.score += 1.0;
+            }
+        }
+        rank(cands);
     }
 }
 
@@ -412,15 +447,14 @@ fn index_evidence(evidence: &Evidence) -> (Vec<Source>, Vec<(String, String)>, V
 /// The field a harness format names each benchmark by, as its reader writes it.
 fn name_field(format: Format) -> Option<&'static str> {
     match format {
+        // Nsight Compute's console names a kernel by its function (`==PROF== Profiling "X"`).
+        Format::Ncu => Some("function"),
         Format::Hyperfine => Some("command"),
         Format::Criterion | Format::CargoCriterion => Some("id"),
         Format::GoogleBenchmark | Format::PytestBenchmark | Format::GoBench => Some("name"),
         Format::Nvbench => Some("benchmark"),
         Format::Jmh => Some("name"),
         Format::BenchmarkDotNet => Some("name"),
-        // Nsight Compute's launches are grouped and timed as a plain table's rows are, until
-        // `suggest` learns which of their fields an article's table quotes.
-        Format::Ncu => None,
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }
@@ -435,15 +469,13 @@ fn name_field(format: Format) -> Option<&'static str> {
 /// median is also what benchstat reports).
 fn primary_field(format: Format) -> Option<&'static str> {
     match format {
+        Format::Ncu => Some("duration_ns"),
         Format::Criterion | Format::CargoCriterion | Format::GoBench => Some("time_ns"),
         Format::GoogleBenchmark => Some("real_time_ns"),
         Format::Nvbench => Some("gpu_time_s"),
         Format::Hyperfine | Format::PytestBenchmark => Some("time_s"),
         Format::Jmh => Some("score"),
         Format::BenchmarkDotNet => Some("time_ns"),
-        // Nsight Compute's launches are grouped and timed as a plain table's rows are, until
-        // `suggest` learns which of their fields an article's table quotes.
-        Format::Ncu => None,
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }
@@ -494,6 +526,21 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
             continue;
         }
         splits.push((name, groups));
+    }
+    // Nsight Compute's details table prints one launch: each launch is a selection, by its
+    // `id`, taken before the splits so that a kernel launched once is named by its launch.
+    if format == Format::Ncu {
+        let mut launches: BTreeMap<i64, Vec<&Record>> = BTreeMap::new();
+        for r in &all {
+            if let Some(Scalar::Int(id)) = jsonl.get(r, "id") {
+                launches.entry(id).or_default().push(r);
+            }
+        }
+        if launches.len() > 1 {
+            for (id, records) in launches {
+                sets.push((None, Some(format!("id == {id}")), records));
+            }
+        }
     }
     // Among fields that split the records alike, the one the format names its benchmarks by
     // comes first, so that it is the one kept: BenchmarkDotNet's `benchmark` (`Type.Method`)
@@ -668,8 +715,14 @@ fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentenc
                     if series.primary {
                         score += 0.5;
                     }
-                    if column_is_go_unit(source.format, sentence, series) || column_is_jmh_score(source.format, sentence, series, statistic) {
+                    if column_is_go_unit(source.format, sentence, series)
+                        || column_is_jmh_score(source.format, sentence, series, statistic)
+                        || row_is_ncu_metric(source.format, sentence, series)
+                    {
                         score += 5.0;
+                    }
+                    if launch_of(sel).is_some() && in_ncu_details(source.format, sentence) {
+                        score += 2.0;
                     }
                     if series.derive.is_some() {
                         score -= 0.5;
@@ -1324,6 +1377,31 @@ fn names_field(context: &BTreeSet<String>, series: &Series) -> bool {
         [only] if series.derive.is_none() => context.contains(*only) && named_statistics(&BTreeSet::from([(*only).clone()])).contains("count"),
         _ => false,
     }
+}
+
+/// Whether a cell's row is the Nsight Compute metric whose values `series` holds: the console
+/// names a row by the metric (`Duration`), and the ncu reader names its field by the same name
+/// and the base unit (`duration_ns`; within a section-qualified field, the part after the dot).
+/// The unit then tells `Memory Throughput` in `%` from the same row in `Gbyte/s`.
+fn row_is_ncu_metric(format: Format, sentence: &Sentence, series: &Series) -> bool {
+    let Some(cell) = sentence.cell.as_ref().filter(|_| format == Format::Ncu && series.derive.is_none()) else { return false };
+    let Some(bare) = ncu::field_name(&cell.row_label, "") else { return false };
+    let field = series.field.rsplit_once('.').map_or(series.field.as_str(), |(_, f)| f);
+    // The suffixes the reader gives its base units; another unit's (`_register_per_thread`) is
+    // rarer than a longer metric name that begins with this row's.
+    const SUFFIXES: [&str; 8] = ["_ns", "_bytes", "_bytes_per_s", "_pct", "_hz", "_cycles", "_sectors", "_inst"];
+    field == bare || field.strip_prefix(bare.as_str()).is_some_and(|rest| SUFFIXES.contains(&rest))
+}
+
+/// Whether a number stands in an Nsight Compute details table, whose `Metric Value` column
+/// prints one launch's values (the per-kernel summary prints `Minimum`, `Maximum`, `Average`).
+fn in_ncu_details(format: Format, sentence: &Sentence) -> bool {
+    format == Format::Ncu && sentence.cell.as_ref().is_some_and(|c| c.column_label == "Metric Value")
+}
+
+/// The Nsight Compute launch a selection picks alone (`where = "id == 3"`), if it is one.
+fn launch_of(sel: &Selection) -> Option<i64> {
+    sel.filter.as_deref()?.strip_prefix("id == ")?.parse().ok()
 }
 
 /// Whether a cell's column is the unit of Go's output whose values `series` holds: a pasted
