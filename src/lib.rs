@@ -39,7 +39,10 @@
 //!   the column's; before 2023, `old time/op … delta` with each value's own unit), or JMH's summary table (each row named by its benchmark and parameters,
 //!   its score and error in the unit the row prints), or BenchmarkDotNet's summary table (each
 //!   row named by its case, its sizes binary; `article::benchmarkdotnet`, in Markdown as its
-//!   GitHub report writes it or as its console prints it), pasted in a code block read as one,
+//!   GitHub report writes it or as its console prints it), or Nsight Compute's sections and
+//!   per-kernel summary and Nsight Systems' `nsys stats` reports (each row named by its metric
+//!   or its name column, cut into columns by the dashed rule; `article::nsight`), pasted in a
+//!   code block read as one,
 //!   `article::console`, which takes Go's lines apart by the `go-bench` evidence reader's own
 //!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
 //!   pasted as pipes read with their units; an HTML table's `<td>` and `<th>` cells, with row
@@ -87,7 +90,9 @@
 //!   runs of the same code, with candidate forms judged as a family of their own), `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
 //!   number: selections, filters, derived rates, ratios of two statistics, criterion's slope
-//!   and JMH's and BenchmarkDotNet's error; every cell of benchstat's table read by its place, as that benchstat
+//!   and JMH's and BenchmarkDotNet's error; a best row's `1.00` against the rest of its
+//!   table; an Nsight Compute launch as a selection of its own, one per table; every cell of
+//!   benchstat's table read by its place, as that benchstat
 //!   computed it, medians since 2023 and means inside Tukey's fences before,
 //!   `commands::suggest::benchstat`).
 //! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and

@@ -25,6 +25,14 @@
 //! reciprocals, ranked above the ratio of the two means; in its `RatioSD` column, the standard
 //! deviation of the same ratios; in either, no one selection's statistic.
 //!
+//! **Nsight Compute.** The `ncu` reader's records are kernel launches. A kernel is named by
+//! its function (`select = { function = "saxpy" }`, what the summary's `Minimum`, `Maximum` and
+//! `Average` are over) and each launch is a selection of its own (`where = "id == 3"`), which a
+//! details table's `Metric Value` column prefers; a console row names the field of its metric
+//! (`Duration` in `us` is `duration_ns`). In each such table the selection that reproduces every
+//! number of the table ranks first for all of them, since a table prints one launch or one
+//! kernel.
+//!
 //! **benchstat's table.** A cell of benchstat's comparison that is no one sample's statistic
 //! (an interval, a p-value, the counts, a change, the `geomean` row) is not searched for but read
 //! by where it stands ([`benchstat`]): the computation benchstat made there is its only
