@@ -13,8 +13,11 @@ upper outliers already removed), and prints
 * Gen0 and Gen1: Gen_k * 1000 / Measurement_Operations, collections per 1000 operations;
 * Allocated: Allocated_Bytes (per operation) in BenchmarkDotNet's binary units (1 KB = 1024 B);
 
-each with the report's decimals (a tie away from zero, as .NET rounds), beside the report's figure, and whether they agree. Code Size
-comes from the disassembler, whose output is not in evidence/, and is printed but not checked.
+* Code Size: the sum of the case's `; Total bytes of code N` lines in the disassembler's report,
+  evidence/<namespace>.<Type>-asm.md (one `## ` section a case, in the table's order, its first
+  code block naming the benchmark's method), in bytes;
+
+each with the report's decimals (a tie away from zero, as .NET rounds), beside the report's figure, and whether they agree.
 The t quantile is found here by integrating Student's t density with Simpson's rule and
 bisecting on the tail, a different method from claimcheck's (the incomplete beta function's
 continued fraction), so that the two check each other.
@@ -86,6 +89,20 @@ def table(path):
     return cells[0], cells[2:]
 
 
+def code_sizes(path):
+    """Each case's code size in the disassembly report: method name -> the sum of its section's
+    sizes. A section's first block opens with `; Namespace.Type.Method()`."""
+    sizes = {}
+    for section in path.read_text().split("\n## "):
+        lines = section.splitlines()
+        names = [line[2:] for i, line in enumerate(lines) if i > 0 and lines[i - 1] == "```assembly"]
+        totals = [int(line[len("; Total bytes of code "):]) for line in lines if line.startswith("; Total bytes of code ")]
+        if names:
+            method = names[0].split("(")[0].rsplit(".", 1)[1]
+            sizes[method] = sum(totals)
+    return sizes
+
+
 def main():
     markdown = "--markdown" in sys.argv[1:]
     quantiles = {}
@@ -93,6 +110,7 @@ def main():
     for type_name in TYPES:
         header, rows = table(HERE / "article" / f"{type_name}-report-github.md")
         records = list(csv.DictReader(open(HERE / "evidence" / f"{NAMESPACE}.{type_name}-measurements.csv", newline="")))
+        sizes = code_sizes(HERE / "evidence" / f"{NAMESPACE}.{type_name}-asm.md")
         if not markdown:
             print(f"\n{type_name}")
         for row in rows:
@@ -138,10 +156,16 @@ def main():
                     print(f"| {type_name} | {method} | {column} | {quoted} | {text} {unit} ({shown!r}) | {n} | {'MATCHES' if ok else 'DIFFERS'} |")
                 else:
                     print(f"  {method:<4} {column:<9} {quoted:>12}   recomputed {text} {unit:<2} n={n}  {'agrees' if ok else 'DIFFERS'}")
+            quoted = cell["Code Size"]
+            value, unit = quoted.split()
+            text = f"{sizes[method]:,}"
+            ok = unit == "B" and text == value
+            checked += 1
+            agree += ok
             if markdown:
-                print(f"| {type_name} | {method} | Code Size | {cell['Code Size']} | not in evidence | | unbound |")
+                print(f"| {type_name} | {method} | Code Size | {quoted} | {text} B ({sizes[method]}) | 1 | {'MATCHES' if ok else 'DIFFERS'} |")
             else:
-                print(f"  {method:<4} {'Code Size':<9} {cell['Code Size']:>12}   (the disassembler's; not in evidence/)")
+                print(f"  {method:<4} {'Code Size':<9} {quoted:>12}   recomputed {text} B  (the disassembler's)  {'agrees' if ok else 'DIFFERS'}")
     if not markdown:
         print(f"\n{agree} of {checked} figures agree")
 

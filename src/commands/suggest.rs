@@ -244,6 +244,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             }
             rank(&mut cands);
             let tied = cands.first().map_or(0, |best| cands.iter().take_while(|c| (c.score - best.score).abs() < 1e-9).count());
+            prefer_the_articles_own_file(&mut cands[..tied], &article.path);
             cands.truncate(KEEP);
             let id = next_id(&mut used_ids, u.line);
             numbers.push(NumberSuggestions { id, number: number.text.clone(), line: u.line, col: u.col, target: target(article, sentence), candidates: cands, tied });
@@ -304,6 +305,24 @@ fn prefer_one_selection_a_table(wanted: &[(&audit::Unbound, &Sentence, &Number, 
         }
         rank(cands);
     }
+}
+
+/// Among the best candidates, tied in score and all giving the first one's value exactly, those
+/// read from a file whose path shares more words with the article's come first. A harness that
+/// writes one file per report (BenchmarkDotNet's `<Type>-asm.md` beside `<Type>-report-github.md`)
+/// can give every report the same number (the same `Code Size` in each), and the file the
+/// report was written from is then the one its name points to. Candidates of another value, or
+/// of equal overlap, keep their order.
+fn prefer_the_articles_own_file(tied: &mut [Candidate], article_path: &str) {
+    let Some(first) = tied.first() else { return };
+    let value = first.value;
+    let same = tied.iter().take_while(|c| c.value == value).count();
+    let article = words(article_path);
+    let overlap = |c: &Candidate| match &c.binding {
+        Binding::Stat(s) => words(&s.samples).intersection(&article).count(),
+        _ => 0,
+    };
+    tied[..same].sort_by_key(|c| std::cmp::Reverse(overlap(c)));
 }
 
 /// Best first: by score, then by distance to the quoted value, then in the order found.

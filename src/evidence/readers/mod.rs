@@ -19,7 +19,7 @@
 //! | `pytest-benchmark` | `--benchmark-json` | one per round: `name`, `fullname`, `group`, `param`, `param_<k>`, `round`, `iterations`, `time_s` |
 //! | `go-bench` | `go test -bench . -count N` output (text) | one per result line: `name`, `procs`, `iterations`, `sample`, `time_ns`, `bytes_per_op`, `allocs_per_op`, `mb_per_s`, other units, configuration (`goos`, `pkg`, `cpu`, …) |
 //! | `jmh` | JMH's `-rf json` result file | one per raw value (each iteration of each fork; each sample of a `sample`-mode histogram; each value of a secondary metric): `benchmark`, `name`, `metric`, `mode`, `param_<name>`, `fork`, `iteration`, `score`, `unit`, `time_ns`/`time_us`/`time_ms`/`time_s` or `ops_per_s` |
-//! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …) | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times): `benchmark`, `name`, `type`, `namespace`, `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes` |
+//! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …); or its disassembly report `<Type>-asm.md` | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times): `benchmark`, `name`, `type`, `namespace`, `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes`; from `-asm.md`, one per benchmark case (`##` section): `benchmark`, `name`, `type`, `namespace`, `method`, `runtime`, `job`, `code_size_bytes` (its `Code Size`), `methods` |
 //! | `ncu` | Nsight Compute's CSV: `ncu --csv` (the details page) or `ncu --csv --page raw`, with ncu's `==PROF==` lines and the program's output around it | one per kernel launch: `id`, `kernel`, `function`, `process_id`, `process`, `host`, `context`, `stream`, `device`, `cc`, `block_size`, `grid_size`, each metric in its base unit (`duration_ns`, `dram_throughput_pct`, `memory_throughput_bytes_per_s`; raw page: `gpu__time_duration.sum_ns`) |
 //!
 //! `src/evidence/readers/README.md` lists every field of every harness format with its meaning.
@@ -37,6 +37,7 @@
 //! ncu's metrics carry their base unit's (`_ns`, `_bytes`, `_bytes_per_s`, `_pct`).
 
 pub(crate) mod benchmarkdotnet;
+mod benchmarkdotnet_asm;
 mod benchmarkdotnet_json;
 mod cargo_criterion;
 mod criterion;
@@ -99,7 +100,7 @@ pub(crate) struct Table {
     /// parsed once for both.
     pub(crate) jsonl: Rc<Jsonl>,
     /// Which of a format's layouts was read, for the report, where a format has several
-    /// (BenchmarkDotNet's measurements CSV and its JSON exports).
+    /// (BenchmarkDotNet's measurements CSV, its JSON exports and its disassembly report).
     pub(crate) layout: Option<&'static str>,
 }
 
@@ -158,12 +159,17 @@ pub(crate) fn read_with(
         Format::PytestBenchmark => pytest_benchmark::read(&src, &doc()?)?,
         Format::GoBench => go_bench::read(&src)?,
         Format::Jmh => jmh::read(&src, &doc()?)?,
-        // Both of BenchmarkDotNet's files give the same records: its JSON export is an object,
-        // its measurements file a table whose header begins `Target`.
+        // BenchmarkDotNet's measurements file and JSON export give the same records: its JSON
+        // export is an object, its measurements file a table whose header begins `Target`. Its
+        // disassembly report, which begins with a `## ` section, gives one record per case.
         Format::BenchmarkDotNet if benchmarkdotnet_json::is_json(text) => {
             let (records, read) = benchmarkdotnet_json::read(&src, &doc()?)?;
             layout = Some(read);
             records
+        }
+        Format::BenchmarkDotNet if benchmarkdotnet_asm::is_asm_name(rel_path) || benchmarkdotnet_asm::begins_like(text) => {
+            layout = Some(benchmarkdotnet_asm::LAYOUT);
+            benchmarkdotnet_asm::read(&src)?
         }
         Format::BenchmarkDotNet => {
             layout = Some("BenchmarkDotNet measurements CSV");
@@ -278,6 +284,8 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
         "csv" if ncu::looks_like(text) => return Ok((Format::Ncu, Detected::ByContent, None)),
         "csv" => return Ok((Format::Csv, Detected::ByName, None)),
         "tsv" | "tab" => return Ok((Format::Tsv, Detected::ByName, None)),
+        // BenchmarkDotNet's disassembly report is Markdown, named `<Type>-asm.md`.
+        "md" if benchmarkdotnet_asm::is_asm_name(rel_path) => return Ok((Format::BenchmarkDotNet, Detected::ByName, None)),
         _ => {}
     }
     if criterion::is_criterion_path(rel_path) {
@@ -321,6 +329,11 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
             }
             if matches!(first_char, Some('{' | '[')) || ext == "json" {
                 return Err(src.syntax(err));
+            }
+            // BenchmarkDotNet's disassembly report under another name, by its `## ` section and
+            // its ```assembly blocks, which no other text claimcheck reads begins with.
+            if benchmarkdotnet_asm::looks_like(text) {
+                return Ok((Format::BenchmarkDotNet, Detected::ByContent, None));
             }
             // Go's output is text whose result lines hold tabs: it is told apart before a
             // first line with tabs or commas is taken for a table's header.
@@ -706,6 +719,7 @@ mod tests {
             ("jmh/blacklite.json", Format::Jmh),
             ("benchmarkdotnet/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.ConwayBenchmarks-measurements.csv", Format::BenchmarkDotNet),
             ("benchmarkdotnet/fantomas-0.12.1-report-full.json", Format::BenchmarkDotNet),
+            ("benchmarkdotnet/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.ConwayBenchmarks-asm.md", Format::BenchmarkDotNet),
             ("ncu/torch-softmax-details.csv", Format::Ncu),
             ("ncu/torch-softmax-raw.csv", Format::Ncu),
         ];
