@@ -115,6 +115,17 @@ fn a_hyperfine_time_with_nothing_before_its_bracket() {
     fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/crash-hyperfine-empty-time.md").unwrap());
 }
 
+/// Found by the `article` target in the `ncu` reader's campaign (a crash of code older than the
+/// Nsight tables): a Google Benchmark table in a `<pre>` whose row's words a tag parts (`± σ<y>
+/// r`), so that the cell's text is not found in its source range and its bytes map to the
+/// range's start; the number's mark then ended inside `σ`, and the HTML report sliced the source
+/// there. A mark's edge now moves back to the start of the character it falls inside.
+#[test]
+fn a_mark_whose_edge_falls_inside_a_character() {
+    fuzz_api::parse_article("s\n<pre>\nBenchmark Time CPU Iterations\n\u{b1} \u{3c3}<y> r".as_bytes());
+    fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/crash-pre-cell-inside-a-character.md").unwrap());
+}
+
 /// The `article` target's seed of JMH's summary table, in a code block (with a row cut after
 /// its `±`, an approximate score and a decimal comma) and as a pipe table (a `±` column, a `±`
 /// joined to the error, a row short of a cell), parsed with every number's place checked.

@@ -371,7 +371,7 @@ fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figu
             Event::Text(text) => {
                 if src.get(range.clone()) == Some(&*text) {
                     // The text is the source itself, so it can be cut at any mark's edge.
-                    let cuts = w.cuts(range.start, range.end, |o| o);
+                    let cuts = w.cuts(src, range.start, range.end, |o| o);
                     for pair in cuts.windows(2) {
                         w.at(pair[0]);
                         w.out.push(Event::Text(CowStr::from(src[pair[0]..pair[1]].to_string())));
@@ -476,19 +476,34 @@ impl Writer<'_> {
         }
     }
 
-    /// Where the text `at..end` is cut: its two ends and every mark's edge and insert inside it,
-    /// each moved by `adjust`, in order. The marks of a level are sorted and never overlap, so
-    /// only those that reach into the text are looked at: a long article's text events would
-    /// otherwise each scan every mark of the article.
-    fn cuts(&self, at: usize, end: usize, adjust: impl Fn(usize) -> usize) -> Vec<usize> {
+    /// Where the text `src[at..end]` is cut: its two ends and every mark's edge and insert inside
+    /// it, each moved back to the start of the character it falls inside and then by `adjust`,
+    /// in order. The marks of a level are sorted and never overlap, so only those that reach into
+    /// the text are looked at: a long article's text events would otherwise each scan every mark
+    /// of the article.
+    ///
+    /// A mark's edge can fall inside a character: where the article's reader could not map a
+    /// piece of text to the source byte for byte (a console table's cell whose words a tag in a
+    /// `<pre>` parts, so that its text is not found in its source range), each of the piece's
+    /// bytes maps to the range's start, plus its place in the character, and the byte after that
+    /// is not always the end of a character of the source. Slicing the source there panicked;
+    /// the edge now moves to the character's start, so the mark still covers the text it was read
+    /// from, give or take that character (a mark within one character is not drawn).
+    fn cuts(&self, src: &str, at: usize, end: usize, adjust: impl Fn(usize) -> usize) -> Vec<usize> {
+        let whole = |mut o: usize| {
+            while o > at && !src.is_char_boundary(o) {
+                o -= 1;
+            }
+            o
+        };
         let mut cuts = vec![at, end];
         for level in self.levels {
             let first = level.marks.partition_point(|m| m.span.1 <= at);
             let last = level.marks.partition_point(|m| m.span.0 < end);
-            cuts.extend(level.marks[first..last.max(first)].iter().flat_map(|m| [m.span.0, m.span.1]).filter(|o| *o > at && *o < end).map(&adjust));
+            cuts.extend(level.marks[first..last.max(first)].iter().flat_map(|m| [m.span.0, m.span.1]).filter(|o| *o > at && *o < end).map(whole).map(&adjust));
         }
         let first = self.inserts.partition_point(|(o, _)| *o <= at);
-        cuts.extend(self.inserts[first..].iter().map(|(o, _)| *o).take_while(|o| *o < end).map(&adjust));
+        cuts.extend(self.inserts[first..].iter().map(|(o, _)| *o).take_while(|o| *o < end).map(whole).map(&adjust));
         cuts.sort();
         cuts.dedup();
         cuts
@@ -520,7 +535,7 @@ impl Writer<'_> {
                 continue;
             };
             let end = at + r.len();
-            let cuts = self.cuts(at, end, |o| past_entity(src, at..end, o));
+            let cuts = self.cuts(src, at, end, |o| past_entity(src, at..end, o));
             for pair in cuts.windows(2) {
                 self.at(pair[0]);
                 self.out.push(Event::Html(CowStr::from(src[pair[0]..pair[1]].to_string())));
