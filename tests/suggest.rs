@@ -411,6 +411,13 @@ fn a_pytest_benchmark_pipe_table_is_proposed_its_checks_in_its_units() {
     let expr = ops_ratio["expr"].as_str().unwrap();
     let dividend = expr.split('/').next().unwrap().trim();
     assert_eq!(vars[dividend]["select"]["name"].as_str(), Some("test_taxi_trips_benchmark[1-False-V3]"), "{expr}");
+    // The best's own `(1.0)` is its statistic against the other row's, not over itself; in the
+    // column of rates, the least mean over the row's.
+    let v3 = "test_taxi_trips_benchmark[1-False-V3]";
+    assert_eq!(claim(v3, "Min", "1.0")["check"][0]["expr"].as_str(), Some("this / min(this, r1)"));
+    let best_ops = &claim(v3, "OPS", "1.0")["check"][0];
+    assert_eq!(best_ops["expr"].as_str(), Some("min(this, r1) / this"), "{best_ops:?}");
+    assert_eq!((best_ops["vars"]["this"]["select"]["name"].as_str(), best_ops["vars"]["r1"]["select"]["name"].as_str()), (Some(v3), Some(v2)));
 
     let (code, stdout) = paste_and_audit(dir.path(), &out);
     assert_eq!(code, 0, "{stdout}");
