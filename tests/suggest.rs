@@ -1272,6 +1272,20 @@ fn lines_of(path: &str, from: usize, to: usize) -> String {
 /// the evidence, their checks fail.
 #[test]
 fn nsight_compute_console_output_is_proposed_its_checks_from_the_csv_of_the_same_report() {
+    nsight_console_over("report-details.csv");
+}
+
+/// The same over the report's raw page (`ncu --csv --page raw`), whose columns are metric ids:
+/// the reader names each console row's metric there too (`duration_ns` beside
+/// `gpu__time_duration.sum_ns`), so the same proposals hold, from every digit ncu kept.
+#[test]
+fn nsight_compute_console_output_is_proposed_its_checks_from_the_raw_page_too() {
+    nsight_console_over("report-raw.csv");
+}
+
+/// [`nsight_compute_console_output_is_proposed_its_checks_from_the_csv_of_the_same_report`]
+/// over `evidence`, one of the report's CSV pages.
+fn nsight_console_over(evidence: &str) {
     let dir = "tests/fixtures/harness/ncu/report";
     let article = format!(
         "# PyTorch softmax under Nsight Compute\n\nNsight Compute's summary of the softmax kernel's six launches:\n\n```text\n{}```\n\nIts first and second launches:\n\n```text\n{}\n{}```\n\nOn average the kernel took 56.98 µs and kept DRAM 61.22 % busy.\n",
@@ -1279,7 +1293,7 @@ fn nsight_compute_console_output_is_proposed_its_checks_from_the_csv_of_the_same
         lines_of(&format!("{dir}/report-console.txt"), 120, 136),
         lines_of(&format!("{dir}/report-console.txt"), 200, 216),
     );
-    let (root, out) = suggested(&format!("{dir}/report-details.csv"), &article);
+    let (root, out) = suggested(&format!("{dir}/{evidence}"), &article);
     let proposed: toml::Table = toml::from_str(&out).unwrap();
     let claims = proposed["claim"].as_array().unwrap();
     assert_eq!(claims.len(), 52, "30 summary cells, 2 × 10 launch cells, 2 in prose:\n{out}");
@@ -1322,7 +1336,7 @@ fn nsight_compute_console_output_is_proposed_its_checks_from_the_csv_of_the_same
     assert!(stdout.contains("52 checks: 52 passed"), "{stdout}");
 
     // Launches 3 and 5 swapped in the evidence: each details table now reads the other's values.
-    let csv = root.path().join("evidence/report-details.csv");
+    let csv = root.path().join("evidence").join(evidence);
     let text = std::fs::read_to_string(&csv).unwrap();
     let swapped: String = text
         .lines()

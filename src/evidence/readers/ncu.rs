@@ -34,6 +34,10 @@
 //!   with decimal prefixes: ncu prints 9,830,400 bytes as `9.83 Mbyte`. Every value is converted
 //!   to its base unit ([`base_unit`]), so that a field means one unit whatever the file wrote.
 //! - `no data`, `n/a` and an empty cell stand for no value, and are read as null.
+//! - Written from a saved report (`ncu --import report.ncu-rep --csv`), the details page prints
+//!   the console's scaled and rounded values (`56.35` `usecond`), where the raw page keeps every
+//!   digit (`56,352` `ns`): a check over such a details page recomputes no more digits than the
+//!   console shows.
 //!
 //! Fields of each record:
 //!
@@ -48,6 +52,7 @@
 //! | `block_size`, `grid_size` | `Block Size`, `Grid Size` as written (`(256, 1, 1)`) |
 //! | details page: each metric | [`field_name`] of its name and unit: `Duration` in `ns` is `duration_ns`, `DRAM Throughput` in `%` is `dram_throughput_pct`, `Memory Throughput` in `byte/s` is `memory_throughput_bytes_per_s`; its value in that base unit |
 //! | raw page: each metric column | the metric id with the unit's suffix: `gpu__time_duration.sum_ns`, `dram__bytes_read.sum_bytes`, `dram__throughput.avg.pct_of_peak_sustained_elapsed_pct`, `device__attribute_clock_rate` (no unit); its value in that base unit |
+//! | raw page: each console row's field | where the page holds the metric behind a row of the console's `GPU Speed Of Light Throughput` or `Memory Workload Analysis` section, in that row's unit, the details page's field of that row with the same value (`duration_ns` beside `gpu__time_duration.sum_ns`; see [`CONSOLE_ROWS`]) |
 //!
 //! A metric's value is a number (in its base unit) where the cell is one, null where it is
 //! `no data`, `n/a` or empty, and else the text as written (`PolicySpread`, `NVIDIA H100 80GB
@@ -600,6 +605,17 @@ fn read_raw(src: &Source, header: &Header, fixed: &Fixed, rows: &[Row]) -> Resul
         metrics.push((idx, field, exp));
     }
     let seps = Separators::of(src, launches.iter().flat_map(|r| metrics.iter().map(move |(idx, _, _)| &r.cells[*idx])))?;
+    // The details page's field of each console row whose metric this page holds in the unit
+    // the row is in, unless a column of the page already gives that name.
+    let aliases: Vec<(String, String)> = CONSOLE_ROWS
+        .iter()
+        .filter_map(|(id, row, unit)| {
+            let field = format!("{id}{}", unit_suffix(unit));
+            let (_, field, _) = metrics.iter().find(|(_, f, _)| *f == field)?;
+            let alias = field_name(row, unit)?;
+            (!metrics.iter().any(|(_, f, _)| *f == alias) && !is_fixed_field(&alias)).then(|| (alias, field.clone()))
+        })
+        .collect();
     let mut seen: BTreeMap<i64, usize> = BTreeMap::new();
     let mut out = JsonlBuilder::new(src.path, src.text.to_string());
     for row in launches {
@@ -614,10 +630,39 @@ fn read_raw(src: &Source, header: &Header, fixed: &Fixed, rows: &[Row]) -> Resul
         let function = function_name(&row.cells[fixed.kernel].text);
         let mut fields = fixed.fields(row, &function);
         fields.extend(metrics.iter().map(|(idx, field, exp)| (field.as_str(), seps.value(&row.cells[*idx].text, *exp))));
+        let named: Vec<(&str, FieldValue<'_>)> = aliases
+            .iter()
+            .filter_map(|(alias, metric)| fields.iter().find(|(f, _)| *f == metric.as_str()).map(|(_, v)| (alias.as_str(), *v)))
+            .collect();
+        fields.extend(named);
         out.push(row.line, row.line_span.clone(), fields);
     }
     Ok(out.finish())
 }
+
+/// The metric behind each row of the console's `GPU Speed Of Light Throughput` and `Memory
+/// Workload Analysis` sections that the raw page names by its id, with the row's name and unit:
+/// the raw page gives each such launch the details page's field too (`duration_ns` beside
+/// `gpu__time_duration.sum_ns`), so that a number quoted from the console is found by its row
+/// whichever page was saved. Each pair was read off one report's raw page against its details
+/// page, every launch's value equal (`tests/fixtures/harness/ncu/report`, ncu 2025.3.1).
+const CONSOLE_ROWS: [(&str, &str, &str); 15] = [
+    ("gpu__time_duration.sum", "Duration", "ns"),
+    ("dram__cycles_elapsed.avg.per_second", "DRAM Frequency", "hz"),
+    ("gpc__cycles_elapsed.avg.per_second", "SM Frequency", "hz"),
+    ("gpc__cycles_elapsed.max", "Elapsed Cycles", "cycle"),
+    ("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "Memory Throughput", "%"),
+    ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "DRAM Throughput", "%"),
+    ("l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/TEX Cache Throughput", "%"),
+    ("lts__throughput.avg.pct_of_peak_sustained_elapsed", "L2 Cache Throughput", "%"),
+    ("sm__cycles_active.avg", "SM Active Cycles", "cycle"),
+    ("sm__throughput.avg.pct_of_peak_sustained_elapsed", "Compute (SM) Throughput", "%"),
+    ("gpu__compute_memory_access_throughput.avg.pct_of_peak_sustained_elapsed", "Mem Busy", "%"),
+    ("gpu__compute_memory_request_throughput.avg.pct_of_peak_sustained_elapsed", "Max Bandwidth", "%"),
+    ("l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate", "%"),
+    ("lts__t_sector_hit_rate.pct", "L2 Hit Rate", "%"),
+    ("sm__memory_throughput.avg.pct_of_peak_sustained_elapsed", "Mem Pipes Busy", "%"),
+];
 
 /// The separators of a file's numbers: the decimal one and the one between groups of thousands.
 /// ncu writes them as the locale it runs under does: `1,640.63` in English, `1.640,63` where
@@ -889,6 +934,37 @@ mod tests {
 
     fn floats(values: &[f64]) -> Vec<Option<Scalar>> {
         values.iter().map(|v| Some(Scalar::Float(*v))).collect()
+    }
+
+    /// One report's raw page and details page (`report/`, both written by `ncu --import` from the
+    /// same `.ncu-rep`): the raw page gives each launch the details page's field of every console
+    /// row whose metric it holds, with the same value, so a number quoted from the console reads
+    /// alike from either page. The same value at the details page's precision: written from a
+    /// report, the details page prints the console's scaled and rounded values (`56.35` in
+    /// `usecond`, 56,350 ns), the raw page every digit (56,352 ns).
+    #[test]
+    fn the_raw_page_also_names_the_console_rows_its_metrics_are() {
+        let raw = fixture("report/report-raw.csv");
+        let details = fixture("report/report-details.csv");
+        assert_eq!((raw.layout, details.layout), (Some(RAW_PAGE), Some(DETAILS_PAGE)));
+        assert_eq!(raw.jsonl.records.len(), 15);
+        assert_eq!(column(&raw, "duration_ns"), column(&raw, "gpu__time_duration.sum_ns"));
+        let mut compared = 0;
+        for (_, row, unit) in CONSOLE_ROWS {
+            let field = field_name(row, unit).unwrap();
+            let (a, b) = (column(&raw, &field), column(&details, &field));
+            assert!(a.iter().all(Option::is_some), "{field} on every launch of the raw page");
+            let close = a.iter().zip(&b).all(|(x, y)| match (x, y) {
+                (Some(Scalar::Float(x)), Some(Scalar::Float(y))) => (x - y).abs() <= 0.005 * y.abs() + 0.005,
+                (Some(Scalar::Int(x)), Some(Scalar::Int(y))) => x == y,
+                (x, y) => x == y,
+            });
+            assert!(close, "{field}: raw {a:?} against details {b:?}");
+            compared += 1;
+        }
+        assert_eq!(compared, 15);
+        // 56.35 us in the console is launch 3's duration on both pages.
+        assert_eq!(column(&raw, "duration_ns")[3], Some(Scalar::Float(56352.0)));
     }
 
     /// ncu 2025.3.1's default CSV (the details page) of `saxpy.cu`: 12 launches of `saxpy`, 4 of
