@@ -630,10 +630,8 @@ fn read_raw(src: &Source, header: &Header, fixed: &Fixed, rows: &[Row]) -> Resul
         let function = function_name(&row.cells[fixed.kernel].text);
         let mut fields = fixed.fields(row, &function);
         fields.extend(metrics.iter().map(|(idx, field, exp)| (field.as_str(), seps.value(&row.cells[*idx].text, *exp))));
-        let named: Vec<(&str, FieldValue<'_>)> = aliases
-            .iter()
-            .filter_map(|(alias, metric)| fields.iter().find(|(f, _)| *f == metric.as_str()).map(|(_, v)| (alias.as_str(), *v)))
-            .collect();
+        let named: Vec<(&str, FieldValue<'_>)> =
+            aliases.iter().filter_map(|(alias, metric)| fields.iter().find(|(f, _)| *f == metric.as_str()).map(|(_, v)| (alias.as_str(), *v))).collect();
         fields.extend(named);
         out.push(row.line, row.line_span.clone(), fields);
     }
