@@ -18,8 +18,9 @@
 //! column, hyperfine's summary); the best row's own `1.00` (hyperfine's fastest command,
 //! pytest-benchmark's `(1.0)`) as its statistic over the least of it and the other rows', which
 //! fails when another row is faster, not as its statistic over itself, which never can. For
-//! the spread written after a ratio (`1.33 ± 0.09`), no ratio but hyperfine's spread of the ratio of two means, whose ratio reproduces the ratio beside
-//! it, as an `arith` over the two means and their standard deviations. For a number in the
+//! the spread written after a ratio (`1.33 ± 0.09`), no ratio but hyperfine's spread of the
+//! ratio of two means, whose ratio reproduces the ratio beside it, as an `arith` over the two
+//! means and their standard deviations. For a number in the
 //! `Ratio` column of BenchmarkDotNet's table, BenchmarkDotNet's mean of the ratios of every pair
 //! of the row's and another case's times, the row's mean times the mean of the other's
 //! reciprocals, ranked above the ratio of the two means; in its `RatioSD` column, the standard
