@@ -57,7 +57,7 @@
 use std::ops::Range;
 
 use super::console::{ConsoleCell, lines};
-use super::numbers::Unit;
+use super::numbers::{Unit, unit_in_label};
 
 /// The headers that name an Nsight Systems report's rows: its last column.
 const NAME_HEADERS: &[&str] = &["Name", "Range", "Operation"];
@@ -105,7 +105,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
                 let column_label = labels.get(column).cloned().unwrap_or_default();
                 let unit = match kind {
                     Kind::Ncu => unit.clone(),
-                    Kind::Nsys => header_unit(&column_label),
+                    Kind::Nsys => unit_in_label(&column_label),
                 };
                 cells.push(ConsoleCell {
                     table,
@@ -163,7 +163,7 @@ fn nsys_table(all: &[(usize, &str)], k: usize) -> Option<Found> {
     let rule = rule_of(all.get(k + 1)?.1).filter(|r| r.len() >= 2)?;
     let labels = labels(header, &rule);
     let named = labels.last().is_some_and(|l| NAME_HEADERS.contains(&l.as_str()));
-    let measured = labels.iter().any(|l| header_unit(l).is_some());
+    let measured = labels.iter().any(|l| unit_in_label(l).is_some());
     (named && measured && labels.iter().all(|l| !l.is_empty())).then_some((Kind::Nsys, rule, labels, k + 2))
 }
 
@@ -238,14 +238,6 @@ fn labels(header: &str, rule: &[Range<usize>]) -> Vec<String> {
 
 fn words(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The unit an Nsight Systems header states in parentheses at its end: `Total Time (ns)` in
-/// nanoseconds, `Time (%)` and `Time(%)` a percentage, `Total (MB)` in megabytes.
-fn header_unit(label: &str) -> Option<Unit> {
-    let inner = label.strip_suffix(')')?;
-    let unit = inner[inner.rfind('(')? + 1..].trim();
-    (!unit.is_empty()).then(|| Unit::declared(unit).ok()).flatten()
 }
 
 /// A value as the profilers print it: digits with thousands separators and decimals

@@ -238,7 +238,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                 _ if placed.is_some() => {}
                 Some(ratio) => cands.extend(ratio_spread_candidates(&sources, sentence, number, &ratio)),
                 None => {
-                    cands.extend(ratio_candidates(&sources, sentence, number, preferred, &rows_beside(article, sentence)));
+                    cands.extend(ratio_candidates(&sources, article, sentence, number, preferred));
                     cands.extend(mean_of_ratios_candidates(&sources, sentence, number));
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
                 }
@@ -918,13 +918,14 @@ fn rows_beside(article: &Article, sentence: &Sentence) -> Vec<String> {
 }
 
 /// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`). A row's ratio
-/// to itself is proposed as its ratio to the best of the rows `beside` it, where the file names
-/// them ([`Binding::ToBest`]), since a row over itself is 1 whatever the evidence holds.
-fn ratio_candidates(sources: &[Source], sentence: &Sentence, number: &Number, preferred: Option<Statistic>, beside: &[String]) -> Vec<Candidate> {
+/// to itself is proposed as its ratio to the best of the other rows of its table, where the file
+/// names them ([`Binding::ToBest`]), since a row over itself is 1 whatever the evidence holds.
+fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
     if !quoted_as_ratio(sentence, number, &quoted) {
         return vec![];
     }
+    let beside = rows_beside(article, sentence);
     let context = context_words(sentence, number);
     // In a row named by the harness's own name for a benchmark, the ratio is that benchmark's
     // statistic over another (hyperfine's `Relative`, pytest-benchmark's `(1.28)` to its
@@ -1408,17 +1409,11 @@ fn names_field(context: &BTreeSet<String>, series: &Series) -> bool {
 }
 
 /// Whether a cell's row is the Nsight Compute metric whose values `series` holds: the console
-/// names a row by the metric (`Duration`), and the ncu reader names its field by the same name
-/// and the base unit (`duration_ns`; within a section-qualified field, the part after the dot).
-/// The unit then tells `Memory Throughput` in `%` from the same row in `Gbyte/s`.
+/// names a row by the metric (`Duration`), and the ncu reader names its field after it
+/// ([`ncu::names_metric`]). The unit then tells `Memory Throughput` in `%` from the same row in
+/// `Gbyte/s`.
 fn row_is_ncu_metric(format: Format, sentence: &Sentence, series: &Series) -> bool {
-    let Some(cell) = sentence.cell.as_ref().filter(|_| format == Format::Ncu && series.derive.is_none()) else { return false };
-    let Some(bare) = ncu::field_name(&cell.row_label, "") else { return false };
-    let field = series.field.rsplit_once('.').map_or(series.field.as_str(), |(_, f)| f);
-    // The suffixes the reader gives its base units; another unit's (`_register_per_thread`) is
-    // rarer than a longer metric name that begins with this row's.
-    const SUFFIXES: [&str; 8] = ["_ns", "_bytes", "_bytes_per_s", "_pct", "_hz", "_cycles", "_sectors", "_inst"];
-    field == bare || field.strip_prefix(bare.as_str()).is_some_and(|rest| SUFFIXES.contains(&rest))
+    format == Format::Ncu && series.derive.is_none() && sentence.cell.as_ref().is_some_and(|cell| ncu::names_metric(&series.field, &cell.row_label))
 }
 
 /// Whether a number stands in an Nsight Compute details table, whose `Metric Value` column

@@ -110,6 +110,17 @@ pub(crate) fn field_name(metric: &str, unit: &str) -> Option<String> {
     Some(format!("{name}{suffix}"))
 }
 
+/// Whether `field` is a field this reader names after the metric `metric` (a row of ncu's
+/// console), in any base unit: `duration_ns` and `memory_workload_analysis.mem_busy_pct` are
+/// `Duration` and `Mem Busy`. A metric's field is its name and its unit's suffix, so a longer
+/// metric name that begins with this one (`Duration Foo`) is not it.
+pub(crate) fn names_metric(field: &str, metric: &str) -> bool {
+    // A section-qualified field is the section, a dot, and the metric's own field.
+    let field = field.rsplit_once('.').map_or(field, |(_, f)| f);
+    const BASES: [&str; 9] = ["", "ns", "byte", "byte/s", "%", "hz", "cycle", "sector", "inst"];
+    BASES.iter().any(|unit| field_name(metric, unit).as_deref() == Some(field))
+}
+
 /// The base unit of a unit ncu prints, and the power of ten that takes a value in `unit` to it:
 /// `usecond` is (`ns`, 3), `Gbyte/s` (`byte/s`, 9), `Ghz` and `cycle/nsecond` (`hz`, 9),
 /// `Mbyte` (`byte`, 6; ncu's prefixes are decimal). A unit it does not know is its own base.
@@ -1175,6 +1186,18 @@ mod tests {
 
     /// The console's units give the field the CSV's base units give, which the article's side
     /// looks a console row up by.
+    /// A console row names its metric's field in any base unit, and only its metric's.
+    #[test]
+    fn a_console_row_names_its_metric_s_field() {
+        assert!(names_metric("duration_ns", "Duration"));
+        assert!(names_metric("elapsed_cycles", "Elapsed Cycles"));
+        assert!(names_metric("memory_throughput_bytes_per_s", "Memory Throughput"));
+        assert!(names_metric("memory_workload_analysis.mem_busy_pct", "Mem Busy"));
+        assert!(names_metric("local_memory_spilling_requests", "Local Memory Spilling Requests"));
+        assert!(!names_metric("duration_foo_ns", "Duration"));
+        assert!(!names_metric("dram_throughput_pct", "Memory Throughput"));
+    }
+
     #[test]
     fn field_names_take_any_spelling_of_a_unit() {
         let cases = [
