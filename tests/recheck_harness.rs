@@ -326,6 +326,38 @@ fn a_statistic_with_outliers_dropped_is_not_resampled() {
     assert_eq!(case("4.08 ms", "median", ""), (vec!["MATCH".to_string()], 0));
 }
 
+/// hyperfine's `Time (mean ± σ)` quoted whole: the mean is a latency and a row, the standard
+/// deviation beside it a spread, bound and holding in the audit but not rechecked. Judged by a
+/// latency's margin, the fresh run's σ (8.23 ms against 7.48 ms) would be asked whether the
+/// noise repeats, and its row would widen the family the mean is tested in.
+#[test]
+fn a_standard_deviation_is_a_spread_and_not_rechecked_as_a_latency() {
+    let sentence = "The command took 18.85 ms ± 7.48 ms (mean ± σ).";
+    let check = |number: &str, statistic: &str| {
+        format!("\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"{number}\"\n  samples = \"evidence/hyperfine/accepted.json\"\n  format = \"hyperfine\"\n  select = {{ command = \"sleep 0.01\" }}\n  field = \"time_s\"\n  statistic = \"{statistic}\"\n  margin = 0.5\n")
+    };
+    let claim = format!(
+        "id = \"T1\"\nquote = \"{sentence}\"\nverdict = \"retain\"\nfinding = \"hyperfine's mean and standard deviation of 20 runs.\"\n{}{}",
+        check("18.85 ms", "mean"),
+        check("7.48 ms", "stdev")
+    );
+    let dir = root_with(&["evidence/hyperfine"], &format!("# Timing\n\n{sentence}\n"), &claim);
+    for f in ["accepted.json", "fresh.json"] {
+        std::fs::copy(format!("{FIXTURES}/{f}"), dir.path().join("evidence/hyperfine").join(f)).unwrap();
+    }
+    let (code, out, err) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2/2"), "both numbers hold in the audit: {out}");
+    for args in [&[][..], &["--fresh", "evidence/hyperfine/fresh.json"][..]] {
+        let (code, out, err) = recheck(&dir, &[args, &["--format", "json"][..]].concat());
+        assert_eq!(code, 0, "{out}{err}");
+        let report = json_report(&out, &err);
+        assert_eq!(report.rows.len(), 1, "{args:?}: {out}");
+        assert_eq!(report.rows[0].check, 1, "the mean is the row: {args:?}: {out}");
+        assert_eq!(report.not_rechecked, 1, "{args:?}: {out}");
+    }
+}
+
 /// An ordering over Go's `go test -bench -count 10` records: the Go team's own output of
 /// `index/suffixarray` (tests/fixtures/harness/go-bench/suffixarray.bench, BSD 3-Clause,
 /// credited in its SOURCE.md), where building the index of 100K of Go source with 32-bit

@@ -292,13 +292,20 @@ impl Spec {
         }
     }
 
-    /// Whether the recheck can resample the check's statistic: a statistic of one field's
-    /// values, or a slope, whose bootstrap draws each record's (`per`, `field`) pair whole. A
-    /// median's interval, JMH's error and a range around the mean are not (each a statement of
-    /// a sample's spread; see the module's documentation), nor a statistic of the values left
-    /// inside Tukey's fences, whose fences a resample would move.
+    /// Whether the recheck can resample the check's statistic as a latency: a statistic of one
+    /// field's values that locates them, or a slope, whose bootstrap draws each record's
+    /// (`per`, `field`) pair whole. A standard deviation, a median's interval, JMH's error and
+    /// a range around the mean are not: each states a sample's spread, and judging a spread by
+    /// a latency's margin would ask whether the noise repeats within 10 %, which it rarely
+    /// does, while its rows would widen the family every latency is tested in. Nor is a
+    /// statistic of the values left inside Tukey's fences, whose fences a resample would move.
     pub(crate) fn resampled(&self) -> bool {
-        self.outliers.is_none() && matches!(self.measure(), Ok(Measure::Statistic(_) | Measure::Slope { .. }))
+        let locates = match self.measure() {
+            Ok(Measure::Statistic(statistic)) => statistic != Statistic::Stdev,
+            Ok(Measure::Slope { .. }) => true,
+            Ok(Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange) | Err(_) => false,
+        };
+        self.outliers.is_none() && locates
     }
 
     /// Whether the check reads a JSONL file's fields as they are
@@ -615,7 +622,8 @@ statistic = "median""#;
     }
 
     /// The recheck resamples neither a statistic of the values inside the fences (resampling
-    /// would move them) nor a range.
+    /// would move them), nor a range, nor a standard deviation (spreads, not latencies); a
+    /// percentile it does.
     #[test]
     fn fenced_statistics_and_ranges_are_not_resampled() {
         let spec = |extra: &str| match check_toml(&format!("{CHECK}{extra}")).kind {
@@ -631,6 +639,16 @@ statistic = "median""#;
             other => panic!("{other:?}"),
         };
         assert!(!range.resampled());
+        let stdev = match check_toml(&CHECK.replace("\"median\"", "\"stdev\"")).kind {
+            super::super::Kind::Stat(s) => s,
+            other => panic!("{other:?}"),
+        };
+        assert!(!stdev.resampled(), "a standard deviation is a spread, not a latency");
+        let p99 = match check_toml(&CHECK.replace("\"median\"", "\"p99\"")).kind {
+            super::super::Kind::Stat(s) => s,
+            other => panic!("{other:?}"),
+        };
+        assert!(p99.resampled());
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //!
 //! What is rechecked:
 //! - a **latency**: a `stat` check, or an `arith` check over `stat` variables, whose quoted
-//!   number is a time (ns, µs, ms, s);
+//!   number is a time (ns, µs, ms, s) and whose statistics locate the samples (a median, a
+//!   percentile, a slope), not their spread (a standard deviation is a time but no latency);
 //! - an **ordering**: a `compare` check (variant A faster than variant B, optionally by at least
 //!   a ratio).
 //!
@@ -423,8 +424,9 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 // A median's interval (`median-ci`, benchstat's `± 4%`) is passed over below: a
                 // percentage, not a latency, that already states the median's sampling
                 // uncertainty; resampling it would judge the uncertainty of an uncertainty
-                // against a latency's margin. JMH's error (`jmh-error`) and the range around a
-                // mean (`mean-range`) are passed over for the same reason, and a statistic of
+                // against a latency's margin. JMH's error (`jmh-error`), the range around a
+                // mean (`mean-range`) and a standard deviation (hyperfine's `± σ`) are passed
+                // over for the same reason, spreads that are times, and a statistic of
                 // the values inside Tukey's fences (`outliers`) because a resample moves them. A slope is judged, alone or in an expression: its
                 // records' (per, field) pairs are resampled whole ([`Round`]).
                 (Kind::Stat(s), Some(q)) if is_time(q) && s.resampled() => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
@@ -439,8 +441,8 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 }
                 (Kind::Compare(c), _) => out.push(target(Subject::Ordering(c.clone()))),
                 // A statistic or an expression whose quoted number is not a time, that reads
-                // `json` variables, which no run can reproduce, or that is or reads a median's
-                // interval or JMH's error; the other kinds (a `utest` p-value among them) were passed over
+                // `json` variables, which no run can reproduce, or that is or reads a spread (a
+                // standard deviation, a median's interval, JMH's error); the other kinds (a `utest` p-value among them) were passed over
                 // above.
                 (
                     Kind::Stat(_)
