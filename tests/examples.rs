@@ -78,6 +78,10 @@ fn anvil_benchmarks_audits_with_its_stated_exit_code_and_every_cell_holding() {
     let claims = review["registries"][0]["claims"].as_array().unwrap();
     let cells = claims.iter().filter(|c| c.get("cell").is_some_and(|c| !c.is_null())).count();
     assert_eq!(cells, 36);
+    // No check divides a statistic by itself: the baseline's `1.00x` is a label.
+    let arith: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).filter(|k| k["kind"] == "arith").collect();
+    assert_eq!(arith.len(), 25);
+    assert!(arith.iter().all(|k| k["number"] != "1.00x"), "{arith:?}");
 }
 
 /// hyperfine's own tables: every cell read in the unit its header states in brackets

@@ -127,6 +127,11 @@ pub(crate) enum Binding {
         rivals: Vec<StatRef>,
         rate: bool,
     },
+    /// A baseline's ratio to itself: the `1.00x` of criterion-table's baseline column (no other
+    /// rows of the table to hold it against), BenchmarkDotNet's baseline `Ratio` of 1.00 and
+    /// `RatioSD` of 0.00. It is 1 (or 0) whatever the evidence holds, so it is proposed as a
+    /// label of its claim, not as a check that could only fail by a typing error.
+    Itself(StatRef),
     /// BenchmarkDotNet's `Ratio`: the mean of the ratios of every pair of the row's and the
     /// baseline's per-operation times, which is the row's mean times the mean of the baseline's
     /// reciprocals. `reciprocal` is the baseline's query, its field derived as `1 / <field>`.
@@ -919,7 +924,8 @@ fn rows_beside(article: &Article, sentence: &Sentence) -> Vec<String> {
 
 /// Ratios of two statistics that reproduce a number quoted as a ratio (`1.20x`). A row's ratio
 /// to itself is proposed as its ratio to the best of the other rows of its table, where the file
-/// names them ([`Binding::ToBest`]), since a row over itself is 1 whatever the evidence holds.
+/// names them ([`Binding::ToBest`]), and otherwise as a label ([`Binding::Itself`]), since a row
+/// over itself is 1 whatever the evidence holds.
 fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
     if !quoted_as_ratio(sentence, number, &quoted) {
@@ -989,7 +995,9 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
                     if preferred == Some(statistic) {
                         score += 1.0;
                     }
-                    let binding = if rivals.is_empty() {
+                    let binding = if i == j && rivals.is_empty() {
+                        Binding::Itself(stat_ref(source, sel_a, a, statistic))
+                    } else if rivals.is_empty() {
                         Binding::Ratio(stat_ref(source, sel_a, a, statistic), stat_ref(source, sel_b, b, statistic))
                     } else {
                         let rivals = rivals.iter().map(|&k| stat_ref(source, timed[k].0, timed[k].1, statistic)).collect();
@@ -1000,6 +1008,11 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
             }
         }
     }
+    // Every statistic of every selection over itself is the same proposal, a label: only the
+    // best placed of them is kept.
+    let mut itself = false;
+    out.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+    out.retain(|(c, _)| !matches!(c.binding, Binding::Itself(_)) || !std::mem::replace(&mut itself, true));
     by_distance(out)
 }
 
@@ -1016,11 +1029,10 @@ const RECIPROCAL: &str = "reciprocal";
 /// and reproduces it: the mean of `time_ns`'s ratios over every pair of the row's and another
 /// case's records (`RatioStatistics` in BenchmarkDotNet's `Mathematics`), which is not the
 /// ratio of the two means, though it is seldom far from it. Each other case of the row's file
-/// is tried as the baseline, the table printing none. The baseline's own `1.00` is no mean of
-/// ratios of two cases (BenchmarkDotNet prints 1 for a case over itself, which the mean of the
-/// reciprocals would put a little above 1), so none is proposed for it here; the ratio of the
-/// case's mean to itself, which [`ratio_candidates`] proposes as it does for hyperfine's
-/// fastest command, states it.
+/// is tried as the baseline, the table printing none. The baseline's own `1.00` and `0.00` are
+/// no statistic of two cases: `RatioStatistics` sets a case over itself to a mean of 1 and a
+/// deviation of 0 without dividing. They are proposed as labels ([`Binding::Itself`]), ranked
+/// below a ratio to another case that reproduces the number, which a check can hold.
 fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &Number) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
     let Some(sd) = sentence.cell.as_ref().and_then(|c| match c.column_label.as_str() {
@@ -1043,6 +1055,11 @@ fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &N
         else {
             continue;
         };
+        let baseline = if sd { 0.0 } else { 1.0 };
+        if quoted.matches(baseline, None) {
+            let score = pair_score(&context, source, (sel_a, a), (sel_a, a)) + 4.0;
+            out.push((Candidate { binding: Binding::Itself(stat_ref(source, sel_a, a, Statistic::Mean)), value: baseline, score }, (baseline - quoted.value).abs()));
+        }
         for sel_b in source.selections.iter().filter(named).filter(|sel| sel.select != sel_a.select) {
             let Some(b) = time_ns(sel_b) else { continue };
             let reciprocals: Option<Vec<f64>> = b.samples.sorted().iter().map(|&v| (v > 0.0).then(|| 1.0 / v)).collect();
@@ -1150,6 +1167,11 @@ fn change_candidates(sources: &[Source], sentence: &Sentence, number: &Number, p
             }
         }
     }
+    // Every statistic of every selection over itself is the same proposal, a label: only the
+    // best placed of them is kept.
+    let mut itself = false;
+    out.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+    out.retain(|(c, _)| !matches!(c.binding, Binding::Itself(_)) || !std::mem::replace(&mut itself, true));
     by_distance(out)
 }
 

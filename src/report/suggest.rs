@@ -74,9 +74,18 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
         }
     }
     let _ = writeln!(out, "verdict = \"retain\"");
+    if let Binding::Itself(s) = &best.binding {
+        // No check: one that divides a statistic by itself could fail only by a typing error.
+        let finding = format!("{} marks the table's baseline: the {} compared with itself gives {} by construction, a label rather than a measurement.", n.number, records_words(s, &s.field), trim(best.value));
+        let _ = writeln!(out, "finding = {}", quoted(&finding));
+        let _ = writeln!(out, "labels = [{}]", quoted(&n.number));
+        return;
+    }
     let _ = writeln!(out, "finding = {}", quoted(&format!("{} reproduces {}.", describe(&best.binding), n.number)));
     let _ = writeln!(out, "\n  [[claim.check]]");
     match &best.binding {
+        // Written above, as a label without a check.
+        Binding::Itself(_) => {}
         Binding::Stat(s) => {
             let _ = writeln!(out, "  kind = \"stat\"");
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
@@ -255,6 +264,7 @@ fn describe(b: &Binding) -> String {
         Binding::Stat(s) => stat_words(s),
         Binding::Ratio(a, b) => format!("{} over {}", stat_words(a), stat_words(b)),
         Binding::ToBest { row, rivals, .. } => format!("{} against the best of it and {} other rows", stat_words(row), rivals.len()),
+        Binding::Itself(s) => format!("{} compared with itself, fixed by construction: a label", records_words(s, &s.field)),
         Binding::RatioSpread(a, b) => format!("hyperfine's spread of the ratio of {} over {}", stat_words(a), stat_words(b)),
         Binding::MeanOfRatios { row, reciprocal, sd: true } => {
             format!("BenchmarkDotNet's RatioSD, the standard deviation of every pair's ratio: {} against {}", stat_words(row), stat_words(reciprocal))
