@@ -760,6 +760,59 @@ fn a_benchmarkdotnet_ratio_is_proposed_as_the_mean_of_every_pair_s_ratio() {
     assert_eq!(code, 0, "{stdout}");
 }
 
+/// BenchmarkDotNet's two other ratio styles (`RatioStyle.Trend`, `RatioStyle.Percentage`), over
+/// the Chrysalis example's `AlonzoBenchmarks` run, `Old` the baseline. In the trend style the
+/// faster row prints the mean of the inverted ratios, `Old`'s times over `New`'s (3.668 →
+/// `3.67x faster`), and its `RatioSD` their deviation (0.0634 → `0.06x`); in the percentage
+/// style the mean of the ratios less one (0.27271 → `-73%`) and the deviation in percent of
+/// that mean (1.69 → `1.7%`). Each value was computed pair by pair in Python from the same file.
+/// Every cell is proposed BenchmarkDotNet's computation first and, pasted, holds; with half of
+/// `New`'s iterations 20 % longer in the evidence, the four ratio cells fail.
+#[test]
+fn benchmarkdotnet_s_trend_and_percentage_ratio_styles_are_proposed_as_it_computes_them() {
+    let file = "examples/chrysalis-benchmarkdotnet/evidence/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.AlonzoBenchmarks-measurements.csv";
+    let article = "# Trend\n\n| Method | Mean      | Ratio        | RatioSD |\n|------- |----------:|-------------:|--------:|\n| New    |  4.081 ms | 3.67x faster |   0.06x |\n| Old    | 14.965 ms |     baseline |         |\n\n# Percentage\n\n| Method | Mean      | Ratio    | RatioSD |\n|------- |----------:|---------:|--------:|\n| New    |  4.081 ms |     -73% |    1.7% |\n| Old    | 14.965 ms | baseline |         |\n";
+    let (dir, out) = suggested_over(article, |root| {
+        std::fs::copy(file, root.join("evidence/AlonzoBenchmarks-measurements.csv")).unwrap();
+    });
+    for (cell, first_words, value) in [
+        ("`3.67x` in cell New › Ratio (Trend)", "BenchmarkDotNet's Ratio, the mean of every pair's ratio: mean time_ns of 9 records of evidence/AlonzoBenchmarks-measurements.csv with name = \"Old\"", "value 3.668015"),
+        ("`0.06x` in cell New › RatioSD (Trend)", "BenchmarkDotNet's RatioSD, the standard deviation of every pair's ratio: mean time_ns of 9 records of evidence/AlonzoBenchmarks-measurements.csv with name = \"Old\"", "value 0.063391"),
+        ("`-73%` in cell New › Ratio (Percentage)", "BenchmarkDotNet's Ratio, the mean of every pair's ratio less one, in percent", "value -72.729428"),
+        ("`1.7%` in cell New › RatioSD (Percentage)", "BenchmarkDotNet's RatioSD, the standard deviation of every pair's ratio in percent of their mean", "value 1.691894"),
+    ] {
+        let at = out.find(cell).unwrap_or_else(|| panic!("{cell}:\n{out}"));
+        let first = out[at..].lines().nth(1).unwrap();
+        assert!(first.contains(first_words) && first.contains(value), "{cell}: {first}");
+    }
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert!(stdout.contains("8 checks: 8 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers"), "{stdout}");
+    assert_eq!(code, 0, "{stdout}");
+
+    // `New`'s odd iterations 20 % slower: 3.33x faster (0.29x), -70 % (8.6 %), as computed in
+    // Python from the changed file.
+    let path = dir.path().join("evidence/AlonzoBenchmarks-measurements.csv");
+    let mut reader = csv::Reader::from_path(&path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (method, nanoseconds, iteration) = (column("Target_Method"), column("Measurement_Nanoseconds"), column("Measurement_IterationIndex"));
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(&header).unwrap();
+    for record in reader.records() {
+        let mut cells: Vec<String> = record.unwrap().iter().map(str::to_string).collect();
+        if cells[method] == "New" && cells[iteration].parse::<u32>().unwrap() % 2 == 1 {
+            cells[nanoseconds] = format!("{:.2}", cells[nanoseconds].parse::<f64>().unwrap() * 1.2);
+        }
+        writer.write_record(&cells).unwrap();
+    }
+    std::fs::write(&path, writer.into_inner().unwrap()).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    for number in ["3.67x", "0.06x", "-73%", "1.7%"] {
+        assert!(stdout.lines().any(|l| l.contains(&format!("arith {number}:")) && l.contains("FAIL")), "{number} must fail:\n{stdout}");
+    }
+}
+
 /// An article's `Before` and `After` tables under one heading, with the same rows and columns
 /// (the Chrysalis example's `AlonzoBenchmarks` table as the repository's earlier run printed it,
 /// then as the later one did): no heading tells them apart, so `init` and `suggest` name each

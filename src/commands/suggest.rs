@@ -140,6 +140,7 @@ pub(crate) enum Binding {
         row: StatRef,
         reciprocal: StatRef,
         sd: bool,
+        style: RatioStyle,
     },
     /// The spread hyperfine writes after a ratio of two means (`1.33 ± 0.09` under
     /// `Relative`): the ratio times the two relative standard deviations combined as if
@@ -1033,6 +1034,14 @@ const RECIPROCAL: &str = "reciprocal";
 /// no statistic of two cases: `RatioStatistics` sets a case over itself to a mean of 1 and a
 /// deviation of 0 without dividing. They are proposed as labels ([`Binding::Itself`]), ranked
 /// below a ratio to another case that reproduces the number, which a check can hold.
+///
+/// BenchmarkDotNet prints the two columns in one of three styles (`RatioStyle`, in
+/// `Columns/BaselineRatioColumn.cs`), each read here from the cell: `Value` (`0.27`, the mean
+/// of the ratios), `Trend` (`1.23x slower` where that mean is at least 1; otherwise `3.67x
+/// faster`, the mean of the inverted ratios, the baseline's times over the row's; `RatioSD`
+/// then the deviation of whichever ratios the row's `Ratio` printed, `0.06x`) and `Percentage`
+/// (`+23%` or `-73%`, the mean less one in percent, signed; `RatioSD` the deviation in percent
+/// of that mean, `1.7%`). The baseline prints `baseline` in the last two, which holds no number.
 fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &Number) -> Vec<Candidate> {
     let Some(quoted) = quotable(number) else { return vec![] };
     let Some(sd) = sentence.cell.as_ref().and_then(|c| match c.column_label.as_str() {
@@ -1042,9 +1051,16 @@ fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &N
     }) else {
         return vec![];
     };
-    if quoted.unit.is_some() {
-        return vec![];
-    }
+    let after = sentence.text.get(number.span.end..).unwrap_or_default().trim_start().to_lowercase();
+    let (style, trend) = match (&quoted.unit, sd) {
+        (None, _) => (RatioStyle::Value, None),
+        (Some(Unit::Percent), _) => (RatioStyle::Percentage, None),
+        (Some(Unit::Times), true) => (RatioStyle::Value, None),
+        (Some(Unit::Times), false) if after.starts_with("slower") => (RatioStyle::Value, Some(Trend::Slower)),
+        (Some(Unit::Times), false) if after.starts_with("faster") => (RatioStyle::Value, Some(Trend::Faster)),
+        (Some(_), _) => return vec![],
+    };
+    let trend_sd = sd && quoted.unit == Some(Unit::Times);
     let Some(row) = row_selection(sources, sentence) else { return vec![] };
     let context = context_words(sentence, number);
     let mut out = Vec::new();
@@ -1056,29 +1072,67 @@ fn mean_of_ratios_candidates(sources: &[Source], sentence: &Sentence, number: &N
             continue;
         };
         let baseline = if sd { 0.0 } else { 1.0 };
-        if quoted.matches(baseline, None) {
+        if style == RatioStyle::Value && trend.is_none() && !trend_sd && quoted.matches(baseline, None) {
             let score = pair_score(&context, source, (sel_a, a), (sel_a, a)) + 4.0;
             out.push((Candidate { binding: Binding::Itself(stat_ref(source, sel_a, a, Statistic::Mean)), value: baseline, score }, (baseline - quoted.value).abs()));
         }
         for sel_b in source.selections.iter().filter(named).filter(|sel| sel.select != sel_a.select) {
             let Some(b) = time_ns(sel_b) else { continue };
-            let reciprocals: Option<Vec<f64>> = b.samples.sorted().iter().map(|&v| (v > 0.0).then(|| 1.0 / v)).collect();
-            let Some(reciprocals) = reciprocals.and_then(|r| crate::stats::Samples::new(r).ok()) else { continue };
-            let mean = a.samples.mean() * reciprocals.mean();
-            let value = if sd { ratio_sd(&a.samples, &reciprocals) } else { mean };
+            let Some((mean, _)) = mean_of_ratios(&a.samples, &b.samples) else { continue };
+            // In the trend style a row below its baseline is printed as the inverted ratio: the
+            // baseline's times over the row's, the same computation with the two cases traded.
+            let inverted = match (trend, trend_sd) {
+                (Some(Trend::Slower), _) if mean < 1.0 => continue,
+                (Some(Trend::Faster), _) if mean >= 1.0 => continue,
+                (Some(Trend::Faster), _) => true,
+                (_, true) => mean < 1.0,
+                _ => false,
+            };
+            let ((sel_n, n), (sel_d, d)) = if inverted { ((sel_b, b), (sel_a, a)) } else { ((sel_a, a), (sel_b, b)) };
+            let Some((mean, reciprocals)) = mean_of_ratios(&n.samples, &d.samples) else { continue };
+            let value = match (sd, style) {
+                (false, RatioStyle::Value) => mean,
+                (false, RatioStyle::Percentage) => (mean - 1.0) * 100.0,
+                (true, RatioStyle::Value) => ratio_sd(&n.samples, &reciprocals),
+                (true, RatioStyle::Percentage) => 100.0 * ratio_sd(&n.samples, &reciprocals) / mean,
+            };
             if !value.is_finite() || !quoted.matches(value, None) {
                 continue;
             }
             // The column names this computation as plainly as a header names a statistic, and
             // ranks it above the ratio of the two means that usually rounds alike.
             let score = pair_score(&context, source, (sel_a, a), (sel_b, b)) + 5.0;
-            let row_ref = stat_ref(source, sel_a, a, Statistic::Mean);
-            let derive = Some((RECIPROCAL.to_string(), format!("1 / {}", b.field)));
-            let reciprocal = StatRef { derive, field: RECIPROCAL.to_string(), ..stat_ref(source, sel_b, b, Statistic::Mean) };
-            out.push((Candidate { binding: Binding::MeanOfRatios { row: row_ref, reciprocal, sd }, value, score }, (value - quoted.value).abs()));
+            let row_ref = stat_ref(source, sel_n, n, Statistic::Mean);
+            let derive = Some((RECIPROCAL.to_string(), format!("1 / {}", d.field)));
+            let reciprocal = StatRef { derive, field: RECIPROCAL.to_string(), ..stat_ref(source, sel_d, d, Statistic::Mean) };
+            out.push((Candidate { binding: Binding::MeanOfRatios { row: row_ref, reciprocal, sd, style }, value, score }, (value - quoted.value).abs()));
         }
     }
     by_distance(out)
+}
+
+/// The mean of the ratios of every pair of `n`'s and `d`'s values, mean(n) · mean(1 / d), with
+/// the reciprocals of `d`; none where `d` holds a value that is not positive.
+fn mean_of_ratios(n: &crate::stats::Samples, d: &crate::stats::Samples) -> Option<(f64, crate::stats::Samples)> {
+    let reciprocals: Vec<f64> = d.sorted().iter().map(|&v| (v > 0.0).then(|| 1.0 / v)).collect::<Option<_>>()?;
+    let reciprocals = crate::stats::Samples::new(reciprocals).ok()?;
+    Some((n.mean() * reciprocals.mean(), reciprocals))
+}
+
+/// How BenchmarkDotNet prints its `Ratio` and `RatioSD` (its `RatioStyle`), as far as the
+/// check's expression differs: `Trend` computes as `Value` does, over the two cases in the
+/// order the cell's word says.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(crate) enum RatioStyle {
+    Value,
+    Percentage,
+}
+
+/// A trend-style `Ratio`'s word.
+#[derive(Clone, Copy, PartialEq)]
+enum Trend {
+    Slower,
+    Faster,
 }
 
 /// The standard deviation (over n − 1) of the ratios of every pair of `a`'s values and the

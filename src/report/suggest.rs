@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use crate::checks::stat::Measure;
-use crate::commands::suggest::{Binding, NumberSuggestions, StatRef, Suggestions, Target};
+use crate::commands::suggest::{Binding, NumberSuggestions, RatioStyle, StatRef, Suggestions, Target};
 
 /// How many unreadable files are named one by one.
 const SKIPPED_SHOWN: usize = 10;
@@ -113,14 +113,26 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
                 let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(rival).join(", "));
             }
         }
-        Binding::MeanOfRatios { row, reciprocal, sd: true } => {
+        Binding::MeanOfRatios { row, reciprocal, sd: true, style } => {
             let _ = writeln!(out, "  kind = \"arith\"");
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
-            let _ = writeln!(out, "  expr = {}", quoted(crate::commands::suggest::RATIO_SD));
-            let _ = writeln!(
-                out,
-                "  note = \"BenchmarkDotNet's RatioSD: the standard deviation of the ratios of every pair of the two cases' times, from their means, the means of their squares and their counts\""
-            );
+            match style {
+                RatioStyle::Value => {
+                    let _ = writeln!(out, "  expr = {}", quoted(crate::commands::suggest::RATIO_SD));
+                    let _ = writeln!(
+                        out,
+                        "  note = \"BenchmarkDotNet's RatioSD: the standard deviation of the ratios of every pair of the two cases' times, from their means, the means of their squares and their counts\""
+                    );
+                }
+                RatioStyle::Percentage => {
+                    let _ = writeln!(out, "  unit = \"%\"");
+                    let _ = writeln!(out, "  expr = {}", quoted(&format!("100 * {} / (a * b)", crate::commands::suggest::RATIO_SD)));
+                    let _ = writeln!(
+                        out,
+                        "  note = \"BenchmarkDotNet's RatioSD in its percentage style: the standard deviation of the ratios of every pair of the two cases' times in percent of their mean\""
+                    );
+                }
+            }
             // The baseline's field is the one its reciprocal is derived from.
             let field = reciprocal.derive.as_ref().map_or(reciprocal.field.as_str(), |(_, expr)| expr.trim_start_matches("1 / "));
             let derived = |s: &StatRef, name: &str, expr: String| StatRef {
@@ -142,14 +154,26 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
                 let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(&s).join(", "));
             }
         }
-        Binding::MeanOfRatios { row, reciprocal, sd: false } => {
+        Binding::MeanOfRatios { row, reciprocal, sd: false, style } => {
             let _ = writeln!(out, "  kind = \"arith\"");
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
-            let _ = writeln!(out, "  expr = \"a * b\"");
-            let _ = writeln!(
-                out,
-                "  note = \"BenchmarkDotNet's Ratio: the mean of the ratios of every pair of the two cases' times, the row's mean times the mean of the baseline's reciprocals\""
-            );
+            match style {
+                RatioStyle::Value => {
+                    let _ = writeln!(out, "  expr = \"a * b\"");
+                    let _ = writeln!(
+                        out,
+                        "  note = \"BenchmarkDotNet's Ratio: the mean of the ratios of every pair of the two cases' times, one case's mean times the mean of the other's reciprocals\""
+                    );
+                }
+                RatioStyle::Percentage => {
+                    let _ = writeln!(out, "  unit = \"%\"");
+                    let _ = writeln!(out, "  expr = \"(a * b - 1) * 100\"");
+                    let _ = writeln!(
+                        out,
+                        "  note = \"BenchmarkDotNet's Ratio in its percentage style: the mean of the ratios of every pair of the two cases' times, less one, in percent\""
+                    );
+                }
+            }
             let _ = writeln!(out, "  vars.a = {{ {} }}", stat_lines(row).join(", "));
             let _ = writeln!(out, "  vars.b = {{ {} }}", stat_lines(reciprocal).join(", "));
         }
@@ -266,11 +290,19 @@ fn describe(b: &Binding) -> String {
         Binding::ToBest { row, rivals, .. } => format!("{} against the best of it and {} other rows", stat_words(row), rivals.len()),
         Binding::Itself(s) => format!("{} compared with itself, fixed by construction: a label", records_words(s, &s.field)),
         Binding::RatioSpread(a, b) => format!("hyperfine's spread of the ratio of {} over {}", stat_words(a), stat_words(b)),
-        Binding::MeanOfRatios { row, reciprocal, sd: true } => {
-            format!("BenchmarkDotNet's RatioSD, the standard deviation of every pair's ratio: {} against {}", stat_words(row), stat_words(reciprocal))
+        Binding::MeanOfRatios { row, reciprocal, sd: true, style } => {
+            let what = match style {
+                RatioStyle::Value => "the standard deviation of every pair's ratio",
+                RatioStyle::Percentage => "the standard deviation of every pair's ratio in percent of their mean",
+            };
+            format!("BenchmarkDotNet's RatioSD, {what}: {} against {}", stat_words(row), stat_words(reciprocal))
         }
-        Binding::MeanOfRatios { row, reciprocal, sd: false } => {
-            format!("BenchmarkDotNet's Ratio, the mean of every pair's ratio: {} times {}", stat_words(row), stat_words(reciprocal))
+        Binding::MeanOfRatios { row, reciprocal, sd: false, style } => {
+            let what = match style {
+                RatioStyle::Value => "the mean of every pair's ratio",
+                RatioStyle::Percentage => "the mean of every pair's ratio less one, in percent",
+            };
+            format!("BenchmarkDotNet's Ratio, {what}: {} times {}", stat_words(row), stat_words(reciprocal))
         }
         Binding::UTest { base, new } => format!("benchstat's U test p-value of {} (base) against {}", records_words(base, &base.field), records_words(new, &new.field)),
         Binding::Change { new, base, less } => match (new.as_slice(), base.as_slice()) {
