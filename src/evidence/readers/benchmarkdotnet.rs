@@ -142,7 +142,8 @@ pub(super) struct Case<'a> {
     /// `Type.Method`: the measurements file's `Target`, the JSON export's `Type` and `MethodTitle`.
     pub(super) benchmark: &'a str,
     pub(super) type_name: &'a str,
-    pub(super) namespace: &'a str,
+    /// Absent from BenchmarkDotNet's log, whose header line names the type without it.
+    pub(super) namespace: Option<&'a str>,
     /// The method as BenchmarkDotNet's table titles it (`WorkloadMethodDisplayInfo`).
     pub(super) method: &'a str,
     /// The parameters as written (`N=10&Size=5`), and split into their pairs by [`params`].
@@ -191,10 +192,12 @@ pub(super) fn push_record(out: &mut JsonlBuilder, case: &Case<'_>, sample: &Samp
         ("benchmark", FieldValue::Str(case.benchmark)),
         ("name", FieldValue::Str(&name)),
         ("type", FieldValue::Str(case.type_name)),
-        ("namespace", FieldValue::Str(case.namespace)),
-        ("method", FieldValue::Str(case.method)),
-        ("params", FieldValue::Str(case.params_text)),
     ];
+    if let Some(namespace) = case.namespace {
+        fields.push(("namespace", FieldValue::Str(namespace)));
+    }
+    fields.push(("method", FieldValue::Str(case.method)));
+    fields.push(("params", FieldValue::Str(case.params_text)));
     fields.extend(param_fields.iter().map(|(k, v)| (k.as_str(), FieldValue::Str(v))));
     let case_field = case.job.map(|job| case_name(case.method, job, &params));
     if let (Some(job), Some(case_field)) = (case.job, &case_field) {
@@ -474,7 +477,7 @@ impl Measurement {
         let case = Case {
             benchmark: self.get(columns.target),
             type_name: self.get(columns.type_name),
-            namespace: self.get(columns.namespace),
+            namespace: Some(self.get(columns.namespace)),
             method: self.get(columns.method),
             params_text: self.get(columns.params),
             params: &self.params,

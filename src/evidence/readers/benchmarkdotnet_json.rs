@@ -225,7 +225,7 @@ impl<'n> Names<'n> {
         Case {
             benchmark: &self.benchmark,
             type_name: self.type_name,
-            namespace: self.namespace,
+            namespace: Some(self.namespace),
             method: self.method,
             params_text: self.params_text,
             params: &self.params,

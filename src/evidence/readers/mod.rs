@@ -19,7 +19,7 @@
 //! | `pytest-benchmark` | `--benchmark-json` | one per round: `name`, `fullname`, `group`, `param`, `param_<k>`, `round`, `iterations`, `time_s` |
 //! | `go-bench` | `go test -bench . -count N` output (text) | one per result line: `name`, `procs`, `iterations`, `sample`, `time_ns`, `bytes_per_op`, `allocs_per_op`, `mb_per_s`, other units, configuration (`goos`, `pkg`, `cpu`, …) |
 //! | `jmh` | JMH's `-rf json` result file | one per raw value (each iteration of each fork; each sample of a `sample`-mode histogram; each value of a secondary metric): `benchmark`, `name`, `metric`, `mode`, `param_<name>`, `fork`, `iteration`, `score`, `unit`, `time_ns`/`time_us`/`time_ms`/`time_s` or `ops_per_s` |
-//! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …); or its disassembly report `<Type>-asm.md` | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times): `benchmark`, `name`, `type`, `namespace`, `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes`; from `-asm.md`, one per benchmark case (`##` section): `benchmark`, `name`, `type`, `namespace`, `method`, `runtime`, `job`, `code_size_bytes` (its `Code Size`), `methods` |
+//! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …); or its log (`BenchmarkDotNet.Artifacts/<Title>.log`, the same text as its console output); or its disassembly report `<Type>-asm.md` | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times; in the log, each `WorkloadResult` line of the case's launches): `benchmark`, `name`, `type`, `namespace` (not from the log), `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes`; from `-asm.md`, one per benchmark case (`##` section): `benchmark`, `name`, `type`, `namespace`, `method`, `runtime`, `job`, `code_size_bytes` (its `Code Size`), `methods` |
 //! | `ncu` | Nsight Compute's CSV: `ncu --csv` (the details page) or `ncu --csv --page raw`, with ncu's `==PROF==` lines and the program's output around it | one per kernel launch: `id`, `kernel`, `function`, `process_id`, `process`, `host`, `context`, `stream`, `device`, `cc`, `block_size`, `grid_size`, each metric in its base unit (`duration_ns`, `dram_throughput_pct`, `memory_throughput_bytes_per_s`; raw page: `gpu__time_duration.sum_ns`) |
 //!
 //! `src/evidence/readers/README.md` lists every field of every harness format with its meaning.
@@ -39,6 +39,7 @@
 pub(crate) mod benchmarkdotnet;
 mod benchmarkdotnet_asm;
 mod benchmarkdotnet_json;
+mod benchmarkdotnet_log;
 mod cargo_criterion;
 mod criterion;
 pub(crate) mod delimited;
@@ -100,7 +101,7 @@ pub(crate) struct Table {
     /// parsed once for both.
     pub(crate) jsonl: Rc<Jsonl>,
     /// Which of a format's layouts was read, for the report, where a format has several
-    /// (BenchmarkDotNet's measurements CSV, its JSON exports and its disassembly report).
+    /// (BenchmarkDotNet's measurements CSV, its JSON exports, its log and its disassembly report).
     pub(crate) layout: Option<&'static str>,
 }
 
@@ -161,7 +162,9 @@ pub(crate) fn read_with(
         Format::Jmh => jmh::read(&src, &doc()?)?,
         // BenchmarkDotNet's measurements file and JSON export give the same records: its JSON
         // export is an object, its measurements file a table whose header begins `Target`. Its
-        // disassembly report, which begins with a `## ` section, gives one record per case.
+        // disassembly report, which begins with a `## ` section, gives one record per case. Its
+        // log, whose lines begin `// Benchmark: ` and `WorkloadResult`, gives the same records
+        // as the measurements file.
         Format::BenchmarkDotNet if benchmarkdotnet_json::is_json(text) => {
             let (records, read) = benchmarkdotnet_json::read(&src, &doc()?)?;
             layout = Some(read);
@@ -170,6 +173,10 @@ pub(crate) fn read_with(
         Format::BenchmarkDotNet if benchmarkdotnet_asm::is_asm_name(rel_path) || benchmarkdotnet_asm::begins_like(text) => {
             layout = Some(benchmarkdotnet_asm::LAYOUT);
             benchmarkdotnet_asm::read(&src)?
+        }
+        Format::BenchmarkDotNet if benchmarkdotnet_log::looks_like(text) => {
+            layout = Some(benchmarkdotnet_log::LAYOUT);
+            benchmarkdotnet_log::read(&src)?
         }
         Format::BenchmarkDotNet => {
             layout = Some("BenchmarkDotNet measurements CSV");
@@ -333,6 +340,11 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
             // BenchmarkDotNet's disassembly report under another name, by its `## ` section and
             // its ```assembly blocks, which no other text claimcheck reads begins with.
             if benchmarkdotnet_asm::looks_like(text) {
+                return Ok((Format::BenchmarkDotNet, Detected::ByContent, None));
+            }
+            // BenchmarkDotNet's log (its console output) by a case's `// Benchmark: ` line and a
+            // measurement line after it, before its lines with commas are taken for a table.
+            if benchmarkdotnet_log::looks_like(text) {
                 return Ok((Format::BenchmarkDotNet, Detected::ByContent, None));
             }
             // Go's output is text whose result lines hold tabs: it is told apart before a
@@ -720,6 +732,7 @@ mod tests {
             ("benchmarkdotnet/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.ConwayBenchmarks-measurements.csv", Format::BenchmarkDotNet),
             ("benchmarkdotnet/fantomas-0.12.1-report-full.json", Format::BenchmarkDotNet),
             ("benchmarkdotnet/Chrysalis.Cbor.Benchmark.Benchmarks.Deserializers.ConwayBenchmarks-asm.md", Format::BenchmarkDotNet),
+            ("benchmarkdotnet-log/net-mediate-0.15.8.log", Format::BenchmarkDotNet),
             ("ncu/torch-softmax-details.csv", Format::Ncu),
             ("ncu/torch-softmax-raw.csv", Format::Ncu),
         ];
