@@ -9,8 +9,8 @@
 //!
 //! - The document is a suite: `{"version": "1.0", "metadata": {…}, "benchmarks": [{"metadata":
 //!   {…}, "runs": [{"metadata": {…}, "warmups": [[loops, value], …], "values": [v, …]}]}]}`. A
-//!   file of one benchmark is a suite of one. pyperf writes it compact, on one line, unless
-//!   `--indent` is given.
+//!   file of one benchmark is a suite of one. pyperf writes it compact, on one line
+//!   (`BenchmarkSuite.dump`); only `pyperf convert --indent` writes it indented.
 //! - Metadata is inherited: what every benchmark shares is written once at the suite's level,
 //!   what every run of a benchmark shares at the benchmark's, and a run holds only its own; a
 //!   run's metadata is the three merged, the inner overriding the outer. A benchmark's `name`,
@@ -164,7 +164,7 @@ impl Version {
             "5" => Ok(Version::Five),
             other => Err(src
                 .error(node.span.clone(), format!("pyperf's file format version {other} is not one pyperf reads (\"1.0\", 6 or 5)"), "unsupported version")
-                .with_note("pyperf 2 reads the formats of perf 0.8.3 and later; convert an older file with that pyperf (`python -m pyperf convert OLD -o NEW`)")),
+                .with_note("pyperf refuses any other version too (`_JSON_MAP_VERSION` in pyperf/_bench.py): it reads the formats of perf 0.8.3 and later")),
         }
     }
 }
