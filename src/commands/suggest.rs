@@ -167,6 +167,12 @@ pub(crate) enum Binding {
     },
     /// One count that two files share (benchstat's `n=30`): a check of each.
     Counts(StatRef, StatRef),
+    /// The geometric mean of the ratios `new[k] / base[k]` (pyperf's `Geometric mean` of
+    /// `compare_to`, of each benchmark's mean in one file over its mean in the other).
+    GeomeanRatio {
+        new: Vec<StatRef>,
+        base: Vec<StatRef>,
+    },
 }
 
 /// A `stat` query: the keys a registry writes.
@@ -247,6 +253,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                     cands.extend(ratio_candidates(&sources, article, sentence, number, preferred));
                     cands.extend(mean_of_ratios_candidates(&sources, sentence, number));
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
+                    cands.extend(pyperf_compare_candidates(&sources, article, sentence, number));
                 }
             }
             rank(&mut cands);
@@ -485,7 +492,7 @@ fn name_field(format: Format) -> Option<&'static str> {
         Format::Ncu => Some("function"),
         Format::Hyperfine => Some("command"),
         Format::Criterion | Format::CargoCriterion => Some("id"),
-        Format::GoogleBenchmark | Format::PytestBenchmark | Format::GoBench => Some("name"),
+        Format::GoogleBenchmark | Format::PytestBenchmark | Format::Pyperf | Format::GoBench => Some("name"),
         Format::Nvbench => Some("benchmark"),
         Format::Jmh => Some("name"),
         Format::BenchmarkDotNet => Some("name"),
@@ -507,7 +514,7 @@ fn primary_field(format: Format) -> Option<&'static str> {
         Format::Criterion | Format::CargoCriterion | Format::GoBench => Some("time_ns"),
         Format::GoogleBenchmark => Some("real_time_ns"),
         Format::Nvbench => Some("gpu_time_s"),
-        Format::Hyperfine | Format::PytestBenchmark => Some("time_s"),
+        Format::Hyperfine | Format::PytestBenchmark | Format::Pyperf => Some("time_s"),
         Format::Jmh => Some("score"),
         Format::BenchmarkDotNet => Some("time_ns"),
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
@@ -747,6 +754,12 @@ fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentenc
                         score += 5.0;
                     }
                     if series.primary {
+                        score += 0.5;
+                    }
+                    // pyperf prints the mean wherever it prints one number of a benchmark
+                    // (`show`, `timeit`, `compare_to`'s cells): where the text names no
+                    // statistic, the mean is its reading, ahead of a median that rounds alike.
+                    if source.format == Format::Pyperf && statistic == Statistic::Mean && named.is_empty() {
                         score += 0.5;
                     }
                     if column_is_go_unit(source.format, sentence, series)
@@ -1226,6 +1239,109 @@ fn change_candidates(sources: &[Source], sentence: &Sentence, number: &Number, p
     let mut itself = false;
     out.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
     out.retain(|(c, _)| !matches!(c.binding, Binding::Itself(_)) || !std::mem::replace(&mut itself, true));
+    by_distance(out)
+}
+
+/// pyperf's `compare_to` ratio (`_compare.py`): the changed file's mean over the reference
+/// file's (`norm_mean`), printed `1.42x slower` where it is above 1 and inverted, `1.02x
+/// faster`, where it is below; so the number printed is always the larger mean over the
+/// smaller, and a pair of files whose ratio is at least 1 in that order is what a check reads.
+/// A row's benchmark (its table's row, or its line's `name:` prefix in the text) is the one
+/// compared; on a `Geometric mean` row or line, the geometric mean of the ratios of every
+/// benchmark the two files share (`format_geometric_mean`, over all of them, significant or
+/// not). Both are pyperf's own computations, named by the word after the number, and rank
+/// above a coincidence of statistics within one file. pyperf names each file by its name less
+/// `.json`: the reference is the table's first column of values (or the first `[name]` of a
+/// line), the changed file the cell's column (or the second `[name]`), and a pair of files so
+/// named, in the order the word after the number gives, ranks first where two pairs round
+/// alike.
+fn pyperf_compare_candidates(sources: &[Source], article: &Article, sentence: &Sentence, number: &Number) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number) else { return vec![] };
+    let after = sentence.text.get(number.span.end..).unwrap_or_default().trim_start().to_lowercase();
+    if quoted.unit != Some(Unit::Times) || !(after.starts_with("faster") || after.starts_with("slower")) {
+        return vec![];
+    }
+    let before = sentence.text.get(..number.span.start).unwrap_or_default();
+    let geomean = sentence.cell.as_ref().map_or(before.contains("Geometric mean"), |c| c.row_label == "Geometric mean");
+    let row = row_selection(sources, sentence).map(|r| r.label);
+    let context = context_words(sentence, number);
+    let (reference, changed) = match &sentence.cell {
+        Some(cell) => {
+            let first = article.sentences.iter().filter_map(|s| s.cell.as_ref()).find(|c| c.table == cell.table && c.column == 1).map(|c| c.column_label.clone());
+            (first, Some(cell.column_label.clone()))
+        }
+        None => {
+            let mut names = before.split('[').skip(1).filter_map(|part| part.split_once(']').map(|(name, _)| name.to_string()));
+            (names.next(), names.next())
+        }
+    };
+    // `slower` is the changed file's mean over the reference's, `faster` the inverse.
+    let (numerator, denominator) = if after.starts_with("faster") { (&reference, &changed) } else { (&changed, &reference) };
+    let stem = |source: &Source| source.path.rsplit('/').next().unwrap_or(&source.path).trim_end_matches(".json").to_string();
+    // Each pyperf file's benchmarks by name: the selection of its records and its value field.
+    let files: Vec<(&Source, BTreeMap<&str, (&Selection, &Series)>)> = sources
+        .iter()
+        .filter(|s| s.format == Format::Pyperf)
+        .map(|source| {
+            let mut by_name = BTreeMap::new();
+            for sel in source.selections.iter().filter(|sel| sel.filter.is_none()) {
+                let name = match &sel.select {
+                    Some((f, v)) if f == "name" => v.as_str(),
+                    Some(_) => continue,
+                    None => match source.only_name.as_deref() {
+                        Some(n) => n,
+                        None => continue,
+                    },
+                };
+                if let Some(series) = sel.series.iter().find(|s| s.derive.is_none() && ["time_s", "bytes", "value"].contains(&s.field.as_str())) {
+                    by_name.entry(name).or_insert((sel, series));
+                }
+            }
+            (source, by_name)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (sa, new) in &files {
+        for (sb, base) in &files {
+            if std::ptr::eq(*sa, *sb) {
+                continue;
+            }
+            let shared: Vec<(&str, (&Selection, &Series), (&Selection, &Series))> =
+                new.iter().filter_map(|(name, a)| base.get(name).filter(|b| b.1.field == a.1.field).map(|b| (*name, *a, *b))).collect();
+            let ratio = |(_, a): (&Selection, &Series), (_, b): (&Selection, &Series)| a.samples.mean() / b.samples.mean();
+            let score = |pairs: &[(&str, (&Selection, &Series), (&Selection, &Series))]| {
+                let (a, b) = (pairs[0].1, pairs[0].2);
+                let named = |name: &Option<String>, source: &Source| if name.as_deref() == Some(stem(source).as_str()) { 1.0 } else { 0.0 };
+                hints(&context, sa, a.0, a.1) + hints(&context, sb, b.0, b.1) + 5.0 + named(numerator, sa) + named(denominator, sb)
+            };
+            if geomean {
+                if shared.len() < 2 {
+                    continue;
+                }
+                let logs: f64 = shared.iter().map(|(_, a, b)| ratio(*a, *b).ln()).sum();
+                let value = (logs / shared.len() as f64).exp();
+                if value < 1.0 || !value.is_finite() || !quoted.matches(value, None) {
+                    continue;
+                }
+                let side = |source: &Source, (sel, s): (&Selection, &Series)| benchmark_ref(source, sel, s, Measure::Statistic(Statistic::Mean));
+                let binding = Binding::GeomeanRatio { new: shared.iter().map(|(_, a, _)| side(sa, *a)).collect(), base: shared.iter().map(|(_, _, b)| side(sb, *b)).collect() };
+                out.push((Candidate { binding, value, score: score(&shared) }, (value - quoted.value).abs()));
+                continue;
+            }
+            for pair in &shared {
+                if row.as_deref().is_some_and(|r| r != pair.0) {
+                    continue;
+                }
+                let value = ratio(pair.1, pair.2);
+                if value < 1.0 || !value.is_finite() || !quoted.matches(value, None) {
+                    continue;
+                }
+                let side = |source: &Source, (sel, s): (&Selection, &Series)| benchmark_ref(source, sel, s, Measure::Statistic(Statistic::Mean));
+                let binding = Binding::Ratio(side(sa, pair.1), side(sb, pair.2));
+                out.push((Candidate { binding, value, score: score(std::slice::from_ref(pair)) }, (value - quoted.value).abs()));
+            }
+        }
+    }
     by_distance(out)
 }
 

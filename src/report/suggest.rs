@@ -216,6 +216,18 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
                 let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(s).join(", "));
             }
         }
+        Binding::GeomeanRatio { new, base } => {
+            let _ = writeln!(out, "  kind = \"arith\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            let (expr, vars) = change_expr(new, base, false);
+            // The change's expression less its conversion to percent: the ratio itself.
+            let expr = expr.trim_end_matches(" * 100 - 100");
+            let _ = writeln!(out, "  expr = {}", quoted(expr));
+            let _ = writeln!(out, "  note = \"pyperf compare_to's geometric mean: of each benchmark's mean in one file over its mean in the other\"");
+            for (name, s) in vars {
+                let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(s).join(", "));
+            }
+        }
         Binding::Counts(a, b) => {
             for (k, s) in [a, b].into_iter().enumerate() {
                 if k > 0 {
@@ -312,6 +324,7 @@ fn describe(b: &Binding) -> String {
         },
         Binding::Geomean { of, .. } => format!("the geometric mean of {} {} of {}", of.len(), centers_words(of), files_words(of)),
         Binding::Counts(a, b) => format!("{} and {}", stat_words(a), stat_words(b)),
+        Binding::GeomeanRatio { new, base } => format!("the geometric mean of the ratios of {} {} of {} over {}", new.len(), centers_words(new), files_words(new), files_words(base)),
     }
 }
 

@@ -17,6 +17,7 @@
 //! | `nvbench` | `--jsonbin` JSON and its float32 sample files | one per sample: `benchmark`, `state`, `device`, axis values, `sample`, `gpu_time_s` |
 //! | `hyperfine` | `--export-json` | one per run: `command`, `parameter_<name>`, `run`, `time_s`, `exit_code` |
 //! | `pytest-benchmark` | `--benchmark-json` | one per round: `name`, `fullname`, `group`, `param`, `param_<k>`, `round`, `iterations`, `time_s` |
+//! | `pyperf` | pyperf's JSON (`-o FILE`, pyperformance's results once decompressed) | one per value of every run that has values (warmups and calibration runs left out, as pyperf's statistics leave them): `name`, `run`, `value_index`, `time_s` (unit `second`), `value` and `bytes` (unit `byte`) or `value` (unit `integer`), `unit`, `loops`, `inner_loops`, `date` |
 //! | `go-bench` | `go test -bench . -count N` output (text) | one per result line: `name`, `procs`, `iterations`, `sample`, `time_ns`, `bytes_per_op`, `allocs_per_op`, `mb_per_s`, other units, configuration (`goos`, `pkg`, `cpu`, …) |
 //! | `jmh` | JMH's `-rf json` result file | one per raw value (each iteration of each fork; each sample of a `sample`-mode histogram; each value of a secondary metric): `benchmark`, `name`, `metric`, `mode`, `param_<name>`, `fork`, `iteration`, `score`, `unit`, `time_ns`/`time_us`/`time_ms`/`time_s` or `ops_per_s` |
 //! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …); or its log (`BenchmarkDotNet.Artifacts/<Title>.log`, the same text as its console output); or its disassembly report `<Type>-asm.md` | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times; in the log, each `WorkloadResult` line of the case's launches): `benchmark`, `name`, `type`, `namespace` (not from the log), `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes`; from `-asm.md`, one per benchmark case (`##` section): `benchmark`, `name`, `type`, `namespace`, `method`, `runtime`, `job`, `code_size_bytes` (its `Code Size`), `methods` |
@@ -52,6 +53,7 @@ mod jsonl;
 pub(crate) mod ncu;
 mod nvbench;
 mod pytest_benchmark;
+mod pyperf;
 mod tree;
 
 use std::fmt;
@@ -75,6 +77,7 @@ pub(crate) enum Format {
     Nvbench,
     Hyperfine,
     PytestBenchmark,
+    Pyperf,
     GoBench,
     Jmh,
     BenchmarkDotNet,
@@ -131,6 +134,7 @@ pub(crate) fn read_with(
     {
         return Err(Diagnostic::plain(format!("{rel_path}: `records` applies to the json format only, not to {}", f.name())));
     }
+    refuse_gzip(rel_path, bytes)?;
     let text = utf8(rel_path, bytes)?;
     let (format, detected, doc) = match (format, records) {
         (Some(f), _) => (f, Detected::Given, None),
@@ -158,6 +162,7 @@ pub(crate) fn read_with(
         Format::Nvbench => nvbench::read(&src, &doc()?, sidecar)?,
         Format::Hyperfine => hyperfine::read(&src, &doc()?)?,
         Format::PytestBenchmark => pytest_benchmark::read(&src, &doc()?)?,
+        Format::Pyperf => pyperf::read(&src, &doc()?)?,
         Format::GoBench => go_bench::read(&src)?,
         Format::Jmh => jmh::read(&src, &doc()?)?,
         // BenchmarkDotNet's measurements file and JSON export give the same records: its JSON
@@ -192,7 +197,7 @@ pub(crate) fn read_with(
 }
 
 impl Format {
-    pub(crate) const ALL: [Format; 14] = [
+    pub(crate) const ALL: [Format; 15] = [
         Format::Jsonl,
         Format::Json,
         Format::Csv,
@@ -203,6 +208,7 @@ impl Format {
         Format::Nvbench,
         Format::Hyperfine,
         Format::PytestBenchmark,
+        Format::Pyperf,
         Format::GoBench,
         Format::Jmh,
         Format::BenchmarkDotNet,
@@ -227,6 +233,7 @@ impl Format {
             Format::Nvbench => "nvbench",
             Format::Hyperfine => "hyperfine",
             Format::PytestBenchmark => "pytest-benchmark",
+            Format::Pyperf => "pyperf",
             Format::GoBench => "go-bench",
             Format::Jmh => "jmh",
             Format::BenchmarkDotNet => "benchmarkdotnet",
@@ -247,6 +254,7 @@ impl Format {
             Format::Nvbench => "nvbench JSON with --jsonbin samples",
             Format::Hyperfine => "hyperfine JSON",
             Format::PytestBenchmark => "pytest-benchmark JSON",
+            Format::Pyperf => "pyperf JSON",
             Format::GoBench => "Go benchmark output",
             Format::Jmh => "JMH JSON results",
             Format::BenchmarkDotNet => "BenchmarkDotNet measurements",
@@ -319,7 +327,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                     "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
                     "this object",
                 )
-                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh, benchmarkdotnet, ncu")
+                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu")
             })?;
             Ok((format, Detected::ByContent, Some(doc)))
         }
@@ -367,7 +375,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                 Ok((Format::Csv, Detected::ByContent, None))
             } else {
                 Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON, nor a table with a header row, nor Go benchmark output", "first line").with_note(
-                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, go-bench, jmh, benchmarkdotnet, ncu",
+                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu",
                 ))
             }
         }
@@ -389,6 +397,11 @@ fn classify(doc: &Node, text: &str) -> Option<Format> {
     // file is taken for JSON Lines.
     if benchmarkdotnet_json::looks_like(doc) {
         return Some(Format::BenchmarkDotNet);
+    }
+    // pyperf writes its file compact, on one line: told apart before such a file is taken
+    // for JSON Lines.
+    if pyperf::looks_like(doc) {
+        return Some(Format::Pyperf);
     }
     let n_lines = text.trim().lines().count();
     if n_lines == 1 && cargo_criterion::first_line_is_a_message(text) {
@@ -414,6 +427,24 @@ fn classify(doc: &Node, text: &str) -> Option<Format> {
         return Some(Format::Jsonl);
     }
     None
+}
+
+/// A gzip-compressed file is refused by its magic number, with what to do: pyperformance writes
+/// its pyperf results as `.json.gz`, and claimcheck reads no compressed evidence (no dependency
+/// of claimcheck decompresses gzip), where the UTF-8 check would only say that the file is
+/// binary.
+fn refuse_gzip(path: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(());
+    }
+    Err(Diagnostic::at_line(
+        format!("{path}: line 1: this file is gzip-compressed (it begins with gzip's bytes 1f 8b), and claimcheck reads no compressed evidence"),
+        path,
+        1,
+        "1f 8b …",
+        "gzip data",
+    )
+    .with_note(format!("decompress it (`gunzip -k {path}`, which keeps the original) and point the check at the file without `.gz`; pyperformance writes its results so")))
 }
 
 /// `bytes` as text, or an error naming the line where it stops being UTF-8.
@@ -688,6 +719,18 @@ mod tests {
         assert!(err.message.contains("this file holds only white space"), "{}", err.message);
     }
 
+    /// pyperformance writes its pyperf results as `.json.gz`: refused at its first bytes with
+    /// what to do, not as a file that is not UTF-8, whatever format is named.
+    #[test]
+    fn a_gzip_file_is_refused_with_a_note_to_decompress_it() {
+        for format in [None, Some(Format::Pyperf)] {
+            let err = read("e/py38.json.gz", b"\x1f\x8b\x08\x00\x00\x00", format, None, &no_sidecar).unwrap_err();
+            assert_eq!(err.position().unwrap(), "e/py38.json.gz:1:1");
+            assert!(err.message.contains("gzip-compressed"), "{}", err.message);
+            assert!(err.notes.iter().any(|n| n.contains("gunzip -k e/py38.json.gz")), "{:?}", err.notes);
+        }
+    }
+
     #[test]
     fn records_take_the_json_format_only() {
         let err = read("a.csv", b"t\n1\n", Some(Format::Csv), Some("a"), &no_sidecar).unwrap_err();
@@ -726,6 +769,8 @@ mod tests {
             ("cargo-criterion/messages.jsonl", Format::CargoCriterion),
             ("google-benchmark/repetitions.json", Format::GoogleBenchmark),
             ("pytest-benchmark/benchmark.json", Format::PytestBenchmark),
+            ("pyperf/telco.json", Format::Pyperf),
+            ("pyperf/mult_list_py37.json", Format::Pyperf),
             ("nvbench/jsonbin/axes.json", Format::Nvbench),
             ("go-bench/suffixarray.bench", Format::GoBench),
             ("jmh/blacklite.json", Format::Jmh),

@@ -1,0 +1,172 @@
+//! pyperf's JSON as evidence, end to end: an article quoting what pyperf printed for its own
+//! test data (`pyperf stats` of `telco.json`, `pyperf compare_to` of the three `mult_list`
+//! files, tests/fixtures/harness/pyperf/, MIT) audited, proposed its checks by `suggest`, and
+//! a latency rechecked against a second pyperf run (pyperformance's `py36.json` and
+//! `py38.json`). Every quoted figure is pyperf's, as its tests pin it (SOURCE.md beside them).
+
+mod support;
+use std::path::Path;
+
+use support::claimcheck;
+
+const FIXTURES: &str = "tests/fixtures/harness/pyperf";
+
+/// The article: pyperf's `stats` line for telco and its `compare_to` of the three files, in its
+/// one-line form and as its Markdown table (`--table-format md`), names in backticks as
+/// Markdown writes code. Figures computed independently with Python's `statistics` over the
+/// values of every run (calibration runs hold none): telco mean 22.5307 ms, stdev 0.18656 ms,
+/// max 22.9207 ms; `[1,2]*1000` means 3.70437 us (py36) and 5.27711 us (py37), stdevs 0.0506
+/// and 0.0907 us, ratio 1.42456; `[1]*1000` 2.12700 / 2.08966 = 1.01787 (faster); geometric
+/// means of the ratios 1.22464 (py37 over py36) and 1/0.91959 = 1.08745 (py38 faster).
+const ARTICLE: &str = "# Multiplying lists
+
+`pyperf stats telco.json` reports Mean +- std dev: 22.5 ms +- 0.2 ms, with a maximum of 22.9 ms.
+
+The newer interpreter made one case slower: `[1,2]*1000`: Mean +- std dev: [mult_list_py36] 3.70 us +- 0.05 us -> [mult_list_py37] 5.28 us +- 0.09 us: 1.42x slower.
+
+| Benchmark      | mult_list_py36 | mult_list_py37        | mult_list_py38        |
+|----------------|:--------------:|:---------------------:|:---------------------:|
+| `[1]*1000`     | 2.13 us        | 2.09 us: 1.02x faster | not significant       |
+| `[1,2]*1000`   | 3.70 us        | 5.28 us: 1.42x slower | 3.18 us: 1.16x faster |
+| `[1,2,3]*1000` | 4.61 us        | 6.05 us: 1.31x slower | 4.17 us: 1.11x faster |
+| Geometric mean | (ref)          | 1.22x slower          | 1.09x faster          |
+";
+
+/// A root with the four pyperf files under `evidence/` and the article, after `init`.
+fn root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for d in ["article", "evidence"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    for f in ["telco.json", "mult_list_py36.json", "mult_list_py37.json", "mult_list_py38.json"] {
+        std::fs::copy(format!("{FIXTURES}/{f}"), root.join("evidence").join(f)).unwrap();
+    }
+    std::fs::write(root.join("article/a.md"), ARTICLE).unwrap();
+    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    dir
+}
+
+fn suggest(root: &Path) -> String {
+    let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+fn paste_and_audit(root: &Path, proposed: &str) -> (i32, String) {
+    let registry = root.join("claims/a.toml");
+    let mut text = std::fs::read_to_string(&registry).unwrap();
+    text.push('\n');
+    text.push_str(proposed);
+    std::fs::write(&registry, text).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
+    (code, format!("{stdout}{stderr}"))
+}
+
+/// Every number the article quotes is proposed a check over the pyperf files, the one pyperf
+/// computed: each time the mean (`pyperf` prints means) or the standard deviation of its
+/// benchmark in its file, each `x faster`/`x slower` the larger mean over the smaller of the
+/// one benchmark in the two files the table's columns name, and each `Geometric mean` the
+/// geometric mean of those ratios over the three benchmarks. Pasted, all 23 hold.
+#[test]
+fn suggest_proposes_pyperf_s_own_computations_and_they_hold() {
+    let dir = root();
+    let out = suggest(dir.path());
+    let proposed: toml::Table = toml::from_str(&out).unwrap();
+    let claims = proposed["claim"].as_array().unwrap();
+    assert_eq!(claims.len(), 23, "{out}");
+    let check = |row: &str, column: &str, number: &str| {
+        claims
+            .iter()
+            .filter(|c| c.get("cell").is_some_and(|cell| cell["row"].as_str() == Some(row) && cell["column"].as_str() == Some(column)))
+            .flat_map(|c| c["check"].as_array().unwrap().iter())
+            .find(|k| k["number"].as_str() == Some(number))
+            .cloned()
+            .unwrap_or_else(|| panic!("nothing proposed for {number} in {row} › {column}:\n{out}"))
+    };
+    let ref_mean = check("[1,2]*1000", "mult_list_py36", "3.70 us");
+    assert_eq!((ref_mean["statistic"].as_str(), ref_mean["samples"].as_str()), (Some("mean"), Some("evidence/mult_list_py36.json")), "{ref_mean:?}");
+    let file = |k: &toml::Value, side: &str| {
+        let expr = k["expr"].as_str().unwrap().to_string();
+        let (a, b) = expr.split_once('/').unwrap();
+        let var = if side == "top" { a.trim() } else { b.trim() };
+        k["vars"][var]["samples"].as_str().unwrap().to_string()
+    };
+    // `1.02x faster`: the reference's mean over the changed file's.
+    let faster = check("[1]*1000", "mult_list_py37", "1.02x");
+    assert_eq!((file(&faster, "top"), file(&faster, "bottom")), ("evidence/mult_list_py36.json".to_string(), "evidence/mult_list_py37.json".to_string()), "{faster:?}");
+    // `1.42x slower`: the changed file's mean over the reference's.
+    let slower = check("[1,2]*1000", "mult_list_py37", "1.42x");
+    assert_eq!((file(&slower, "top"), file(&slower, "bottom")), ("evidence/mult_list_py37.json".to_string(), "evidence/mult_list_py36.json".to_string()), "{slower:?}");
+    assert_eq!(slower["vars"]["a"]["statistic"].as_str(), Some("mean"));
+    let geomean = check("Geometric mean", "mult_list_py37", "1.22x");
+    assert_eq!(geomean["expr"].as_str(), Some("(n1 / o1 * n2 / o2 * n3 / o3) ^ (1 / 3)"), "{geomean:?}");
+
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("23 checks: 23 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+}
+
+/// The proposed registry holds; with a quoted number edited in the article's table and in its
+/// check (pyperf printed `1.42x slower`; the cell now says `1.52x`), the audit fails on it.
+#[test]
+fn an_edited_speed_up_fails_the_audit() {
+    let dir = root();
+    let out = suggest(dir.path());
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    let article = dir.path().join("article/a.md");
+    std::fs::write(&article, ARTICLE.replace("5.28 us: 1.42x slower", "5.28 us: 1.52x slower")).unwrap();
+    let registry = dir.path().join("claims/a.toml");
+    let text = std::fs::read_to_string(&registry).unwrap();
+    let sha = claimcheck::hash::sha256_hex(std::fs::read(&article).unwrap().as_slice());
+    let text: String = text.lines().map(|l| if l.starts_with("sha256 = ") { format!("sha256 = \"{sha}\"\n") } else { format!("{l}\n") }).collect();
+    // The cell's claim, the one proposed for `[1,2]*1000` under `mult_list_py37`.
+    let at = text.find("cell = { row = \"[1,2]*1000\", column = \"mult_list_py37\" }").unwrap();
+    let (head, tail) = text.split_at(at);
+    let tail = tail.replacen("\n  number = \"1.42x\"", "\n  number = \"1.52x\"", 1);
+    std::fs::write(&registry, format!("{head}{tail}")).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("arith 1.52x: FAIL: quoted 1.52×, evidence 1.42×"), "{stdout}{stderr}");
+    assert!(stdout.contains("23 checks: 22 passed, 1 failed, 0 skipped, 0 errors"), "{stdout}{stderr}");
+}
+
+/// A root quoting pyperformance's `telco` mean on CPython 3.6 (10.7 ms, as pyperformance
+/// printed it), its pyperf file accepted under `evidence/`.
+fn recheck_root(margin: f64) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for d in ["article", "claims", "evidence/pyperf", "rerun/pyperf"] {
+        std::fs::create_dir_all(dir.path().join(d)).unwrap();
+    }
+    let article = "# Telco\n\nThe telco benchmark took 10.7 ms on average.\n";
+    std::fs::write(dir.path().join("article/a.md"), article).unwrap();
+    let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+    std::fs::write(
+        dir.path().join("claims/a.toml"),
+        format!(
+            "[manuscript]\npath = \"article/a.md\"\nsha256 = \"{sha}\"\n\n[[claim]]\nid = \"T1\"\nquote = \"The telco benchmark took 10.7 ms on average.\"\nverdict = \"retain\"\nfinding = \"The mean of 60 values.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"10.7 ms\"\n  samples = \"evidence/pyperf/telco.json\"\n  format = \"pyperf\"\n  select = {{ name = \"telco\" }}\n  field = \"time_s\"\n  statistic = \"mean\"\n  margin = {margin}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::copy(format!("{FIXTURES}/pyperformance-py36.json"), dir.path().join("evidence/pyperf/telco.json")).unwrap();
+    dir
+}
+
+/// The same run again matches; CPython 3.8's run of the same benchmark (7.22 ms against
+/// 10.7 ms) is a mismatch: pyperf's records are judged as any harness's are.
+#[test]
+fn recheck_fresh_judges_a_pyperf_latency() {
+    let dir = recheck_root(0.1);
+    let (code, out, err) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    std::fs::copy(format!("{FIXTURES}/pyperformance-py36.json"), dir.path().join("rerun/pyperf/telco.json")).unwrap();
+    let (code, out, err) = claimcheck(["recheck", "--root", dir.path().to_str().unwrap(), "--fresh", "rerun"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 rows (1 MATCH, 0 MISMATCH"), "{out}");
+    std::fs::copy(format!("{FIXTURES}/pyperformance-py38.json"), dir.path().join("rerun/pyperf/telco.json")).unwrap();
+    let (code, out, err) = claimcheck(["recheck", "--root", dir.path().to_str().unwrap(), "--fresh", "rerun"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("7.22 ms") && out.contains("1 rows (0 MATCH, 1 MISMATCH"), "{out}");
+}
