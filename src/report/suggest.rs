@@ -219,10 +219,8 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
         Binding::GeomeanRatio { new, base } => {
             let _ = writeln!(out, "  kind = \"arith\"");
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
-            let (expr, vars) = change_expr(new, base, false);
-            // The change's expression less its conversion to percent: the ratio itself.
-            let expr = expr.trim_end_matches(" * 100 - 100");
-            let _ = writeln!(out, "  expr = {}", quoted(expr));
+            let (expr, vars) = geomean_of_ratios(new, base);
+            let _ = writeln!(out, "  expr = {}", quoted(&expr));
             let _ = writeln!(out, "  note = \"pyperf compare_to's geometric mean: of each benchmark's mean in one file over its mean in the other\"");
             for (name, s) in vars {
                 let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(s).join(", "));
@@ -252,8 +250,14 @@ fn change_expr<'a>(new: &'a [StatRef], base: &'a [StatRef], less: bool) -> (Stri
         let expr = if less { "(1 - new / old) * 100" } else { "(new / old - 1) * 100" };
         return (expr.into(), vec![("new".into(), n), ("old".into(), o)]);
     }
+    let (geomean, vars) = geomean_of_ratios(new, base);
+    (format!("{geomean} * 100 - 100"), vars)
+}
+
+/// The geometric mean of the ratios `new[k] / base[k]`, over the variables `n1`, `o1`, … .
+fn geomean_of_ratios<'a>(new: &'a [StatRef], base: &'a [StatRef]) -> (String, Vec<(String, &'a StatRef)>) {
     let ratios: Vec<String> = (1..=new.len()).map(|k| format!("n{k} / o{k}")).collect();
-    let expr = format!("({}) ^ (1 / {}) * 100 - 100", ratios.join(" * "), new.len());
+    let expr = format!("({}) ^ (1 / {})", ratios.join(" * "), new.len());
     let vars = new.iter().enumerate().flat_map(|(k, n)| [(format!("n{}", k + 1), n), (format!("o{}", k + 1), &base[k])]).collect();
     (expr, vars)
 }
