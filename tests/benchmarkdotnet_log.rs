@@ -7,7 +7,7 @@
 mod support;
 use std::path::Path;
 
-use support::claimcheck;
+use support::{claimcheck, paste_and_audit, suggested_over};
 
 const LOG: &str = "tests/fixtures/harness/benchmarkdotnet-log/net-mediate-0.15.8.log";
 
@@ -102,25 +102,7 @@ fn suggest_proposes_checks_over_the_log_that_hold() {
 
 /// `suggest` over a fresh root holding the log under `evidence/` and `article`.
 fn suggested(article: &str) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    std::fs::create_dir_all(root.join("article")).unwrap();
-    std::fs::create_dir_all(root.join("evidence")).unwrap();
-    std::fs::copy(LOG, root.join("evidence/CoreDispatchBenchmarks-20260505-121657.log")).unwrap();
-    std::fs::write(root.join("article/a.md"), article).unwrap();
-    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
-    (dir, out)
-}
-
-/// Pastes `proposed` into the registry `init` started and audits.
-fn paste_and_audit(root: &Path, proposed: &str) -> (i32, String) {
-    let registry = root.join("claims/a.toml");
-    let mut text = std::fs::read_to_string(&registry).unwrap();
-    text.push('\n');
-    text.push_str(proposed);
-    std::fs::write(&registry, text).unwrap();
-    audit(root)
+    suggested_over(article, |root| {
+        std::fs::copy(LOG, root.join("evidence/CoreDispatchBenchmarks-20260505-121657.log")).unwrap();
+    })
 }

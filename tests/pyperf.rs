@@ -7,7 +7,7 @@
 mod support;
 use std::path::Path;
 
-use support::claimcheck;
+use support::{claimcheck, paste_and_audit};
 
 const FIXTURES: &str = "tests/fixtures/harness/pyperf";
 
@@ -52,16 +52,6 @@ fn suggest(root: &Path) -> String {
     let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     out
-}
-
-fn paste_and_audit(root: &Path, proposed: &str) -> (i32, String) {
-    let registry = root.join("claims/a.toml");
-    let mut text = std::fs::read_to_string(&registry).unwrap();
-    text.push('\n');
-    text.push_str(proposed);
-    std::fs::write(&registry, text).unwrap();
-    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
-    (code, format!("{stdout}{stderr}"))
 }
 
 /// Every number the article quotes is proposed a check over the pyperf files, the one pyperf

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 mod support;
-use support::{claimcheck, copy_dir};
+use support::{claimcheck, copy_dir, paste_and_audit, suggested_over};
 
 /// What a claim binds to, comparable between the registry and `suggest`'s output.
 #[derive(Debug, Clone, PartialEq)]
@@ -352,32 +352,6 @@ fn suggested(evidence: &str, article: &str) -> (tempfile::TempDir, String) {
     suggested_over(article, |root| {
         std::fs::copy(evidence, root.join("evidence").join(Path::new(evidence).file_name().unwrap())).unwrap();
     })
-}
-
-/// `suggest` over a root whose `evidence/` folder `fill` puts in place, with `article`.
-fn suggested_over(article: &str, fill: impl FnOnce(&Path)) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
-    std::fs::create_dir_all(root.join("article")).unwrap();
-    std::fs::create_dir_all(root.join("evidence")).unwrap();
-    fill(root);
-    std::fs::write(root.join("article/a.md"), article).unwrap();
-    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
-    (dir, out)
-}
-
-/// Pastes `proposed` into the registry `init` started and audits: the exit code and the output.
-fn paste_and_audit(root: &Path, proposed: &str) -> (i32, String) {
-    let registry = root.join("claims/a.toml");
-    let mut text = std::fs::read_to_string(&registry).unwrap();
-    text.push('\n');
-    text.push_str(proposed);
-    std::fs::write(&registry, text).unwrap();
-    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
-    (code, format!("{stdout}{stderr}"))
 }
 
 /// READMEs paste pytest-benchmark's table as a Markdown pipe table. Over great_expectations'

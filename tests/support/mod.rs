@@ -36,3 +36,34 @@ pub fn repository_copy() -> tempfile::TempDir {
     }
     dir
 }
+
+/// `suggest` over a fresh root whose `evidence/` folder `fill` puts in place, with `article` as
+/// `article/a.md` and the registry `init` starts for it (`claims/a.toml`): the root and the
+/// proposals.
+#[allow(dead_code)]
+pub fn suggested_over(article: &str, fill: impl FnOnce(&Path)) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("article")).unwrap();
+    std::fs::create_dir_all(root.join("evidence")).unwrap();
+    fill(root);
+    std::fs::write(root.join("article/a.md"), article).unwrap();
+    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    (dir, out)
+}
+
+/// Pastes `proposed` into the registry `init` started (`claims/a.toml`) and audits: the exit
+/// code, and stdout and stderr together.
+#[allow(dead_code)]
+pub fn paste_and_audit(root: &Path, proposed: &str) -> (i32, String) {
+    let registry = root.join("claims/a.toml");
+    let mut text = std::fs::read_to_string(&registry).unwrap();
+    text.push('\n');
+    text.push_str(proposed);
+    std::fs::write(&registry, text).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
+    (code, format!("{stdout}{stderr}"))
+}
