@@ -91,11 +91,14 @@
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound
 //!   number: selections, filters, derived rates, ratios of two statistics, criterion's slope
 //!   and JMH's and BenchmarkDotNet's error; a best row's `1.00` against the rest of its
-//!   table; an Nsight Compute launch as a selection of its own, one per table; every cell of
+//!   table, a baseline's ratio to itself as a label rather than a check; BenchmarkDotNet's
+//!   `Ratio` in each of its three styles; pyperf's `compare_to` ratios and geometric mean; an
+//!   Nsight Compute launch as a selection of its own, one per table; every cell of
 //!   benchstat's table read by its place, as that benchstat
 //!   computed it, medians since 2023 and means inside Tukey's fences before,
 //!   `commands::suggest::benchstat`).
-//! - [`recheck`]: which checks are latencies and orderings, the equivalence rule, offline and
+//! - [`recheck`]: which checks are latencies (times that locate samples, not spreads) and
+//!   orderings, the equivalence rule, offline and
 //!   against a stored run (a latency or an ordering whose check pools runs judged across them); `recheck::hierarchical` the bootstrap of runs, then rounds (a slope's
 //!   records drawn as whole (`per`, field) pairs, as criterion draws them), and the widening of
 //!   a one-run side, and the six samples a side below which no interval is given;
