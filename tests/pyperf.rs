@@ -160,3 +160,72 @@ fn recheck_fresh_judges_a_pyperf_latency() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("7.22 ms") && out.contains("1 rows (0 MATCH, 1 MISMATCH"), "{out}");
 }
+
+/// pyperf's console pasted as code, as its users quote it: `compare_to --table`'s grid table
+/// (pyperf's own documentation, `doc/cli.rst`, prints this table for the three `mult_list`
+/// files) and its one-line comparison and `stats` result. Code is not prose, but these are read
+/// as the harness's tables: every number of them is proposed pyperf's computation (the same
+/// figures as [`ARTICLE`]'s, and `Median +- MAD` left to the text), and pasted, all hold. With
+/// `[1,2]*1000`'s ratio edited in the grid, that cell fails.
+#[test]
+fn pyperf_s_console_in_code_blocks_is_read_as_its_tables() {
+    let article = "# Lists
+
+```
+$ python3 -m pyperf compare_to --table mult_list_py36.json mult_list_py37.json mult_list_py38.json
++----------------+----------------+-----------------------+-----------------------+
+| Benchmark      | mult_list_py36 | mult_list_py37        | mult_list_py38        |
++================+================+=======================+=======================+
+| [1]*1000       | 2.13 us        | 2.09 us: 1.02x faster | not significant       |
++----------------+----------------+-----------------------+-----------------------+
+| [1,2]*1000     | 3.70 us        | 5.28 us: 1.42x slower | 3.18 us: 1.16x faster |
++----------------+----------------+-----------------------+-----------------------+
+| [1,2,3]*1000   | 4.61 us        | 6.05 us: 1.31x slower | 4.17 us: 1.11x faster |
++----------------+----------------+-----------------------+-----------------------+
+| Geometric mean | (ref)          | 1.22x slower          | 1.09x faster          |
++----------------+----------------+-----------------------+-----------------------+
+```
+
+```
+$ python3 -m pyperf compare_to mult_list_py36.json mult_list_py37.json -b '[1,2]*1000'
+Mean +- std dev: [mult_list_py36] 3.70 us +- 0.05 us -> [mult_list_py37] 5.28 us +- 0.09 us: 1.42x slower
+$ python3 -m pyperf show telco.json
+Mean +- std dev: 22.5 ms +- 0.2 ms
+```
+";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for d in ["article", "evidence"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    for f in ["telco.json", "mult_list_py36.json", "mult_list_py37.json", "mult_list_py38.json"] {
+        std::fs::copy(format!("{FIXTURES}/{f}"), root.join("evidence").join(f)).unwrap();
+    }
+    std::fs::write(root.join("article/a.md"), article).unwrap();
+    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let out = suggest(root);
+    // Every number of the two blocks: 15 in the grid, 5 in the one-line comparison, 2 in the
+    // result; none without a proposal. The last two lines name no benchmark, as pyperf prints
+    // them for a single one.
+    assert!(out.contains("22 unbound numbers, 22 with a candidate"), "{out}");
+    for (cell, first) in [
+        ("`1.42x` in cell [1,2]*1000 › mult_list_py37", "mean time_s of 60 records of evidence/mult_list_py37.json with name = \"[1,2]*1000\" over mean time_s of 60 records of evidence/mult_list_py36.json"),
+        ("`1.09x` in cell Geometric mean › mult_list_py38", "the geometric mean of the ratios of 3 means of time_s in evidence/mult_list_py36.json over time_s in evidence/mult_list_py38.json"),
+        ("`0.09 us` in cell Mean +- std dev › mult_list_py37", "stdev time_s of 60 records of evidence/mult_list_py37.json"),
+        ("`22.5 ms` in cell Mean +- std dev › Mean +- std dev", "mean time_s of"),
+    ] {
+        let at = out.find(cell).unwrap_or_else(|| panic!("{cell}:\n{out}"));
+        assert!(out[at..].lines().nth(1).unwrap().contains(first), "{cell}: {}", out[at..].lines().nth(1).unwrap());
+    }
+    let (code, stdout) = paste_and_audit(root, &out);
+    assert!(stdout.contains("22 checks: 22 passed") && stdout.contains("0 unbound numbers"), "{stdout}");
+    assert_eq!(code, 0, "{stdout}");
+
+    // The grid's 1.42x made 1.52x: the cell's check fails against the same files.
+    let path = root.join("article/a.md");
+    std::fs::write(&path, article.replacen("5.28 us: 1.42x slower |", "5.28 us: 1.52x slower |", 1)).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("1.52×, evidence 1.42×") && stdout.contains(": FAIL"), "{stdout}{stderr}");
+}

@@ -26,11 +26,13 @@
 //! [`JmhPipe`] for the same table pasted as pipes), and BenchmarkDotNet's summary table (each
 //! row a case, its sizes binary; `super::benchmarkdotnet`, which reads its Markdown form too),
 //! and the profilers' tables GPU articles quote: Nsight Compute's sections and Nsight Systems'
-//! `nsys stats` reports (each value in its row's or its header's unit; `super::nsight`).
+//! `nsys stats` reports (each value in its row's or its header's unit; `super::nsight`); and
+//! pyperf's result and comparison lines (see [`pyperf_cells`]), and grid tables, which `pyperf
+//! compare_to --table` and Python's `tabulate` print (see [`grid_cells`]).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
-//! article whose results were all in code audited as holding none. This module finds those ten
-//! layouts and gives each row's cells as a Markdown table's would be: the row named by the
+//! article whose results were all in code audited as holding none. This module finds those
+//! twelve layouts and gives each row's cells as a Markdown table's would be: the row named by the
 //! benchmark's name, each value under its column's header, with the unit the header states
 //! where the value does not state its own. Any other code block stays code.
 
@@ -69,8 +71,9 @@ pub(crate) struct ConsoleCell {
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
 /// pytest-benchmark's, hyperfine's, criterion's, Go's, benchstat's, BenchmarkDotNet's, or
-/// Nsight Compute's and Nsight Systems'), or `None` when it holds none. The profilers' come
-/// last, so that a block any earlier layout reads is read as it was before they were known.
+/// Nsight Compute's and Nsight Systems', pyperf's lines, or a grid table), or `None` when it
+/// holds none. The layouts added last come last, so that a block any earlier layout reads is
+/// read as it was before they were known.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
     google_benchmark_cells(code)
         .or_else(|| jmh_cells(code))
@@ -81,6 +84,8 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         .or_else(|| benchstat_cells(code))
         .or_else(|| super::benchmarkdotnet::cells(code))
         .or_else(|| super::nsight::cells(code))
+        .or_else(|| pyperf_cells(code))
+        .or_else(|| grid_cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.
@@ -125,6 +130,227 @@ pub(crate) fn lines(code: &str) -> impl Iterator<Item = (usize, &str)> {
         at += line.len();
         (start, line.trim_end_matches(['\n', '\r']))
     })
+}
+
+/// The cells of the grid tables in `code` (reStructuredText's, which `pyperf compare_to
+/// --table` prints, and the Python `tabulate` package's `grid` format), or `None` when it holds
+/// none:
+///
+/// ```text
+/// +----------------+----------------+-----------------------+
+/// | Benchmark      | mult_list_py36 | mult_list_py37        |
+/// +================+================+=======================+
+/// | [1,2]*1000     | 3.70 us        | 5.28 us: 1.42x slower |
+/// +----------------+----------------+-----------------------+
+/// ```
+///
+/// A table is a run of lines that each begin with `+` (a rule of `-` or `=` between `+`) or `|`
+/// (a row, its cells between `|`). The rows above the `=` rule are the header, their cells
+/// joined top down into each column's label; each row below is one line between two rules,
+/// named by its first cell (a name, whose digits are no measurement), each other cell under its
+/// column's label. A table without a `=` rule has no header to name its columns, and one whose
+/// row runs over several lines, or whose rows have another number of cells than its header,
+/// could be misread: both stay code.
+pub(crate) fn grid_cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    let all: Vec<(usize, &str)> = lines(code).collect();
+    let mut cells = Vec::new();
+    let mut table = 0;
+    let mut k = 0;
+    while k < all.len() {
+        let is_grid = |line: &str| {
+            let line = line.trim();
+            (line.starts_with('+') && line.len() > 1 && line.chars().all(|c| matches!(c, '+' | '-' | '='))) || (line.starts_with('|') && line.ends_with('|') && line.len() > 1)
+        };
+        if !all[k].1.trim().starts_with('+') || !is_grid(all[k].1) {
+            k += 1;
+            continue;
+        }
+        let mut end = k;
+        while end < all.len() && is_grid(all[end].1) {
+            end += 1;
+        }
+        if let Some(found) = grid_table(&all[k..end], table) {
+            cells.extend(found);
+            table += 1;
+        }
+        k = end;
+    }
+    (!cells.is_empty()).then_some(cells)
+}
+
+/// One grid table's cells, its lines from its first rule to its last line, as table `table`.
+fn grid_table(table_lines: &[(usize, &str)], table: usize) -> Option<Vec<ConsoleCell>> {
+    // Each row's cells, as ranges of the code, and whether a `=` rule or a `-` rule follows it.
+    let mut rows: Vec<(Vec<Range<usize>>, bool)> = Vec::new();
+    let mut open: Option<Vec<Range<usize>>> = None;
+    for &(start, text) in table_lines {
+        let line = text.trim();
+        if line.starts_with('+') {
+            // The rule above the first row closes none.
+            if let Some(row) = open.take() {
+                rows.push((row, line.contains('=')));
+            }
+            continue;
+        }
+        // A row over two lines: its cells' parts cannot be told apart from two rows'.
+        if open.is_some() {
+            return None;
+        }
+        // Each cell's range in `inner` (the line inside its outer bars), shifted to the code.
+        let lead = text.len() - text.trim_start().len();
+        let inner = &line[1..line.len() - 1];
+        let base = start + lead + 1;
+        open = Some(inner.split('|').map(|part| trimmed_range(inner, part)).map(|r| base + r.start..base + r.end).collect());
+    }
+    if open.is_some() {
+        return None;
+    }
+    let header_end = rows.iter().position(|(_, double)| *double)?;
+    let columns = rows[0].0.len();
+    if columns < 2 || rows.iter().any(|(r, _)| r.len() != columns) {
+        return None;
+    }
+    let code_of = |r: &Range<usize>| -> String { table_lines.iter().find(|(s, t)| *s <= r.start && r.end <= s + t.len()).map(|(s, t)| t[r.start - s..r.end - s].to_string()).unwrap_or_default() };
+    let labels: Vec<String> = (0..columns)
+        .map(|c| rows[..=header_end].iter().map(|(r, _)| code_of(&r[c])).filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" "))
+        .collect();
+    let mut cells = Vec::new();
+    for (n, (row, _)) in rows[header_end + 1..].iter().enumerate() {
+        let row_label = code_of(&row[0]);
+        for (column, range) in row.iter().enumerate() {
+            cells.push(ConsoleCell {
+                table,
+                row: n + 1,
+                column,
+                row_label: row_label.clone(),
+                column_label: labels[column].clone(),
+                range: range.clone(),
+                is_name: column == 0,
+                unit: None,
+                ratio: None,
+                binary_sizes: false,
+            });
+        }
+    }
+    Some(cells)
+}
+
+/// The cells of pyperf's result lines in `code`, or `None` when it holds none. pyperf prints a
+/// benchmark's result (`pyperf show`, `timeit`, a script's `Runner`; `_cli.format_result`) and
+/// `compare_to`'s comparison of two files (`_compare.py`, `oneliner`) on one line each:
+///
+/// ```text
+/// telco: Mean +- std dev: 22.5 ms +- 0.2 ms
+/// Mean +- std dev: [py36] 4.70 us +- 0.18 us -> [py38] 4.22 us +- 0.08 us: 1.11x faster
+/// - [1,2]*1000: 3.70 us +- 0.05 us -> 5.28 us +- 0.09 us: 1.42x slower
+/// Geometric mean: 1.22x slower
+/// ```
+///
+/// Each line is a row named by its benchmark (the name before the first `: `). pyperf names
+/// none where it shows a single benchmark: such a line is a table of its own, its row named
+/// `Mean +- std dev`, so that a registry tells two of them apart by `table`. A result's row
+/// has the cell `Mean +- std dev`; a
+/// comparison's has a cell for each file, under the name pyperf gives it in brackets (`py36`;
+/// `reference` and `changed` where the line gives none), the changed file's holding the ratio
+/// and its word. A `Geometric mean` line is a row of that name whose one cell stands under the
+/// changed file of the comparisons above it.
+pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    const MEAN: &str = "Mean +- std dev: ";
+    let mut cells: Vec<ConsoleCell> = Vec::new();
+    let mut row = 0;
+    let mut files: Option<(String, String)> = None;
+    // A line that names no benchmark is a table of its own, its row named `Mean +- std dev`, so
+    // that two such lines in one block are told apart by their tables.
+    let mut table = 0;
+    let mut alone = |named: bool, row: &mut usize, cells: &[ConsoleCell]| -> usize {
+        let used = cells.last().map(|c| c.table);
+        if !named || used.is_some_and(|t| t == table && cells.last().is_some_and(|c| c.row_label == "Mean +- std dev")) {
+            table = used.map_or(0, |t| t + 1);
+            *row = 0;
+        }
+        table
+    };
+    let cell = |table: usize, row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>| ConsoleCell {
+        table,
+        row,
+        column,
+        row_label: row_label.to_string(),
+        column_label: column_label.to_string(),
+        range,
+        is_name: column == 0,
+        unit: None,
+        ratio: None,
+        binary_sizes: false,
+    };
+    for (start, text) in lines(code) {
+        let line = text.trim();
+        let at = |part: &str| start + (part.as_ptr() as usize - text.as_ptr() as usize);
+        let body = line.strip_prefix("- ").unwrap_or(line);
+        if let Some(ratio) = body.strip_prefix("Geometric mean: ") {
+            let Some((_, changed)) = &files else { continue };
+            if !is_speed(ratio) {
+                continue;
+            }
+            let t = alone(true, &mut row, &cells);
+            row += 1;
+            let name = &body[.."Geometric mean".len()];
+            cells.push(cell(t, row, 0, "Geometric mean", "Benchmark", at(name)..at(name) + name.len()));
+            cells.push(cell(t, row, 2, "Geometric mean", changed, at(ratio)..at(ratio) + ratio.len()));
+            continue;
+        }
+        // The benchmark's name, where the line begins with one: everything before the first
+        // `: ` that is not the result itself.
+        let (name, rest) = match body.find(": ") {
+            Some(i) if !body.starts_with(MEAN) && !body[..i].contains(" -> ") => (Some(&body[..i]), &body[i + 2..]),
+            _ => (None, body),
+        };
+        let label = name.unwrap_or("Mean +- std dev").to_string();
+        let rest_mean = rest.strip_prefix(MEAN).unwrap_or(rest);
+        if let Some((reference, changed)) = rest_mean.split_once(" -> ") {
+            let Some((changed, ratio)) = changed.rsplit_once(": ") else { continue };
+            if !is_speed(ratio) {
+                continue;
+            }
+            let bracketed = |part: &str| -> Option<(String, usize)> {
+                let inner = part.strip_prefix('[')?;
+                let close = inner.find("] ")?;
+                Some((inner[..close].to_string(), close + 3))
+            };
+            let (ref_name, ref_skip) = bracketed(reference).unwrap_or(("reference".into(), 0));
+            let (chg_name, chg_skip) = bracketed(changed).unwrap_or(("changed".into(), 0));
+            let reference = &reference[ref_skip..];
+            // The changed file's cell runs from its value to the end of the line, its ratio and
+            // the ratio's word with it.
+            let changed = at(&changed[chg_skip..])..at(rest_mean) + rest_mean.len();
+            let t = alone(name.is_some(), &mut row, &cells);
+            row += 1;
+            if let Some(n) = name {
+                cells.push(cell(t, row, 0, &label, "Benchmark", at(n)..at(n) + n.len()));
+            }
+            cells.push(cell(t, row, 1, &label, &ref_name, at(reference)..at(reference) + reference.len()));
+            cells.push(cell(t, row, 2, &label, &chg_name, changed));
+            files = Some((ref_name, chg_name));
+            continue;
+        }
+        if let Some(value) = rest.strip_prefix(MEAN) {
+            if !value.contains(" +- ") {
+                continue;
+            }
+            let t = alone(name.is_some(), &mut row, &cells);
+            row += 1;
+            if let Some(n) = name {
+                cells.push(cell(t, row, 0, &label, "Benchmark", at(n)..at(n) + n.len()));
+            }
+            cells.push(cell(t, row, 1, &label, "Mean +- std dev", at(value)..at(value) + value.len()));
+        }
+    }
+    (!cells.is_empty()).then_some(cells)
+}
+
+/// Whether `text` is pyperf's speed of one file against another: `1.42x slower`, `1.02x faster`.
+fn is_speed(text: &str) -> bool {
+    let Some((number, word)) = text.trim().split_once("x ") else { return false };
+    is_value(number) && matches!(word, "faster" | "slower")
 }
 
 /// The cells of the Google Benchmark console tables in `code`, or `None` when it holds none.
@@ -1943,5 +2169,41 @@ CRC32/poly=Koopman/size=15/align=0-8        412MB/s ±10%    421MB/s ± 3%      
                 (1, "speed delta", "~     (p=0.218 n=10+10)"),
             ]
         );
+    }
+
+    /// A grid table's rows under its header, each cell's text as printed; a row over two lines,
+    /// a table without a header rule, and rows of another width than the header stay code.
+    #[test]
+    fn grid_tables_are_read_only_where_each_row_is_one_line_under_a_header() {
+        let code = "+------+---------+\n| Name | Time    |\n+======+=========+\n| a    | 2.13 us |\n+------+---------+\n| b    | 4.61 us |\n+------+---------+\n";
+        let cells = grid_cells(code).unwrap();
+        let got: Vec<(usize, &str, &str, &str)> = cells.iter().map(|c| (c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(got, [(1, "a", "Name", "a"), (1, "a", "Time", "2.13 us"), (2, "b", "Name", "b"), (2, "b", "Time", "4.61 us")]);
+        assert!(cells[0].is_name && !cells[1].is_name);
+        let two_lines = code.replace("| b    | 4.61 us |\n", "| b    | 4.61 us |\n|      | 0.10 us |\n");
+        assert_eq!(grid_cells(&two_lines), None);
+        assert_eq!(grid_cells(&code.replace('=', "-")), None);
+        assert_eq!(grid_cells(&code.replace("| b    | 4.61 us |", "| b    | 4.61 us | 9 |")), None);
+    }
+
+    /// pyperf's lines: a named comparison and the geometric mean under its changed file, then a
+    /// single benchmark's result, which names none and is a table of its own.
+    #[test]
+    fn pyperf_lines_are_rows_named_by_their_benchmarks() {
+        let code = "[1,2]*1000: Mean +- std dev: [py36] 3.70 us +- 0.05 us -> [py37] 5.28 us +- 0.09 us: 1.42x slower\nGeometric mean: 1.22x slower\nMean +- std dev: 22.5 ms +- 0.2 ms\n";
+        let cells = pyperf_cells(code).unwrap();
+        let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(
+            got,
+            [
+                (0, 1, "[1,2]*1000", "Benchmark", "[1,2]*1000"),
+                (0, 1, "[1,2]*1000", "py36", "3.70 us +- 0.05 us"),
+                (0, 1, "[1,2]*1000", "py37", "5.28 us +- 0.09 us: 1.42x slower"),
+                (0, 2, "Geometric mean", "Benchmark", "Geometric mean"),
+                (0, 2, "Geometric mean", "py37", "1.22x slower"),
+                (1, 1, "Mean +- std dev", "Mean +- std dev", "22.5 ms +- 0.2 ms"),
+            ]
+        );
+        assert_eq!(pyperf_cells("Geometric mean: 1.22x slower\n"), None, "no comparison to stand under");
     }
 }
