@@ -135,3 +135,23 @@ fn suggest_names_the_github_reports_rows_by_their_cases_with_their_spaces() {
     assert_eq!(code, 0, "{audited}");
     assert!(audited.contains("40 checks: 40 passed, 0 failed"), "{audited}");
 }
+
+/// The report and the console's own table of the same run, the console's in a code block under
+/// a heading below the report's (`## Latest run`, then `### Full Console Output`), as
+/// net-mediate's BENCHMARKS.md holds them: the rows and columns are the same, so each proposal
+/// names its table by what the binding tells apart. `section = "Latest run"` names both, since
+/// the console's heading path holds it too; the report's cells are named by their whole path and
+/// their place among its tables (`table = 1`), the console's by their own heading. Pasted, all
+/// 80 checks bind one cell each and hold.
+#[test]
+fn suggest_tells_the_report_from_the_console_table_below_it() {
+    let report = std::fs::read_to_string("tests/fixtures/harness/benchmarkdotnet-log/net-mediate-0.15.8-report-github.md").unwrap();
+    let console = std::fs::read_to_string(LOG).unwrap();
+    let (dir, out) = suggested(&format!("# Benchmarks\n\n## Latest run\n\n{report}\n### Full Console Output\n\n```\n{console}```\n"));
+    assert!(out.contains("cell = { row = \"'Command  Send': Job-CEIKLR\", column = \"Mean\", section = \"Benchmarks › Latest run\", table = 1 }"), "{out}");
+    assert!(out.contains("cell = { row = \"'Command  Send': Job-CEIKLR\", column = \"Mean\", section = \"Full Console Output\" }"), "{out}");
+    assert!(!out.contains("section = \"Latest run\" }"), "{out}");
+    let (code, audited) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{audited}");
+    assert!(audited.contains("80 checks: 80 passed, 0 failed"), "{audited}");
+}

@@ -301,7 +301,7 @@ fn cells_at(article: &Article, row: &str, column: &str, section: Option<&str>) -
 /// the spaces its table writes where they name something (BenchmarkDotNet's case
 /// `'Command  Send': Job-CEIKLR`, a description with two spaces, as the evidence names it),
 /// and a registry's selector may write them as they are or as one.
-fn same_label(label: &str, wanted: &str) -> bool {
+pub(crate) fn same_label(label: &str, wanted: &str) -> bool {
     label.split_whitespace().eq(wanted.split_whitespace())
 }
 
@@ -314,7 +314,7 @@ fn tables_of(cells: &[(usize, usize)]) -> Vec<usize> {
 
 /// Whether the heading path holds `wanted`: one heading, or several joined by `›` that follow
 /// one another in the path (`Time to First Token (seconds) › 70B Models`).
-fn in_section(path: &[String], wanted: &str) -> bool {
+pub(crate) fn in_section(path: &[String], wanted: &str) -> bool {
     let parts: Vec<String> = wanted.split('›').map(normalise).collect();
     path.windows(parts.len()).any(|w| w.iter().zip(&parts).all(|(heading, part)| normalise(heading) == *part))
 }
