@@ -371,11 +371,12 @@ fn target(article: &Article, sentence: &Sentence) -> Target {
     let same: Vec<&Sentence> = article
         .sentences
         .iter()
-        .filter(|s| s.cell.as_ref().is_some_and(|c| c.row > 0 && same_label(&c.row_label, &cell.row_label) && same_label(&c.column_label, &cell.column_label) && c.table != cell.table))
+        .filter(|s| {
+            s.cell.as_ref().is_some_and(|c| c.row > 0 && same_label(&c.row_label, &cell.row_label) && same_label(&c.column_label, &cell.column_label) && c.table != cell.table)
+        })
         .collect();
-    let distinguishing = (1..=sentence.section.len())
-        .map(|k| sentence.section[sentence.section.len() - k..].join(" › "))
-        .find(|suffix| !same.iter().any(|s| in_section(&s.section, suffix)));
+    let distinguishing =
+        (1..=sentence.section.len()).map(|k| sentence.section[sentence.section.len() - k..].join(" › ")).find(|suffix| !same.iter().any(|s| in_section(&s.section, suffix)));
     // Where no heading tells the tables apart (a `Before` and an `After` table under one
     // heading), the whole heading path and the table's place among those under it do.
     let (section, table) = match distinguishing {
