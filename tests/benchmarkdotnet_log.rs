@@ -106,3 +106,52 @@ fn suggested(article: &str) -> (tempfile::TempDir, String) {
         std::fs::copy(LOG, root.join("evidence/CoreDispatchBenchmarks-20260505-121657.log")).unwrap();
     })
 }
+
+/// BenchmarkDotNet's GitHub report of the same run, as it wrote it (the fixture's
+/// `net-mediate-0.15.8-report-github.md`): its methods are descriptions in HTML-escaped quotes,
+/// `&#39;Command  Send&#39;`, with two spaces. Each row is named by its case as the log's records
+/// are, spaces kept (`'Command  Send': Job-CEIKLR`), so that every candidate `suggest` lists for
+/// a cell is a statistic of that row's case, and the pasted checks all hold: 40 cells, 8 rows of
+/// `Mean`, `Error`, `StdDev`, `Gen0` and `Allocated`. Read as prose, the row was
+/// `'Command Send': Job-CEIKLR`, which no record names, and the row's `StdDev` of 0.086 ns was
+/// offered the `ShortRun` case's standard deviation too.
+#[test]
+fn suggest_names_the_github_reports_rows_by_their_cases_with_their_spaces() {
+    let report = std::fs::read_to_string("tests/fixtures/harness/benchmarkdotnet-log/net-mediate-0.15.8-report-github.md").unwrap();
+    let (dir, out) = suggested(&format!("# Dispatch\n\n{report}"));
+    let mut cells = 0;
+    for block in out.split("\n# article/a.md:").skip(1) {
+        let header = block.lines().next().unwrap();
+        let row = header.split(" in cell ").nth(1).and_then(|c| c.split(" › ").next()).unwrap_or_else(|| panic!("{header}"));
+        assert!(row.contains("  "), "the row keeps its method's two spaces: {header}");
+        for candidate in block.lines().filter(|l| l.starts_with("#   ")) {
+            assert!(candidate.contains(&format!("case = \"{row}\"")), "a candidate of another case for {header}: {candidate}");
+        }
+        assert!(block.contains(&format!("cell = {{ row = \"{row}\"")), "{block}");
+        cells += 1;
+    }
+    assert_eq!(cells, 40, "{out}");
+    let (code, audited) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{audited}");
+    assert!(audited.contains("40 checks: 40 passed, 0 failed"), "{audited}");
+}
+
+/// The report and the console's own table of the same run, the console's in a code block under
+/// a heading below the report's (`## Latest run`, then `### Full Console Output`), as
+/// net-mediate's BENCHMARKS.md holds them: the rows and columns are the same, so each proposal
+/// names its table by what the binding tells apart. `section = "Latest run"` names both, since
+/// the console's heading path holds it too; the report's cells are named by their whole path and
+/// their place among its tables (`table = 1`), the console's by their own heading. Pasted, all
+/// 80 checks bind one cell each and hold.
+#[test]
+fn suggest_tells_the_report_from_the_console_table_below_it() {
+    let report = std::fs::read_to_string("tests/fixtures/harness/benchmarkdotnet-log/net-mediate-0.15.8-report-github.md").unwrap();
+    let console = std::fs::read_to_string(LOG).unwrap();
+    let (dir, out) = suggested(&format!("# Benchmarks\n\n## Latest run\n\n{report}\n### Full Console Output\n\n```\n{console}```\n"));
+    assert!(out.contains("cell = { row = \"'Command  Send': Job-CEIKLR\", column = \"Mean\", section = \"Benchmarks › Latest run\", table = 1 }"), "{out}");
+    assert!(out.contains("cell = { row = \"'Command  Send': Job-CEIKLR\", column = \"Mean\", section = \"Full Console Output\" }"), "{out}");
+    assert!(!out.contains("section = \"Latest run\" }"), "{out}");
+    let (code, audited) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{audited}");
+    assert!(audited.contains("80 checks: 80 passed, 0 failed"), "{audited}");
+}

@@ -153,6 +153,7 @@ fn every_example_rechecks_offline_with_its_rows_as_found() {
         ("tattle-benchstat", 14, 0),
         ("twineworks-jmh", 44, 0),
         ("chrysalis-benchmarkdotnet", 24, 0),
+        ("net-mediate-benchmarkdotnet", 16, 0),
     ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
@@ -376,6 +377,50 @@ fn chrysalis_benchmarkdotnet_audits_with_its_stated_exit_code_and_every_cell_bou
     // 17 × 1000 / 256 = 66.40625 exactly, a decimal tie: .NET printed it 66.4063 (away from
     // zero), the detail writes it 66.4062 (to even), and the matching rule takes both.
     assert_eq!(check("conway-new-gen0"), "median gen0_per_1000_ops of 9 samples: 66.4062");
+}
+
+/// net-mediate's BENCHMARKS.md, whole, bound to BenchmarkDotNet's log of the CI run it reports
+/// (the console output the CI appended to the same file): both of BenchmarkDotNet's tables of
+/// that run, the GitHub report under "Latest CI Benchmark Run" (its methods HTML-escaped,
+/// `&#39;Command  Send&#39;`) and the console's own table under "Full Console Output", each cell
+/// bound to its own table's cell (lines 289-296 and 1218-1225) and to its case's
+/// `WorkloadResult` lines; the throughput table's rates and the footnote's items a second are
+/// the document's own arithmetic; the four elapsed times of a run nobody committed stay unbound.
+/// The counts would change if a row named by a description with two spaces stopped binding (the
+/// console's 40 cells were unbound until its label and the registry's were compared whitespace
+/// aside), if the report's cells and the console's named one another's, if the reader kept
+/// another stage than the results, or if `Error` were not the 99.9 % Student-t half-width.
+#[test]
+fn net_mediate_benchmarkdotnet_audits_with_its_stated_exit_code_and_every_cell_bound() {
+    let (code, review) = audit_json("examples/net-mediate-benchmarkdotnet");
+    assert_eq!(code, stated_exit_code("net-mediate-benchmarkdotnet"), "{review:#}");
+    assert_eq!(code, 0);
+    let registry = &review["registries"][0];
+    let unbound: Vec<&str> = registry["unbound"].as_array().unwrap().iter().map(|u| u["number"].as_str().unwrap()).collect();
+    assert_eq!(unbound, ["40.13", "33.36", "26.49", "38.51"], "only the elapsed times of the uncommitted throughput run");
+    let claims = registry["claims"].as_array().unwrap();
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert!(checks.iter().all(|k| k["outcome"] == "pass"), "{checks:?}");
+    let kinds = |kind: &str| checks.iter().filter(|k| k["kind"] == kind).count();
+    assert_eq!((kinds("stat"), kinds("arith"), checks.len()), (84, 5, 89));
+    assert_eq!(review["counts"], serde_json::json!({ "judgment": 1, "retain": 88 }));
+    // Every cell of both tables bound, each in its own table, by its case.
+    for (prefix, lines) in [("report-", 289..=296), ("console-", 1218..=1225)] {
+        let cells: Vec<&serde_json::Value> = claims.iter().filter(|c| c["id"].as_str().unwrap().starts_with(prefix)).collect();
+        assert_eq!(cells.len(), 40, "{prefix}");
+        for c in cells {
+            let line = c["binding"]["sentence"]["line"].as_u64().unwrap_or(0);
+            assert!(c["binding"]["state"] == "bound" && lines.contains(&line) && c["status"] == "ok", "{c:#}");
+            assert!(c["cell"]["row"].as_str().unwrap().contains("  "), "a row is its case, two spaces and all: {c:#}");
+        }
+    }
+    let check = |id: &str| claims.iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("{id}"))["checks"][0]["detail"].as_str().unwrap().to_string();
+    assert_eq!(check("report-command-default-mean"), "mean time_ns of 12 samples: 69.85 ns");
+    assert_eq!(check("report-command-default-error"), "99.9 % Student-t error of the mean of time_ns of 12 samples: 0.110 ns");
+    assert_eq!(check("console-notification-shortrun-error"), "99.9 % Student-t error of the mean of time_ns of 3 samples: 31.477 ns");
+    assert_eq!(check("report-stream-default-gen0"), "median gen0_per_1000_ops of 14 samples: 0.0117");
+    assert_eq!(check("console-notification-default-allocated"), "median allocated_bytes of 15 samples: 272 B");
+    assert_eq!(check("throughput-request"), "50000 / (26.49 / 1000) = 1887504.7187617968: 1887504.7 msgs/s");
 }
 
 /// The same run's latencies rechecked against the earlier run the repository committed two days

@@ -294,6 +294,10 @@ struct Block {
     /// For a Markdown table cell opened inside an HTML table cell, that HTML cell: the Markdown
     /// cell keeps its own text rather than giving it to the HTML cell around it.
     in_html_cell: Option<usize>,
+    /// The text as the parser gave it, entities decoded but whitespace as written: a name in
+    /// BenchmarkDotNet's table is the case's name, whose runs of spaces are part of it
+    /// (`'Command  Send'`, a description with two spaces), and `text` makes them one.
+    verbatim: String,
 }
 
 impl Block {
@@ -312,6 +316,7 @@ impl Block {
             ratio_at: None,
             binary_sizes: false,
             in_html_cell: None,
+            verbatim: String::new(),
         }
     }
 
@@ -322,6 +327,7 @@ impl Block {
     /// Runs of whitespace become one space as they are pushed, so that sentence text, quotes
     /// and fingerprints all see the same normal form.
     fn push(&mut self, text: &str, source: &str, range: Range<usize>) {
+        self.verbatim.push_str(text);
         let verbatim = source.get(range.clone()).and_then(|s| s.find(text)).map(|i| range.start + i);
         for (i, ch) in text.char_indices() {
             let offset = verbatim.map_or(range.start, |v| v + i);
@@ -347,6 +353,7 @@ impl Block {
     /// the range's start.
     fn push_char(&mut self, ch: char, range: Range<usize>) {
         let last = range.end.saturating_sub(1).max(range.start);
+        self.verbatim.push(ch);
         if ch.is_whitespace() {
             if !(self.text.ends_with(' ') || self.text.is_empty()) {
                 self.text.push(' ');
@@ -468,12 +475,15 @@ impl TableState {
 impl TableState {
     /// Completes a row of BenchmarkDotNet's summary table: every cell of the row is named by
     /// the case it measures (the method and its parameters), and a parameter's value, which
-    /// the name now holds, is no cell of its own.
+    /// the name now holds, is no cell of its own. The name is the cells' text as written, runs
+    /// of spaces kept, as BenchmarkDotNet names the case and the evidence reader's `case` and
+    /// `name` write it: its GitHub report writes a method described `Command  Send` as
+    /// `&#39;Command  Send&#39;`, which reads `'Command  Send'`, not `'Command Send'`.
     fn finish_bdn_row(&self, blocks: &mut Vec<Block>) {
         let Some(layout) = &self.bdn else { return };
         let start = self.row_start.min(blocks.len());
         let of_row = |b: &Block| b.cell.as_ref().is_some_and(|c| c.table == self.index && c.row == self.row);
-        let text_of = |column: usize| blocks[start..].iter().find(|b| of_row(b) && b.cell.as_ref().is_some_and(|c| c.column == column)).map(|b| b.text.trim().to_string());
+        let text_of = |column: usize| blocks[start..].iter().find(|b| of_row(b) && b.cell.as_ref().is_some_and(|c| c.column == column)).map(|b| b.verbatim.trim().to_string());
         let label = layout.row_label(text_of);
         for cell in blocks[start..].iter_mut().filter(|b| of_row(b)).filter_map(|b| b.cell.as_mut()) {
             cell.row_label = label.clone();
@@ -988,6 +998,31 @@ mod tests {
             assert!(a.sentences.iter().all(|s| s.cell.as_ref().is_none_or(|c| c.row == 0 || c.column_label != "Job")), "a job names the row");
             // The environment line is code, in either form.
             assert!(!a.sentences.iter().any(|s| s.numbers.iter().any(|n| n.value == 24.04)));
+        }
+    }
+
+    /// BenchmarkDotNet's GitHub report names a method by its description in quotes, HTML-escaped
+    /// (`&#39;Command  Send&#39;`, two rows of the net-mediate CI run's report,
+    /// tests/fixtures/harness/benchmarkdotnet-log/, MIT): the row is the case as the log's
+    /// reader names it, `'Command  Send': Job-CEIKLR`, its two spaces kept, in the Markdown
+    /// table as in the console's table in a code block. Read as prose, the two spaces were one,
+    /// and no selection of the evidence named the row, so `suggest` offered another row's records
+    /// for its cells.
+    #[test]
+    fn a_benchmarkdotnet_report_names_a_described_method_with_its_spaces_and_quotes() {
+        let markdown = "| Method                                 | Job        | IterationCount | Mean      | Error     | StdDev   | Gen0   | Allocated |\n|--------------------------------------- |----------- |--------------- |----------:|----------:|---------:|-------:|----------:|\n| &#39;Command  Send&#39;                        | Job-CEIKLR | Default        |  69.85 ns |  0.110 ns | 0.086 ns | 0.0018 |      32 B |\n| &#39;Stream  RequestStream (3 items/call)&#39; | ShortRun   | 3              | 171.07 ns | 32.894 ns | 1.803 ns | 0.0117 |     200 B |\n";
+        let console = markdown.replace("&#39;", "'");
+        for md in [format!("# Run\n\n{markdown}"), format!("# Run\n\n```\n{console}```\n")] {
+            let a = Article::parse("a.md", md.as_bytes()).unwrap();
+            let rows: std::collections::BTreeSet<&str> = a.sentences.iter().filter_map(|s| s.cell.as_ref()).filter(|c| c.row > 0).map(|c| c.row_label.as_str()).collect();
+            assert_eq!(rows, std::collections::BTreeSet::from(["'Command  Send': Job-CEIKLR", "'Stream  RequestStream (3 items/call)': ShortRun"]), "{md}");
+            assert_eq!(read(sentence_in(&a, "'Command  Send': Job-CEIKLR", "Mean")), [(69.85, Some(Unit::Ns))]);
+            assert_eq!(read(sentence_in(&a, "'Stream  RequestStream (3 items/call)': ShortRun", "Error")), [(32.894, Some(Unit::Ns))]);
+            assert_eq!(read(sentence_in(&a, "'Stream  RequestStream (3 items/call)': ShortRun", "Allocated")), [(200.0, Some(Unit::Bytes))]);
+            // The method's `3` names the case and measures nothing; the job's iteration count
+            // names the row too.
+            assert!(sentence_in(&a, "'Stream  RequestStream (3 items/call)': ShortRun", "Method").numbers.is_empty());
+            assert!(a.sentences.iter().all(|s| s.cell.as_ref().is_none_or(|c| c.row == 0 || c.column_label != "IterationCount")));
         }
     }
 

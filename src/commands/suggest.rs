@@ -358,8 +358,12 @@ fn next_id(used: &mut BTreeSet<String>, line: usize) -> String {
 }
 
 /// The claim's target: the sentence's text, or its cell with the fewest headings that tell its
-/// table from others with the same row and column.
+/// table from others with the same row and column, as the binding matches them: a `section`
+/// names every table whose heading path holds it anywhere, so a heading that another table's
+/// path holds above that table's own (net-mediate's report under `Latest CI Benchmark Run`,
+/// its console's table under `Latest CI Benchmark Run › Full Console Output`) tells nothing.
 fn target(article: &Article, sentence: &Sentence) -> Target {
+    use crate::registry::binding::{in_section, same_label};
     // A header cell is no body cell a `cell` names, so it is quoted.
     let Some(cell) = sentence.cell.as_ref().filter(|c| c.row > 0) else {
         return Target::Quote(sentence.text.split_whitespace().collect::<Vec<_>>().join(" "));
@@ -367,12 +371,12 @@ fn target(article: &Article, sentence: &Sentence) -> Target {
     let same: Vec<&Sentence> = article
         .sentences
         .iter()
-        .filter(|s| s.cell.as_ref().is_some_and(|c| c.row_label == cell.row_label && c.column_label == cell.column_label && c.table != cell.table))
+        .filter(|s| {
+            s.cell.as_ref().is_some_and(|c| c.row > 0 && same_label(&c.row_label, &cell.row_label) && same_label(&c.column_label, &cell.column_label) && c.table != cell.table)
+        })
         .collect();
-    let distinguishing = (1..=sentence.section.len())
-        .map(|k| &sentence.section[sentence.section.len() - k..])
-        .find(|suffix| !same.iter().any(|s| s.section.ends_with(suffix)))
-        .map(|suffix| suffix.join(" › "));
+    let distinguishing =
+        (1..=sentence.section.len()).map(|k| sentence.section[sentence.section.len() - k..].join(" › ")).find(|suffix| !same.iter().any(|s| in_section(&s.section, suffix)));
     // Where no heading tells the tables apart (a `Before` and an `After` table under one
     // heading), the whole heading path and the table's place among those under it do.
     let (section, table) = match distinguishing {

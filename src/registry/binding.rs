@@ -293,8 +293,16 @@ fn cells_at(article: &Article, row: &str, column: &str, section: Option<&str>) -
         .sentences
         .iter()
         .filter(|s| section.is_none_or(|wanted| in_section(&s.section, wanted)))
-        .filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && c.row_label == row && c.column_label == column).map(|c| (s.index, c.table)))
+        .filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && same_label(&c.row_label, row) && same_label(&c.column_label, column)).map(|c| (s.index, c.table)))
         .collect()
+}
+
+/// Whether a cell's label is the one a registry writes, runs of whitespace aside. A label keeps
+/// the spaces its table writes where they name something (BenchmarkDotNet's case
+/// `'Command  Send': Job-CEIKLR`, a description with two spaces, as the evidence names it),
+/// and a registry's selector may write them as they are or as one.
+pub(crate) fn same_label(label: &str, wanted: &str) -> bool {
+    label.split_whitespace().eq(wanted.split_whitespace())
 }
 
 /// The tables of `cells`, each once, in order.
@@ -306,7 +314,7 @@ fn tables_of(cells: &[(usize, usize)]) -> Vec<usize> {
 
 /// Whether the heading path holds `wanted`: one heading, or several joined by `›` that follow
 /// one another in the path (`Time to First Token (seconds) › 70B Models`).
-fn in_section(path: &[String], wanted: &str) -> bool {
+pub(crate) fn in_section(path: &[String], wanted: &str) -> bool {
     let parts: Vec<String> = wanted.split('›').map(normalise).collect();
     path.windows(parts.len()).any(|w| w.iter().zip(&parts).all(|(heading, part)| normalise(heading) == *part))
 }
@@ -330,11 +338,11 @@ pub(crate) fn missing_cell(article: &Article, selector: &CellSelector) -> String
         }
         shown
     };
-    let in_column: Vec<_> = body().filter(|(_, c)| c.column_label == column).collect();
+    let in_column: Vec<_> = body().filter(|(_, c)| same_label(&c.column_label, &column)).collect();
     if in_column.is_empty() {
         return format!("no table has a column `{column}`; the columns are {}", listed(body().map(|(_, c)| c.column_label.as_str()).collect()));
     }
-    let in_row: Vec<_> = in_column.iter().filter(|(_, c)| c.row_label == row).collect();
+    let in_row: Vec<_> = in_column.iter().filter(|(_, c)| same_label(&c.row_label, &row)).collect();
     if in_row.is_empty() {
         return format!("no row of column `{column}` is `{row}`; its rows are {}", listed(in_column.iter().map(|(_, c)| c.row_label.as_str()).collect()));
     }
@@ -630,6 +638,28 @@ mod tests {
 
     fn article(text: &str) -> Article {
         Article::parse("a.md", text.as_bytes()).unwrap()
+    }
+
+    /// A row of BenchmarkDotNet's table named by a description with two spaces
+    /// (`'Command  Send'`, net-mediate's CI run): the console's table in a code block and the
+    /// GitHub report's Markdown (`&#39;`) name it so, as the evidence does, and a registry's
+    /// `cell` binds it whether it writes the two spaces or one. Compared as written, the
+    /// selector's spaces collapsed and the label's kept, the console's cells bound nothing.
+    #[test]
+    fn a_cell_binds_a_row_whose_label_holds_a_run_of_spaces() {
+        let console = "| Method          | Job        | Mean     | Error    |\n|---------------- |----------- |---------:|---------:|\n| 'Command  Send' | Job-CEIKLR | 69.85 ns | 0.110 ns |\n";
+        for md in [format!("# Run\n\n```\n{console}```\n"), format!("# Run\n\n{}", console.replace('\'', "&#39;"))] {
+            let a = article(&md);
+            for row in ["'Command  Send': Job-CEIKLR", "'Command Send': Job-CEIKLR"] {
+                let selector = CellSelector { row: row.to_string(), column: "Error".to_string(), section: None, table: None };
+                let cells = cells_named(&a, &selector);
+                assert_eq!(cells.len(), 1, "{row} in {md}");
+                assert_eq!(a.sentences[cells[0]].text, "0.110 ns");
+            }
+            let other = CellSelector { row: "'CommandSend': Job-CEIKLR".to_string(), column: "Error".to_string(), section: None, table: None };
+            assert!(cells_named(&a, &other).is_empty());
+            assert!(missing_cell(&a, &other).contains("its rows are `'Command  Send': Job-CEIKLR`"), "{}", missing_cell(&a, &other));
+        }
     }
 
     #[test]
