@@ -32,8 +32,13 @@ The newer interpreter made one case slower: `[1,2]*1000`: Mean +- std dev: [mult
 | Geometric mean | (ref)          | 1.22x slower          | 1.09x faster          |
 ";
 
-/// A root with the four pyperf files under `evidence/` and the article, after `init`.
+/// A root with the four pyperf files under `evidence/` and [`ARTICLE`], after `init`.
 fn root() -> tempfile::TempDir {
+    root_with(ARTICLE)
+}
+
+/// A root with the four pyperf files under `evidence/` and `article`, after `init`.
+fn root_with(article: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     for d in ["article", "evidence"] {
@@ -42,7 +47,7 @@ fn root() -> tempfile::TempDir {
     for f in ["telco.json", "mult_list_py36.json", "mult_list_py37.json", "mult_list_py38.json"] {
         std::fs::copy(format!("{FIXTURES}/{f}"), root.join("evidence").join(f)).unwrap();
     }
-    std::fs::write(root.join("article/a.md"), ARTICLE).unwrap();
+    std::fs::write(root.join("article/a.md"), article).unwrap();
     let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     dir
@@ -193,17 +198,8 @@ $ python3 -m pyperf show telco.json
 Mean +- std dev: 22.5 ms +- 0.2 ms
 ```
 ";
-    let dir = tempfile::tempdir().unwrap();
+    let dir = root_with(article);
     let root = dir.path();
-    for d in ["article", "evidence"] {
-        std::fs::create_dir_all(root.join(d)).unwrap();
-    }
-    for f in ["telco.json", "mult_list_py36.json", "mult_list_py37.json", "mult_list_py38.json"] {
-        std::fs::copy(format!("{FIXTURES}/{f}"), root.join("evidence").join(f)).unwrap();
-    }
-    std::fs::write(root.join("article/a.md"), article).unwrap();
-    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
     let out = suggest(root);
     // Every number of the two blocks: 15 in the grid, 5 in the one-line comparison, 2 in the
     // result; none without a proposal. The last two lines name no benchmark, as pyperf prints

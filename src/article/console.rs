@@ -69,6 +69,25 @@ pub(crate) struct ConsoleCell {
     pub(crate) binary_sizes: bool,
 }
 
+impl ConsoleCell {
+    /// A cell whose value states its own unit, with no ratio after it and decimal sizes, in a
+    /// row whose first column (column 0) is the benchmark's name.
+    fn plain(table: usize, row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>) -> ConsoleCell {
+        ConsoleCell {
+            table,
+            row,
+            column,
+            row_label: row_label.to_string(),
+            column_label: column_label.to_string(),
+            range,
+            is_name: column == 0,
+            unit: None,
+            ratio: None,
+            binary_sizes: false,
+        }
+    }
+}
+
 /// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
 /// pytest-benchmark's, hyperfine's, criterion's, Go's, benchstat's, BenchmarkDotNet's, or
 /// Nsight Compute's and Nsight Systems', pyperf's lines, or a grid table), or `None` when it
@@ -218,18 +237,7 @@ fn grid_table(table_lines: &[(usize, &str)], table: usize) -> Option<Vec<Console
     for (n, (row, _)) in rows[header_end + 1..].iter().enumerate() {
         let row_label = code_of(&row[0]);
         for (column, range) in row.iter().enumerate() {
-            cells.push(ConsoleCell {
-                table,
-                row: n + 1,
-                column,
-                row_label: row_label.clone(),
-                column_label: labels[column].clone(),
-                range: range.clone(),
-                is_name: column == 0,
-                unit: None,
-                ratio: None,
-                binary_sizes: false,
-            });
+            cells.push(ConsoleCell::plain(table, n + 1, column, &row_label, &labels[column], range.clone()));
         }
     }
     Some(cells)
@@ -258,7 +266,8 @@ pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     const MEAN: &str = "Mean +- std dev: ";
     let mut cells: Vec<ConsoleCell> = Vec::new();
     let mut row = 0;
-    let mut files: Option<(String, String)> = None;
+    // The changed file of the comparisons so far, which a `Geometric mean` line stands under.
+    let mut changed_file: Option<String> = None;
     // A line that names no benchmark is a table of its own, its row named `Mean +- std dev`, so
     // that two such lines in one block are told apart by their tables.
     let mut table = 0;
@@ -270,24 +279,13 @@ pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         }
         table
     };
-    let cell = |table: usize, row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>| ConsoleCell {
-        table,
-        row,
-        column,
-        row_label: row_label.to_string(),
-        column_label: column_label.to_string(),
-        range,
-        is_name: column == 0,
-        unit: None,
-        ratio: None,
-        binary_sizes: false,
-    };
+    let cell = ConsoleCell::plain;
     for (start, text) in lines(code) {
         let line = text.trim();
         let at = |part: &str| start + (part.as_ptr() as usize - text.as_ptr() as usize);
         let body = line.strip_prefix("- ").unwrap_or(line);
         if let Some(ratio) = body.strip_prefix("Geometric mean: ") {
-            let Some((_, changed)) = &files else { continue };
+            let Some(changed) = &changed_file else { continue };
             if !is_speed(ratio) {
                 continue;
             }
@@ -329,7 +327,7 @@ pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             }
             cells.push(cell(t, row, 1, &label, &ref_name, at(reference)..at(reference) + reference.len()));
             cells.push(cell(t, row, 2, &label, &chg_name, changed));
-            files = Some((ref_name, chg_name));
+            changed_file = Some(chg_name);
             continue;
         }
         if let Some(value) = rest.strip_prefix(MEAN) {
@@ -700,16 +698,8 @@ pub(crate) fn hyperfine_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     let mut compared = 0;
     // Column 0 is a benchmark's command, its name.
     let cell = |table: usize, row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>, unit: Option<Unit>| ConsoleCell {
-        table,
-        row,
-        column,
-        row_label: row_label.to_string(),
-        column_label: column_label.to_string(),
-        range,
-        is_name: column == 0,
         unit,
-        ratio: None,
-        binary_sizes: false,
+        ..ConsoleCell::plain(table, row, column, row_label, column_label, range)
     };
     for (start, text) in lines(code) {
         let abs = |r: Range<usize>| start + r.start..start + r.end;
@@ -830,18 +820,7 @@ pub(crate) fn criterion_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     // The row's cells after its id so far: each bracket is a column of its own.
     let mut columns = 0;
     // Column 0 is a benchmark's id, its name.
-    let cell = |row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>| ConsoleCell {
-        table: 0,
-        row,
-        column,
-        row_label: row_label.to_string(),
-        column_label: column_label.to_string(),
-        range,
-        is_name: column == 0,
-        unit: None,
-        ratio: None,
-        binary_sizes: false,
-    };
+    let cell = |row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>| ConsoleCell::plain(0, row, column, row_label, column_label, range);
     for (start, text) in lines(code) {
         let indent = text.len() - text.trim_start().len();
         let line = text.trim();
@@ -946,18 +925,7 @@ pub(crate) fn go_bench_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         };
         row += 1;
         let label = text[name.clone()].to_string();
-        let cell = |column: usize, column_label: &str, range: Range<usize>, unit: Option<Unit>| ConsoleCell {
-            table: 0,
-            row,
-            column,
-            row_label: label.clone(),
-            column_label: column_label.to_string(),
-            range,
-            is_name: column == 0,
-            unit,
-            ratio: None,
-            binary_sizes: false,
-        };
+        let cell = |column: usize, column_label: &str, range: Range<usize>, unit: Option<Unit>| ConsoleCell { unit, ..ConsoleCell::plain(0, row, column, &label, column_label, range) };
         match rest {
             Ok(r) => {
                 // The name is the printed word, suffix and all: the suffix is no measurement either.
