@@ -36,7 +36,8 @@
 //!   cells with their row, column and the unit their header implies (a Google Benchmark or
 //!   pytest-benchmark console table, or hyperfine's, criterion's or `go test -bench`'s output,
 //!   or benchstat's comparison of Go's outputs (each value in the unit its SI prefix makes of
-//!   the column's; before 2023, `old time/op … delta` with each value's own unit), or JMH's summary table (each row named by its benchmark and parameters,
+//!   the column's, a row printed without a name named by its table's key line; before 2023,
+//!   `old time/op … delta` with each value's own unit), or JMH's summary table (each row named by its benchmark and parameters,
 //!   its score and error in the unit the row prints), or BenchmarkDotNet's summary table (each
 //!   row named by its case, its sizes binary; `article::benchmarkdotnet`, in Markdown as its
 //!   GitHub report writes it or as its console prints it), or Nsight Compute's sections and
@@ -47,7 +48,8 @@
 //!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
 //!   pasted as pipes read with their units; an HTML table's `<td>` and `<th>` cells, with row
 //!   and column spans, and other HTML text as prose, `article::html`, which locates what it
-//!   cannot read as warnings), and the images it shows, Markdown's and `<img>`;
+//!   cannot read as warnings), and which cells name a row or a column (`Sentence::names`), and
+//!   the images it shows, Markdown's and `<img>`;
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
 //!   matching rule.
 //! - [`registry`]: reading and validating `claims/*.toml`; `registry::binding`: each claim to
@@ -85,7 +87,9 @@
 //!   readers share: JSON tokens, JSONL lines and typed records (samples, trace tasks,
 //!   validation records) read without serde where it is sure to read them as serde_json does,
 //!   serde_json reading every other line and giving every error.
-//! - [`commands`]: what decides: the audit and its exit status, `accept`, `accept-run`, the
+//! - [`commands`]: what decides: the audit and its exit status (with which numbers are unbound:
+//!   a number in a row's name or a column's header is declared by the claims bound by `cell`
+//!   there, whose selectors write it), `accept`, `accept-run`, the
 //!   review file, the benchmark targets (judged by the recheck's ordering rule over one or more
 //!   runs of the same code, with candidate forms judged as a family of their own), `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound

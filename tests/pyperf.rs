@@ -206,8 +206,14 @@ Mean +- std dev: 22.5 ms +- 0.2 ms
     // them for a single one.
     assert!(out.contains("22 unbound numbers, 22 with a candidate"), "{out}");
     for (cell, first) in [
-        ("`1.42x` in cell [1,2]*1000 › mult_list_py37", "mean time_s of 60 records of evidence/mult_list_py37.json with name = \"[1,2]*1000\" over mean time_s of 60 records of evidence/mult_list_py36.json"),
-        ("`1.09x` in cell Geometric mean › mult_list_py38", "the geometric mean of the ratios of 3 means of time_s in evidence/mult_list_py36.json over time_s in evidence/mult_list_py38.json"),
+        (
+            "`1.42x` in cell [1,2]*1000 › mult_list_py37",
+            "mean time_s of 60 records of evidence/mult_list_py37.json with name = \"[1,2]*1000\" over mean time_s of 60 records of evidence/mult_list_py36.json",
+        ),
+        (
+            "`1.09x` in cell Geometric mean › mult_list_py38",
+            "the geometric mean of the ratios of 3 means of time_s in evidence/mult_list_py36.json over time_s in evidence/mult_list_py38.json",
+        ),
         ("`0.09 us` in cell Mean +- std dev › mult_list_py37", "stdev time_s of 60 records of evidence/mult_list_py37.json"),
         ("`22.5 ms` in cell Mean +- std dev › Mean +- std dev", "mean time_s of"),
     ] {

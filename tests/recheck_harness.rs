@@ -334,7 +334,9 @@ fn a_statistic_with_outliers_dropped_is_not_resampled() {
 fn a_standard_deviation_is_a_spread_and_not_rechecked_as_a_latency() {
     let sentence = "The command took 18.85 ms ± 7.48 ms (mean ± σ).";
     let check = |number: &str, statistic: &str| {
-        format!("\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"{number}\"\n  samples = \"evidence/hyperfine/accepted.json\"\n  format = \"hyperfine\"\n  select = {{ command = \"sleep 0.01\" }}\n  field = \"time_s\"\n  statistic = \"{statistic}\"\n  margin = 0.5\n")
+        format!(
+            "\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"{number}\"\n  samples = \"evidence/hyperfine/accepted.json\"\n  format = \"hyperfine\"\n  select = {{ command = \"sleep 0.01\" }}\n  field = \"time_s\"\n  statistic = \"{statistic}\"\n  margin = 0.5\n"
+        )
     };
     let claim = format!(
         "id = \"T1\"\nquote = \"{sentence}\"\nverdict = \"retain\"\nfinding = \"hyperfine's mean and standard deviation of 20 runs.\"\n{}{}",

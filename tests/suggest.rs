@@ -723,7 +723,9 @@ fn a_benchmarkdotnet_ratio_is_proposed_as_the_mean_of_every_pair_s_ratio() {
     // over itself to 1 and 0 without dividing. Each is proposed as a label of its cell's claim,
     // with no check, and no other statistic that happens to give 1 (the case's largest time over
     // the largest of the file) is proposed for it.
-    let proposed_for = |column: &str| proposed["claim"].as_array().unwrap().iter().find(|c| c["cell"]["column"].as_str() == Some(column) && c["cell"]["row"].as_str() == Some("Old")).unwrap().clone();
+    let proposed_for = |column: &str| {
+        proposed["claim"].as_array().unwrap().iter().find(|c| c["cell"]["column"].as_str() == Some(column) && c["cell"]["row"].as_str() == Some("Old")).unwrap().clone()
+    };
     for (column, number) in [("Ratio", "1.00"), ("RatioSD", "0.00")] {
         let claim = proposed_for(column);
         assert_eq!(claim["labels"].as_array().unwrap()[0].as_str(), Some(number), "{claim:?}");
@@ -750,8 +752,16 @@ fn benchmarkdotnet_s_trend_and_percentage_ratio_styles_are_proposed_as_it_comput
         std::fs::copy(file, root.join("evidence/AlonzoBenchmarks-measurements.csv")).unwrap();
     });
     for (cell, first_words, value) in [
-        ("`3.67x` in cell New › Ratio (Trend)", "BenchmarkDotNet's Ratio, the mean of every pair's ratio: mean time_ns of 9 records of evidence/AlonzoBenchmarks-measurements.csv with name = \"Old\"", "value 3.668015"),
-        ("`0.06x` in cell New › RatioSD (Trend)", "BenchmarkDotNet's RatioSD, the standard deviation of every pair's ratio: mean time_ns of 9 records of evidence/AlonzoBenchmarks-measurements.csv with name = \"Old\"", "value 0.063391"),
+        (
+            "`3.67x` in cell New › Ratio (Trend)",
+            "BenchmarkDotNet's Ratio, the mean of every pair's ratio: mean time_ns of 9 records of evidence/AlonzoBenchmarks-measurements.csv with name = \"Old\"",
+            "value 3.668015",
+        ),
+        (
+            "`0.06x` in cell New › RatioSD (Trend)",
+            "BenchmarkDotNet's RatioSD, the standard deviation of every pair's ratio: mean time_ns of 9 records of evidence/AlonzoBenchmarks-measurements.csv with name = \"Old\"",
+            "value 0.063391",
+        ),
         ("`-73%` in cell New › Ratio (Percentage)", "BenchmarkDotNet's Ratio, the mean of every pair's ratio less one, in percent", "value -72.729428"),
         ("`1.7%` in cell New › RatioSD (Percentage)", "BenchmarkDotNet's RatioSD, the standard deviation of every pair's ratio in percent of their mean", "value 1.691894"),
     ] {

@@ -229,10 +229,10 @@ fn grid_table(table_lines: &[(usize, &str)], table: usize) -> Option<Vec<Console
     if columns < 2 || rows.iter().any(|(r, _)| r.len() != columns) {
         return None;
     }
-    let code_of = |r: &Range<usize>| -> String { table_lines.iter().find(|(s, t)| *s <= r.start && r.end <= s + t.len()).map(|(s, t)| t[r.start - s..r.end - s].to_string()).unwrap_or_default() };
-    let labels: Vec<String> = (0..columns)
-        .map(|c| rows[..=header_end].iter().map(|(r, _)| code_of(&r[c])).filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" "))
-        .collect();
+    let code_of = |r: &Range<usize>| -> String {
+        table_lines.iter().find(|(s, t)| *s <= r.start && r.end <= s + t.len()).map(|(s, t)| t[r.start - s..r.end - s].to_string()).unwrap_or_default()
+    };
+    let labels: Vec<String> = (0..columns).map(|c| rows[..=header_end].iter().map(|(r, _)| code_of(&r[c])).filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" ")).collect();
     let mut cells = Vec::new();
     for (n, (row, _)) in rows[header_end + 1..].iter().enumerate() {
         let row_label = code_of(&row[0]);
@@ -925,7 +925,8 @@ pub(crate) fn go_bench_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         };
         row += 1;
         let label = text[name.clone()].to_string();
-        let cell = |column: usize, column_label: &str, range: Range<usize>, unit: Option<Unit>| ConsoleCell { unit, ..ConsoleCell::plain(0, row, column, &label, column_label, range) };
+        let cell =
+            |column: usize, column_label: &str, range: Range<usize>, unit: Option<Unit>| ConsoleCell { unit, ..ConsoleCell::plain(0, row, column, &label, column_label, range) };
         match rest {
             Ok(r) => {
                 // The name is the printed word, suffix and all: the suffix is no measurement either.
@@ -967,6 +968,10 @@ struct BenchstatColumn {
     /// word starts there or further holds nothing for this file: benchstat leaves a file's
     /// cells blank where it has no result for the row's benchmark.
     end: Option<usize>,
+    /// Where the group begins: the bar before it in the labels' line (`None` before 2023). A
+    /// row whose first word starts at or past the first group's bar has no name: benchstat
+    /// prints none where its row projection is empty, as under `-table .fullname`.
+    start: Option<usize>,
 }
 
 impl BenchstatColumn {
@@ -1011,14 +1016,15 @@ fn benchstat_header(labels: &str, units: &str) -> Option<Vec<BenchstatColumn>> {
         .iter()
         .zip(&units)
         .zip(ends)
-        .map(|((label, unit), end)| {
+        .enumerate()
+        .map(|(k, ((label, unit), end))| {
             let words: Vec<&str> = unit.split_whitespace().collect();
             let (unit, change) = match words.as_slice() {
                 [unit] => (*unit, None),
                 [unit, "vs", "base"] => (*unit, Some(format!("{label} {unit} vs base"))),
                 _ => return None,
             };
-            Some(BenchstatColumn { label: label.to_string(), unit: unit.to_string(), change, suffixed: false, end: Some(end) })
+            Some(BenchstatColumn { label: label.to_string(), unit: unit.to_string(), change, suffixed: false, end: Some(end), start: bars.get(k).copied() })
         })
         .collect()
 }
@@ -1084,12 +1090,18 @@ fn old_benchstat_header(line: &str) -> Option<Vec<BenchstatColumn>> {
             files
                 .iter()
                 .enumerate()
-                .map(|(k, file)| BenchstatColumn { label: file.to_string(), unit: unit.to_string(), change: None, suffixed: true, end: starts.get(k + 4).copied() })
+                .map(|(k, file)| BenchstatColumn { label: file.to_string(), unit: unit.to_string(), change: None, suffixed: true, end: starts.get(k + 4).copied(), start: None })
                 .collect(),
         );
     }
-    let column =
-        |label: &str, unit: &str, change: Option<&str>| BenchstatColumn { label: label.into(), unit: unit.into(), change: change.map(Into::into), suffixed: true, end: None };
+    let column = |label: &str, unit: &str, change: Option<&str>| BenchstatColumn {
+        label: label.into(),
+        unit: unit.into(),
+        change: change.map(Into::into),
+        suffixed: true,
+        end: None,
+        start: None,
+    };
     // Its metrics are Go's units renamed (`ns/op` is `time/op`, `B/op` `alloc/op`, `MB/s`
     // `speed`: `benchstat/table.go`, `metricSuffix`), or a unit as Go printed it.
     let metric = |unit: &str| unit.contains('/') || unit == "speed";
@@ -1122,6 +1134,13 @@ fn is_note_mark(c: char) -> bool {
     matches!(c, '¹' | '²' | '³' | '⁴' | '⁵' | '⁶' | '⁷' | '⁸' | '⁹' | '⁰')
 }
 
+/// Whether a line is one `key: value` pair, as benchstat prints a table's key above it
+/// (`.fullname: Get/1_B-10`) and a file's configuration (`goos: linux`).
+fn is_key_values(line: &str) -> bool {
+    let line = line.trim();
+    line.split_once(": ").is_some_and(|(key, value)| !key.is_empty() && !key.contains(char::is_whitespace) && !value.trim().is_empty() && !line.contains(BAR))
+}
+
 /// The cells of benchstat's comparison tables in `code`, or `None` when it holds none.
 ///
 /// benchstat (golang.org/x/perf/cmd/benchstat, since 2023) prints one table per unit, headed by
@@ -1143,6 +1162,9 @@ fn is_note_mark(c: char) -> bool {
 /// as a percentage of it under `<file> <unit> ±`; after every file but the base, the change of
 /// the median from the base's under `<file> <unit> vs base`, `~` where the change is not significant,
 /// followed by the test's p-value and sample counts in parentheses, which stay in that cell.
+/// A row that benchstat prints without a name (its row projection empty, as under `-table
+/// .fullname`, where each table's key stands above it as `.fullname: Get/1_B-10`) is named by
+/// that `key: value` line, and its cells keep the columns they would have beside a name.
 /// A row of another shape (edited by hand, or a file missing a benchmark) gives its cells up to
 /// where it departs and the rest of its line as one cell under the next column's label, so
 /// that a number in it is still read. A blank line or a line of bars ends a table; footnotes
@@ -1159,10 +1181,17 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     let mut table: Option<usize> = None;
     let mut columns: Option<Vec<BenchstatColumn>> = None;
     let mut row = 0;
+    // The last `key: value` line before a table (`.fullname: Get/1_B-10`): the name of a row
+    // that benchstat prints without one.
+    let mut title = String::new();
     let mut k = 0;
     while k < all.len() {
         let (start, text) = all[k];
         k += 1;
+        if columns.is_none() && is_key_values(text) {
+            title = text.trim().to_string();
+            continue;
+        }
         if text.contains(BAR) {
             // The labels' line, with the units' line after it, heads a new table; any other
             // line of bars ends the one being read.
@@ -1196,6 +1225,8 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         if toks.iter().all(|t| text[t.clone()].split_once(':').is_some_and(|(k, v)| !k.is_empty() && !v.is_empty())) {
             continue;
         }
+        // A row without a name starts with its first file's value, under that file's group.
+        let nameless = cols.first().and_then(|c| c.start).is_some_and(|bar| text[..first.start].chars().count() >= bar);
         // benchstat before 2023 names the geometric mean's row `[Geo mean]`, two words.
         let mut first = first.clone();
         if toks.len() > 1 && &text[first.clone()] == "[Geo" && &text[toks[1].clone()] == "mean]" {
@@ -1204,17 +1235,21 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             toks[0] = first.clone();
         }
         row += 1;
-        let label = text[first.clone()].to_string();
+        let label = if nameless { title.clone() } else { text[first.clone()].to_string() };
         let abs = |r: &Range<usize>| start + r.start..start + r.end;
         let table = table.unwrap_or_default();
         let mut row_cells = Vec::new();
+        // The values keep their columns whether or not the row is named: column 0 is the name's.
+        let offset = usize::from(nameless);
         let mut push = |column_label: String, range: Range<usize>, is_name: bool, unit: Option<Unit>| {
-            let column = row_cells.len();
+            let column = row_cells.len() + offset;
             row_cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range, is_name, unit, ratio: None, binary_sizes: false });
         };
-        push("Benchmark".into(), abs(&first), true, None);
+        if !nameless {
+            push("Benchmark".into(), abs(&first), true, None);
+        }
         let word = |i: usize| toks.get(i).map(|t| &text[t.clone()]);
-        let mut i = 1;
+        let mut i = usize::from(!nameless);
         // The label of the column the next token belongs to, where the row departs from the
         // table's shape.
         let mut departs: Option<String> = None;
@@ -2000,6 +2035,33 @@ Parse-8   1.500k ± 0%    2.000T ± 0%   +0.50% (p=0.002 n=6)
         assert_eq!(cells.iter().map(|c| c.table).max(), Some(2));
     }
 
+    /// benchstat prints no name where a row's projection is empty, and puts the table's key
+    /// above it instead: the row is named by that line and its first number is the first
+    /// file's value, not a name. From coder/redjet's README (CC0 1.0, commit `83744278`).
+    #[test]
+    fn a_benchstat_row_without_a_name_is_named_by_its_table_s_key() {
+        let code = ".fullname: Get/1_B-10
+ │   redjet    │               redigo               │           go-redis            │               rueidis                │
+ │   sec/op    │   sec/op     vs base               │   sec/op     vs base          │    sec/op     vs base                │
+   908.2n ± 2%   962.4n ± 1%  +5.97% (p=0.000 n=10)   913.8n ± 3%  ~ (p=0.280 n=10)   1045.0n ± 1%  +15.06% (p=0.000 n=10)
+
+ │  redjet   │            redigo            │           go-redis            │            rueidis            │
+ │   B/op    │    B/op     vs base          │    B/op      vs base          │    B/op      vs base          │
+   0.00 ± 0%   41.00 ± 0%  ? (p=0.000 n=10)   275.50 ± 2%  ? (p=0.000 n=10)   249.00 ± 0%  ? (p=0.000 n=10)
+";
+        let cells = benchstat_cells(code).unwrap();
+        assert!(cells.iter().all(|c| c.row_label == ".fullname: Get/1_B-10" && !c.is_name && c.column > 0), "{cells:?}");
+        let find = |table: usize, column: &str| {
+            let c = cells.iter().find(|c| c.table == table && c.column_label == column).unwrap();
+            (c.column, text(code, c), c.unit.clone())
+        };
+        assert_eq!(find(0, "redjet sec/op"), (1, "908.2", Some(Unit::Ns)));
+        assert_eq!(find(0, "redigo sec/op vs base"), (5, "+5.97% (p=0.000 n=10)", None));
+        assert_eq!(find(0, "rueidis sec/op"), (9, "1045.0", Some(Unit::Ns)));
+        assert_eq!(find(1, "redjet B/op"), (1, "0.00", Some(Unit::Bytes)));
+        assert_eq!(cells.iter().filter(|c| c.table == 1).count(), 11);
+    }
+
     /// Lines of bars that are not benchstat's pair of header lines, and a header with nothing
     /// under it, give no cell; and no prefix of a benchstat table, cut at any character, panics
     /// or gives a cell outside the text.
@@ -2158,7 +2220,8 @@ CRC32/poly=Koopman/size=15/align=0-8        412MB/s ±10%    421MB/s ± 3%      
     /// single benchmark's result, which names none and is a table of its own.
     #[test]
     fn pyperf_lines_are_rows_named_by_their_benchmarks() {
-        let code = "[1,2]*1000: Mean +- std dev: [py36] 3.70 us +- 0.05 us -> [py37] 5.28 us +- 0.09 us: 1.42x slower\nGeometric mean: 1.22x slower\nMean +- std dev: 22.5 ms +- 0.2 ms\n";
+        let code =
+            "[1,2]*1000: Mean +- std dev: [py36] 3.70 us +- 0.05 us -> [py37] 5.28 us +- 0.09 us: 1.42x slower\nGeometric mean: 1.22x slower\nMean +- std dev: 22.5 ms +- 0.2 ms\n";
         let cells = pyperf_cells(code).unwrap();
         let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
         assert_eq!(

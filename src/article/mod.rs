@@ -121,6 +121,31 @@ impl Sentence {
     pub fn section_title(&self) -> String {
         self.section.join(" › ")
     }
+
+    /// What the sentence names, where it is a table cell that names other cells rather than
+    /// stating a value of its own: a header cell names its column, and a body cell whose text
+    /// is its row's label (or one part of it, in an HTML table whose label cells span rows)
+    /// names its row.
+    pub fn names(&self) -> Option<Names> {
+        let cell = self.cell.as_ref()?;
+        if cell.row == 0 {
+            return Some(Names::Column);
+        }
+        label_parts(&cell.row_label).any(|part| crate::registry::binding::same_label(part, &self.text)).then_some(Names::Row)
+    }
+}
+
+/// What a table cell names: see [`Sentence::names`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Names {
+    Row,
+    Column,
+}
+
+/// The parts of a row's or column's label: an HTML table joins the texts of the cells that make
+/// one up with ` › `.
+pub fn label_parts(label: &str) -> impl Iterator<Item = &str> {
+    label.split(" › ")
 }
 
 /// Why an article could not be read.

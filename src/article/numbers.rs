@@ -416,6 +416,17 @@ impl Number {
         format!("{}{unit}", self.key_without_unit())
     }
 
+    /// Whether the number can be part of a name: a count, an argument, a shape or a size
+    /// (`[1,2]*1000`, `n = 4096`, `4096×128`, `64 KiB`), as a table's row names and column
+    /// headers hold them. A time, a rate, a ratio or a percentage is read as a measurement
+    /// wherever it stands.
+    pub fn can_name(&self) -> bool {
+        match &self.unit {
+            None => true,
+            Some(unit) => matches!(unit.scale(), Some((Dimension::Bytes, _))),
+        }
+    }
+
     /// The key of the value alone, for a number whose unit a table header implies and a
     /// registry may leave out.
     pub fn key_without_unit(&self) -> String {

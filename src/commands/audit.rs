@@ -270,6 +270,9 @@ pub(crate) struct Unbound {
     pub sentence_index: usize,
     /// Against the lock: whether the sentence is `new`, `changed` or `unchanged`.
     pub origin: Option<&'static str>,
+    /// Where the number is part of a row's name or a column's header, which a claim bound by
+    /// `cell` in that row or column would name: what the message suggests instead of a check.
+    pub names: Option<crate::article::Names>,
 }
 
 impl Review {
@@ -510,7 +513,14 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
     let mut lost_spans: Vec<(usize, Range<usize>)> = Vec::new();
     // Numbers verified or declared, per sentence, by their keys.
     let mut covered: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    // The cells that claims bind by their row and column: each selector writes its row's and
+    // column's names whole, so a claim bound there stands only while those names read as it
+    // writes them.
+    let mut by_cell: Vec<&crate::article::Cell> = Vec::new();
     for (claim, bound) in registry.claims.iter().zip(bindings) {
+        if let (Binding::Bound(b), Some(_)) = (bound, claim.cell()) {
+            by_cell.extend(article.sentences[b.sentence].cell.as_ref());
+        }
         let explained = match bound {
             Binding::Lost { .. } => lost_by_edit(lock, &locked_claims, alignment, claim.id.get_ref()),
             _ => None,
@@ -685,7 +695,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
             *at = Some(place);
         }
     }
-    let (mut unbound, ignored) = unbound_numbers(registry, article, &covered, diagnostics);
+    let (mut unbound, ignored) = unbound_numbers(registry, article, &covered, &by_cell, diagnostics);
     let mut sentence_changes = Vec::new();
     let lock_review = match (lock, alignment) {
         (Some(l), Some(a)) => {
@@ -811,12 +821,13 @@ pub(crate) fn sentence_ref(s: &crate::article::Sentence) -> SentenceRef {
     }
 }
 
-/// Numbers of the article that no check of a bound claim verifies and no label declares, and how
-/// many numbers each ignored section holds.
+/// Numbers of the article that no check of a bound claim verifies, no label declares and no
+/// claim's cell names, and how many numbers each ignored section holds.
 fn unbound_numbers(
     registry: &Registry,
     article: &Article,
     covered: &BTreeMap<usize, BTreeSet<String>>,
+    by_cell: &[&crate::article::Cell],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Vec<Unbound>, BTreeMap<String, usize>) {
     let mut ignored: BTreeMap<String, usize> = BTreeMap::new();
@@ -852,7 +863,7 @@ fn unbound_numbers(
             let declared = |key: &str| global.contains(key) || covered.get(&s.index).is_some_and(|k| k.contains(key)) || here.contains(key);
             // In a table cell, a label may leave out the unit the header gives, as a check's
             // `number` may.
-            let ok = declared(&n.key()) || (s.cell.is_some() && declared(&n.key_without_unit()));
+            let ok = declared(&n.key()) || (s.cell.is_some() && declared(&n.key_without_unit())) || (n.can_name() && named_by_a_claim(s, by_cell));
             if !ok {
                 found.push((n, s.index));
             }
@@ -881,9 +892,31 @@ fn unbound_numbers(
             ));
         }
     }
-    let unbound =
-        found.into_iter().zip(places).map(|((n, sentence_index), at)| Unbound { number: n.text.clone(), line: at.line, col: at.col, at, sentence_index, origin: None }).collect();
+    let unbound = found
+        .into_iter()
+        .zip(places)
+        .map(|((n, sentence_index), at)| {
+            let names = article.sentences[sentence_index].names().filter(|_| n.can_name());
+            Unbound { number: n.text.clone(), line: at.line, col: at.col, at, sentence_index, origin: None, names }
+        })
+        .collect();
     (unbound, ignored)
+}
+
+/// Whether `s` is a cell that names a row or a column of its table, which a claim bound by
+/// `cell` names in its selector: a row's name (`| [1,2]*1000 | 3.70 us |`, `| 4096×128 | … |`)
+/// by a claim of that row, a header by a claim under it. The selector binds only while the name
+/// reads as it writes it, so an edited `1000` loses the claim; what the binding verifies needs
+/// no check or label of its own. A name that no bound claim writes stays unbound.
+fn named_by_a_claim(s: &crate::article::Sentence, by_cell: &[&crate::article::Cell]) -> bool {
+    use crate::article::{Names, label_parts};
+    let Some(cell) = &s.cell else { return false };
+    let part_of = |label: &str| label_parts(label).any(|part| binding::same_label(part, &s.text));
+    match s.names() {
+        Some(Names::Row) => by_cell.iter().any(|b| b.table == cell.table && b.row == cell.row && part_of(&b.row_label)),
+        Some(Names::Column) => by_cell.iter().any(|b| b.table == cell.table && b.column >= cell.column && part_of(&b.column_label)),
+        None => false,
+    }
 }
 
 #[cfg(test)]

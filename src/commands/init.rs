@@ -1,13 +1,15 @@
 //! `init`: starts a registry for an article. It writes `claims/<name>.toml` with the
 //! manuscript's path and SHA-256 and, commented out, a claim skeleton for every sentence and
 //! table cell that holds numbers, so that the file loads as it is (every number then reported
-//! unbound) and each claim is written by uncommenting it. It never replaces a file: an existing
+//! unbound) and each claim is written by uncommenting it. A row's name or a column's header
+//! whose numbers are arguments, counts, shapes or sizes gets a comment instead: the claims bound
+//! by `cell` in its row or column name it. It never replaces a file: an existing
 //! registry is refused, and the new one appears whole or not at all.
 
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::article::{Article, Sentence};
+use crate::article::{Article, Names, Sentence};
 use crate::evidence::store::Evidence;
 use crate::paths::{Kind, Root};
 use crate::status::Failure;
@@ -86,8 +88,20 @@ fn render(store: &Evidence, path: &str, article: &Article, evidence_dirs: &[Stri
     }
     let (mut skeletons, mut numbers) = (0, 0);
     for s in article.sentences.iter().filter(|s| !s.numbers.is_empty()) {
-        skeletons += 1;
         numbers += s.numbers.len();
+        // A row's name or a column's header whose numbers are arguments, counts or shapes
+        // (`[1,2]*1000`, `4096×128`) is named by the claims of the cells it heads, as their
+        // selectors write it: no claim of its own is started for it.
+        if let Some(names) = s.names().filter(|_| s.numbers.iter().all(|n| n.can_name())) {
+            let shown: Vec<&str> = s.numbers.iter().map(|n| n.text.as_str()).collect();
+            let what = match names {
+                Names::Row => "in a row's name, which a claim bound by `cell` in that row names: no claim of its own",
+                Names::Column => "in a column's header, which a claim bound by `cell` under it names: no claim of its own",
+            };
+            let _ = writeln!(out, "\n# line {} ({}): {} {what}", s.line, s.section_title(), shown.join(", "));
+            continue;
+        }
+        skeletons += 1;
         skeleton(&mut out, article, s);
     }
     (out, skeletons, numbers)

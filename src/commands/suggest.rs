@@ -95,6 +95,9 @@ pub(crate) struct NumberSuggestions {
     pub candidates: Vec<Candidate>,
     /// How many candidates share the best score (1 when the first stands alone).
     pub tied: usize,
+    /// Where the number is part of a row's name or a column's header: it is searched for in no
+    /// evidence, since the claims of the cells it heads name it.
+    pub names: Option<crate::article::Names>,
 }
 
 /// What the proposed claim binds to.
@@ -220,6 +223,13 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             if !seen.insert((u.sentence_index, number.key())) {
                 continue;
             }
+            // A number in a row's name (`[1,2]*1000`) matching some statistic would be a
+            // coincidence: the claims proposed for the row's cells name it.
+            if u.names.is_some() {
+                let target = target(article, sentence);
+                numbers.push(NumberSuggestions { id: String::new(), number: number.text.clone(), line: u.line, col: u.col, target, candidates: vec![], tied: 0, names: u.names });
+                continue;
+            }
             wanted.push((u, sentence, number, benchstat::place(&tables, sentence, number)));
         }
         let mut singles: Vec<Vec<Candidate>> = Vec::new();
@@ -261,8 +271,11 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             prefer_the_articles_own_file(&mut cands[..tied], &article.path);
             cands.truncate(KEEP);
             let id = next_id(&mut used_ids, u.line);
-            numbers.push(NumberSuggestions { id, number: number.text.clone(), line: u.line, col: u.col, target: target(article, sentence), candidates: cands, tied });
+            numbers.push(NumberSuggestions { id, number: number.text.clone(), line: u.line, col: u.col, target: target(article, sentence), candidates: cands, tied, names: None });
         }
+        // The numbers in names were set aside as they came: all stand in the audit's order.
+        let position: BTreeMap<(usize, usize), usize> = reviewed.unbound.iter().enumerate().rev().map(|(k, u)| ((u.line, u.col), k)).collect();
+        numbers.sort_by_key(|n| position.get(&(n.line, n.col)).copied());
         registries.push(RegistrySuggestions { file: loaded.registry.file.clone(), manuscript: article.path.clone(), numbers });
     }
     Suggestions { files, skipped, registries }

@@ -264,7 +264,7 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
             rule: Rule::UnboundNumber,
             level: if r.unbound_warns { Level::Warning } else { Level::Error },
             claim: None,
-            message: format!("unbound number `{}`{origin}: no check verifies it and no label declares it", u.number),
+            message: format!("unbound number `{}`{origin}: no check verifies it and no label declares it{}", u.number, super::table::names_hint(u)),
             at: article(Some(u.at.into())),
             related: vec![],
             fingerprint: fingerprint(&[&crate::article::fingerprint(sentence), &u.number]),

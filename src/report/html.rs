@@ -677,8 +677,9 @@ fn marks(file: &ReviewFile, r: &RegistryReview, p: &str) -> ([Level; 2], Vec<(us
         let id = format!("{p}u-{k}");
         let origin = u.origin.map_or(String::new(), |o| format!(", in a {o} sentence"));
         let pop = format!(
-            "<span class=\"pop\" role=\"tooltip\" id=\"{id}-pop\"><span class=\"pc\"><b>Unbound number</b> {}{origin}</span><span class=\"pf\">No check verifies it and no label declares it (line {}, column {}).</span></span>",
+            "<span class=\"pop\" role=\"tooltip\" id=\"{id}-pop\"><span class=\"pc\"><b>Unbound number</b> {}{origin}</span><span class=\"pf\">No check verifies it and no label declares it{} (line {}, column {}).</span></span>",
             esc(&u.number),
+            esc(super::table::names_hint(u)),
             u.line,
             u.col
         );

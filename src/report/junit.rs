@@ -113,7 +113,7 @@ fn registry_suite(r: &RegistryReview) -> TestSuite {
         }
     }
     for u in &r.unbound {
-        let message = format!("unbound number `{}`: no check verifies it and no label declares it", u.number);
+        let message = format!("unbound number `{}`: no check verifies it and no label declares it{}", u.number, super::table::names_hint(u));
         // Under `unbound = "warn"` the audit passes, and so does the case, saying why.
         let status = if r.unbound_warns { TestCaseStatus::success() } else { failed(NonSuccessKind::Failure, Rule::UnboundNumber, &message) };
         let mut case = TestCase::new(format!("unbound {} at {}:{}", u.number, u.line, u.col), status);

@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use crate::article::Names;
 use crate::checks::stat::Measure;
 use crate::commands::suggest::{Binding, NumberSuggestions, RatioStyle, StatRef, Suggestions, Target};
 
@@ -50,6 +51,17 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
         }
     };
     let _ = writeln!(out, "\n# {manuscript}:{}:{} `{}` {place}", n.line, n.col, n.number);
+    match n.names {
+        Some(Names::Row) => {
+            let _ = writeln!(out, "# part of the row's name: a claim bound by `cell` in this row names it, so it needs no check");
+            return;
+        }
+        Some(Names::Column) => {
+            let _ = writeln!(out, "# part of a column's header: a claim bound by `cell` under it names it, so it needs no check");
+            return;
+        }
+        None => {}
+    }
     if n.candidates.is_empty() {
         let _ = writeln!(out, "# no statistic of the evidence reproduces it at its quoted precision and unit");
         return;
@@ -76,7 +88,12 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
     let _ = writeln!(out, "verdict = \"retain\"");
     if let Binding::Itself(s) = &best.binding {
         // No check: one that divides a statistic by itself could fail only by a typing error.
-        let finding = format!("{} marks the table's baseline: the {} compared with itself gives {} by construction, a label rather than a measurement.", n.number, records_words(s, &s.field), trim(best.value));
+        let finding = format!(
+            "{} marks the table's baseline: the {} compared with itself gives {} by construction, a label rather than a measurement.",
+            n.number,
+            records_words(s, &s.field),
+            trim(best.value)
+        );
         let _ = writeln!(out, "finding = {}", quoted(&finding));
         let _ = writeln!(out, "labels = [{}]", quoted(&n.number));
         return;
@@ -328,7 +345,9 @@ fn describe(b: &Binding) -> String {
         },
         Binding::Geomean { of, .. } => format!("the geometric mean of {} {} of {}", of.len(), centers_words(of), files_words(of)),
         Binding::Counts(a, b) => format!("{} and {}", stat_words(a), stat_words(b)),
-        Binding::GeomeanRatio { new, base } => format!("the geometric mean of the ratios of {} {} of {} over {}", new.len(), centers_words(new), files_words(new), files_words(base)),
+        Binding::GeomeanRatio { new, base } => {
+            format!("the geometric mean of the ratios of {} {} of {} over {}", new.len(), centers_words(new), files_words(new), files_words(base))
+        }
     }
 }
 

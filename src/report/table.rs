@@ -158,7 +158,15 @@ pub(crate) fn findings(review: &Review) -> String {
                 _ => "",
             };
             let warns = if r.unbound_warns { " (a warning: the registry's policy is unbound = \"warn\")" } else { "" };
-            let _ = writeln!(out, "{}:{}:{}: unbound number `{}`{origin}: no check verifies it and no label declares it{warns}", r.manuscript, u.line, u.col, u.number);
+            let _ = writeln!(
+                out,
+                "{}:{}:{}: unbound number `{}`{origin}: no check verifies it and no label declares it{}{warns}",
+                r.manuscript,
+                u.line,
+                u.col,
+                u.number,
+                names_hint(u)
+            );
             // A new or changed sentence is shown once, after the last of its unbound numbers.
             let last_of_sentence = r.unbound.get(k + 1).is_none_or(|next| next.sentence_index != u.sentence_index);
             if last_of_sentence && u.origin.is_some_and(|o| o != "unchanged") {
@@ -216,6 +224,16 @@ fn shorten(text: &str, max: usize) -> String {
     let mut s: String = text.chars().take(max - 1).collect();
     s.push('…');
     s
+}
+
+/// What the message about an unbound number adds where the number is part of a row's name or a
+/// column's header: the claim that would name it, as the audit found it.
+pub(crate) fn names_hint(u: &crate::commands::audit::Unbound) -> &'static str {
+    match u.names {
+        Some(crate::article::Names::Row) => "; it is part of its row's name, which any claim bound by `cell` in that row names",
+        Some(crate::article::Names::Column) => "; it is part of a column's header, which any claim bound by `cell` under it names",
+        None => "",
+    }
 }
 
 #[cfg(test)]

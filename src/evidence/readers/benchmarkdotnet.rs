@@ -188,11 +188,7 @@ pub(super) fn push_record(out: &mut JsonlBuilder, case: &Case<'_>, sample: &Samp
     let params: Vec<(&str, &str)> = case.params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let name = record_name(case.method, &params);
     let param_fields: Vec<(String, &str)> = case.params.iter().map(|(k, v)| (format!("param_{k}"), v.as_str())).collect();
-    let mut fields: Vec<(&str, FieldValue<'_>)> = vec![
-        ("benchmark", FieldValue::Str(case.benchmark)),
-        ("name", FieldValue::Str(&name)),
-        ("type", FieldValue::Str(case.type_name)),
-    ];
+    let mut fields: Vec<(&str, FieldValue<'_>)> = vec![("benchmark", FieldValue::Str(case.benchmark)), ("name", FieldValue::Str(&name)), ("type", FieldValue::Str(case.type_name))];
     if let Some(namespace) = case.namespace {
         fields.push(("namespace", FieldValue::Str(namespace)));
     }

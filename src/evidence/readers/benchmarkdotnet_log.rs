@@ -169,7 +169,8 @@ pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
                 let Some(launch) = case.launch else {
                     return Err(src.error(span, "this result comes before any `// Launch:` line of its case, which BenchmarkDotNet writes before every launch", "no launch"));
                 };
-                let (iteration, operations, nanoseconds) = parse_measurement(line).map_err(|(cols, message)| src.error(start + cols.start..start + cols.end, message, "not a result"))?;
+                let (iteration, operations, nanoseconds) =
+                    parse_measurement(line).map_err(|(cols, message)| src.error(start + cols.start..start + cols.end, message, "not a result"))?;
                 case.results.push(Result_ { line_span: span, launch, iteration, operations, nanoseconds });
             }
             Some(mode @ ("Result" | "MainTarget" | "IdleTarget" | "MainWarmup" | "IdleWarmup")) => {
@@ -198,7 +199,11 @@ pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
     if cases.iter().all(|c| c.results.is_empty()) {
         let first = text.lines().next().unwrap_or("");
         return Err(src
-            .error(0..first.len(), "no line of this log is a `WorkloadResult`, one of the results BenchmarkDotNet computes its table from, so there are no records to read", "no results")
+            .error(
+                0..first.len(),
+                "no line of this log is a `WorkloadResult`, one of the results BenchmarkDotNet computes its table from, so there are no records to read",
+                "no results",
+            )
             .with_note("BenchmarkDotNet writes them for every benchmark that ran to its end: rerun the benchmarks that failed"));
     }
     let mut out = JsonlBuilder::new(src.path, text.to_string());
@@ -253,7 +258,9 @@ fn parse_measurement(line: &str) -> Result<(i64, i64, f64), (Range<usize>, Strin
         Ok(ns) if ns.is_finite() && ns >= 0.0 && ns_text.bytes().all(|b| b.is_ascii_digit() || b == b'.') => Ok((iteration, operations, ns)),
         _ if decimal_comma => Err((
             ns_start..ns_end,
-            format!("the nanoseconds are \"{ns_text}\", written with a decimal comma: BenchmarkDotNet writes them with a point in every culture (`DefaultCultureInfo`), so this line was not written by it as it stands"),
+            format!(
+                "the nanoseconds are \"{ns_text}\", written with a decimal comma: BenchmarkDotNet writes them with a point in every culture (`DefaultCultureInfo`), so this line was not written by it as it stands"
+            ),
         )),
         _ => Err((ns_start..ns_end, format!("the nanoseconds are \"{ns_text}\", not a number of 0 or more"))),
     }
@@ -293,13 +300,7 @@ impl CaseLog {
             job: Some(&self.header.job),
         };
         let last_launch = self.results.iter().map(|r| r.launch).max();
-        let memory = self
-            .gc
-            .iter()
-            .rev()
-            .find(|(launch, gc)| *launch == last_launch && gc.operations > 0)
-            .map(|(_, gc)| gc.memory())
-            .unwrap_or_default();
+        let memory = self.gc.iter().rev().find(|(launch, gc)| *launch == last_launch && gc.operations > 0).map(|(_, gc)| gc.memory()).unwrap_or_default();
         for r in &self.results {
             let (line, span) = src.locate(r.line_span.start);
             let sample = Sample {
@@ -369,13 +370,7 @@ impl Header {
             }
             pairs.into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
         };
-        Ok(Header {
-            benchmark: format!("{type_name}.{method}"),
-            type_name: type_name.to_string(),
-            method: method.to_string(),
-            job: job.to_string(),
-            params,
-        })
+        Ok(Header { benchmark: format!("{type_name}.{method}"), type_name: type_name.to_string(), method: method.to_string(), job: job.to_string(), params })
     }
 }
 
@@ -423,9 +418,8 @@ impl GcLine {
         if words.len() != 5 {
             return Err((0, format!("{} values where BenchmarkDotNet writes 5", words.len())));
         }
-        let count = |(offset, word): (usize, &str)| -> Result<i64, (usize, String)> {
-            word.parse::<i64>().ok().filter(|n| *n >= 0).ok_or((offset, format!("\"{word}\" is not a count")))
-        };
+        let count =
+            |(offset, word): (usize, &str)| -> Result<i64, (usize, String)> { word.parse::<i64>().ok().filter(|n| *n >= 0).ok_or((offset, format!("\"{word}\" is not a count"))) };
         let allocated = if words[3].1 == "?" { None } else { Some(count(words[3])?) };
         Ok(GcLine { collections: [count(words[0])?, count(words[1])?, count(words[2])?], allocated, operations: count(words[4])? })
     }
@@ -651,7 +645,10 @@ mod tests {
     /// first, with what to do instead.
     #[test]
     fn a_log_of_benchmarkdotnet_0_10_is_refused_with_what_to_do() {
-        let text = synthetic(&[("A.b: DefaultJob", &["// Launch: 1 / 1", "IdleTarget  1: 4 op, 10.00 ns, 2.5000 ns/op", "MainTarget  1: 4 op, 1010.00 ns, 252.5000 ns/op", "Result  1: 4 op, 1000.00 ns, 250.0000 ns/op"])]);
+        let text = synthetic(&[(
+            "A.b: DefaultJob",
+            &["// Launch: 1 / 1", "IdleTarget  1: 4 op, 10.00 ns, 2.5000 ns/op", "MainTarget  1: 4 op, 1010.00 ns, 252.5000 ns/op", "Result  1: 4 op, 1000.00 ns, 250.0000 ns/op"],
+        )]);
         let err = read_text("r/A.log", &text, None).unwrap_err();
         let n = text.lines().position(|l| l.starts_with("IdleTarget")).unwrap() + 1;
         assert_eq!(err.position().unwrap(), format!("r/A.log:{n}:1"));

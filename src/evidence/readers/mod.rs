@@ -52,8 +52,8 @@ mod json;
 mod jsonl;
 pub(crate) mod ncu;
 mod nvbench;
-mod pytest_benchmark;
 mod pyperf;
+mod pytest_benchmark;
 mod tree;
 
 use std::fmt;
