@@ -96,7 +96,8 @@
 //!   number: selections, filters, derived rates, ratios of two statistics, criterion's slope
 //!   and JMH's and BenchmarkDotNet's error; a best row's `1.00` against the rest of its
 //!   table, a baseline's ratio to itself as a label rather than a check; BenchmarkDotNet's
-//!   `Ratio` in each of its three styles; pyperf's `compare_to` ratios and geometric mean; an
+//!   `Ratio` in each of its three styles; pyperf's `compare_to` ratios and geometric mean, and
+//!   its t-test for a `not significant` cell; an
 //!   Nsight Compute launch as a selection of its own, one per table; every cell of
 //!   benchstat's table read by its place, as that benchstat
 //!   computed it, medians since 2023 and means inside Tukey's fences before,
@@ -135,7 +136,8 @@
 //!   the root), SHA-256, numpy-identical quantiles (from sorted samples, or by selection from
 //!   unsorted columns, to the same bits); in `stats::nonparametric` benchstat's statistics as
 //!   benchstat computes them: the median's confidence interval from order statistics (the
-//!   `stat` check's `median-ci`) and the Mann-Whitney U test (the `utest` check); and in
+//!   `stat` check's `median-ci`) and the Mann-Whitney U test (the `utest` check; pyperf's
+//!   Student's t-test, with its own table of critical values, is in the `ttest` check); and in
 //!   `stats::student_t` Student's t quantile, found from its distribution function, for JMH's
 //!   error of a mean (`jmh-error`); in `stats::fences` Tukey's fences with type-8 quartiles, as
 //!   benchstat before 2023 dropped outliers (a query's `outliers = "tukey"`).

@@ -63,14 +63,21 @@ fn suggest(root: &Path) -> String {
 /// computed: each time the mean (`pyperf` prints means) or the standard deviation of its
 /// benchmark in its file, each `x faster`/`x slower` the larger mean over the smaller of the
 /// one benchmark in the two files the table's columns name, and each `Geometric mean` the
-/// geometric mean of those ratios over the three benchmarks. Pasted, all 23 hold.
+/// geometric mean of those ratios over the three benchmarks; and the cell that says `not
+/// significant` is proposed pyperf's t-test of its two files. Pasted, all 24 hold.
 #[test]
 fn suggest_proposes_pyperf_s_own_computations_and_they_hold() {
     let dir = root();
     let out = suggest(dir.path());
     let proposed: toml::Table = toml::from_str(&out).unwrap();
     let claims = proposed["claim"].as_array().unwrap();
-    assert_eq!(claims.len(), 23, "{out}");
+    assert_eq!(claims.len(), 24, "{out}");
+    assert!(out.contains("1 cell that says `not significant`, which no claim binds"), "{out}");
+    let verdict = claims.iter().find(|c| c["check"][0]["kind"].as_str() == Some("ttest")).unwrap_or_else(|| panic!("{out}"));
+    assert_eq!((verdict["cell"]["row"].as_str(), verdict["cell"]["column"].as_str()), (Some("[1]*1000"), Some("mult_list_py38")), "{verdict:?}");
+    let test = &verdict["check"][0];
+    assert_eq!(test["significant"].as_bool(), Some(false));
+    assert_eq!((test["base"]["samples"].as_str(), test["new"]["samples"].as_str()), (Some("evidence/mult_list_py36.json"), Some("evidence/mult_list_py38.json")));
     let check = |row: &str, column: &str, number: &str| {
         claims
             .iter()
@@ -100,7 +107,7 @@ fn suggest_proposes_pyperf_s_own_computations_and_they_hold() {
 
     let (code, stdout) = paste_and_audit(dir.path(), &out);
     assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains("23 checks: 23 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
+    assert!(stdout.contains("24 checks: 24 passed, 0 failed, 0 skipped, 0 errors; 0 unbound numbers; all claims hold"), "{stdout}");
 }
 
 /// The proposed registry holds; with a quoted number edited in the article's table and in its
@@ -125,7 +132,25 @@ fn an_edited_speed_up_fails_the_audit() {
     let (code, stdout, stderr) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains("arith 1.52x: FAIL: quoted 1.52×, evidence 1.42×"), "{stdout}{stderr}");
-    assert!(stdout.contains("23 checks: 22 passed, 1 failed, 0 skipped, 0 errors"), "{stdout}{stderr}");
+    assert!(stdout.contains("24 checks: 23 passed, 1 failed, 0 skipped, 0 errors"), "{stdout}{stderr}");
+}
+
+/// A `not significant` written where pyperf printed a change (`[1,2]*1000` on 3.8 is 1.16x
+/// faster, t = 41.50 over 118 degrees of freedom): the proposed t-test, pasted, fails on it,
+/// while the cell pyperf itself wrote `not significant` in holds.
+#[test]
+fn a_not_significant_the_samples_contradict_fails_the_audit() {
+    let edited = ARTICLE.replace("| 3.18 us: 1.16x faster |", "| not significant       |");
+    let dir = root_with(&edited);
+    let out = suggest(dir.path());
+    assert!(out.contains("2 cells that say `not significant`, which no claim binds"), "{out}");
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("ttest: FAIL (the text says not significant, but Student's two-sample t-test as pyperf makes it finds the difference significant: |t| = 41.50 ≥ 1.984)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 failed"), "{stdout}");
 }
 
 /// A root quoting pyperformance's `telco` mean on CPython 3.6 (10.7 ms, as pyperformance
@@ -221,7 +246,7 @@ Mean +- std dev: 22.5 ms +- 0.2 ms
         assert!(out[at..].lines().nth(1).unwrap().contains(first), "{cell}: {}", out[at..].lines().nth(1).unwrap());
     }
     let (code, stdout) = paste_and_audit(root, &out);
-    assert!(stdout.contains("22 checks: 22 passed") && stdout.contains("0 unbound numbers"), "{stdout}");
+    assert!(stdout.contains("23 checks: 23 passed") && stdout.contains("0 unbound numbers"), "{stdout}");
     assert_eq!(code, 0, "{stdout}");
 
     // The grid's 1.42x made 1.52x: the cell's check fails against the same files.

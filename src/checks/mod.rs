@@ -17,6 +17,7 @@ pub(crate) mod manifest;
 pub(crate) mod query;
 pub(crate) mod stat;
 pub(crate) mod trace;
+pub(crate) mod ttest;
 pub(crate) mod units;
 pub(crate) mod utest;
 pub(crate) mod validation;
@@ -143,9 +144,18 @@ kinds! {
     // A p-value is the test's statement about two samples, not a quantity a fresh run should
     // reproduce within a margin: the recheck passes it over (see `utest`).
     Utest => "utest", utest, false;
+    // So is a significance test's verdict (see `ttest`).
+    Ttest => "ttest", ttest, false;
 }
 
 impl Kind {
+    /// Whether the check states a verdict rather than a number (`ttest`'s `significant`): one
+    /// without `number` verifies none of its cell's numbers, though the cell holds only one
+    /// (pyperf's `2.09 us: 1.02x faster` is significant, and neither number is the test's).
+    pub(crate) fn states_a_verdict(&self) -> bool {
+        matches!(self, Kind::Ttest(_))
+    }
+
     /// The files this check will parse, and how, for [`Evidence::read_ahead`]: the JSONL files
     /// it reads (as traces for a `trace` check), the CSV and TSV samples of `stat`, `compare`
     /// and `utest` checks (to stream where large), and the JSON documents that `json` and
@@ -158,7 +168,7 @@ impl Kind {
             _ => Vec::new(),
         };
         // A check that recomputes from samples may stream a large CSV or TSV file.
-        let samples = matches!(self, Kind::Stat(_) | Kind::Compare(_) | Kind::Utest(_));
+        let samples = matches!(self, Kind::Stat(_) | Kind::Compare(_) | Kind::Utest(_) | Kind::Ttest(_));
         let read = self.files().into_iter().filter_map(|f| {
             if f.ends_with(".jsonl") {
                 Some((f.to_string(), how))

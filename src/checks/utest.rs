@@ -87,7 +87,7 @@ pub(crate) struct Side {
 
 impl Side {
     /// The records and field this side reads, as a `stat` check's query.
-    fn query(&self) -> query::Query<'_> {
+    pub(super) fn query(&self) -> query::Query<'_> {
         query::Query {
             samples: &self.samples,
             format: self.format.as_ref(),

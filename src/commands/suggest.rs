@@ -82,6 +82,9 @@ pub(crate) struct RegistrySuggestions {
     pub file: String,
     pub manuscript: String,
     pub numbers: Vec<NumberSuggestions>,
+    /// The table cells that state a verdict of a test and that no claim binds (pyperf's `not
+    /// significant`): each with the test that decides it, `number` being the cell's text.
+    pub verdicts: Vec<NumberSuggestions>,
 }
 
 /// One unbound number and its candidates, best first.
@@ -175,6 +178,13 @@ pub(crate) enum Binding {
     GeomeanRatio {
         new: Vec<StatRef>,
         base: Vec<StatRef>,
+    },
+    /// pyperf's verdict on a comparison, `significant` or not, by its t-test of `base` (the
+    /// reference) against `new` (a `ttest` check; each side's `statistic` is not written).
+    TTest {
+        base: StatRef,
+        new: StatRef,
+        significant: bool,
     },
 }
 
@@ -276,7 +286,16 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
         // The numbers in names were set aside as they came: all stand in the audit's order.
         let position: BTreeMap<(usize, usize), usize> = reviewed.unbound.iter().enumerate().rev().map(|(k, u)| ((u.line, u.col), k)).collect();
         numbers.sort_by_key(|n| position.get(&(n.line, n.col)).copied());
-        registries.push(RegistrySuggestions { file: loaded.registry.file.clone(), manuscript: article.path.clone(), numbers });
+        let bound: BTreeSet<usize> = reviewed
+            .claims
+            .iter()
+            .filter_map(|c| match &c.binding {
+                audit::ClaimBinding::Bound { sentence, .. } => Some(sentence.index),
+                _ => None,
+            })
+            .collect();
+        let verdicts = pyperf_not_significant(&sources, article, &bound, &mut used_ids);
+        registries.push(RegistrySuggestions { file: loaded.registry.file.clone(), manuscript: article.path.clone(), numbers, verdicts });
     }
     Suggestions { files, skipped, registries }
 }
@@ -1360,6 +1379,44 @@ fn pyperf_compare_candidates(sources: &[Source], article: &Article, sentence: &S
         }
     }
     by_distance(out)
+}
+
+/// The cells of pyperf's `compare_to` table that say `not significant` and that no claim binds,
+/// each proposed the t-test pyperf decided it by: of its row's benchmark in the reference file
+/// (the table's first column of values) against the file its column names, each file named by
+/// its name less `.json`, as pyperf names it.
+fn pyperf_not_significant(sources: &[Source], article: &Article, bound: &BTreeSet<usize>, used_ids: &mut BTreeSet<String>) -> Vec<NumberSuggestions> {
+    let stem = |source: &Source| source.path.rsplit('/').next().unwrap_or(&source.path).trim_end_matches(".json").to_string();
+    // The benchmark `name` in the pyperf file named `file`: its selection and value series.
+    let find = |file: &str, name: &str| {
+        sources.iter().filter(|s| s.format == Format::Pyperf && stem(s) == file).find_map(|source| {
+            let sel = source.selections.iter().find(|sel| {
+                sel.filter.is_none()
+                    && match &sel.select {
+                        Some((f, v)) => f == "name" && v == name,
+                        None => source.only_name.as_deref() == Some(name),
+                    }
+            })?;
+            let series = sel.series.iter().find(|s| s.derive.is_none() && ["time_s", "bytes", "value"].contains(&s.field.as_str()))?;
+            Some(benchmark_ref(source, sel, series, Measure::Statistic(Statistic::Mean)))
+        })
+    };
+    let mut out = Vec::new();
+    for s in article.sentences.iter().filter(|s| !bound.contains(&s.index) && s.text.trim().eq_ignore_ascii_case("not significant")) {
+        let Some(cell) = s.cell.as_ref().filter(|c| c.row > 0 && c.column > 1) else { continue };
+        let Some(reference) = article.sentences.iter().filter_map(|s| s.cell.as_ref()).find(|c| c.table == cell.table && c.column == 1).map(|c| c.column_label.as_str()) else {
+            continue;
+        };
+        let (Some(base), Some(new)) = (find(reference, &cell.row_label), find(&cell.column_label, &cell.row_label)) else { continue };
+        if base.field != new.field {
+            continue;
+        }
+        let binding = Binding::TTest { base, new, significant: false };
+        let id = next_id(used_ids, s.line);
+        let candidates = vec![Candidate { binding, value: 0.0, score: 1.0 }];
+        out.push(NumberSuggestions { id, number: s.text.trim().to_string(), line: s.line, col: s.col, target: target(article, s), candidates, tied: 1, names: None });
+    }
+    out
 }
 
 /// A source's plain time series, with their selections: what a ratio of times is taken over.

@@ -455,7 +455,8 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                     | Kind::Words(_)
                     | Kind::Figure(_)
                     | Kind::Cited(_)
-                    | Kind::Utest(_),
+                    | Kind::Utest(_)
+                    | Kind::Ttest(_),
                     _,
                 ) => *skipped += 1,
             }

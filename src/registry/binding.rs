@@ -362,6 +362,9 @@ const MAX_LISTED: usize = 12;
 fn bind_in_cell(registry: &Registry, claim: &Claim, check: &crate::checks::Check, cell: &Sentence, audited: Option<&str>) -> (CheckBinding, bool) {
     let quantities: Vec<(usize, &Number)> = cell.numbers.iter().enumerate().filter(|(_, n)| !n.is_dims()).collect();
     let Some(number) = &check.common.number else {
+        if check.kind.states_a_verdict() {
+            return (CheckBinding::default(), false);
+        }
         return match quantities.as_slice() {
             [] => (CheckBinding::default(), false),
             [(k, now)] => {

@@ -34,6 +34,14 @@ pub(crate) fn render(s: &Suggestions) -> String {
         for n in &r.numbers {
             number(&mut out, &r.manuscript, n);
         }
+        if !r.verdicts.is_empty() {
+            let cells = if r.verdicts.len() == 1 { "1 cell that says" } else { "cells that say" };
+            let count = if r.verdicts.len() == 1 { String::new() } else { format!("{} ", r.verdicts.len()) };
+            let _ = writeln!(out, "\n# {} ({}): {count}{cells} `not significant`, which no claim binds", r.file, r.manuscript);
+            for n in &r.verdicts {
+                number(&mut out, &r.manuscript, n);
+            }
+        }
     }
     out
 }
@@ -70,7 +78,15 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
         let _ = writeln!(out, "# {} candidates tie on what the text says; they are ordered by their distance to the quoted value", n.tied);
     }
     for (k, c) in n.candidates.iter().enumerate() {
-        let _ = writeln!(out, "#   {}. {} (score {:.2}, value {})", k + 1, describe(&c.binding), c.score, trim(c.value));
+        match c.binding {
+            // A verdict has no value to be near, and no rival to be scored against.
+            Binding::TTest { .. } => {
+                let _ = writeln!(out, "#   {}. {}", k + 1, describe(&c.binding));
+            }
+            _ => {
+                let _ = writeln!(out, "#   {}. {} (score {:.2}, value {})", k + 1, describe(&c.binding), c.score, trim(c.value));
+            }
+        }
     }
     let best = &n.candidates[0];
     let _ = writeln!(out, "[[claim]]");
@@ -98,7 +114,11 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
         let _ = writeln!(out, "labels = [{}]", quoted(&n.number));
         return;
     }
-    let _ = writeln!(out, "finding = {}", quoted(&format!("{} reproduces {}.", describe(&best.binding), n.number)));
+    let finding = match &best.binding {
+        Binding::TTest { significant: false, .. } => format!("{} finds no significant difference, as the cell says.", describe(&best.binding)),
+        _ => format!("{} reproduces {}.", describe(&best.binding), n.number),
+    };
+    let _ = writeln!(out, "finding = {}", quoted(&finding));
     let _ = writeln!(out, "\n  [[claim.check]]");
     match &best.binding {
         // Written above, as a label without a check.
@@ -203,6 +223,12 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
             for (name, s) in [("a", a.clone()), ("b", b.clone()), ("a_sd", sd(a)), ("b_sd", sd(b))] {
                 let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(&s).join(", "));
             }
+        }
+        Binding::TTest { base, new, significant } => {
+            let _ = writeln!(out, "  kind = \"ttest\"");
+            let _ = writeln!(out, "  significant = {significant}");
+            let _ = writeln!(out, "  base = {{ {} }}", query_lines(base).join(", "));
+            let _ = writeln!(out, "  new = {{ {} }}", query_lines(new).join(", "));
         }
         Binding::UTest { base, new } => {
             let _ = writeln!(out, "  kind = \"utest\"");
@@ -338,6 +364,7 @@ fn describe(b: &Binding) -> String {
             format!("BenchmarkDotNet's Ratio, {what}: {} times {}", stat_words(row), stat_words(reciprocal))
         }
         Binding::UTest { base, new } => format!("benchstat's U test p-value of {} (base) against {}", records_words(base, &base.field), records_words(new, &new.field)),
+        Binding::TTest { base, new, .. } => format!("pyperf's t-test of {} (reference) against {}", records_words(base, &base.field), records_words(new, &new.field)),
         Binding::Change { new, base, less } => match (new.as_slice(), base.as_slice()) {
             ([n], [o]) if *less => format!("the reduction in % from {} to {}", stat_words(o), stat_words(n)),
             ([n], [o]) => format!("the change in % from {} to {}", stat_words(o), stat_words(n)),
