@@ -19,7 +19,9 @@
 //! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `%`, `×`, …)
 //! or a free one written with a slash (`tokens/s`) that matches only itself. Digits that are
 //! part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), a version or dotted identifier (`3.11.2`,
-//! `1.x`) or an exponent written alone (`^3`) are not numbers. A value and its spread written
+//! `1.x`), an exponent written alone (`^3`), a date or a marked moment (`2020-10-13`,
+//! `12:16 UTC`) and a reference to a part of a document (`Table 2`, `§ 4.2`, `RFC 2119`) are
+//! not numbers. A value and its spread written
 //! with one unit (`6.6 ± 0.2 ms`) are two numbers in that unit.
 
 use std::ops::Range;
@@ -617,6 +619,12 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             continue;
         }
         let lo = caps.name("lo").unwrap();
+        // A date or a moment (`2020-10-13`, `2026-05-05T12:16:30Z`, `12:16 UTC`) names a time;
+        // its digits are no quantity, any more than a version's are.
+        if let Some(len) = moment_at(text, lo.start()) {
+            at = lo.start() + len;
+            continue;
+        }
         let currency = caps.name("cur");
         // A `-` is a sign only where a number can begin (after a space or an opening
         // bracket); after a letter or digit it is a hyphen (`Llama-3`, `2023-12`), and the
@@ -717,6 +725,12 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         }
         let span = start..end;
         if overlaps(&span, skip) {
+            continue;
+        }
+        // `Table 2`, `Section 4.2`, `Eq. 7`: an ordinal that names what it refers to, as a bare
+        // integer in a link's text does.
+        if unit.is_none() && currency.is_none() && sign.is_none() && refers(&text[..start]) {
+            at = end;
             continue;
         }
         at = end;
@@ -845,6 +859,43 @@ fn overlaps(span: &Range<usize>, skip: &[Range<usize>]) -> bool {
 
 /// Digits that continue a word (`H200`, `sm_90`, `v1`, `2512.22219` after a letter) or a
 /// hyphenated name whose previous piece is alphanumeric (`Llama-1B`, `Qwen3-8B`).
+/// ISO 8601's date with an optional time and zone, or a clock time that a zone or `am`/`pm`
+/// marks as one.
+static MOMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)? ?(?:UTC|GMT|Z|[AaPp]\.?[Mm]\.?|[A-Z]{2,4}T))")
+        .expect("moment pattern is valid")
+});
+
+/// The length of the date or moment that starts at `start`, where one does, whole: not glued to
+/// letters or digits after it (`2020-10-13` and `12:16 UTC` are; `12:16` alone may be a
+/// duration, and stays two numbers for a check or a label to account for).
+fn moment_at(text: &str, start: usize) -> Option<usize> {
+    if text[..start].ends_with(|c: char| c.is_ascii_digit() || c == ':') {
+        return None;
+    }
+    let m = MOMENT.find(&text[start..])?;
+    let after = text[start + m.end()..].chars().next();
+    (!after.is_some_and(|c| c.is_alphanumeric() || c == '_')).then_some(m.end())
+}
+
+/// Words after which a number names the part of a document it refers to (`Table 2`, `Fig.
+/// 3`, `§ 4.2`, `RFC 2119`), compared without case.
+const REFERRING: [&str; 34] = [
+    "table", "tables", "figure", "figures", "fig.", "figs.", "section", "sections", "sec.", "§", "§§", "chapter", "chapters", "ch.", "appendix", "equation", "equations",
+    "eq.", "eqs.", "listing", "algorithm", "alg.", "theorem", "lemma", "definition", "step", "steps", "line", "lines", "footnote", "issue", "pr", "rfc", "cve",
+];
+
+/// Whether the text before a number ends with a word that makes the number a reference
+/// (`see Table `, `in §`).
+fn refers(before: &str) -> bool {
+    let trimmed = before.trim_end_matches([' ', '\u{a0}']);
+    if trimmed.len() == before.len() && !trimmed.ends_with('§') {
+        return false;
+    }
+    let word = trimmed.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[').next().unwrap_or_default();
+    REFERRING.iter().any(|r| r.eq_ignore_ascii_case(word))
+}
+
 fn is_part_of_name(text: &str, start: usize) -> bool {
     let before = &text[..start];
     let mut rev = before.chars().rev();
@@ -921,13 +972,13 @@ mod tests {
     /// space groups nothing.
     #[test]
     fn thin_and_no_break_spaces_group_thousands() {
-        let text = "We read 1\u{202F}234\u{202F}567 rows in 2\u{2009}048.5 ms, 1\u{A0}024 MB and 1.5\u{2009}×\u{2009}10^3 s; table 1 234.";
+        let text = "We read 1\u{202F}234\u{202F}567 rows in 2\u{2009}048.5 ms, 1\u{A0}024 MB and 1.5\u{2009}×\u{2009}10^3 s; rows 1 234.";
         let found: Vec<_> = extract(text, &[]).into_iter().map(|n| (n.value, n.decimals, n.unit)).collect();
         assert_eq!(found[..3], [(1_234_567.0, 0, None), (2048.5, 1, Some(Unit::Ms)), (1024.0, 0, Some(Unit::Mb))]);
         assert_eq!(found[4..], [(1.0, 0, None), (234.0, 0, None)]);
         // An article's text, whose spaces are all plain, marks those the source wrote as
         // group spaces again; the number's text shows a plain space.
-        let plain = "read 1 234 567 rows, table 1 234";
+        let plain = "read 1 234 567 rows, cells 1 234";
         let marked = with_group_marks(plain, |i| i < 15);
         let found: Vec<_> = extract(&marked, &[]).into_iter().map(|n| (n.text, n.value, n.span)).collect();
         assert_eq!(found, [("1 234 567".to_string(), 1_234_567.0, 5..14), ("1".to_string(), 1.0, 27..28), ("234".to_string(), 234.0, 29..32)]);
@@ -1222,6 +1273,24 @@ mod tests {
     fn versions_and_dotted_identifiers_are_not_numbers() {
         assert!(texts("Python 3.11.2 on CUDA 12.4.1, and 1.x or 10.0.0.1").is_empty());
         assert_eq!(texts("It is 2.0. Then 3.5 µs."), ["2.0", "3.5 µs"]);
+    }
+
+    /// A date or a marked moment names a time; `12:16` alone may be a duration and stays.
+    #[test]
+    fn dates_and_moments_are_not_numbers() {
+        assert!(texts("Run on 2020-10-13, at 2026-05-05T12:16:30Z, 2026-05-05 12:16 UTC and 2024-01-02T03:04:05+01:00.").is_empty());
+        assert!(texts("At 12:16 UTC, 9:30 am, 4:05 p.m. and 23:59:59 CEST.").is_empty());
+        assert_eq!(texts("It took 12:16 over 2023 runs, 16:9, and 2020-10 to 2021-03."), ["12", "16", "2023", "16", "9", "2020-10", "2021-03"]);
+        assert_eq!(texts("(2020-10-13) and 3.5 ms."), ["3.5 ms"]);
+    }
+
+    /// A number after `Table`, `Fig.` or `§` names what it refers to; with a unit, or with no
+    /// referring word before it, it is a quantity.
+    #[test]
+    fn references_are_not_numbers() {
+        assert!(texts("See Table 2, Figure 3a, Fig. 5, figs. 6-7, Section 4.2, § 3, §4, Eq. 7 and RFC 2119 (Appendix 1).").is_empty());
+        assert_eq!(texts("The table 2 ms wide; line 3 % off; Table2 3; tables: 4"), ["2 ms", "3 %", "3", "4"]);
+        assert_eq!(texts("Step -1 and step +2"), ["-1", "+2"]);
     }
 
     #[test]
