@@ -19,7 +19,8 @@
 //! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `%`, `×`, …)
 //! or a free one written with a slash (`tokens/s`) that matches only itself. Digits that are
 //! part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), a version or dotted identifier (`3.11.2`,
-//! `1.x`), an exponent written alone (`^3`), a date or a marked moment (`2020-10-13`,
+//! `1.x`) or a release (`Python 3.8`, `version 2`), an exponent written alone (`^3`), a date
+//! or a marked moment (`2020-10-13`,
 //! `12:16 UTC`) and a reference to a part of a document (`Table 2`, `§ 4.2`, `RFC 2119`) are
 //! not numbers. A value and its spread written
 //! with one unit (`6.6 ± 0.2 ms`) are two numbers in that unit.
@@ -728,8 +729,8 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             continue;
         }
         // `Table 2`, `Section 4.2`, `Eq. 7`: an ordinal that names what it refers to, as a bare
-        // integer in a link's text does.
-        if unit.is_none() && currency.is_none() && sign.is_none() && refers(&text[..start]) {
+        // integer in a link's text does; `Python 3.8`, `Go 1.21`, `version 2`: a release.
+        if unit.is_none() && currency.is_none() && sign.is_none() && (refers(&text[..start]) || names_a_release(&text[..start])) {
             at = end;
             continue;
         }
@@ -894,6 +895,28 @@ fn refers(before: &str) -> bool {
     }
     let word = trimmed.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[').next().unwrap_or_default();
     REFERRING.iter().any(|r| r.eq_ignore_ascii_case(word))
+}
+
+/// Software whose releases are written as its name and a number (`Python 3.8`, `Go 1.21`,
+/// `CUDA 12.4`, `Ubuntu 22.04`, `Java 17`), compared as written: `go 2 times` is no release.
+/// A closed list, as a spelling checker's dictionary is: a release of anything else is
+/// declared by a label.
+const RELEASED: [&str; 76] = [
+    "Python", "CPython", "PyPy", "Go", "Java", "JDK", "OpenJDK", "JRE", "GraalVM", "Kotlin", "Scala", "Node", "Node.js", "Deno", "Bun", "TypeScript", ".NET", "C#", "F#", "Rust",
+    "rustc", "Swift", "Ruby", "PHP", "Perl", "Lua", "LuaJIT", "Julia", "Zig", "Haskell", "GHC", "Erlang", "OTP", "Elixir", "GCC", "gcc", "Clang", "clang", "LLVM", "MSVC", "Xcode",
+    "CUDA", "cuDNN", "cuBLAS", "NCCL", "ROCm", "PyTorch", "TensorFlow", "JAX", "Triton", "NumPy", "Ubuntu", "Debian", "Fedora", "RHEL", "CentOS", "Alpine", "Windows", "macOS",
+    "iOS", "Android", "Linux", "FreeBSD", "PostgreSQL", "Postgres", "MySQL", "SQLite", "Redis", "Kafka", "Spark", "Chrome", "Firefox", "Safari", "Electron", "React", "JUnit",
+];
+
+/// Whether the text before a number ends with a released product's name (`Python `) or with
+/// `version` or `release` (`version 2`), so that the number names a release.
+fn names_a_release(before: &str) -> bool {
+    let trimmed = before.trim_end_matches(' ');
+    if trimmed.len() == before.len() {
+        return false;
+    }
+    let word = trimmed.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[').next().unwrap_or_default();
+    RELEASED.contains(&word) || ["version", "release"].iter().any(|w| w.eq_ignore_ascii_case(word))
 }
 
 fn is_part_of_name(text: &str, start: usize) -> bool {
@@ -1282,6 +1305,14 @@ mod tests {
         assert!(texts("At 12:16 UTC, 9:30 am, 4:05 p.m. and 23:59:59 CEST.").is_empty());
         assert_eq!(texts("It took 12:16 over 2023 runs, 16:9, and 2020-10 to 2021-03."), ["12", "16", "2023", "16", "9", "2020-10", "2021-03"]);
         assert_eq!(texts("(2020-10-13) and 3.5 ms."), ["3.5 ms"]);
+    }
+
+    /// A number after a released product's name, or after `version`, names a release; written
+    /// otherwise, or with a unit, it is a quantity.
+    #[test]
+    fn releases_are_not_numbers() {
+        assert!(texts("Python 3.8, Go 1.21, CUDA 12.4, Node 20, Java 17, .NET 8, Ubuntu 22.04, GCC 13.2 and version 2.").is_empty());
+        assert_eq!(texts("Let it go 2 times; Python 3 ms; Pythons 3; python 3.8"), ["2", "3 ms", "3", "3.8"]);
     }
 
     /// A number after `Table`, `Fig.` or `§` names what it refers to; with a unit, or with no
