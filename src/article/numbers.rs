@@ -588,6 +588,9 @@ const MAX_EXPONENT: i32 = 300;
 pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
     let mut out = Vec::new();
     let mut at = 0;
+    // Where the last reference or release ended (`Steps 1`), so that the numbers listed after
+    // it (`, 2, and 3`) are read as it is.
+    let mut named_until: Option<usize> = None;
     while let Some(mut caps) = NUMBER.captures_at(text, at) {
         if let Some(lo) = caps.name("lo")
             && lo.as_str().contains(GROUP_SPACES)
@@ -730,10 +733,17 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         }
         // `Table 2`, `Section 4.2`, `Eq. 7`: an ordinal that names what it refers to, as a bare
         // integer in a link's text does; `Python 3.8`, `Go 1.21`, `version 2`: a release.
-        if unit.is_none() && currency.is_none() && sign.is_none() && (refers(&text[..start]) || names_a_release(&text[..start])) {
-            at = end;
-            continue;
+        let listed = named_until.is_some_and(|e| e <= start && [", ", " and ", ", and ", " or ", ", or ", " to "].contains(&&text[e..start]));
+        if unit.is_none() && currency.is_none() && sign.is_none() {
+            let before = &text[..start];
+            let names = if listed { Some(true) } else { refers(before).or_else(|| names_a_release(before).then_some(true)) };
+            if let Some(lists) = names {
+                at = end;
+                named_until = lists.then_some(end);
+                continue;
+            }
         }
+        named_until = None;
         at = end;
         let magnitude = match power {
             // Parsing the written digits with their power of ten rounds once, correctly.
@@ -887,14 +897,16 @@ const REFERRING: [&str; 34] = [
 ];
 
 /// Whether the text before a number ends with a word that makes the number a reference
-/// (`see Table `, `in §`).
-fn refers(before: &str) -> bool {
+/// (`see Table `, `in §`), and if so whether the word is plural, so that more numbers may be
+/// listed after it (`Steps 1, 2, and 3`).
+fn refers(before: &str) -> Option<bool> {
     let trimmed = before.trim_end_matches([' ', '\u{a0}']);
     if trimmed.len() == before.len() && !trimmed.ends_with('§') {
-        return false;
+        return None;
     }
     let word = trimmed.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[').next().unwrap_or_default();
-    REFERRING.iter().any(|r| r.eq_ignore_ascii_case(word))
+    let known = REFERRING.iter().any(|r| r.eq_ignore_ascii_case(word));
+    known.then(|| word == "§§" || word.trim_end_matches('.').ends_with(['s', 'S']))
 }
 
 /// Software whose releases are written as its name and a number (`Python 3.8`, `Go 1.21`,
@@ -1322,6 +1334,8 @@ mod tests {
         assert!(texts("See Table 2, Figure 3a, Fig. 5, figs. 6-7, Section 4.2, § 3, §4, Eq. 7 and RFC 2119 (Appendix 1).").is_empty());
         assert_eq!(texts("The table 2 ms wide; line 3 % off; Table2 3; tables: 4"), ["2 ms", "3 %", "3", "4"]);
         assert_eq!(texts("Step -1 and step +2"), ["-1", "+2"]);
+        assert!(texts("Steps 1, 2, and 3; Tables 4 and 5; Go 1.7 or 1.8; Figures 6 to 8.").is_empty());
+        assert_eq!(texts("Table 2 and 3 ms; Table 2, then 3 runs; Table 2, 3 runs"), ["3 ms", "3", "3"]);
     }
 
     #[test]
