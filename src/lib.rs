@@ -70,7 +70,9 @@
 //!   (`SetsTaken`), whether they were timed alike, and with the seed and entries
 //!   (`ShuffleOrder`), whether they were timed in the same shuffled order),
 //!   `manifest`,
-//!   `accepted`, the `writer`), the calibration the recheck reads (`calibration`), JSONL kept
+//!   `accepted`, the `writer`), other harnesses' outputs read as records (`readers`, a closed
+//!   set of formats, one file each, any gzip-compressed file read as the file it holds, up to a
+//!   bound), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
 //!   verification, a run's rendered figures) for every registry and check, and reads and

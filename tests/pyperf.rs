@@ -153,6 +153,30 @@ fn a_not_significant_the_samples_contradict_fails_the_audit() {
     assert!(stdout.contains("1 failed"), "{stdout}");
 }
 
+/// pyperf's own compressed result (`outliers.json.gz`, its documentation's example, MIT), as
+/// pyperformance writes its results: `suggest` proposes each figure pyperf's documentation
+/// prints for it over the compressed file, pasted they hold, and the file cut short in place
+/// is an input error located at it, nothing else read from it.
+#[test]
+fn a_gzip_compressed_pyperf_file_is_evidence_as_it_is() {
+    let article = "# Outliers\n\npyperf's timeit of `[1,2]*1000` gave Mean +- std dev: 4.34 us +- 0.31 us, with a median of 4.25 us and a maximum of 6.02 us.\n";
+    let (dir, out) = support::suggested_over(article, |root| {
+        std::fs::copy(format!("{FIXTURES}/outliers.json.gz"), root.join("evidence/outliers.json.gz")).unwrap();
+    });
+    for (number, first) in [("4.34 us", "mean time_s of 60 records of evidence/outliers.json.gz"), ("0.31 us", "stdev time_s"), ("4.25 us", "median time_s"), ("6.02 us", "max time_s")] {
+        let at = out.find(&format!("`{number}` in ")).unwrap_or_else(|| panic!("{number}:\n{out}"));
+        assert!(out[at..].lines().nth(1).unwrap().contains(first), "{number}: {}", out[at..].lines().nth(1).unwrap());
+    }
+    let (code, stdout) = paste_and_audit(dir.path(), &out);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("4 checks: 4 passed"), "{stdout}");
+    let gz = std::fs::read(format!("{FIXTURES}/outliers.json.gz")).unwrap();
+    std::fs::write(dir.path().join("evidence/outliers.json.gz"), &gz[..gz.len() - 40]).unwrap();
+    let (code, stdout, stderr) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("evidence/outliers.json.gz: line 1: this gzip-compressed file cannot be decompressed"), "{stderr}");
+}
+
 /// A root quoting pyperformance's `telco` mean on CPython 3.6 (10.7 ms, as pyperformance
 /// printed it), its pyperf file accepted under `evidence/`.
 fn recheck_root(margin: f64) -> tempfile::TempDir {

@@ -28,9 +28,9 @@
 //!   warmups are stored, which no record holds. Any other version is refused, as pyperf refuses
 //!   it.
 //!
-//! pyperformance writes its results gzip-compressed (`.json.gz`); claimcheck has no gzip
-//! reader, and such a file is refused before any format is chosen, with a note to decompress
-//! it first.
+//! pyperformance writes its results gzip-compressed (`.json.gz`), and so may pyperf: such a
+//! file is read as the JSON it holds (the readers' module decompresses any gzip file first,
+//! up to a bound), its errors located in the decompressed text.
 //!
 //! Fields of each record:
 //!
