@@ -163,7 +163,9 @@ fn a_gzip_compressed_pyperf_file_is_evidence_as_it_is() {
     let (dir, out) = support::suggested_over(article, |root| {
         std::fs::copy(format!("{FIXTURES}/outliers.json.gz"), root.join("evidence/outliers.json.gz")).unwrap();
     });
-    for (number, first) in [("4.34 us", "mean time_s of 60 records of evidence/outliers.json.gz"), ("0.31 us", "stdev time_s"), ("4.25 us", "median time_s"), ("6.02 us", "max time_s")] {
+    for (number, first) in
+        [("4.34 us", "mean time_s of 60 records of evidence/outliers.json.gz"), ("0.31 us", "stdev time_s"), ("4.25 us", "median time_s"), ("6.02 us", "max time_s")]
+    {
         let at = out.find(&format!("`{number}` in ")).unwrap_or_else(|| panic!("{number}:\n{out}"));
         assert!(out[at..].lines().nth(1).unwrap().contains(first), "{number}: {}", out[at..].lines().nth(1).unwrap());
     }

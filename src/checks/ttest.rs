@@ -63,8 +63,8 @@ pub(crate) struct Spec {
 /// pyperf's critical values of Student's t at 95 %, two-tailed, for 0 to 30 degrees of freedom
 /// (`pyperf/_utils.py`, `_T_DIST_95_CONF_LEVELS`, https://github.com/psf/pyperf).
 const T_95: [f64; 31] = [
-    0.0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-    2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+    0.0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+    2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
 
 /// pyperf's `tdist95conf_level`: its table to 30 degrees of freedom, the table's last value to
@@ -124,13 +124,12 @@ fn test(base: &Samples, new: &Samples, min_speed: Option<f64>) -> Test {
 
 impl Spec {
     pub(super) fn files(&self) -> Vec<&str> {
-        vec![self.base.samples.get_ref().as_str(), self.new.samples.get_ref().as_str()]
+        vec![self.base.file(), self.new.file()]
     }
 
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
-        for side in [&self.base, &self.new] {
-            query::validate(&side.query())?;
-        }
+        self.base.validate()?;
+        self.new.validate()?;
         if let Some(min) = &self.min_speed
             && !(min.get_ref().is_finite() && *min.get_ref() >= 0.0)
         {
@@ -225,7 +224,10 @@ mod tests {
     /// `min-speed` asks for more change than there is.
     #[test]
     fn critical_values_and_min_speed_follow_pyperf() {
-        assert_eq!([critical_value(1), critical_value(30), critical_value(35), critical_value(40), critical_value(118), critical_value(500)], [12.706, 2.042, 2.042, 2.021, 1.984, 1.960]);
+        assert_eq!(
+            [critical_value(1), critical_value(30), critical_value(35), critical_value(40), critical_value(118), critical_value(500)],
+            [12.706, 2.042, 2.042, 2.021, 1.984, 1.960]
+        );
         let samples = |v: &[f64]| Samples::new(v.to_vec()).unwrap();
         let (a, b) = (samples(&[1.0, 1.01, 0.99, 1.0]), samples(&[1.1, 1.11, 1.09, 1.1]));
         let found = test(&a, &b, None);

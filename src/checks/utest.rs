@@ -86,6 +86,16 @@ pub(crate) struct Side {
 }
 
 impl Side {
+    /// The file this side reads.
+    pub(super) fn file(&self) -> &str {
+        self.samples.get_ref()
+    }
+
+    /// What can be checked of this side before its file is read.
+    pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
+        query::validate(&self.query())
+    }
+
     /// The records and field this side reads, as a `stat` check's query.
     pub(super) fn query(&self) -> query::Query<'_> {
         query::Query {
@@ -103,14 +113,12 @@ impl Side {
 
 impl Spec {
     pub(super) fn files(&self) -> Vec<&str> {
-        vec![self.base.samples.get_ref().as_str(), self.new.samples.get_ref().as_str()]
+        vec![self.base.file(), self.new.file()]
     }
 
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
-        for side in [&self.base, &self.new] {
-            query::validate(&side.query())?;
-        }
-        Ok(())
+        self.base.validate()?;
+        self.new.validate()
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
