@@ -634,7 +634,9 @@ pub fn read_harness(bytes: &[u8]) {
     let parts = split_at_separators(bytes, 2);
     let (file, sidecar_bytes) = (parts[0], parts.get(1).copied());
     let sidecar = |rel: &str| -> Result<Vec<u8>, String> { sidecar_bytes.map(<[u8]>::to_vec).ok_or_else(|| format!("{rel}: no such file")) };
-    let lines = file.iter().filter(|b| **b == b'\n').count() + 1;
+    // A compressed file's errors and records are located in the text it holds.
+    let text = readers::inflated("bench/x", file).ok().flatten();
+    let lines = text.as_deref().unwrap_or(file).iter().filter(|b| **b == b'\n').count() + 1;
     let reads = HARNESS_NAMES
         .iter()
         .map(|name| (*name, None, None))

@@ -137,7 +137,7 @@ pub(crate) fn read_with(
     // A gzip-compressed file (pyperformance's `.json.gz`) is read as the file it holds, named
     // without its `.gz` where the name tells the format. Its hash, where a manifest checks it,
     // stays that of the compressed bytes, as written.
-    let inflated = if is_gzip(bytes) { Some(gunzip(rel_path, bytes, GUNZIP_LIMIT)?) } else { None };
+    let inflated = inflated(rel_path, bytes)?;
     let bytes = inflated.as_deref().unwrap_or(bytes);
     let text = utf8(rel_path, bytes)?;
     let named = strip_gz(rel_path);
@@ -440,9 +440,10 @@ fn classify(doc: &Node, text: &str) -> Option<Format> {
 /// so that a small file that inflates without end (a "gzip bomb") is refused, not followed.
 pub(crate) const GUNZIP_LIMIT: u64 = 1 << 30;
 
-/// Whether `bytes` begin with gzip's magic number.
-fn is_gzip(bytes: &[u8]) -> bool {
-    bytes.starts_with(&[0x1f, 0x8b])
+/// What a gzip-compressed file holds (`None` for a file that is not compressed), as the readers
+/// read it: the lines of an error or a record are lines of this text.
+pub(crate) fn inflated(path: &str, bytes: &[u8]) -> Result<Option<Vec<u8>>, Diagnostic> {
+    if bytes.starts_with(&[0x1f, 0x8b]) { gunzip(path, bytes, GUNZIP_LIMIT).map(Some) } else { Ok(None) }
 }
 
 /// `path` without a `.gz` ending, as the name of the file it holds.
