@@ -736,7 +736,16 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         let listed = named_until.is_some_and(|e| e <= start && [", ", " and ", ", and ", " or ", ", or ", " to "].contains(&&text[e..start]));
         if unit.is_none() && currency.is_none() && sign.is_none() {
             let before = &text[..start];
-            let names = if listed { Some(true) } else { refers(before).or_else(|| names_a_release(before).then_some(true)) };
+            let day = lo_decimals == 0 && (1.0..=31.0).contains(&digits_value) && matches!(shape, Shape::Single);
+            let year = lo_decimals == 0 && lo.as_str().len() == 4 && (1000.0..3000.0).contains(&digits_value) && matches!(shape, Shape::Single);
+            let dated = (day && before_a_month(&text[end..])) || ((day || year) && after_a_month(before)) || (year && after_a_month_s_day(before));
+            let names = if listed {
+                Some(true)
+            } else if dated {
+                Some(false)
+            } else {
+                refers(before).or_else(|| names_a_release(before).then_some(true))
+            };
             if let Some(lists) = names {
                 at = end;
                 named_until = lists.then_some(end);
@@ -939,6 +948,36 @@ fn refers(before: &str) -> Option<bool> {
     let word = trimmed.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[').next().unwrap_or_default();
     let known = REFERRING.iter().any(|r| r.eq_ignore_ascii_case(word));
     known.then(|| word == "§§" || word.trim_end_matches('.').ends_with(['s', 'S']))
+}
+
+/// The months as dates write them, whole or cut to three letters (`Jun 21, 2024`, `21 June
+/// 2024`, `March 2011`), compared as written: `may 3` is no date.
+const MONTHS: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/// Whether `word` names a month: whole, or its first three letters with or without a period.
+fn is_month(word: &str) -> bool {
+    let word = word.trim_end_matches([',', '.']);
+    MONTHS.iter().any(|m| *m == word || (word.len() == 3 && m.starts_with(word)) || (*m == "September" && word == "Sept"))
+}
+
+/// Whether the text before a number ends with a month (`January `, `Jun. `, `October, `): the
+/// number is the day or the year of a date.
+fn after_a_month(before: &str) -> bool {
+    let trimmed = before.trim_end_matches(' ');
+    trimmed.len() < before.len() && is_month(trimmed.rsplit(char::is_whitespace).next().unwrap_or_default())
+}
+
+/// Whether the text before a number ends with a month and a day and a comma (`Jun 21, `): the
+/// number is the date's year.
+fn after_a_month_s_day(before: &str) -> bool {
+    let Some(rest) = before.strip_suffix(", ") else { return false };
+    let digits = rest.len() - rest.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    (1..=2).contains(&digits) && after_a_month(&rest[..rest.len() - digits])
+}
+
+/// Whether the text after a number begins with a month (`21 June 2024`): the number is a day.
+fn before_a_month(after: &str) -> bool {
+    after.strip_prefix(' ').is_some_and(|rest| is_month(rest.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or_default()))
 }
 
 /// Software whose releases are written as its name and a number (`Python 3.8`, `Go 1.21`,
@@ -1421,6 +1460,14 @@ mod tests {
         assert!(texts("At 12:16 UTC, 9:30 am, 4:05 p.m. and 23:59:59 CEST.").is_empty());
         assert_eq!(texts("It took 12:16 over 2023 runs, 16:9, and 2020-10 to 2021-03."), ["12", "16", "2023", "16", "9", "2020-10", "2021-03"]);
         assert_eq!(texts("(2020-10-13) and 3.5 ms."), ["3.5 ms"]);
+    }
+
+    /// A day or a year beside a month names a date; a number beside a word that only looks like
+    /// one is a quantity.
+    #[test]
+    fn dates_with_month_names_are_not_numbers() {
+        assert!(texts("On Jun 21, 2024, in January 2025, on 21 June 2024, in October, 2013 and on Sept. 3, 2020.").is_empty());
+        assert_eq!(texts("It may 3 times; 40 Marches; June 32 runs; on Jun 21, 40 runs"), ["3", "40", "32", "40"]);
     }
 
     /// A number after a released product's name, or after `version`, names a release; written
