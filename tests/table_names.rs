@@ -80,6 +80,7 @@ fn a_name_is_declared_only_by_a_cell_claim_of_its_own_row_or_column() {
 | n 4096 | 1.20 ms | 2.40 ms |
 | n 8192 | 2.50 ms | 5.10 ms |
 | 12 ms budget | 0.80 ms | 1.70 ms |
+| 64 | 64 | 1.90 ms |
 ";
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
@@ -108,13 +109,21 @@ cell = { row = "12 ms budget", column = "batch 32" }
 verdict = "retain"
 finding = "A setting of the example."
 labels = ["0.80 ms"]
+
+[[claim]]
+id = "same-as-name"
+cell = { row = "64", column = "batch 64" }
+verdict = "retain"
+finding = "A setting of the example."
+labels = ["1.90 ms"]
 "#;
     let (code, out) = paste_and_audit(root, claims);
     assert_eq!(code, 1, "{out}");
     let unbound: Vec<&str> = out.lines().filter(|l| l.contains(": unbound number `")).map(|l| l.split(": unbound number ").nth(1).unwrap().split(':').next().unwrap()).collect();
-    // `4096` and `32` are named by `by-cell`; `8192` only by a quote, `64` by no claim under
-    // it, and `12 ms` is a time.
-    assert_eq!(unbound, ["`64`", "`2.40 ms`", "`8192`", "`5.10 ms`", "`12 ms`", "`1.70 ms`"], "{out}");
-    assert!(out.contains("unbound number `64`: no check verifies it and no label declares it; it is part of a column's header"), "{out}");
+    // `4096` and `32` are named by `by-cell`; `8192` only by a quote, and `12 ms` is a time.
+    // The header's `64` and the last row's name are named by `same-as-name`, but the value
+    // under `batch 32` that reads as the name is a value, which no claim verifies.
+    assert_eq!(unbound, ["`2.40 ms`", "`8192`", "`5.10 ms`", "`12 ms`", "`1.70 ms`", "`64`"], "{out}");
+    assert!(out.contains("a.md:8:8: unbound number `64`: no check verifies it and no label declares it\n"), "{out}");
     assert!(out.contains("unbound number `12 ms`: no check verifies it and no label declares it\n"), "{out}");
 }

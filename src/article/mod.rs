@@ -123,15 +123,22 @@ impl Sentence {
     }
 
     /// What the sentence names, where it is a table cell that names other cells rather than
-    /// stating a value of its own: a header cell names its column, and a body cell whose text
-    /// is its row's label (or one part of it, in an HTML table whose label cells span rows)
-    /// names its row.
+    /// stating a value of its own: a header cell names its column, and a body cell that makes
+    /// up its row's label names its row: the first cell, or in an HTML table whose first cells
+    /// span rows, one of the cells that come first and whose texts the label joins. A value
+    /// that merely reads as the row's name (`| 1024 | 1024 |`) names nothing.
     pub fn names(&self) -> Option<Names> {
         let cell = self.cell.as_ref()?;
         if cell.row == 0 {
             return Some(Names::Column);
         }
-        label_parts(&cell.row_label).any(|part| crate::registry::binding::same_label(part, &self.text)).then_some(Names::Row)
+        let parts: Vec<&str> = label_parts(&cell.row_label).collect();
+        let same = |part: &&str| crate::registry::binding::same_label(part, &self.text);
+        let names = match cell.column {
+            0 => parts.first().is_some_and(same),
+            k => parts.len() > 1 && k < parts.len() && parts[1..].iter().any(same),
+        };
+        names.then_some(Names::Row)
     }
 }
 
@@ -1251,6 +1258,20 @@ mod tests {
         let c = cell_at(&a, "670.99 ms (✅ 1.20x faster)");
         assert_eq!((c.row_label.as_str(), c.column_label.as_str()), ("Block: 0, TotalGas: 30,312,275", "Ipc"));
         assert!(a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.column == 0)).all(|s| s.numbers.is_empty()));
+    }
+
+    /// A row's name is its first cell, or in HTML the first cells whose texts its label joins
+    /// where the first spans rows; a header names its column; a value equal to the name is a
+    /// value.
+    #[test]
+    fn cells_that_name_their_row_or_column() {
+        let md = Article::parse("a.md", b"| n | t |\n|---|---|\n| 64 | 64 |\n").unwrap();
+        let named: Vec<(String, Option<Names>)> = md.sentences.iter().map(|s| (s.text.clone(), s.names())).collect();
+        assert_eq!(named, [("n".into(), Some(Names::Column)), ("t".into(), Some(Names::Column)), ("64".into(), Some(Names::Row)), ("64".into(), None)]);
+        let html = "<table><tr><th>GPU</th><th>batch</th><th>t</th></tr><tr><td rowspan=\"2\">H 1</td><td>b 8</td><td>3 ms</td></tr><tr><td>b 16</td><td>5 ms</td></tr></table>\n";
+        let a = Article::parse("a.md", html.as_bytes()).unwrap();
+        let named: Vec<(&str, Option<Names>)> = a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.row > 0)).map(|s| (s.text.as_str(), s.names())).collect();
+        assert_eq!(named, [("H 1", Some(Names::Row)), ("b 8", Some(Names::Row)), ("3 ms", None), ("b 16", Some(Names::Row)), ("5 ms", None)]);
     }
 
     #[test]
