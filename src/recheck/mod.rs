@@ -442,7 +442,7 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 (Kind::Compare(c), _) => out.push(target(Subject::Ordering(c.clone()))),
                 // A statistic or an expression whose quoted number is not a time, that reads
                 // `json` variables, which no run can reproduce, or that is or reads a spread (a
-                // standard deviation, a median's interval, JMH's error); the other kinds (a `utest` p-value among them) were passed over
+                // standard deviation, a median's interval, JMH's error); the other kinds (a `utest` p-value and a `ttest` verdict among them) were passed over
                 // above.
                 (
                     Kind::Stat(_)
