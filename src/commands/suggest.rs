@@ -1313,7 +1313,6 @@ fn pyperf_compare_candidates(sources: &[Source], article: &Article, sentence: &S
     };
     // `slower` is the changed file's mean over the reference's, `faster` the inverse.
     let (numerator, denominator) = if after.starts_with("faster") { (&reference, &changed) } else { (&changed, &reference) };
-    let stem = |source: &Source| source.path.rsplit('/').next().unwrap_or(&source.path).trim_end_matches(".json").to_string();
     // Each pyperf file's benchmarks by name: the selection of its records and its value field.
     let files: Vec<(&Source, BTreeMap<&str, (&Selection, &Series)>)> = sources
         .iter()
@@ -1347,7 +1346,7 @@ fn pyperf_compare_candidates(sources: &[Source], article: &Article, sentence: &S
             let ratio = |(_, a): (&Selection, &Series), (_, b): (&Selection, &Series)| a.samples.mean() / b.samples.mean();
             let score = |pairs: &[(&str, (&Selection, &Series), (&Selection, &Series))]| {
                 let (a, b) = (pairs[0].1, pairs[0].2);
-                let named = |name: &Option<String>, source: &Source| if name.as_deref() == Some(stem(source).as_str()) { 1.0 } else { 0.0 };
+                let named = |name: &Option<String>, source: &Source| if name.as_deref() == Some(pyperf_name(source)) { 1.0 } else { 0.0 };
                 hints(&context, sa, a.0, a.1) + hints(&context, sb, b.0, b.1) + 5.0 + named(numerator, sa) + named(denominator, sb)
             };
             if geomean {
@@ -1381,15 +1380,21 @@ fn pyperf_compare_candidates(sources: &[Source], article: &Article, sentence: &S
     by_distance(out)
 }
 
+/// The name pyperf gives a result file in its comparisons: the file's name less `.json` (and
+/// less `.json.gz`, as pyperformance's are named).
+fn pyperf_name(source: &Source) -> &str {
+    let file = source.path.rsplit('/').next().unwrap_or(&source.path);
+    file.strip_suffix(".gz").unwrap_or(file).trim_end_matches(".json")
+}
+
 /// The cells of pyperf's `compare_to` table that say `not significant` and that no claim binds,
 /// each proposed the t-test pyperf decided it by: of its row's benchmark in the reference file
 /// (the table's first column of values) against the file its column names, each file named by
 /// its name less `.json`, as pyperf names it.
 fn pyperf_not_significant(sources: &[Source], article: &Article, bound: &BTreeSet<usize>, used_ids: &mut BTreeSet<String>) -> Vec<NumberSuggestions> {
-    let stem = |source: &Source| source.path.rsplit('/').next().unwrap_or(&source.path).trim_end_matches(".json").to_string();
     // The benchmark `name` in the pyperf file named `file`: its selection and value series.
     let find = |file: &str, name: &str| {
-        sources.iter().filter(|s| s.format == Format::Pyperf && stem(s) == file).find_map(|source| {
+        sources.iter().filter(|s| s.format == Format::Pyperf && pyperf_name(s) == file).find_map(|source| {
             let sel = source.selections.iter().find(|sel| {
                 sel.filter.is_none()
                     && match &sel.select {
