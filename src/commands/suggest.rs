@@ -1380,11 +1380,15 @@ fn pyperf_compare_candidates(sources: &[Source], article: &Article, sentence: &S
     by_distance(out)
 }
 
-/// The name pyperf gives a result file in its comparisons: the file's name less `.json` (and
-/// less `.json.gz`, as pyperformance's are named).
+/// The name pyperf gives a result file in its comparisons: the file's name less its extension,
+/// then less a `.json` left before it (`bench.json.gz` is `bench`), as its `__main__` names one.
 fn pyperf_name(source: &Source) -> &str {
     let file = source.path.rsplit('/').next().unwrap_or(&source.path);
-    file.strip_suffix(".gz").unwrap_or(file).trim_end_matches(".json")
+    let stem = match file.rfind('.') {
+        Some(k) if k > 0 => &file[..k],
+        _ => file,
+    };
+    stem.strip_suffix(".json").unwrap_or(stem)
 }
 
 /// The cells of pyperf's `compare_to` table that say `not significant` and that no claim binds,
