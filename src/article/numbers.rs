@@ -941,11 +941,7 @@ const REFERRING: [&str; 34] = [
 /// (`see Table `, `in §`), and if so whether the word is plural, so that more numbers may be
 /// listed after it (`Steps 1, 2, and 3`).
 fn refers(before: &str) -> Option<bool> {
-    let trimmed = before.trim_end_matches([' ', '\u{a0}']);
-    if trimmed.len() == before.len() && !trimmed.ends_with('§') {
-        return None;
-    }
-    let word = trimmed.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[').next().unwrap_or_default();
+    let word = word_before(before)?;
     let known = REFERRING.iter().any(|r| r.eq_ignore_ascii_case(word));
     known.then(|| word == "§§" || word.trim_end_matches('.').ends_with(['s', 'S']))
 }
@@ -1066,12 +1062,18 @@ const RELEASED: [&str; 76] = [
 /// Whether the text before a number ends with a released product's name (`Python `) or with
 /// `version` or `release` (`version 2`), so that the number names a release.
 fn names_a_release(before: &str) -> bool {
-    let trimmed = before.trim_end_matches(' ');
-    if trimmed.len() == before.len() {
-        return false;
+    word_before(before).is_some_and(|word| RELEASED.contains(&word) || ["version", "release"].iter().any(|w| w.eq_ignore_ascii_case(word)))
+}
+
+/// The word a number follows across a space (`see Table ` gives `Table`, `(Python ` gives
+/// `Python`), or `None` where no space stands between them, except after `§`, which may stand
+/// glued to its number (`§4`): what a reference and a release are told by.
+fn word_before(before: &str) -> Option<&str> {
+    let trimmed = before.trim_end_matches([' ', '\u{a0}']);
+    if trimmed.len() == before.len() && !trimmed.ends_with('§') {
+        return None;
     }
-    let word = trimmed.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[').next().unwrap_or_default();
-    RELEASED.contains(&word) || ["version", "release"].iter().any(|w| w.eq_ignore_ascii_case(word))
+    trimmed.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '[').next()
 }
 
 fn is_part_of_name(text: &str, start: usize) -> bool {
