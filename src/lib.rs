@@ -71,8 +71,8 @@
 //!   (`ShuffleOrder`), whether they were timed in the same shuffled order),
 //!   `manifest`,
 //!   `accepted`, the `writer`), other harnesses' outputs read as records (`readers`, a closed
-//!   set of formats, one file each, any gzip-compressed file read as the file it holds, up to a
-//!   bound), the calibration the recheck reads (`calibration`), JSONL kept
+//!   set of formats, one file each, Nsight Compute's CSV and Nsight Systems' per-event reports
+//!   among them, any gzip-compressed file read as the file it holds, up to a bound), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
 //!   verification, a run's rendered figures) for every registry and check, and reads and
@@ -100,7 +100,8 @@
 //!   table, a baseline's ratio to itself as a label rather than a check; BenchmarkDotNet's
 //!   `Ratio` in each of its three styles; pyperf's `compare_to` ratios and geometric mean, and
 //!   its t-test for a `not significant` cell; an
-//!   Nsight Compute launch as a selection of its own, one per table; every cell of
+//!   Nsight Compute launch as a selection of its own, one per table; a kernel of an Nsight
+//!   Systems trace by its function; every cell of
 //!   benchstat's table read by its place, as that benchstat
 //!   computed it, medians since 2023 and means inside Tukey's fences before,
 //!   `commands::suggest::benchstat`).

@@ -526,6 +526,9 @@ fn name_field(format: Format) -> Option<&'static str> {
     match format {
         // Nsight Compute's console names a kernel by its function (`==PROF== Profiling "X"`).
         Format::Ncu => Some("function"),
+        // nsys names every event, a kernel by its signature and a copy by its kind
+        // (`[CUDA memcpy Host-to-Device]`); only a kernel has a `function`.
+        Format::Nsys => Some("name"),
         Format::Hyperfine => Some("command"),
         Format::Criterion | Format::CargoCriterion => Some("id"),
         Format::GoogleBenchmark | Format::PytestBenchmark | Format::Pyperf | Format::GoBench => Some("name"),
@@ -546,7 +549,7 @@ fn name_field(format: Format) -> Option<&'static str> {
 /// median is also what benchstat reports).
 fn primary_field(format: Format) -> Option<&'static str> {
     match format {
-        Format::Ncu => Some("duration_ns"),
+        Format::Ncu | Format::Nsys => Some("duration_ns"),
         Format::Criterion | Format::CargoCriterion | Format::GoBench => Some("time_ns"),
         Format::GoogleBenchmark => Some("real_time_ns"),
         Format::Nvbench => Some("gpu_time_s"),
@@ -562,6 +565,24 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
     let all: Vec<&Record> = jsonl.records.iter().collect();
     // Candidate record sets, plainest first; a set equal to an earlier one is dropped.
     let mut sets: Vec<(Option<(String, String)>, Option<String>, Vec<&Record>)> = vec![(None, None, all.clone())];
+    // nsys's trace holds kernels and memory operations together, and only a kernel has a grid
+    // (so its copies' empty grid cells would select the kernels as `grdx == null`'s opposite):
+    // a kernel is named by its function, as Nsight Compute's launches are, where that short name
+    // stands for one signature alone, before any filter takes the same records.
+    if format == Format::Nsys {
+        let mut kernels: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+        for r in &all {
+            if let Some(f) = jsonl.get(r, "function").and_then(|v| jsonl.str(v)) {
+                kernels.entry(f).or_default().push(r);
+            }
+        }
+        for (function, records) in kernels {
+            let signatures: BTreeSet<Option<&str>> = records.iter().map(|r| jsonl.get(r, "name").and_then(|v| jsonl.str(v))).collect();
+            if signatures.len() == 1 {
+                sets.push((Some(("function".to_string(), function.to_string())), None, records));
+            }
+        }
+    }
     for name in &names {
         let nulls = all.iter().filter(|r| matches!(jsonl.get(r, name), Some(Scalar::Null))).count();
         if nulls > 0 && nulls < all.len() {

@@ -32,6 +32,8 @@ pub(super) fn read(src: &Source, delimiter: u8) -> Result<Jsonl, Diagnostic> {
 /// their rows through it, so that a table is split, and its errors located, in one place.
 pub(super) struct Rows<'s, 'a> {
     src: &'s Source<'a>,
+    /// Where the table begins in the source's text: the `csv` crate counts from there.
+    base: usize,
     kind: &'static str,
     reader: csv::Reader<&'a [u8]>,
     /// The header's names, in column order.
@@ -54,9 +56,17 @@ impl<'s, 'a> Rows<'s, 'a> {
     /// Reads and checks the header of `src`, split at `delimiter`, with RFC 4180 quoting where
     /// `quoting` is set; `kind` names the format in errors (`CSV`).
     pub(super) fn open(src: &'s Source<'a>, delimiter: u8, quoting: bool, kind: &'static str) -> Result<Self, Diagnostic> {
-        let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).has_headers(true).flexible(false).quoting(quoting).from_reader(src.text.as_bytes());
-        let headers = reader.headers().map_err(|e| located(src, kind, &e))?.clone();
-        let header_span = src.locate(0).1;
+        Rows::open_in(src, 0..src.text.len(), delimiter, quoting, kind)
+    }
+
+    /// As [`Rows::open`], for the table that spans `within` of the source's text (one of several
+    /// in a file, or one after lines that are not the table's), its header on the first line
+    /// there; rows, lines and errors are located in the whole text.
+    pub(super) fn open_in(src: &'s Source<'a>, within: Range<usize>, delimiter: u8, quoting: bool, kind: &'static str) -> Result<Self, Diagnostic> {
+        let base = within.start;
+        let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).has_headers(true).flexible(false).quoting(quoting).from_reader(src.text[within].as_bytes());
+        let headers = reader.headers().map_err(|e| located(src, base, kind, &e))?.clone();
+        let header_span = src.locate(base).1;
         if headers.is_empty() {
             return Err(src.error(0..0, format!("{kind} file without a header row"), "expected a header row"));
         }
@@ -68,7 +78,7 @@ impl<'s, 'a> Rows<'s, 'a> {
                 return Err(src.error(header_span.clone(), format!("column `{name}` appears twice in the header row"), "header row"));
             }
         }
-        Ok(Rows { src, kind, reader, headers, row: csv::StringRecord::new() })
+        Ok(Rows { src, base, kind, reader, headers, row: csv::StringRecord::new() })
     }
 
     /// The next row, `None` after the last, or the error of a row that breaks the rules.
@@ -76,11 +86,11 @@ impl<'s, 'a> Rows<'s, 'a> {
         match self.reader.read_record(&mut self.row) {
             Ok(false) => return Ok(None),
             Ok(true) => {}
-            Err(e) => return Err(located(self.src, self.kind, &e)),
+            Err(e) => return Err(located(self.src, self.base, self.kind, &e)),
         }
         let (start, line, span) = match self.row.position() {
             Some(pos) => {
-                let start = row_start(self.src.text, pos.byte() as usize);
+                let start = row_start(self.src.text, self.base + pos.byte() as usize);
                 let (line, span) = self.src.locate(start);
                 (start, line, span)
             }
@@ -150,8 +160,8 @@ fn row_start(text: &str, at: usize) -> usize {
     i
 }
 
-/// A `csv` error as a diagnostic at the row it is about.
-fn located(src: &Source, kind: &str, err: &csv::Error) -> Diagnostic {
+/// A `csv` error as a diagnostic at the row it is about, in a table that begins at byte `base`.
+fn located(src: &Source, base: usize, kind: &str, err: &csv::Error) -> Diagnostic {
     let (pos, message) = match err.kind() {
         csv::ErrorKind::UnequalLengths { pos, expected_len, len } => (pos.clone(), format!("this row has {len} cells, but the header has {expected_len} columns")),
         csv::ErrorKind::Utf8 { pos, err } => (pos.clone(), format!("cell {} is not UTF-8", err.field() + 1)),
@@ -159,7 +169,7 @@ fn located(src: &Source, kind: &str, err: &csv::Error) -> Diagnostic {
     };
     match pos {
         Some(pos) => {
-            let span = src.locate(row_start(src.text, pos.byte() as usize)).1;
+            let span = src.locate(row_start(src.text, base + pos.byte() as usize)).1;
             let shown = src.text[span.clone()].trim_end_matches(['\n', '\r']).len();
             let span = span.start..span.start + shown;
             src.error(span, message, "this row")

@@ -22,6 +22,7 @@
 //! | `jmh` | JMH's `-rf json` result file | one per raw value (each iteration of each fork; each sample of a `sample`-mode histogram; each value of a secondary metric): `benchmark`, `name`, `metric`, `mode`, `param_<name>`, `fork`, `iteration`, `score`, `unit`, `time_ns`/`time_us`/`time_ms`/`time_s` or `ops_per_s` |
 //! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …); or its log (`BenchmarkDotNet.Artifacts/<Title>.log`, the same text as its console output); or its disassembly report `<Type>-asm.md` | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times; in the log, each `WorkloadResult` line of the case's launches): `benchmark`, `name`, `type`, `namespace` (not from the log), `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes`; from `-asm.md`, one per benchmark case (`##` section): `benchmark`, `name`, `type`, `namespace`, `method`, `runtime`, `job`, `code_size_bytes` (its `Code Size`), `methods` |
 //! | `ncu` | Nsight Compute's CSV: `ncu --csv` (the details page) or `ncu --csv --page raw`, with ncu's `==PROF==` lines and the program's output around it | one per kernel launch: `id`, `kernel`, `function`, `process_id`, `process`, `host`, `context`, `stream`, `device`, `cc`, `block_size`, `grid_size`, each metric in its base unit (`duration_ns`, `dram_throughput_pct`, `memory_throughput_bytes_per_s`; raw page: `gpu__time_duration.sum_ns`) |
+//! | `nsys` | Nsight Systems' per-event reports (`nsys stats --report cuda_gpu_trace --format csv`, one file a report or several on standard output), its summaries refused | one per event: `report`, each column by its title in snake case with its unit's suffix, times in nanoseconds (`start_ns`, `duration_ns`, `grdx`, `strm`, `name`), `function` on a kernel's row |
 //!
 //! `src/evidence/readers/README.md` lists every field of every harness format with its meaning.
 //!
@@ -31,7 +32,7 @@
 //!
 //! **Invariant:** a file that holds only summaries (criterion's `estimates.json`, Google
 //! Benchmark's aggregates, nvbench's `--json` without `--jsonbin`, ncu's per-kernel
-//! `--print-summary`) is refused, with a sentence saying what to export instead: a statistic is
+//! `--print-summary`, nsys's `*_sum` reports) is refused, with a sentence saying what to export instead: a statistic is
 //! recomputed from samples or not at all.
 //!
 //! Time fields carry their unit as a suffix (`_s`, `_ns`), from which the checks infer units;
@@ -51,6 +52,7 @@ pub(crate) mod jmh;
 mod json;
 mod jsonl;
 pub(crate) mod ncu;
+mod nsys;
 mod nvbench;
 mod pyperf;
 mod pytest_benchmark;
@@ -82,6 +84,7 @@ pub(crate) enum Format {
     Jmh,
     BenchmarkDotNet,
     Ncu,
+    Nsys,
 }
 
 /// How the format of a file was chosen.
@@ -198,12 +201,13 @@ pub(crate) fn read_with(
             layout = Some(read);
             records
         }
+        Format::Nsys => nsys::read(&src)?,
     };
     Ok(Table { format, detected, jsonl: Rc::new(jsonl), layout })
 }
 
 impl Format {
-    pub(crate) const ALL: [Format; 15] = [
+    pub(crate) const ALL: [Format; 16] = [
         Format::Jsonl,
         Format::Json,
         Format::Csv,
@@ -219,6 +223,7 @@ impl Format {
         Format::Jmh,
         Format::BenchmarkDotNet,
         Format::Ncu,
+        Format::Nsys,
     ];
 
     /// The format a registry's `format = "..."` names.
@@ -244,6 +249,7 @@ impl Format {
             Format::Jmh => "jmh",
             Format::BenchmarkDotNet => "benchmarkdotnet",
             Format::Ncu => "ncu",
+            Format::Nsys => "nsys",
         }
     }
 
@@ -265,6 +271,7 @@ impl Format {
             Format::Jmh => "JMH JSON results",
             Format::BenchmarkDotNet => "BenchmarkDotNet measurements",
             Format::Ncu => "Nsight Compute CSV",
+            Format::Nsys => "Nsight Systems `nsys stats` CSV",
         }
     }
 }
@@ -303,6 +310,9 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
         // Nsight Compute's CSV output likewise, by its header (after the lines ncu and the
         // profiled program print before it).
         "csv" if ncu::looks_like(text) => return Ok((Format::Ncu, Detected::ByContent, None)),
+        // And Nsight Systems' reports, by a header that names a start or total time as nsys
+        // spells it (`Start (ns)`), after the lines nsys prints before it.
+        "csv" | "tsv" | "tab" if nsys::looks_like(text) => return Ok((Format::Nsys, Detected::ByContent, None)),
         "csv" => return Ok((Format::Csv, Detected::ByName, None)),
         "tsv" | "tab" => return Ok((Format::Tsv, Detected::ByName, None)),
         // BenchmarkDotNet's disassembly report is Markdown, named `<Type>-asm.md`.
@@ -333,7 +343,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                     "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
                     "this object",
                 )
-                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu")
+                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys")
             })?;
             Ok((format, Detected::ByContent, Some(doc)))
         }
@@ -371,6 +381,10 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
             if ncu::looks_like(text) {
                 return Ok((Format::Ncu, Detected::ByContent, None));
             }
+            // nsys's output likewise: its own lines, then a header with tabs or commas.
+            if nsys::looks_like(text) {
+                return Ok((Format::Nsys, Detected::ByContent, None));
+            }
             if benchmarkdotnet::looks_like(text) {
                 return Ok((Format::BenchmarkDotNet, Detected::ByContent, None));
             }
@@ -381,7 +395,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                 Ok((Format::Csv, Detected::ByContent, None))
             } else {
                 Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON, nor a table with a header row, nor Go benchmark output", "first line").with_note(
-                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu",
+                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys",
                 ))
             }
         }

@@ -859,7 +859,7 @@ fn unit_suffix(base: &str) -> String {
 
 /// `text` lower-cased, each run of characters other than letters and digits one `_`, none at
 /// either end: `L1/TEX Cache Throughput` is `l1_tex_cache_throughput`.
-fn snake(text: &str) -> String {
+pub(super) fn snake(text: &str) -> String {
     let mut out = String::new();
     let mut gap = false;
     for c in text.chars() {
