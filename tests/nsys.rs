@@ -123,3 +123,31 @@ fn suggest_selects_a_kernel_by_its_function_and_a_copy_by_its_name() {
     assert!(out.contains("select = { name = \"[CUDA memcpy Device-to-Host]\" }"), "{out}");
     assert_eq!(out.matches("statistic = \"median\"").count(), 2, "{out}");
 }
+
+/// `recheck --fresh` with another trace: the copies to the device (eight a file) rerun on
+/// another GPU are INCOMPARABLE, naming both devices, as our own runs on another card are; the
+/// same trace with its device named as the accepted one's (in another slot, `(1)`) is judged,
+/// and its copies, 25 times faster, are a MISMATCH.
+#[test]
+fn a_fresh_trace_from_another_device_is_incomparable() {
+    let quote = "A copy to the device took 0.52 ms at the median.";
+    let claims = format!(
+        "[[claim]]\nid = \"H2D\"\nquote = \"{quote}\"\nverdict = \"retain\"\nfinding = \"Over the trace's eight copies.\"\n\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"0.52 ms\"\n  samples = \"evidence/{TRACE}\"\n  select = {{ name = \"[CUDA memcpy Host-to-Device]\" }}\n  field = \"duration_ns\"\n  statistic = \"median\"\n"
+    );
+    let thor = std::fs::read_to_string(format!("{FIXTURES}/vernier-2025.3.2_cuda_gpu_trace.csv")).unwrap();
+    let dir = root(&[trace()], &format!("# Copies\n\n{quote}\n"), &claims);
+    let (code, out) = audit(&dir);
+    assert_eq!(code, 0, "{out}");
+    std::fs::create_dir_all(dir.path().join("fresh")).unwrap();
+    std::fs::write(dir.path().join("fresh").join(TRACE), &thor).unwrap();
+    let at = dir.path().to_str().unwrap();
+    let (_, out, err) = claimcheck(["recheck", "--root", at, "--fresh", "fresh"]);
+    assert!(out.contains("1 rows (0 MATCH, 0 MISMATCH, 0 INCONCLUSIVE, 1 INCOMPARABLE)"), "{out}{err}");
+    let (_, json, _) = claimcheck(["recheck", "--root", at, "--fresh", "fresh", "--format", "json"]);
+    assert!(json.contains(&format!("fresh/{TRACE} ran on NVIDIA Thor, the accepted evidence/{TRACE} on NVIDIA RTX 5000 Ada Generation Laptop GPU")), "{json}");
+
+    let moved = thor.replace("NVIDIA Thor (0)", "NVIDIA RTX 5000 Ada Generation Laptop GPU (1)");
+    std::fs::write(dir.path().join("fresh").join(TRACE), moved).unwrap();
+    let (_, out, err) = claimcheck(["recheck", "--root", at, "--fresh", "fresh"]);
+    assert!(out.contains("(0 MATCH, 1 MISMATCH, 0 INCONCLUSIVE, 0 INCOMPARABLE)"), "{out}{err}");
+}

@@ -20,9 +20,11 @@
 //! orderings are inside the fresh run, and offline inside the accepted file, or across the
 //! files it pools. A fresh file in another format
 //! than the accepted one, or one that holds no samples the check selects, is INCOMPARABLE (for
-//! an ordering, only the pairs it cannot judge).
+//! an ordering, only the pairs it cannot judge); so is a latency whose records name their
+//! device (nsys's traces do) where the fresh ones name another, as our own runs on another card
+//! are: its ordering, judged inside the fresh file, is not.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use toml::Spanned;
@@ -30,6 +32,7 @@ use toml::Spanned;
 use super::{ByRound, Estimator, Judgement, Latency, Mode, Report, Round, Row, RowKind, Rule, RunInfo, Subject, Target, judge, targets};
 use crate::checks::{Context, compare, query, stat};
 use crate::diagnostic::Diagnostic;
+use crate::evidence::readers::Format;
 use crate::evidence::store::Evidence;
 use crate::status::Failure;
 use crate::workspace::Workspace;
@@ -153,8 +156,53 @@ fn sides(ws: &Workspace, files: &Evidence, t: &Target, l: &Latency, pairs: &[(St
             Ok(values) => fresh.push(values),
             Err(why) => return Ok(Err(why)),
         }
+        // A time measured on another device is not a rerun of the quoted one, as our own runs
+        // on another card are not: where the records name their device, the two must agree.
+        if let Some(why) = other_device(&ctx, spec, fresh_file)? {
+            return Ok(Err(why));
+        }
     }
     Ok(Ok((accepted, fresh)))
+}
+
+/// The field a format's records name their device by, where they name it: nsys writes each
+/// event's GPU (`NVIDIA H100 80GB HBM3 (0)`).
+fn device_field(format: Format) -> Option<&'static str> {
+    match format {
+        Format::Nsys => Some("device"),
+        _ => None,
+    }
+}
+
+/// Why `spec`'s samples in `fresh_file` cannot be compared with its accepted ones for their
+/// device: the records `spec` selects name other devices in the two files. A device is named by
+/// its model, without the index nsys writes after it (`(0)`), so that the same card in another
+/// slot is the same device. `None` where they agree, or where either file names none.
+fn other_device(ctx: &Context<'_>, spec: &stat::Spec, fresh_file: &str) -> Result<Option<String>, Failure> {
+    let devices = |file: &Spanned<String>| -> Result<BTreeSet<String>, Failure> {
+        let q = query::Query { samples: file, ..spec.query() };
+        let table = query::table(ctx, &q)?;
+        let Some(field) = device_field(table.format) else { return Ok(BTreeSet::new()) };
+        let jsonl = &table.jsonl;
+        let kept = query::kept(ctx, &q, jsonl).unwrap_or_default();
+        Ok(kept.iter().filter_map(|r| jsonl.get(r, field).and_then(|v| jsonl.str(v))).map(model).collect())
+    };
+    let accepted = devices(&spec.samples)?;
+    let fresh = devices(&Spanned::new(spec.samples.span(), fresh_file.to_string()))?;
+    if accepted.is_empty() || fresh.is_empty() || accepted == fresh {
+        return Ok(None);
+    }
+    let list = |set: &BTreeSet<String>| set.iter().cloned().collect::<Vec<_>>().join(", ");
+    Ok(Some(format!("{fresh_file} ran on {}, the accepted {} on {}", list(&fresh), spec.samples.get_ref(), list(&accepted))))
+}
+
+/// A device's name without the index nsys writes after it: `NVIDIA Thor (0)` is `NVIDIA Thor`.
+fn model(name: &str) -> String {
+    let name = name.trim();
+    match name.rsplit_once(" (") {
+        Some((model, index)) if index.strip_suffix(')').is_some_and(|i| !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit())) => model.to_string(),
+        _ => name.to_string(),
+    }
 }
 
 /// The accepted results of `specs` (the variables of one quantity): result k holds every
