@@ -19,9 +19,9 @@
 //! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `%`, `×`, …)
 //! or a free one written with a slash (`tokens/s`) that matches only itself. Digits that are
 //! part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), a version or dotted identifier (`3.11.2`,
-//! `1.x`) or a release (`Python 3.8`, `version 2`), an exponent written alone (`^3`), a date
-//! or a marked moment (`2020-10-13`,
-//! `12:16 UTC`) and a reference to a part of a document (`Table 2`, `§ 4.2`, `RFC 2119`) are
+//! `1.x`) or a release (`Python 3.8`, `Visual Studio 2017`, `version 2`), an exponent written
+//! alone (`^3`), a date or a marked moment (`2020-10-13`, `(Sep 2021)`, `12:16 UTC`), a cited
+//! year (`[Garner, 2007]`, `Lamport. 1976.`) and a reference to a part of a document (`Table 2`, `§ 4.2`, `RFC 2119`) are
 //! not numbers. A value and its spread written
 //! with one unit (`6.6 ± 0.2 ms`) are two numbers in that unit.
 
@@ -738,7 +738,9 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             let before = &text[..start];
             let day = lo_decimals == 0 && (1.0..=31.0).contains(&digits_value) && matches!(shape, Shape::Single);
             let year = lo_decimals == 0 && lo.as_str().len() == 4 && (1000.0..3000.0).contains(&digits_value) && matches!(shape, Shape::Single);
-            let dated = (day && before_a_month(&text[end..])) || ((day || year) && after_a_month(before)) || (year && after_a_month_s_day(before));
+            let dated = (day && before_a_month(&text[end..]))
+                || ((day || year) && after_a_month(before))
+                || (year && (after_a_month_s_day(before) || cites_a_year(before, &text[end..])));
             let names = if listed {
                 Some(true)
             } else if dated {
@@ -956,11 +958,10 @@ fn is_month(word: &str) -> bool {
     MONTHS.iter().any(|m| *m == word || (word.len() == 3 && m.starts_with(word)) || (*m == "September" && word == "Sept"))
 }
 
-/// Whether the text before a number ends with a month (`January `, `Jun. `, `October, `): the
-/// number is the day or the year of a date.
+/// Whether the text before a number ends with a month (`January `, `Jun. `, `October, `, `(Sep
+/// `): the number is the day or the year of a date.
 fn after_a_month(before: &str) -> bool {
-    let trimmed = before.trim_end_matches(' ');
-    trimmed.len() < before.len() && is_month(trimmed.rsplit(char::is_whitespace).next().unwrap_or_default())
+    word_before(before).is_some_and(is_month)
 }
 
 /// Whether the text before a number ends with a month and a day and a comma (`Jun 21, `): the
@@ -1059,10 +1060,47 @@ const RELEASED: [&str; 76] = [
     "JUnit",
 ];
 
-/// Whether the text before a number ends with a released product's name (`Python `) or with
-/// `version` or `release` (`version 2`), so that the number names a release.
+/// Products whose name is two words, released as the name and a number (`Visual Studio 2017`,
+/// `.NET Core 3.1`, `SQL Server 2019`), compared as written, as [`RELEASED`]'s are.
+const RELEASED_TWO_WORDS: [&str; 7] = ["Visual Studio", "Android Studio", ".NET Core", ".NET Framework", "SQL Server", "Windows Server", "Mac OS"];
+
+/// Whether the text before a number ends with a released product's name (`Python `, `Visual
+/// Studio `) or with `version` or `release` (`version 2`), so that the number names a release.
 fn names_a_release(before: &str) -> bool {
-    word_before(before).is_some_and(|word| RELEASED.contains(&word) || ["version", "release"].iter().any(|w| w.eq_ignore_ascii_case(word)))
+    let Some(word) = word_before(before) else { return false };
+    if RELEASED.contains(&word) || ["version", "release"].iter().any(|w| w.eq_ignore_ascii_case(word)) {
+        return true;
+    }
+    let trimmed = before.trim_end_matches([' ', '\u{a0}']);
+    RELEASED_TWO_WORDS.iter().any(|name| {
+        trimmed.strip_suffix(name).is_some_and(|rest| rest.is_empty() || rest.ends_with(|c: char| c.is_whitespace() || c == '(' || c == '['))
+    })
+}
+
+/// Whether a year stands as a citation does: alone in brackets (`Lamport [1976]`), after the
+/// authors in brackets or parentheses (`[Garner, 2007]`, `(Boehm et al., 1988;`), or as a
+/// sentence of its own after the authors in a list of references (`Leslie Lamport. 1976.
+/// Garbage collection …`), as ACM's reference format writes it.
+fn cites_a_year(before: &str, after: &str) -> bool {
+    let closes = |open: char, close: char| {
+        let Some(inside) = before.rfind(open).map(|i| &before[i + open.len_utf8()..]) else { return false };
+        let alone = inside.is_empty();
+        // Several citations in one pair of brackets are parted by `;`: this year's authors
+        // follow the last.
+        let inside = inside.rsplit("; ").next().unwrap_or(inside);
+        let authors = inside.strip_suffix(", ").or_else(|| inside.strip_suffix(' ')).is_some_and(|names| {
+            names.chars().next().is_some_and(char::is_uppercase) && names.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '.' | ',' | '-' | '\'' | '&'))
+        });
+        (alone && open == '[' || authors) && (after.starts_with(close) || after.starts_with(';') || after.starts_with(", "))
+    };
+    if closes('[', ']') || closes('(', ')') {
+        return true;
+    }
+    // `Author. 1976. Title`: a sentence that is the year alone, after an initial or a name (or
+    // read alone, as the article's sentences are cut there).
+    let own_sentence = after.strip_prefix('.').is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace));
+    let after_names = before.strip_suffix(". ").is_some_and(|names| names.ends_with(char::is_alphabetic));
+    own_sentence && (after_names || (before.trim().is_empty() && after.trim() == "."))
 }
 
 /// The word a number follows across a space (`see Table ` gives `Table`, `(Python ` gives
@@ -1470,6 +1508,20 @@ mod tests {
     fn dates_with_month_names_are_not_numbers() {
         assert!(texts("On Jun 21, 2024, in January 2025, on 21 June 2024, in October, 2013 and on Sept. 3, 2020.").is_empty());
         assert_eq!(texts("It may 3 times; 40 Marches; June 32 runs; on Jun 21, 40 runs"), ["3", "40", "32", "40"]);
+        // A month after a parenthesis, as a release table dates its rows (`Alonzo (Sep 2021)`).
+        assert!(texts("Alonzo (Sep 2021), Type functions (June 2010) and [March 2011].").is_empty());
+        assert_eq!(texts("(Sep2021) and (June 32 runs)"), ["32"]);
+    }
+
+    /// A year cited as a paper is, in brackets, after its authors, or as a reference's own
+    /// sentence, names a publication; a year-sized count written otherwise is a quantity.
+    #[test]
+    fn cited_years_are_not_numbers() {
+        assert!(texts("Lamport [1976] introduced it, as [Garner, 2007] and (Boehm et al., 1988; Queinnec, 1989) did.").is_empty());
+        assert!(texts("Leslie Lamport. 1976. Garbage collection with multiple processes. Hans-Juergen Boehm and Mark Weiser. 1988. Garbage.").is_empty());
+        assert!(texts("1988.").is_empty(), "the year's sentence alone");
+        assert_eq!(texts("1988 runs."), ["1988"]);
+        assert_eq!(texts("It took [1976 runs]; (2007 samples); the 2024. Then 1988 ms. We ran 2000. And [x, 2007]."), ["1976", "2007", "2024", "1988 ms", "2000", "2007"]);
     }
 
     /// A number after a released product's name, or after `version`, names a release; written
@@ -1478,6 +1530,8 @@ mod tests {
     fn releases_are_not_numbers() {
         assert!(texts("Python 3.8, Go 1.21, CUDA 12.4, Node 20, Java 17, .NET 8, Ubuntu 22.04, GCC 13.2 and version 2.").is_empty());
         assert_eq!(texts("Let it go 2 times; Python 3 ms; Pythons 3; python 3.8"), ["2", "3 ms", "3", "3.8"]);
+        assert!(texts("Visual Studio 2010/2012, (Visual Studio 2017), .NET Core 3.1, SQL Server 2019 and Windows Server 2022.").is_empty());
+        assert_eq!(texts("A studio 2 days; Studio 3; MyVisual Studio 4; .NET Core 5 ms"), ["2", "3", "4", "5 ms"]);
     }
 
     /// A number after `Table`, `Fig.` or `§` names what it refers to; with a unit, or with no
