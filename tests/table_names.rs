@@ -127,3 +127,38 @@ labels = ["1.90 ms"]
     assert!(out.contains("a.md:8:8: unbound number `64`: no check verifies it and no label declares it\n"), "{out}");
     assert!(out.contains("unbound number `12 ms`: no check verifies it and no label declares it\n"), "{out}");
 }
+
+/// An HTML label cell that spans rows (`rowspan="2"`) is part of each spanned row's name: a
+/// claim bound by `cell` in its second row writes it (`H 100 › b 16`) and so declares its
+/// number, as it declares its own row's `16`; the first row's `8`, which no claim writes, stays
+/// unbound, and so does a later row's own label.
+#[test]
+fn a_label_cell_spanning_rows_is_declared_by_a_claim_of_any_row_it_spans() {
+    let article = "# Sizes
+
+<table>
+<tr><th>GPU</th><th>batch</th><th>t</th></tr>
+<tr><td rowspan=\"2\">H 100</td><td>b 8</td><td>3 ms</td></tr>
+<tr><td>b 16</td><td>5 ms</td></tr>
+<tr><td>A 40</td><td>b 8</td><td>7 ms</td></tr>
+</table>
+";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("article")).unwrap();
+    std::fs::write(root.join("article/a.md"), article).unwrap();
+    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let claims = r#"
+[[claim]]
+id = "second-row"
+cell = { row = "H 100 › b 16", column = "t" }
+verdict = "retain"
+finding = "A setting of the example."
+labels = ["5 ms"]
+"#;
+    let (code, out) = paste_and_audit(root, claims);
+    assert_eq!(code, 1, "{out}");
+    let unbound: Vec<&str> = out.lines().filter(|l| l.contains(": unbound number `")).map(|l| l.split(": unbound number ").nth(1).unwrap().split(':').next().unwrap()).collect();
+    assert_eq!(unbound, ["`8`", "`3 ms`", "`40`", "`8`", "`7 ms`"], "{out}");
+}

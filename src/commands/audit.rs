@@ -905,7 +905,8 @@ fn unbound_numbers(
 
 /// Whether `s` is a cell that names a row or a column of its table, which a claim bound by
 /// `cell` names in its selector: a row's name (`| [1,2]*1000 | 3.70 us |`, `| 4096×128 | … |`)
-/// by a claim of that row, a header by a claim under it. The selector binds only while the name
+/// by a claim of that row (of any row it spans, for an HTML label cell with `rowspan`), a header
+/// by a claim under it. The selector binds only while the name
 /// reads as it writes it, so an edited `1000` loses the claim; what the binding verifies needs
 /// no check or label of its own. A name that no bound claim writes stays unbound.
 fn named_by_a_claim(s: &crate::article::Sentence, by_cell: &[&crate::article::Cell]) -> bool {
@@ -913,7 +914,20 @@ fn named_by_a_claim(s: &crate::article::Sentence, by_cell: &[&crate::article::Ce
     let Some(cell) = &s.cell else { return false };
     let part_of = |label: &str| label_parts(label).any(|part| binding::same_label(part, &s.text));
     match s.names() {
-        Some(Names::Row) => by_cell.iter().any(|b| b.table == cell.table && b.row == cell.row && part_of(&b.row_label)),
+        Some(Names::Row) => {
+            // In an HTML table a label cell may span rows (`rowspan`): it is the same part of
+            // each spanned row's label, whose claims write it too. A Markdown row's label is
+            // its first cell alone, its own.
+            let own: Vec<&str> = label_parts(&cell.row_label).collect();
+            let at = own.iter().position(|part| binding::same_label(part, &s.text)).filter(|_| own.len() > 1);
+            by_cell.iter().any(|b| {
+                b.table == cell.table
+                    && match at {
+                        Some(k) => b.row >= cell.row && label_parts(&b.row_label).nth(k).is_some_and(|part| binding::same_label(part, &s.text)),
+                        None => b.row == cell.row && part_of(&b.row_label),
+                    }
+            })
+        }
         Some(Names::Column) => by_cell.iter().any(|b| b.table == cell.table && b.column >= cell.column && part_of(&b.column_label)),
         None => false,
     }
