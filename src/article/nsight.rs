@@ -58,6 +58,7 @@ use std::ops::Range;
 
 use super::console::{ConsoleCell, lines};
 use super::numbers::{Unit, unit_in_label};
+use crate::evidence::readers::ruled::{columns, labels, rule_of, words};
 
 /// The headers that name an Nsight Systems report's rows: its last column.
 const NAME_HEADERS: &[&str] = &["Name", "Range", "Operation"];
@@ -165,79 +166,6 @@ fn nsys_table(all: &[(usize, &str)], k: usize) -> Option<Found> {
     let named = labels.last().is_some_and(|l| NAME_HEADERS.contains(&l.as_str()));
     let measured = labels.iter().any(|l| unit_in_label(l).is_some());
     (named && measured && labels.iter().all(|l| !l.is_empty())).then_some((Kind::Nsys, rule, labels, k + 2))
-}
-
-/// The dashed segments of a rule line, as ranges of character columns; `None` unless the line
-/// holds dashes and only dashes and whitespace.
-fn rule_of(line: &str) -> Option<Vec<Range<usize>>> {
-    let mut out = Vec::new();
-    let mut open = None;
-    let mut column = 0;
-    for c in line.chars() {
-        match (c, open) {
-            ('-', None) => open = Some(column),
-            ('-', Some(_)) => {}
-            (c, _) if !c.is_whitespace() => return None,
-            (_, Some(s)) => {
-                out.push(s..column);
-                open = None;
-            }
-            _ => {}
-        }
-        column += 1;
-    }
-    if let Some(s) = open {
-        out.push(s..column);
-    }
-    (!out.is_empty()).then_some(out)
-}
-
-/// The whitespace-separated words of `line`: each one's bytes, and the character columns of
-/// its first and last character.
-fn tokens(line: &str) -> Vec<(Range<usize>, usize, usize)> {
-    let mut out = Vec::new();
-    let mut open: Option<(usize, usize)> = None;
-    let mut column = 0;
-    for (i, c) in line.char_indices() {
-        match (c.is_whitespace(), open) {
-            (true, Some((byte, first))) => {
-                out.push((byte..i, first, column - 1));
-                open = None;
-            }
-            (false, None) => open = Some((i, column)),
-            _ => {}
-        }
-        column += 1;
-    }
-    if let Some((byte, first)) = open {
-        out.push((byte..line.len(), first, column.saturating_sub(1)));
-    }
-    out
-}
-
-/// The bytes of `line` in each column of `rule`, from its first word to its last; `None` for a
-/// column that holds no word. A word belongs to the rightmost column whose rule starts at or
-/// before its last character, else to the first.
-fn columns(line: &str, rule: &[Range<usize>]) -> Vec<Option<Range<usize>>> {
-    let mut out: Vec<Option<Range<usize>>> = vec![None; rule.len()];
-    for (bytes, _, last) in tokens(line) {
-        let column = rule.iter().rposition(|r| r.start <= last).unwrap_or(0);
-        let Some(slot) = out.get_mut(column) else { continue };
-        *slot = Some(match slot.take() {
-            Some(r) => r.start..bytes.end,
-            None => bytes,
-        });
-    }
-    out
-}
-
-/// Each column's header, its words joined by one space; empty where the header line has none.
-fn labels(header: &str, rule: &[Range<usize>]) -> Vec<String> {
-    columns(header, rule).into_iter().map(|r| r.map_or(String::new(), |r| words(&header[r]))).collect()
-}
-
-fn words(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A value as the profilers print it: digits with thousands separators and decimals

@@ -56,6 +56,7 @@ mod nsys;
 mod nvbench;
 mod pyperf;
 mod pytest_benchmark;
+pub(crate) mod ruled;
 mod tree;
 
 use std::fmt;
@@ -201,7 +202,11 @@ pub(crate) fn read_with(
             layout = Some(read);
             records
         }
-        Format::Nsys => nsys::read(&src)?,
+        Format::Nsys => {
+            let (records, read) = nsys::read(&src)?;
+            layout = Some(read);
+            records
+        }
     };
     Ok(Table { format, detected, jsonl: Rc::new(jsonl), layout })
 }
@@ -271,7 +276,7 @@ impl Format {
             Format::Jmh => "JMH JSON results",
             Format::BenchmarkDotNet => "BenchmarkDotNet measurements",
             Format::Ncu => "Nsight Compute CSV",
-            Format::Nsys => "Nsight Systems `nsys stats` CSV",
+            Format::Nsys => "Nsight Systems `nsys stats` output",
         }
     }
 }
@@ -357,6 +362,11 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                     let format = if cargo_criterion::first_line_is_a_message(text) { Format::CargoCriterion } else { Format::Jsonl };
                     return Ok((format, Detected::ByContent, None));
                 }
+            }
+            // nsys's own output begins `[4/8] Executing 'cuda_gpu_trace' stats report`, which is
+            // no JSON array: told apart before a `[` is taken for broken JSON.
+            if first_char == Some('[') && ext != "json" && nsys::looks_like(text) {
+                return Ok((Format::Nsys, Detected::ByContent, None));
             }
             if matches!(first_char, Some('{' | '[')) || ext == "json" {
                 return Err(src.syntax(err));

@@ -25,6 +25,12 @@
 //!   [/…/reports/cuda_gpu_trace.py]... `) and ends at a blank line; several reports follow one
 //!   another. Written to files (`--output base`), each report is one file,
 //!   `base_cuda_gpu_trace.csv`, holding the table alone.
+//! - Without `--format` nsys prints its console layout (`column`): the same titles over a dashed
+//!   rule, each value under its column's dashes, numbers grouped by thousands (`1,134,711,990`),
+//!   names left-aligned and holding spaces; `nsys profile --stats=true` and a run of several
+//!   reports print `[4/8] Executing 'cuda_gpu_trace' stats report` before each. Such output
+//!   saved to a file is read by the columns its rule marks out (`super::ruled`, as the article's
+//!   side reads it pasted), to the same records as the CSV.
 //!
 //! Fields of each record:
 //!
@@ -42,6 +48,7 @@
 use std::ops::Range;
 
 use super::delimited::{Rows, cell, cell_span};
+use super::ruled::{self, labels, rule_of};
 use super::{Source, ncu};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
@@ -65,14 +72,20 @@ const TRACE_OF_SUMMARY: [(&str, &str); 10] = [
 /// `osrt_sum`, `mpi_event_trace`, …), to find a report's name at the end of a file's name.
 const REPORT_PREFIXES: [&str; 14] = ["cuda_", "nvtx_", "osrt_", "mpi_", "um_", "openmp_", "openacc_", "opengl_", "vulkan_", "dx11_", "dx12_", "wddm_", "syscall_", "nvvideo_"];
 
-/// Whether `text` holds a table of one of nsys's reports, per event or summary: a line whose
+/// Whether `text` holds a table of one of nsys's reports, per event or summary: a header whose
 /// titles name a start time (`Start (ns)`, `Projected Start (ns)`) or a total time (`Total Time
-/// (ns)`), each in a unit nsys prints.
+/// (ns)`), each in a unit nsys prints, as CSV or TSV or over a dashed rule.
 pub(super) fn looks_like(text: &str) -> bool {
-    lines(text).any(|(_, line)| header_kind(line).is_some())
+    !tables(text).is_empty()
 }
 
-pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
+/// The layouts this reader reads, as the report names them (`read as …`).
+const CSV: &str = "Nsight Systems `nsys stats` CSV";
+const TSV: &str = "Nsight Systems `nsys stats` TSV";
+const COLUMN: &str = "Nsight Systems `nsys stats` console table";
+
+/// The records of every table of events in the file, and the layout of the first one read.
+pub(super) fn read(src: &Source) -> Result<(Jsonl, &'static str), Diagnostic> {
     let tables = tables(src.text);
     let name_report = report_in_name(src.path);
     let mut out = JsonlBuilder::new(src.path, src.text.to_string());
@@ -87,7 +100,13 @@ pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
         events += read_table(src, table, report.as_deref(), &mut out)?;
     }
     if events > 0 {
-        return Ok(out.finish());
+        let first = tables.iter().find(|t| t.kind == HeaderKind::Events).map(|t| &t.layout);
+        let layout = match first {
+            Some(Layout::Delimited(b'\t')) => TSV,
+            Some(Layout::Ruled(_)) => COLUMN,
+            _ => CSV,
+        };
+        return Ok((out.finish(), layout));
     }
     if let Some(summary) = first_summary {
         let report = summary.report.clone().or(name_report);
@@ -106,7 +125,7 @@ pub(super) fn read(src: &Source) -> Result<Jsonl, Diagnostic> {
     }
     let first = lines(src.text).find(|(_, line)| !line.trim().is_empty()).map_or(0..0, |(span, _)| span);
     Err(src
-        .error(first, "this is not the CSV of an nsys report: no line holds a report's header (`Start (ns),Duration (ns),…` or `Time (%),Total Time (ns),…`)", "no nsys header")
+        .error(first, "this is not an nsys report's table: no line holds a report's header (`Start (ns),Duration (ns),…` or `Time (%),Total Time (ns),…`, as CSV, TSV or over a dashed rule)", "no nsys header")
         .with_note("write it with `nsys stats --report cuda_gpu_trace --format csv --output base report.nsys-rep`; a table of another tool is `format = \"csv\"`"))
 }
 
@@ -117,43 +136,71 @@ enum HeaderKind {
     Summary,
 }
 
-/// One report's table in the text: its header line, where its rows end, its delimiter and the
-/// report's name where nsys printed it before the table.
+/// One report's table in the text: its header line, where its rows end, how its cells are
+/// parted, and the report's name where nsys printed it before the table.
 struct Table {
     header: Range<usize>,
     end: usize,
-    delimiter: u8,
+    layout: Layout,
     kind: HeaderKind,
     report: Option<String>,
 }
 
-/// The tables of `text`, in order. A table begins at a header line and ends before the first
-/// blank line, or line of nsys's own (`Processing [`), after it, or at the end of the text.
+/// How a table's cells are parted: by a delimiter (`--format csv`, `tsv`), or by the columns a
+/// dashed rule under the header marks out (`--format column`, what `nsys stats` prints by
+/// default, its numbers grouped by thousands: `1,134,711,990`).
+enum Layout {
+    Delimited(u8),
+    Ruled(Vec<Range<usize>>),
+}
+
+/// The tables of `text`, in order. A table begins at a header line (over a rule, in the column
+/// layout) and ends before the first blank line, line of nsys's own (`Processing [`) or rule
+/// after it, or at the end of the text.
 fn tables(text: &str) -> Vec<Table> {
+    let all: Vec<(Range<usize>, &str)> = lines(text).collect();
     let mut out: Vec<Table> = Vec::new();
     let mut report: Option<String> = None;
-    let mut open: Option<Table> = None;
-    for (span, line) in lines(text) {
-        if let Some(table) = open.as_mut() {
-            let ends = line.trim().is_empty() || line.starts_with("Processing [");
-            if !ends {
-                table.end = span.end;
-                continue;
-            }
-            out.extend(open.take());
-        }
+    let mut k = 0;
+    while k < all.len() {
+        let (span, line) = (&all[k].0, bare(all[k].1));
         if let Some(name) = processing_report(line) {
             report = Some(name);
+            k += 1;
             continue;
         }
-        if let Some(kind) = header_kind(line) {
-            let delimiter = if line.contains('\t') { b'\t' } else { b',' };
-            let header = span.start..span.start + line.trim_end_matches(['\r', '\n']).len();
-            open = Some(Table { header, end: span.end, delimiter, kind, report: report.take() });
+        let rule = all.get(k + 1).and_then(|(_, next)| rule_of(bare(next))).filter(|r| r.len() >= 2 && !line.trim().is_empty() && rule_of(line).is_none());
+        let found = match rule {
+            Some(rule) => {
+                let titles = labels(line, &rule);
+                kind_of(&titles.iter().map(String::as_str).collect::<Vec<_>>()).map(|kind| (Layout::Ruled(rule), kind, 2))
+            }
+            None => None,
         }
+        .or_else(|| header_kind(line).map(|kind| (Layout::Delimited(if line.contains('\t') { b'\t' } else { b',' }), kind, 1)));
+        let Some((layout, kind, header_lines)) = found else {
+            k += 1;
+            continue;
+        };
+        let header = span.start..span.start + line.len();
+        let mut end = all[k + header_lines - 1].0.end;
+        k += header_lines;
+        while let Some((span, line)) = all.get(k) {
+            let line = bare(line);
+            if line.trim().is_empty() || line.starts_with("Processing [") || (matches!(layout, Layout::Ruled(_)) && rule_of(line).is_some()) {
+                break;
+            }
+            end = span.end;
+            k += 1;
+        }
+        out.push(Table { header, end, layout, kind, report: report.take() });
     }
-    out.extend(open);
     out
+}
+
+/// `line` without its line end.
+fn bare(line: &str) -> &str {
+    line.trim_end_matches(['\r', '\n'])
 }
 
 /// Each line of `text` with its span (line end included), a byte order mark left out.
@@ -172,8 +219,15 @@ fn lines(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
 }
 
 /// The report's name in nsys's line before its table, `Processing [x.sqlite] with
-/// [/opt/…/reports/cuda_gpu_trace.py]... `: the script's name without its folder and `.py`.
+/// [/opt/…/reports/cuda_gpu_trace.py]... ` (the script's name without its folder and `.py`) or
+/// `[6/8] Executing 'cuda_gpu_kern_sum' stats report`.
 fn processing_report(line: &str) -> Option<String> {
+    // `nsys profile --stats=true` and `nsys stats` with several reports print `[3/8] Executing
+    // 'nvtx_sum' stats report` before each table instead.
+    if let Some(rest) = line.strip_prefix('[').and_then(|r| r.split_once("] Executing '")).map(|(_, r)| r) {
+        let name = rest.split_once('\'')?.0;
+        return is_report_name(name).then(|| name.to_string());
+    }
     let rest = line.strip_prefix("Processing [")?;
     let script = rest.split_once("] with [")?.1;
     let script = &script[..script.find(']')?];
@@ -196,13 +250,18 @@ fn is_report_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// Whether `line` is the header of one of nsys's reports, and of which kind: its titles (split at
-/// the tab or comma it holds) name a start time (`Start (ns)`) for a report of events, or a
-/// total time (`Total Time (ns)`) for a summary, in a time unit nsys prints.
+/// Whether `line` is the header of one of nsys's reports as CSV or TSV, and of which kind (split
+/// at the tab or comma it holds; see [`kind_of`]).
 fn header_kind(line: &str) -> Option<HeaderKind> {
     let line = line.trim_end_matches(['\r', '\n']);
     let delimiter = if line.contains('\t') { '\t' } else { ',' };
-    let titles: Vec<&str> = line.split(delimiter).map(|t| t.trim_matches('"')).collect();
+    kind_of(&line.split(delimiter).map(|t| t.trim_matches('"')).collect::<Vec<_>>())
+}
+
+/// Whether `titles` head one of nsys's reports, and of which kind: a title names a start time
+/// (`Start (ns)`) for a report of events, or a total time (`Total Time (ns)`) for a summary, in
+/// a time unit nsys prints; no title is empty.
+fn kind_of(titles: &[&str]) -> Option<HeaderKind> {
     if titles.len() < 2 || titles.iter().any(|t| t.trim().is_empty()) {
         return None;
     }
@@ -258,56 +317,125 @@ fn read_table(src: &Source, table: &Table, report: Option<&str>, out: &mut Jsonl
             .error(last, "this last row has no line end, so the file may be cut short inside it: nsys ends every row with one", "cut short?")
             .with_note("write the file again with `nsys stats`; if the row is whole, end it with a line end"));
     }
-    let kind = if table.delimiter == b'\t' { "TSV" } else { "CSV" };
-    // TSV has no quoting, as `delimited` reads it.
-    let mut rows = Rows::open_in(src, table.header.start..table.end, table.delimiter, table.delimiter != b'\t', kind)?;
-    let columns: Vec<(String, Option<f64>)> = rows.headers.iter().map(field_of).collect();
-    for (i, (field, _)) in columns.iter().enumerate() {
-        let clash = columns[..i].iter().position(|(f, _)| f == field);
-        if let Some(j) = clash.or_else(|| ["report", "function"].contains(&field.as_str()).then_some(i)) {
-            let (a, b) = (&rows.headers[j], &rows.headers[i]);
-            let why = if j == i { format!("column `{b}` would be named `{field}`, a field this reader gives itself") } else { format!("columns `{a}` and `{b}` would both be named `{field}`") };
-            return Err(src.error(table.header.clone(), why, "header").with_note("this is not a header nsys writes: write the report again with `nsys stats`"));
+    match &table.layout {
+        Layout::Delimited(delimiter) => {
+            let delimiter = *delimiter;
+            let kind = if delimiter == b'\t' { "TSV" } else { "CSV" };
+            // TSV has no quoting, as `delimited` reads it.
+            let mut rows = Rows::open_in(src, table.header.start..table.end, delimiter, delimiter != b'\t', kind)?;
+            let titles: Vec<String> = rows.headers.iter().map(str::to_string).collect();
+            let columns = Columns::of(src, table, &titles)?;
+            let mut n = 0;
+            while let Some(row) = rows.next()? {
+                let cells: Vec<(&str, Range<usize>)> = (0..titles.len()).map(|k| (&row.cells[k], cell_span(text, row.start, delimiter, k))).collect();
+                columns.push(src, report, row.line, row.span.clone(), &cells, false, out)?;
+                n += 1;
+            }
+            Ok(n)
+        }
+        Layout::Ruled(rule) => {
+            let header = &text[table.header.clone()];
+            let titles = labels(header, rule);
+            let columns = Columns::of(src, table, &titles)?;
+            let mut n = 0;
+            // The rows begin after the header and its rule.
+            for (span, line) in lines(&text[..table.end]).skip_while(|(span, _)| span.start <= table.header.start).skip(1) {
+                let line = line.trim_end_matches(['\r', '\n']);
+                let by_column = ruled::columns(line, rule);
+                let words: Vec<(String, Range<usize>)> =
+                    by_column.iter().map(|r| r.as_ref().map_or((String::new(), span.start..span.start), |r| (ruled::words(&line[r.clone()]), span.start + r.start..span.start + r.end))).collect();
+                let cells: Vec<(&str, Range<usize>)> = words.iter().map(|(w, r)| (w.as_str(), r.clone())).collect();
+                let (row_line, _) = src.locate(span.start);
+                columns.push(src, report, row_line, span.start..span.start + line.len(), &cells, true, out)?;
+                n += 1;
+            }
+            Ok(n)
         }
     }
-    let grid = rows.headers.iter().position(|t| t == "GrdX");
-    let name = rows.headers.iter().position(|t| t == "Name");
-    let mut n = 0;
-    while let Some(row) = rows.next()? {
-        let mut fields: Vec<(&str, FieldValue)> = Vec::with_capacity(columns.len() + 2);
+}
+
+/// A table's columns: each one's field and time scale ([`field_of`]), its title, and where the
+/// kernel's grid and name are.
+struct Columns<'t> {
+    titles: &'t [String],
+    fields: Vec<(String, Option<f64>)>,
+    grid: Option<usize>,
+    name: Option<usize>,
+}
+
+impl<'t> Columns<'t> {
+    /// The columns `titles` give, or the error of a header nsys does not write: two titles that
+    /// give one field, or one that gives a field this reader gives itself.
+    fn of(src: &Source, table: &Table, titles: &'t [String]) -> Result<Columns<'t>, Diagnostic> {
+        let fields: Vec<(String, Option<f64>)> = titles.iter().map(|t| field_of(t)).collect();
+        for (i, (field, _)) in fields.iter().enumerate() {
+            let clash = fields[..i].iter().position(|(f, _)| f == field);
+            if let Some(j) = clash.or_else(|| ["report", "function"].contains(&field.as_str()).then_some(i)) {
+                let (a, b) = (&titles[j], &titles[i]);
+                let why = if j == i { format!("column `{b}` would be named `{field}`, a field this reader gives itself") } else { format!("columns `{a}` and `{b}` would both be named `{field}`") };
+                return Err(src.error(table.header.clone(), why, "header").with_note("this is not a header nsys writes: write the report again with `nsys stats`"));
+            }
+        }
+        let grid = titles.iter().position(|t| t == "GrdX");
+        let name = titles.iter().position(|t| t == "Name");
+        Ok(Columns { titles, fields, grid, name })
+    }
+
+    /// Pushes one row, its cells' texts and spans in column order, as a record at `line`. A
+    /// time that is not a number is an error at its cell. In the column layout (`grouped`) a
+    /// number may group its thousands with commas, as nsys prints it there.
+    #[allow(clippy::too_many_arguments)]
+    fn push(&self, src: &Source, report: Option<&str>, line: usize, span: Range<usize>, cells: &[(&str, Range<usize>)], grouped: bool, out: &mut JsonlBuilder) -> Result<(), Diagnostic> {
+        let mut fields: Vec<(&str, FieldValue)> = Vec::with_capacity(self.fields.len() + 2);
         if let Some(r) = report {
             fields.push(("report", FieldValue::Str(r)));
         }
-        for (k, ((field, scale), value)) in columns.iter().zip(row.cells.iter()).enumerate() {
-            let value = match scale {
-                None => cell(value),
-                Some(_) if value.is_empty() => FieldValue::Null,
-                Some(scale) => match number(value) {
-                    Some(v) if *scale == 1.0 => v,
-                    Some(FieldValue::Int(i)) => FieldValue::Float(i as f64 * scale),
-                    Some(FieldValue::Float(f)) => FieldValue::Float(f * scale),
-                    _ => {
-                        let span = cell_span(text, row.start, table.delimiter, k);
-                        return Err(src.error(span, format!("`{}` is `{value}` here, not a number", &row.headers[k]), "not a number"));
-                    }
-                },
+        for (k, ((field, scale), (value, at))) in self.fields.iter().zip(cells).enumerate() {
+            let number = if grouped { ungrouped(value) } else { number(value) };
+            let value = match (scale, number) {
+                (_, _) if value.is_empty() => FieldValue::Null,
+                (None, Some(n)) => n,
+                (None, None) => cell(value),
+                (Some(scale), Some(n)) if *scale == 1.0 => n,
+                (Some(scale), Some(FieldValue::Int(i))) => FieldValue::Float(i as f64 * scale),
+                (Some(scale), Some(FieldValue::Float(f))) => FieldValue::Float(f * scale),
+                (Some(_), _) => return Err(src.error(at.clone(), format!("`{}` is `{value}` here, not a number", self.titles[k]), "not a number")),
             };
             fields.push((field.as_str(), value));
         }
-        let kernel = grid.zip(name).filter(|(g, _)| !row.cells[*g].is_empty()).map(|(_, nm)| ncu::function_name(&row.cells[nm]));
+        let kernel = self.grid.zip(self.name).filter(|(g, _)| cells.get(*g).is_some_and(|(c, _)| !c.is_empty())).and_then(|(_, nm)| cells.get(nm)).map(|(c, _)| ncu::function_name(c));
         if let Some(function) = kernel.as_deref() {
             fields.push(("function", FieldValue::Str(function)));
         }
-        out.push(row.line, row.span.clone(), fields);
-        n += 1;
+        out.push(line, span, fields);
+        Ok(())
     }
-    Ok(n)
 }
 
 /// A cell as a number, where it is written as one (`12`, `6337.593`, `3.103e+08`).
 fn number(text: &str) -> Option<FieldValue<'_>> {
     match cell(text.trim()) {
         v @ (FieldValue::Int(_) | FieldValue::Float(_)) => Some(v),
+        _ => None,
+    }
+}
+
+/// A cell of the column layout as a number: as [`number`], or with its thousands grouped by
+/// commas (`1,134,711,990`, `6,856.3`), each group after the first of three digits.
+fn ungrouped(text: &str) -> Option<FieldValue<'static>> {
+    let text = text.trim();
+    let (int, frac) = text.split_once('.').map_or((text, None), |(i, f)| (i, Some(f)));
+    let digits = int.strip_prefix('-').unwrap_or(int);
+    let mut groups = digits.split(',');
+    let first = groups.next()?;
+    let grouped_well = (1..=3).contains(&first.len()) && groups.all(|g| g.len() == 3) && digits.chars().all(|c| c.is_ascii_digit() || c == ',');
+    if digits.contains(',') && !grouped_well {
+        return None;
+    }
+    let plain = format!("{}{}", int.replace(',', ""), frac.map_or(String::new(), |f| format!(".{f}")));
+    match cell(&plain) {
+        FieldValue::Int(i) => Some(FieldValue::Int(i)),
+        FieldValue::Float(f) => Some(FieldValue::Float(f)),
         _ => None,
     }
 }
@@ -420,6 +548,44 @@ mod tests {
         assert_eq!(samples(&t, "report = \"nvtx_pushpop_trace\"\nname = \":kernel\"", "duration_ns").len(), 2);
     }
 
+    /// `nsys stats`'s default console layout (`--format column`) saved to a file: the same 2026.3.1
+    /// trace laid out as nsys lays out its columns (constructed from the CSV: `SOURCE.md`), read
+    /// by the columns its dashed rule marks out, its grouped thousands read as numbers, gives every
+    /// field of every record as the CSV does, the report named by nsys's `Executing` line.
+    #[test]
+    fn the_console_layout_reads_as_the_csv_does() {
+        let csv = read_fixture(TRACE_2026, None).unwrap();
+        let column = read_fixture("nsys/vernier-2026.3.1_cuda_gpu_trace-column.txt", None).unwrap();
+        assert_eq!((column.format, column.layout, csv.layout), (Format::Nsys, Some(COLUMN), Some(CSV)));
+        let (a, b) = (&csv.jsonl, &column.jsonl);
+        assert_eq!(a.records.len(), b.records.len());
+        assert_eq!(a.field_names(), b.field_names());
+        for (ra, rb) in a.records.iter().zip(&b.records) {
+            assert_eq!(rb.line, ra.line + 3, "nsys's `Executing` line, a blank line and the rule before the rows");
+            for field in a.field_names() {
+                assert_eq!(a.text_of(a.get(ra, field)), b.text_of(b.get(rb, field)), "{field} at line {}", rb.line);
+            }
+        }
+        assert_eq!(b.get(&b.records[2], "start_ns"), Some(Scalar::Int(1136125733)));
+        assert_eq!(b.get(&b.records[0], "throughput_mb_per_s"), Some(Scalar::Float(6337.593)));
+        // A time whose thousands are grouped otherwise is no number, and is refused at its cell.
+        let text = text_of("nsys/vernier-2026.3.1_cuda_gpu_trace-column.txt").replacen("      661,398", "    66,13,98", 1);
+        let err = read_text("t.txt", &text, None).unwrap_err();
+        assert_eq!(err.position().unwrap(), "t.txt:5:20");
+        assert!(err.message.contains("`Duration (ns)` is `66,13,98` here, not a number"), "{}", err.message);
+    }
+
+    /// nvcc4jupyter's `nsys profile --stats=true` output (MIT; `nsight-console/`), which holds
+    /// only summaries, each after nsys's `Executing` line: refused, naming the first report and
+    /// the trace to export.
+    #[test]
+    fn a_console_summary_is_refused_by_its_report() {
+        let err = read_fixture("nsight-console/nvcc4jupyter-usage-nsys.txt", Some(Format::Nsys)).unwrap_err();
+        assert!(err.message.contains("nsys's `cuda_api_sum` report"), "{}", err.message);
+        assert!(err.message.contains("--report cuda_api_trace"), "{}", err.message);
+        assert_eq!(err.position().unwrap(), "nsight-console/nvcc4jupyter-usage-nsys.txt:3:1");
+    }
+
     /// `--timeunit usec` prints microseconds; the field is still in nanoseconds. TSV reads alike.
     #[test]
     fn times_in_other_units_are_read_in_nanoseconds() {
@@ -429,7 +595,7 @@ mod tests {
         assert_eq!(j.get(&j.records[0], "start_ns"), Some(Scalar::Float(1719000000.0)));
         assert_eq!(j.text_of(j.get(&j.records[0], "report")), "cuda_gpu_trace");
         let t = read_text("out.tsv", "Start (ms)\tDuration (ms)\tName\n1.5\t0.25\tk\n", None).unwrap();
-        assert_eq!((t.format, t.jsonl.get(&t.jsonl.records[0], "duration_ns")), (Format::Nsys, Some(Scalar::Float(250000.0))));
+        assert_eq!((t.format, t.layout, t.jsonl.get(&t.jsonl.records[0], "duration_ns")), (Format::Nsys, Some(TSV), Some(Scalar::Float(250000.0))));
     }
 
     #[test]
@@ -471,7 +637,7 @@ mod tests {
         assert_eq!(err.position().unwrap(), "t.txt:2:1");
         assert!(err.message.contains("only that it skipped the report"), "{}", err.message);
         let err = read_text("t.csv", "a,b\n1,2\n", Some(Format::Nsys)).unwrap_err();
-        assert!(err.message.contains("not the CSV of an nsys report"), "{}", err.message);
+        assert!(err.message.contains("not an nsys report's table"), "{}", err.message);
     }
 
     #[test]
