@@ -27,6 +27,21 @@ fn pyperf_files(root: &Path) {
     }
 }
 
+/// A root holding `article` as `article/a.md`, its registry started by `init`.
+fn initialised(article: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("article")).unwrap();
+    std::fs::write(dir.path().join("article/a.md"), article).unwrap();
+    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    dir
+}
+
+/// The unbound numbers an audit's output lists, in its order, each with its backquotes.
+fn unbound(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.contains(": unbound number `")).map(|l| l.split(": unbound number ").nth(1).unwrap().split(':').next().unwrap()).collect()
+}
+
 fn audit(root: &Path) -> (i32, String) {
     let (code, out, err) = claimcheck(["audit", "--root", root.to_str().unwrap()]);
     (code, format!("{out}{err}"))
@@ -82,12 +97,8 @@ fn a_name_is_declared_only_by_a_cell_claim_of_its_own_row_or_column() {
 | 12 ms budget | 0.80 ms | 1.70 ms |
 | 64 | 64 | 1.90 ms |
 ";
-    let dir = tempfile::tempdir().unwrap();
+    let dir = initialised(article);
     let root = dir.path();
-    std::fs::create_dir_all(root.join("article")).unwrap();
-    std::fs::write(root.join("article/a.md"), article).unwrap();
-    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
     let claims = r#"
 [[claim]]
 id = "by-cell"
@@ -119,7 +130,7 @@ labels = ["1.90 ms"]
 "#;
     let (code, out) = paste_and_audit(root, claims);
     assert_eq!(code, 1, "{out}");
-    let unbound: Vec<&str> = out.lines().filter(|l| l.contains(": unbound number `")).map(|l| l.split(": unbound number ").nth(1).unwrap().split(':').next().unwrap()).collect();
+    let unbound = unbound(&out);
     // `4096` and `32` are named by `by-cell`; `8192` only by a quote, and `12 ms` is a time.
     // The header's `64` and the last row's name are named by `same-as-name`, but the value
     // under `batch 32` that reads as the name is a value, which no claim verifies.
@@ -143,12 +154,8 @@ fn a_label_cell_spanning_rows_is_declared_by_a_claim_of_any_row_it_spans() {
 <tr><td>A 40</td><td>b 8</td><td>7 ms</td></tr>
 </table>
 ";
-    let dir = tempfile::tempdir().unwrap();
+    let dir = initialised(article);
     let root = dir.path();
-    std::fs::create_dir_all(root.join("article")).unwrap();
-    std::fs::write(root.join("article/a.md"), article).unwrap();
-    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
     let claims = r#"
 [[claim]]
 id = "second-row"
@@ -159,6 +166,6 @@ labels = ["5 ms"]
 "#;
     let (code, out) = paste_and_audit(root, claims);
     assert_eq!(code, 1, "{out}");
-    let unbound: Vec<&str> = out.lines().filter(|l| l.contains(": unbound number `")).map(|l| l.split(": unbound number ").nth(1).unwrap().split(':').next().unwrap()).collect();
+    let unbound = unbound(&out);
     assert_eq!(unbound, ["`8`", "`3 ms`", "`40`", "`8`", "`7 ms`"], "{out}");
 }
