@@ -4,7 +4,7 @@
 //! audited by the built binary. claimcheck reads the files; it runs no profiler.
 
 mod support;
-use support::claimcheck;
+use support::{claimcheck, paste_and_audit, suggested_over};
 
 const FIXTURES: &str = "tests/fixtures/harness/nsys";
 const TRACE: &str = "vernier-2026.3.1_cuda_gpu_trace.csv";
@@ -150,4 +150,26 @@ fn a_fresh_trace_from_another_device_is_incomparable() {
     std::fs::write(dir.path().join("fresh").join(TRACE), moved).unwrap();
     let (_, out, err) = claimcheck(["recheck", "--root", at, "--fresh", "fresh"]);
     assert!(out.contains("(0 MATCH, 1 MISMATCH, 0 INCONCLUSIVE, 0 INCOMPARABLE)"), "{out}{err}");
+}
+
+/// `suggest` over the kernel's summary as nsys prints it (our own table of the trace's four
+/// launches, the kernel named by its whole signature, as nsys names it): every statistic of the
+/// row is proposed as that statistic of the kernel's launches, `Instances` as their count, and,
+/// pasted, the proposals hold; only `Time (%)` and `Total Time (ns)`, which no one statistic of
+/// the launches gives, stay unbound.
+#[test]
+fn suggest_checks_a_pasted_summary_against_the_trace() {
+    let article = "# Saxpy under Nsight Systems\n\n```\n Time (%)  Total Time (ns)  Instances  Avg (ns)  Med (ns)  Min (ns)  Max (ns)  StdDev (ns)                                           Name\n --------  ---------------  ---------  --------  --------  --------  --------  -----------  ------------------------------------------------------------------------------------------\n    100.0           27,425          4   6,856.3   6,880.5     6,592     7,072        204.8  vernier::bench::demo::<unnamed>::saxpyKernel(float, const float *, float *, unsigned long)\n```\n";
+    let (dir, proposed) = suggested_over(article, |root| {
+        std::fs::copy(format!("{FIXTURES}/{TRACE}"), root.join("evidence").join(TRACE)).unwrap();
+    });
+    for statistic in ["count", "mean", "median", "min", "max", "stdev"] {
+        assert!(proposed.contains(&format!("statistic = \"{statistic}\"")), "{statistic}: {proposed}");
+    }
+    let (code, out) = paste_and_audit(dir.path(), &proposed);
+    assert!(out.contains("6 checks: 6 passed, 0 failed"), "{out}");
+    let unbound: Vec<&str> = out.lines().filter(|l| l.contains(": unbound number `")).collect();
+    assert_eq!(unbound.len(), 2, "{out}");
+    assert!(unbound[0].contains("`100.0`") && unbound[1].contains("`27,425`"), "{out}");
+    assert_eq!(code, 1, "{out}");
 }

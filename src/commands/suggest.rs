@@ -1680,8 +1680,11 @@ fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
             "min" | "minimum" | "fastest" => "min".to_string(),
             "max" | "maximum" | "slowest" => "max".to_string(),
             "stdev" | "stddev" | "deviation" | "std" => "stdev".to_string(),
-            // `cnt` is JMH's column of samples.
-            "request" | "iteration" | "run" | "sample" | "time" | "round" | "repetition" | NUMBER_OF | "total" | "count" | "cnt" => "count".to_string(),
+            // `cnt` is JMH's column of samples; `Instances` and `Num Calls` are nsys's summaries'
+            // counts of a kernel's launches and of an API's calls.
+            "request" | "iteration" | "run" | "sample" | "time" | "round" | "repetition" | NUMBER_OF | "total" | "count" | "cnt" | "instance" | "call" | "invocation" => {
+                "count".to_string()
+            }
             w if w.len() >= 2 && w.starts_with('p') && w[1..].chars().all(|c| c.is_ascii_digit()) => format!("p{}", &w[1..].trim_start_matches('0')),
             _ => continue,
         };
