@@ -91,7 +91,8 @@
 //!   serde_json reading every other line and giving every error.
 //! - [`commands`]: what decides: the audit and its exit status (with which numbers are unbound:
 //!   a number in a row's name or a column's header is declared by the claims bound by `cell`
-//!   there, whose selectors write it), `accept`, `accept-run`, the
+//!   there, whose selectors write it; and which labels declare no number, reported as
+//!   warnings), `accept`, `accept-run`, the
 //!   review file, the benchmark targets (judged by the recheck's ordering rule over one or more
 //!   runs of the same code, with candidate forms judged as a family of their own), `stats`, `init` (a registry's skeleton, never over an
 //!   existing file) and `suggest` (the ranked evidence statistics that reproduce each unbound

@@ -61,6 +61,10 @@ pub(crate) struct RegistryReview {
     /// What of the article could not be read as written (HTML that is not well formed), each
     /// located: reported, while everything that could be read is audited as usual.
     pub warnings: Vec<crate::article::Warning>,
+    /// Labels of the registry that declare no number of the article, each at its place in the
+    /// registry: reported as warnings, since such a label exempts nothing today and would
+    /// silently exempt a number that came to read as it.
+    pub unused_labels: Vec<UnusedLabel>,
     /// Numbers bound as the literal operands of a passing `arith` check of their claim.
     pub inputs: Vec<Input>,
     pub sources: Vec<SourceReview>,
@@ -92,6 +96,13 @@ impl Place {
         let found = crate::diagnostic::line_cols(source, &offsets);
         found.chunks(2).zip(spans).map(|(p, s)| Place { line: p[0].0, col: p[0].1, end_line: p[1].0, end_col: p[1].1, span: (s.start, s.end.max(s.start)) }).collect()
     }
+}
+
+/// A label that declares no number: what it is and why, at its place in the registry.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct UnusedLabel {
+    pub message: String,
+    pub at: Place,
 }
 
 /// A number of a claim's sentence that its `arith` check computes from.
@@ -478,6 +489,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         unbound_warns: registry.policy.unbound == UnboundPolicy::Warn,
         ignored: BTreeMap::new(),
         warnings: article.map(|a| a.warnings.clone()).unwrap_or_default(),
+        unused_labels: Vec::new(),
         inputs: Vec::new(),
         sources,
         sha256_at: Place::of_spans(&registry.source, &[registry.manuscript.sha256.span()])[0],
@@ -513,6 +525,8 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
     let mut lost_spans: Vec<(usize, Range<usize>)> = Vec::new();
     // Numbers verified or declared, per sentence, by their keys.
     let mut covered: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    // Labels that declare nothing, with their spans in the registry, placed in one sweep below.
+    let mut unused_spans: Vec<(String, Range<usize>)> = Vec::new();
     // The cells that claims bind by their row and column: each selector writes its row's and
     // column's names whole, so a claim bound there stands only while those names read as it
     // writes them.
@@ -532,6 +546,12 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                 for label in &claim.labels {
                     match numbers::parse_one(label.get_ref()) {
                         Ok(n) => {
+                            if !declares(sentence, &n.key()) {
+                                unused_spans.push((
+                                    format!("label `{}` of claim {} declares no number of its sentence: remove it, or write the number as the sentence does", label.get_ref(), claim.id.get_ref()),
+                                    label.span(),
+                                ));
+                            }
                             keys.insert(n.key());
                         }
                         Err(m) => diagnostics.push(Diagnostic::at(m, &registry.file, &registry.source, label.span(), "not one number")),
@@ -696,6 +716,9 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         }
     }
     let (mut unbound, ignored) = unbound_numbers(registry, article, &covered, &by_cell, diagnostics);
+    unused_spans.extend(unused_registry_labels(registry, article));
+    let unused_places = Place::of_spans(&registry.source, &unused_spans.iter().map(|(_, span)| span.clone()).collect::<Vec<_>>());
+    let unused_labels = unused_spans.into_iter().zip(unused_places).map(|((message, _), at)| UnusedLabel { message, at }).collect();
     let mut sentence_changes = Vec::new();
     let lock_review = match (lock, alignment) {
         (Some(l), Some(a)) => {
@@ -711,7 +734,43 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
     // Each sentence's text once, however many of its numbers are unbound.
     let indices: BTreeSet<usize> = unbound.iter().map(|u| u.sentence_index).collect();
     let unbound_sentences = indices.into_iter().map(|i| (i, article.sentences[i].text.clone())).collect();
-    RegistryReview { claims, unbound, unbound_sentences, ignored, inputs, lock: lock_review, sentence_changes, ..base }
+    RegistryReview { claims, unbound, unbound_sentences, ignored, inputs, lock: lock_review, sentence_changes, unused_labels, ..base }
+}
+
+/// Whether `sentence` holds a number that a label of key `key` declares: the same number, or in
+/// a table cell the same without the unit its header gives, as [`unbound_numbers`] matches them.
+fn declares(sentence: &crate::article::Sentence, key: &str) -> bool {
+    sentence.numbers.iter().any(|n| n.key() == key || (sentence.cell.is_some() && n.key_without_unit() == key))
+}
+
+/// The registry's `[[label]]` entries that declare no number of the article, each with why and
+/// its number's span in the registry: one with a quote that no sentence holds, or whose
+/// sentences hold no such number; one without a quote whose number the article nowhere holds.
+/// A label that cannot be read as one number is an input error reported elsewhere.
+fn unused_registry_labels(registry: &Registry, article: &Article) -> Vec<(String, Range<usize>)> {
+    let mut out = Vec::new();
+    for label in &registry.labels {
+        let Ok(n) = numbers::parse_one(label.number.get_ref()) else { continue };
+        let key = n.key();
+        let number = label.number.get_ref();
+        match &label.quote {
+            Some(q) => {
+                let quote = binding::normalise(q.get_ref());
+                let search = binding::QuoteSearch::new(&quote);
+                let mut holding = article.sentences.iter().filter(|s| search.holds(&s.text)).peekable();
+                if holding.peek().is_none() {
+                    out.push((format!("[[label]] `{number}`: its quote \"{}\" is in no sentence of {}: remove the label, or quote the sentence as it reads", q.get_ref(), article.path), q.span()));
+                } else if !holding.any(|s| declares(s, &key)) {
+                    out.push((format!("[[label]] `{number}` declares no number of the sentence its quote finds: remove it, or write the number as the sentence does"), label.number.span()));
+                }
+            }
+            None if !article.sentences.iter().any(|s| declares(s, &key)) => {
+                out.push((format!("[[label]] `{number}` declares no number of {}: remove it, or write the number as the article does", article.path), label.number.span()));
+            }
+            None => {}
+        }
+    }
+    out
 }
 
 /// The alignment, which a lock that explains a lost claim always comes with.

@@ -23,6 +23,7 @@ pub(crate) enum Rule {
     LockStale,
     InputError,
     ArticleNotRead,
+    UnusedLabel,
 }
 
 /// How a finding is shown: as an error, which fails the audit, or as a warning, which the audit
@@ -58,6 +59,7 @@ impl Rule {
         Rule::LockStale,
         Rule::InputError,
         Rule::ArticleNotRead,
+        Rule::UnusedLabel,
     ];
 
     /// The stable rule id: `CC` and a number, as linters name their rules.
@@ -74,6 +76,7 @@ impl Rule {
             Rule::LockStale => "CC009",
             Rule::InputError => "CC010",
             Rule::ArticleNotRead => "CC011",
+            Rule::UnusedLabel => "CC012",
         }
     }
 
@@ -82,7 +85,7 @@ impl Rule {
     /// registry's policy makes it a warning).
     pub(crate) fn level(self) -> Level {
         match self {
-            Rule::ArticleNotRead => Level::Warning,
+            Rule::ArticleNotRead | Rule::UnusedLabel => Level::Warning,
             Rule::CheckFailed
             | Rule::NumberChanged
             | Rule::SentenceEdited
@@ -110,6 +113,7 @@ impl Rule {
             Rule::LockStale => "lock-stale",
             Rule::InputError => "input-error",
             Rule::ArticleNotRead => "article-not-read",
+            Rule::UnusedLabel => "unused-label",
         }
     }
 
@@ -127,6 +131,7 @@ impl Rule {
             Rule::LockStale => "The lock does not describe the registry as it is.",
             Rule::InputError => "The registry, the article or the evidence could not be read or bound.",
             Rule::ArticleNotRead => "Part of the article could not be read as written (HTML that is not well formed); the rest is audited.",
+            Rule::UnusedLabel => "A label of the registry declares no number of the article: it exempts nothing now, and would exempt a number that came to read as it.",
         }
     }
 
@@ -144,6 +149,7 @@ impl Rule {
             Rule::LockStale => "Run `claimcheck accept` after a clean audit.",
             Rule::InputError => "Fix the input at the place the message names.",
             Rule::ArticleNotRead => "Close or correct the HTML at the place the message names, so that its numbers are read as the page shows them.",
+            Rule::UnusedLabel => "Remove the label, or write its number as the article now writes it.",
         }
     }
 }
@@ -193,6 +199,7 @@ pub(crate) fn annotations(review: &Review) -> Vec<Annotation> {
     for r in &review.registries {
         registry_annotations(r, &mut out);
         article_warnings(r, &mut out);
+        unused_labels(r, &mut out);
     }
     for d in review.errors() {
         let at = d.location.as_ref().map(|l| Loc { file: l.file.clone(), place: Some(Region { line: l.line, col: l.col, end: None }) });
@@ -284,6 +291,21 @@ fn article_warnings(r: &RegistryReview, out: &mut Vec<Annotation>) {
             at: Some(Loc { file: r.manuscript.clone(), place: Some(Region { line: w.line, col: w.col, end: None }) }),
             related: vec![],
             fingerprint: fingerprint(&[&r.manuscript, "article-not-read", &w.message]),
+        });
+    }
+}
+
+/// The registry's labels that declare no number, each a warning at its place in the registry.
+fn unused_labels(r: &RegistryReview, out: &mut Vec<Annotation>) {
+    for u in &r.unused_labels {
+        out.push(Annotation {
+            rule: Rule::UnusedLabel,
+            level: Rule::UnusedLabel.level(),
+            claim: None,
+            message: u.message.clone(),
+            at: Some(Loc { file: r.file.clone(), place: Some(u.at.into()) }),
+            related: vec![],
+            fingerprint: fingerprint(&[&r.file, "unused-label", &u.message]),
         });
     }
 }
@@ -385,7 +407,7 @@ mod tests {
     #[test]
     fn rule_ids_are_unique_and_stable() {
         let ids: Vec<&str> = Rule::ALL.iter().map(|r| r.id()).collect();
-        assert_eq!(ids, ["CC001", "CC002", "CC003", "CC004", "CC005", "CC006", "CC007", "CC008", "CC009", "CC010", "CC011"]);
+        assert_eq!(ids, ["CC001", "CC002", "CC003", "CC004", "CC005", "CC006", "CC007", "CC008", "CC009", "CC010", "CC011", "CC012"]);
         let mut names: Vec<&str> = Rule::ALL.iter().map(|r| r.name()).collect();
         names.sort();
         names.dedup();

@@ -44,6 +44,9 @@ pub(crate) struct WireRegistry {
     /// What of the article could not be read as written (HTML that is not well formed), each
     /// at its line and column; added in version 3 without a bump, since no field changed.
     pub warnings: Vec<WireWarning>,
+    /// Labels of the registry that declare no number of the article, each at its line and column
+    /// in the registry (`file`); added in version 3 without a bump, since no field changed.
+    pub unused_labels: Vec<WireWarning>,
 }
 
 #[derive(Debug, Serialize)]
@@ -288,6 +291,7 @@ pub(crate) fn wire(review: &Review) -> WireReview {
             ignored: r.ignored.clone(),
             inputs: r.inputs.iter().map(|i| WireInput { claim: i.claim.clone(), number: i.number.clone() }).collect(),
             warnings: r.warnings.iter().map(|w| WireWarning { line: w.line, col: w.col, message: w.message.clone() }).collect(),
+            unused_labels: r.unused_labels.iter().map(|u| WireWarning { line: u.at.line, col: u.at.col, message: u.message.clone() }).collect(),
         })
         .collect();
     WireReview {

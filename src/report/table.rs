@@ -151,6 +151,9 @@ pub(crate) fn findings(review: &Review) -> String {
         for w in &r.warnings {
             let _ = writeln!(out, "{}:{}:{}: warning: {}", r.manuscript, w.line, w.col, w.message);
         }
+        for u in &r.unused_labels {
+            let _ = writeln!(out, "{}:{}:{}: warning: {}", r.file, u.at.line, u.at.col, u.message);
+        }
         for (k, u) in r.unbound.iter().enumerate() {
             let origin = match u.origin {
                 Some("new") => " in a new sentence",
