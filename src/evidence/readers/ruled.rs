@@ -81,3 +81,24 @@ pub(crate) fn labels(header: &str, rule: &[Range<usize>]) -> Vec<String> {
 pub(crate) fn words(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// nsys's console layout: titles centred over their dashes, a value right-aligned and wider
+    /// than its rule, a name with spaces left-aligned and longer than its rule, an empty cell.
+    #[test]
+    fn words_go_to_the_column_their_rule_marks_out() {
+        let header = " Time (%)  Total Time (ns)  GrdX       Name    ";
+        let rule = rule_of(" --------  ---------------  ----  -----------").unwrap();
+        assert_eq!(rule, [1..9, 11..26, 28..32, 34..45]);
+        assert_eq!(labels(header, &rule), ["Time (%)", "Total Time (ns)", "GrdX", "Name"]);
+        let row = "    100.0     1,134,711,990        [CUDA memcpy Host-to-Device]";
+        let cells: Vec<Option<&str>> = columns(row, &rule).into_iter().map(|r| r.map(|r| &row[r])).collect();
+        assert_eq!(cells, [Some("100.0"), Some("1,134,711,990"), None, Some("[CUDA memcpy Host-to-Device]")]);
+        assert_eq!(words("  a   b c "), "a b c");
+        assert_eq!(rule_of("--- x ---"), None, "a rule holds dashes and spaces only");
+        assert_eq!(rule_of("   "), None);
+    }
+}
