@@ -327,8 +327,11 @@ fn read_table(src: &Source, table: &Table, report: Option<&str>, out: &mut Jsonl
             let columns = Columns::of(src, table, &titles)?;
             let mut n = 0;
             while let Some(row) = rows.next()? {
-                let cells: Vec<(&str, Range<usize>)> = (0..titles.len()).map(|k| (&row.cells[k], cell_span(text, row.start, delimiter, k))).collect();
-                columns.push(src, report, row.line, row.span.clone(), &cells, false, out)?;
+                let cells: Vec<&str> = row.cells.iter().collect();
+                // A cell's span is found only for an error: finding each would scan the row once
+                // per column, and a trace holds up to millions of rows.
+                let at = |k: usize| cell_span(text, row.start, delimiter, k);
+                columns.push(src, report, row.line, row.span.clone(), &cells, &at, false, out)?;
                 n += 1;
             }
             Ok(n)
@@ -342,11 +345,11 @@ fn read_table(src: &Source, table: &Table, report: Option<&str>, out: &mut Jsonl
             for (span, line) in lines(&text[..table.end]).skip_while(|(span, _)| span.start <= table.header.start).skip(1) {
                 let line = line.trim_end_matches(['\r', '\n']);
                 let by_column = ruled::columns(line, rule);
-                let words: Vec<(String, Range<usize>)> =
-                    by_column.iter().map(|r| r.as_ref().map_or((String::new(), span.start..span.start), |r| (ruled::words(&line[r.clone()]), span.start + r.start..span.start + r.end))).collect();
-                let cells: Vec<(&str, Range<usize>)> = words.iter().map(|(w, r)| (w.as_str(), r.clone())).collect();
+                let words: Vec<String> = by_column.iter().map(|r| r.as_ref().map_or(String::new(), |r| ruled::words(&line[r.clone()]))).collect();
+                let cells: Vec<&str> = words.iter().map(String::as_str).collect();
+                let at = |k: usize| by_column[k].as_ref().map_or(span.start..span.start, |r| span.start + r.start..span.start + r.end);
                 let (row_line, _) = src.locate(span.start);
-                columns.push(src, report, row_line, span.start..span.start + line.len(), &cells, true, out)?;
+                columns.push(src, report, row_line, span.start..span.start + line.len(), &cells, &at, true, out)?;
                 n += 1;
             }
             Ok(n)
@@ -381,16 +384,26 @@ impl<'t> Columns<'t> {
         Ok(Columns { titles, fields, grid, name })
     }
 
-    /// Pushes one row, its cells' texts and spans in column order, as a record at `line`. A
-    /// time that is not a number is an error at its cell. In the column layout (`grouped`) a
-    /// number may group its thousands with commas, as nsys prints it there.
+    /// Pushes one row, its cells' texts in column order, as a record at `line`. A time that is
+    /// not a number is an error at its cell, whose span `at` gives. In the column layout
+    /// (`grouped`) a number may group its thousands with commas, as nsys prints it there.
     #[allow(clippy::too_many_arguments)]
-    fn push(&self, src: &Source, report: Option<&str>, line: usize, span: Range<usize>, cells: &[(&str, Range<usize>)], grouped: bool, out: &mut JsonlBuilder) -> Result<(), Diagnostic> {
+    fn push(
+        &self,
+        src: &Source,
+        report: Option<&str>,
+        line: usize,
+        span: Range<usize>,
+        cells: &[&str],
+        at: &dyn Fn(usize) -> Range<usize>,
+        grouped: bool,
+        out: &mut JsonlBuilder,
+    ) -> Result<(), Diagnostic> {
         let mut fields: Vec<(&str, FieldValue)> = Vec::with_capacity(self.fields.len() + 2);
         if let Some(r) = report {
             fields.push(("report", FieldValue::Str(r)));
         }
-        for (k, ((field, scale), (value, at))) in self.fields.iter().zip(cells).enumerate() {
+        for (k, ((field, scale), value)) in self.fields.iter().zip(cells).enumerate() {
             let number = if grouped { ungrouped(value) } else { number(value) };
             let value = match (scale, number) {
                 (_, _) if value.is_empty() => FieldValue::Null,
@@ -399,11 +412,11 @@ impl<'t> Columns<'t> {
                 (Some(scale), Some(n)) if *scale == 1.0 => n,
                 (Some(scale), Some(FieldValue::Int(i))) => FieldValue::Float(i as f64 * scale),
                 (Some(scale), Some(FieldValue::Float(f))) => FieldValue::Float(f * scale),
-                (Some(_), _) => return Err(src.error(at.clone(), format!("`{}` is `{value}` here, not a number", self.titles[k]), "not a number")),
+                (Some(_), _) => return Err(src.error(at(k), format!("`{}` is `{value}` here, not a number", self.titles[k]), "not a number")),
             };
             fields.push((field.as_str(), value));
         }
-        let kernel = self.grid.zip(self.name).filter(|(g, _)| cells.get(*g).is_some_and(|(c, _)| !c.is_empty())).and_then(|(_, nm)| cells.get(nm)).map(|(c, _)| ncu::function_name(c));
+        let kernel = self.grid.zip(self.name).filter(|(g, _)| cells.get(*g).is_some_and(|c| !c.is_empty())).and_then(|(_, nm)| cells.get(nm)).map(|c| ncu::function_name(c));
         if let Some(function) = kernel.as_deref() {
             fields.push(("function", FieldValue::Str(function)));
         }
