@@ -1091,7 +1091,7 @@ fn cites_a_year(before: &str, after: &str) -> bool {
         let authors = inside.strip_suffix(", ").or_else(|| inside.strip_suffix(' ')).is_some_and(|names| {
             names.chars().next().is_some_and(char::is_uppercase) && names.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '.' | ',' | '-' | '\'' | '&'))
         });
-        (alone && open == '[' || authors) && (after.starts_with(close) || after.starts_with(';') || after.starts_with(", "))
+        ((alone && open == '[') || authors) && (after.starts_with(close) || after.starts_with(';') || after.starts_with(", "))
     };
     if closes('[', ']') || closes('(', ')') {
         return true;
