@@ -42,7 +42,8 @@
 //!   row named by its case, its sizes binary; `article::benchmarkdotnet`, in Markdown as its
 //!   GitHub report writes it or as its console prints it), or Nsight Compute's sections and
 //!   per-kernel summary and Nsight Systems' `nsys stats` reports (each row named by its metric
-//!   or its name column, cut into columns by the dashed rule; `article::nsight`), pasted in a
+//!   or its name column, cut into columns by the dashed rule, `evidence::readers::ruled`, which the
+//!   `nsys` evidence reader shares; `article::nsight`), pasted in a
 //!   code block read as one,
 //!   `article::console`, which takes Go's lines apart by the `go-bench` evidence reader's own
 //!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
