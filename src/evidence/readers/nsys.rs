@@ -49,7 +49,7 @@ use std::ops::Range;
 
 use super::delimited::{Rows, cell, cell_span};
 use super::ruled::{self, labels, rule_of};
-use super::{Source, ncu};
+use super::{Source, ncu, strip_gz};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::{FieldValue, Jsonl, JsonlBuilder};
 
@@ -76,7 +76,17 @@ const REPORT_PREFIXES: [&str; 14] = ["cuda_", "nvtx_", "osrt_", "mpi_", "um_", "
 /// titles name a start time (`Start (ns)`, `Projected Start (ns)`) or a total time (`Total Time
 /// (ns)`), each in a unit nsys prints, as CSV or TSV or over a dashed rule.
 pub(super) fn looks_like(text: &str) -> bool {
-    !tables(text).is_empty()
+    // Detection looks at every CSV file: it stops at the first header rather than cutting the
+    // whole file into tables, which `read` does once the format is known.
+    let mut all = lines(text).map(|(_, line)| bare(line)).peekable();
+    while let Some(line) = all.next() {
+        let ruled = all.peek().and_then(|next| rule_of(next)).filter(|r| r.len() >= 2 && !line.trim().is_empty() && rule_of(line).is_none());
+        let titles = ruled.map(|rule| labels(line, &rule));
+        if titles.is_some_and(|t| kind_of(&t.iter().map(String::as_str).collect::<Vec<_>>()).is_some()) || header_kind(line).is_some() {
+            return true;
+        }
+    }
+    false
 }
 
 /// The layouts this reader reads, as the report names them (`read as …`).
@@ -239,8 +249,7 @@ fn processing_report(line: &str) -> Option<String> {
 /// The report's name at the end of a file's name as `nsys stats --output base` writes it
 /// (`base_cuda_gpu_trace.csv`), with or without `.gz`.
 fn report_in_name(path: &str) -> Option<String> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let name = name.strip_suffix(".gz").unwrap_or(name);
+    let name = strip_gz(path.rsplit('/').next().unwrap_or(path));
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
     REPORT_PREFIXES.iter().filter_map(|prefix| stem.rfind(prefix).map(|at| &stem[at..])).filter(|name| is_report_name(name)).max_by_key(|name| name.len()).map(str::to_string)
 }
@@ -324,14 +333,14 @@ fn read_table(src: &Source, table: &Table, report: Option<&str>, out: &mut Jsonl
             // TSV has no quoting, as `delimited` reads it.
             let mut rows = Rows::open_in(src, table.header.start..table.end, delimiter, delimiter != b'\t', kind)?;
             let titles: Vec<String> = rows.headers.iter().map(str::to_string).collect();
-            let columns = Columns::of(src, table, &titles)?;
+            let columns = Columns::of(src, table, &titles, report, false)?;
             let mut n = 0;
             while let Some(row) = rows.next()? {
                 let cells: Vec<&str> = row.cells.iter().collect();
                 // A cell's span is found only for an error: finding each would scan the row once
                 // per column, and a trace holds up to millions of rows.
                 let at = |k: usize| cell_span(text, row.start, delimiter, k);
-                columns.push(src, report, row.line, row.span.clone(), &cells, &at, false, out)?;
+                columns.push(src, row.line, row.span.clone(), &cells, &at, out)?;
                 n += 1;
             }
             Ok(n)
@@ -339,7 +348,7 @@ fn read_table(src: &Source, table: &Table, report: Option<&str>, out: &mut Jsonl
         Layout::Ruled(rule) => {
             let header = &text[table.header.clone()];
             let titles = labels(header, rule);
-            let columns = Columns::of(src, table, &titles)?;
+            let columns = Columns::of(src, table, &titles, report, true)?;
             let mut n = 0;
             // The rows begin after the header and its rule.
             for (span, line) in lines(&text[..table.end]).skip_while(|(span, _)| span.start <= table.header.start).skip(1) {
@@ -349,7 +358,7 @@ fn read_table(src: &Source, table: &Table, report: Option<&str>, out: &mut Jsonl
                 let cells: Vec<&str> = words.iter().map(String::as_str).collect();
                 let at = |k: usize| by_column[k].as_ref().map_or(span.start..span.start, |r| span.start + r.start..span.start + r.end);
                 let (row_line, _) = src.locate(span.start);
-                columns.push(src, report, row_line, span.start..span.start + line.len(), &cells, &at, true, out)?;
+                columns.push(src, row_line, span.start..span.start + line.len(), &cells, &at, out)?;
                 n += 1;
             }
             Ok(n)
@@ -358,18 +367,21 @@ fn read_table(src: &Source, table: &Table, report: Option<&str>, out: &mut Jsonl
 }
 
 /// A table's columns: each one's field and time scale ([`field_of`]), its title, and where the
-/// kernel's grid and name are.
+/// kernel's grid and name are; the report its rows belong to, and whether its numbers may group
+/// their thousands with commas, as nsys prints them in the column layout.
 struct Columns<'t> {
     titles: &'t [String],
     fields: Vec<(String, Option<f64>)>,
     grid: Option<usize>,
     name: Option<usize>,
+    report: Option<&'t str>,
+    grouped: bool,
 }
 
 impl<'t> Columns<'t> {
     /// The columns `titles` give, or the error of a header nsys does not write: two titles that
     /// give one field, or one that gives a field this reader gives itself.
-    fn of(src: &Source, table: &Table, titles: &'t [String]) -> Result<Columns<'t>, Diagnostic> {
+    fn of(src: &Source, table: &Table, titles: &'t [String], report: Option<&'t str>, grouped: bool) -> Result<Columns<'t>, Diagnostic> {
         let fields: Vec<(String, Option<f64>)> = titles.iter().map(|t| field_of(t)).collect();
         for (i, (field, _)) in fields.iter().enumerate() {
             let clash = fields[..i].iter().position(|(f, _)| f == field);
@@ -381,30 +393,18 @@ impl<'t> Columns<'t> {
         }
         let grid = titles.iter().position(|t| t == "GrdX");
         let name = titles.iter().position(|t| t == "Name");
-        Ok(Columns { titles, fields, grid, name })
+        Ok(Columns { titles, fields, grid, name, report, grouped })
     }
 
     /// Pushes one row, its cells' texts in column order, as a record at `line`. A time that is
-    /// not a number is an error at its cell, whose span `at` gives. In the column layout
-    /// (`grouped`) a number may group its thousands with commas, as nsys prints it there.
-    #[allow(clippy::too_many_arguments)]
-    fn push(
-        &self,
-        src: &Source,
-        report: Option<&str>,
-        line: usize,
-        span: Range<usize>,
-        cells: &[&str],
-        at: &dyn Fn(usize) -> Range<usize>,
-        grouped: bool,
-        out: &mut JsonlBuilder,
-    ) -> Result<(), Diagnostic> {
+    /// not a number is an error at its cell, whose span `at` gives.
+    fn push(&self, src: &Source, line: usize, span: Range<usize>, cells: &[&str], at: &dyn Fn(usize) -> Range<usize>, out: &mut JsonlBuilder) -> Result<(), Diagnostic> {
         let mut fields: Vec<(&str, FieldValue)> = Vec::with_capacity(self.fields.len() + 2);
-        if let Some(r) = report {
+        if let Some(r) = self.report {
             fields.push(("report", FieldValue::Str(r)));
         }
         for (k, ((field, scale), value)) in self.fields.iter().zip(cells).enumerate() {
-            let number = if grouped { ungrouped(value) } else { number(value) };
+            let number = if self.grouped { ungrouped(value) } else { number(value) };
             let value = match (scale, number) {
                 (_, _) if value.is_empty() => FieldValue::Null,
                 (None, Some(n)) => n,
