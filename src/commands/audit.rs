@@ -715,8 +715,8 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
             *at = Some(place);
         }
     }
-    let (mut unbound, ignored) = unbound_numbers(registry, article, &covered, &by_cell, diagnostics);
-    unused_spans.extend(unused_registry_labels(registry, article));
+    let (mut unbound, ignored, unused_registry) = unbound_numbers(registry, article, &covered, &by_cell, diagnostics);
+    unused_spans.extend(unused_registry);
     let unused_places = Place::of_spans(&registry.source, &unused_spans.iter().map(|(_, span)| span.clone()).collect::<Vec<_>>());
     let unused_labels = unused_spans.into_iter().zip(unused_places).map(|((message, _), at)| UnusedLabel { message, at }).collect();
     let mut sentence_changes = Vec::new();
@@ -744,30 +744,24 @@ fn declares(sentence: &crate::article::Sentence, key: &str) -> bool {
 }
 
 /// The registry's `[[label]]` entries that declare no number of the article, each with why and
-/// its number's span in the registry: one with a quote that no sentence holds, or whose
-/// sentences hold no such number; one without a quote whose number the article nowhere holds.
-/// A label that cannot be read as one number is an input error reported elsewhere.
-fn unused_registry_labels(registry: &Registry, article: &Article) -> Vec<(String, Range<usize>)> {
+/// its span in the registry, from what [`unbound_numbers`] found of each (as indexed in
+/// `registry.labels`): whether its quote `held` in some sentence and whether it was `used` to
+/// declare a number. One with a quote that no sentence holds is reported at its quote; one whose
+/// sentences, or, without a quote, the whole article, hold no such number at its number. A label
+/// that cannot be read as one number is an input error reported elsewhere.
+fn unused_registry_labels(registry: &Registry, article: &Article, held: &[bool], used: &[bool]) -> Vec<(String, Range<usize>)> {
     let mut out = Vec::new();
-    for label in &registry.labels {
-        let Ok(n) = numbers::parse_one(label.number.get_ref()) else { continue };
-        let key = n.key();
+    for (idx, label) in registry.labels.iter().enumerate() {
+        if used[idx] || numbers::parse_one(label.number.get_ref()).is_err() {
+            continue;
+        }
         let number = label.number.get_ref();
         match &label.quote {
-            Some(q) => {
-                let quote = binding::normalise(q.get_ref());
-                let search = binding::QuoteSearch::new(&quote);
-                let mut holding = article.sentences.iter().filter(|s| search.holds(&s.text)).peekable();
-                if holding.peek().is_none() {
-                    out.push((format!("[[label]] `{number}`: its quote \"{}\" is in no sentence of {}: remove the label, or quote the sentence as it reads", q.get_ref(), article.path), q.span()));
-                } else if !holding.any(|s| declares(s, &key)) {
-                    out.push((format!("[[label]] `{number}` declares no number of the sentence its quote finds: remove it, or write the number as the sentence does"), label.number.span()));
-                }
+            Some(q) if !held[idx] => {
+                out.push((format!("[[label]] `{number}`: its quote \"{}\" is in no sentence of {}: remove the label, or quote the sentence as it reads", q.get_ref(), article.path), q.span()));
             }
-            None if !article.sentences.iter().any(|s| declares(s, &key)) => {
-                out.push((format!("[[label]] `{number}` declares no number of {}: remove it, or write the number as the article does", article.path), label.number.span()));
-            }
-            None => {}
+            Some(_) => out.push((format!("[[label]] `{number}` declares no number of the sentence its quote finds: remove it, or write the number as the sentence does"), label.number.span())),
+            None => out.push((format!("[[label]] `{number}` declares no number of {}: remove it, or write the number as the article does", article.path), label.number.span())),
         }
     }
     out
@@ -888,11 +882,13 @@ fn unbound_numbers(
     covered: &BTreeMap<usize, BTreeSet<String>>,
     by_cell: &[&crate::article::Cell],
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Vec<Unbound>, BTreeMap<String, usize>) {
+) -> (Vec<Unbound>, BTreeMap<String, usize>, Vec<(String, Range<usize>)>) {
     let mut ignored: BTreeMap<String, usize> = BTreeMap::new();
-    let mut global = BTreeSet::new();
-    let mut scoped: Vec<(String, String)> = Vec::new();
-    for label in &registry.labels {
+    // Each `[[label]]`'s key, as the index of the label in the registry: those without a quote
+    // by key, those with one with their quote.
+    let mut global: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut scoped: Vec<(String, String, usize)> = Vec::new();
+    for (idx, label) in registry.labels.iter().enumerate() {
         let key = match numbers::parse_one(label.number.get_ref()) {
             Ok(n) => n.key(),
             Err(m) => {
@@ -901,33 +897,46 @@ fn unbound_numbers(
             }
         };
         match &label.quote {
-            Some(q) => scoped.push((key, binding::normalise(q.get_ref()))),
-            None => {
-                global.insert(key);
-            }
+            Some(q) => scoped.push((key, binding::normalise(q.get_ref()), idx)),
+            None => global.entry(key).or_default().push(idx),
         }
     }
     // Each scoped label's quote is searched for in every sentence: its searcher is built once.
-    let scoped: Vec<(&str, binding::QuoteSearch<'_>)> = scoped.iter().map(|(k, q)| (k.as_str(), binding::QuoteSearch::new(q))).collect();
+    let scoped: Vec<(&str, binding::QuoteSearch<'_>, usize)> = scoped.iter().map(|(k, q, idx)| (k.as_str(), binding::QuoteSearch::new(q), *idx)).collect();
+    // Whether each label's quote holds in some sentence, and whether it declares some number of
+    // one, in any section, ignored ones included: a label that does not is reported below.
+    let mut held = vec![false; registry.labels.len()];
+    let mut used = vec![false; registry.labels.len()];
     let mut found: Vec<(&Number, usize)> = Vec::new();
     for s in &article.sentences {
-        if let Some(i) = registry.ignore.iter().find(|i| i.covers(s)) {
-            *ignored.entry(i.describe()).or_insert(0) += s.numbers.len();
-            continue;
-        }
         // Which scoped labels hold in this sentence is decided once per sentence, not once per
         // number: a long sentence with many numbers is searched once.
-        let here: BTreeSet<&str> = scoped.iter().filter(|(_, q)| q.holds(&s.text)).map(|(k, _)| *k).collect();
+        let here: Vec<(&str, usize)> = scoped.iter().filter(|(_, q, _)| q.holds(&s.text)).map(|(k, _, idx)| (*k, *idx)).collect();
+        for (_, idx) in &here {
+            held[*idx] = true;
+        }
+        let skipped = registry.ignore.iter().find(|i| i.covers(s));
+        if let Some(i) = skipped {
+            *ignored.entry(i.describe()).or_insert(0) += s.numbers.len();
+        }
         for n in &s.numbers {
-            let declared = |key: &str| global.contains(key) || covered.get(&s.index).is_some_and(|k| k.contains(key)) || here.contains(key);
             // In a table cell, a label may leave out the unit the header gives, as a check's
             // `number` may.
-            let ok = declared(&n.key()) || (s.cell.is_some() && declared(&n.key_without_unit())) || (n.can_name() && named_by_a_claim(s, by_cell));
-            if !ok {
+            let keys = [Some(n.key()), s.cell.is_some().then(|| n.key_without_unit())];
+            let mut declared = false;
+            for key in keys.iter().flatten() {
+                for idx in global.get(key).into_iter().flatten().copied().chain(here.iter().filter(|(k, _)| k == key).map(|(_, idx)| *idx)) {
+                    used[idx] = true;
+                    declared = true;
+                }
+                declared |= covered.get(&s.index).is_some_and(|k| k.contains(key));
+            }
+            if skipped.is_none() && !declared && !(n.can_name() && named_by_a_claim(s, by_cell)) {
                 found.push((n, s.index));
             }
         }
     }
+    let unused = unused_registry_labels(registry, article, &held, &used);
     let spans: Vec<Range<usize>> = found.iter().map(|(n, i)| article.sentences[*i].source_span(&n.span)).collect();
     let places = Place::of_spans(&article.source, &spans);
     for i in &registry.ignore {
@@ -959,7 +968,7 @@ fn unbound_numbers(
             Unbound { number: n.text.clone(), line: at.line, col: at.col, at, sentence_index, origin: None, names }
         })
         .collect();
-    (unbound, ignored)
+    (unbound, ignored, unused)
 }
 
 /// Whether `s` is a cell that names a row or a column of its table, which a claim bound by
