@@ -1078,7 +1078,8 @@ fn names_a_release(before: &str) -> bool {
 }
 
 /// Whether a year stands as a citation does: alone in brackets (`Lamport [1976]`), after the
-/// authors in brackets or parentheses (`[Garner, 2007]`, `(Boehm et al., 1988;`), or as a
+/// authors in brackets or parentheses (`[Garner, 2007]`, `(Boehm et al., 1988;`), alone in
+/// parentheses after several authors named in the text (`Mikolov et al. (2010)`), or as a
 /// sentence of its own after the authors in a list of references (`Leslie Lamport. 1976.
 /// Garbage collection …`), as ACM's reference format writes it.
 fn cites_a_year(before: &str, after: &str) -> bool {
@@ -1095,6 +1096,19 @@ fn cites_a_year(before: &str, after: &str) -> bool {
     };
     if closes('[', ']') || closes('(', ')') {
         return true;
+    }
+    // `Mikolov et al. (2010)`, `Gross & Wilber (2016)`: a year alone in parentheses after
+    // several authors named in the text. After one name (`ResNet (2048)`) it may as well be a
+    // count, and stays a number.
+    if let Some(names) = before.strip_suffix(" (")
+        && after.starts_with(')')
+    {
+        let capitalised = |w: &str| w.chars().next().is_some_and(char::is_uppercase) && w.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'');
+        let words: Vec<&str> = names.split_whitespace().rev().take(3).collect();
+        let several = matches!(words.as_slice(), ["al.", "et", ..]) || matches!(words.as_slice(), [last, "&" | "and", first, ..] if capitalised(last) && capitalised(first));
+        if several {
+            return true;
+        }
     }
     // `Author. 1976. Title`: a sentence that is the year alone, after an initial or a name (or
     // read alone, as the article's sentences are cut there).
@@ -1511,6 +1525,15 @@ mod tests {
         // A month after a parenthesis, as a release table dates its rows (`Alonzo (Sep 2021)`).
         assert!(texts("Alonzo (Sep 2021), Type functions (June 2010) and [March 2011].").is_empty());
         assert_eq!(texts("(Sep2021) and (June 32 runs)"), ["32"]);
+    }
+
+    /// A year in parentheses after several authors named in the text (`et al.`, `A & B`, `A and
+    /// B`) is cited, as a paper's prose cites (Deep Gradient Compression, arXiv 1712.01887); after
+    /// one name, or after words that are no names, it stays a number.
+    #[test]
+    fn years_after_authors_named_in_the_text_are_cited() {
+        assert!(texts("The schedule in Gross & Wilber (2016), the one in Mikolov et al. (2010) and Boehm and Weiser (1988).").is_empty());
+        assert_eq!(texts("ResNet (2048) and Lamport (1976); batch and size (1024); Gross & Wilber (2016 runs)."), ["2048", "1976", "1024", "2016"]);
     }
 
     /// A year cited as a paper is, in brackets, after its authors, or as a reference's own
