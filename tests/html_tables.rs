@@ -210,3 +210,43 @@ fn the_review_page_marks_html_cells_and_unbound_numbers_in_place() {
     assert!(page.select(&sel("td > strong > .num.unbound")).next().is_some(), "the bold cell's number is marked inside its strong");
     assert_eq!(page.select(&sel("table th[rowspan=\"2\"]")).count(), 2, "the table's own markup is kept");
 }
+
+/// A header spanning a value's column and its speedup's (`colspan`, as READMEs group them)
+/// labels both columns alike. A bare label names two cells, an input error whose help writes
+/// each one's place; `Latency #1` names the first column, and `suggest` writes the place
+/// where the label repeats, so its proposals bind and leave nothing unbound.
+#[test]
+fn columns_under_one_spanning_header_are_told_apart_by_their_place() {
+    let article = "# Bench\n\n<table>\n<tr><th>dtype</th><th colspan=\"2\">Latency</th></tr>\n<tr><td>fp16</td><td>1.50 ms</td><td>2.07x</td></tr>\n<tr><td>fp32</td><td>3.10 ms</td><td>1.00x</td></tr>\n</table>\n";
+    let claim = |column: &str| CLAIM.replace("row = \"A100 › fp16\", column = \"Latency (ms) › p50\"", &format!("row = \"fp16\", column = \"{column}\""));
+    let dir = root(article, &claim("Latency"), &evidence());
+    let (code, stdout, stderr) = run(dir.path(), "audit");
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_holds(
+        &stderr,
+        &[
+            "claim `L1`: row `fp16` and column `Latency` name 2 cells of article/bench.md",
+            "these cells are in one table, whose rows or columns repeat the label: write its place among them, as in row = \"fp16\", column = \"Latency #1\" or row = \"fp16\", column = \"Latency #2\"",
+        ],
+    );
+
+    let dir = root(article, &claim("Latency #1"), &evidence());
+    let (code, stdout, stderr) = run(dir.path(), "audit");
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("cell fp16 › Latency #1 ┆ 1/1    ┆ ok"), "{stdout}");
+    let (code, proposed, stderr) = run(dir.path(), "suggest");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(proposed.contains("cell = { row = \"fp32\", column = \"Latency #1\" }"), "{proposed}");
+    let registry = dir.path().join("claims/bench.toml");
+    let mut text = std::fs::read_to_string(&registry).unwrap();
+    text.push('\n');
+    text.push_str(&proposed);
+    // The speedups have no evidence here; judged claims declare them.
+    for (row, value) in [("fp16", "2.07x"), ("fp32", "1.00x")] {
+        text.push_str(&format!("\n[[claim]]\nid = \"S-{row}\"\ncell = {{ row = \"{row}\", column = \"Latency #2\" }}\nverdict = \"judgment\"\nfinding = \"Against fp32.\"\n\n  [[claim.check]]\n  kind = \"arith\"\n  expr = \"{}\"\n", value.trim_end_matches('x')));
+    }
+    std::fs::write(&registry, text).unwrap();
+    let (code, stdout, stderr) = run(dir.path(), "audit");
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("0 unbound numbers"), "{stdout}");
+}

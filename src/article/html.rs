@@ -1328,8 +1328,8 @@ mod tests {
         assert_eq!((third.text.as_str(), third.cell.as_ref().unwrap().column), ("3.5", 2));
         assert_eq!(cell(&a, "wide › 3.5", "Note › n").text, "z");
         // The span ends after its two rows, in both its columns: the next row starts at column 0
-        // again. Both columns under `Config` have its label, so a claim naming it there would be
-        // ambiguous, which binding says.
+        // again. Both columns under `Config` have its label: a selector tells them apart by
+        // their place (`Config #2`), as binding's tests show.
         let d = a.sentences.iter().find(|s| s.text == "d").unwrap().cell.clone().unwrap();
         assert_eq!((d.row, d.column, d.row_label.as_str(), d.column_label.as_str()), (4, 1, "c", "Config"));
         assert_eq!(cell(&a, "c", "Time (ms) › p50").text, "4.5");

@@ -675,13 +675,25 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
             (Binding::Ambiguous { sentences }, _) if claim.cell().is_some() => {
                 let cell = claim.cell().expect("a cell claim").get_ref();
                 let places = sentences.iter().map(|i| format!("{} (line {})", article.sentences[*i].section_title(), article.sentences[*i].line)).collect::<Vec<_>>().join("; ");
+                // Cells of one table that share their row and column labels are told apart by
+                // their place among the rows or columns bearing the label, not by the table.
+                let cells: Vec<&crate::article::Cell> = sentences.iter().filter_map(|i| article.sentences[*i].cell.as_ref()).collect();
+                let help = if cells.windows(2).all(|w| w[0].table == w[1].table) {
+                    let written: Vec<String> = cells.iter().map(|c| {
+                        let (row, column) = binding::selector_labels(article, c);
+                        format!("row = \"{row}\", column = \"{column}\"")
+                    }).collect();
+                    format!("these cells are in one table, whose rows or columns repeat the label: write its place among them, as in {}", written.join(" or "))
+                } else {
+                    "add `section`, or `table = N` among the tables under it, to say which table".to_string()
+                };
                 diagnostics.push(
                     Diagnostic::at(
                         format!("claim `{}`: row `{}` and column `{}` name {} cells of {}", claim.id.get_ref(), cell.row, cell.column, sentences.len(), article.path),
                         &registry.file,
                         &registry.source,
                         claim.target_span(),
-                        "add `section`, or `table = N` among the tables under it, to say which table",
+                        help,
                     )
                     .with_note(format!("the cells are in {places}")),
                 );

@@ -95,7 +95,7 @@ fn render(store: &Evidence, path: &str, article: &Article, evidence_dirs: &[Stri
         if let Some(names) = s.names().filter(|_| s.numbers.iter().all(|n| n.can_name())) {
             let shown: Vec<&str> = s.numbers.iter().map(|n| n.text.as_str()).collect();
             let what = match names {
-                Names::Row => "in a row's name, which a claim bound by `cell` in that row names: no claim of its own",
+                Names::Row => "in a row's name (of every row its cell spans), which a claim bound by `cell` in such a row names: no claim of its own",
                 Names::Column => "in a column's header, which a claim bound by `cell` under it names: no claim of its own",
             };
             let _ = writeln!(out, "\n# line {} ({}): {} {what}", s.line, s.section_title(), shown.join(", "));
@@ -121,7 +121,8 @@ fn skeleton(out: &mut String, article: &Article, s: &Sentence) {
             let section = (!s.section.is_empty()).then(|| s.section_title());
             let table = crate::registry::binding::table_ordinal(article, c, section.as_deref()).map_or(String::new(), |n| format!(", table = {n}"));
             let section = section.map_or(String::new(), |t| format!(", section = {}", quoted(&t)));
-            let _ = writeln!(out, "# cell = {{ row = {}, column = {}{section}{table} }}", quoted(&c.row_label), quoted(&c.column_label));
+            let (row, column) = crate::registry::binding::selector_labels(article, c);
+            let _ = writeln!(out, "# cell = {{ row = {}, column = {}{section}{table} }}", quoted(&row), quoted(&column));
         }
         None => {
             let _ = writeln!(out, "# quote = {}", quoted(&s.text.split_whitespace().collect::<Vec<_>>().join(" ")));

@@ -420,7 +420,8 @@ fn target(article: &Article, sentence: &Sentence) -> Target {
             (section, table)
         }
     };
-    Target::Cell { row: cell.row_label.clone(), column: cell.column_label.clone(), section, table }
+    let (row, column) = crate::registry::binding::selector_labels(article, cell);
+    Target::Cell { row, column, section, table }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -282,19 +282,70 @@ pub(crate) fn cells_named(article: &Article, selector: &CellSelector) -> Vec<usi
 /// `cell`'s is, from 1, where there are several; `None` where it is the only one. What `init`
 /// and `suggest` write as `table` beside `section`.
 pub(crate) fn table_ordinal(article: &Article, cell: &crate::article::Cell, section: Option<&str>) -> Option<usize> {
-    let tables = tables_of(&cells_at(article, &cell.row_label, &cell.column_label, section));
+    let (row, column) = selector_labels(article, cell);
+    let tables = tables_of(&cells_at(article, &row, &column, section));
     (tables.len() > 1).then(|| tables.iter().position(|t| *t == cell.table).map(|k| k + 1)).flatten()
 }
 
 /// The body cells in a row and a column, within `section` where one is given: each sentence's
-/// index and its table's, in the article's order.
+/// index and its table's, in the article's order. A label no cell has literally that ends in
+/// ` #N` names the N-th of the rows (or columns) of one table that share the label before it:
+/// a header spanning two columns (`colspan`) labels both, and a table may repeat a row's name.
 fn cells_at(article: &Article, row: &str, column: &str, section: Option<&str>) -> Vec<(usize, usize)> {
-    article
-        .sentences
+    let body = || {
+        article
+            .sentences
+            .iter()
+            .filter(move |s| section.is_none_or(|wanted| in_section(&s.section, wanted)))
+            .filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0).map(|c| (s.index, c)))
+    };
+    let literal = |wanted: &str, label: fn(&crate::article::Cell) -> &str| body().any(|(_, c)| same_label(label(c), wanted));
+    let row_nth = occurrence(row).filter(|_| !literal(row, |c| &c.row_label));
+    let column_nth = occurrence(column).filter(|_| !literal(column, |c| &c.column_label));
+    let (row, column) = (row_nth.map_or(row, |(base, _)| base), column_nth.map_or(column, |(base, _)| base));
+    let cells: Vec<(usize, &crate::article::Cell)> = body().filter(|(_, c)| same_label(&c.row_label, row) && same_label(&c.column_label, column)).collect();
+    cells
         .iter()
-        .filter(|s| section.is_none_or(|wanted| in_section(&s.section, wanted)))
-        .filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && same_label(&c.row_label, row) && same_label(&c.column_label, column)).map(|c| (s.index, c.table)))
+        .filter(|(_, c)| {
+            // The rows and columns bearing the label are counted in the whole table, in their
+            // order, whichever of them the other label picks.
+            let nth_in_table = |place: fn(&crate::article::Cell) -> usize, label: fn(&crate::article::Cell) -> &str, base: &str, n: usize| {
+                let mut places: Vec<usize> = body().filter(|(_, o)| o.table == c.table && same_label(label(o), base)).map(|(_, o)| place(o)).collect();
+                places.sort_unstable();
+                places.dedup();
+                places.get(n - 1) == Some(&place(c))
+            };
+            row_nth.is_none_or(|(base, n)| nth_in_table(|o| o.row, |o| &o.row_label, base, n)) && column_nth.is_none_or(|(base, n)| nth_in_table(|o| o.column, |o| &o.column_label, base, n))
+        })
+        .map(|(index, c)| (*index, c.table))
         .collect()
+}
+
+/// A selector label's ` #N` ending, N from 1: the label before it and N.
+fn occurrence(wanted: &str) -> Option<(&str, usize)> {
+    let (base, n) = wanted.trim_end().rsplit_once(" #")?;
+    let n = n.bytes().all(|b| b.is_ascii_digit()).then(|| n.parse::<usize>().ok()).flatten().filter(|n| *n >= 1)?;
+    Some((base.trim_end(), n)).filter(|(base, _)| !base.is_empty())
+}
+
+/// The row and column labels a selector writes for `cell`: each with ` #N` where another cell
+/// of its table bears both its labels in another row (or column), N its row's (column's) place
+/// among those of the table that bear the label, from 1. A console table whose rows place a
+/// column apart (Go's `B/op` after `MB/s` or not) needs no place where no two cells share both.
+pub(crate) fn selector_labels(article: &Article, cell: &crate::article::Cell) -> (String, String) {
+    let body = || article.sentences.iter().filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && c.table == cell.table));
+    let twins: Vec<&crate::article::Cell> = body().filter(|o| same_label(&o.row_label, &cell.row_label) && same_label(&o.column_label, &cell.column_label)).collect();
+    let label = |needed: bool, place: fn(&crate::article::Cell) -> usize, label: fn(&crate::article::Cell) -> &str| {
+        let mut places: Vec<usize> = body().filter(|o| same_label(label(o), label(cell))).map(place).collect();
+        places.sort_unstable();
+        places.dedup();
+        match places.iter().position(|p| *p == place(cell)) {
+            Some(k) if needed => format!("{} #{}", label(cell), k + 1),
+            _ => label(cell).to_string(),
+        }
+    };
+    let (other_row, other_column) = (twins.iter().any(|o| o.row != cell.row), twins.iter().any(|o| o.column != cell.column));
+    (label(other_row, |c| c.row, |c| &c.row_label), label(other_column, |c| c.column, |c| &c.column_label))
 }
 
 /// Whether a cell's label is the one a registry writes, runs of whitespace aside. A label keeps
@@ -824,6 +875,38 @@ mod tests {
         assert!(matches!(&b[0], Binding::Ambiguous { sentences } if sentences.len() == 2), "{b:?}");
         let b = bind(&cell_claim("{ row = \"anyscale\", column = \"Median\", section = \"70B\" }", &[]), &a);
         assert!(matches!(&b[0], Binding::Ambiguous { sentences } if sentences.len() == 2), "{b:?}");
+    }
+
+    /// A header spanning two columns (`colspan`, as READMEs group a value and its speedup) and
+    /// a Markdown table that repeats a column's title and a row's name: `#N` names the N-th of
+    /// the columns (rows) bearing the label, the selector `init` and `suggest` write, while the
+    /// bare label is ambiguous. A label that ends in `#N` itself (`Run #2`) binds as written.
+    #[test]
+    fn a_repeated_label_is_told_apart_by_its_place() {
+        let html = article("# R\n\n<table>\n<tr><th>Model</th><th colspan=\"2\">Latency</th></tr>\n<tr><td>a</td><td>1.5 ms</td><td>2.0x</td></tr>\n<tr><td>b</td><td>3.5 ms</td><td>1.0x</td></tr>\n</table>\n");
+        let text = |a: &Article, cell: &str| match bind(&cell_claim(cell, &[]), a).remove(0) {
+            Binding::Bound(b) => a.sentences[b.sentence].text.clone(),
+            other => format!("{other:?}"),
+        };
+        assert!(matches!(&bind(&cell_claim("{ row = \"b\", column = \"Latency\" }", &[]), &html)[0], Binding::Ambiguous { sentences } if sentences.len() == 2));
+        assert_eq!(text(&html, "{ row = \"b\", column = \"Latency #1\" }"), "3.5 ms");
+        assert_eq!(text(&html, "{ row = \"b\", column = \"Latency  #2 \" }"), "1.0x");
+        assert!(matches!(bind(&cell_claim("{ row = \"b\", column = \"Latency #3\" }", &[]), &html)[0], Binding::Lost { .. }));
+        let cell_of = |a: &Article, t: &str| a.sentences.iter().find(|s| s.text == t).and_then(|s| s.cell.clone()).unwrap();
+        assert_eq!(selector_labels(&html, &cell_of(&html, "2.0x")), ("a".to_string(), "Latency #2".to_string()));
+        assert_eq!(selector_labels(&html, &cell_of(&html, "3.5 ms")), ("b".to_string(), "Latency #1".to_string()));
+
+        let md = article("# R\n\n| Run #2 | ms | ms |\n|---|---|---|\n| x | 1 | 2 |\n| x | 3 | 4 |\n| y | 5 | 6 |\n");
+        assert_eq!(text(&md, "{ row = \"x #2\", column = \"ms #1\" }"), "3");
+        assert_eq!(text(&md, "{ row = \"y\", column = \"ms #2\" }"), "6");
+        assert_eq!(text(&md, "{ row = \"x\", column = \"Run #2\" }").contains("Ambiguous"), true);
+        assert_eq!(selector_labels(&md, &cell_of(&md, "4")), ("x #2".to_string(), "ms #2".to_string()));
+        assert_eq!(selector_labels(&md, &cell_of(&md, "y")), ("y".to_string(), "Run #2".to_string()));
+        assert_eq!(text(&md, "{ row = \"y\", column = \"Run #2\" }"), "y");
+        // `#0`, a sign or no number is no place.
+        for label in ["ms #0", "ms #+1", "ms #", "#1"] {
+            assert!(matches!(bind(&cell_claim(&format!("{{ row = \"y\", column = \"{label}\" }}"), &[]), &md)[0], Binding::Lost { .. }), "{label}");
+        }
     }
 
     #[test]

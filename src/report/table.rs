@@ -233,7 +233,7 @@ fn shorten(text: &str, max: usize) -> String {
 /// column's header: the claim that would name it, as the audit found it.
 pub(crate) fn names_hint(u: &crate::commands::audit::Unbound) -> &'static str {
     match u.names {
-        Some(crate::article::Names::Row) => "; it is part of its row's name, which any claim bound by `cell` in that row names",
+        Some(crate::article::Names::Row) => "; it is part of its row's name (of every row its cell spans), which any claim bound by `cell` in such a row names",
         Some(crate::article::Names::Column) => "; it is part of a column's header, which any claim bound by `cell` under it names",
         None => "",
     }
