@@ -42,6 +42,8 @@ pub enum Statistic {
     Max,
     Count,
     Stdev,
+    /// The values' total: Nsight Systems' `Total Time` of a kernel's launches.
+    Sum,
     /// A percentile in (0, 100), written `p05`, `p95`, `p99.9`.
     Percentile(f64),
 }
@@ -129,6 +131,7 @@ impl Samples {
             Statistic::Max => self.max(),
             Statistic::Count => self.len() as f64,
             Statistic::Stdev => self.stdev(),
+            Statistic::Sum => self.sum,
             Statistic::Percentile(p) => self.quantile(p / 100.0),
         }
     }
@@ -207,6 +210,7 @@ impl Statistic {
             "max" => Statistic::Max,
             "count" => Statistic::Count,
             "stdev" => Statistic::Stdev,
+            "sum" => Statistic::Sum,
             _ => {
                 let digits = text.strip_prefix('p')?;
                 let p: f64 = digits.parse().ok()?;
@@ -242,6 +246,7 @@ impl fmt::Display for Statistic {
             Statistic::Max => write!(f, "max"),
             Statistic::Count => write!(f, "count"),
             Statistic::Stdev => write!(f, "stdev"),
+            Statistic::Sum => write!(f, "sum"),
             Statistic::Percentile(p) if *p < 10.0 && p.fract() == 0.0 => write!(f, "p0{p}"),
             Statistic::Percentile(p) => write!(f, "p{p}"),
         }
@@ -294,6 +299,16 @@ mod tests {
         assert_eq!(Statistic::parse("p100"), None);
         assert_eq!(Statistic::parse("average"), None);
         assert_eq!(Statistic::Percentile(5.0).to_string(), "p05");
+        assert_eq!(Statistic::parse("sum").map(|s| s.to_string()).as_deref(), Some("sum"));
+    }
+
+    /// A kernel's total time is the sum of its launches' durations (nsys's `Total Time` of the
+    /// four saxpy launches of tests/fixtures/harness/nsys: 27,425 ns).
+    #[test]
+    fn the_sum_is_the_values_total() {
+        let s = Samples::new(vec![7072.0, 6945.0, 6816.0, 6592.0]).unwrap();
+        assert_eq!(s.statistic(Statistic::Sum), 27425.0);
+        assert_eq!(Statistic::Sum.summary_key(), None);
     }
 
     /// Selection gives the sort's answer to the last bit: random samples with many ties, signed

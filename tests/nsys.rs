@@ -154,22 +154,72 @@ fn a_fresh_trace_from_another_device_is_incomparable() {
 
 /// `suggest` over the kernel's summary as nsys prints it (our own table of the trace's four
 /// launches, the kernel named by its whole signature, as nsys names it): every statistic of the
-/// row is proposed as that statistic of the kernel's launches, `Instances` as their count, and,
-/// pasted, the proposals hold; only `Time (%)` and `Total Time (ns)`, which no one statistic of
-/// the launches gives, stay unbound.
+/// row is proposed as that statistic of the kernel's launches, `Instances` as their count,
+/// `Total Time (ns)` as their sum and `Time (%)` as that sum's share of every kernel's time, and,
+/// pasted, the proposals hold and leave nothing unbound.
 #[test]
 fn suggest_checks_a_pasted_summary_against_the_trace() {
     let article = "# Saxpy under Nsight Systems\n\n```\n Time (%)  Total Time (ns)  Instances  Avg (ns)  Med (ns)  Min (ns)  Max (ns)  StdDev (ns)                                           Name\n --------  ---------------  ---------  --------  --------  --------  --------  -----------  ------------------------------------------------------------------------------------------\n    100.0           27,425          4   6,856.3   6,880.5     6,592     7,072        204.8  vernier::bench::demo::<unnamed>::saxpyKernel(float, const float *, float *, unsigned long)\n```\n";
     let (dir, proposed) = suggested_over(article, |root| {
         std::fs::copy(format!("{FIXTURES}/{TRACE}"), root.join("evidence").join(TRACE)).unwrap();
     });
-    for statistic in ["count", "mean", "median", "min", "max", "stdev"] {
+    for statistic in ["count", "mean", "median", "min", "max", "stdev", "sum"] {
         assert!(proposed.contains(&format!("statistic = \"{statistic}\"")), "{statistic}: {proposed}");
     }
+    assert!(proposed.contains("expr = \"100 * part / whole\""), "{proposed}");
+    assert!(proposed.contains("where = \"function != null\", field = \"duration_ns\", statistic = \"sum\""), "{proposed}");
     let (code, out) = paste_and_audit(dir.path(), &proposed);
-    assert!(out.contains("6 checks: 6 passed, 0 failed"), "{out}");
-    let unbound: Vec<&str> = out.lines().filter(|l| l.contains(": unbound number `")).collect();
-    assert_eq!(unbound.len(), 2, "{out}");
-    assert!(unbound[0].contains("`100.0`") && unbound[1].contains("`27,425`"), "{out}");
-    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("8 checks: 8 passed, 0 failed"), "{out}");
+    assert!(out.contains("0 unbound numbers"), "{out}");
+    assert_eq!(code, 0, "{out}");
+}
+
+/// The copies' summary (our own, in the layout of nsys's `cuda_gpu_mem_time_sum`, of the
+/// trace's eight copies to the device and four back: 4,530,486 and 2,067,939 ns): each kind's
+/// `Time (%)` is its share of the copies' time alone, not of the kernels' too, and its `Total
+/// Time (ns)` its sum. Pasted, they hold; a share edited by a point no longer does.
+#[test]
+fn a_copy_s_share_is_of_the_copies_time() {
+    let table = |share: &str| {
+        format!(
+            "# Copies under Nsight Systems\n\n```\n Time (%)  Total Time (ns)  Count   Avg (ns)    Med (ns)   Min (ns)  Max (ns)  StdDev (ns)           Operation          \n --------  ---------------  -----  ----------  ----------  --------  --------  -----------  ----------------------------\n     {share}        4,530,486      8   566,310.8   523,729.5   502,896   661,398     72,911.3  [CUDA memcpy Host-to-Device]\n     31.3        2,067,939      4   516,984.8   512,304.5   500,528   542,802     19,282.1  [CUDA memcpy Device-to-Host]\n```\n"
+        )
+    };
+    let (dir, proposed) = suggested_over(&table("68.7"), |root| {
+        std::fs::copy(format!("{FIXTURES}/{TRACE}"), root.join("evidence").join(TRACE)).unwrap();
+    });
+    assert_eq!(proposed.matches("expr = \"100 * part / whole\"").count(), 2, "{proposed}");
+    assert!(proposed.contains("where = \"function == null\", field = \"duration_ns\", statistic = \"sum\""), "{proposed}");
+    let (code, out) = paste_and_audit(dir.path(), &proposed);
+    assert!(out.contains("passed, 0 failed") && out.contains("0 unbound numbers"), "{out}");
+    assert_eq!(code, 0, "{out}");
+
+    std::fs::write(dir.path().join("article/a.md"), table("69.7")).unwrap();
+    let (code, out, err) = claimcheck(["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("1 failed"), "{out}");
+}
+
+/// A kernel's total time is a `sum` check that holds against the trace; `recheck --fresh`
+/// gives it no interval, since a total grows with the launches a run takes, and says so
+/// (INCOMPARABLE), while the median of the same four launches is INCONCLUSIVE: more launches
+/// would decide it, and none would decide the total.
+#[test]
+fn a_total_holds_and_is_not_rechecked_by_its_interval() {
+    let quote = "The saxpy kernel took 27.4 µs in all and 6.88 µs at the median.";
+    let check = |number: &str, statistic: &str| {
+        format!("\n  [[claim.check]]\n  kind = \"stat\"\n  number = \"{number}\"\n  samples = \"evidence/{TRACE}\"\n  select = {{ function = \"saxpyKernel\" }}\n  field = \"duration_ns\"\n  statistic = \"{statistic}\"\n")
+    };
+    let claims = format!("[[claim]]\nid = \"K1\"\nquote = \"{quote}\"\nverdict = \"retain\"\nfinding = \"Over the trace's four launches.\"\n{}{}", check("27.4 µs", "sum"), check("6.88 µs", "median"));
+    let dir = root(&[trace()], &format!("# Saxpy\n\n{quote}\n"), &claims);
+    let (code, out) = audit(&dir);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 checks: 2 passed, 0 failed"), "{out}");
+    std::fs::create_dir_all(dir.path().join("fresh")).unwrap();
+    std::fs::write(dir.path().join("fresh").join(TRACE), trace().1).unwrap();
+    let at = dir.path().to_str().unwrap();
+    let (_, out, err) = claimcheck(["recheck", "--root", at, "--fresh", "fresh"]);
+    assert!(out.contains("2 rows (0 MATCH, 0 MISMATCH, 1 INCONCLUSIVE, 1 INCOMPARABLE)"), "{out}{err}");
+    let (_, json, _) = claimcheck(["recheck", "--root", at, "--fresh", "fresh", "--format", "json"]);
+    assert!(json.contains("no bootstrap interval for a sum"), "{json}");
 }

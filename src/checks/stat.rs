@@ -2,7 +2,7 @@
 //!
 //! What it does: selects the records of `samples` whose fields equal every entry of
 //! `select`, takes the numeric `field` of each, and computes `statistic` (`median`, `mean`,
-//! `min`, `max`, `count`, `stdev`, or a percentile `pNN` by numpy's linear method). Where
+//! `min`, `max`, `count`, `stdev`, `sum`, or a percentile `pNN` by numpy's linear method). Where
 //! `summary` names a saved `summary.json`, the saved value of the same statistic must equal the
 //! recomputed one, so a summary edited by hand fails.
 //!

@@ -179,6 +179,12 @@ pub(crate) enum Binding {
         new: Vec<StatRef>,
         base: Vec<StatRef>,
     },
+    /// `part`'s share of `whole` in percent, `100 * part / whole`, each a sum: Nsight Systems'
+    /// `Time (%)`, a kernel's total time over every kernel's in its report.
+    Share {
+        part: StatRef,
+        whole: StatRef,
+    },
     /// pyperf's verdict on a comparison, `significant` or not, by its t-test of `base` (the
     /// reference) against `new` (a `ttest` check; each side's `statistic` is not written).
     TTest {
@@ -273,6 +279,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                     cands.extend(ratio_candidates(&sources, article, sentence, number, preferred));
                     cands.extend(mean_of_ratios_candidates(&sources, sentence, number));
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
+                    cands.extend(share_candidates(&sources, sentence, number));
                     cands.extend(pyperf_compare_candidates(&sources, article, sentence, number));
                 }
             }
@@ -446,6 +453,19 @@ struct Selection {
     /// criterion's estimate where every record was sampled in its linear mode: the slope of
     /// `batch_time_ns` over `iters` ([`criterion_slope`]).
     slope: Option<f64>,
+    /// The events an nsys summary's `Time (%)` divides this selection's time by, where all its
+    /// records are of one kind in one report ([`nsys_wholes`]).
+    share_of: Option<Whole>,
+}
+
+/// The events of one kind in one report of an nsys trace (the kernels of `cuda_gpu_trace`, its
+/// other GPU operations, every call of `cuda_api_trace`), picked as a registry would pick them,
+/// with the sum of their durations.
+#[derive(Clone)]
+struct Whole {
+    filter: Option<String>,
+    n: usize,
+    total: f64,
 }
 
 /// The values of one field (or derived field) over one selection.
@@ -468,7 +488,7 @@ enum SeriesUnit {
 }
 
 /// The statistics tried for every series.
-const STATISTICS: [Statistic; 13] = [
+const STATISTICS: [Statistic; 14] = [
     Statistic::Median,
     Statistic::Mean,
     Statistic::Min,
@@ -482,6 +502,7 @@ const STATISTICS: [Statistic; 13] = [
     Statistic::Percentile(10.0),
     Statistic::Stdev,
     Statistic::Count,
+    Statistic::Sum,
 ];
 
 /// The statistics a ratio is tried in.
@@ -651,6 +672,7 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
             sets.push((Some((name.to_string(), value.to_string())), None, records));
         }
     }
+    let wholes = if format == Format::Nsys { nsys_wholes(jsonl, &all) } else { BTreeMap::new() };
     let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
     let mut selections = Vec::new();
     for (select, filter, records) in sets {
@@ -664,7 +686,9 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
         }
         let series = series_of(format, jsonl, &names, &records);
         let slope = criterion_slope(format, jsonl, &records);
-        selections.push(Selection { select, filter, tokens, series, slope });
+        let mut kinds = records.iter().map(|r| nsys_kind(jsonl, r));
+        let share_of = kinds.next().flatten().filter(|first| kinds.all(|k| k.as_ref() == Some(first))).and_then(|kind| wholes.get(&kind).cloned());
+        selections.push(Selection { select, filter, tokens, series, slope, share_of });
     }
     let stem = path.strip_prefix("evidence/").unwrap_or(path);
     let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
@@ -674,6 +698,52 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
         names.all(|n| n.as_deref() == Some(first.as_str())).then_some(first)
     });
     Source { path: path.to_string(), format, tokens: words(stem), selections, only_name }
+}
+
+/// An nsys event's kind, as its summaries group them for `Time (%)`: its report, and whether
+/// it is a kernel (only a kernel has a `function`) or another GPU operation beside them.
+/// `None` for a record without a duration.
+fn nsys_kind(jsonl: &Jsonl, r: &Record) -> Option<(Option<String>, bool)> {
+    matches!(jsonl.get(r, "duration_ns"), Some(Scalar::Int(_) | Scalar::Float(_))).then_some(())?;
+    let report = jsonl.get(r, "report").and_then(|v| jsonl.str(v)).map(str::to_string);
+    Some((report, !matches!(jsonl.get(r, "function"), None | Some(Scalar::Null))))
+}
+
+/// The wholes of an nsys trace's shares, by kind ([`nsys_kind`]), each picked by a filter: the
+/// report where the file holds several, and kernels apart from copies where a report holds
+/// both (`cuda_gpu_kern_sum` divides by the kernels' time, `cuda_gpu_mem_time_sum` by the
+/// copies' and sets'). A kind whose records are not all timed gives no whole.
+fn nsys_wholes(jsonl: &Jsonl, all: &[&Record]) -> BTreeMap<(Option<String>, bool), Whole> {
+    let mut groups: BTreeMap<(Option<String>, bool), (usize, f64)> = BTreeMap::new();
+    for r in all {
+        let Some(kind) = nsys_kind(jsonl, r) else { return BTreeMap::new() };
+        let duration = match jsonl.get(r, "duration_ns") {
+            Some(Scalar::Int(i)) => i as f64,
+            Some(Scalar::Float(f)) => f,
+            _ => continue,
+        };
+        let entry = groups.entry(kind).or_default();
+        entry.0 += 1;
+        entry.1 += duration;
+    }
+    let reports: BTreeSet<&Option<String>> = groups.keys().map(|(report, _)| report).collect();
+    let mut out = BTreeMap::new();
+    for ((report, kernel), (n, total)) in &groups {
+        let mut parts = Vec::new();
+        if reports.len() > 1 {
+            // A report nsys names is one word; one this filter cannot quote gives no whole.
+            match report {
+                Some(name) if !name.contains('\'') => parts.push(format!("report == '{name}'")),
+                _ => continue,
+            }
+        }
+        if groups.contains_key(&(report.clone(), !kernel)) {
+            parts.push(if *kernel { "function != null".to_string() } else { "function == null".to_string() });
+        }
+        let filter = (!parts.is_empty()).then(|| parts.join(" and "));
+        out.insert((report.clone(), *kernel), Whole { filter, n: *n, total: *total });
+    }
+    out
 }
 
 /// The slope of `batch_time_ns` over `iters` through the origin, where `records` are
@@ -804,6 +874,12 @@ fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentenc
                     if statistic == Statistic::Count && (series.derive.is_some() || count_field.as_deref() != Some(series.field.as_str()) || !counts_named) {
                         continue;
                     }
+                    // A total, like a count, is tried only where the words name one (`Total
+                    // Time (ns)`): some selection's sum equals any number by chance. Of one
+                    // record it is that record's value, which the median already reads.
+                    if statistic == Statistic::Sum && (series.derive.is_some() || !named.contains("sum") || series.samples.len() < 2) {
+                        continue;
+                    }
                     let value_unit = if statistic == Statistic::Count { SeriesUnit::Plain(None) } else { unit.clone() };
                     let raw = series.samples.statistic(statistic);
                     let Some(value) = fits(&quoted, raw, &value_unit) else { continue };
@@ -916,6 +992,33 @@ impl RowName {
     fn in_run(&self, source: &Source) -> bool {
         self.run.as_ref().is_none_or(|run| source.path.rsplit('/').next().unwrap_or(&source.path).starts_with(run.as_str()))
     }
+}
+
+/// A share in percent of an nsys trace's time, where the number is one (`Time (%)` of a
+/// pasted `nsys stats` summary): each selection's total duration over that of every event of
+/// its kind in its report ([`Whole`]), as nsys computes the column. A word naming a time or a
+/// share counts as a statistic's name does.
+fn share_candidates(sources: &[Source], sentence: &Sentence, number: &Number) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number).filter(|q| q.unit == Some(Unit::Percent)) else { return vec![] };
+    let context = context_words(sentence, number);
+    let row = row_selection(sources, sentence);
+    let named = if context.contains("time") || context.contains("share") { 5.0 } else { 0.0 };
+    let mut out = Vec::new();
+    for source in sources.iter().filter(|s| s.format == Format::Nsys) {
+        for sel in source.selections.iter().filter(|sel| !picks_another_row(row.as_ref(), sel)) {
+            let (Some(whole), Some(series)) = (&sel.share_of, sel.series.iter().find(|s| s.field == "duration_ns" && s.derive.is_none())) else { continue };
+            if whole.total <= 0.0 {
+                continue;
+            }
+            let share = 100.0 * series.samples.statistic(Statistic::Sum) / whole.total;
+            let Some(value) = fits(&quoted, share, &SeriesUnit::Plain(Some(Unit::Percent))) else { continue };
+            let part = stat_ref(source, sel, series, Statistic::Sum);
+            let whole = StatRef { select: None, filter: whole.filter.clone(), n: whole.n, ..part.clone() };
+            let score = hints(&context, source, sel, series) + named + filter_score(sel);
+            out.push((Candidate { binding: Binding::Share { part, whole }, value, score }, (value - quoted.value).abs()));
+        }
+    }
+    by_distance(out)
 }
 
 /// The benchmark a table cell's row names, when some selection picks records by exactly its
@@ -1683,8 +1786,15 @@ fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
             "stdev" | "stddev" | "deviation" | "std" => "stdev".to_string(),
             // `cnt` is JMH's column of samples; `Instances` and `Num Calls` are nsys's summaries'
             // counts of a kernel's launches and of an API's calls.
-            "request" | "iteration" | "run" | "sample" | "time" | "round" | "repetition" | NUMBER_OF | "total" | "count" | "cnt" | "instance" | "call" | "invocation" => {
+            "request" | "iteration" | "run" | "sample" | "time" | "round" | "repetition" | NUMBER_OF | "count" | "cnt" | "instance" | "call" | "invocation" => {
                 "count".to_string()
+            }
+            // A total is a count of things (`150 total requests`) or a sum of values (nsys's
+            // `Total Time (ns)`), which the unit tells apart. The word `sum` is left out: it
+            // names what is measured as often (Go's `BenchmarkSum`).
+            "total" => {
+                out.insert("count".to_string());
+                "sum".to_string()
             }
             w if w.len() >= 2 && w.starts_with('p') && w[1..].chars().all(|c| c.is_ascii_digit()) => format!("p{}", &w[1..].trim_start_matches('0')),
             _ => continue,

@@ -122,9 +122,21 @@ impl<'e> Side<'e> {
     /// some run ([`no_interval`]). A slope is a ratio of two sums over the drawn points, as
     /// smooth as a mean, and has its interval.
     pub(crate) fn no_interval(&self) -> Option<String> {
+        self.no_interval_over(None)
+    }
+
+    /// Why no number of samples would give this side's quantity an interval, where none would:
+    /// an extreme or a sum, whatever the runs hold. More samples would not decide such a row,
+    /// so it is INCOMPARABLE before it is too small.
+    pub(crate) fn never_interval(&self) -> Option<String> {
+        self.no_interval_over(Some(usize::MAX))
+    }
+
+    /// [`no_interval`] of each variable over `samples`, or over its thinnest run's.
+    fn no_interval_over(&self, samples: Option<usize>) -> Option<String> {
         self.estimators.iter().enumerate().find_map(|(v, estimator)| {
             let Estimator::Statistic(statistic) = *estimator else { return None };
-            let fewest = self.runs.iter().map(|run| run.values[v].iter().map(|round| round.values.len()).sum::<usize>()).min().unwrap_or(0);
+            let fewest = samples.unwrap_or_else(|| self.runs.iter().map(|run| run.values[v].iter().map(|round| round.values.len()).sum::<usize>()).min().unwrap_or(0));
             no_interval(statistic, fewest)
         })
     }
@@ -363,6 +375,11 @@ pub(crate) fn no_interval(statistic: Statistic, samples: usize) -> Option<String
                 )
             })
         }
+        // A total grows with the samples a run takes, which a fresh run need not repeat: its
+        // interval would judge how many samples were taken, not how long each one took.
+        Statistic::Sum => Some(format!(
+            "no bootstrap interval for a sum: it grows with the samples a run takes, which a fresh run need not repeat; recheck the mean instead"
+        )),
         Statistic::Median | Statistic::Mean | Statistic::Stdev | Statistic::Count => None,
     }
 }
@@ -487,6 +504,7 @@ mod tests {
         for statistic in [Statistic::Median, Statistic::Mean, Statistic::Stdev] {
             assert_eq!(no_interval(statistic, 2), None);
         }
+        assert!(no_interval(Statistic::Sum, 1_000_000).is_some_and(|why| why.contains("a sum")));
         // p95 needs 200 samples a run for 10 beyond it; p5 as many on the other side.
         assert!(no_interval(Statistic::Percentile(95.0), 199).is_some_and(|why| why.contains("9.9 lie beyond it")));
         assert_eq!(no_interval(Statistic::Percentile(95.0), 200), None);

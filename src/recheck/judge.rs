@@ -16,12 +16,14 @@ use crate::diagnostic::Diagnostic;
 use crate::evidence::calibration::CalibrationFile;
 use crate::evidence::store::Evidence;
 
-/// Why no interval can judge `sides`, and the outcome that says so: INCONCLUSIVE where a side
-/// holds too few samples (more would decide), INCOMPARABLE where its statistic has no
-/// bootstrap interval at all (an extreme).
+/// Why no interval can judge `sides`, and the outcome that says so: INCOMPARABLE where its
+/// statistic has no bootstrap interval however many samples it had (an extreme, a sum),
+/// INCONCLUSIVE where a side holds too few samples (more would decide), and INCOMPARABLE where
+/// a percentile has too few beyond it in these runs.
 fn unjudgeable(sides: &[&Side<'_>]) -> Option<(Judgement, String)> {
-    let few = sides.iter().find_map(|s| s.too_few()).map(|why| (Judgement::Inconclusive, why));
-    few.or_else(|| sides.iter().find_map(|s| s.no_interval()).map(|why| (Judgement::Incomparable, why)))
+    let never = sides.iter().find_map(|s| s.never_interval()).map(|why| (Judgement::Incomparable, why));
+    let few = || sides.iter().find_map(|s| s.too_few()).map(|why| (Judgement::Inconclusive, why));
+    never.or_else(few).or_else(|| sides.iter().find_map(|s| s.no_interval()).map(|why| (Judgement::Incomparable, why)))
 }
 
 /// A row waiting for the family's decision.

@@ -224,6 +224,14 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
                 let _ = writeln!(out, "  vars.{name} = {{ {} }}", stat_lines(&s).join(", "));
             }
         }
+        Binding::Share { part, whole } => {
+            let _ = writeln!(out, "  kind = \"arith\"");
+            let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            let _ = writeln!(out, "  unit = \"%\"");
+            let _ = writeln!(out, "  expr = \"100 * part / whole\"");
+            let _ = writeln!(out, "  vars.part = {{ {} }}", stat_lines(part).join(", "));
+            let _ = writeln!(out, "  vars.whole = {{ {} }}", stat_lines(whole).join(", "));
+        }
         Binding::TTest { base, new, significant } => {
             let _ = writeln!(out, "  kind = \"ttest\"");
             let _ = writeln!(out, "  significant = {significant}");
@@ -372,6 +380,7 @@ fn describe(b: &Binding) -> String {
         },
         Binding::Geomean { of, .. } => format!("the geometric mean of {} {} of {}", of.len(), centers_words(of), files_words(of)),
         Binding::Counts(a, b) => format!("{} and {}", stat_words(a), stat_words(b)),
+        Binding::Share { part, whole } => format!("the share in % of {} in {}", stat_words(part), stat_words(whole)),
         Binding::GeomeanRatio { new, base } => {
             format!("the geometric mean of the ratios of {} {} of {} over {}", new.len(), centers_words(new), files_words(new), files_words(base))
         }
