@@ -149,6 +149,18 @@ kinds! {
 }
 
 impl Kind {
+    /// Whether the check's whole verdict is its value held against a quoted number: a statistic
+    /// with no saved summary to agree with, an expression, a JSON number without `equals`, a
+    /// p-value. Without `number` such a check compares nothing, so it is skipped, not passed.
+    fn only_yields_a_value(&self) -> bool {
+        match self {
+            Kind::Stat(s) => s.summary.is_none(),
+            Kind::Json(j) => j.equals.is_none(),
+            Kind::Arith(_) | Kind::Utest(_) => true,
+            _ => false,
+        }
+    }
+
     /// Whether the check states a verdict rather than a number (`ttest`'s `significant`): one
     /// without `number` verifies none of its cell's numbers, though the cell holds only one
     /// (pyperf's `2.09 us: 1.02x faster` is significant, and neither number is the test's).
@@ -267,9 +279,8 @@ pub(crate) enum Outcome {
         observed: Option<String>,
         detail: String,
     },
-    // No kind skips today; the variant stays because the audit JSON's `skipped` outcome is part
-    // of its versioned schema, which users parse.
-    #[allow(dead_code)]
+    /// A check whose value is held against no number (no `number` in a quote claim): what it
+    /// computed, and that nothing compared it.
     Skipped {
         reason: String,
     },
@@ -431,6 +442,12 @@ pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observa
         return Outcome::Fail { expected: None, observed: None, detail: problems.join("; ") };
     }
     let Some(quoted) = quoted else {
+        // A value no number is held against verifies nothing: reporting it as passed would be
+        // a check that cannot fail.
+        if check.kind.only_yields_a_value() {
+            let shown = value.map_or("its value".to_string(), |v| Quoted { value: v, unit: unit.clone(), ..Quoted::default() }.display(v));
+            return Outcome::Skipped { reason: format!("{shown} compared with nothing (no `number`): {detail}") };
+        }
         return Outcome::Pass { detail };
     };
     let Some(value) = value else {
@@ -468,6 +485,20 @@ mod tests {
 
     fn us(value: f64, decimals: u32) -> Quoted {
         Quoted { value, decimals, unit: Some(Unit::Us), ..Quoted::default() }
+    }
+
+    /// An expression with no number to hold it against verifies nothing, and says so; a kind
+    /// whose verdict is its own (here `words`) still passes without one.
+    #[test]
+    fn a_value_held_against_no_number_is_skipped_not_passed() {
+        let arith = Check { kind: Kind::Arith(arith::Spec { expr: toml::Spanned::new(0..5, "1 + 1".into()), vars: Default::default(), json_vars: Default::default() }), common: Common::default(), span: 0..0 };
+        let obs = Observation { value: Some(2.0), detail: "1 + 1".into(), ..Observation::default() };
+        match judge(&arith, None, obs.clone()) {
+            Outcome::Skipped { reason } => assert_eq!(reason, "2 compared with nothing (no `number`): 1 + 1"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(judge(&arith, Some(&Quoted { value: 2.0, ..Quoted::default() }), obs.clone()), Outcome::Pass { .. }));
+        assert!(matches!(judge(&check(Expect::Match), None, obs), Outcome::Pass { .. }));
     }
 
     #[test]
