@@ -74,6 +74,8 @@ fn labels_that_declare_nothing_are_warnings_at_their_place() {
     let (code, github, _) = claimcheck(["audit", "--root", at, "--format", "github"]);
     assert_eq!(code, 0);
     assert_eq!(github.lines().filter(|l| l.starts_with("::warning file=claims/a.toml,") && l.contains("title=CC012 unused-label::")).count(), 4, "{github}");
+    let (_, junit, _) = claimcheck(["audit", "--root", at, "--format", "junit"]);
+    assert_eq!(junit.matches("<system-out>warning: CC012 unused-label: ").count(), 4, "{junit}");
     let (_, json, _) = claimcheck(["audit", "--root", at, "--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     let unused = doc["registries"][0]["unused_labels"].as_array().unwrap();

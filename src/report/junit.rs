@@ -1,8 +1,9 @@
 //! `audit --format junit`: the audit as a JUnit XML report through `quick-junit`, for CI systems
 //! that show test results. One test suite per registry; in it, one test case per check, one per
 //! claim for its sentence (bound, unchanged since the lock), one for the manuscript's SHA-256,
-//! and one per unbound number. Each case carries `file` and `line` attributes: the article's
-//! number or sentence, and `registry-file`, `registry-line` for the registry's check or claim.
+//! one per unbound number, and one per label that declares no number (a warning, passing). Each
+//! case carries `file` and `line` attributes: the article's number or sentence, and
+//! `registry-file`, `registry-line` for the registry's check, claim or label.
 //! Input errors not tied to a check are cases of a last suite, `input`.
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
@@ -122,6 +123,14 @@ fn registry_suite(r: &RegistryReview) -> TestSuite {
         }
         case.set_classname(class("unbound"));
         suite.add_test_case(located(case, Some(u.at), None));
+    }
+    // A label that declares nothing is a warning: the case passes and says so, as an unbound
+    // number under `unbound = "warn"` does.
+    for u in &r.unused_labels {
+        let mut case = TestCase::new(format!("unused label at {}:{}", u.at.line, u.at.col), TestCaseStatus::success());
+        case.set_system_out(format!("warning: {} {}: {}", Rule::UnusedLabel.id(), Rule::UnusedLabel.name(), u.message));
+        case.set_classname(class("labels"));
+        suite.add_test_case(located(case, None, Some(u.at)));
     }
     suite
 }
