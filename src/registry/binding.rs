@@ -321,11 +321,15 @@ fn cells_at(article: &Article, row: &str, column: &str, section: Option<&str>) -
         .collect()
 }
 
-/// A selector label's ` #N` ending, N from 1: the label before it and N.
+/// A selector label's ` #N` ending, N from 1: the label before it and N. A column past the
+/// header's cells has no label, and its place alone names it (`#2`).
 fn occurrence(wanted: &str) -> Option<(&str, usize)> {
-    let (base, n) = wanted.trim_end().rsplit_once(" #")?;
+    let (base, n) = wanted.trim_end().rsplit_once('#')?;
+    if !(base.is_empty() || base.ends_with(char::is_whitespace)) {
+        return None;
+    }
     let n = n.bytes().all(|b| b.is_ascii_digit()).then(|| n.parse::<usize>().ok()).flatten().filter(|n| *n >= 1)?;
-    Some((base.trim_end(), n)).filter(|(base, _)| !base.is_empty())
+    Some((base.trim_end(), n))
 }
 
 /// The row and column labels a selector writes for `cell`: each with ` #N` where another cell
@@ -340,7 +344,7 @@ pub(crate) fn selector_labels(article: &Article, cell: &crate::article::Cell) ->
         places.sort_unstable();
         places.dedup();
         match places.iter().position(|p| *p == place(cell)) {
-            Some(k) if needed => format!("{} #{}", label(cell), k + 1),
+            Some(k) if needed => format!("{} #{}", label(cell), k + 1).trim_start().to_string(),
             _ => label(cell).to_string(),
         }
     };
@@ -903,10 +907,55 @@ mod tests {
         assert_eq!(selector_labels(&md, &cell_of(&md, "4")), ("x #2".to_string(), "ms #2".to_string()));
         assert_eq!(selector_labels(&md, &cell_of(&md, "y")), ("y".to_string(), "Run #2".to_string()));
         assert_eq!(text(&md, "{ row = \"y\", column = \"Run #2\" }"), "y");
-        // `#0`, a sign or no number is no place.
-        for label in ["ms #0", "ms #+1", "ms #", "#1"] {
+        // `#0`, a sign or no number is no place, and `#1` alone names a column without a label.
+        for label in ["ms #0", "ms #+1", "ms #", "ms#1", "#1"] {
             assert!(matches!(bind(&cell_claim(&format!("{{ row = \"y\", column = \"{label}\" }}"), &[]), &md)[0], Binding::Lost { .. }), "{label}");
         }
+    }
+
+    /// The selector `init` and `suggest` write for a body cell binds that cell and no other:
+    /// over random HTML tables whose cells repeat three labels, span rows and columns, and
+    /// stand two to a heading (so that `table` tells them apart too).
+    #[test]
+    fn the_selector_written_for_a_cell_binds_it_back() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let mut md = String::from("# R\n\n");
+            let mut value = 0;
+            for _ in 0..rng.random_range(1..=2) {
+                md.push_str("<table>\n<tr>");
+                let width = rng.random_range(2..=4);
+                for _ in 0..width {
+                    md.push_str(&format!("<th>{}</th>", ["a", "b", "c"][rng.random_range(0..3)]));
+                }
+                md.push_str("</tr>\n");
+                for _ in 0..rng.random_range(1..=4) {
+                    md.push_str("<tr>");
+                    for _ in 0..rng.random_range(1..=width) {
+                        let span = match rng.random_range(0..6) {
+                            0 => " colspan=\"2\"",
+                            1 => " rowspan=\"2\"",
+                            _ => "",
+                        };
+                        let text = if rng.random_bool(0.4) { ["x", "y"][rng.random_range(0..2)].to_string() } else { value += 1; format!("v{value}") };
+                        md.push_str(&format!("<td{span}>{text}</td>"));
+                    }
+                    md.push_str("</tr>\n");
+                }
+                md.push_str("</table>\n\n");
+            }
+            let a = article(&md);
+            for s in a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.row > 0)) {
+                let cell = s.cell.as_ref().unwrap();
+                let (row, column) = selector_labels(&a, cell);
+                let selector = CellSelector { row, column, section: None, table: table_ordinal(&a, cell, None) };
+                assert_eq!(cells_named(&a, &selector), [s.index], "{selector:?} in\n{md}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]
