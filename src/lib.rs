@@ -54,14 +54,16 @@
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
 //!   matching rule.
 //! - [`registry`]: reading and validating `claims/*.toml`; `registry::binding`: each claim to
-//!   its one sentence (by its quote, or a table cell by its row and column) and each check to its
+//!   its one sentence (by its quote, or a table cell by its row and column, `#N` its place where
+//!   a table repeats both labels) and each check to its
 //!   number (by its place in the audited sentence where
 //!   the lock knows it); `registry::lock`: the accepted sentences of a manuscript and the
 //!   alignment of a draft with them; `registry::source`: a cited source, a leaf the checks
 //!   read.
 //! - [`checks`]: the closed set of check kinds, one file each, generated with their names,
 //!   dispatch and whether `recheck` judges them from one table (`kinds!`); the judgement of an
-//!   observation against the quoted number; `checks::units`: the unit of a check's value
+//!   observation against the quoted number (a value held against none is skipped, not
+//!   passed); `checks::units`: the unit of a check's value
 //!   (declared, from the registry's `[[field]]` tables, or from the field's name).
 //! - [`evidence`]: the typed run directory, one file per file of a run (`meta`, `samples`,
 //!   `summary`, `validation`, `trace` with its verifier, `graphs`, `kernels`, `ptx` (the
@@ -103,7 +105,8 @@
 //!   `Ratio` in each of its three styles; pyperf's `compare_to` ratios and geometric mean, and
 //!   its t-test for a `not significant` cell; an
 //!   Nsight Compute launch as a selection of its own, one per table; a kernel of an Nsight
-//!   Systems trace by its function; every cell of
+//!   Systems trace by its function, its total as a sum and its `Time (%)` as a share of its
+//!   kind's; every cell of
 //!   benchstat's table read by its place, as that benchstat
 //!   computed it, medians since 2023 and means inside Tukey's fences before,
 //!   `commands::suggest::benchstat`).
