@@ -679,8 +679,9 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                 // their place among the rows or columns bearing the label, not by the table.
                 let cells: Vec<&crate::article::Cell> = sentences.iter().filter_map(|i| article.sentences[*i].cell.as_ref()).collect();
                 let help = if cells.windows(2).all(|w| w[0].table == w[1].table) {
+                    let selectors = binding::Selectors::new(article);
                     let written: Vec<String> = cells.iter().map(|c| {
-                        let (row, column) = binding::selector_labels(article, c);
+                        let (row, column) = selectors.labels(c);
                         format!("row = \"{row}\", column = \"{column}\"")
                     }).collect();
                     format!("these cells are in one table, whose rows or columns repeat the label: write its place among them, as in {}", written.join(" or "))

@@ -87,6 +87,7 @@ fn render(store: &Evidence, path: &str, article: &Article, evidence_dirs: &[Stri
         }
     }
     let (mut skeletons, mut numbers) = (0, 0);
+    let selectors = crate::registry::binding::Selectors::new(article);
     for s in article.sentences.iter().filter(|s| !s.numbers.is_empty()) {
         numbers += s.numbers.len();
         // A row's name or a column's header whose numbers are arguments, counts or shapes
@@ -102,13 +103,13 @@ fn render(store: &Evidence, path: &str, article: &Article, evidence_dirs: &[Stri
             continue;
         }
         skeletons += 1;
-        skeleton(&mut out, article, s);
+        skeleton(&mut out, &selectors, s);
     }
     (out, skeletons, numbers)
 }
 
 /// One commented claim with a check stub per number.
-fn skeleton(out: &mut String, article: &Article, s: &Sentence) {
+fn skeleton(out: &mut String, selectors: &crate::registry::binding::Selectors<'_>, s: &Sentence) {
     let shown: Vec<&str> = s.numbers.iter().map(|n| n.text.as_str()).collect();
     let _ = writeln!(out, "\n# line {} ({}): {}", s.line, s.section_title(), shown.join(", "));
     let _ = writeln!(out, "# [[claim]]");
@@ -118,11 +119,10 @@ fn skeleton(out: &mut String, article: &Article, s: &Sentence) {
     // Tables under one heading that share the row and column are told apart by `table`.
     match s.cell.as_ref().filter(|c| c.row > 0) {
         Some(c) => {
-            let section = (!s.section.is_empty()).then(|| s.section_title());
-            let table = crate::registry::binding::table_ordinal(article, c, section.as_deref()).map_or(String::new(), |n| format!(", table = {n}"));
-            let section = section.map_or(String::new(), |t| format!(", section = {}", quoted(&t)));
-            let (row, column) = crate::registry::binding::selector_labels(article, c);
-            let _ = writeln!(out, "# cell = {{ row = {}, column = {}{section}{table} }}", quoted(&row), quoted(&column));
+            let selector = selectors.of(c, (!s.section.is_empty()).then(|| s.section_title()));
+            let table = selector.table.map_or(String::new(), |n| format!(", table = {n}"));
+            let section = selector.section.as_ref().map_or(String::new(), |t| format!(", section = {}", quoted(t)));
+            let _ = writeln!(out, "# cell = {{ row = {}, column = {}{section}{table} }}", quoted(&selector.row), quoted(&selector.column));
         }
         None => {
             let _ = writeln!(out, "# quote = {}", quoted(&s.text.split_whitespace().collect::<Vec<_>>().join(" ")));

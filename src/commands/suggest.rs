@@ -64,6 +64,7 @@ use crate::evidence::readers::{Format, go_bench, jmh, ncu};
 use crate::evidence::store::Evidence;
 use crate::paths::Kind;
 use crate::registry::Registry;
+use crate::registry::binding::Selectors;
 use crate::stats::{Samples, Statistic, slope_through_origin};
 use crate::workspace::Workspace;
 
@@ -233,6 +234,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
         // sentence's other numbers are quoted in.
         let mut wanted = Vec::new();
         let tables = benchstat::tables(article);
+        let selectors = Selectors::new(article);
         for u in &reviewed.unbound {
             let sentence = &article.sentences[u.sentence_index];
             let Some(number) = sentence.numbers.iter().find(|n| n.text == u.number) else { continue };
@@ -242,7 +244,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             // A number in a row's name (`[1,2]*1000`) matching some statistic would be a
             // coincidence: the claims proposed for the row's cells name it.
             if u.names.is_some() {
-                let target = target(article, sentence);
+                let target = target(article, &selectors, sentence);
                 numbers.push(NumberSuggestions { id: String::new(), number: number.text.clone(), line: u.line, col: u.col, target, candidates: vec![], tied: 0, names: u.names });
                 continue;
             }
@@ -288,7 +290,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             prefer_the_articles_own_file(&mut cands[..tied], &article.path);
             cands.truncate(KEEP);
             let id = next_id(&mut used_ids, u.line);
-            numbers.push(NumberSuggestions { id, number: number.text.clone(), line: u.line, col: u.col, target: target(article, sentence), candidates: cands, tied, names: None });
+            numbers.push(NumberSuggestions { id, number: number.text.clone(), line: u.line, col: u.col, target: target(article, &selectors, sentence), candidates: cands, tied, names: None });
         }
         // The numbers in names were set aside as they came: all stand in the audit's order.
         let position: BTreeMap<(usize, usize), usize> = reviewed.unbound.iter().enumerate().rev().map(|(k, u)| ((u.line, u.col), k)).collect();
@@ -301,7 +303,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                 _ => None,
             })
             .collect();
-        let verdicts = pyperf_not_significant(&sources, article, &bound, &mut used_ids);
+        let verdicts = pyperf_not_significant(&sources, article, &selectors, &bound, &mut used_ids);
         registries.push(RegistrySuggestions { file: loaded.registry.file.clone(), manuscript: article.path.clone(), numbers, verdicts });
     }
     Suggestions { files, skipped, registries }
@@ -401,7 +403,7 @@ fn next_id(used: &mut BTreeSet<String>, line: usize) -> String {
 /// names every table whose heading path holds it anywhere, so a heading that another table's
 /// path holds above that table's own (net-mediate's report under `Latest CI Benchmark Run`,
 /// its console's table under `Latest CI Benchmark Run › Full Console Output`) tells nothing.
-fn target(article: &Article, sentence: &Sentence) -> Target {
+fn target(article: &Article, selectors: &Selectors<'_>, sentence: &Sentence) -> Target {
     use crate::registry::binding::{in_section, same_label};
     // A header cell is no body cell a `cell` names, so it is quoted.
     let Some(cell) = sentence.cell.as_ref().filter(|c| c.row > 0) else {
@@ -417,17 +419,14 @@ fn target(article: &Article, sentence: &Sentence) -> Target {
     let distinguishing =
         (1..=sentence.section.len()).map(|k| sentence.section[sentence.section.len() - k..].join(" › ")).find(|suffix| !same.iter().any(|s| in_section(&s.section, suffix)));
     // Where no heading tells the tables apart (a `Before` and an `After` table under one
-    // heading), the whole heading path and the table's place among those under it do.
-    let (section, table) = match distinguishing {
-        _ if same.is_empty() => (None, None),
-        Some(section) => (Some(section), None),
-        None => {
-            let section = (!sentence.section.is_empty()).then(|| sentence.section_title());
-            let table = crate::registry::binding::table_ordinal(article, cell, section.as_deref());
-            (section, table)
-        }
+    // heading), the whole heading path and the table's place among those under it do, which
+    // the selector then names.
+    let section = match distinguishing {
+        _ if same.is_empty() => None,
+        Some(section) => Some(section),
+        None => (!sentence.section.is_empty()).then(|| sentence.section_title()),
     };
-    let (row, column) = crate::registry::binding::selector_labels(article, cell);
+    let crate::registry::CellSelector { row, column, section, table } = selectors.of(cell, section);
     Target::Cell { row, column, section, table }
 }
 
@@ -700,11 +699,20 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
     Source { path: path.to_string(), format, tokens: words(stem), selections, only_name }
 }
 
+/// An nsys event's duration, where it has one.
+fn nsys_duration(jsonl: &Jsonl, r: &Record) -> Option<f64> {
+    match jsonl.get(r, "duration_ns") {
+        Some(Scalar::Int(i)) => Some(i as f64),
+        Some(Scalar::Float(f)) => Some(f),
+        _ => None,
+    }
+}
+
 /// An nsys event's kind, as its summaries group them for `Time (%)`: its report, and whether
 /// it is a kernel (only a kernel has a `function`) or another GPU operation beside them.
 /// `None` for a record without a duration.
 fn nsys_kind(jsonl: &Jsonl, r: &Record) -> Option<(Option<String>, bool)> {
-    matches!(jsonl.get(r, "duration_ns"), Some(Scalar::Int(_) | Scalar::Float(_))).then_some(())?;
+    nsys_duration(jsonl, r)?;
     let report = jsonl.get(r, "report").and_then(|v| jsonl.str(v)).map(str::to_string);
     Some((report, !matches!(jsonl.get(r, "function"), None | Some(Scalar::Null))))
 }
@@ -716,12 +724,7 @@ fn nsys_kind(jsonl: &Jsonl, r: &Record) -> Option<(Option<String>, bool)> {
 fn nsys_wholes(jsonl: &Jsonl, all: &[&Record]) -> BTreeMap<(Option<String>, bool), Whole> {
     let mut groups: BTreeMap<(Option<String>, bool), (usize, f64)> = BTreeMap::new();
     for r in all {
-        let Some(kind) = nsys_kind(jsonl, r) else { return BTreeMap::new() };
-        let duration = match jsonl.get(r, "duration_ns") {
-            Some(Scalar::Int(i)) => i as f64,
-            Some(Scalar::Float(f)) => f,
-            _ => continue,
-        };
+        let (Some(kind), Some(duration)) = (nsys_kind(jsonl, r), nsys_duration(jsonl, r)) else { return BTreeMap::new() };
         let entry = groups.entry(kind).or_default();
         entry.0 += 1;
         entry.1 += duration;
@@ -1520,7 +1523,7 @@ fn pyperf_name(source: &Source) -> &str {
 /// each proposed the t-test pyperf decided it by: of its row's benchmark in the reference file
 /// (the table's first column of values) against the file its column names, each file named by
 /// its name less `.json`, as pyperf names it.
-fn pyperf_not_significant(sources: &[Source], article: &Article, bound: &BTreeSet<usize>, used_ids: &mut BTreeSet<String>) -> Vec<NumberSuggestions> {
+fn pyperf_not_significant(sources: &[Source], article: &Article, selectors: &Selectors<'_>, bound: &BTreeSet<usize>, used_ids: &mut BTreeSet<String>) -> Vec<NumberSuggestions> {
     // The benchmark `name` in the pyperf file named `file`: its selection and value series.
     let find = |file: &str, name: &str| {
         sources.iter().filter(|s| s.format == Format::Pyperf && pyperf_name(s) == file).find_map(|source| {
@@ -1548,7 +1551,7 @@ fn pyperf_not_significant(sources: &[Source], article: &Article, bound: &BTreeSe
         let binding = Binding::TTest { base, new, significant: false };
         let id = next_id(used_ids, s.line);
         let candidates = vec![Candidate { binding, value: 0.0, score: 1.0 }];
-        out.push(NumberSuggestions { id, number: s.text.trim().to_string(), line: s.line, col: s.col, target: target(article, s), candidates, tied: 1, names: None });
+        out.push(NumberSuggestions { id, number: s.text.trim().to_string(), line: s.line, col: s.col, target: target(article, selectors, s), candidates, tied: 1, names: None });
     }
     out
 }

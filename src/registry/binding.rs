@@ -278,15 +278,6 @@ pub(crate) fn cells_named(article: &Article, selector: &CellSelector) -> Vec<usi
     cells.into_iter().filter(|(_, t)| *t == wanted).map(|(index, _)| index).collect()
 }
 
-/// Which of the tables holding a cell's row and column (within `section`, where one is given)
-/// `cell`'s is, from 1, where there are several; `None` where it is the only one. What `init`
-/// and `suggest` write as `table` beside `section`.
-pub(crate) fn table_ordinal(article: &Article, cell: &crate::article::Cell, section: Option<&str>) -> Option<usize> {
-    let (row, column) = selector_labels(article, cell);
-    let tables = tables_of(&cells_at(article, &row, &column, section));
-    (tables.len() > 1).then(|| tables.iter().position(|t| *t == cell.table).map(|k| k + 1)).flatten()
-}
-
 /// The body cells in a row and a column, within `section` where one is given: each sentence's
 /// index and its table's, in the article's order. A label no cell has literally that ends in
 /// ` #N` names the N-th of the rows (or columns) of one table that share the label before it:
@@ -332,24 +323,77 @@ fn occurrence(wanted: &str) -> Option<(&str, usize)> {
     Some((base.trim_end(), n))
 }
 
-/// The row and column labels a selector writes for `cell`: each with ` #N` where another cell
-/// of its table bears both its labels in another row (or column), N its row's (column's) place
-/// among those of the table that bear the label, from 1. A console table whose rows place a
-/// column apart (Go's `B/op` after `MB/s` or not) needs no place where no two cells share both.
-pub(crate) fn selector_labels(article: &Article, cell: &crate::article::Cell) -> (String, String) {
-    let body = || article.sentences.iter().filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0 && c.table == cell.table));
-    let twins: Vec<&crate::article::Cell> = body().filter(|o| same_label(&o.row_label, &cell.row_label) && same_label(&o.column_label, &cell.column_label)).collect();
-    let label = |needed: bool, place: fn(&crate::article::Cell) -> usize, label: fn(&crate::article::Cell) -> &str| {
-        let mut places: Vec<usize> = body().filter(|o| same_label(label(o), label(cell))).map(place).collect();
-        places.sort_unstable();
-        places.dedup();
-        match places.iter().position(|p| *p == place(cell)) {
-            Some(k) if needed => format!("{} #{}", label(cell), k + 1).trim_start().to_string(),
-            _ => label(cell).to_string(),
+/// The body cells of an article indexed by their labels, once, for writing each one's
+/// selector: `init` and `suggest` write one for every cell, and a search of every sentence for
+/// each took minutes over a table of thousands of rows.
+pub(crate) struct Selectors<'a> {
+    article: &'a Article,
+    /// The cells bearing a row and a column label (each with its runs of whitespace as one).
+    by_labels: HashMap<(String, String), Vec<&'a crate::article::Cell>>,
+    /// Each table's distinct rows bearing a row label, and columns bearing a column label, in
+    /// order.
+    rows: HashMap<(usize, String), Vec<usize>>,
+    columns: HashMap<(usize, String), Vec<usize>>,
+}
+
+/// A label as [`same_label`] compares it.
+fn label_key(label: &str) -> String {
+    label.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl<'a> Selectors<'a> {
+    pub(crate) fn new(article: &'a Article) -> Selectors<'a> {
+        let mut by_labels: HashMap<(String, String), Vec<&crate::article::Cell>> = HashMap::new();
+        let mut rows: HashMap<(usize, String), Vec<usize>> = HashMap::new();
+        let mut columns: HashMap<(usize, String), Vec<usize>> = HashMap::new();
+        for c in article.sentences.iter().filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0)) {
+            let (row, column) = (label_key(&c.row_label), label_key(&c.column_label));
+            rows.entry((c.table, row.clone())).or_default().push(c.row);
+            columns.entry((c.table, column.clone())).or_default().push(c.column);
+            by_labels.entry((row, column)).or_default().push(c);
         }
-    };
-    let (other_row, other_column) = (twins.iter().any(|o| o.row != cell.row), twins.iter().any(|o| o.column != cell.column));
-    (label(other_row, |c| c.row, |c| &c.row_label), label(other_column, |c| c.column, |c| &c.column_label))
+        for places in rows.values_mut().chain(columns.values_mut()) {
+            places.sort_unstable();
+            places.dedup();
+        }
+        Selectors { article, by_labels, rows, columns }
+    }
+
+    /// The row and column labels a selector writes for `cell`: each with ` #N` where another
+    /// cell of its table bears both its labels in another row (or column), N its row's
+    /// (column's) place among those of the table that bear the label, from 1. A console table
+    /// whose rows place a column apart (Go's `B/op` after `MB/s` or not) needs no place where no
+    /// two cells share both.
+    pub(crate) fn labels(&self, cell: &crate::article::Cell) -> (String, String) {
+        let (row, column) = (label_key(&cell.row_label), label_key(&cell.column_label));
+        let twins = self.by_labels.get(&(row.clone(), column.clone())).map_or(&[][..], Vec::as_slice);
+        let twins = || twins.iter().filter(|o| o.table == cell.table);
+        let placed = |needed: bool, label: &str, places: Option<&Vec<usize>>, place: usize| match places.and_then(|p| p.binary_search(&place).ok()) {
+            Some(k) if needed => format!("{label} #{}", k + 1).trim_start().to_string(),
+            _ => label.to_string(),
+        };
+        (
+            placed(twins().any(|o| o.row != cell.row), &cell.row_label, self.rows.get(&(cell.table, row)), cell.row),
+            placed(twins().any(|o| o.column != cell.column), &cell.column_label, self.columns.get(&(cell.table, column)), cell.column),
+        )
+    }
+
+    /// The selector for a body cell within `section`: its [`labels`](Self::labels), and where
+    /// several tables of the section hold them, `table`, which of those tables `cell`'s is,
+    /// from 1.
+    pub(crate) fn of(&self, cell: &crate::article::Cell, section: Option<String>) -> CellSelector {
+        let (row, column) = self.labels(cell);
+        // Only a cell whose labels stand in another table too needs the article searched for
+        // the tables the selector names.
+        let elsewhere = self.by_labels.get(&(label_key(&cell.row_label), label_key(&cell.column_label))).is_some_and(|cells| cells.iter().any(|o| o.table != cell.table));
+        let table = if elsewhere {
+            let tables = tables_of(&cells_at(self.article, &row, &column, section.as_deref()));
+            (tables.len() > 1).then(|| tables.iter().position(|t| *t == cell.table).map(|k| k + 1)).flatten()
+        } else {
+            None
+        };
+        CellSelector { row, column, section, table }
+    }
 }
 
 /// Whether a cell's label is the one a registry writes, runs of whitespace aside. A label keeps
@@ -897,15 +941,17 @@ mod tests {
         assert_eq!(text(&html, "{ row = \"b\", column = \"Latency  #2 \" }"), "1.0x");
         assert!(matches!(bind(&cell_claim("{ row = \"b\", column = \"Latency #3\" }", &[]), &html)[0], Binding::Lost { .. }));
         let cell_of = |a: &Article, t: &str| a.sentences.iter().find(|s| s.text == t).and_then(|s| s.cell.clone()).unwrap();
-        assert_eq!(selector_labels(&html, &cell_of(&html, "2.0x")), ("a".to_string(), "Latency #2".to_string()));
-        assert_eq!(selector_labels(&html, &cell_of(&html, "3.5 ms")), ("b".to_string(), "Latency #1".to_string()));
+        let selectors = Selectors::new(&html);
+        assert_eq!(selectors.labels(&cell_of(&html, "2.0x")), ("a".to_string(), "Latency #2".to_string()));
+        assert_eq!(selectors.labels(&cell_of(&html, "3.5 ms")), ("b".to_string(), "Latency #1".to_string()));
 
         let md = article("# R\n\n| Run #2 | ms | ms |\n|---|---|---|\n| x | 1 | 2 |\n| x | 3 | 4 |\n| y | 5 | 6 |\n");
         assert_eq!(text(&md, "{ row = \"x #2\", column = \"ms #1\" }"), "3");
         assert_eq!(text(&md, "{ row = \"y\", column = \"ms #2\" }"), "6");
         assert_eq!(text(&md, "{ row = \"x\", column = \"Run #2\" }").contains("Ambiguous"), true);
-        assert_eq!(selector_labels(&md, &cell_of(&md, "4")), ("x #2".to_string(), "ms #2".to_string()));
-        assert_eq!(selector_labels(&md, &cell_of(&md, "y")), ("y".to_string(), "Run #2".to_string()));
+        let selectors = Selectors::new(&md);
+        assert_eq!(selectors.labels(&cell_of(&md, "4")), ("x #2".to_string(), "ms #2".to_string()));
+        assert_eq!(selectors.labels(&cell_of(&md, "y")), ("y".to_string(), "Run #2".to_string()));
         assert_eq!(text(&md, "{ row = \"y\", column = \"Run #2\" }"), "y");
         // `#0`, a sign or no number is no place, and `#1` alone names a column without a label.
         for label in ["ms #0", "ms #+1", "ms #", "ms#1", "#1"] {
@@ -947,10 +993,10 @@ mod tests {
                 md.push_str("</table>\n\n");
             }
             let a = article(&md);
+            let selectors = Selectors::new(&a);
             for s in a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.row > 0)) {
                 let cell = s.cell.as_ref().unwrap();
-                let (row, column) = selector_labels(&a, cell);
-                let selector = CellSelector { row, column, section: None, table: table_ordinal(&a, cell, None) };
+                let selector = selectors.of(cell, None);
                 assert_eq!(cells_named(&a, &selector), [s.index], "{selector:?} in\n{md}");
                 checked += 1;
             }

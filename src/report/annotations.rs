@@ -283,30 +283,28 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
 /// passes, having audited everything it could read.
 fn article_warnings(r: &RegistryReview, out: &mut Vec<Annotation>) {
     for w in &r.warnings {
-        out.push(Annotation {
-            rule: Rule::ArticleNotRead,
-            level: Rule::ArticleNotRead.level(),
-            claim: None,
-            message: w.message.clone(),
-            at: Some(Loc { file: r.manuscript.clone(), place: Some(Region { line: w.line, col: w.col, end: None }) }),
-            related: vec![],
-            fingerprint: fingerprint(&[&r.manuscript, "article-not-read", &w.message]),
-        });
+        out.push(warning(Rule::ArticleNotRead, &r.manuscript, Region { line: w.line, col: w.col, end: None }, &w.message));
     }
 }
 
 /// The registry's labels that declare no number, each a warning at its place in the registry.
 fn unused_labels(r: &RegistryReview, out: &mut Vec<Annotation>) {
     for u in &r.unused_labels {
-        out.push(Annotation {
-            rule: Rule::UnusedLabel,
-            level: Rule::UnusedLabel.level(),
-            claim: None,
-            message: u.message.clone(),
-            at: Some(Loc { file: r.file.clone(), place: Some(u.at.into()) }),
-            related: vec![],
-            fingerprint: fingerprint(&[&r.file, "unused-label", &u.message]),
-        });
+        out.push(warning(Rule::UnusedLabel, &r.file, u.at.into(), &u.message));
+    }
+}
+
+/// A finding of `rule` that belongs to no claim, at `place` in `file`, told apart from others
+/// of its file by its message.
+fn warning(rule: Rule, file: &str, place: Region, message: &str) -> Annotation {
+    Annotation {
+        rule,
+        level: rule.level(),
+        claim: None,
+        message: message.to_string(),
+        at: Some(Loc { file: file.to_string(), place: Some(place) }),
+        related: vec![],
+        fingerprint: fingerprint(&[file, rule.name(), message]),
     }
 }
 
