@@ -40,7 +40,9 @@
 //!   `old time/op … delta` with each value's own unit), or JMH's summary table (each row named by its benchmark and parameters,
 //!   its score and error in the unit the row prints), or BenchmarkDotNet's summary table (each
 //!   row named by its case, its sizes binary; `article::benchmarkdotnet`, in Markdown as its
-//!   GitHub report writes it or as its console prints it), or Nsight Compute's sections and
+//!   GitHub report writes it or as its console prints it), or asv's comparison table (each row
+//!   named by its last column, the benchmark and its parameters, a memory benchmark's sizes in
+//!   bytes; `article::asv`), or Nsight Compute's sections and
 //!   per-kernel summary and Nsight Systems' `nsys stats` reports (each row named by its metric
 //!   or its name column, cut into columns by the dashed rule, `evidence::readers::ruled`, which the
 //!   `nsys` evidence reader shares; `article::nsight`), pasted in a
@@ -74,8 +76,8 @@
 //!   (`ShuffleOrder`), whether they were timed in the same shuffled order),
 //!   `manifest`,
 //!   `accepted`, the `writer`), other harnesses' outputs read as records (`readers`, a closed
-//!   set of formats, one file each, Nsight Compute's CSV and Nsight Systems' per-event reports
-//!   among them, any gzip-compressed file read as the file it holds, up to a bound), the calibration the recheck reads (`calibration`), JSONL kept
+//!   set of formats, one file each, Nsight Compute's CSV, Nsight Systems' per-event reports and
+//!   asv's results files among them (asv's alone read with Python's `NaN`, `tree::parse_python`), any gzip-compressed file read as the file it holds, up to a bound), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
 //!   verification, a run's rendered figures) for every registry and check, and reads and
@@ -106,7 +108,8 @@
 //!   its t-test for a `not significant` cell; an
 //!   Nsight Compute launch as a selection of its own, one per table; a kernel of an Nsight
 //!   Systems trace by its function, its total as a sum and its `Time (%)` as a share of its
-//!   kind's; every cell of
+//!   kind's; asv's `±` as half the interquartile range and its `Ratio` as the after file's
+//!   median over the before file's, `commands::suggest::asv`; every cell of
 //!   benchstat's table read by its place, as that benchstat
 //!   computed it, medians since 2023 and means inside Tukey's fences before,
 //!   `commands::suggest::benchstat`).

@@ -72,7 +72,7 @@ pub(crate) struct ConsoleCell {
 impl ConsoleCell {
     /// A cell whose value states its own unit, with no ratio after it and decimal sizes, in a
     /// row whose first column (column 0) is the benchmark's name.
-    fn plain(table: usize, row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>) -> ConsoleCell {
+    pub(super) fn plain(table: usize, row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>) -> ConsoleCell {
         ConsoleCell {
             table,
             row,
@@ -90,7 +90,7 @@ impl ConsoleCell {
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
 /// pytest-benchmark's, hyperfine's, criterion's, Go's, benchstat's, BenchmarkDotNet's, or
-/// Nsight Compute's and Nsight Systems', pyperf's lines, or a grid table), or `None` when it
+/// Nsight Compute's and Nsight Systems', pyperf's lines, a grid table, or asv's comparison), or `None` when it
 /// holds none. The layouts added last come last, so that a block any earlier layout reads is
 /// read as it was before they were known.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
@@ -105,6 +105,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         .or_else(|| super::nsight::cells(code))
         .or_else(|| pyperf_cells(code))
         .or_else(|| grid_cells(code))
+        .or_else(|| super::asv::cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.

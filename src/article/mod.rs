@@ -24,6 +24,7 @@
 //! HTML that is not well formed is read as far as it goes; what cannot be read is a
 //! [`Warning`] located in the file, which the audit reports.
 
+mod asv;
 mod benchmarkdotnet;
 mod console;
 mod html;
@@ -429,6 +430,9 @@ struct TableState {
     /// Where BenchmarkDotNet's columns stand, where the table is its summary table: read once,
     /// when the header ends.
     bdn: Option<benchmarkdotnet::Layout>,
+    /// Where asv's columns stand, where the table is its comparison table: read once, when the
+    /// header ends.
+    asv: Option<asv::Layout>,
     /// How many blocks there were when the row began, so that the row's cells can be found
     /// when it ends.
     row_start: usize,
@@ -519,6 +523,29 @@ impl TableState {
         let label = layout.row_label(text_of);
         for cell in blocks[start..].iter_mut().filter(|b| of_row(b)).filter_map(|b| b.cell.as_mut()) {
             cell.row_label = label.clone();
+        }
+        let row = blocks.split_off(start);
+        blocks.extend(row.into_iter().filter(|b| !(of_row(b) && b.cell.as_ref().is_some_and(|c| layout.names_row(c.column)))));
+    }
+}
+
+impl TableState {
+    /// Completes a row of asv's comparison table: every cell is named by the benchmark and
+    /// parameters its last column writes, a value takes the unit the row's benchmark implies
+    /// where it writes none (bytes for a memory benchmark, a multiple under `Ratio`), and the
+    /// last column, which names the row, is no cell of its own.
+    fn finish_asv_row(&self, blocks: &mut Vec<Block>) {
+        let Some(layout) = &self.asv else { return };
+        let start = self.row_start.min(blocks.len());
+        let of_row = |b: &Block| b.cell.as_ref().is_some_and(|c| c.table == self.index && c.row == self.row);
+        let text_of = |column: usize| blocks[start..].iter().find(|b| of_row(b) && b.cell.as_ref().is_some_and(|c| c.column == column)).map(|b| b.verbatim.trim().to_string());
+        let label = layout.row_label(text_of);
+        for b in blocks[start..].iter_mut().filter(|b| of_row(b)) {
+            let column = b.cell.as_ref().map_or(0, |c| c.column);
+            b.unit = layout.unit(column, &label);
+            if let Some(cell) = &mut b.cell {
+                cell.row_label = label.clone();
+            }
         }
         let row = blocks.split_off(start);
         blocks.extend(row.into_iter().filter(|b| !(of_row(b) && b.cell.as_ref().is_some_and(|c| layout.names_row(c.column)))));
@@ -620,6 +647,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                     pytest_time: None,
                     jmh: None,
                     bdn: None,
+                    asv: None,
                     row_start: 0,
                 });
                 n_tables += 1;
@@ -636,6 +664,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                     t.pytest_time = t.headers.first().and_then(|h| console::pytest_pipe_time(h));
                     t.jmh = if t.pytest_time.is_none() { console::JmhPipe::of(&t.headers) } else { None };
                     t.bdn = if t.pytest_time.is_none() && t.jmh.is_none() { benchmarkdotnet::Layout::of(&t.headers) } else { None };
+                    t.asv = asv::Layout::of(&t.headers);
                 }
             }
             Event::Start(Tag::TableRow) => {
@@ -649,6 +678,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 if let Some(t) = &table {
                     t.finish_jmh_row(&mut blocks);
                     t.finish_bdn_row(&mut blocks);
+                    t.finish_asv_row(&mut blocks);
                 }
             }
             Event::Start(Tag::TableCell) => {

@@ -177,7 +177,7 @@ impl Spec {
         // `stat`'s own message would send the reader looking for that key here. A median's
         // interval, JMH's error and the range around a mean are spreads, not places: ordering by
         // them says nothing about which is faster.
-        if let name @ ("slope" | "median-ci" | "jmh-error" | "mean-range") = self.statistic.get_ref().as_str() {
+        if let name @ ("slope" | "median-ci" | "jmh-error" | "mean-range" | "asv-error") = self.statistic.get_ref().as_str() {
             return Err((
                 format!("a compare check orders by where one field's values lie (median, mean, a percentile); `{name}` is a `stat` check's alone"),
                 self.statistic.span(),

@@ -71,6 +71,12 @@
 //! margin on a latency describes. The two-sample comparison benchstat prints beside it,
 //! `(p=0.001 n=30)`, is the `utest` check's.
 //!
+//! `statistic = "asv-error"` is what airspeed velocity prints after a median's `±`
+//! (`106±20μs`): half the interquartile range of the samples, `(q75 − q25) / 2`, its quartiles
+//! by the linear interpolation numpy also uses (asv_runner's `get_err` and `quantile`), in the
+//! field's unit. Like JMH's error it is of one result's samples: `summary` and `pool` are
+//! refused, and the recheck passes it over as a spread.
+//!
 //! `outliers = "tukey"` drops the values outside Tukey's fences before the statistic, as
 //! benchstat before 2023 (`name  old time/op  new time/op  delta`) did before every number it
 //! printed: the fences are 1.5 interquartile ranges beyond the quartiles, and the quartiles are
@@ -212,6 +218,9 @@ pub(crate) enum Measure {
     /// benchstat's `± X%` before 2023: the larger distance from the mean to the minimum or the
     /// maximum, in percent of the mean ([`Samples::mean_range`]).
     MeanRange,
+    /// What asv prints after a median's `±`: half the interquartile range, the quartiles by
+    /// linear interpolation (asv_runner's `get_err`), in the field's unit.
+    AsvError,
 }
 
 impl std::fmt::Display for Measure {
@@ -222,6 +231,7 @@ impl std::fmt::Display for Measure {
             Measure::MedianCi { .. } => f.write_str("median-ci"),
             Measure::JmhError => f.write_str("jmh-error"),
             Measure::MeanRange => f.write_str("mean-range"),
+            Measure::AsvError => f.write_str("asv-error"),
         }
     }
 }
@@ -240,6 +250,10 @@ impl Spec {
             (Measure::JmhError, Some(summary), _) => return Err(("a saved summary holds no JMH error to compare with: drop `summary`".into(), summary.span())),
             (Measure::JmhError, None, Some(pooled)) => {
                 return Err(("JMH's error is of one result's iterations, and the median of several runs' errors is no error: drop `pool`".into(), pooled.span()));
+            }
+            (Measure::AsvError, Some(summary), _) => return Err(("a saved summary holds no asv error to compare with: drop `summary`".into(), summary.span())),
+            (Measure::AsvError, None, Some(pooled)) => {
+                return Err(("asv's error is of one result's samples, and the median of several runs' errors is no error: drop `pool`".into(), pooled.span()));
             }
             (Measure::MeanRange, Some(summary), _) => return Err(("a saved summary holds no range around the mean to compare with: drop `summary`".into(), summary.span())),
             (Measure::MeanRange, None, Some(pooled)) => {
@@ -278,6 +292,7 @@ impl Spec {
             ("slope", Some(per)) => Ok(Measure::Slope { per: per.get_ref().clone() }),
             ("jmh-error", None) => Ok(Measure::JmhError),
             ("mean-range", None) => Ok(Measure::MeanRange),
+            ("asv-error", None) => Ok(Measure::AsvError),
             ("slope", None) => Err(("`statistic = \"slope\"` needs `per`, the field the slope is taken over (`per = \"iters\"` for criterion)".into(), self.statistic.span())),
             (_, Some(per)) => Err((format!("`per` names the field a slope is taken over, but the statistic is `{name}`: drop `per` or use `statistic = \"slope\"`"), per.span())),
             ("median-ci", None) => match &self.confidence {
@@ -287,7 +302,7 @@ impl Spec {
                 level => Ok(Measure::MedianCi { confidence: level.as_ref().map_or(DEFAULT_CONFIDENCE, |c| *c.get_ref()) }),
             },
             (name, None) => Statistic::parse(name).map(Measure::Statistic).ok_or_else(|| {
-                (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope, median-ci, jmh-error or mean-range"), self.statistic.span())
+                (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope, median-ci, jmh-error, mean-range or asv-error"), self.statistic.span())
             }),
         }
     }
@@ -303,7 +318,7 @@ impl Spec {
         let locates = match self.measure() {
             Ok(Measure::Statistic(statistic)) => statistic != Statistic::Stdev,
             Ok(Measure::Slope { .. }) => true,
-            Ok(Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange) | Err(_) => false,
+            Ok(Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError) | Err(_) => false,
         };
         self.outliers.is_none() && locates
     }
@@ -366,6 +381,11 @@ impl Spec {
                         ctx.error_at(format!("JMH's error needs three samples or more, and {} selects {}", file.get_ref(), samples.len()), self.statistic.span(), "too few samples")
                     })?;
                     values.push(error);
+                    n += samples.len();
+                }
+                Measure::AsvError => {
+                    let samples = query::samples(ctx, &q)?;
+                    values.push((samples.quantile(0.75) - samples.quantile(0.25)) / 2.0);
                     n += samples.len();
                 }
             }
@@ -437,7 +457,7 @@ impl Spec {
         let unit = match measure {
             Measure::Statistic(Statistic::Count) => None,
             Measure::MedianCi { .. } | Measure::MeanRange => Some(Unit::Percent),
-            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError => ctx.field_unit(self.field.get_ref()),
+            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::AsvError => ctx.field_unit(self.field.get_ref()),
         };
         let field = self.field.get_ref();
         let what = match &measure {
@@ -446,6 +466,7 @@ impl Spec {
             Measure::MedianCi { confidence } => format!("{} % interval of the median {field}", level(*confidence)),
             Measure::JmhError => format!("99.9 % Student-t error of the mean of {field}"),
             Measure::MeanRange => format!("range of {field} around its mean, its wider side in % of the mean"),
+            Measure::AsvError => format!("half the interquartile range of {field} (asv's error)"),
         };
         // An interval names its bounds, for the reader; `compute` has refused an unbounded one,
         // and `validate` a pooled one.
@@ -455,7 +476,7 @@ impl Spec {
                 let (lo, hi) = (interval.orders.lo, interval.orders.hi);
                 format!(", x({lo}) = {} to x({hi}) = {} around {}, its wider side in % of the median", interval.lo, interval.hi, interval.center)
             }
-            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::MeanRange => String::new(),
+            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError => String::new(),
         };
         let fenced = self.fenced_note(ctx)?;
         Ok(Observation {
@@ -868,6 +889,26 @@ statistic = "median""#;
         assert!(err.contains("but the statistic is `jmh-error`"), "{err}");
         let compare = "kind = \"compare\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"jmh-error\"\nfaster = \"a\"\nslower = [\"b\"]";
         assert!(super::super::testing::parse_error(compare).contains("`jmh-error` is a `stat` check's alone"));
+    }
+
+    /// asv's `±` is half the distance between the quartiles, linearly interpolated: of the
+    /// squares 1 … 900 (30 samples), the 25 % quantile lies at 7.25 (64 + 0.25 · 17 = 68.25)
+    /// and the 75 % at 21.75 (484 + 0.75 · 45 = 517.75), so the error is 224.75 ns. Like JMH's,
+    /// it is of one result's samples alone.
+    #[test]
+    fn an_asv_error_is_half_the_interquartile_range() {
+        let asv = MEDIAN_CI.replace("median-ci", "asv-error");
+        let f = Fixture::new(&[("e/t.jsonl", &squares(30))]);
+        let obs = f.observe(&check_toml(&asv)).unwrap();
+        assert_eq!(obs.value, Some((517.75 - 68.25) / 2.0));
+        assert_eq!(obs.unit, Some(Unit::Ns));
+        assert_eq!(obs.detail, "half the interquartile range of t_ns (asv's error) of 30 samples");
+        let err = super::super::testing::parse_error(&format!("{asv}\nsummary = \"e/summary.json\""));
+        assert!(err.contains("a saved summary holds no asv error"), "{err}");
+        let err = super::super::testing::parse_error(&format!("{asv}\npool = [\"f/t.jsonl\"]"));
+        assert!(err.contains("drop `pool`"), "{err}");
+        let compare = "kind = \"compare\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"asv-error\"\nfaster = \"a\"\nslower = [\"b\"]";
+        assert!(super::super::testing::parse_error(compare).contains("`asv-error` is a `stat` check's alone"));
     }
 
     #[test]

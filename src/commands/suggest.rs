@@ -26,6 +26,11 @@
 //! reciprocals, ranked above the ratio of the two means; in its `RatioSD` column, the standard
 //! deviation of the same ratios; in either, no one selection's statistic.
 //!
+//! **asv.** A row of asv's comparison table is the records whose `name` its last column writes;
+//! the median is asv's reading of a value, the number after `±` asv's error (half the
+//! interquartile range, `statistic = "asv-error"`, with the tolerance its one significant digit
+//! leaves) and `Ratio` the after file's median over the before file's ([`asv`]).
+//!
 //! **Nsight Compute.** The `ncu` reader's records are kernel launches. A kernel is named by
 //! its function (`select = { function = "saxpy" }`, what the summary's `Minimum`, `Maximum` and
 //! `Average` are over) and each launch is a selection of its own (`where = "id == 3"`), which a
@@ -68,6 +73,7 @@ use crate::registry::binding::Selectors;
 use crate::stats::{Samples, Statistic, slope_through_origin};
 use crate::workspace::Workspace;
 
+mod asv;
 mod benchstat;
 
 /// What `suggest` found for every registry of the workspace.
@@ -212,6 +218,10 @@ pub(crate) struct StatRef {
     pub outliers: bool,
     /// Samples the statistic is computed from, after any outliers are dropped.
     pub n: usize,
+    /// An absolute tolerance in the quoted unit, where the harness rounds the number to fewer
+    /// significant digits than its written digits resolve: asv prints its error to one, so
+    /// `20μs` is any error from 15 to 25 µs. `None`: the half-unit rule.
+    pub tolerance: Option<f64>,
 }
 
 /// How many candidates are kept per number.
@@ -283,6 +293,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
                     cands.extend(share_candidates(&sources, sentence, number));
                     cands.extend(pyperf_compare_candidates(&sources, article, sentence, number));
+                    cands.extend(asv::ratio_candidates(&sources, article, sentence, number));
                 }
             }
             rank(&mut cands);
@@ -554,6 +565,8 @@ fn name_field(format: Format) -> Option<&'static str> {
         Format::Criterion | Format::CargoCriterion => Some("id"),
         Format::GoogleBenchmark | Format::PytestBenchmark | Format::Pyperf | Format::GoBench => Some("name"),
         Format::Nvbench => Some("benchmark"),
+        // asv's comparison table names a row by the benchmark with its parameters.
+        Format::Asv => Some("name"),
         Format::Jmh => Some("name"),
         Format::BenchmarkDotNet => Some("name"),
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
@@ -574,7 +587,7 @@ fn primary_field(format: Format) -> Option<&'static str> {
         Format::Criterion | Format::CargoCriterion | Format::GoBench => Some("time_ns"),
         Format::GoogleBenchmark => Some("real_time_ns"),
         Format::Nvbench => Some("gpu_time_s"),
-        Format::Hyperfine | Format::PytestBenchmark | Format::Pyperf => Some("time_s"),
+        Format::Hyperfine | Format::PytestBenchmark | Format::Pyperf | Format::Asv => Some("time_s"),
         Format::Jmh => Some("score"),
         Format::BenchmarkDotNet => Some("time_ns"),
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
@@ -899,6 +912,11 @@ fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentenc
                     if source.format == Format::Pyperf && statistic == Statistic::Mean && named.is_empty() {
                         score += 0.5;
                     }
+                    // asv prints the median it stored wherever it prints one number of a
+                    // benchmark (`run`, `compare`, `show`): likewise its reading.
+                    if source.format == Format::Asv && statistic == Statistic::Median && named.is_empty() {
+                        score += 0.5;
+                    }
                     if column_is_go_unit(source.format, sentence, series)
                         || column_is_jmh_score(source.format, sentence, series, statistic)
                         || row_is_ncu_metric(source.format, sentence, series)
@@ -924,12 +942,14 @@ fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentenc
                         statistic: Measure::Statistic(statistic),
                         outliers: false,
                         n: series.samples.len(),
+                        tolerance: None,
                     };
                     out.push((Candidate { binding: Binding::Stat(stat), value, score }, (value - quoted.value).abs()));
                 }
             }
             out.extend(slope_candidate(registry, &quoted, &context, source, sel));
             out.extend(jmh_error_candidate(registry, &quoted, &context, source, sel, sentence));
+            out.extend(asv::error_candidate(registry, &quoted, &context, source, sel, sentence, number));
         }
     }
     by_distance(out)
@@ -975,6 +995,13 @@ fn jmh_error_candidate(registry: &Registry, quoted: &Quoted, context: &BTreeSet<
     })?;
     let score = hints(context, source, sel, series) + 5.0 + filter_score(sel);
     Some(measured(quoted, source, sel, series, Measure::JmhError, value, score))
+}
+
+/// Whether `number` is written after another with `±` between them (`79.2±3μs`, `1.33 ± 0.09`).
+pub(super) fn follows_plus_minus(sentence: &Sentence, number: &Number) -> bool {
+    let Some(at) = sentence.numbers.iter().position(|n| n.span == number.span) else { return false };
+    let Some(value) = at.checked_sub(1).and_then(|k| sentence.numbers.get(k)) else { return false };
+    sentence.text.get(value.span.end..number.span.start).is_some_and(|between| matches!(between.trim(), "±" | "+/-" | "+-"))
 }
 
 /// The benchmark a table row names, as the evidence selects it.
@@ -1593,6 +1620,7 @@ fn query_ref(source: &Source, sel: &Selection, s: &Series, measure: Measure) -> 
         statistic: measure,
         outliers: false,
         n: s.samples.len(),
+        tolerance: None,
     }
 }
 
@@ -1607,12 +1635,11 @@ fn benchmark_ref(source: &Source, sel: &Selection, s: &Series, measure: Measure)
 /// The ratio `number` is the spread of, where it is written after one with `±` between them
 /// (`1.33 ± 0.09`) and that one is quoted as a ratio.
 fn spread_of_a_ratio(sentence: &Sentence, number: &Number) -> Option<Quoted> {
-    let at = sentence.numbers.iter().position(|n| n.span == number.span)?;
-    let value = sentence.numbers.get(at.checked_sub(1)?)?;
-    let between = sentence.text.get(value.span.end..number.span.start)?.trim();
-    if !matches!(between, "±" | "+/-" | "+-") {
+    if !follows_plus_minus(sentence, number) {
         return None;
     }
+    let at = sentence.numbers.iter().position(|n| n.span == number.span)?;
+    let value = sentence.numbers.get(at.checked_sub(1)?)?;
     let quoted = quotable(value)?;
     quoted_as_ratio(sentence, value, &quoted).then_some(quoted)
 }
@@ -1687,7 +1714,14 @@ fn quotable(number: &Number) -> Option<Quoted> {
 
 /// The candidate's value in the quoted unit, where its unit suits the quote and it matches.
 fn fits(quoted: &Quoted, value: f64, unit: &SeriesUnit) -> Option<f64> {
-    let converted = match (&quoted.unit, unit) {
+    let converted = in_quoted_unit(quoted, value, unit)?;
+    quoted.matches(converted, None).then_some(converted)
+}
+
+/// `value`, in the series' `unit`, converted to the quoted unit; `None` where the two are of
+/// different kinds.
+fn in_quoted_unit(quoted: &Quoted, value: f64, unit: &SeriesUnit) -> Option<f64> {
+    Some(match (&quoted.unit, unit) {
         (Some(Unit::Other(u)), SeriesUnit::PerSecond) if u.ends_with("/s") || u.ends_with("/sec") => value,
         (_, SeriesUnit::PerSecond) => return None,
         (Some(q), SeriesUnit::Plain(None)) if q.seconds().is_some() => return None,
@@ -1696,8 +1730,7 @@ fn fits(quoted: &Quoted, value: f64, unit: &SeriesUnit) -> Option<f64> {
         (Some(_), SeriesUnit::Plain(None)) => value,
         (None, SeriesUnit::Plain(None)) => value,
         (None, SeriesUnit::Plain(Some(_))) => return None,
-    };
-    quoted.matches(converted, None).then_some(converted)
+    })
 }
 
 /// The name of a derived rate, from the quoted unit: `tokens/s` gives `tokens_per_s`.

@@ -539,7 +539,7 @@ impl Estimator {
         match spec.measure() {
             Ok(stat::Measure::Statistic(statistic)) => Ok((Estimator::Statistic(statistic), None)),
             Ok(stat::Measure::Slope { per }) => Ok((Estimator::Slope, Some(per))),
-            Ok(stat::Measure::MedianCi { .. } | stat::Measure::JmhError | stat::Measure::MeanRange) => {
+            Ok(stat::Measure::MedianCi { .. } | stat::Measure::JmhError | stat::Measure::MeanRange | stat::Measure::AsvError) => {
                 Err(Diagnostic::plain(format!("`{}` is not resampled: it states an interval, not a latency", spec.statistic.get_ref())))
             }
             Err((message, _)) => Err(Diagnostic::plain(message)),

@@ -204,7 +204,10 @@ fn bind_exact(registry: &Registry, claim: &Claim, check: &crate::checks::Check, 
         Ok(n) => n,
         Err(m) => return (CheckBinding { error: Some(at(registry, number.span(), m, "not one number")), ..CheckBinding::default() }, false),
     };
-    if let Some(found) = sentence.numbers.iter().find(|n| n.key() == wanted.key()) {
+    // A number may take its unit from its partner across `±` (`79.2±3μs`, `6.6 ± 0.2 ms`):
+    // written without one, as the sentence writes it, it is that number.
+    let same_text = |n: &&Number| wanted.unit.is_none() && n.text == wanted.text;
+    if let Some(found) = sentence.numbers.iter().find(|n| n.key() == wanted.key()).or_else(|| sentence.numbers.iter().find(same_text)) {
         return (finish(registry, check, number.get_ref(), found.clone()), false);
     }
     if let Some(now) = audited.and_then(|old| same_place(old, sentence, &wanted)) {
@@ -800,6 +803,22 @@ mod tests {
         let Binding::Bound(b) = &b[0] else { panic!() };
         let err = b.checks[0].error.as_ref().unwrap();
         assert!(err.message.contains("number `14.97 µs` is not in its sentence"), "{}", err.message);
+    }
+
+    /// `79.2±3μs` writes the unit once for the value and its spread: the check's `79.2`,
+    /// written as the sentence writes it, is the value, though the sentence reads it in µs;
+    /// a `79.2` that stands in no such pair still needs its unit.
+    #[test]
+    fn a_value_that_shares_its_spread_s_unit_binds_as_written() {
+        let text = "# T\n\nJoining took 79.2±3μs before the change, and 79.2 µs after.\n";
+        let b = bind(&registry_with("Joining took", "79.2"), &article(text));
+        let Binding::Bound(b) = &b[0] else { panic!("{b:?}") };
+        assert!(b.checks[0].error.is_none(), "{:?}", b.checks[0].error);
+        let found = b.checks[0].sentence_number.as_ref().unwrap();
+        assert_eq!((found.text.as_str(), found.span.start), ("79.2", 13));
+        let b = bind(&registry_with("Joining took", "3"), &article("# T\n\nJoining took 3 µs.\n"));
+        let Binding::Bound(b) = &b[0] else { panic!("{b:?}") };
+        assert!(b.checks[0].error.is_some());
     }
 
     #[test]

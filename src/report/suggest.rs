@@ -126,6 +126,9 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
         Binding::Stat(s) => {
             let _ = writeln!(out, "  kind = \"stat\"");
             let _ = writeln!(out, "  number = {}", quoted(&n.number));
+            if let Some(tolerance) = s.tolerance {
+                let _ = writeln!(out, "  tolerance = {tolerance}");
+            }
             for line in stat_lines(s) {
                 let _ = writeln!(out, "  {line}");
             }
@@ -324,7 +327,7 @@ fn stat_lines(s: &StatRef) -> Vec<String> {
     match &s.statistic {
         Measure::Slope { per } => lines.push(format!("per = {}", quoted(per))),
         Measure::MedianCi { confidence } if *confidence != crate::checks::stat::DEFAULT_CONFIDENCE => lines.push(format!("confidence = {confidence}")),
-        Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange | Measure::Statistic(_) => {}
+        Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError | Measure::Statistic(_) => {}
     }
     lines
 }
@@ -415,6 +418,7 @@ fn stat_words(s: &StatRef) -> String {
         Measure::MedianCi { confidence } => format!("median-ci {field} (benchstat's {} % interval of the median, its wider side in %)", confidence * 100.0),
         Measure::JmhError => format!("99.9 % Student-t error of the mean of {field}"),
         Measure::MeanRange => format!("mean-range {field} (benchstat's range around the mean before 2023, its wider side in %)"),
+        Measure::AsvError => format!("asv-error {field} (half the interquartile range, asv's `±`)"),
     };
     records_words(s, &measured)
 }

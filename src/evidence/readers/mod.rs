@@ -22,6 +22,7 @@
 //! | `jmh` | JMH's `-rf json` result file | one per raw value (each iteration of each fork; each sample of a `sample`-mode histogram; each value of a secondary metric): `benchmark`, `name`, `metric`, `mode`, `param_<name>`, `fork`, `iteration`, `score`, `unit`, `time_ns`/`time_us`/`time_ms`/`time_s` or `ops_per_s` |
 //! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …); or its log (`BenchmarkDotNet.Artifacts/<Title>.log`, the same text as its console output); or its disassembly report `<Type>-asm.md` | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times; in the log, each `WorkloadResult` line of the case's launches): `benchmark`, `name`, `type`, `namespace` (not from the log), `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes`; from `-asm.md`, one per benchmark case (`##` section): `benchmark`, `name`, `type`, `namespace`, `method`, `runtime`, `job`, `code_size_bytes` (its `Code Size`), `methods` |
 //! | `ncu` | Nsight Compute's CSV: `ncu --csv` (the details page) or `ncu --csv --page raw`, with ncu's `==PROF==` lines and the program's output around it | one per kernel launch: `id`, `kernel`, `function`, `process_id`, `process`, `host`, `context`, `stream`, `device`, `cc`, `block_size`, `grid_size`, each metric in its base unit (`duration_ns`, `dram_throughput_pct`, `memory_throughput_bytes_per_s`; raw page: `gpu__time_duration.sum_ns`) |
+//! | `asv` | airspeed velocity's results file (`asv run --record-samples`), `benchmarks.json` above it naming the parameters | one per sample of every benchmark and parameter combination (one per memory or tracking result): `benchmark`, `name`, `param_<name>`, `sample`, `time_s`, `memory_bytes` or `value` and `unit`, `number`, `commit`, `machine`, `env` |
 //! | `nsys` | Nsight Systems' per-event reports (`nsys stats --report cuda_gpu_trace --format csv`, one file a report or several on standard output), its summaries refused | one per event: `report`, each column by its title in snake case with its unit's suffix, times in nanoseconds (`start_ns`, `duration_ns`, `grdx`, `strm`, `name`), `function` on a kernel's row |
 //!
 //! `src/evidence/readers/README.md` lists every field of every harness format with its meaning.
@@ -38,6 +39,7 @@
 //! Time fields carry their unit as a suffix (`_s`, `_ns`), from which the checks infer units;
 //! ncu's metrics carry their base unit's (`_ns`, `_bytes`, `_bytes_per_s`, `_pct`).
 
+mod asv;
 pub(crate) mod benchmarkdotnet;
 mod benchmarkdotnet_asm;
 mod benchmarkdotnet_json;
@@ -86,6 +88,7 @@ pub(crate) enum Format {
     BenchmarkDotNet,
     Ncu,
     Nsys,
+    Asv,
 }
 
 /// How the format of a file was chosen.
@@ -152,9 +155,9 @@ pub(crate) fn read_with(
     };
     let src = Source::new(rel_path, text);
     // A document parsed for detection is read once; otherwise the reader parses it now.
-    let mut doc = doc;
-    let mut doc = || -> Result<Node, Diagnostic> {
-        match doc.take() {
+    let parsed = std::cell::Cell::new(doc);
+    let doc = || -> Result<Node, Diagnostic> {
+        match parsed.take() {
             Some(d) => Ok(d),
             None => src.parse_json(),
         }
@@ -173,6 +176,8 @@ pub(crate) fn read_with(
         Format::Hyperfine => hyperfine::read(&src, &doc()?)?,
         Format::PytestBenchmark => pytest_benchmark::read(&src, &doc()?)?,
         Format::Pyperf => pyperf::read(&src, &doc()?)?,
+        // asv writes Python's `NaN` for a skipped benchmark, which plain JSON has not.
+        Format::Asv => asv::read(&src, &src.parse_python_json_or(parsed.take())?, sidecar)?,
         Format::GoBench => go_bench::read(&src)?,
         Format::Jmh => jmh::read(&src, &doc()?)?,
         // BenchmarkDotNet's measurements file and JSON export give the same records: its JSON
@@ -212,7 +217,7 @@ pub(crate) fn read_with(
 }
 
 impl Format {
-    pub(crate) const ALL: [Format; 16] = [
+    pub(crate) const ALL: [Format; 17] = [
         Format::Jsonl,
         Format::Json,
         Format::Csv,
@@ -229,6 +234,7 @@ impl Format {
         Format::BenchmarkDotNet,
         Format::Ncu,
         Format::Nsys,
+        Format::Asv,
     ];
 
     /// The format a registry's `format = "..."` names.
@@ -255,6 +261,7 @@ impl Format {
             Format::BenchmarkDotNet => "benchmarkdotnet",
             Format::Ncu => "ncu",
             Format::Nsys => "nsys",
+            Format::Asv => "asv",
         }
     }
 
@@ -277,6 +284,7 @@ impl Format {
             Format::BenchmarkDotNet => "BenchmarkDotNet measurements",
             Format::Ncu => "Nsight Compute CSV",
             Format::Nsys => "Nsight Systems `nsys stats` output",
+            Format::Asv => "asv results JSON",
         }
     }
 }
@@ -348,11 +356,18 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                     "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
                     "this object",
                 )
-                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys")
+                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys, asv")
             })?;
             Ok((format, Detected::ByContent, Some(doc)))
         }
         Err(err) => {
+            // asv's results file holds Python's `NaN` where a benchmark was skipped: read so, it
+            // is told apart by its keys; any other file keeps its syntax error.
+            if let Ok(doc) = tree::parse_python(text)
+                && asv::looks_like(&doc)
+            {
+                return Ok((Format::Asv, Detected::ByContent, Some(doc)));
+            }
             // Several JSON objects, one a line: JSON Lines, or cargo-criterion's messages.
             if first_char == Some('{') {
                 let first_line = text.trim_start_matches('\u{feff}').lines().find(|l| !l.trim().is_empty()).unwrap_or("");
@@ -405,7 +420,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                 Ok((Format::Csv, Detected::ByContent, None))
             } else {
                 Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON, nor a table with a header row, nor Go benchmark output", "first line").with_note(
-                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys",
+                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys, asv",
                 ))
             }
         }
@@ -432,6 +447,10 @@ fn classify(doc: &Node, text: &str) -> Option<Format> {
     // for JSON Lines.
     if pyperf::looks_like(doc) {
         return Some(Format::Pyperf);
+    }
+    // asv too writes its results file on one line.
+    if asv::looks_like(doc) {
+        return Some(Format::Asv);
     }
     let n_lines = text.trim().lines().count();
     if n_lines == 1 && cargo_criterion::first_line_is_a_message(text) {
@@ -533,6 +552,15 @@ impl<'a> Source<'a> {
         tree::parse(self.text).map_err(|e| self.syntax(e))
     }
 
+    /// `doc` where detection parsed it already, else the text as JSON with Python's `NaN`,
+    /// `Infinity` and `-Infinity` taken for numbers ([`tree::parse_python`]).
+    fn parse_python_json_or(&self, doc: Option<Node>) -> Result<Node, Diagnostic> {
+        match doc {
+            Some(doc) => Ok(doc),
+            None => tree::parse_python(self.text).map_err(|e| self.syntax(e)),
+        }
+    }
+
     fn syntax(&self, err: tree::SyntaxError) -> Diagnostic {
         let lines_of_objects = err.message.starts_with("more text after") && self.text[err.span.start..].starts_with('{');
         let not_a_number = matches!(self.text.get(err.span.clone()), Some("NaN" | "Infinity" | "-Infinity"));
@@ -582,6 +610,9 @@ impl<'a> Source<'a> {
     pub(crate) fn finite(&self, node: &Node, name: &str) -> Result<f64, Diagnostic> {
         match node.f64(self.text) {
             Some(v) if v.is_finite() => Ok(v),
+            Some(_) if matches!(&self.text[node.span.clone()], "NaN" | "Infinity" | "-Infinity") => {
+                Err(self.error(node.span.clone(), format!("`{name}` is `{}`, not a finite number", &self.text[node.span.clone()]), "not finite"))
+            }
             Some(_) => Err(self.error(node.span.clone(), format!("`{name}` is too large to be a finite number"), "not finite")),
             None => Err(self.wrong(node, name, "a number")),
         }

@@ -60,8 +60,19 @@ const MAX_DEPTH: usize = 256;
 /// Parses `text` as one JSON document (surrounding whitespace and a leading byte-order mark
 /// allowed).
 pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
+    parse_with(text, false)
+}
+
+/// As [`parse`], taking also the words Python's `json` module writes for numbers JSON cannot
+/// hold (`NaN`, `Infinity`, `-Infinity`), as numbers whose value is not finite. Only a reader
+/// whose harness writes them on purpose asks for this (asv marks a skipped benchmark `NaN`).
+pub(crate) fn parse_python(text: &str) -> Result<Node, SyntaxError> {
+    parse_with(text, true)
+}
+
+fn parse_with(text: &str, python: bool) -> Result<Node, SyntaxError> {
     let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let mut p = Parser { text, bytes: text.as_bytes(), at: start };
+    let mut p = Parser { text, bytes: text.as_bytes(), at: start, python };
     p.skip_ws();
     if p.at >= p.bytes.len() {
         return Err(SyntaxError { message: "the file holds no JSON value".into(), span: p.at..p.at, label: "empty" });
@@ -150,6 +161,8 @@ struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     at: usize,
+    /// Whether Python's `NaN`, `Infinity` and `-Infinity` are numbers ([`parse_python`]).
+    python: bool,
 }
 
 impl Parser<'_> {
@@ -196,12 +209,23 @@ impl Parser<'_> {
                 let s = self.string()?;
                 Ok(Node { span: start..self.at, kind: Kind::Str(s) })
             }
+            Some(b'N' | b'I' | b'-') if self.python && self.non_finite() => {
+                let word = ["NaN", "Infinity", "-Infinity"].into_iter().find(|w| self.text[self.at..].starts_with(w)).map_or(0, str::len);
+                self.at += word;
+                Ok(Node { span: start..self.at, kind: Kind::Number })
+            }
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(b't') => self.literal("true", Kind::Bool(true)),
             Some(b'f') => self.literal("false", Kind::Bool(false)),
             Some(b'n') => self.literal("null", Kind::Null),
             Some(_) => Err(self.unexpected("a value")),
         }
+    }
+
+    /// Whether Python's word for a number that is not finite starts here, whole.
+    fn non_finite(&self) -> bool {
+        let rest = &self.text[self.at..];
+        ["NaN", "Infinity", "-Infinity"].into_iter().any(|w| rest.starts_with(w) && !rest[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
     }
 
     fn literal(&mut self, word: &str, kind: Kind) -> Result<Node, SyntaxError> {
