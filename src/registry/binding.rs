@@ -297,21 +297,29 @@ fn cells_at(article: &Article, row: &str, column: &str, section: Option<&str>) -
     let row_nth = occurrence(row).filter(|_| !literal(row, |c| &c.row_label));
     let column_nth = occurrence(column).filter(|_| !literal(column, |c| &c.column_label));
     let (row, column) = (row_nth.map_or(row, |(base, _)| base), column_nth.map_or(column, |(base, _)| base));
-    let cells: Vec<(usize, &crate::article::Cell)> = body().filter(|(_, c)| same_label(&c.row_label, row) && same_label(&c.column_label, column)).collect();
-    cells
-        .iter()
-        .filter(|(_, c)| {
-            // The rows and columns bearing the label are counted in the whole table, in their
-            // order, whichever of them the other label picks.
-            let nth_in_table = |place: fn(&crate::article::Cell) -> usize, label: fn(&crate::article::Cell) -> &str, base: &str, n: usize| {
-                let mut places: Vec<usize> = body().filter(|(_, o)| o.table == c.table && same_label(label(o), base)).map(|(_, o)| place(o)).collect();
-                places.sort_unstable();
-                places.dedup();
-                places.get(n - 1) == Some(&place(c))
-            };
-            row_nth.is_none_or(|(base, n)| nth_in_table(|o| o.row, |o| &o.row_label, base, n)) && column_nth.is_none_or(|(base, n)| nth_in_table(|o| o.column, |o| &o.column_label, base, n))
-        })
-        .map(|(index, c)| (*index, c.table))
+    // The rows and columns bearing the label are counted in the whole table, in their order,
+    // whichever of them the other label picks: each table's distinct places are gathered once,
+    // in one pass, so that a table of many rows costs no more per claim than one of few.
+    let places_of = |place: fn(&crate::article::Cell) -> usize, label: fn(&crate::article::Cell) -> &str, base: &str| {
+        let mut by_table: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (_, o) in body().filter(|(_, o)| same_label(label(o), base)) {
+            by_table.entry(o.table).or_default().push(place(o));
+        }
+        for places in by_table.values_mut() {
+            places.sort_unstable();
+            places.dedup();
+        }
+        by_table
+    };
+    let rows = row_nth.map(|(base, n)| (places_of(|o| o.row, |o| &o.row_label, base), n));
+    let columns = column_nth.map(|(base, n)| (places_of(|o| o.column, |o| &o.column_label, base), n));
+    let nth = |places: &Option<(HashMap<usize, Vec<usize>>, usize)>, table: usize, at: usize| {
+        places.as_ref().is_none_or(|(by_table, n)| by_table.get(&table).and_then(|p| p.get(n - 1)) == Some(&at))
+    };
+    body()
+        .filter(|(_, c)| same_label(&c.row_label, row) && same_label(&c.column_label, column))
+        .filter(|(_, c)| nth(&rows, c.table, c.row) && nth(&columns, c.table, c.column))
+        .map(|(index, c)| (index, c.table))
         .collect()
 }
 

@@ -350,8 +350,12 @@ fn read_table(src: &Source, table: &Table, report: Option<&str>, out: &mut Jsonl
             let titles = labels(header, rule);
             let columns = Columns::of(src, table, &titles, report, true)?;
             let mut n = 0;
-            // The rows begin after the header and its rule.
-            for (span, line) in lines(&text[..table.end]).skip_while(|(span, _)| span.start <= table.header.start).skip(1) {
+            // The rows begin after the header and its rule. The lines are read from the
+            // header's own line, not from the text's start: a file of thousands of reports
+            // would otherwise be walked from its first byte for each.
+            let from = text[..table.header.start].rfind('\n').map_or(0, |i| i + 1);
+            let shifted = lines(&text[from..table.end]).map(|(span, line)| (from + span.start..from + span.end, line));
+            for (span, line) in shifted.skip_while(|(span, _)| span.start <= table.header.start).skip(1) {
                 let line = line.trim_end_matches(['\r', '\n']);
                 let by_column = ruled::columns(line, rule);
                 let words: Vec<String> = by_column.iter().map(|r| r.as_ref().map_or(String::new(), |r| ruled::words(&line[r.clone()]))).collect();
