@@ -248,6 +248,24 @@ mod tests {
         assert!(cells("| Change | Before | After | Ratio | Notes |\n|---|---|---|---|---|\n| | 1 | 2 | 2.00 | x |\n").is_none());
     }
 
+    /// asv_spyglass's `compare --split` (MIT; its test's approved output, tests/fixtures'
+    /// SOURCE.md), three of asv's tables one after another as Markdown: every row is named by
+    /// its last column as printed, environments and all, and its values read in their units.
+    #[test]
+    fn asv_spyglass_s_tables_are_read_as_asv_s() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/harness/asv/spyglass/test_results.test_do_compare_split.approved.txt")).unwrap();
+        let a = Article::parse("a.md", format!("# Results\n\n{text}").as_bytes()).unwrap();
+        let values: Vec<_> = a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.row > 0)).collect();
+        let rows: std::collections::BTreeSet<(usize, &str)> = values.iter().filter_map(|s| s.cell.as_ref()).map(|c| (c.table, c.row_label.as_str())).collect();
+        assert_eq!(rows.len(), 5 + 5 + 6);
+        let row = "benchmarks.time_sort(100) [rgx1gen11/virtualenv-py3.12-numpy -> rgx1gen11/rattler-py3.12-numpy]";
+        let cell = |column: &str| values.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.row_label == row && c.column_label == column)).unwrap();
+        let read = |column: &str| cell(column).numbers.iter().map(|n| (n.value, n.unit.clone())).collect::<Vec<_>>();
+        assert_eq!(read("Before"), [(1.83, Some(Unit::Us)), (0.01, Some(Unit::Us))]);
+        assert_eq!(read("Ratio"), [(0.89, Some(Unit::Times))]);
+        assert!(!values.iter().any(|s| s.cell.as_ref().is_some_and(|c| c.column_label.starts_with("Benchmark"))));
+    }
+
     #[test]
     fn asv_s_headers_are_told_apart() {
         let asv = headers("| Change   | Before [7d98489b] <master~1>   | After [b444ec0a] <master>   | Ratio   | Benchmark (Parameter)   |");

@@ -517,38 +517,41 @@ impl TableState {
     /// `&#39;Command  Send&#39;`, which reads `'Command  Send'`, not `'Command Send'`.
     fn finish_bdn_row(&self, blocks: &mut Vec<Block>) {
         let Some(layout) = &self.bdn else { return };
-        let start = self.row_start.min(blocks.len());
-        let of_row = |b: &Block| b.cell.as_ref().is_some_and(|c| c.table == self.index && c.row == self.row);
-        let text_of = |column: usize| blocks[start..].iter().find(|b| of_row(b) && b.cell.as_ref().is_some_and(|c| c.column == column)).map(|b| b.verbatim.trim().to_string());
-        let label = layout.row_label(text_of);
-        for cell in blocks[start..].iter_mut().filter(|b| of_row(b)).filter_map(|b| b.cell.as_mut()) {
-            cell.row_label = label.clone();
-        }
-        let row = blocks.split_off(start);
-        blocks.extend(row.into_iter().filter(|b| !(of_row(b) && b.cell.as_ref().is_some_and(|c| layout.names_row(c.column)))));
+        self.name_row(blocks, |text_of| layout.row_label(text_of), |_, _, _| {}, |column| layout.names_row(column));
     }
-}
 
-impl TableState {
     /// Completes a row of asv's comparison table: every cell is named by the benchmark and
     /// parameters its last column writes, a value takes the unit the row's benchmark implies
     /// where it writes none (bytes for a memory benchmark, a multiple under `Ratio`), and the
     /// last column, which names the row, is no cell of its own.
     fn finish_asv_row(&self, blocks: &mut Vec<Block>) {
         let Some(layout) = &self.asv else { return };
+        self.name_row(blocks, |text_of| layout.row_label(text_of), |b, column, label| b.unit = layout.unit(column, label), |column| layout.names_row(column));
+    }
+
+    /// Names every cell of the row just read by `label` (from the cells' texts as written, by
+    /// column), lets `each` adjust each of its blocks (by its column, with that name), and
+    /// drops the cells of the columns that `names_row` says name the row and measure nothing.
+    fn name_row(
+        &self,
+        blocks: &mut Vec<Block>,
+        label: impl FnOnce(&dyn Fn(usize) -> Option<String>) -> String,
+        each: impl Fn(&mut Block, usize, &str),
+        names_row: impl Fn(usize) -> bool,
+    ) {
         let start = self.row_start.min(blocks.len());
         let of_row = |b: &Block| b.cell.as_ref().is_some_and(|c| c.table == self.index && c.row == self.row);
         let text_of = |column: usize| blocks[start..].iter().find(|b| of_row(b) && b.cell.as_ref().is_some_and(|c| c.column == column)).map(|b| b.verbatim.trim().to_string());
-        let label = layout.row_label(text_of);
+        let label = label(&text_of);
         for b in blocks[start..].iter_mut().filter(|b| of_row(b)) {
             let column = b.cell.as_ref().map_or(0, |c| c.column);
-            b.unit = layout.unit(column, &label);
+            each(b, column, &label);
             if let Some(cell) = &mut b.cell {
                 cell.row_label = label.clone();
             }
         }
         let row = blocks.split_off(start);
-        blocks.extend(row.into_iter().filter(|b| !(of_row(b) && b.cell.as_ref().is_some_and(|c| layout.names_row(c.column)))));
+        blocks.extend(row.into_iter().filter(|b| !(of_row(b) && b.cell.as_ref().is_some_and(|c| names_row(c.column)))));
     }
 }
 

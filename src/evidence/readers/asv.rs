@@ -456,6 +456,19 @@ mod tests {
         assert!(err.message.contains("`bench_sort.Edge.time_maybe`"), "{}", err.message);
     }
 
+    /// A results file nobody here wrote (asv_spyglass's test data, MIT), which asv wrote
+    /// without `--record-samples`: detected, and refused at its first timing's median.
+    #[test]
+    fn a_public_results_file_without_samples_is_refused_at_its_first_timing() {
+        let rel = "asv/spyglass/d6b286b8-virtualenv-py3.12-numpy.json";
+        let err = read_fixture(rel, None).unwrap_err();
+        assert!(err.message.starts_with(&format!("{rel}: line 1: this asv result (`benchmarks.TimeSuiteDecoratorSingle.time_keys`'s median")), "{}", err.message);
+        assert!(err.message.contains("--record-samples"), "{}", err.message);
+        let text = std::fs::read_to_string(format!("{ROOT}/{rel}")).unwrap();
+        let at = text.find("\"benchmarks.TimeSuiteDecoratorSingle.time_keys\": [[").unwrap() + "\"benchmarks.TimeSuiteDecoratorSingle.time_keys\": [[".len();
+        assert_eq!(err.position().unwrap(), format!("{rel}:1:{}", at + 1));
+    }
+
     #[test]
     fn python_s_nan_is_read_only_in_an_asv_file() {
         let asv = "{\"commit_hash\": \"c\", \"result_columns\": [\"result\", \"params\", \"samples\"],\n\"results\": {\"b.time_x\": [[NaN, 1.5], [[\"1\", \"2\"]], [null, [1.0, 2.0]]]}, \"version\": 2}";
