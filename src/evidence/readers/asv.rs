@@ -195,7 +195,7 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
             let mut written = vec![""; values.len()];
             for (i, v) in values.iter().enumerate().rev() {
                 let node = &v[rest % v.len()];
-                picked[i] = param_value(node);
+                picked[i] = param_value(node, src.text);
                 written[i] = node.as_str().unwrap_or(&src.text[node.span.clone()]);
                 rest /= v.len();
             }
@@ -267,9 +267,10 @@ fn fixed_fields<'n>(src: &Source, doc: &'n Node) -> Result<Vec<(&'static str, Fi
 }
 
 /// A parameter's value as asv prints it: Python's `repr` of a number read as the number, of a
-/// string without its quotes (asv's `_format_param_value`), anything else as written.
-fn param_value(node: &Node) -> FieldValue<'_> {
-    let Some(repr) = node.as_str() else { return FieldValue::Nested };
+/// string without its quotes (asv's `_format_param_value`), anything else as written; a value
+/// asv would not write, not a string, as JSON reads it.
+fn param_value<'n>(node: &'n Node, text: &str) -> FieldValue<'n> {
+    let Some(repr) = node.as_str() else { return scalar(node, text) };
     if let Some(inner) = ["'", "u'"].iter().find_map(|open| repr.strip_prefix(open).and_then(|r| r.strip_suffix('\''))).filter(|s| !s.trim().is_empty()) {
         return FieldValue::Str(inner);
     }
@@ -474,6 +475,9 @@ mod tests {
         let asv = "{\"commit_hash\": \"c\", \"result_columns\": [\"result\", \"params\", \"samples\"],\n\"results\": {\"b.time_x\": [[NaN, 1.5], [[\"1\", \"2\"]], [null, [1.0, 2.0]]]}, \"version\": 2}";
         let t = read_text("r.json", asv, None).unwrap();
         assert_eq!(t.format, Format::Asv);
+        assert_eq!(samples(&t, "param_param1 = 2", "time_s").sorted(), [1.0, 2.0]);
+        // A parameter written as a JSON number, not as asv's `repr` string, is that number.
+        let t = read_text("r.json", &asv.replace("[\"1\", \"2\"]", "[1, 2]"), None).unwrap();
         assert_eq!(samples(&t, "param_param1 = 2", "time_s").sorted(), [1.0, 2.0]);
         let other = "{\"results\": [{\"command\": \"x\", \"times\": [NaN]}]}";
         let err = read_text("h.json", other, None).unwrap_err();
