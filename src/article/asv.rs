@@ -284,10 +284,7 @@ mod tests {
         let table: String = compare.lines().skip_while(|l| !l.starts_with("| Change")).map(|l| format!("{l}\n")).collect();
         let a = Article::parse("a.md", format!("# Results\n\n{table}").as_bytes()).unwrap();
         let cell = |row: &str, column: &str| {
-            a.sentences
-                .iter()
-                .find(|s| s.cell.as_ref().is_some_and(|c| c.row_label == row && c.column_label.starts_with(column)))
-                .unwrap_or_else(|| panic!("{row} › {column}"))
+            a.sentences.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.row_label == row && c.column_label.starts_with(column))).unwrap_or_else(|| panic!("{row} › {column}"))
         };
         let read = |row: &str, column: &str| cell(row, column).numbers.iter().map(|n| (n.value, n.unit.clone())).collect::<Vec<_>>();
         assert_eq!(read("bench_sort.Sorting.time_sorted(100, 'int')", "Before"), [(2.39, Some(Unit::Us)), (0.03, Some(Unit::Us))]);

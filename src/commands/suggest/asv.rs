@@ -13,7 +13,10 @@
 
 use std::collections::BTreeSet;
 
-use super::{Binding, Candidate, Measure, Selection, Series, SeriesUnit, Source, by_distance, context_words, filter_score, follows_plus_minus, hints, in_quoted_unit, measured, quotable, units};
+use super::{
+    Binding, Candidate, Measure, Selection, Series, SeriesUnit, Source, by_distance, context_words, filter_score, follows_plus_minus, hints, in_quoted_unit, measured, quotable,
+    units,
+};
 use crate::article::numbers::{Number, Quoted, Scale};
 use crate::article::{Article, Sentence};
 use crate::evidence::readers::Format;
@@ -22,9 +25,17 @@ use crate::stats::Statistic;
 
 /// asv's error of a selection's samples, where the number is written after a median with `±`
 /// between them (`79.2±3μs`) and reproduces it: half the interquartile range of the samples,
-/// which asv prints there and no statistic of [`STATISTICS`] gives. The `±` names it as plainly
-/// as a header that spells a statistic, and it is scored so.
-pub(super) fn error_candidate(registry: &Registry, quoted: &Quoted, context: &BTreeSet<String>, source: &Source, sel: &Selection, sentence: &Sentence, number: &Number) -> Option<(Candidate, f64)> {
+/// which asv prints there and no statistic of [`super::STATISTICS`] gives. The `±` names it as
+/// plainly as a header that spells a statistic, and it is scored so.
+pub(super) fn error_candidate(
+    registry: &Registry,
+    quoted: &Quoted,
+    context: &BTreeSet<String>,
+    source: &Source,
+    sel: &Selection,
+    sentence: &Sentence,
+    number: &Number,
+) -> Option<(Candidate, f64)> {
     if source.format != Format::Asv || !follows_plus_minus(sentence, number) {
         return None;
     }

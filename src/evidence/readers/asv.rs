@@ -170,12 +170,15 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
         };
         let Some(kind) = kind else {
             return Err(src
-                .error(member.key_span.clone(), format!("cannot tell what `{name}` measures: its name has none of asv's prefixes (`time_`, `timeraw_`, `mem_`, `peakmem_`, `track_`)"), "unknown benchmark type")
+                .error(
+                    member.key_span.clone(),
+                    format!("cannot tell what `{name}` measures: its name has none of asv's prefixes (`time_`, `timeraw_`, `mem_`, `peakmem_`, `track_`)"),
+                    "unknown benchmark type",
+                )
                 .with_note("put asv's `benchmarks.json` (in the results directory's top) above or beside this file: it names each benchmark's type"));
         };
-        let param_names: Vec<String> = (0..values.len())
-            .map(|i| entry.and_then(|e| e.param_names.get(i)).map_or_else(|| format!("param_param{}", i + 1), |n| format!("param_{n}")))
-            .collect();
+        let param_names: Vec<String> =
+            (0..values.len()).map(|i| entry.and_then(|e| e.param_names.get(i)).map_or_else(|| format!("param_param{}", i + 1), |n| format!("param_{n}"))).collect();
         let unit = entry.and_then(|e| e.unit.as_deref()).unwrap_or("unit");
         let samples = match cell("samples") {
             Some(s) => Some(s.as_array().ok_or_else(|| src.wrong(s, "samples", "an array"))?),
@@ -335,7 +338,8 @@ mod tests {
         let column = |name: &str| doc["result_columns"].as_array().unwrap().iter().position(|c| c == name).and_then(|i| row.get(i).cloned()).unwrap_or_default();
         let entry = &json_fixture("asv/results/benchmarks.json")[benchmark];
         let names: Vec<String> = entry["param_names"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect();
-        let params: Vec<Vec<String>> = column("params").as_array().unwrap().iter().map(|p| p.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()).collect();
+        let params: Vec<Vec<String>> =
+            column("params").as_array().unwrap().iter().map(|p| p.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()).collect();
         let mut combos: Vec<Vec<String>> = vec![vec![]];
         for values in &params {
             combos = combos.into_iter().flat_map(|c| values.iter().map(move |v| [c.clone(), vec![v.clone()]].concat())).collect();
@@ -427,7 +431,12 @@ mod tests {
         let combos: Vec<(Option<Scalar>, String)> = sorted.iter().step_by(10).map(|r| (j.get(r, "param_n"), j.text_of(j.get(r, "param_dtype")).to_string())).collect();
         assert_eq!(
             combos,
-            [(Some(Scalar::Int(100)), "int".into()), (Some(Scalar::Int(100)), "float".into()), (Some(Scalar::Int(10000)), "int".into()), (Some(Scalar::Int(10000)), "float".into())]
+            [
+                (Some(Scalar::Int(100)), "int".into()),
+                (Some(Scalar::Int(100)), "float".into()),
+                (Some(Scalar::Int(10000)), "int".into()),
+                (Some(Scalar::Int(10000)), "float".into())
+            ]
         );
         assert_eq!(j.get(sorted[0], "number"), Some(Scalar::Int(1)));
         // The name asv's compare table prints for each combination.
@@ -489,9 +498,17 @@ mod tests {
         let cases = [
             ("{\"commit_hash\": \"c\", \"results\": {\"b.time_x\": 1.0}, \"version\": 1}", "r.json:1:1", "format version 1"),
             ("{\"commit_hash\": \"c\", \"result_columns\": [\"result\"], \"results\": {}, \"version\": 3}", "r.json:1:", "version 3 is not 2"),
-            ("{\"commit_hash\": \"c\", \"result_columns\": [\"result\", \"params\"],\n\"results\": {\"b.time_x\": [[1.0], [[\"1\", \"2\"]]]}}", "r.json:2:", "1 results for 2 combinations"),
+            (
+                "{\"commit_hash\": \"c\", \"result_columns\": [\"result\", \"params\"],\n\"results\": {\"b.time_x\": [[1.0], [[\"1\", \"2\"]]]}}",
+                "r.json:2:",
+                "1 results for 2 combinations",
+            ),
             ("{\"commit_hash\": \"c\", \"result_columns\": [\"result\"],\n\"results\": {\"b.x\": [[1.0]]}}", "r.json:2:", "cannot tell what `b.x` measures"),
-            ("{\"commit_hash\": \"c\", \"result_columns\": [\"result\", \"samples\"],\n\"results\": {\"b.time_x\": [[1.0], [[1.0, \"a\"]]]}}", "r.json:2:", "`samples` is a string, not a number"),
+            (
+                "{\"commit_hash\": \"c\", \"result_columns\": [\"result\", \"samples\"],\n\"results\": {\"b.time_x\": [[1.0], [[1.0, \"a\"]]]}}",
+                "r.json:2:",
+                "`samples` is a string, not a number",
+            ),
             ("{\"commit_hash\": \"c\", \"result_columns\": [\"result\"],\n\"results\": {\"b.mem_x\": [[Infinity]]}}", "r.json:2:", "not a finite number"),
         ];
         for (text, at, message) in cases {
