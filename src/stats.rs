@@ -111,6 +111,12 @@ impl Samples {
         self.quantile(0.5)
     }
 
+    /// Half the interquartile range, `(q75 − q25) / 2` with numpy's linear quartiles: what
+    /// airspeed velocity prints after a median's `±` (asv_runner's `get_err`).
+    pub fn half_interquartile_range(&self) -> f64 {
+        (self.quantile(0.75) - self.quantile(0.25)) / 2.0
+    }
+
     /// The `± X%` of benchstat before 2023 (`Metrics.FormatDiff`): the larger of the distances
     /// from the mean to the minimum and to the maximum, in percent of the mean,
     /// `100 · max(1 − min/mean, max/mean − 1)`. `None` where the mean or the maximum is zero,

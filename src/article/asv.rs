@@ -20,8 +20,9 @@
 
 use std::ops::Range;
 
-use super::console::{ConsoleCell, lines};
+use super::console::{ConsoleCell, lines, pipe_cells};
 use crate::article::numbers::Unit;
+use crate::evidence::readers::asv::measures_memory;
 
 /// Where the columns of asv's comparison table stand in a table's headers.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,9 +73,7 @@ impl Layout {
 /// The unit of a value of the benchmark `label` where it writes none: bytes for a memory
 /// benchmark (`mem_`, `peakmem_`), whose sizes asv prints with a decimal prefix and no symbol.
 fn memory_unit(label: &str) -> Option<Unit> {
-    let benchmark = label.split('(').next().unwrap_or(label).trim();
-    let own = benchmark.rsplit('.').next().unwrap_or(benchmark);
-    (own.starts_with("mem_") || own.starts_with("peakmem_")).then_some(Unit::Bytes)
+    measures_memory(label).then_some(Unit::Bytes)
 }
 
 /// The cells of asv's comparison tables printed in `code`, or `None` when it holds none: the
@@ -107,7 +106,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
             continue;
         }
         if text.trim_start().starts_with('|') {
-            let pipes = pipe_cells(text);
+            let pipes = pipe_cells(text).unwrap_or_default();
             let names: Vec<String> = pipes.iter().map(|r| text[r.clone()].trim().to_string()).collect();
             if let Some(layout) = Layout::of(&names) {
                 markdown = Some((tables, names, layout, 0));
@@ -131,7 +130,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
                     }
                     let column = if layout.names_row(k) { 0 } else { k };
                     let unit = if column == 0 { None } else { layout.unit(k, &label) };
-                    let cell = ConsoleCell { unit, ..ConsoleCell::plain(*t, *row, column, &label, &headers[k], abs(trimmed(text, range.clone()))) };
+                    let cell = ConsoleCell { unit, ..ConsoleCell::plain(*t, *row, column, &label, &headers[k], abs(range.clone())) };
                     cells.push(cell);
                 }
                 continue;
@@ -196,19 +195,6 @@ fn old_row(line: &str) -> Option<OldRow> {
         return None;
     }
     Some(OldRow { before: before.clone(), after: after.clone(), ratio: ratio.clone(), name: first_of_name.start..line.trim_end().len() })
-}
-
-/// The byte ranges of the cells of a line of pipes, between its pipes.
-fn pipe_cells(line: &str) -> Vec<Range<usize>> {
-    let bars: Vec<usize> = line.match_indices('|').map(|(i, _)| i).collect();
-    bars.windows(2).map(|w| w[0] + 1..w[1]).collect()
-}
-
-/// `range` of `line` without the white space at either end.
-fn trimmed(line: &str, range: Range<usize>) -> Range<usize> {
-    let part = &line[range.clone()];
-    let lead = part.len() - part.trim_start().len();
-    range.start + lead..range.start + lead + part.trim().len()
 }
 
 #[cfg(test)]

@@ -23,9 +23,7 @@
 //! it. A job's column, like a parameter's, names the row and is no cell (`.NET 7.0` would
 //! otherwise read as the number 7.0).
 
-use std::ops::Range;
-
-use super::console::ConsoleCell;
+use super::console::{ConsoleCell, pipe_cells};
 use crate::evidence::readers::benchmarkdotnet::{case_name, record_name};
 
 /// The columns BenchmarkDotNet prints for a job's characteristics (its `Job` class's
@@ -181,32 +179,6 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         }
     }
     if cells.is_empty() { None } else { Some(cells) }
-}
-
-/// The trimmed cells of a line of pipes, as byte ranges of it: `| a | b |` as the Markdown
-/// exporter and today's console write it, or `a | b |` as BenchmarkDotNet's console wrote it
-/// before 0.11 (no pipe in front). `None` for a line without a pipe.
-fn pipe_cells(line: &str) -> Option<Vec<Range<usize>>> {
-    let body = line.trim_end();
-    if !body.contains('|') {
-        return None;
-    }
-    let lead = body.len() - body.trim_start().len();
-    let inner = body.trim_start();
-    let (inner, first) = match inner.strip_prefix('|') {
-        Some(rest) => (rest, lead + 1),
-        None => (inner, lead),
-    };
-    let inner = inner.strip_suffix('|').unwrap_or(inner);
-    let mut at = first;
-    let mut out = Vec::new();
-    for part in inner.split('|') {
-        let trimmed = part.trim();
-        let offset = at + (part.len() - part.trim_start().len());
-        out.push(offset..offset + trimmed.len());
-        at += part.len() + 1;
-    }
-    Some(out)
 }
 
 #[cfg(test)]

@@ -152,6 +152,32 @@ pub(crate) fn lines(code: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// The trimmed cells of a line of pipes, as byte ranges of it: `| a | b |` as Markdown (and
+/// BenchmarkDotNet's and asv's consoles) write it, or `a | b |` as BenchmarkDotNet's console
+/// wrote it before 0.11 (no pipe in front). `None` for a line without a pipe.
+pub(super) fn pipe_cells(line: &str) -> Option<Vec<Range<usize>>> {
+    let body = line.trim_end();
+    if !body.contains('|') {
+        return None;
+    }
+    let lead = body.len() - body.trim_start().len();
+    let inner = body.trim_start();
+    let (inner, first) = match inner.strip_prefix('|') {
+        Some(rest) => (rest, lead + 1),
+        None => (inner, lead),
+    };
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut at = first;
+    let mut out = Vec::new();
+    for part in inner.split('|') {
+        let trimmed = part.trim();
+        let offset = at + (part.len() - part.trim_start().len());
+        out.push(offset..offset + trimmed.len());
+        at += part.len() + 1;
+    }
+    Some(out)
+}
+
 /// The cells of the grid tables in `code` (reStructuredText's, which `pyperf compare_to
 /// --table` prints, and the Python `tabulate` package's `grid` format), or `None` when it holds
 /// none:

@@ -385,7 +385,7 @@ impl Spec {
                 }
                 Measure::AsvError => {
                     let samples = query::samples(ctx, &q)?;
-                    values.push((samples.quantile(0.75) - samples.quantile(0.25)) / 2.0);
+                    values.push(samples.half_interquartile_range());
                     n += samples.len();
                 }
             }

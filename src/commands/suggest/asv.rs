@@ -40,7 +40,7 @@ pub(super) fn error_candidate(
         return None;
     }
     let series = sel.series.iter().find(|s| s.field == "time_s" && s.derive.is_none())?;
-    let error = (series.samples.quantile(0.75) - series.samples.quantile(0.25)) / 2.0;
+    let error = series.samples.half_interquartile_range();
     let value = in_quoted_unit(quoted, error, &SeriesUnit::Plain(units::of_field(&registry.field_units, &series.field)))?;
     // asv prints its error to one significant digit (`human_float(err, 1, truncate_small=2)`
     // in asv_runner's `util.py`): a quote of 10 or more resolves its first digit only, which

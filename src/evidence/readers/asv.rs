@@ -102,6 +102,12 @@ impl Type {
     }
 }
 
+/// Whether asv's name for a benchmark, or a row of its comparison table (the name with its
+/// parameters), is a memory benchmark's (`mem_`, `peakmem_`), whose values are bytes.
+pub(crate) fn measures_memory(name: &str) -> bool {
+    Type::by_name(name.split('(').next().unwrap_or(name).trim()) == Some(Type::Memory)
+}
+
 /// What `benchmarks.json` says of one benchmark.
 #[derive(Debug, Default, serde::Deserialize)]
 struct Entry {
@@ -143,7 +149,7 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
     for member in results {
         let name = member.key.as_str();
         let row = member.value.as_array().ok_or_else(|| src.wrong(&member.value, name, "an array (a row of `result_columns`)"))?;
-        let cell = |key: &str| column.get(key).and_then(|&i| row.get(i)).filter(|n| !matches!(n.kind, super::tree::Kind::Null));
+        let cell = |key: &str| column.get(key).and_then(|&i| row.get(i)).filter(|n| !n.is_null());
         let Some(result) = cell("result") else { continue };
         let result = result.as_array().ok_or_else(|| src.wrong(result, "result", "an array"))?;
         let params = match cell("params") {
@@ -190,7 +196,7 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
         };
         for (j, value) in result.iter().enumerate() {
             // A failed combination (null) and a skipped one (NaN) have nothing to read.
-            if matches!(value.kind, super::tree::Kind::Null) || value.f64(src.text).is_some_and(f64::is_nan) {
+            if value.is_null() || value.f64(src.text).is_some_and(f64::is_nan) {
                 continue;
             }
             let mut rest = j;
@@ -208,10 +214,10 @@ pub(super) fn read(src: &Source, doc: &Node, sidecar: Sidecar<'_>) -> Result<Jso
             fields.push(("name", FieldValue::Str(&unrolled)));
             fields.extend(param_names.iter().map(String::as_str).zip(picked));
             fields.extend(fixed.iter().cloned());
-            if let Some(n) = numbers.and_then(|n| n.get(j)).filter(|n| !matches!(n.kind, super::tree::Kind::Null)) {
+            if let Some(n) = numbers.and_then(|n| n.get(j)).filter(|n| !n.is_null()) {
                 fields.push(("number", scalar(n, src.text)));
             }
-            let own = samples.and_then(|s| s.get(j)).filter(|s| !matches!(s.kind, super::tree::Kind::Null));
+            let own = samples.and_then(|s| s.get(j)).filter(|s| !s.is_null());
             match (kind, own) {
                 (Type::Time, None) => {
                     return Err(src.summary_only(

@@ -39,7 +39,7 @@
 //! Time fields carry their unit as a suffix (`_s`, `_ns`), from which the checks infer units;
 //! ncu's metrics carry their base unit's (`_ns`, `_bytes`, `_bytes_per_s`, `_pct`).
 
-mod asv;
+pub(crate) mod asv;
 pub(crate) mod benchmarkdotnet;
 mod benchmarkdotnet_asm;
 mod benchmarkdotnet_json;

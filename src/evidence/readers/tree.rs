@@ -95,6 +95,10 @@ impl Node {
         }
     }
 
+    pub(crate) fn is_null(&self) -> bool {
+        matches!(self.kind, Kind::Null)
+    }
+
     pub(crate) fn as_array(&self) -> Option<&[Node]> {
         match &self.kind {
             Kind::Array(items) => Some(items),
