@@ -90,3 +90,54 @@ fn asv_s_older_layout_in_a_code_block_is_checked_too() {
     assert!(out.contains("0 unbound numbers"), "{out}");
     assert_eq!(code, 0, "{out}");
 }
+
+/// asv's comparison of the two commits measured in two environments (`asv run -E
+/// existing:… -E existing:…`, the fixture's `environments/`): every row names its benchmark
+/// and then its machine and environment (`[vm/existing-py_tmp_asvenv2_bin_python3]`). Each
+/// cell is proposed from the files of its row's environment only, a ratio from the two commits'
+/// files of that environment, and pasted, all hold.
+#[test]
+fn a_row_naming_its_environment_is_read_from_that_environment_s_files() {
+    let compare = std::fs::read_to_string(format!("{FIXTURES}/environments/compare.txt")).unwrap();
+    let table: String = compare.lines().skip_while(|l| !l.starts_with("| Change")).map(|l| format!("{l}\n")).collect();
+    let (dir, proposed) = suggested_over(&format!("# Two environments\n\n{table}"), |root| fill(root, "environments/results"));
+    assert!(proposed.contains("116 unbound numbers, 115 with a candidate"), "{proposed}");
+    // Every check of a row reads that row's environment: the same medians differ by
+    // environment (`time_maybe(1)` took 1.17μs in one and 941ns in the other).
+    let mut read = 0;
+    for claim in proposed.split("[[claim]]").skip(1) {
+        let Some((_, env)) = claim.split_once(" [vm/").and_then(|(_, rest)| rest.split_once(']')).map(|(env, _)| ((), env)) else { continue };
+        for path in claim.split("samples = \"").skip(1).map(|rest| rest.split('"').next().unwrap()) {
+            assert!(path.ends_with(&format!("-{env}.json")), "{env}: {path}");
+            read += 1;
+        }
+    }
+    assert_eq!(read, 144);
+    assert!(
+        proposed.contains("vars.a = { samples = \"evidence/environments/results/vm/b444ec0a-existing-py_tmp_asvenv2_bin_python3.json\", format = \"asv\", select = { name = \"bench_sort.timeraw_import\" }")
+    );
+    let (code, out) = paste_and_audit(dir.path(), &proposed);
+    assert!(out.contains("115 checks: 115 passed, 0 failed"), "{out}");
+    assert_eq!(code, 0, "{out}");
+}
+
+/// A row of a comparison between two environments, as asv_spyglass names it
+/// (`[vm/envA -> vm/envB]`): the `Before` value is of the first environment's file, the `After`
+/// value of the second's, and the ratio is the second's median over the first's.
+#[test]
+fn a_row_comparing_two_environments_reads_each_side_from_its_own() {
+    let (one, two) = ("vm/existing-py_tmp_asvenv_bin_python3", "vm/existing-py_tmp_asvenv2_bin_python3");
+    let article = format!(
+        "# One commit, two environments\n\n| Change | Before | After | Ratio | Benchmark (Parameter) |\n|---|---|---|---|---|\n|  | 95.5±3μs | 92.6±0.9μs | 0.97 | bench_sort.time_join [{one} -> {two}] |\n| - | 7.88±1ms | 6.04±0.2ms | 0.77 | bench_sort.timeraw_import [{one} -> {two}] |\n"
+    );
+    let (dir, proposed) = suggested_over(&article, |root| fill(root, "environments/results"));
+    assert!(proposed.contains("10 unbound numbers, 10 with a candidate"), "{proposed}");
+    let file = |env: &str| format!("evidence/environments/results/vm/b444ec0a-{}.json", env.trim_start_matches("vm/"));
+    assert!(proposed.contains(&format!("number = \"95.5\"\n  samples = \"{}\"", file(one))), "{proposed}");
+    assert!(proposed.contains(&format!("number = \"92.6\"\n  samples = \"{}\"", file(two))), "{proposed}");
+    assert!(proposed.contains(&format!("number = \"0.97\"\n  expr = \"a / b\"\n  vars.a = {{ samples = \"{}\"", file(two))), "{proposed}");
+    assert!(proposed.contains(&format!("number = \"0.77\"\n  expr = \"a / b\"\n  vars.a = {{ samples = \"{}\"", file(two))), "{proposed}");
+    let (code, out) = paste_and_audit(dir.path(), &proposed);
+    assert!(out.contains("10 checks: 10 passed, 0 failed"), "{out}");
+    assert_eq!(code, 0, "{out}");
+}

@@ -453,6 +453,9 @@ struct Source {
     /// The one benchmark every record names, by the format's name field, where they all name
     /// the same (a file of one benchmark gives no selection by name: it would be all records).
     only_name: Option<String>,
+    /// The machine and environment of an asv file, as `asv compare` appends them to a row's
+    /// name where it compares several ([`asv::environment`]).
+    environment: Option<String>,
 }
 
 struct Selection {
@@ -709,7 +712,8 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
         let first = names.next()??;
         names.all(|n| n.as_deref() == Some(first.as_str())).then_some(first)
     });
-    Source { path: path.to_string(), format, tokens: words(stem), selections, only_name }
+    let environment = if format == Format::Asv { asv::environment(jsonl, &all) } else { None };
+    Source { path: path.to_string(), format, tokens: words(stem), selections, only_name, environment }
 }
 
 /// An nsys event's duration, where it has one.
@@ -1014,13 +1018,17 @@ struct RowName {
     /// For a row of `pytest-benchmark compare`, the run it came from: the first 12 characters
     /// of its file's name, as pytest-benchmark appends them (`test_x[1] (initial_base)`).
     run: Option<String>,
+    /// For a row of asv's comparison of several environments, the machine and environment of
+    /// the cell's side (`vm/virtualenv-py3.12`).
+    environment: Option<String>,
 }
 
 impl RowName {
-    /// Whether `source` can hold the row's benchmark: any file, or for a compared row the
-    /// files of its run.
+    /// Whether `source` can hold the row's benchmark: any file, for a compared row the files
+    /// of its run, and for a row naming its environment the files measured there.
     fn in_run(&self, source: &Source) -> bool {
         self.run.as_ref().is_none_or(|run| source.path.rsplit('/').next().unwrap_or(&source.path).starts_with(run.as_str()))
+            && self.environment.as_ref().is_none_or(|env| source.environment.as_ref() == Some(env))
     }
 }
 
@@ -1068,12 +1076,18 @@ fn row_selection(sources: &[Source], sentence: &Sentence) -> Option<RowName> {
     };
     let fields = fields_naming(label, None);
     if !fields.is_empty() {
-        return Some(RowName { fields, label: label.clone(), run: None });
+        return Some(RowName { fields, label: label.clone(), run: None, environment: None });
     }
     if let Some((name, run)) = compared_run(label) {
         let fields = fields_naming(name, Some(Format::PytestBenchmark));
         if !fields.is_empty() {
-            return Some(RowName { fields, label: name.to_string(), run: Some(run.to_string()) });
+            return Some(RowName { fields, label: name.to_string(), run: Some(run.to_string()), environment: None });
+        }
+    }
+    if let Some((name, environment)) = asv::row_environment(sentence) {
+        let fields = fields_naming(name, Some(Format::Asv));
+        if !fields.is_empty() {
+            return Some(RowName { fields, label: name.to_string(), run: None, environment: environment.map(str::to_string) });
         }
     }
     // JMH prints a benchmark with its package cut short (`MyBenchmark.foo` for
@@ -1085,11 +1099,11 @@ fn row_selection(sources: &[Source], sentence: &Sentence) -> Option<RowName> {
         .filter_map(|sel| sel.select.as_ref().filter(|(f, v)| f == "name" && jmh::names_record(label, v)).map(|(_, v)| v.as_str()))
         .collect();
     if let [name] = jmh_names.into_iter().collect::<Vec<_>>().as_slice() {
-        return Some(RowName { fields: BTreeSet::from(["name".to_string()]), label: name.to_string(), run: None });
+        return Some(RowName { fields: BTreeSet::from(["name".to_string()]), label: name.to_string(), run: None, environment: None });
     }
     let name = go_bench::record_name(label);
     let fields = fields_naming(&name, Some(Format::GoBench));
-    (!fields.is_empty()).then_some(RowName { fields, label: name, run: None })
+    (!fields.is_empty()).then_some(RowName { fields, label: name, run: None, environment: None })
 }
 
 /// A row label as `pytest-benchmark compare` writes it, split into the benchmark's name and the

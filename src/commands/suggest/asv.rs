@@ -19,9 +19,41 @@ use super::{
 };
 use crate::article::numbers::{Number, Quoted, Scale};
 use crate::article::{Article, Sentence};
+use crate::evidence::jsonl::{Jsonl, Record};
 use crate::evidence::readers::Format;
+use crate::evidence::readers::asv::split_environments;
 use crate::registry::Registry;
 use crate::stats::Statistic;
+
+/// The machine and environment every record of an asv file was measured in, as `asv compare`
+/// writes them after a row's name (`vm/virtualenv-py3.12-numpy`): asv writes one results file
+/// for each commit, machine and environment.
+pub(super) fn environment(jsonl: &Jsonl, records: &[&Record]) -> Option<String> {
+    let of = |r: &Record| {
+        let text = |field: &str| jsonl.get(r, field).and_then(|v| jsonl.str(v));
+        Some(format!("{}/{}", text("machine")?, text("env")?))
+    };
+    let (first, rest) = records.split_first()?;
+    let environment = of(first)?;
+    rest.iter().all(|r| of(r).as_ref() == Some(&environment)).then_some(environment)
+}
+
+/// The benchmark a cell's row of asv's comparison names where the row also names environments
+/// (`name [vm/env]`), with the environment of the cell's side: the `Before` column's or the
+/// `After` column's, and in any other column the one both sides share, if they do.
+pub(super) fn row_environment(sentence: &Sentence) -> Option<(&str, Option<&str>)> {
+    let cell = sentence.cell.as_ref()?;
+    let (name, Some((before, after))) = split_environments(&cell.row_label) else { return None };
+    let column = cell.column_label.to_ascii_lowercase();
+    let side = if column.starts_with("before") {
+        Some(before)
+    } else if column.starts_with("after") {
+        Some(after)
+    } else {
+        (before == after).then_some(before)
+    };
+    Some((name, side))
+}
 
 /// asv's error of a selection's samples, where the number is written after a median with `±`
 /// between them (`79.2±3μs`) and reproduces it: half the interquartile range of the samples,
@@ -66,7 +98,8 @@ pub(super) fn error_candidate(
 /// The `Ratio` cell of a row of asv's comparison table: for each pair of asv files holding the
 /// row's benchmark (`name`), the median of one over the median of the other, where it
 /// reproduces the quote; scored up where the files are the ones the `After` and `Before`
-/// columns name by commit.
+/// columns name by commit. Where the row names environments, the after file is of the after
+/// side's, the before file of the before side's.
 pub(super) fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, number: &Number) -> Vec<Candidate> {
     // `Ratio` in asv 0.6's table, `ratio` in the layout before it.
     let Some(cell) = sentence.cell.as_ref().filter(|c| c.column_label.eq_ignore_ascii_case("ratio")) else { return vec![] };
@@ -82,11 +115,14 @@ pub(super) fn ratio_candidates(sources: &[Source], article: &Article, sentence: 
         commit.as_deref().is_some_and(|c| !c.is_empty() && file.starts_with(c))
     };
     let context = context_words(sentence, number);
+    let (name, environments) = split_environments(&cell.row_label);
+    let (before_environment, after_environment) = environments.unzip();
+    let in_environment = |source: &Source, side: Option<&str>| side.is_none_or(|e| source.environment.as_deref() == Some(e));
     let rows: Vec<(&Source, &Selection, &Series)> = sources
         .iter()
         .filter(|s| s.format == Format::Asv)
         .filter_map(|source| {
-            let sel = source.selections.iter().find(|sel| sel.filter.is_none() && sel.select.as_ref().is_some_and(|(f, v)| f == "name" && *v == cell.row_label))?;
+            let sel = source.selections.iter().find(|sel| sel.filter.is_none() && sel.select.as_ref().is_some_and(|(f, v)| f == "name" && v == name))?;
             let series = sel.series.iter().find(|s| s.derive.is_none() && ["time_s", "memory_bytes", "value"].contains(&s.field.as_str()))?;
             Some((source, sel, series))
         })
@@ -94,7 +130,7 @@ pub(super) fn ratio_candidates(sources: &[Source], article: &Article, sentence: 
     let mut out = Vec::new();
     for &(sa, sel_a, a) in &rows {
         for &(sb, sel_b, b) in &rows {
-            if std::ptr::eq(sa, sb) || a.field != b.field {
+            if std::ptr::eq(sa, sb) || a.field != b.field || !in_environment(sa, after_environment) || !in_environment(sb, before_environment) {
                 continue;
             }
             let value = a.samples.median() / b.samples.median();

@@ -105,7 +105,29 @@ impl Type {
 /// Whether asv's name for a benchmark, or a row of its comparison table (the name with its
 /// parameters), is a memory benchmark's (`mem_`, `peakmem_`), whose values are bytes.
 pub(crate) fn measures_memory(name: &str) -> bool {
-    Type::by_name(name.split('(').next().unwrap_or(name).trim()) == Some(Type::Memory)
+    let benchmark = split_environments(name).0;
+    Type::by_name(benchmark.split('(').next().unwrap_or(benchmark).trim()) == Some(Type::Memory)
+}
+
+/// A row's name as `asv compare` prints it where the results it compares come from several
+/// environments, split into the benchmark's `name` and the environments of the before and
+/// after sides, each `machine/environment`; the label itself, and none, where it names no
+/// environment. asv appends one to every row then (`"{} [{}]".format(*benchmark)` with
+/// `f"{machine}/{env_name}"`, asv 0.6.6 `compare.py`), and asv_spyglass, comparing two
+/// environments, appends both (`[m/virtualenv-py3.12 -> m/rattler-py3.12]`). An environment's
+/// name may hold dots (`py3.12`), so a benchmark's type is told by the name before it.
+pub(crate) fn split_environments(label: &str) -> (&str, Option<(&str, &str)>) {
+    let split = || {
+        let (name, inside) = label.trim_end().strip_suffix(']')?.rsplit_once(" [")?;
+        let (before, after) = inside.split_once(" -> ").unwrap_or((inside, inside));
+        let environment = |side: &str| side.split_once('/').is_some_and(|(machine, env)| !machine.is_empty() && !env.is_empty() && !side.contains(char::is_whitespace));
+        let name = name.trim_end();
+        (!name.is_empty() && environment(before) && environment(after)).then_some((name, (before, after)))
+    };
+    match split() {
+        Some((name, sides)) => (name, Some(sides)),
+        None => (label, None),
+    }
 }
 
 /// What `benchmarks.json` says of one benchmark.
@@ -522,5 +544,27 @@ mod tests {
             assert!(err.position().unwrap().starts_with(at), "{text}: {:?}", err.position());
             assert!(err.message.contains(message), "{text}: {}", err.message);
         }
+    }
+
+    /// Row names from asv's comparisons of several environments (the fixture's
+    /// `compare-environments.txt`) and asv_spyglass's of two (its approved output).
+    #[test]
+    fn a_row_s_environments_are_split_from_its_benchmark() {
+        use super::{measures_memory, split_environments};
+        assert_eq!(
+            split_environments("bench_sort.Sorting.time_sorted(100, 'int') [vm/existing-py_tmp_asvenv2_bin_python3]"),
+            ("bench_sort.Sorting.time_sorted(100, 'int')", Some(("vm/existing-py_tmp_asvenv2_bin_python3", "vm/existing-py_tmp_asvenv2_bin_python3")))
+        );
+        assert_eq!(
+            split_environments("benchmarks.time_sort(100) [rgx1gen11/virtualenv-py3.12-numpy -> rgx1gen11/rattler-py3.12-numpy]"),
+            ("benchmarks.time_sort(100)", Some(("rgx1gen11/virtualenv-py3.12-numpy", "rgx1gen11/rattler-py3.12-numpy")))
+        );
+        // A parameter in brackets, or brackets that name no machine, are the name's own.
+        for label in ["b.time_x('[a b]')", "b.time_x [draft]", "b.time_x(1) [a/b c]", "[m/e]"] {
+            assert_eq!(split_environments(label), (label, None), "{label}");
+        }
+        // An environment's dots do not hide a memory benchmark's type.
+        assert!(measures_memory("bench.mem_list [vm/virtualenv-py3.12-numpy]"));
+        assert!(!measures_memory("bench.time_list [vm/virtualenv-py3.12-mem_x]"));
     }
 }
