@@ -11,6 +11,7 @@
 
 use std::fmt;
 
+pub(crate) mod bootstrap;
 pub(crate) mod fences;
 pub(crate) mod nonparametric;
 pub(crate) mod student_t;

@@ -154,6 +154,7 @@ fn every_example_rechecks_offline_with_its_rows_as_found() {
         ("twineworks-jmh", 44, 0),
         ("chrysalis-benchmarkdotnet", 24, 0),
         ("net-mediate-benchmarkdotnet", 16, 0),
+        ("hash-funsies-criterion", 15, 0),
     ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
@@ -441,4 +442,100 @@ fn chrysalis_benchmarkdotnet_rechecked_against_its_earlier_run_gives_the_stated_
     let outcomes: Vec<&str> = json["rows"].as_array().unwrap().iter().map(|r| r["outcome"].as_str().unwrap()).collect();
     let count = |outcome: &str| outcomes.iter().filter(|o| **o == outcome).count();
     assert_eq!((count("MATCH"), count("MISMATCH"), count("INCONCLUSIVE"), count("INCOMPARABLE")), (2, 2, 4, 16), "{outcomes:?}");
+}
+
+/// dtaralla/hash_funsies' criterion console blocks, bound to the `sample.json` files criterion
+/// saved: each estimate the mean of the per-iteration times, each bound criterion's bootstrap
+/// bound, matched within the band where criterion's own clock-seeded draw lies. Every bound of
+/// the `estimates.json` criterion wrote beside the samples lies in its band too, to all its
+/// digits. The counts would change if the band were dropped: 23 of the 30 bounds drawn here
+/// round to another last digit than the quote.
+#[test]
+fn hash_funsies_criterion_audits_with_its_stated_exit_code_and_every_bound_in_its_band() {
+    let example = "hash-funsies-criterion";
+    let (code, review) = audit_json(&format!("examples/{example}"));
+    assert_eq!(code, stated_exit_code(example), "{review:#}");
+    assert_eq!(code, 0);
+    let registry = &review["registries"][0];
+    assert_eq!(registry["unbound"].as_array().unwrap().len(), 0);
+    let claims = registry["claims"].as_array().unwrap();
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert!(checks.iter().all(|k| k["outcome"] == "pass" || k["outcome"] == "wrong"), "{checks:?}");
+    assert_eq!(checks.len(), 56);
+    let mut wrong = wrong_claims(&review);
+    wrong.sort();
+    assert_eq!(wrong, ["ahash-around-2x", "fib-14x-faster-to-hash", "reads-3.5x-fib", "vanilla-14x-fib"]);
+    assert_eq!(review["counts"], serde_json::json!({ "correct": 1, "qualify": 3, "retain": 18 }));
+    // Each bound's band, in ms or µs as quoted, against criterion's own bound in ns.
+    let band = |detail: &str| -> (f64, f64) {
+        let (_, inside) = detail.split_once("own draw lies within ").unwrap();
+        let (low, rest) = inside.split_once(" to ").unwrap();
+        let ns = |t: &str| {
+            let (v, unit) = t.trim_end_matches(')').split_once(' ').unwrap();
+            v.parse::<f64>().unwrap() * if unit == "ms" { 1e6 } else { 1e3 }
+        };
+        (ns(low), ns(rest))
+    };
+    let mut bounds = 0;
+    let mut drawn_apart = 0;
+    for claim in claims.iter().filter(|c| c.get("cell").is_some_and(|c| !c.is_null())) {
+        let id = claim["id"].as_str().unwrap();
+        let (group, bench) = id.split_once('-').unwrap();
+        let dir = format!("examples/{example}/evidence/target/criterion/{group}/{bench}/new");
+        let own: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/estimates.json")).unwrap()).unwrap();
+        for (k, key) in [(0, "lower_bound"), (2, "upper_bound")] {
+            let check = &claim["checks"][k];
+            let detail = check["detail"].as_str().unwrap();
+            let (low, high) = band(detail);
+            let theirs = own["mean"]["confidence_interval"][key].as_f64().unwrap();
+            assert!(low <= theirs && theirs <= high, "{id} {key}: {theirs} outside {low}..{high}");
+            let drawn = detail.split(": ").last().unwrap().split(" (").next().unwrap();
+            drawn_apart += usize::from(drawn.replace(' ', "") != check["number"].as_str().unwrap().replace(' ', ""));
+            bounds += 1;
+        }
+    }
+    assert_eq!((bounds, drawn_apart), (30, 23));
+}
+
+/// `suggest` over the same article and samples, with no claim registered, proposes first for
+/// each of the 45 console numbers the check the registry holds: the mean for the estimate, and
+/// criterion's bound for each bound, of the line's own benchmark.
+#[test]
+fn hash_funsies_criterion_suggest_proposes_every_console_number_first() {
+    let root = Path::new("examples/hash-funsies-criterion");
+    let article = std::fs::read_to_string(root.join("article/hash-funsies.md")).unwrap();
+    let copy = |from: &Path, to: &Path| {
+        let mut stack = vec![from.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                let target = to.join(path.strip_prefix(from).unwrap());
+                if path.is_dir() {
+                    std::fs::create_dir_all(&target).unwrap();
+                    stack.push(path);
+                } else {
+                    std::fs::copy(&path, &target).unwrap();
+                }
+            }
+        }
+    };
+    let (_dir, proposed) = support::suggested_over(&article, |to| copy(&root.join("evidence"), &to.join("evidence")));
+    let mut first = 0;
+    for block in proposed.split("\n# article/a.md:").skip(1) {
+        let Some((_, cell)) = block.split_once(" in cell ") else { continue };
+        let (row, rest) = cell.split_once(" › time").unwrap();
+        let column: usize = block.split(':').nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
+        let statistic = match column {
+            34 => "criterion-lower",
+            44 => "mean",
+            54 => "criterion-upper",
+            other => panic!("{row}: column {other}"),
+        };
+        let (group, bench) = row.to_lowercase().split_once('/').map(|(g, b)| (g.to_string(), b.to_string())).unwrap();
+        let best = rest.lines().nth(1).unwrap();
+        assert!(best.starts_with(&format!("#   1. {statistic} time_ns")), "{row} {column}: {best}");
+        assert!(best.contains(&format!("criterion/{group}/{bench}/new/sample.json")), "{row} {column}: {best}");
+        first += 1;
+    }
+    assert_eq!(first, 45);
 }

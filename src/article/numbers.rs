@@ -99,10 +99,20 @@ pub(crate) fn groups_thousands(source: &str) -> bool {
 /// [`extract`] reads `1 234 567` as one number. An article's text makes every run of
 /// whitespace one plain space, which sentences, quotes and fingerprints compare on; numbers
 /// are read from this copy instead, whose offsets are the same.
+///
+/// A plain space also groups where the three digits after it begin with a zero and end the
+/// digits there, after a group of one to three (`800 000`, `1 000 000`, `7 050 ms`): a number is
+/// not written alone with a leading zero, so those digits can only continue the number before
+/// them. A plain space before any other group stays a space (`table 1 234` is two numbers).
 pub(crate) fn with_group_marks(text: &str, grouped: impl Fn(usize) -> bool) -> std::borrow::Cow<'_, str> {
     let bytes = text.as_bytes();
+    let digit = |k: usize| bytes.get(k).is_some_and(u8::is_ascii_digit);
+    let zero_group = |i: usize| {
+        let before = (0..i).rev().take_while(|&k| digit(k)).count();
+        bytes.get(i + 1) == Some(&b'0') && (i + 1..i + 4).all(digit) && !digit(i + 4) && (1..=3).contains(&before)
+    };
     let marks: Vec<usize> =
-        (1..bytes.len().saturating_sub(1)).filter(|&i| bytes[i] == b' ' && bytes[i - 1].is_ascii_digit() && bytes[i + 1].is_ascii_digit() && grouped(i)).collect();
+        (1..bytes.len().saturating_sub(1)).filter(|&i| bytes[i] == b' ' && bytes[i - 1].is_ascii_digit() && bytes[i + 1].is_ascii_digit() && (grouped(i) || zero_group(i))).collect();
     if marks.is_empty() {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -795,7 +805,9 @@ fn share_unit_across_plus_minus(text: &str, numbers: &mut [Number]) {
 
 /// Parses a number written on its own, as a check's `number` key is: it must hold exactly one.
 pub fn parse_one(text: &str) -> Result<Number, String> {
-    let found = extract(text.trim(), &[]);
+    // A registry writes a number as its sentence does, a plain space grouping thousands where
+    // the sentence's would (`800 000`).
+    let found = extract(&with_group_marks(text.trim(), |_| false), &[]);
     match found.as_slice() {
         [one] if one.span == (0..text.trim().len()) => Ok(one.clone()),
         [] => Err(format!("`{text}` holds no number")),
@@ -1221,6 +1233,22 @@ mod tests {
         // A group of other than three digits ends the number where the groups stop.
         let split: Vec<f64> = extract("1\u{2009}23 and 12\u{2009}3456", &[]).iter().map(|n| n.value).collect();
         assert_eq!(split, [1.0, 23.0, 12.0, 3456.0]);
+    }
+
+    /// dtaralla/hash_funsies' README (MIT) writes `200 * 200 * 20 = 800 000 coordinates` with a
+    /// plain space: a group after a plain space that begins with a zero continues the number,
+    /// and any other group after one does not.
+    #[test]
+    fn a_plain_space_groups_thousands_only_before_a_group_that_begins_with_zero() {
+        let read = |text: &str| extract(&with_group_marks(text, |_| false), &[]).into_iter().map(|n| n.value).collect::<Vec<_>>();
+        assert_eq!(read("an input of 200 * 200 * 20 = 800 000 coordinates"), [200.0, 200.0, 20.0, 800_000.0]);
+        assert_eq!(read("1 000 000 rows in 7 050 ms"), [1_000_000.0, 7050.0]);
+        // Another group, a fourth digit after the zero, or four digits before it: two numbers.
+        assert_eq!(read("cells 1 234, rows 12 0345, and 2024 000"), [1.0, 234.0, 12.0, 345.0, 2024.0, 0.0]);
+        // A registry's `number` is read as its sentence's.
+        let one = parse_one("800 000").unwrap();
+        assert_eq!((one.text.as_str(), one.value), ("800 000", 800_000.0));
+        assert!(parse_one("1 234").is_err());
     }
 
     #[test]

@@ -77,7 +77,7 @@ impl Spec {
             values.insert(name.as_str(), query.number(ctx)?);
         }
         let value = expr.eval(&values).map_err(|e| ctx.error_at(format!("cannot evaluate: {}", e.message), self.inner_span(&e.at), "here"))?;
-        Ok(Observation { value: Some(value), unit: None, problems: Vec::new(), detail: format!("{} = {value}", self.expr.get_ref()) })
+        Ok(Observation { value: Some(value), unit: None, problems: Vec::new(), detail: format!("{} = {value}", self.expr.get_ref()), band: None })
     }
 }
 

@@ -60,7 +60,7 @@ impl Spec {
         if hit.is_none() {
             problems.push(format!("{} is not among the numbers of source {key}'s excerpt ({shown})", quoted.shown()));
         }
-        Ok(Observation { value: hit.map(|_| quoted.value), unit: quoted.unit.clone(), problems, detail: format!("as quoted from {} ({})", source.title, source.url) })
+        Ok(Observation { value: hit.map(|_| quoted.value), unit: quoted.unit.clone(), problems, detail: format!("as quoted from {} ({})", source.title, source.url), band: None })
     }
 }
 

@@ -213,6 +213,7 @@ impl Spec {
             pool: self.pool.clone(),
             per: None,
             confidence: None,
+            resamples: None,
             outliers: None,
         }
     }
@@ -307,6 +308,7 @@ impl Spec {
                 let over = if self.cases.is_empty() { "every selected record".to_string() } else { format!("{} cases", self.cases.len()) };
                 format!("{} against {} over {over}{pooled}; smallest ratio {smallest:.3}", self.faster, self.slower.join(", "))
             },
+            band: None,
         })
     }
 }

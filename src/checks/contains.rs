@@ -121,7 +121,7 @@ impl Spec {
             (false, None) if found == 0 => problems.push(format!("`{pattern}` does not occur in {file}")),
             _ => {}
         }
-        Ok(Observation { value: Some(found as f64), unit: None, problems, detail: format!("{found} matches in {file}") })
+        Ok(Observation { value: Some(found as f64), unit: None, problems, detail: format!("{found} matches in {file}"), band: None })
     }
 
     /// The number the `value` group captures in the match `take` names (the only one without
@@ -131,7 +131,7 @@ impl Spec {
     fn value(&self, regex: &Regex, text: &str) -> Observation {
         let (pattern, file) = (self.pattern.get_ref(), self.file.get_ref());
         let captures: Vec<regex::Captures<'_>> = regex.captures_iter(text).collect();
-        let failed = |problem: String| Observation { value: None, unit: None, problems: vec![problem.clone()], detail: problem };
+        let failed = |problem: String| Observation { value: None, unit: None, problems: vec![problem.clone()], detail: problem, band: None };
         let chosen = match (self.take.as_ref().map(|t| *t.get_ref()), captures.as_slice()) {
             (_, []) => return failed(format!("`{pattern}` does not occur in {file}")),
             (None, [one]) => one,
@@ -144,7 +144,7 @@ impl Spec {
         let Some(group) = chosen.name(VALUE_GROUP) else { return failed(format!("the `value` group of `{pattern}` took no part in its match in {file}")) };
         let line = text[..group.start()].matches('\n').count() + 1;
         match crate::article::numbers::parse_one(group.as_str()) {
-            Ok(n) => Observation { value: Some(n.value), unit: n.unit.clone(), problems: Vec::new(), detail: format!("`{}` read at {file}:{line}", group.as_str()) },
+            Ok(n) => Observation { value: Some(n.value), unit: n.unit.clone(), problems: Vec::new(), detail: format!("`{}` read at {file}:{line}", group.as_str()), band: None },
             Err(why) => failed(format!("the `value` group read `{}` at {file}:{line}, which is no number: {why}", group.as_str())),
         }
     }

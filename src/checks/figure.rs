@@ -51,7 +51,7 @@ impl Spec {
             Some(found) => found.clone(),
             None => self.verify(ctx)?,
         };
-        Ok(Observation { value: Some(n as f64), unit: None, problems, detail: format!("{n} figures match their run") })
+        Ok(Observation { value: Some(n as f64), unit: None, problems, detail: format!("{n} figures match their run"), band: None })
     }
 
     /// The number of figures the provenance file lists, and what is wrong with them.

@@ -64,7 +64,7 @@ impl Spec {
                 problems.push(format!("{file}: {} is {at}, expected {want_json}", self.path.get_ref()));
             }
         }
-        Ok(Observation { value: at.as_f64(), unit: None, problems, detail: format!("{} in {file} is {at}", self.path.get_ref()) })
+        Ok(Observation { value: at.as_f64(), unit: None, problems, detail: format!("{} in {file} is {at}", self.path.get_ref()), band: None })
     }
 }
 

@@ -51,7 +51,7 @@ impl Spec {
         let verdict = ctx.evidence.derived(&format!("manifest:{shown}:{:?}", self.remote_only), || manifest::verify(ctx.evidence, dir, &text, shown, &self.remote_only));
         let (verified, problems) = verdict.as_ref().clone()?;
         let listed = verified + problems.iter().filter(|p| !p.contains(": present but not listed")).count();
-        Ok(Observation { value: Some(verified as f64), unit: None, problems, detail: format!("{verified} of {listed} listed files verified") })
+        Ok(Observation { value: Some(verified as f64), unit: None, problems, detail: format!("{verified} of {listed} listed files verified"), band: None })
     }
 }
 

@@ -259,6 +259,10 @@ pub(crate) struct Observation {
     pub problems: Vec<String>,
     /// A short account of what was seen, for the report.
     pub detail: String,
+    /// Where `value` is one draw of a random computation the harness also drew once (criterion's
+    /// bootstrap bounds), the values, in `value`'s unit, that the harness's own draw lies among:
+    /// a quote of any of them matches.
+    pub band: Option<(f64, f64)>,
 }
 
 /// The result of one check.
@@ -437,7 +441,7 @@ pub(crate) fn unit_of_value(check: &Check, observed: Option<Unit>) -> Option<Uni
 /// The comparison of an observation with the sentence, kept apart from I/O so that it can be
 /// tested on its own.
 pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observation) -> Outcome {
-    let Observation { value, unit, problems, detail } = observation;
+    let Observation { value, unit, problems, detail, band } = observation;
     if !problems.is_empty() {
         return Outcome::Fail { expected: None, observed: None, detail: problems.join("; ") };
     }
@@ -460,8 +464,18 @@ pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observa
             return Outcome::Fail { expected: Some(quoted.shown()), observed: Some(observed), detail: format!("{detail}; {why}") };
         }
     };
-    let matches = quoted.matches(value, check.common.tolerance);
-    let shown = quoted.display(value);
+    // Within a band, the value nearest the quote is as likely the harness's draw as any.
+    let band = band.and_then(|(low, high)| {
+        let low = crate::article::numbers::convert(low, unit.as_ref(), quoted.unit.as_ref()).ok()?;
+        let high = crate::article::numbers::convert(high, unit.as_ref(), quoted.unit.as_ref()).ok()?;
+        Some((low.min(high), low.max(high)))
+    });
+    let nearest = band.map_or(value, |(low, high)| quoted.value.clamp(low, high));
+    let matches = quoted.matches(nearest, check.common.tolerance);
+    let shown = match band {
+        Some((low, high)) => format!("{} (the harness's own draw lies within {} to {})", quoted.display(value), quoted.display(low), quoted.display(high)),
+        None => quoted.display(value),
+    };
     match (check.common.expect, matches) {
         (Expect::Match, true) => Outcome::Pass { detail: format!("{detail}: {shown}") },
         (Expect::Mismatch, false) => Outcome::Wrong { says: quoted.shown(), evidence: shown, detail },

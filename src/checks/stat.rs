@@ -77,6 +77,24 @@
 //! field's unit. Like JMH's error it is of one result's samples: `summary` and `pool` are
 //! refused, and the recheck passes it over as a spread.
 //!
+//! `statistic = "criterion-lower"` and `"criterion-upper"` are the two outer numbers criterion
+//! prints on a benchmark's `time:` line: the bounds of the percentile bootstrap interval of its
+//! estimate, the mean of `field`, or with `per` the slope of `field` over `per` (criterion's
+//! linear sampling), at `confidence` (criterion's `confidence_level`, 0.95 unless given) over
+//! `resamples` resamples (its `nresamples`, 100,000 unless given). criterion seeds its bootstrap
+//! from the clock, so no one can draw its bounds again to the last digit: the check draws its
+//! own from a fixed seed, and the quote matches where it rounds to any value in the band where
+//! criterion's draw lies ([`crate::stats::bootstrap`], which says how wide and why):
+//!
+//! ```toml
+//! number = "4.3631 ms"
+//! samples = "evidence/target/criterion/hashes/vanilla/new/sample.json"
+//! select = {}
+//! field = "time_ns"
+//! statistic = "criterion-lower"
+//! ```
+//! Like the other intervals it refuses `summary` and `pool`, and the recheck passes it over.
+//!
 //! `outliers = "tukey"` drops the values outside Tukey's fences before the statistic, as
 //! benchstat before 2023 (`name  old time/op  new time/op  delta`) did before every number it
 //! printed: the fences are 1.5 interquartile ranges beyond the quartiles, and the quartiles are
@@ -157,6 +175,7 @@ use super::{Context, Observation, query};
 use crate::article::numbers::{Quoted, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::Summary;
+use crate::stats::bootstrap;
 use crate::stats::nonparametric::{Spread, median_interval, samples_for_finite_interval};
 use crate::stats::{Samples, Statistic, slope_through_origin};
 
@@ -190,9 +209,13 @@ pub(crate) struct Spec {
     #[serde(default)]
     pub per: Option<Spanned<String>>,
     /// For `statistic = "median-ci"`: the interval's confidence level, in (0, 1); 0.95 when
-    /// absent, as benchstat's.
+    /// absent, as benchstat's. For criterion's bounds, its `confidence_level`, 0.95 when absent.
     #[serde(default)]
     pub confidence: Option<Spanned<f64>>,
+    /// For criterion's bounds: its `nresamples`, the resamples of its bootstrap; 100,000 when
+    /// absent, as criterion's.
+    #[serde(default)]
+    pub resamples: Option<Spanned<u64>>,
     /// `"tukey"`: drop the values outside Tukey's fences first, as benchstat before 2023 did.
     #[serde(default)]
     pub outliers: Option<Spanned<String>>,
@@ -221,6 +244,10 @@ pub(crate) enum Measure {
     /// What asv prints after a median's `±`: half the interquartile range, the quartiles by
     /// linear interpolation (asv_runner's `get_err`), in the field's unit.
     AsvError,
+    /// One bound of the percentile bootstrap interval criterion prints around its estimate: of
+    /// the mean of `field`, or with `per` of the slope of `field` over `per`
+    /// ([`crate::stats::bootstrap`]).
+    CriterionBound { upper: bool, confidence: f64, resamples: usize, per: Option<String> },
 }
 
 impl std::fmt::Display for Measure {
@@ -232,6 +259,8 @@ impl std::fmt::Display for Measure {
             Measure::JmhError => f.write_str("jmh-error"),
             Measure::MeanRange => f.write_str("mean-range"),
             Measure::AsvError => f.write_str("asv-error"),
+            Measure::CriterionBound { upper: false, .. } => f.write_str("criterion-lower"),
+            Measure::CriterionBound { upper: true, .. } => f.write_str("criterion-upper"),
         }
     }
 }
@@ -259,10 +288,19 @@ impl Spec {
             (Measure::MeanRange, None, Some(pooled)) => {
                 return Err(("benchstat's range is of one sample around its mean, and the median of several runs' ranges is no range: drop `pool`".into(), pooled.span()));
             }
+            (Measure::CriterionBound { .. }, Some(summary), _) => {
+                return Err(("a saved summary holds no bootstrap interval to compare with: drop `summary`".into(), summary.span()));
+            }
+            (Measure::CriterionBound { .. }, None, Some(pooled)) => {
+                return Err(("criterion's interval is of one benchmark's samples, and the median of several runs' bounds is no bound: drop `pool`".into(), pooled.span()));
+            }
             _ => {}
         }
         if let (Some(outliers), Some(_)) = (&self.outliers, &self.per) {
             return Err(("outliers are dropped from one field's values, and a slope's points are (per, field) pairs that stay whole: drop `outliers`".into(), outliers.span()));
+        }
+        if let (Some(outliers), Measure::CriterionBound { .. }) = (&self.outliers, self.measure()?) {
+            return Err(("criterion bootstraps every sample, outliers included: drop `outliers`".into(), outliers.span()));
         }
         if let (Some(outliers), Some(_)) = (&self.outliers, &self.summary) {
             return Err(("a saved summary is of every sample, outliers included: drop `summary` or `outliers`".into(), outliers.span()));
@@ -276,17 +314,43 @@ impl Spec {
     }
 
     /// What the check computes: `statistic`, for a slope with the field `per` names, for an
-    /// interval at the level `confidence` gives. `per` goes with a slope only, and a slope needs
-    /// it; `confidence` goes with `median-ci` only, and is a level strictly between 0 and 1.
+    /// interval at the level `confidence` gives. `per` goes with a slope or criterion's bounds
+    /// only, and a slope needs it; `confidence` goes with `median-ci` and criterion's bounds
+    /// only, and is a level strictly between 0 and 1; `resamples` with criterion's bounds only.
     pub(crate) fn measure(&self) -> Result<Measure, (String, Range<usize>)> {
         let name = self.statistic.get_ref().as_str();
+        let bound = matches!(name, "criterion-lower" | "criterion-upper");
         if let Some(confidence) = &self.confidence
             && name != "median-ci"
+            && !bound
         {
             return Err((
-                format!("`confidence` is the level of a median's interval, but the statistic is `{name}`: drop `confidence` or use `statistic = \"median-ci\"`"),
+                format!(
+                    "`confidence` is the level of an interval, but the statistic is `{name}`: drop `confidence` or use `statistic = \"median-ci\"`, `\"criterion-lower\"` or `\"criterion-upper\"`"
+                ),
                 confidence.span(),
             ));
+        }
+        if let Some(resamples) = &self.resamples
+            && !bound
+        {
+            return Err((format!("`resamples` is criterion's bootstrap's, but the statistic is `{name}`: drop `resamples`"), resamples.span()));
+        }
+        if bound {
+            let confidence = match &self.confidence {
+                Some(level) if !(*level.get_ref() > 0.0 && *level.get_ref() < 1.0) => {
+                    return Err((format!("confidence {} is not a level between 0 and 1 (0.95 is criterion's 95 %)", level.get_ref()), level.span()));
+                }
+                level => level.as_ref().map_or(bootstrap::CRITERION_CONFIDENCE, |c| *c.get_ref()),
+            };
+            let resamples = match &self.resamples {
+                Some(r) if *r.get_ref() < 1000 || *r.get_ref() > 10_000_000 => {
+                    return Err((format!("{} resamples: criterion's bootstrap draws from 1,000 to 10,000,000 here (100,000 unless configured)", r.get_ref()), r.span()));
+                }
+                r => r.as_ref().map_or(bootstrap::CRITERION_RESAMPLES, |r| *r.get_ref() as usize),
+            };
+            let per = self.per.as_ref().map(|p| p.get_ref().clone());
+            return Ok(Measure::CriterionBound { upper: name == "criterion-upper", confidence, resamples, per });
         }
         match (name, &self.per) {
             ("slope", Some(per)) => Ok(Measure::Slope { per: per.get_ref().clone() }),
@@ -294,7 +358,10 @@ impl Spec {
             ("mean-range", None) => Ok(Measure::MeanRange),
             ("asv-error", None) => Ok(Measure::AsvError),
             ("slope", None) => Err(("`statistic = \"slope\"` needs `per`, the field the slope is taken over (`per = \"iters\"` for criterion)".into(), self.statistic.span())),
-            (_, Some(per)) => Err((format!("`per` names the field a slope is taken over, but the statistic is `{name}`: drop `per` or use `statistic = \"slope\"`"), per.span())),
+            (_, Some(per)) => Err((
+                format!("`per` names the field a slope is taken over, but the statistic is `{name}`: drop `per` or use `statistic = \"slope\"`, `\"criterion-lower\"` or `\"criterion-upper\"`"),
+                per.span(),
+            )),
             ("median-ci", None) => match &self.confidence {
                 Some(level) if !(*level.get_ref() > 0.0 && *level.get_ref() < 1.0) => {
                     Err((format!("confidence {} is not a level between 0 and 1 (0.95 is benchstat's 95 %)", level.get_ref()), level.span()))
@@ -302,7 +369,10 @@ impl Spec {
                 level => Ok(Measure::MedianCi { confidence: level.as_ref().map_or(DEFAULT_CONFIDENCE, |c| *c.get_ref()) }),
             },
             (name, None) => Statistic::parse(name).map(Measure::Statistic).ok_or_else(|| {
-                (format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope, median-ci, jmh-error, mean-range or asv-error"), self.statistic.span())
+                (
+                    format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope, median-ci, jmh-error, mean-range, asv-error, criterion-lower or criterion-upper"),
+                    self.statistic.span(),
+                )
             }),
         }
     }
@@ -318,7 +388,7 @@ impl Spec {
         let locates = match self.measure() {
             Ok(Measure::Statistic(statistic)) => statistic != Statistic::Stdev,
             Ok(Measure::Slope { .. }) => true,
-            Ok(Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError) | Err(_) => false,
+            Ok(Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError | Measure::CriterionBound { .. }) | Err(_) => false,
         };
         self.outliers.is_none() && locates
     }
@@ -388,10 +458,52 @@ impl Spec {
                     values.push(samples.half_interquartile_range());
                     n += samples.len();
                 }
+                Measure::CriterionBound { .. } => {
+                    let (bound, count) = self.criterion_bound(ctx, &measure)?;
+                    values.push(bound.value);
+                    n += count;
+                }
             }
         }
         let value = if values.len() == 1 { values[0] } else { crate::stats::Samples::new(values).map_or(f64::NAN, |s| s.median()) };
         Ok((value, n))
+    }
+
+    /// criterion's bound of `measure` over the selected samples, and how many there are. The
+    /// bootstrap's sorted estimates are kept for the process, so that the lower and the upper
+    /// bound of one benchmark draw them once.
+    fn criterion_bound(&self, ctx: &Context<'_>, measure: &Measure) -> Result<(bootstrap::Bound, usize), Diagnostic> {
+        let Measure::CriterionBound { upper, confidence, resamples, per } = measure else { unreachable!("called for criterion's bounds only") };
+        let q = self.query();
+        let key = format!(
+            "criterion-bootstrap:{}|{:?}|{:?}|{:?}|{:?}|{}|{per:?}|{resamples}",
+            self.samples.get_ref(),
+            self.format.as_ref().map(Spanned::get_ref),
+            self.records.as_ref().map(Spanned::get_ref),
+            self.select.get_ref(),
+            self.filter.as_ref().map(Spanned::get_ref),
+            self.field.get_ref()
+        );
+        let (sorted, n) = match per {
+            Some(per) => {
+                let pairs = query::pairs(ctx, &q, per)?;
+                let sorted = ctx.evidence.derived(&key, || bootstrap::distribution(&bootstrap::Estimate::Slope(&pairs), *resamples));
+                (sorted, pairs.len())
+            }
+            None => {
+                let samples = query::samples(ctx, &q)?;
+                let sorted = ctx.evidence.derived(&key, || bootstrap::distribution(&bootstrap::Estimate::Mean(samples.sorted()), *resamples));
+                (sorted, samples.len())
+            }
+        };
+        let sorted = sorted.as_ref().as_ref().ok_or_else(|| {
+            ctx.error_at(format!("a bootstrap needs two samples or more, and {} selects {n}", self.samples.get_ref()), self.statistic.span(), "too few samples")
+        })?;
+        if sorted.iter().any(|v| !v.is_finite()) {
+            let per = per.as_deref().unwrap_or("per");
+            return Err(ctx.error_at(format!("`{per}` is zero in some resample of {}: its slope is undetermined", self.samples.get_ref()), self.statistic.span(), "no slope"));
+        }
+        Ok((bootstrap::bound(sorted, *confidence, *upper), n))
     }
 
     /// benchstat's `± X%` of one run's samples, before rounding; an interval it cannot state
@@ -457,7 +569,7 @@ impl Spec {
         let unit = match measure {
             Measure::Statistic(Statistic::Count) => None,
             Measure::MedianCi { .. } | Measure::MeanRange => Some(Unit::Percent),
-            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::AsvError => ctx.field_unit(self.field.get_ref()),
+            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::AsvError | Measure::CriterionBound { .. } => ctx.field_unit(self.field.get_ref()),
         };
         let field = self.field.get_ref();
         let what = match &measure {
@@ -467,6 +579,11 @@ impl Spec {
             Measure::JmhError => format!("99.9 % Student-t error of the mean of {field}"),
             Measure::MeanRange => format!("range of {field} around its mean, its wider side in % of the mean"),
             Measure::AsvError => format!("half the interquartile range of {field} (asv's error)"),
+            Measure::CriterionBound { upper, confidence, resamples, per } => {
+                let estimate = per.as_ref().map_or_else(|| format!("the mean {field}"), |per| format!("the slope of {field} over {per}"));
+                let side = if *upper { "upper" } else { "lower" };
+                format!("{side} bound of criterion's {} % bootstrap interval of {estimate} ({resamples} resamples)", level(*confidence))
+            }
         };
         // An interval names its bounds, for the reader; `compute` has refused an unbounded one,
         // and `validate` a pooled one.
@@ -476,7 +593,16 @@ impl Spec {
                 let (lo, hi) = (interval.orders.lo, interval.orders.hi);
                 format!(", x({lo}) = {} to x({hi}) = {} around {}, its wider side in % of the median", interval.lo, interval.hi, interval.center)
             }
-            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError => String::new(),
+            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError | Measure::CriterionBound { .. } => String::new(),
+        };
+        // criterion drew its bound from a generator seeded by the clock: the band is where its
+        // draw lies.
+        let band = match &measure {
+            Measure::CriterionBound { .. } => {
+                let (bound, _) = self.criterion_bound(ctx, &measure)?;
+                Some((bound.low, bound.high))
+            }
+            _ => None,
         };
         let fenced = self.fenced_note(ctx)?;
         Ok(Observation {
@@ -487,6 +613,7 @@ impl Spec {
                 0 => format!("{what} of {n} samples{fenced}{bounds}"),
                 more => format!("median over {} runs of the {what}, {n} samples{fenced}", more + 1),
             },
+            band,
         })
     }
 
@@ -772,6 +899,77 @@ statistic = "median""#;
         assert_eq!(seen, 3);
     }
 
+    /// criterion's own bounds of its slope (`estimates.json`, linear sampling) lie in the band
+    /// around claimcheck's bootstrap of the same samples, and the bound's value itself is
+    /// criterion's to the draw: within the band, not equal.
+    #[test]
+    fn criterion_s_bounds_of_a_slope_lie_in_the_band_around_claimcheck_s() {
+        for id in ["sum/iter/64", "sum/iter/1024", "parse_u64"] {
+            let dir = format!("criterion/criterion/{id}/new");
+            let (sample, benchmark) = (harness(&format!("{dir}/sample.json")), harness(&format!("{dir}/benchmark.json")));
+            let own: serde_json::Value = serde_json::from_str(&harness(&format!("{dir}/estimates.json"))).unwrap();
+            let path = format!("e/criterion/{id}/new/sample.json");
+            let f = Fixture::new(&[(path.as_str(), sample.as_str()), (&format!("e/criterion/{id}/new/benchmark.json"), benchmark.as_str())]);
+            for (statistic, key) in [("criterion-lower", "lower_bound"), ("criterion-upper", "upper_bound")] {
+                let obs = f.observe(&check_toml(&SLOPE.replace("e/b.jsonl", &path).replace("\"slope\"", &format!("\"{statistic}\"")))).unwrap();
+                let theirs = own["slope"]["confidence_interval"][key].as_f64().unwrap();
+                let (low, high) = obs.band.unwrap();
+                assert!(low <= theirs && theirs <= high, "{id} {key}: {theirs} outside {low}..{high} around {:?}", obs.value);
+                assert_eq!(obs.unit, Some(Unit::Ns));
+                assert!(obs.detail.contains("bound of criterion's 95 % bootstrap interval of the slope of batch_time_ns over iters (100000 resamples) of 10 samples"), "{}", obs.detail);
+            }
+        }
+    }
+
+    /// cargo-criterion's `typical` bounds, in linear sampling its slope's, likewise.
+    #[test]
+    fn cargo_criterion_s_typical_bounds_lie_in_the_band_too() {
+        let text = harness("cargo-criterion/messages.jsonl");
+        let f = Fixture::new(&[("e/messages.jsonl", text.as_str())]);
+        let mut seen = 0;
+        for line in text.lines() {
+            let own: serde_json::Value = serde_json::from_str(line).unwrap();
+            if own["reason"] != "benchmark-complete" {
+                continue;
+            }
+            let id = own["id"].as_str().unwrap();
+            for (statistic, key) in [("criterion-lower", "lower_bound"), ("criterion-upper", "upper_bound")] {
+                let check = SLOPE
+                    .replace("e/b.jsonl", "e/messages.jsonl")
+                    .replace("\"slope\"", &format!("\"{statistic}\""))
+                    .replace("select = {}", &format!("select = {{ id = \"{id}\", sampling_mode = \"Linear\" }}\nformat = \"cargo-criterion\""));
+                let obs = f.observe(&check_toml(&check)).unwrap();
+                let theirs = own["typical"][key].as_f64().unwrap();
+                let (low, high) = obs.band.unwrap();
+                assert!(low <= theirs && theirs <= high, "{id} {key}: {theirs} outside {low}..{high}");
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, 6);
+    }
+
+    /// The band is narrow: the other bound, or the estimate, is far outside it; and the keys that
+    /// belong to other statistics, or to no bootstrap, are refused where the registry is read.
+    #[test]
+    fn a_bound_s_band_is_narrow_and_its_keys_are_its_own() {
+        let sample = harness("criterion/criterion/sum/iter/64/new/sample.json");
+        let f = Fixture::new(&[("e/criterion/s/new/sample.json", sample.as_str())]);
+        let check = SLOPE.replace("e/b.jsonl", "e/criterion/s/new/sample.json");
+        let lower = f.observe(&check_toml(&check.replace("\"slope\"", "\"criterion-lower\""))).unwrap();
+        let upper = f.observe(&check_toml(&check.replace("\"slope\"", "\"criterion-upper\""))).unwrap();
+        let slope = f.observe(&check_toml(&check)).unwrap().value.unwrap();
+        let ((_, lower_high), (upper_low, _)) = (lower.band.unwrap(), upper.band.unwrap());
+        assert!(lower_high < slope && slope < upper_low, "{lower:?} {upper:?} {slope}");
+        let refused = |extra: &str, statistic: &str| super::super::testing::parse_error(&format!("{}\n{extra}", check.replace("\"slope\"", &format!("\"{statistic}\""))));
+        assert!(refused("resamples = 1000", "slope").contains("`resamples` is criterion's bootstrap's"));
+        assert!(refused("resamples = 10", "criterion-lower").contains("10 resamples"));
+        assert!(refused("confidence = 1.5", "criterion-upper").contains("confidence 1.5 is not a level"));
+        assert!(refused("pool = [\"e/criterion/s/new/sample.json\"]", "criterion-upper").contains("drop `pool`"));
+        let unflagged = check.replace("\"slope\"", "\"criterion-lower\"").replace("per = \"iters\"", "confidence = 0.99\nresamples = 20000");
+        let super::super::Kind::Stat(spec) = check_toml(&unflagged).kind else { panic!() };
+        assert_eq!(spec.measure(), Ok(super::Measure::CriterionBound { upper: false, confidence: 0.99, resamples: 20000, per: None }));
+    }
+
     const BATCHES: &str = "{\"iters\":1,\"batch_time_ns\":2.1}\n{\"iters\":2,\"batch_time_ns\":3.9}\n{\"iters\":3,\"batch_time_ns\":6.3}\n";
 
     #[test]
@@ -861,7 +1059,7 @@ statistic = "median""#;
     #[test]
     fn a_median_ci_s_keys_are_checked_when_the_registry_is_read() {
         let err = super::super::testing::parse_error(&CHECK.replace("statistic = \"median\"", "statistic = \"median\"\nconfidence = 0.9"));
-        assert!(err.contains("`confidence` is the level of a median's interval, but the statistic is `median`"), "{err}");
+        assert!(err.contains("`confidence` is the level of an interval, but the statistic is `median`"), "{err}");
         for bad in ["1.0", "0.0", "95", "-0.5", "nan"] {
             let err = super::super::testing::parse_error(&format!("{MEDIAN_CI}\nconfidence = {bad}"));
             assert!(err.contains("is not a level between 0 and 1"), "{bad}: {err}");

@@ -118,7 +118,7 @@ impl Spec {
             Some(p) if p.get_ref().contains("_us") => Some(crate::article::numbers::Unit::Us),
             _ => None,
         };
-        Ok(Observation { value, unit, problems, detail })
+        Ok(Observation { value, unit, problems, detail, band: None })
     }
 }
 

@@ -173,6 +173,7 @@ impl Spec {
             unit: None,
             problems,
             detail: format!("Student's two-sample t-test as pyperf makes it, of {sides} ({how}{min_speed}): {verdict}"),
+            band: None,
         })
     }
 }

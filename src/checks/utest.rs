@@ -139,6 +139,7 @@ impl Spec {
             unit: None,
             problems: Vec::new(),
             detail: format!("p-value of the two-sided Mann-Whitney U test of {sides} (U = {}, {})", test.u, test.method),
+            band: None,
         })
     }
 }

@@ -62,7 +62,7 @@ impl Spec {
             problems.push(format!("{} holds no record", self.file.get_ref()));
         }
         let n = jsonl.records.len();
-        Ok(Observation { value: Some(n as f64), unit: None, problems, detail: format!("{n} comparisons in {}", self.file.get_ref()) })
+        Ok(Observation { value: Some(n as f64), unit: None, problems, detail: format!("{n} comparisons in {}", self.file.get_ref()), band: None })
     }
 }
 

@@ -50,7 +50,7 @@ impl Spec {
         if let Some(max) = self.max.filter(|m| n > *m) {
             problems.push(format!("the article has {n} words, more than {max}"));
         }
-        Ok(Observation { value: Some(n as f64), unit: None, problems, detail: format!("{n} words of prose") })
+        Ok(Observation { value: Some(n as f64), unit: None, problems, detail: format!("{n} words of prose"), band: None })
     }
 }
 

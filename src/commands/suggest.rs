@@ -75,6 +75,7 @@ use crate::workspace::Workspace;
 
 mod asv;
 mod benchstat;
+mod criterion;
 
 /// What `suggest` found for every registry of the workspace.
 pub(crate) struct Suggestions {
@@ -466,6 +467,11 @@ struct Selection {
     /// criterion's estimate where every record was sampled in its linear mode: the slope of
     /// `batch_time_ns` over `iters` ([`criterion_slope`]).
     slope: Option<f64>,
+    /// The (`iters`, `batch_time_ns`) pairs that slope is taken over; empty without one.
+    pairs: Vec<(f64, f64)>,
+    /// The sorted bootstrap estimates of criterion's interval of this selection, drawn the
+    /// first time a bound asks for them ([`criterion::bound_candidates`]).
+    bootstrap: std::cell::OnceCell<Option<Vec<f64>>>,
     /// The events an nsys summary's `Time (%)` divides this selection's time by, where all its
     /// records are of one kind in one report ([`nsys_wholes`]).
     share_of: Option<Whole>,
@@ -700,10 +706,10 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
             tokens.extend(words(v));
         }
         let series = series_of(format, jsonl, &names, &records);
-        let slope = criterion_slope(format, jsonl, &records);
+        let (slope, pairs) = criterion_slope(format, jsonl, &records).map_or((None, Vec::new()), |(slope, pairs)| (Some(slope), pairs));
         let mut kinds = records.iter().map(|r| nsys_kind(jsonl, r));
         let share_of = kinds.next().flatten().filter(|first| kinds.all(|k| k.as_ref() == Some(first))).and_then(|kind| wholes.get(&kind).cloned());
-        selections.push(Selection { select, filter, tokens, series, slope, share_of });
+        selections.push(Selection { select, filter, tokens, series, slope, pairs, bootstrap: std::cell::OnceCell::new(), share_of });
     }
     let stem = path.strip_prefix("evidence/").unwrap_or(path);
     let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
@@ -769,8 +775,9 @@ fn nsys_wholes(jsonl: &Jsonl, all: &[&Record]) -> BTreeMap<(Option<String>, bool
 /// The slope of `batch_time_ns` over `iters` through the origin, where `records` are
 /// criterion's or cargo-criterion's and every one of them was sampled in linear mode: the
 /// number criterion prints for such a benchmark, which is not the mean of its per-iteration
-/// times. In flat mode criterion prints that mean, and no slope is offered.
-fn criterion_slope(format: Format, jsonl: &Jsonl, records: &[&Record]) -> Option<f64> {
+/// times. In flat mode criterion prints that mean, and no slope is offered. The pairs it is taken
+/// over come with it.
+fn criterion_slope(format: Format, jsonl: &Jsonl, records: &[&Record]) -> Option<(f64, Vec<(f64, f64)>)> {
     if !matches!(format, Format::Criterion | Format::CargoCriterion) {
         return None;
     }
@@ -787,7 +794,7 @@ fn criterion_slope(format: Format, jsonl: &Jsonl, records: &[&Record]) -> Option
             (linear && x >= 0.0 && y >= 0.0).then_some((x, y))
         })
         .collect::<Option<_>>()?;
-    slope_through_origin(&pairs)
+    Some((slope_through_origin(&pairs)?, pairs))
 }
 
 /// Every numeric field over `records`, and for a file with time fields the per-second rates.
@@ -954,6 +961,7 @@ fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentenc
             out.extend(slope_candidate(registry, &quoted, &context, source, sel));
             out.extend(jmh_error_candidate(registry, &quoted, &context, source, sel, sentence));
             out.extend(asv::error_candidate(registry, &quoted, &context, source, sel, sentence, number));
+            out.extend(criterion::bound_candidate(registry, &quoted, &context, source, sel, sentence, number));
         }
     }
     by_distance(out)
@@ -1810,7 +1818,11 @@ fn words(text: &str) -> BTreeSet<String> {
 fn hints(context: &BTreeSet<String>, source: &Source, sel: &Selection, series: &Series) -> f64 {
     let named: BTreeSet<&str> = source.tokens.iter().chain(&sel.tokens).map(String::as_str).filter(|t| context.contains(*t)).collect();
     let field = series.tokens.iter().filter(|t| context.contains(*t) && !named.contains(t.as_str())).count();
-    2.0 * named.len() as f64 + field as f64
+    // criterion keeps a benchmark's last run in `new/` and the baseline it compared that run
+    // with in `base/` (or a baseline's own name): its console printed `new`'s, which ranks first
+    // where both reproduce a number, as they do where no later run has moved the baseline.
+    let latest = if source.format == Format::Criterion && source.path.contains("/new/") { 0.25 } else { 0.0 };
+    2.0 * named.len() as f64 + field as f64 + latest
 }
 
 /// A filter that leaves out failed records (`error_code == null`) is what a benchmark's

@@ -539,7 +539,7 @@ impl Estimator {
         match spec.measure() {
             Ok(stat::Measure::Statistic(statistic)) => Ok((Estimator::Statistic(statistic), None)),
             Ok(stat::Measure::Slope { per }) => Ok((Estimator::Slope, Some(per))),
-            Ok(stat::Measure::MedianCi { .. } | stat::Measure::JmhError | stat::Measure::MeanRange | stat::Measure::AsvError) => {
+            Ok(stat::Measure::MedianCi { .. } | stat::Measure::JmhError | stat::Measure::MeanRange | stat::Measure::AsvError | stat::Measure::CriterionBound { .. }) => {
                 Err(Diagnostic::plain(format!("`{}` is not resampled: it states an interval, not a latency", spec.statistic.get_ref())))
             }
             Err((message, _)) => Err(Diagnostic::plain(message)),
@@ -753,7 +753,7 @@ impl Latency {
     /// registry records as wrong still MATCHes when the evidence gives what the registry found.
     pub(super) fn judged_against_quote(&self, value: f64, problems: Vec<String>) -> Judgement {
         // The quantity is already in the quoted unit, so the observation carries none.
-        let observation = Observation { value: Some(value), unit: None, problems, detail: String::new() };
+        let observation = Observation { value: Some(value), unit: None, problems, detail: String::new(), band: None };
         match checks::judge(&self.check, Some(&self.quoted), observation) {
             Outcome::Pass { .. } | Outcome::Wrong { .. } => Judgement::Match,
             _ => Judgement::Mismatch,

@@ -327,6 +327,17 @@ fn stat_lines(s: &StatRef) -> Vec<String> {
     match &s.statistic {
         Measure::Slope { per } => lines.push(format!("per = {}", quoted(per))),
         Measure::MedianCi { confidence } if *confidence != crate::checks::stat::DEFAULT_CONFIDENCE => lines.push(format!("confidence = {confidence}")),
+        Measure::CriterionBound { per, confidence, resamples, .. } => {
+            if let Some(per) = per {
+                lines.push(format!("per = {}", quoted(per)));
+            }
+            if *confidence != crate::stats::bootstrap::CRITERION_CONFIDENCE {
+                lines.push(format!("confidence = {confidence}"));
+            }
+            if *resamples != crate::stats::bootstrap::CRITERION_RESAMPLES {
+                lines.push(format!("resamples = {resamples}"));
+            }
+        }
         Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError | Measure::Statistic(_) => {}
     }
     lines
@@ -419,6 +430,13 @@ fn stat_words(s: &StatRef) -> String {
         Measure::JmhError => format!("99.9 % Student-t error of the mean of {field}"),
         Measure::MeanRange => format!("mean-range {field} (benchstat's range around the mean before 2023, its wider side in %)"),
         Measure::AsvError => format!("asv-error {field} (half the interquartile range, asv's `±`)"),
+        Measure::CriterionBound { upper, per, .. } => {
+            let side = if *upper { "upper" } else { "lower" };
+            match per {
+                Some(per) => format!("criterion-{side} {field} over {per} (the {side} bound of criterion's bootstrap interval of the slope)"),
+                None => format!("criterion-{side} {field} (the {side} bound of criterion's bootstrap interval of the mean)"),
+            }
+        }
     };
     records_words(s, &measured)
 }
