@@ -109,7 +109,10 @@
 //!   Nsight Compute launch as a selection of its own, one per table; a kernel of an Nsight
 //!   Systems trace by its function, its total as a sum and its `Time (%)` as a share of its
 //!   kind's; asv's `±` as half the interquartile range and its `Ratio` as the after file's
-//!   median over the before file's, `commands::suggest::asv`; every cell of
+//!   median over the before file's, a row naming its environment read from that environment's
+//!   files, `commands::suggest::asv`; the bounds of criterion's `time:` bracket as its
+//!   bootstrap bounds, `commands::suggest::criterion`; a ratio of two benchmarks that a harness
+//!   keeps in sibling files of their own; every cell of
 //!   benchstat's table read by its place, as that benchstat
 //!   computed it, medians since 2023 and means inside Tukey's fences before,
 //!   `commands::suggest::benchstat`).
@@ -151,7 +154,10 @@
 //!   Student's t-test, with its own table of critical values, is in the `ttest` check); and in
 //!   `stats::student_t` Student's t quantile, found from its distribution function, for JMH's
 //!   error of a mean (`jmh-error`); in `stats::fences` Tukey's fences with type-8 quartiles, as
-//!   benchstat before 2023 dropped outliers (a query's `outliers = "tukey"`).
+//!   benchstat before 2023 dropped outliers (a query's `outliers = "tukey"`); in
+//!   `stats::bootstrap` criterion's percentile bootstrap interval of a mean or a slope, from a
+//!   fixed seed, with the band where criterion's own clock-seeded draw of a bound lies
+//!   (`criterion-lower`, `criterion-upper`).
 //! - `confined`, `atomic` (crate-private, under [`paths`]): the root as a folder handle that
 //!   opens files one component at a time with `openat` and `O_NOFOLLOW` and refuses, at open
 //!   time, any path that leaves the root through a symbolic link; and the one writer that

@@ -538,4 +538,11 @@ fn hash_funsies_criterion_suggest_proposes_every_console_number_first() {
         first += 1;
     }
     assert_eq!(first, 45);
+    // A ratio of two benchmarks of one group, each in a file of its own.
+    let best = |quote: &str| proposed.split(quote).nth(1).unwrap().lines().nth(1).unwrap().to_string();
+    let ratio = best("`16x` in");
+    assert!(ratio.starts_with("#   1. mean time_ns") && ratio.contains("hashes/crc/new/sample.json over mean time_ns") && ratio.contains("hashes/fib/new"), "{ratio}");
+    let ratio = best("`1.5x` in");
+    assert!(ratio.contains("inserts/vanilla/new/sample.json over mean time_ns") && ratio.contains("inserts/ahash/new"), "{ratio}");
+    assert_eq!(best("`3.5x` in"), "# no statistic of the evidence reproduces it at its quoted precision and unit");
 }

@@ -290,6 +290,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                 Some(ratio) => cands.extend(ratio_spread_candidates(&sources, sentence, number, &ratio)),
                 None => {
                     cands.extend(ratio_candidates(&sources, article, sentence, number, preferred));
+                    cands.extend(file_ratio_candidates(&sources, sentence, number, preferred));
                     cands.extend(mean_of_ratios_candidates(&sources, sentence, number));
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
                     cands.extend(share_candidates(&sources, sentence, number));
@@ -1243,6 +1244,66 @@ fn ratio_candidates(sources: &[Source], article: &Article, sentence: &Sentence, 
     by_distance(out)
 }
 
+/// A ratio between two benchmarks that the harness keeps in files of their own (criterion's
+/// `target/criterion/<group>/<benchmark>/new/sample.json`): a statistic of all of one file's
+/// records over the same statistic of another's, where it reproduces the quote. Files of one
+/// benchmark each are many (fifteen in a small criterion suite), and so are their pairs: a pair
+/// counts only where its two paths differ in one component alone (two benchmarks of a group,
+/// `hashes/crc` and `hashes/fib`, or one benchmark in two runs' directories) and the words around
+/// the number name one of its files (`CRC … 16x slower than Fib`), and it ranks by how many of
+/// its files they name. Where criterion sampled flat, the mean is its estimate and ranks first.
+fn file_ratio_candidates(sources: &[Source], sentence: &Sentence, number: &Number, preferred: Option<Statistic>) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number) else { return vec![] };
+    if !quoted_as_ratio(sentence, number, &quoted) {
+        return vec![];
+    }
+    let context = context_words(sentence, number);
+    // Each file of one benchmark, by a harness that names its benchmarks: its records whole, in
+    // the format's main time field.
+    let files: Vec<(&Source, &Selection, &Series, bool)> = sources
+        .iter()
+        .filter(|s| s.only_name.is_some() && name_field(s.format).is_some())
+        .filter_map(|source| {
+            let sel = source.selections.iter().find(|sel| sel.select.is_none() && sel.filter.is_none())?;
+            let series = sel.series.iter().find(|s| s.primary && s.derive.is_none())?;
+            // Named: a word of the file's path is among the number's (`crc` of `hashes/crc`).
+            let named = source.tokens.iter().any(|t| context.contains(t));
+            Some((source, sel, series, named))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for &(sa, sel_a, a, named_a) in &files {
+        for &(sb, sel_b, b, named_b) in &files {
+            if std::ptr::eq(sa, sb) || sa.format != sb.format || a.field != b.field || !(named_a || named_b) || !siblings(&sa.path, &sb.path) {
+                continue;
+            }
+            let flat = matches!(sa.format, Format::Criterion | Format::CargoCriterion) && sel_a.slope.is_none() && sel_b.slope.is_none();
+            for statistic in RATIO_STATISTICS {
+                let (va, vb) = (a.samples.statistic(statistic), b.samples.statistic(statistic));
+                let value = va / vb;
+                if vb <= 0.0 || !value.is_finite() || !quoted.matches(value, None) {
+                    continue;
+                }
+                // Each side scored in its own file, as `pair_score` scores two sides of one.
+                let mut score = hints(&context, sa, sel_a, a) + hints(&context, sb, sel_b, b) - 0.5;
+                if preferred == Some(statistic) || (flat && statistic == Statistic::Mean) {
+                    score += 1.0;
+                }
+                let binding = Binding::Ratio(stat_ref(sa, sel_a, a, statistic), stat_ref(sb, sel_b, b, statistic));
+                out.push((Candidate { binding, value, score }, (value - quoted.value).abs()));
+            }
+        }
+    }
+    by_distance(out)
+}
+
+/// Whether two paths differ in exactly one component: `…/hashes/crc/new/sample.json` and
+/// `…/hashes/fib/new/sample.json`, not `…/reads/fib/…`.
+fn siblings(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.split('/').collect(), b.split('/').collect());
+    a.len() == b.len() && a.iter().zip(&b).filter(|(x, y)| x != y).count() == 1
+}
+
 /// A selection's per-operation times as the `benchmarkdotnet` reader names them.
 fn time_ns(sel: &Selection) -> Option<&Series> {
     sel.series.iter().find(|s| s.field == "time_ns" && s.derive.is_none())
@@ -1932,6 +1993,14 @@ fn statistic_key(statistic: Statistic) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sibling_files_differ_in_one_component() {
+        assert!(siblings("evidence/criterion/hashes/crc/new/sample.json", "evidence/criterion/hashes/fib/new/sample.json"));
+        assert!(siblings("runs/v1/bench.json", "runs/v2/bench.json"));
+        assert!(!siblings("evidence/criterion/hashes/crc/new/sample.json", "evidence/criterion/reads/fib/new/sample.json"));
+        assert!(!siblings("a/b.json", "a/b.json") && !siblings("a/b.json", "a/c/b.json"));
+    }
 
     #[test]
     fn words_drop_plurals_and_common_words() {
