@@ -529,6 +529,16 @@ impl Quoted {
         }
     }
 
+    /// Whether any value from `low` to `high` (either way round) matches: the value nearest the
+    /// quote in that band is tried, since a farther one matches only if it does. A band with an
+    /// end that is not a finite number matches nothing.
+    pub fn matches_within(&self, low: f64, high: f64, tolerance: Option<f64>) -> bool {
+        if !(low.is_finite() && high.is_finite()) {
+            return false;
+        }
+        self.matches(self.value.clamp(low.min(high), low.max(high)), tolerance)
+    }
+
     /// The computed value shown at the quoted precision and in the quoted notation, for
     /// reports.
     pub fn display(&self, computed: f64) -> String {

@@ -464,14 +464,16 @@ pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observa
             return Outcome::Fail { expected: Some(quoted.shown()), observed: Some(observed), detail: format!("{detail}; {why}") };
         }
     };
-    // Within a band, the value nearest the quote is as likely the harness's draw as any.
+    // Within a band, any value is as likely the harness's draw as the one computed here.
     let band = band.and_then(|(low, high)| {
         let low = crate::article::numbers::convert(low, unit.as_ref(), quoted.unit.as_ref()).ok()?;
         let high = crate::article::numbers::convert(high, unit.as_ref(), quoted.unit.as_ref()).ok()?;
         Some((low.min(high), low.max(high)))
     });
-    let nearest = band.map_or(value, |(low, high)| quoted.value.clamp(low, high));
-    let matches = quoted.matches(nearest, check.common.tolerance);
+    let matches = match band {
+        Some((low, high)) => quoted.matches_within(low, high, check.common.tolerance),
+        None => quoted.matches(value, check.common.tolerance),
+    };
     let shown = match band {
         Some((low, high)) => format!("{} (the harness's own draw lies within {} to {})", quoted.display(value), quoted.display(low), quoted.display(high)),
         None => quoted.display(value),
@@ -513,6 +515,22 @@ mod tests {
         }
         assert!(matches!(judge(&arith, Some(&Quoted { value: 2.0, ..Quoted::default() }), obs.clone()), Outcome::Pass { .. }));
         assert!(matches!(judge(&check(Expect::Match), None, obs), Outcome::Pass { .. }));
+    }
+
+    /// A value drawn at random, which the harness drew once too, matches a quote anywhere in its
+    /// band; out of the band it fails and shows the band; a band that is no range of numbers
+    /// matches nothing.
+    #[test]
+    fn a_band_matches_the_quotes_it_spans_and_no_other() {
+        let obs = |v, band| Observation { value: Some(v), unit: Some(Unit::Us), band, ..Observation::default() };
+        // 4.7776 drawn here, 4.7781 quoted: inside the band 4.7768 to 4.7783.
+        assert!(matches!(judge(&check(Expect::Match), Some(&us(4.7781, 4)), obs(4.7776, Some((4.7768, 4.7783)))), Outcome::Pass { .. }));
+        assert!(!matches!(judge(&check(Expect::Match), Some(&us(4.7781, 4)), obs(4.7776, None)), Outcome::Pass { .. }));
+        match judge(&check(Expect::Match), Some(&us(4.7795, 4)), obs(4.7776, Some((4.7768, 4.7783)))) {
+            Outcome::Fail { observed, .. } => assert_eq!(observed.as_deref(), Some("4.7776 µs (the harness's own draw lies within 4.7768 µs to 4.7783 µs)")),
+            other => panic!("{other:?}"),
+        }
+        assert!(!matches!(judge(&check(Expect::Match), Some(&us(4.7781, 4)), obs(4.7776, Some((f64::NAN, 4.7783)))), Outcome::Pass { .. }));
     }
 
     #[test]

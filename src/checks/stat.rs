@@ -484,14 +484,28 @@ impl Spec {
             self.filter.as_ref().map(Spanned::get_ref),
             self.field.get_ref()
         );
+        let too_many = |n: usize| {
+            let at = self.resamples.as_ref().map_or_else(|| self.statistic.span(), Spanned::span);
+            ctx.error_at(
+                format!("{resamples} resamples of the {n} samples {} selects would draw {} values; a bootstrap here draws at most {}", self.samples.get_ref(), n.saturating_mul(*resamples), bootstrap::MAX_DRAWS),
+                at,
+                "too many draws",
+            )
+        };
         let (sorted, n) = match per {
             Some(per) => {
                 let pairs = query::pairs(ctx, &q, per)?;
+                if pairs.len().saturating_mul(*resamples) > bootstrap::MAX_DRAWS {
+                    return Err(too_many(pairs.len()));
+                }
                 let sorted = ctx.evidence.derived(&key, || bootstrap::distribution(&bootstrap::Estimate::Slope(&pairs), *resamples));
                 (sorted, pairs.len())
             }
             None => {
                 let samples = query::samples(ctx, &q)?;
+                if samples.len().saturating_mul(*resamples) > bootstrap::MAX_DRAWS {
+                    return Err(too_many(samples.len()));
+                }
                 let sorted = ctx.evidence.derived(&key, || bootstrap::distribution(&bootstrap::Estimate::Mean(samples.sorted()), *resamples));
                 (sorted, samples.len())
             }
@@ -965,6 +979,15 @@ statistic = "median""#;
         assert!(refused("resamples = 10", "criterion-lower").contains("10 resamples"));
         assert!(refused("confidence = 1.5", "criterion-upper").contains("confidence 1.5 is not a level"));
         assert!(refused("pool = [\"e/criterion/s/new/sample.json\"]", "criterion-upper").contains("drop `pool`"));
+        // A registry that asks for more draws than a bootstrap makes here is an error at its
+        // `resamples`, not an audit held for hours.
+        let big: String = (0..300).map(|k| format!("{{\"t\":{k}}}\n")).collect();
+        let f = Fixture::new(&[("e/big.jsonl", big.as_str())]);
+        let err = f
+            .observe(&check_toml("kind = \"stat\"\nsamples = \"e/big.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"criterion-upper\"\nresamples = 10000000"))
+            .unwrap_err();
+        assert!(err.message.contains("10000000 resamples of the 300 samples e/big.jsonl selects would draw 3000000000 values"), "{}", err.message);
+        assert!(err.position().is_some(), "{}", err.message);
         let unflagged = check.replace("\"slope\"", "\"criterion-lower\"").replace("per = \"iters\"", "confidence = 0.99\nresamples = 20000");
         let super::super::Kind::Stat(spec) = check_toml(&unflagged).kind else { panic!() };
         assert_eq!(spec.measure(), Ok(super::Measure::CriterionBound { upper: false, confidence: 0.99, resamples: 20000, per: None }));

@@ -34,6 +34,11 @@ pub(crate) const CRITERION_RESAMPLES: usize = 100_000;
 /// criterion's `confidence_level` when not configured.
 pub(crate) const CRITERION_CONFIDENCE: f64 = 0.95;
 
+/// The most values one bootstrap draws (resamples × samples), about ten seconds' work: criterion's
+/// default 100,000 resamples of 20,000 samples. A registry is data, and one that asked for more
+/// would hold the audit for hours.
+pub(crate) const MAX_DRAWS: usize = 2_000_000_000;
+
 /// The normal quantile for a two-sided 99.99 % band (Φ⁻¹(0.99995)).
 const Z: f64 = 3.8906;
 

@@ -53,7 +53,7 @@ pub(super) fn bound_candidate(
         let se = series.samples.stdev() / n.sqrt();
         let approx = series.samples.mean() + if upper { 1.96 * se } else { -1.96 * se };
         let (near, far) = (in_quoted_unit(quoted, approx - se, &unit)?, in_quoted_unit(quoted, approx + se, &unit)?);
-        if !quoted.matches(quoted.value.clamp(near.min(far), near.max(far)), None) {
+        if !quoted.matches_within(near, far, None) {
             return None;
         }
     }
@@ -66,7 +66,7 @@ pub(super) fn bound_candidate(
         .as_ref()?;
     let bound = bootstrap::bound(sorted, bootstrap::CRITERION_CONFIDENCE, upper);
     let (low, high) = (in_quoted_unit(quoted, bound.low, &unit)?, in_quoted_unit(quoted, bound.high, &unit)?);
-    if !quoted.matches(quoted.value.clamp(low.min(high), low.max(high)), None) {
+    if !quoted.matches_within(low, high, None) {
         return None;
     }
     let value = in_quoted_unit(quoted, bound.value, &unit)?;
