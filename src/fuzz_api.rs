@@ -53,6 +53,53 @@ pub fn extract_numbers(text: &str) {
     let _ = crate::article::numbers::parse_one(text);
 }
 
+/// What an article reads from one sentence whose spaces may group thousands
+/// ([`crate::article::numbers::with_group_marks`], with no space grouped in the source, so that
+/// only a plain space before a group that begins with `0` is marked), then `parse_one` on each
+/// number found (its text, and the same bytes of the unmarked sentence, as a registry writes
+/// them) and [`crate::article::numbers::Quoted::matches_within`] on bands whose ends are
+/// `ends` read as little-endian `f64`s (low, high, tolerance, 8 bytes each, any bits: NaN and
+/// the infinities among them) and on bands of special values. Panics where the marked text
+/// differs from `text` other than by spaces marked, where a number's span is not a span of the
+/// text on character boundaries, or where a value in a band matches a quote and the band does not.
+pub fn marked_numbers(text: &str, ends: &[u8]) {
+    use crate::article::numbers::{self, Part, Quoted};
+    let marked = numbers::with_group_marks(text, |_| false);
+    assert_eq!(marked.len(), text.len(), "marks keep every offset");
+    for (a, b) in text.bytes().zip(marked.bytes()) {
+        assert!(a == b || (a == b' ' && b == 0x1F), "only a plain space is marked, and only by the mark");
+    }
+    let word = |k: usize| ends.get(8 * k..8 * k + 8).map(|b| f64::from_le_bytes(b.try_into().expect("eight bytes")));
+    let (low, high, tolerance) = (word(0), word(1), word(2));
+    const SPECIAL: [f64; 10] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, f64::MAX, f64::MIN, f64::MIN_POSITIVE, 5e-324, 1.0];
+    for n in numbers::extract(&marked, &[]).into_iter().take(8) {
+        assert!(n.span.start <= n.span.end && n.span.end <= marked.len(), "number `{}` at {:?} outside a text of {} bytes", n.text, n.span, marked.len());
+        assert!(marked.is_char_boundary(n.span.start) && marked.is_char_boundary(n.span.end), "number `{}` at {:?} not on character boundaries", n.text, n.span);
+        let _ = numbers::parse_one(&n.text);
+        let _ = numbers::parse_one(&text[n.span.clone()]);
+        for part in [None, Some(Part::Low), Some(Part::High)] {
+            let Ok(q) = Quoted::from_number(&n, part) else { continue };
+            let chosen = [low, high].into_iter().flatten();
+            let values: Vec<f64> = chosen.chain(SPECIAL).chain([q.value, n.value]).collect();
+            for t in [None, tolerance, Some(f64::NAN), Some(f64::INFINITY), Some(-1.0), Some(0.0)] {
+                if let (Some(a), Some(b)) = (low, high) {
+                    let within = q.matches_within(a, b, t);
+                    assert_eq!(within, q.matches_within(b, a, t), "a band matches either way round");
+                    assert!(!within || (a.is_finite() && b.is_finite()), "a band with an end {a}, {b} that is not finite matches nothing");
+                    for c in [a, b, q.value].into_iter().filter(|_| a.is_finite() && b.is_finite()) {
+                        if a.min(b) <= c && c <= a.max(b) && q.matches(c, t) {
+                            assert!(within, "{c} in {a}..{b} matches `{}` (tolerance {t:?}), and the band does not", n.text);
+                        }
+                    }
+                }
+                for &v in &values {
+                    let _ = (q.matches_within(v, q.value, t), q.matches_within(q.value, v, t), q.matches_within(v, -v, t));
+                }
+            }
+        }
+    }
+}
+
 /// Reads a registry, binds it against an article, and renders every diagnostic.
 pub fn parse_registry(registry: &str, article: &[u8]) {
     let (parsed, diagnostics) = crate::registry::parse("claims/a.toml", registry);
