@@ -481,7 +481,7 @@ fn hash_funsies_criterion_audits_with_its_stated_exit_code_and_every_bound_in_it
     for claim in claims.iter().filter(|c| c.get("cell").is_some_and(|c| !c.is_null())) {
         let id = claim["id"].as_str().unwrap();
         let (group, bench) = id.split_once('-').unwrap();
-        let dir = format!("examples/{example}/evidence/target/criterion/{group}/{bench}/new");
+        let dir = format!("examples/{example}/evidence/criterion/{group}/{bench}/new");
         let own: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/estimates.json")).unwrap()).unwrap();
         for (k, key) in [(0, "lower_bound"), (2, "upper_bound")] {
             let check = &claim["checks"][k];

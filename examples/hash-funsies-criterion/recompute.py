@@ -14,7 +14,7 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).parent / "evidence" / "target" / "criterion"
+ROOT = Path(__file__).parent / "evidence" / "criterion"
 GROUPS = ["hashes", "inserts", "reads"]
 BENCHES = ["vanilla", "crc", "fib", "ahash", "id"]
 

@@ -514,8 +514,11 @@ impl Spec {
             ctx.error_at(format!("a bootstrap needs two samples or more, and {} selects {n}", self.samples.get_ref()), self.statistic.span(), "too few samples")
         })?;
         if sorted.iter().any(|v| !v.is_finite()) {
-            let per = per.as_deref().unwrap_or("per");
-            return Err(ctx.error_at(format!("`{per}` is zero in some resample of {}: its slope is undetermined", self.samples.get_ref()), self.statistic.span(), "no slope"));
+            let message = match per {
+                Some(per) => format!("`{per}` is zero in some resample of {}, or its values are too large to sum: the slope is undetermined", self.samples.get_ref()),
+                None => format!("the values {} selects are too large to sum: a resample's mean is not a finite number", self.samples.get_ref()),
+            };
+            return Err(ctx.error_at(message, self.statistic.span(), "no finite bound"));
         }
         Ok((bootstrap::bound(sorted, *confidence, *upper), n))
     }
@@ -957,6 +960,11 @@ statistic = "median""#;
         assert!(refused("resamples = 10", "criterion-lower").contains("10 resamples"));
         assert!(refused("confidence = 1.5", "criterion-upper").contains("confidence 1.5 is not a level"));
         assert!(refused("pool = [\"e/criterion/s/new/sample.json\"]", "criterion-upper").contains("drop `pool`"));
+        // Values whose sums overflow give no bound, and say why.
+        let huge = "{\"t\":1e308}\n{\"t\":1.5e308}\n{\"t\":1.7e308}\n";
+        let f = Fixture::new(&[("e/huge.jsonl", huge)]);
+        let err = f.observe(&check_toml("kind = \"stat\"\nsamples = \"e/huge.jsonl\"\nselect = {}\nfield = \"t\"\nstatistic = \"criterion-lower\"\nresamples = 1000")).unwrap_err();
+        assert!(err.message.contains("too large to sum"), "{}", err.message);
         // A registry that asks for more draws than a bootstrap makes here is an error at its
         // `resamples`, not an audit held for hours.
         let big: String = (0..300).map(|k| format!("{{\"t\":{k}}}\n")).collect();
