@@ -468,7 +468,8 @@ pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observa
     let band = band.and_then(|(low, high)| {
         let low = crate::article::numbers::convert(low, unit.as_ref(), quoted.unit.as_ref()).ok()?;
         let high = crate::article::numbers::convert(high, unit.as_ref(), quoted.unit.as_ref()).ok()?;
-        Some((low.min(high), low.max(high)))
+        // Ordered where both are numbers; an end that is none stays, and matches nothing.
+        Some(if high < low { (high, low) } else { (low, high) })
     });
     let matches = match band {
         Some((low, high)) => quoted.matches_within(low, high, check.common.tolerance),

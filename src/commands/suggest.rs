@@ -471,7 +471,7 @@ struct Selection {
     /// The (`iters`, `batch_time_ns`) pairs that slope is taken over; empty without one.
     pairs: Vec<(f64, f64)>,
     /// The sorted bootstrap estimates of criterion's interval of this selection, drawn the
-    /// first time a bound asks for them ([`criterion::bound_candidates`]).
+    /// first time a bound asks for them ([`criterion::bound_candidate`]).
     bootstrap: std::cell::OnceCell<Option<Vec<f64>>>,
     /// The events an nsys summary's `Time (%)` divides this selection's time by, where all its
     /// records are of one kind in one report ([`nsys_wholes`]).
