@@ -557,8 +557,20 @@ impl Spec {
     }
 
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
-        let (value, n) = self.compute(ctx)?;
         let measure = self.measure().map_err(|(m, s)| ctx.error_at(m, s, "here"))?;
+        // criterion drew its bound from a generator seeded by the clock: the band is where its
+        // draw lies. Bound and band come from one reading of the samples (`validate` refuses a
+        // pooled bound, so there is one run).
+        let (value, n, band) = match &measure {
+            Measure::CriterionBound { .. } => {
+                let (bound, n) = self.criterion_bound(ctx, &measure)?;
+                (bound.value, n, Some((bound.low, bound.high)))
+            }
+            _ => {
+                let (value, n) = self.compute(ctx)?;
+                (value, n, None)
+            }
+        };
         let mut problems = Vec::new();
         // A slope has no summary: `validate` refuses one.
         if let (Some(summary_path), Measure::Statistic(statistic)) = (&self.summary, &measure) {
@@ -611,15 +623,6 @@ impl Spec {
                 format!(", x({lo}) = {} to x({hi}) = {} around {}, its wider side in % of the median", interval.lo, interval.hi, interval.center)
             }
             Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError | Measure::CriterionBound { .. } => String::new(),
-        };
-        // criterion drew its bound from a generator seeded by the clock: the band is where its
-        // draw lies.
-        let band = match &measure {
-            Measure::CriterionBound { .. } => {
-                let (bound, _) = self.criterion_bound(ctx, &measure)?;
-                Some((bound.low, bound.high))
-            }
-            _ => None,
         };
         let fenced = self.fenced_note(ctx)?;
         Ok(Observation {

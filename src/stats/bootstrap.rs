@@ -34,6 +34,10 @@ pub(crate) const CRITERION_RESAMPLES: usize = 100_000;
 /// criterion's `confidence_level` when not configured.
 pub(crate) const CRITERION_CONFIDENCE: f64 = 0.95;
 
+/// Φ⁻¹(0.975): where the normal approximation places a bound at criterion's default
+/// confidence, in standard errors from the estimate.
+pub(crate) const CRITERION_NORMAL_QUANTILE: f64 = 1.959_964;
+
 /// The most values one bootstrap draws (resamples × samples), about ten seconds' work: criterion's
 /// default 100,000 resamples of 20,000 samples. A registry is data, and one that asked for more
 /// would hold the audit for hours.

@@ -51,7 +51,8 @@ pub(super) fn bound_candidate(
     if !linear {
         let n = series.samples.len() as f64;
         let se = series.samples.stdev() / n.sqrt();
-        let approx = series.samples.mean() + if upper { 1.96 * se } else { -1.96 * se };
+        let z = bootstrap::CRITERION_NORMAL_QUANTILE;
+        let approx = series.samples.mean() + if upper { z * se } else { -z * se };
         let (near, far) = (in_quoted_unit(quoted, approx - se, &unit)?, in_quoted_unit(quoted, approx + se, &unit)?);
         if !quoted.matches_within(near, far, None) {
             return None;
