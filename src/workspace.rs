@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::article::Article;
+use crate::article::{Article, Syntax};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::store::{Ahead, Evidence, ReadError};
 use crate::paths::{PathError, Root};
@@ -270,8 +270,11 @@ fn load_draft(evidence: &Evidence, registry: Registry, draft: &Path, diagnostics
     if let Err(e) = std::str::from_utf8(&bytes) {
         return Err(Diagnostic::not_utf8(&shown, &bytes, e.valid_up_to()));
     }
-    let article = Article::parse(&shown, &bytes).map_err(|e| Diagnostic::plain(format!("draft: {e}")))?;
-    let draft_of = Some(registry.manuscript.path.get_ref().clone());
+    // A draft saved under a name of no known syntax (`draft.txt`) is in its manuscript's.
+    let manuscript = registry.manuscript.path.get_ref();
+    let syntax = Syntax::of_path(&shown).or_else(|| Syntax::of_path(manuscript)).unwrap_or(Syntax::Markdown);
+    let article = Article::parse_as(&shown, &bytes, syntax).map_err(|e| Diagnostic::plain(format!("draft: {e}")))?;
+    let draft_of = Some(manuscript.clone());
     Ok(Loaded::bind(evidence, registry, Some(Rc::new(article)), draft_of, diagnostics))
 }
 

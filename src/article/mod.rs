@@ -30,6 +30,7 @@ mod console;
 mod html;
 mod nsight;
 pub mod numbers;
+mod rst;
 
 pub(crate) use html::{Token as HtmlToken, tokenize as tokenize_html};
 
@@ -57,6 +58,30 @@ pub struct Article {
     pub images: Vec<String>,
     /// What could not be read as written (HTML that is not well formed), in the order found.
     pub warnings: Vec<Warning>,
+    /// The markup the article was read as.
+    pub syntax: Syntax,
+}
+
+/// The markup an article is written in: Markdown, or reStructuredText (Sphinx's and docutils'
+/// documents, read by [`rst`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    Markdown,
+    ReStructuredText,
+}
+
+impl Syntax {
+    /// The syntax a file's extension names: `.rst` and `.rest` reStructuredText, `.md`,
+    /// `.markdown`, `.mdown` and `.mkd` Markdown; `None` for any other, which a caller settles
+    /// (a manuscript as Markdown, a draft as the manuscript it stands in for).
+    pub fn of_path(path: &str) -> Option<Syntax> {
+        let extension = std::path::Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "rst" | "rest" => Some(Syntax::ReStructuredText),
+            "md" | "markdown" | "mdown" | "mkd" => Some(Syntax::Markdown),
+            _ => None,
+        }
+    }
 }
 
 /// A problem with the article's text that did not stop it being read: HTML that is not well
@@ -164,8 +189,14 @@ pub enum ArticleError {
 }
 
 impl Article {
-    /// Parses `bytes` read from `path`.
+    /// Parses `bytes` read from `path`, in the syntax its extension names, Markdown where it
+    /// names none.
     pub fn parse(path: &str, bytes: &[u8]) -> Result<Article, ArticleError> {
+        Article::parse_as(path, bytes, Syntax::of_path(path).unwrap_or(Syntax::Markdown))
+    }
+
+    /// Parses `bytes` read from `path` as `syntax`.
+    pub fn parse_as(path: &str, bytes: &[u8], syntax: Syntax) -> Result<Article, ArticleError> {
         let sha256 = sha256_hex(bytes);
         let source = match std::str::from_utf8(bytes) {
             Ok(s) => s.to_string(),
@@ -177,7 +208,10 @@ impl Article {
                 return Err(ArticleError::NotUtf8 { path: path.to_string(), line, col });
             }
         };
-        let (blocks, images, warned) = prose_blocks(&source);
+        let (blocks, images, warned) = match syntax {
+            Syntax::Markdown => prose_blocks(&source),
+            Syntax::ReStructuredText => rst::prose_blocks(&source),
+        };
         let mut sentences = Vec::new();
         let mut word_count = 0;
         for block in &blocks {
@@ -267,7 +301,7 @@ impl Article {
         }
         let starts: Vec<usize> = warned.iter().map(|(span, _)| span.start).collect();
         let warnings = warned.into_iter().zip(crate::diagnostic::line_cols(&source, &starts)).map(|((span, message), (line, col))| Warning { span, line, col, message }).collect();
-        Ok(Article { path: path.to_string(), source, sha256, sentences, word_count, images, warnings })
+        Ok(Article { path: path.to_string(), source, sha256, sentences, word_count, images, warnings, syntax })
     }
 }
 
@@ -439,6 +473,32 @@ struct TableState {
 }
 
 impl TableState {
+    fn new(index: usize) -> TableState {
+        TableState {
+            index,
+            in_head: false,
+            row: 0,
+            column: 0,
+            headers: Vec::new(),
+            row_label: String::new(),
+            pytest_time: None,
+            jmh: None,
+            bdn: None,
+            asv: None,
+            row_start: 0,
+        }
+    }
+
+    /// The header has been read: which harness's table its labels make it, if any, decides how
+    /// the body's cells are named and what unit they take.
+    fn end_head(&mut self) {
+        self.in_head = false;
+        self.pytest_time = self.headers.first().and_then(|h| console::pytest_pipe_time(h));
+        self.jmh = if self.pytest_time.is_none() { console::JmhPipe::of(&self.headers) } else { None };
+        self.bdn = if self.pytest_time.is_none() && self.jmh.is_none() { benchmarkdotnet::Layout::of(&self.headers) } else { None };
+        self.asv = asv::Layout::of(&self.headers);
+    }
+
     /// Places a finished cell block in the table and gives it the unit its column implies.
     fn place(&mut self, block: &mut Block, section: &[String]) {
         let text = block.text.trim().to_string();
@@ -640,19 +700,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 }
             }
             Event::Start(Tag::Table(_)) => {
-                table = Some(TableState {
-                    index: n_tables,
-                    in_head: false,
-                    row: 0,
-                    column: 0,
-                    headers: Vec::new(),
-                    row_label: String::new(),
-                    pytest_time: None,
-                    jmh: None,
-                    bdn: None,
-                    asv: None,
-                    row_start: 0,
-                });
+                table = Some(TableState::new(n_tables));
                 n_tables += 1;
             }
             Event::End(TagEnd::Table) => table = None,
@@ -663,11 +711,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
             }
             Event::End(TagEnd::TableHead) => {
                 if let Some(t) = &mut table {
-                    t.in_head = false;
-                    t.pytest_time = t.headers.first().and_then(|h| console::pytest_pipe_time(h));
-                    t.jmh = if t.pytest_time.is_none() { console::JmhPipe::of(&t.headers) } else { None };
-                    t.bdn = if t.pytest_time.is_none() && t.jmh.is_none() { benchmarkdotnet::Layout::of(&t.headers) } else { None };
-                    t.asv = asv::Layout::of(&t.headers);
+                    t.end_head();
                 }
             }
             Event::Start(Tag::TableRow) => {

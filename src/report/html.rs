@@ -21,7 +21,7 @@ use std::fmt::Write;
 
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
-use crate::article::{Article, HtmlToken, tokenize_html};
+use crate::article::{Article, HtmlToken, Syntax, tokenize_html};
 use crate::checks::Outcome;
 use crate::commands::audit::{Change, CheckReview, ClaimBinding, ClaimReview, ClaimStatus, RegistryReview};
 use crate::commands::review::{Figure, ReviewFile};
@@ -323,7 +323,7 @@ impl Level {
 /// The article as HTML with its sentences and numbers marked.
 fn article_html(file: &ReviewFile, r: &RegistryReview, article: &Article, p: &str) -> String {
     let (levels, inserts) = marks(file, r, p);
-    marked_html(&article.source, &levels, &inserts, &|dest| figure_open(file, &r.manuscript, dest))
+    marked_html(&article.source, article.syntax, &levels, &inserts, &|dest| figure_open(file, &r.manuscript, dest))
 }
 
 /// The article marked at every sentence and every number, for the fuzz target (`fuzz_api`):
@@ -344,12 +344,14 @@ pub(crate) fn mark_everything(article: &Article) -> String {
     let numbers = article.sentences.iter().flat_map(|s| s.numbers.iter().map(|n| s.source_span(&n.span))).map(|r| (r.start, r.end)).collect();
     let mut inserts = article.sentences.iter().step_by(3).map(|s| (s.span.start, "<ins></ins>".to_string())).collect::<Vec<_>>();
     inserts.sort_by_key(|(o, _)| *o);
-    marked_html(&article.source, &[level(sentences), level(numbers)], &inserts, &|dest| format!("<span><span data-dest=\"{}\">", esc(dest)))
+    marked_html(&article.source, article.syntax, &[level(sentences), level(numbers)], &inserts, &|dest| format!("<span><span data-dest=\"{}\">", esc(dest)))
 }
 
 /// Markdown `src` as HTML with `levels` of marks wrapped around their source spans, each
-/// insert placed before the text at its offset, and each image opened by `figure`.
-fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figure: &dyn Fn(&str) -> String) -> String {
+/// insert placed before the text at its offset, and each image opened by `figure`. A
+/// reStructuredText article, which no renderer here lays out, shows as its source in a
+/// preformatted block, marked the same way.
+fn marked_html(src: &str, syntax: Syntax, levels: &[Level; 2], inserts: &[(usize, String)], figure: &dyn Fn(&str) -> String) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
     let mut w = Writer {
         levels,
@@ -362,7 +364,18 @@ fn marked_html(src: &str, levels: &[Level; 2], inserts: &[(usize, String)], figu
     };
     // pulldown-cmark hands an HTML block over a line at a time; it is marked as one text.
     let mut html_block: Vec<(CowStr, std::ops::Range<usize>)> = Vec::new();
-    for (event, range) in Parser::new_ext(src, options).into_offset_iter() {
+    let events: Box<dyn Iterator<Item = (Event, std::ops::Range<usize>)>> = match syntax {
+        Syntax::Markdown => Box::new(Parser::new_ext(src, options).into_offset_iter()),
+        Syntax::ReStructuredText => Box::new(
+            [
+                (Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(CowStr::from("rst")))), 0..0),
+                (Event::Text(CowStr::from(src)), 0..src.len()),
+                (Event::End(TagEnd::CodeBlock), src.len()..src.len()),
+            ]
+            .into_iter(),
+        ),
+    };
+    for (event, range) in events {
         if !matches!(event, Event::Html(_)) {
             w.html_block(src, std::mem::take(&mut html_block));
         }
@@ -1105,7 +1118,7 @@ mod tests {
     }
 
     fn marked(src: &str, sentences: Vec<Mark>, numbers: Vec<Mark>, inserts: &[(usize, String)]) -> String {
-        marked_html(src, &[Level { marks: sentences }, Level { marks: numbers }], inserts, &|dest| format!("<fig {dest}>"))
+        marked_html(src, Syntax::Markdown, &[Level { marks: sentences }, Level { marks: numbers }], inserts, &|dest| format!("<fig {dest}>"))
     }
 
     #[test]
@@ -1119,6 +1132,14 @@ mod tests {
         // The sentence starts inside the emphasis and ends after it.
         let src = "A *b c* d.\n";
         assert_eq!(marked(src, vec![mark((3, 10), "s")], vec![], &[]), "<p>A <em><s>b c</m></em><s+> d.</m></p>\n");
+    }
+
+    /// A reStructuredText article shows as its escaped source, its marks at the same bytes.
+    #[test]
+    fn a_restructuredtext_article_shows_as_its_marked_source() {
+        let src = "Title\n=====\n\nMean <b> 12 us.\n";
+        let got = marked_html(src, Syntax::ReStructuredText, &[Level { marks: vec![mark((13, 28), "s")] }, Level { marks: vec![mark((22, 27), "n")] }], &[], &|d| d.to_string());
+        assert_eq!(got, "<pre><code class=\"language-rst\">Title\n=====\n\n<s>Mean &lt;b&gt; <n>12 us</m>.</m>\n</code></pre>\n");
     }
 
     #[test]
