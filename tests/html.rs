@@ -74,14 +74,13 @@ fn each_check_shows_its_expected_and_observed_values_and_its_recheck() {
     assert!(pop.contains("Check 1 · stat") && pop.contains("expected 157.62 µs") && pop.contains("observed median host_us of 21 samples: 157.62 µs"), "{pop}");
     assert!(pop.contains("Recheck offline (157.62 µs): MATCH"), "{pop}");
     // A stored recheck that judged exactly the runs the checks read is shown, the newest: the
-    // second `recheck --gpu` of 2026-12-06 04:15 UTC, which the device ran on an H100, so it
-    // compared no absolute time and says why. (The H200's of 02:14, with its ratio and
-    // interval, is older, and so is the H100's of 2026-12-05: neither is shown.)
-    assert!(
-        pop.contains("Recheck stored in evidence/runs/20261206T041532Z-recheck (157.62 µs): INCOMPARABLE, margin ±10 % · median host_us; absolute times not compared: NVIDIA H100 80GB HBM3 here, NVIDIA H200 in evidence/runs/20261205T053553Z-all"),
-        "{pop}"
-    );
-    assert!(!pop.contains("20261206T021429Z-recheck") && !pop.contains("20261205T151337Z-recheck"), "{pop}");
+    // second H200 `recheck --gpu` of 2026-12-07 06:12 UTC, with its ratio and interval. (The
+    // H200's of 06:10 and of 2026-12-06 02:14, and the H100's, which compared no absolute time,
+    // are older: none is shown.)
+    assert!(pop.contains("Recheck stored in evidence/runs/20261207T061216Z-recheck (157.62 µs): MATCH, fresh ÷ accepted 0.998, 90 % interval 0.995–1.004, margin ±10 %"), "{pop}");
+    for older in ["20261207T061043Z-recheck", "20261206T041532Z-recheck", "20261206T021429Z-recheck", "20261205T151337Z-recheck"] {
+        assert!(!pop.contains(older), "{pop}");
+    }
     // Sources are links.
     let links: Vec<_> = html.select(&sel("#r0 .mark .ps a[href^=\"https://\"]")).collect();
     assert!(!links.is_empty());
@@ -96,7 +95,7 @@ fn a_stored_recheck_of_the_runs_the_checks_read_is_shown_beside_each_check() {
     let copy = support::repository_copy();
     // Only this table is stored: the committed GPU rechecks (on an H100 and on the H200),
     // newer, would be shown instead.
-    for newer in ["20261205T151337Z-recheck", "20261206T021429Z-recheck", "20261206T041419Z-recheck", "20261206T041532Z-recheck"] {
+    for newer in ["20261205T151337Z-recheck", "20261206T021429Z-recheck", "20261206T041419Z-recheck", "20261206T041532Z-recheck", "20261207T061043Z-recheck", "20261207T061216Z-recheck"] {
         std::fs::remove_dir_all(copy.path().join("evidence/runs").join(newer)).unwrap();
     }
     let run = "evidence/runs/20261205T053621Z-all";
