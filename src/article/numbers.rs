@@ -15,14 +15,16 @@
 //!
 //! **What is a number.** Digits with an optional sign (`-`, `−`, `+`), currency sign (`$`, `€`, `£`,
 //! `¥`), decimals or thousands separators (commas, or the thin and no-break spaces of SI
-//! style: `1 234 567`), power of ten (`1e-3`, `2.5×10^3`) or multiplier
+//! style: `1 234 567`), power of ten (`1e-3`, `2.5×10^3`), a power written with a caret as a
+//! whole (`2^15`, exactly 32768), or multiplier
 //! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `%`, `×`, …)
 //! or a free one written with a slash (`tokens/s`) that matches only itself. Digits that are
 //! part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), a version or dotted identifier (`3.11.2`,
 //! `1.x`) or a release (`Python 3.8`, `Visual Studio 2017`, `version 2`), an exponent written
 //! alone (`^3`), a date or a marked moment (`2020-10-13`, `(Sep 2021)`, `12:16 UTC`), a cited
 //! year (`[Garner, 2007]`, `Lamport. 1976.`) and a reference to a part of a document (`Table 2`, `§ 4.2`, `RFC 2119`) are
-//! not numbers. A value and its spread written
+//! not numbers. Two values joined by a dash or by two dots (`1.0–1.7×`, `4.07..4.44 us`) are a
+//! range. A value and its spread written
 //! with one unit (`6.6 ± 0.2 ms`) are two numbers in that unit.
 
 use std::ops::Range;
@@ -143,7 +145,7 @@ fn number_pattern(grouped_by_spaces: bool) -> Regex {
         (?P<lo>{num})
         (?P<exp>[eE][-+−]?\d+|\x20?[×x]\x20?10\^[-+−]?\d+)?
         (?:\x20?(?P<lounit>{unit}))??
-        (?:\x20?(?:–|-|—)\x20?(?P<hi>{num}))?
+        (?:\x20?(?:–|-|—|\.\.)\x20?(?P<hi>{num}))?
         (?:\x20?(?P<unit>{unit}))?"
     ))
     .expect("number pattern is valid")
@@ -674,6 +676,35 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             continue;
         }
         let (digits_value, lo_decimals) = parse_digits(lo.as_str());
+        // A power written with a caret (`2^15`, pyperf's loop count; `10^-3`): one number, its
+        // value the power, exact.
+        // After a `×` it is the power of ten of a mantissa written before it, which the pattern
+        // reads where the spaces around the `×` are plain ones.
+        let after_times = text[..start].trim_end_matches([' ', '\u{2009}', '\u{202F}', '\u{A0}', GROUP_MARK]).ends_with('×');
+        if exp.is_none()
+            && currency.is_none()
+            && !after_times
+            && lo.as_str().bytes().all(|b| b.is_ascii_digit())
+            && let Some((value, decimals, len)) = caret_power(digits_value, &text[lo.end()..])
+        {
+            let mut end = lo.end() + len;
+            let mut unit = None;
+            if let Some(u) = UNIT_AFTER.find(&text[end..])
+                && !text[end + u.end()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                && let Some(parsed) = Unit::quoted(u.as_str().trim_start_matches(' '))
+            {
+                unit = Some(parsed);
+                end += u.end();
+            }
+            at = end;
+            let span = start..end;
+            if overlaps(&span, skip) {
+                continue;
+            }
+            let value = if sign.is_some_and(|s| matches!(s.as_str(), "-" | "−")) { -value } else { value };
+            out.push(Number { text: text[span.clone()].to_string(), span, value, decimals, scale: Scale::None, unit, shape: Shape::Single });
+            continue;
+        }
         let mut power = match exp.map(|e| parse_power(e.as_str())) {
             None => None,
             Some(Some(p)) if p.abs() <= MAX_EXPONENT => Some(p),
@@ -744,7 +775,8 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         if glued && (unit.is_none() || currency.is_some()) {
             continue;
         }
-        if text[..start].ends_with('^') {
+        // An exponent written alone (`^3`, `x^-3`) is no quantity.
+        if text[..start].ends_with('^') || ["^-", "^−", "^+"].iter().any(|e| text[..start].ends_with(e)) {
             continue;
         }
         let span = start..end;
@@ -835,6 +867,31 @@ fn parse_digits(s: &str) -> (f64, u32) {
     // A count of decimals beyond `u32` would need a 4 GiB number; it saturates rather than wraps.
     let decimals = clean.split_once('.').map_or(0, |(_, d)| u32::try_from(d.len()).unwrap_or(u32::MAX));
     (clean.parse().unwrap_or(f64::NAN), decimals)
+}
+
+/// The power that `after` writes of `base` with a caret (`^15`, `^-3`): its value, the decimals
+/// that write it exactly (none for a whole power; at most 15), and the bytes the caret and
+/// exponent take. `None` where no exponent follows, where the power leaves `f64`'s range, or
+/// where the exponent runs into a letter or a decimal point (`2^15th`, `2^1.5`).
+fn caret_power(base: f64, after: &str) -> Option<(f64, u32, usize)> {
+    let rest = after.strip_prefix('^')?;
+    let sign_len = rest.chars().next().filter(|c| matches!(c, '-' | '−' | '+')).map_or(0, char::len_utf8);
+    let digits = rest[sign_len..].bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 3 {
+        return None;
+    }
+    let tail = &rest[sign_len + digits..];
+    if tail.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '^') || (tail.starts_with('.') && tail[1..].starts_with(|c: char| c.is_ascii_digit())) {
+        return None;
+    }
+    let exponent: i32 = rest[sign_len + digits - digits..sign_len + digits].parse().ok()?;
+    let exponent = if rest.starts_with(['-', '−']) { -exponent } else { exponent };
+    let value = base.powi(exponent);
+    if !value.is_finite() || value == 0.0 || exponent.abs() > MAX_EXPONENT {
+        return None;
+    }
+    let decimals = if exponent >= 0 { 0 } else { format!("{value}").split_once('.').map_or(0, |(_, d)| d.len().min(15) as u32) };
+    Some((value, decimals, 1 + sign_len + digits))
 }
 
 /// The power of ten of `e-3`, `E+6`, `×10^3` or `x 10^−3`; `None` when it does not fit.
@@ -1155,6 +1212,8 @@ fn is_part_of_name(text: &str, start: usize) -> bool {
     let mut rev = before.chars().rev();
     match rev.next() {
         None => false,
+        // Two dots join the ends of a range (`4.07 us..4.44 us`, as pyperf writes one).
+        Some('.') if before.ends_with("..") && !before.ends_with("...") => false,
         Some(c) if c.is_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '#' => true,
         Some('-' | '−') => rev.next().is_some_and(|c| c.is_alphanumeric()),
         // `C++17`, `g++12`: a standard or a compiler's name, as `Llama-3` is. After a digit
@@ -1266,6 +1325,38 @@ mod tests {
         let found = extract("a 38.1 % cut, or 1.6× faster, or 2x", &[]);
         let units: Vec<_> = found.iter().map(|n| n.unit.clone()).collect();
         assert_eq!(units, [Some(Unit::Percent), Some(Unit::Times), Some(Unit::Times)]);
+    }
+
+    /// pyperf prints the range outside which it counts outliers as `4.07 us..4.44 us`.
+    #[test]
+    fn a_range_written_with_two_dots_keeps_both_ends() {
+        // Each end with its unit: two numbers, as `2 ms-3 ms` is.
+        let found: Vec<(String, f64)> = extract("Number of outlier (out of 4.07 us..4.44 us): nine", &[]).into_iter().map(|n| (n.text, n.value)).collect();
+        assert_eq!(found, [("4.07 us".to_string(), 4.07), ("4.44 us".to_string(), 4.44)]);
+        // One unit after both: a range, as `4.07–4.44 us` is.
+        let n = one("out of 4.07..4.44 us");
+        assert_eq!((n.text.as_str(), n.value, n.unit.clone()), ("4.07..4.44 us", 4.07, Some(Unit::Us)));
+        assert_eq!(n.shape, Shape::Range { high: 4.44, high_decimals: 2 });
+        let n = one("rows 1..10 of the table");
+        assert_eq!(n.shape, Shape::Range { high: 10.0, high_decimals: 0 });
+        // A version's dots are still a name.
+        assert!(extract("pyperf 2.10.0 here", &[]).is_empty());
+    }
+
+    /// pyperf prints its loop count as a power of two (`Loop iterations per value: 2^15`).
+    #[test]
+    fn a_power_written_with_a_caret_is_one_exact_number() {
+        let n = one("Loop iterations per value: 2^15");
+        assert_eq!((n.text.as_str(), n.value, n.decimals, n.unit.clone()), ("2^15", 32768.0, 0, None));
+        let n = one("a step of 2^-3 s");
+        assert_eq!((n.text.as_str(), n.value, n.decimals, n.unit.clone()), ("2^-3 s", 0.125, 3, Some(Unit::S)));
+        assert_eq!(one("10^6 requests").value, 1e6);
+        assert_eq!(one("drops by -2^4").value, -16.0);
+        // An exponent alone, a power past f64's range, and a caret glued to letters are none.
+        assert!(extract("x^-3 and x^2", &[]).is_empty(), "{:?}", extract("x^-3 and x^2", &[]));
+        assert!(extract("2^9999", &[]).is_empty());
+        assert!(extract("2^15th", &[]).is_empty());
+        assert_eq!(one("about 2.5×10^3 requests").value, 2500.0);
     }
 
     #[test]
