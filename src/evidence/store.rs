@@ -257,9 +257,14 @@ impl Evidence {
         value
     }
 
-    /// The file at `rel` as UTF-8 text.
+    /// The file at `rel` as UTF-8 text; a gzip-compressed file is the text it holds, as the
+    /// record readers read it.
     pub fn text(&self, rel: &str) -> Result<Rc<String>, ReadError> {
-        self.parsed(rel, |rel, bytes| String::from_utf8(bytes.to_vec()).map_err(|e| not_utf8(rel, bytes, e.utf8_error().valid_up_to())))
+        self.parsed(rel, |rel, bytes| {
+            let inflated = readers::inflated(rel, bytes)?;
+            let bytes = inflated.as_deref().unwrap_or(bytes);
+            String::from_utf8(bytes.to_vec()).map_err(|e| not_utf8(rel, bytes, e.utf8_error().valid_up_to()))
+        })
     }
 
     /// The evidence file at `rel` as a table of records, in `format` or the one detected.
@@ -477,10 +482,13 @@ impl Evidence {
     }
 }
 
-/// The document `rel` holds; see [`Evidence::document`].
+/// The document `rel` holds; see [`Evidence::document`]. A gzip-compressed file (pyperf's
+/// `.json.gz`) is the document it holds, as the record readers read it.
 fn document(rel: &str, bytes: &[u8]) -> Result<serde_json::Value, Diagnostic> {
+    let inflated = readers::inflated(rel, bytes)?;
+    let bytes = inflated.as_deref().unwrap_or(bytes);
     let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(rel, bytes, e.valid_up_to()))?;
-    if rel.ends_with(".toml") {
+    if readers::strip_gz(rel).ends_with(".toml") {
         let t: toml::Value = toml::from_str(text).map_err(|e| Diagnostic::toml(&format!("{rel}: not TOML"), rel, text, &e))?;
         serde_json::to_value(t).map_err(|e| Diagnostic::plain(format!("{rel}: {e}")))
     } else {
@@ -625,6 +633,24 @@ mod tests {
 
     /// Documents read ahead are the documents read when asked: the same tree, the same located
     /// error, each file opened once, a document and a JSONL reading of one file sharing it.
+    /// pyperf commits its results as `.json.gz`: a `json` or `contains` check reads what the
+    /// file holds, as the record readers do, and a cut file is an error, not garbage.
+    #[test]
+    fn a_gzip_compressed_document_or_text_is_what_it_holds() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"{\"version\": \"1.0\", \"n\": 60}").unwrap();
+        let gz = gz.finish().unwrap();
+        std::fs::write(dir.path().join("r.json.gz"), &gz).unwrap();
+        std::fs::write(dir.path().join("cut.json.gz"), &gz[..gz.len() / 2]).unwrap();
+        let evidence = Evidence::new(Root::new(dir.path()).unwrap());
+        assert_eq!(evidence.document("r.json.gz").unwrap()["n"], 60);
+        assert!(evidence.text("r.json.gz").unwrap().contains("\"version\": \"1.0\""));
+        let cut = evidence.document("cut.json.gz").unwrap_err().at("cut.json.gz").message;
+        assert!(cut.contains("cannot be decompressed"), "{cut}");
+    }
+
     #[test]
     fn documents_read_ahead_read_as_documents_read_when_asked() {
         let dir = tempfile::tempdir().unwrap();

@@ -490,7 +490,7 @@ pub(crate) fn inflated(path: &str, bytes: &[u8]) -> Result<Option<Vec<u8>>, Diag
 }
 
 /// `path` without a `.gz` ending, as the name of the file it holds.
-fn strip_gz(path: &str) -> &str {
+pub(crate) fn strip_gz(path: &str) -> &str {
     match path.len().checked_sub(3).and_then(|k| path.get(k..).map(|end| (k, end))) {
         Some((k, end)) if end.eq_ignore_ascii_case(".gz") => &path[..k],
         _ => path,
