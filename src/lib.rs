@@ -32,7 +32,9 @@
 //!
 //! - [`workspace`]: loading everything once; the only place that finds registries and reads a
 //!   draft (registries of identical text, copies of one another, are parsed once per load).
-//! - [`article`]: Markdown → sections and sentences with spans, lines and fingerprints, table
+//! - [`article`]: Markdown, or reStructuredText (`article::rst`: titles, lists, directives,
+//!   literal blocks as code, grid, simple, list and CSV tables, inline roles, into the same
+//!   blocks, by the manuscript's extension) → sections and sentences with spans, lines and fingerprints, table
 //!   cells with their row, column and the unit their header implies (a Google Benchmark or
 //!   pytest-benchmark console table, or hyperfine's, criterion's or `go test -bench`'s output,
 //!   or benchstat's comparison of Go's outputs (each value in the unit its SI prefix makes of

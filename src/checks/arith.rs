@@ -25,7 +25,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Context, Observation, json, stat};
-use crate::article::numbers::Quoted;
+use crate::article::numbers::{Dimension, Quoted, Unit};
 use crate::diagnostic::Diagnostic;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -70,14 +70,102 @@ impl Spec {
     pub(super) fn observe(&self, ctx: &Context<'_>, _quoted: Option<&Quoted>) -> Result<Observation, Diagnostic> {
         let expr = parse(self.expr.get_ref()).map_err(|e| ctx.error_at(format!("bad expression: {}", e.message), self.inner_span(&e.at), "here"))?;
         let mut values = BTreeMap::new();
+        let mut units = BTreeMap::new();
         for (name, query) in &self.vars {
             values.insert(name.as_str(), query.compute(ctx)?.0);
+            let unit = match query.unit(ctx) {
+                Some(unit) => Known::Unit(unit),
+                None if query.counts() => Known::Number,
+                None => Known::Nothing,
+            };
+            units.insert(name.as_str(), unit);
         }
         for (name, query) in &self.json_vars {
             values.insert(name.as_str(), query.number(ctx)?);
         }
+        let (values, unit) = in_common_units(&expr, values, &units);
         let value = expr.eval(&values).map_err(|e| ctx.error_at(format!("cannot evaluate: {}", e.message), self.inner_span(&e.at), "here"))?;
-        Ok(Observation { value: Some(value), unit: None, problems: Vec::new(), detail: format!("{} = {value}", self.expr.get_ref()), band: None })
+        let shown = unit.as_ref().map_or(String::new(), |u| format!(" {}", u.symbol()));
+        Ok(Observation { value: Some(value), unit, problems: Vec::new(), detail: format!("{} = {value}{shown}", self.expr.get_ref()), band: None })
+    }
+}
+
+/// What is known of a variable's unit.
+enum Known {
+    /// A unit its field's name or the registry's `[[field]]` table gives.
+    Unit(Unit),
+    /// None: a count is a number.
+    Number,
+    /// Nothing: a field of no known unit (a derived `1 / time_ns` among them) or a number
+    /// read from JSON may be anything.
+    Nothing,
+}
+
+/// The variables' values for `expr`, and the unit of its value. Where every variable is a count
+/// or has a unit that converts (a time, a size, a rate) and `expr` combines them as quantities
+/// combine, the variables of each dimension are taken in the unit of the first of them, and the
+/// value is in that unit where `expr` is a quantity of that dimension (`2 * m`, `a - b` of two
+/// times is a time, which the judge converts to the sentence's unit: a mean of pyperf's
+/// `time_s` doubled is compared in µs, not as a count of seconds), and in none where it is a
+/// ratio (`a / b`) or a number. Otherwise (`m + 0.5`, a percentage, a time squared, a variable
+/// of unknown unit) the values are as read and the value has no unit, which a check's own
+/// `unit` key may give it.
+fn in_common_units<'a>(expr: &Expr, mut values: BTreeMap<&'a str, f64>, units: &BTreeMap<&'a str, Known>) -> (BTreeMap<&'a str, f64>, Option<Unit>) {
+    let mut first: Vec<(Dimension, Unit)> = Vec::new();
+    let mut dims: BTreeMap<&str, Quantity> = BTreeMap::new();
+    // Variables from JSON evidence are numbers of no known unit.
+    if expr.variables().iter().any(|name| !units.contains_key(name)) {
+        return (values, None);
+    }
+    for (name, known) in units {
+        let unit = match known {
+            Known::Unit(unit) => unit,
+            Known::Number => {
+                dims.insert(name, Quantity::default());
+                continue;
+            }
+            Known::Nothing => return (values, None),
+        };
+        let Some((dimension, _)) = unit.scale() else { return (values, None) };
+        let target = match first.iter().find(|(d, _)| *d == dimension) {
+            Some((_, u)) => u.clone(),
+            None => {
+                first.push((dimension, unit.clone()));
+                unit.clone()
+            }
+        };
+        dims.insert(name, Quantity(vec![(dimension, 1)]));
+        if let Some(v) = values.get_mut(name) {
+            *v = crate::article::numbers::convert(*v, Some(unit), Some(&target)).unwrap_or(*v);
+        }
+    }
+    let unit = match expr.quantity(&dims) {
+        Some(Quantity(q)) if q.len() == 1 && q[0].1 == 1 => first.iter().find(|(d, _)| *d == q[0].0).map(|(_, u)| u.clone()),
+        _ => None,
+    };
+    (values, unit)
+}
+
+/// The dimensions of a quantity and their powers, none of them zero: a time is `[(Time, 1)]`,
+/// a ratio of two times `[]`.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Quantity(Vec<(Dimension, i32)>);
+
+impl Quantity {
+    fn times(&self, other: &Quantity, sign: i32) -> Quantity {
+        let mut out = self.0.clone();
+        for (d, p) in &other.0 {
+            match out.iter_mut().find(|(e, _)| e == d) {
+                Some(entry) => entry.1 += sign * p,
+                None => out.push((*d, sign * p)),
+            }
+        }
+        out.retain(|(_, p)| *p != 0);
+        Quantity(out)
+    }
+
+    fn same(&self, other: &Quantity) -> bool {
+        self.0.len() == other.0.len() && self.0.iter().all(|x| other.0.contains(x))
     }
 }
 
@@ -112,6 +200,36 @@ pub(crate) enum Expr {
 }
 
 impl Expr {
+    /// The quantity this expression computes from variables of the quantities `vars` gives;
+    /// `None` where it adds or compares quantities of different dimensions (`m + 0.5` of a time
+    /// and a number), or takes a power, root, logarithm or remainder of one that has a unit.
+    fn quantity(&self, vars: &BTreeMap<&str, Quantity>) -> Option<Quantity> {
+        match self {
+            Expr::Number(_) => Some(Quantity::default()),
+            Expr::Var(name, _) => vars.get(name.as_str()).cloned(),
+            Expr::Neg(e) => e.quantity(vars),
+            Expr::Binary(op, a, b, _) => {
+                let (x, y) = (a.quantity(vars)?, b.quantity(vars)?);
+                match op {
+                    '+' | '-' => x.same(&y).then_some(x),
+                    '*' => Some(x.times(&y, 1)),
+                    '/' => Some(x.times(&y, -1)),
+                    _ => (x.0.is_empty() && y.0.is_empty()).then(Quantity::default),
+                }
+            }
+            Expr::Call(name, args, _) => {
+                let quantities = args.iter().map(|a| a.quantity(vars)).collect::<Option<Vec<_>>>()?;
+                match name.as_str() {
+                    "min" | "max" | "abs" => {
+                        let first = quantities.first()?.clone();
+                        quantities.iter().all(|q| q.same(&first)).then_some(first)
+                    }
+                    _ => quantities.iter().all(|q| q.0.is_empty()).then(Quantity::default),
+                }
+            }
+        }
+    }
+
     pub(crate) fn variables(&self) -> Vec<&str> {
         match self {
             Expr::Number(_) => vec![],
@@ -469,5 +587,34 @@ mod tests {
             "kind = \"arith\"\nexpr = \"a / b\"\n[vars.a]\nsamples = \"s.jsonl\"\nselect = { v = \"a\" }\nfield = \"t_us\"\nstatistic = \"median\"\n[vars.b]\nsamples = \"s.jsonl\"\nselect = { v = \"b\" }\nfield = \"t_us\"\nstatistic = \"median\"\n",
         );
         assert_eq!(f.observe(&check).unwrap().value, Some(3.0));
+    }
+
+    /// pyperf's `time_s` is in seconds: twice a mean of it is a time, which the judge converts
+    /// to the sentence's µs, while a ratio of two times is a number whatever their units, and a
+    /// sum of a time and a bare number keeps the values as read, with no unit.
+    #[test]
+    fn variables_keep_their_units_through_the_expression() {
+        let samples = "{\"v\":2,\"time_s\":0.000002,\"t_ms\":0.004}\n{\"v\":2,\"time_s\":0.000004,\"t_ms\":0.004}\n";
+        let f = Fixture::new(&[("s.jsonl", samples)]);
+        let var = |name: &str, field: &str| format!("[vars.{name}]\nsamples = \"s.jsonl\"\nselect = {{}}\nfield = \"{field}\"\nstatistic = \"mean\"\n");
+        let observe = |expr: &str, vars: &str| f.observe(&check_toml(&format!("kind = \"arith\"\nexpr = \"{expr}\"\n{vars}"))).unwrap();
+        let doubled = observe("2 * m", &var("m", "time_s"));
+        assert_eq!((doubled.unit, doubled.value.map(|v| (v * 1e9).round())), (Some(Unit::S), Some(6000.0)));
+        // Two units of one dimension: the second is taken in the first's.
+        let sum = observe("m + n", &(var("m", "time_s") + &var("n", "t_ms")));
+        assert_eq!((sum.unit, sum.value.map(|v| (v * 1e9).round())), (Some(Unit::S), Some(7000.0)));
+        let ratio = observe("n / m", &(var("m", "time_s") + &var("n", "t_ms")));
+        assert_eq!((ratio.unit, ratio.value.map(|v| (v * 1e6).round())), (None, Some(1333333.0)));
+        let count = observe("m + 1", &var("m", "time_s"));
+        assert_eq!((count.unit, count.value), (None, Some(1.000003)));
+        let squared = observe("m * m", &var("m", "time_s"));
+        assert_eq!(squared.unit, None);
+        // A field of no known unit may be anything (BenchmarkDotNet's ratio multiplies a time by
+        // the mean of a derived `1 / time_ns`): the values stay as read, with no unit.
+        let unknown = observe("m * v", &(var("m", "t_ms") + &var("v", "v")));
+        assert_eq!(unknown.unit, None);
+        // A count is a number.
+        let per = observe("m / n", &(var("m", "t_ms") + "[vars.n]\nsamples = \"s.jsonl\"\nselect = {}\nfield = \"t_ms\"\nstatistic = \"count\"\n"));
+        assert_eq!((per.unit, per.value), (Some(Unit::Ms), Some(0.002)));
     }
 }

@@ -591,15 +591,7 @@ impl Spec {
                 }
             }
         }
-        // A count is a number of samples, whatever unit the samples are in. A slope is in the
-        // field's unit per one of `per`, which counts (iterations, bytes): the field's unit. An
-        // interval's spread is a percentage of the median. JMH's error is a distance in the
-        // field's unit.
-        let unit = match measure {
-            Measure::Statistic(Statistic::Count) => None,
-            Measure::MedianCi { .. } | Measure::MeanRange => Some(Unit::Percent),
-            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::AsvError | Measure::CriterionBound { .. } => ctx.field_unit(self.field.get_ref()),
-        };
+        let unit = self.unit_of(&measure, ctx);
         let field = self.field.get_ref();
         let what = match &measure {
             Measure::Statistic(statistic) => format!("{statistic} {field}"),
@@ -635,6 +627,29 @@ impl Spec {
             },
             band,
         })
+    }
+
+    /// The unit of this query's value, as `observe` gives it; `None` where the query is not
+    /// valid, which `validate` reports.
+    pub(crate) fn unit(&self, ctx: &Context<'_>) -> Option<Unit> {
+        self.measure().ok().and_then(|measure| self.unit_of(&measure, ctx))
+    }
+
+    /// Whether this query counts samples: its value is a number whatever its field holds.
+    pub(crate) fn counts(&self) -> bool {
+        matches!(self.measure(), Ok(Measure::Statistic(Statistic::Count)))
+    }
+
+    fn unit_of(&self, measure: &Measure, ctx: &Context<'_>) -> Option<Unit> {
+        // A count is a number of samples, whatever unit the samples are in. A slope is in the
+        // field's unit per one of `per`, which counts (iterations, bytes): the field's unit. An
+        // interval's spread is a percentage of the median. JMH's error is a distance in the
+        // field's unit.
+        match measure {
+            Measure::Statistic(Statistic::Count) => None,
+            Measure::MedianCi { .. } | Measure::MeanRange => Some(Unit::Percent),
+            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::AsvError | Measure::CriterionBound { .. } => ctx.field_unit(self.field.get_ref()),
+        }
     }
 
     /// With `outliers`, what the fences dropped over every run read: ` (2 of 10 outside Tukey's
