@@ -12,18 +12,26 @@
 use std::collections::BTreeMap;
 use std::os::unix::ffi::OsStringExt;
 
-use crate::article::Article;
+use crate::article::{Article, Syntax};
 use crate::diagnostic::Diagnostic;
 
-/// Parses an article and touches what reports read from it: spans, numbers and their keys,
-/// the warnings about its HTML, and the review page's rendering with every sentence and
-/// number marked. It panics where a number or a warning points outside the
-/// source: a place must be one the audit can show.
+/// Parses an article, as Markdown and as reStructuredText, and touches what reports read from
+/// each: spans, numbers and their keys, the warnings, and the review page's rendering with
+/// every sentence and number marked. It panics where a sentence, a number or a warning points
+/// outside the source or inside a character: a place must be one the audit can show.
 pub fn parse_article(bytes: &[u8]) {
-    let Ok(article) = Article::parse("article/a.md", bytes) else { return };
+    for syntax in [Syntax::Markdown, Syntax::ReStructuredText] {
+        if let Ok(article) = Article::parse_as("article/a", bytes, syntax) {
+            touch_article(&article);
+        }
+    }
+}
+
+fn touch_article(article: &Article) {
     let len = article.source.len();
     for s in &article.sentences {
         let _ = s.source_span(&(0..s.text.len()));
+        assert!(article.source.get(s.span.clone()).is_some(), "sentence `{}` at {:?} outside a source of {len} bytes or inside a character", s.text, s.span);
         for n in &s.numbers {
             let _ = n.key();
             let span = s.source_span(&n.span);
@@ -33,7 +41,7 @@ pub fn parse_article(bytes: &[u8]) {
     for w in &article.warnings {
         assert!(w.span.start <= w.span.end && w.span.end <= len && w.line >= 1 && w.col >= 1, "warning at {:?} outside a source of {len} bytes", w.span);
     }
-    let _ = crate::report::html::mark_everything(&article);
+    let _ = crate::report::html::mark_everything(article);
 }
 
 /// Extracts the numbers of a sentence, parses each as a check's `number`, and matches each

@@ -126,6 +126,15 @@ fn a_mark_whose_edge_falls_inside_a_character() {
     fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/crash-pre-cell-inside-a-character.md").unwrap());
 }
 
+/// Found by the `article` target once it checked every sentence's own span (twenty-sixth
+/// session): an HTML cell whose text the parser decoded maps every byte to where it began, so
+/// the sentence's span ended one byte in, inside `±`. The span is now widened to whole
+/// characters.
+#[test]
+fn a_sentence_whose_span_ended_inside_a_character() {
+    fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/crash-sentence-span-inside-a-character.md").unwrap());
+}
+
 /// The `article` target's seed of JMH's summary table, in a code block (with a row cut after
 /// its `±`, an approximate score and a decimal comma) and as a pipe table (a `±` column, a `±`
 /// joined to the error, a row short of a cell), parsed with every number's place checked.

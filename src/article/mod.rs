@@ -288,7 +288,18 @@ impl Article {
                     cell: block.cell.clone(),
                     offsets,
                 };
-                sentence.span = sentence.source_span(&(0..sentence.text.len()));
+                // Text the parser decoded (an entity in an HTML cell) maps every byte to where
+                // it began, and a span one byte past that may end inside a character: the span
+                // is widened to whole characters, as every report cuts the source at it.
+                let span = sentence.source_span(&(0..sentence.text.len()));
+                let (mut start, mut end) = (span.start.min(source.len()), span.end.min(source.len()));
+                while !source.is_char_boundary(start) {
+                    start -= 1;
+                }
+                while !source.is_char_boundary(end) {
+                    end += 1;
+                }
+                sentence.span = start..end;
                 sentences.push(sentence);
             }
         }
