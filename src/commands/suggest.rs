@@ -508,7 +508,7 @@ enum SeriesUnit {
 }
 
 /// The statistics tried for every series.
-const STATISTICS: [Statistic; 14] = [
+const STATISTICS: [Statistic; 15] = [
     Statistic::Median,
     Statistic::Mean,
     Statistic::Min,
@@ -523,6 +523,7 @@ const STATISTICS: [Statistic; 14] = [
     Statistic::Stdev,
     Statistic::Count,
     Statistic::Sum,
+    Statistic::Mad,
 ];
 
 /// The statistics a ratio is tried in.
@@ -906,6 +907,11 @@ fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentenc
                     // Time (ns)`): some selection's sum equals any number by chance. Of one
                     // record it is that record's value, which the median already reads.
                     if statistic == Statistic::Sum && (series.derive.is_some() || !named.contains("sum") || series.samples.len() < 2) {
+                        continue;
+                    }
+                    // pyperf's MAD, like a total, is tried only where the words name it
+                    // (`Median +- MAD`): a spread of a few hundredths equals many small numbers.
+                    if statistic == Statistic::Mad && !named.contains("mad") {
                         continue;
                     }
                     let value_unit = if statistic == Statistic::Count { SeriesUnit::Plain(None) } else { unit.clone() };
@@ -1900,8 +1906,16 @@ fn filter_score(sel: &Selection) -> f64 {
 /// The statistics the words around a number name, as [`statistic_key`]s.
 fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
+    // pyperf names its percentiles by ordinals (`  5th percentile:`, `100th percentile:`).
+    let percentiles = context.contains("percentile");
     for w in context {
         let key = match w.as_str() {
+            // pyperf's `Median +- MAD`, its median absolute deviation.
+            "mad" => "mad".to_string(),
+            // The 0th and 100th are the ends, which the minimum and the maximum read.
+            "0th" if percentiles => "min".to_string(),
+            "100th" if percentiles => "max".to_string(),
+            w if percentiles && ordinal(w).is_some() => format!("p{}", ordinal(w).unwrap_or_default()),
             "median" | "p50" => "median".to_string(),
             "mean" | "average" | "avg" => "mean".to_string(),
             "min" | "minimum" | "fastest" => "min".to_string(),
@@ -1925,6 +1939,13 @@ fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
         out.insert(key);
     }
     out
+}
+
+/// The number of an ordinal as pyperf writes its percentiles (`5th`, `95th`), without leading
+/// zeros.
+fn ordinal(word: &str) -> Option<&str> {
+    let digits = word.strip_suffix("th").filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))?;
+    Some(digits.trim_start_matches('0'))
 }
 
 /// Whether the words around a number name `series`'s field by a word that would otherwise name
@@ -2021,6 +2042,21 @@ mod tests {
         let named = named_statistics(&words("P99 Median requests"));
         assert!(named.contains("p99") && named.contains("median") && named.contains("count"), "{named:?}");
         assert_eq!(statistic_key(Statistic::Percentile(99.0)), "p99");
+    }
+
+    /// pyperf's `stats` names its MAD and its percentiles by ordinals (a row `5th percentile`,
+    /// whose `0th` and `100th` are the ends); an ordinal without `percentile` names nothing.
+    #[test]
+    fn pyperf_s_mad_and_ordinal_percentiles_name_their_statistics() {
+        let named = |text: &str| named_statistics(&words(text));
+        assert_eq!(named("Median +- MAD"), BTreeSet::from(["median".to_string(), "mad".to_string()]));
+        assert_eq!(named("5th percentile"), BTreeSet::from(["p5".to_string()]));
+        assert_eq!(named("95th percentile"), BTreeSet::from(["p95".to_string()]));
+        assert_eq!(named("0th percentile"), BTreeSet::from(["min".to_string()]));
+        assert_eq!(named("100th percentile"), BTreeSet::from(["max".to_string()]));
+        assert!(!named("the 5th run").contains("p5"), "{:?}", named("the 5th run"));
+        assert_eq!(statistic_key(Statistic::Percentile(5.0)), "p5");
+        assert_eq!(statistic_key(Statistic::Mad), "mad");
     }
 
     #[test]
