@@ -295,6 +295,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
                     cands.extend(share_candidates(&sources, sentence, number));
                     cands.extend(pyperf_compare_candidates(&sources, article, sentence, number));
+                    cands.extend(pyperf_of_the_mean_candidates(&sources, sentence, number));
                     cands.extend(asv::ratio_candidates(&sources, article, sentence, number));
                 }
             }
@@ -1622,6 +1623,67 @@ fn pyperf_compare_candidates(sources: &[Source], article: &Article, sentence: &S
         }
     }
     by_distance(out)
+}
+
+/// pyperf's distances from the mean in percent, `(value - mean) * 100 / mean`: a percentile's
+/// in `pyperf stats` (`  5th percentile: 4.15 us (-4% of the mean)`, `_cli.format_stats`) and
+/// the minimum's or the maximum's in its warning (`the maximum (6.02 us) is 39% greater than
+/// the mean`, `_cli.format_checks`, which prints a minimum's as `N% smaller`). Each is the
+/// change from one benchmark's mean to its own percentile, minimum or maximum, of the same
+/// series; the row or column names which (`5th percentile`, `the maximum`). They are pyperf's
+/// own computations, and rank above a coincidence of two benchmarks' statistics.
+fn pyperf_of_the_mean_candidates(sources: &[Source], sentence: &Sentence, number: &Number) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number) else { return vec![] };
+    let Some(cell) = &sentence.cell else { return vec![] };
+    let after = sentence.text.get(number.span.end..).unwrap_or_default().trim_start();
+    let (statistic, less) = if after.starts_with("of the mean") {
+        let Some(p) = [&cell.column_label, &cell.row_label].into_iter().find_map(|l| l.strip_suffix("th percentile").and_then(ordinal_number)) else { return vec![] };
+        (Statistic::Percentile(p), false)
+    } else if after.starts_with("greater than the mean") && cell.column_label == "the maximum" {
+        (Statistic::Max, false)
+    } else if after.starts_with("smaller than the mean") && cell.column_label == "the minimum" {
+        (Statistic::Min, true)
+    } else {
+        return vec![];
+    };
+    if quoted.unit != Some(Unit::Percent) {
+        return vec![];
+    }
+    let context = context_words(sentence, number);
+    let row = row_selection(sources, sentence).map(|r| r.label);
+    let mut out = Vec::new();
+    for source in sources.iter().filter(|s| s.format == Format::Pyperf) {
+        for sel in source.selections.iter().filter(|sel| sel.filter.is_none()) {
+            let name = match &sel.select {
+                Some((f, v)) if f == "name" => v.as_str(),
+                Some(_) => continue,
+                None => match source.only_name.as_deref() {
+                    Some(n) => n,
+                    None => continue,
+                },
+            };
+            if row.as_deref().is_some_and(|r| r != name) {
+                continue;
+            }
+            let Some(series) = sel.series.iter().find(|s| s.derive.is_none() && ["time_s", "bytes", "value"].contains(&s.field.as_str())) else { continue };
+            let (value, mean) = (series.samples.statistic(statistic), series.samples.mean());
+            let change = if less { (1.0 - value / mean) * 100.0 } else { (value / mean - 1.0) * 100.0 };
+            if !change.is_finite() || !quoted.matches(change, None) {
+                continue;
+            }
+            let side = |statistic| benchmark_ref(source, sel, series, Measure::Statistic(statistic));
+            let binding = Binding::Change { new: vec![side(statistic)], base: vec![side(Statistic::Mean)], less };
+            // The words name this computation whole (`of the mean` beside a percentile's row), so
+            // it ranks above a statistic the same words name in part (the mean of another field).
+            out.push((Candidate { binding, value: change, score: hints(&context, source, sel, series) + 6.0 }, (change - quoted.value).abs()));
+        }
+    }
+    by_distance(out)
+}
+
+/// The number of pyperf's ordinal percentile (`5` of `5th`), where `digits` is one.
+fn ordinal_number(digits: &str) -> Option<f64> {
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten().filter(|p| *p <= 100.0)
 }
 
 /// The name pyperf gives a result file in its comparisons: the file's name less its extension,
