@@ -27,7 +27,8 @@
 //! row a case, its sizes binary; `super::benchmarkdotnet`, which reads its Markdown form too),
 //! and the profilers' tables GPU articles quote: Nsight Compute's sections and Nsight Systems'
 //! `nsys stats` reports (each value in its row's or its header's unit; `super::nsight`); and
-//! pyperf's result and comparison lines (see [`pyperf_cells`]), and grid tables, which `pyperf
+//! pyperf's output (see [`pyperf_cells`]: its result and comparison lines, `pyperf stats`' lines
+//! by key, `pyperf hist`'s bins and its stability warnings), and grid tables, which `pyperf
 //! compare_to --table` and Python's `tabulate` print (see [`grid_cells`]).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
