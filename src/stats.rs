@@ -45,7 +45,11 @@ pub enum Statistic {
     Stdev,
     /// The values' total: Nsight Systems' `Total Time` of a kernel's launches.
     Sum,
-    /// A percentile in (0, 100), written `p05`, `p95`, `p99.9`.
+    /// The median absolute deviation, unscaled: the median of the values' distances from their
+    /// median, which pyperf prints as `Median +- MAD` ([`Samples::median_abs_dev`]).
+    Mad,
+    /// A percentile in [0, 100], written `p05`, `p95`, `p99.9`; `p0` and `p100` are the minimum
+    /// and the maximum, as pyperf prints its `0th` and `100th percentile`.
     Percentile(f64),
 }
 
@@ -112,6 +116,17 @@ impl Samples {
         self.quantile(0.5)
     }
 
+    /// The median absolute deviation as pyperf computes it (`pyperf/_utils.py`,
+    /// `median_abs_dev`): the median of `|x − median|` over the values, with no scale factor
+    /// (R's `mad` and SciPy's `median_abs_deviation(scale="normal")` multiply it by 1.4826 to
+    /// estimate a normal distribution's standard deviation; pyperf prints it as it is).
+    pub fn median_abs_dev(&self) -> f64 {
+        let median = self.median();
+        let mut deviations: Vec<f64> = self.sorted.iter().map(|v| (v - median).abs()).collect();
+        deviations.sort_by(f64::total_cmp);
+        quantile_sorted(&deviations, 0.5)
+    }
+
     /// Half the interquartile range, `(q75 − q25) / 2` with numpy's linear quartiles: what
     /// airspeed velocity prints after a median's `±` (asv_runner's `get_err`).
     pub fn half_interquartile_range(&self) -> f64 {
@@ -139,6 +154,7 @@ impl Samples {
             Statistic::Count => self.len() as f64,
             Statistic::Stdev => self.stdev(),
             Statistic::Sum => self.sum,
+            Statistic::Mad => self.median_abs_dev(),
             Statistic::Percentile(p) => self.quantile(p / 100.0),
         }
     }
@@ -218,10 +234,11 @@ impl Statistic {
             "count" => Statistic::Count,
             "stdev" => Statistic::Stdev,
             "sum" => Statistic::Sum,
+            "mad" => Statistic::Mad,
             _ => {
                 let digits = text.strip_prefix('p')?;
                 let p: f64 = digits.parse().ok()?;
-                if !(p > 0.0 && p < 100.0) || digits.starts_with(['+', '-']) {
+                if !(0.0..=100.0).contains(&p) || digits.starts_with(['+', '-']) {
                     return None;
                 }
                 Statistic::Percentile(p)
@@ -254,7 +271,8 @@ impl fmt::Display for Statistic {
             Statistic::Count => write!(f, "count"),
             Statistic::Stdev => write!(f, "stdev"),
             Statistic::Sum => write!(f, "sum"),
-            Statistic::Percentile(p) if *p < 10.0 && p.fract() == 0.0 => write!(f, "p0{p}"),
+            Statistic::Mad => write!(f, "mad"),
+            Statistic::Percentile(p) if *p > 0.0 && *p < 10.0 && p.fract() == 0.0 => write!(f, "p0{p}"),
             Statistic::Percentile(p) => write!(f, "p{p}"),
         }
     }
@@ -303,10 +321,32 @@ mod tests {
     fn parses_statistic_names() {
         assert_eq!(Statistic::parse("p05"), Some(Statistic::Percentile(5.0)));
         assert_eq!(Statistic::parse("p99.9"), Some(Statistic::Percentile(99.9)));
-        assert_eq!(Statistic::parse("p100"), None);
         assert_eq!(Statistic::parse("average"), None);
         assert_eq!(Statistic::Percentile(5.0).to_string(), "p05");
+        // pyperf's `0th` and `100th percentile`, the ends, and nothing beyond them.
+        assert_eq!(Statistic::parse("p0"), Some(Statistic::Percentile(0.0)));
+        assert_eq!(Statistic::parse("p100"), Some(Statistic::Percentile(100.0)));
+        assert_eq!((Statistic::Percentile(0.0).to_string(), Statistic::Percentile(100.0).to_string()), ("p0".to_string(), "p100".to_string()));
+        for beyond in ["p100.5", "p101", "p-1", "p+5", "p"] {
+            assert_eq!(Statistic::parse(beyond), None, "{beyond}");
+        }
+        assert_eq!(Statistic::parse("mad").map(|s| s.to_string()).as_deref(), Some("mad"));
         assert_eq!(Statistic::parse("sum").map(|s| s.to_string()).as_deref(), Some("sum"));
+    }
+
+    /// pyperf's MAD (`_utils.median_abs_dev`): of 1, 2, 3, 4 and 100 the median is 3, the
+    /// distances from it 2, 1, 0, 1 and 97, and their median 1, unscaled; of an even count
+    /// each median is the mean of the middle two (1, 2, 4, 8: median 3, distances 2, 1, 1, 5,
+    /// MAD 1.5).
+    #[test]
+    fn the_mad_is_the_median_distance_from_the_median() {
+        assert_eq!(Samples::new(vec![100.0, 2.0, 3.0, 1.0, 4.0]).unwrap().statistic(Statistic::Mad), 1.0);
+        assert_eq!(Samples::new(vec![8.0, 1.0, 4.0, 2.0]).unwrap().median_abs_dev(), 1.5);
+        assert_eq!(Samples::new(vec![5.0]).unwrap().median_abs_dev(), 0.0);
+        assert_eq!(Statistic::Mad.summary_key(), None);
+        // `p0` and `p100` are the ends.
+        let s = Samples::new(vec![3.0, 1.0, 2.0]).unwrap();
+        assert_eq!((s.statistic(Statistic::Percentile(0.0)), s.statistic(Statistic::Percentile(100.0))), (1.0, 3.0));
     }
 
     /// A kernel's total time is the sum of its launches' durations (nsys's `Total Time` of the

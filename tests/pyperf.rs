@@ -282,3 +282,44 @@ Mean +- std dev: 22.5 ms +- 0.2 ms
     assert_ne!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("1.52×, evidence 1.42×") && stdout.contains(": FAIL"), "{stdout}{stderr}");
 }
+
+/// `pyperf stats telco.json`'s table and two of its percentiles, pasted as pyperf prints them
+/// (pyperf's tests pin these lines, `test_stats`): each line is read as a cell under its key,
+/// and `suggest` proposes pyperf's own statistic for each value, the MAD where the key names it,
+/// the percentile its ordinal names, and for `(-1% of the mean)` the change from the mean to
+/// that percentile; pasted, they hold, and nothing is left unbound.
+#[test]
+fn pyperf_stats_lines_are_read_and_proposed_pyperf_s_statistics() {
+    let article = "# Telco
+
+```
+$ python3 -m pyperf stats telco.json
+Minimum:         22.1 ms
+Median +- MAD:   22.5 ms +- 0.1 ms
+Mean +- std dev: 22.5 ms +- 0.2 ms
+Maximum:         22.9 ms
+
+  0th percentile: 22.1 ms (-2% of the mean) -- minimum
+  5th percentile: 22.3 ms (-1% of the mean)
+```
+";
+    let dir = root_with(article);
+    let root = dir.path();
+    let out = suggest(root);
+    for (cell, first) in [
+        ("`0.1 ms` in cell Median +- MAD › Median +- MAD", "mad time_s of 120 records of evidence/telco.json"),
+        ("`22.5 ms` in cell Median +- MAD › Median +- MAD", "median time_s of 120 records of evidence/telco.json"),
+        ("`22.1 ms` in cell Minimum › Minimum", "min time_s of 120 records of evidence/telco.json"),
+        ("`22.1 ms` in cell 0th percentile › 0th percentile", "min time_s of 120 records of evidence/telco.json"),
+        ("`22.3 ms` in cell 5th percentile › 5th percentile", "p05 time_s of 120 records of evidence/telco.json"),
+        ("`22.9 ms` in cell Maximum › Maximum", "max time_s of 120 records of evidence/telco.json"),
+        ("`-2%` in cell 0th percentile › 0th percentile", "the change in % from mean time_s of 120 records of evidence/telco.json with name = \"telco\" to p0 time_s"),
+        ("`-1%` in cell 5th percentile › 5th percentile", "the change in % from mean time_s of 120 records of evidence/telco.json with name = \"telco\" to p05 time_s"),
+    ] {
+        let at = out.find(cell).unwrap_or_else(|| panic!("{cell}:\n{out}"));
+        assert!(out[at..].lines().nth(1).unwrap().contains(first), "{cell}: {}", out[at..].lines().nth(1).unwrap());
+    }
+    let (code, stdout) = paste_and_audit(root, &out);
+    assert!(stdout.contains("10 checks: 10 passed") && stdout.contains("0 unbound numbers"), "{stdout}");
+    assert_eq!(code, 0, "{stdout}");
+}

@@ -27,7 +27,8 @@
 //! row a case, its sizes binary; `super::benchmarkdotnet`, which reads its Markdown form too),
 //! and the profilers' tables GPU articles quote: Nsight Compute's sections and Nsight Systems'
 //! `nsys stats` reports (each value in its row's or its header's unit; `super::nsight`); and
-//! pyperf's result and comparison lines (see [`pyperf_cells`]), and grid tables, which `pyperf
+//! pyperf's output (see [`pyperf_cells`]: its result and comparison lines, `pyperf stats`' lines
+//! by key, `pyperf hist`'s bins and its stability warnings), and grid tables, which `pyperf
 //! compare_to --table` and Python's `tabulate` print (see [`grid_cells`]).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
@@ -270,57 +271,165 @@ fn grid_table(table_lines: &[(usize, &str)], table: usize) -> Option<Vec<Console
     Some(cells)
 }
 
-/// The cells of pyperf's result lines in `code`, or `None` when it holds none. pyperf prints a
-/// benchmark's result (`pyperf show`, `timeit`, a script's `Runner`; `_cli.format_result`) and
-/// `compare_to`'s comparison of two files (`_compare.py`, `oneliner`) on one line each:
+/// The cells of pyperf's console output in `code`, or `None` when it holds none.
+///
+/// pyperf prints a benchmark's result (`pyperf show`, `timeit`, a script's `Runner`;
+/// `_cli.format_result`) and `compare_to`'s comparison of two files (`_compare.py`, `oneliner`)
+/// on one line each:
 ///
 /// ```text
 /// telco: Mean +- std dev: 22.5 ms +- 0.2 ms
 /// Mean +- std dev: [py36] 4.70 us +- 0.18 us -> [py38] 4.22 us +- 0.08 us: 1.11x faster
 /// - [1,2]*1000: 3.70 us +- 0.05 us -> 5.28 us +- 0.09 us: 1.42x slower
+/// Benchmark hidden because not significant (1): [1]*1000
 /// Geometric mean: 1.22x slower
 /// ```
 ///
 /// Each line is a row named by its benchmark (the name before the first `: `). pyperf names
 /// none where it shows a single benchmark: such a line is a table of its own, its row named
 /// `Mean +- std dev`, so that a registry tells two of them apart by `table`. A result's row
-/// has the cell `Mean +- std dev`; a
-/// comparison's has a cell for each file, under the name pyperf gives it in brackets (`py36`;
-/// `reference` and `changed` where the line gives none), the changed file's holding the ratio
-/// and its word. A `Geometric mean` line is a row of that name whose one cell stands under the
-/// changed file of the comparisons above it.
+/// has the cell `Mean +- std dev`; a comparison's has a cell for each file, under the name
+/// pyperf gives it in brackets (`py36`; `reference` and `changed` where the line gives none),
+/// the changed file's holding the ratio and its word, and the change in percent that pyperf
+/// printed after them before 2.1.0 (`1.11x faster (-10%)`). A `Geometric mean` line is a row of
+/// that name whose one cell stands under the changed file of the comparisons above it. The
+/// benchmarks `compare_to` hides as not significant are a row of that name, `Benchmark hidden
+/// because not significant`, whose cell under the same name lists them, read as names: the
+/// count pyperf prints before them is left unread, since it counts the names beside it and no
+/// check counts t-tests, while a `ttest` of each benchmark binds to that cell. Where the block
+/// also holds `compare_to --table`'s grid ([`grid_cells`]), its cells are read with these.
+///
+/// `pyperf stats` (`_cli.format_stats`) prints a benchmark's statistics as `Key: value` lines,
+/// its percentiles, and the values outside Tukey's fences:
+///
+/// ```text
+/// Total duration: 11.6 sec
+/// Raw value minimum: 135 ms
+/// Number of run with values: 20
+/// Loop iterations per value: 2^15
+/// Median +- MAD:   4.25 us +- 0.05 us
+///   0th percentile: 4.12 us (-5% of the mean) -- minimum
+///   5th percentile: 4.15 us (-4% of the mean)
+/// Number of outlier (out of 4.07 us..4.44 us): 9
+/// ```
+///
+/// Each line is a cell under its key (`Total duration`, `Median +- MAD`, `5th percentile`): the
+/// value as printed, a percentile's with its distance from the mean but without the name pyperf
+/// gives it after `--` (`Q1`, whose digit is no measurement). The outliers' line gives two, the
+/// count under `Number of outlier` and the fences under `out of`. Where pyperf shows one
+/// benchmark, the lines are one table whose rows are named by their keys, as a result line's
+/// row is (`row = "Median +- MAD", column = "Median +- MAD"`; the outliers' row `Number of
+/// outlier`); a key printed again starts another table. Where it shows several, each under its
+/// name underlined with `-` (or its file's with `=`; `_cli.format_title`), each benchmark is a
+/// row named by that title and each key a column. The keys any program might print
+/// (`Minimum`, `Maximum`, `Mean`, `Total duration`, `Start date`, `End date`, `Number of
+/// benchmarks`) are read only in a block that holds one that only pyperf prints (`Raw value
+/// minimum`, `Median +- MAD`, a percentile, the outliers' line, …).
+///
+/// `pyperf hist` (`_cli.format_histogram`) prints each bin's start and count before a bar of
+/// `#` (`|` for an empty bin): `4.10 us: 15 ##############`, `4.70 us:  0 |`. Each run of two
+/// bins or more is a table of its own, a bin a row named by its start, with its start under
+/// `Bin` and its count under `Count` (or under the benchmark's name where pyperf heads the
+/// histogram `[ name ]`). The start is a measurement, a multiple of the bins' width, and is read
+/// as one: it is no name cell.
+///
+/// pyperf's warnings on a benchmark's stability (`_cli.format_checks`, which `check`, `timeit`,
+/// `show` and `stats` print) are rows named by what they warn of, as pyperf words it (`the
+/// standard deviation`, `the minimum`, `the maximum`, `the shortest raw value`), the warning a
+/// cell under that name: `* the maximum (6.02 us) is 39% greater than the mean (4.34 us)`.
+/// Under a title each is a cell of the benchmark's row. The warning that there are not enough
+/// samples quotes pyperf's own thresholds (95 %, 1 %), no measurement, and is not read.
 pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     const MEAN: &str = "Mean +- std dev: ";
-    let mut cells: Vec<ConsoleCell> = Vec::new();
-    let mut row = 0;
+    const HIDDEN: &str = "Benchmark hidden because not significant";
+    let all: Vec<(usize, &str)> = lines(code).collect();
+    let stats_block = all.iter().any(|(_, text)| stats_line(text).is_some_and(|s| s.distinctive));
+    let mut out = PyperfTables::default();
     // The changed file of the comparisons so far, which a `Geometric mean` line stands under.
     let mut changed_file: Option<String> = None;
-    // A line that names no benchmark is a table of its own, its row named `Mean +- std dev`, so
-    // that two such lines in one block are told apart by their tables.
-    let mut table = 0;
-    let mut alone = |named: bool, row: &mut usize, cells: &[ConsoleCell]| -> usize {
-        let used = cells.last().map(|c| c.table);
-        if !named || used.is_some_and(|t| t == table && cells.last().is_some_and(|c| c.row_label == "Mean +- std dev")) {
-            table = used.map_or(0, |t| t + 1);
-            *row = 0;
-        }
-        table
-    };
-    let cell = ConsoleCell::plain;
-    for (start, text) in lines(code) {
+    // The benchmark (or file) pyperf titled the lines below with, and the name it heads the
+    // next histogram with.
+    let mut title: Option<String> = None;
+    let mut histogram_title: Option<String> = None;
+    let mut k = 0;
+    while k < all.len() {
+        let (start, text) = all[k];
+        k += 1;
         let line = text.trim();
         let at = |part: &str| start + (part.as_ptr() as usize - text.as_ptr() as usize);
+        let span = |part: &str| at(part)..at(part) + part.len();
+        if all.get(k).is_some_and(|(_, under)| is_underline(line, under)) {
+            title = Some(line.to_string());
+            k += 1;
+            continue;
+        }
+        if let Some(name) = line.strip_prefix("[ ").and_then(|l| l.strip_suffix(" ]")) {
+            histogram_title = Some(name.to_string());
+            continue;
+        }
+        if hist_line(text).is_some() {
+            let first = k - 1;
+            while all.get(k).is_some_and(|(_, t)| hist_line(t).is_some()) {
+                k += 1;
+            }
+            if k - first >= 2 {
+                let table = out.start(PyperfGroup::Histogram);
+                let counts = histogram_title.take().unwrap_or_else(|| "Count".to_string());
+                for &(start, text) in &all[first..k] {
+                    let Some(bin) = hist_line(text) else { continue };
+                    let at = |part: &str| start + (part.as_ptr() as usize - text.as_ptr() as usize);
+                    let row = out.row(bin.start);
+                    out.push(table, row, 1, bin.start, "Bin", at(bin.start)..at(bin.start) + bin.start.len(), false);
+                    out.push(table, row, 2, bin.start, &counts, at(bin.count)..at(bin.count) + bin.count.len(), false);
+                }
+            }
+            continue;
+        }
+        if !line.is_empty() {
+            histogram_title = None;
+        }
+        if let Some((subject, warning)) = warning_line(text) {
+            let row_label = title.clone().unwrap_or_else(|| subject.to_string());
+            if title.is_none() && out.holds_row(PyperfGroup::Warnings, &row_label) {
+                out.start(PyperfGroup::Warnings);
+            }
+            let table = out.table(PyperfGroup::Warnings);
+            let row = out.row(&row_label);
+            let column = out.column(subject);
+            out.push(table, row, column, &row_label, subject, span(warning), false);
+            continue;
+        }
+        if let Some(stats) = stats_line(text).filter(|_| stats_block && !line.contains(" -> ")) {
+            let row_label = title.clone().unwrap_or_else(|| stats.key.to_string());
+            if title.is_none() && out.holds_row(PyperfGroup::Stats, &row_label) {
+                out.start(PyperfGroup::Stats);
+            }
+            let table = out.table(PyperfGroup::Stats);
+            let row = out.row(&row_label);
+            for (column_label, value) in stats.cells {
+                let column = out.column(column_label);
+                out.push(table, row, column, &row_label, column_label, span(value), false);
+            }
+            continue;
+        }
         let body = line.strip_prefix("- ").unwrap_or(line);
         if let Some(ratio) = body.strip_prefix("Geometric mean: ") {
             let Some(changed) = &changed_file else { continue };
             if !is_speed(ratio) {
                 continue;
             }
-            let t = alone(true, &mut row, &cells);
-            row += 1;
-            let name = &body[.."Geometric mean".len()];
-            cells.push(cell(t, row, 0, "Geometric mean", "Benchmark", at(name)..at(name) + name.len()));
-            cells.push(cell(t, row, 2, "Geometric mean", changed, at(ratio)..at(ratio) + ratio.len()));
+            let table = out.table(PyperfGroup::Named);
+            let row = out.row("Geometric mean");
+            out.push(table, row, 0, "Geometric mean", "Benchmark", span(&body[.."Geometric mean".len()]), true);
+            out.push(table, row, 2, "Geometric mean", changed, span(ratio), false);
+            continue;
+        }
+        if let Some(names) = body.strip_prefix(HIDDEN).and_then(|rest| rest.trim_start().strip_prefix('(')).and_then(|rest| rest.split_once("): ")).map(|(_, names)| names.trim()) {
+            if !names.is_empty() {
+                let table = out.table(PyperfGroup::Named);
+                let row = out.row(HIDDEN);
+                out.push(table, row, 1, HIDDEN, HIDDEN, span(names), true);
+            }
             continue;
         }
         // The benchmark's name, where the line begins with one: everything before the first
@@ -330,6 +439,9 @@ pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             _ => (None, body),
         };
         let label = name.unwrap_or("Mean +- std dev").to_string();
+        // A line that names no benchmark is a table of its own, its row named `Mean +- std
+        // dev`, so that two such lines in one block are told apart by their tables.
+        let group = if name.is_some() { PyperfGroup::Named } else { PyperfGroup::Alone };
         let rest_mean = rest.strip_prefix(MEAN).unwrap_or(rest);
         if let Some((reference, changed)) = rest_mean.split_once(" -> ") {
             let Some((changed, ratio)) = changed.rsplit_once(": ") else { continue };
@@ -347,13 +459,13 @@ pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             // The changed file's cell runs from its value to the end of the line, its ratio and
             // the ratio's word with it.
             let changed = at(&changed[chg_skip..])..at(rest_mean) + rest_mean.len();
-            let t = alone(name.is_some(), &mut row, &cells);
-            row += 1;
+            let table = out.table(group);
+            let row = out.row(&label);
             if let Some(n) = name {
-                cells.push(cell(t, row, 0, &label, "Benchmark", at(n)..at(n) + n.len()));
+                out.push(table, row, 0, &label, "Benchmark", span(n), true);
             }
-            cells.push(cell(t, row, 1, &label, &ref_name, at(reference)..at(reference) + reference.len()));
-            cells.push(cell(t, row, 2, &label, &chg_name, changed));
+            out.push(table, row, 1, &label, &ref_name, span(reference), false);
+            out.push(table, row, 2, &label, &chg_name, changed, false);
             changed_file = Some(chg_name);
             continue;
         }
@@ -361,21 +473,251 @@ pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             if !value.contains(" +- ") {
                 continue;
             }
-            let t = alone(name.is_some(), &mut row, &cells);
-            row += 1;
+            let table = out.table(group);
+            let row = out.row(&label);
             if let Some(n) = name {
-                cells.push(cell(t, row, 0, &label, "Benchmark", at(n)..at(n) + n.len()));
+                out.push(table, row, 0, &label, "Benchmark", span(n), true);
             }
-            cells.push(cell(t, row, 1, &label, "Mean +- std dev", at(value)..at(value) + value.len()));
+            out.push(table, row, 1, &label, "Mean +- std dev", span(value), false);
         }
     }
-    (!cells.is_empty()).then_some(cells)
+    if out.cells.is_empty() {
+        return None;
+    }
+    let mut cells = out.cells;
+    if let Some(grid) = grid_cells(code) {
+        cells = in_block_order(cells, grid);
+    }
+    Some(cells)
 }
 
-/// Whether `text` is pyperf's speed of one file against another: `1.42x slower`, `1.02x faster`.
+/// Whether `text` is pyperf's speed of one file against another: `1.42x slower`, `1.02x faster`,
+/// or as pyperf printed it before 2.1.0 with the change in percent after it, `1.11x faster
+/// (-10%)`.
 fn is_speed(text: &str) -> bool {
-    let Some((number, word)) = text.trim().split_once("x ") else { return false };
+    let text = text.trim();
+    // The change in percent, `(-10%)`, which pyperf signs with `%+.0f`.
+    let text = match text.rsplit_once(" (") {
+        Some((speed, percent)) => match percent.strip_suffix("%)") {
+            Some(p) if p.starts_with(['+', '-']) && is_value(p) => speed,
+            _ => return false,
+        },
+        None => text,
+    };
+    let Some((number, word)) = text.split_once("x ") else { return false };
     is_value(number) && matches!(word, "faster" | "slower")
+}
+
+/// What a table of pyperf's output holds, which decides whether the next line continues it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum PyperfGroup {
+    /// A result or comparison that names no benchmark: a table of its own.
+    Alone,
+    /// Results and comparisons that name their benchmarks, their geometric mean and the
+    /// benchmarks hidden as not significant.
+    Named,
+    /// `pyperf stats`' lines.
+    Stats,
+    /// The warnings of `pyperf check`.
+    Warnings,
+    /// One histogram of `pyperf hist`.
+    Histogram,
+}
+
+/// The cells of pyperf's output as they are read, and the table being filled.
+#[derive(Default)]
+struct PyperfTables {
+    cells: Vec<ConsoleCell>,
+    /// The table being filled and what it holds.
+    open: Option<(PyperfGroup, usize)>,
+    /// How many tables were started.
+    tables: usize,
+    /// The row being filled, from 1, and its label.
+    row: usize,
+    row_label: String,
+    /// The open table's row labels and column labels, in the order they came.
+    rows: Vec<String>,
+    columns: Vec<String>,
+}
+
+impl PyperfTables {
+    /// The open table where it holds `group`'s lines, else a new one; a line that names no
+    /// benchmark (`Alone`) always starts one.
+    fn table(&mut self, group: PyperfGroup) -> usize {
+        match self.open {
+            Some((open, table)) if open == group && group != PyperfGroup::Alone => table,
+            _ => self.start(group),
+        }
+    }
+
+    /// A new table of `group`'s lines.
+    fn start(&mut self, group: PyperfGroup) -> usize {
+        let table = self.tables;
+        self.tables += 1;
+        self.open = Some((group, table));
+        self.row = 0;
+        self.row_label.clear();
+        self.rows.clear();
+        self.columns.clear();
+        table
+    }
+
+    /// Whether the open table holds `group`'s lines and a row named `label` already: the same
+    /// statistic (or warning) printed again is another benchmark's, in a table of its own.
+    fn holds_row(&self, group: PyperfGroup, label: &str) -> bool {
+        self.open.is_some_and(|(open, _)| open == group) && self.rows.iter().any(|r| r == label)
+    }
+
+    /// The row named `label`: the row being filled where it is named so, else the next one.
+    fn row(&mut self, label: &str) -> usize {
+        if self.row == 0 || self.row_label != label {
+            self.row += 1;
+            self.row_label = label.to_string();
+            self.rows.push(label.to_string());
+        }
+        self.row
+    }
+
+    /// The place of the column labelled `label` in the open table, from 1: column 0 is a
+    /// benchmark's name.
+    fn column(&mut self, label: &str) -> usize {
+        match self.columns.iter().position(|c| c == label) {
+            Some(k) => k + 1,
+            None => {
+                self.columns.push(label.to_string());
+                self.columns.len()
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push(&mut self, table: usize, row: usize, column: usize, row_label: &str, column_label: &str, range: Range<usize>, is_name: bool) {
+        self.cells.push(ConsoleCell { is_name, ..ConsoleCell::plain(table, row, column, row_label, column_label, range) });
+    }
+}
+
+/// Whether `under` underlines `line` as pyperf underlines a title (`_cli.format_title`): as
+/// many `=` (a file's name) or `-` (a benchmark's) as the title has characters.
+fn is_underline(line: &str, under: &str) -> bool {
+    let under = under.trim();
+    !line.is_empty() && (under.chars().all(|c| c == '-') || under.chars().all(|c| c == '=')) && under.chars().count() == line.chars().count()
+}
+
+/// The keys of `pyperf stats` that only pyperf prints (`_cli.format_stats`): a block holding
+/// one of them is its output.
+const PYPERF_STATS_KEYS: &[&str] = &[
+    "Raw value minimum",
+    "Raw value maximum",
+    "Number of calibration run",
+    "Number of run with values",
+    "Total number of run",
+    "Number of warmup per run",
+    "Number of value per run",
+    "Loop iterations per value",
+    "Total number of values",
+    "Median +- MAD",
+];
+
+/// The keys of `pyperf stats` that other programs may print as well (and `Number of
+/// benchmarks`, `Total duration` and the dates, which it prints for a file of several
+/// benchmarks above them): read only beside one of [`PYPERF_STATS_KEYS`].
+const PYPERF_COMMON_KEYS: &[&str] = &["Total duration", "Start date", "End date", "Minimum", "Maximum", "Mean", "Mean +- std dev", "Number of benchmarks"];
+
+/// The row the outliers' line is named by, and the column of its count.
+const PYPERF_OUTLIERS: &str = "Number of outlier";
+
+/// One line of `pyperf stats`: its key and its cells, each a column's label and its text.
+struct StatsLine<'a> {
+    key: &'a str,
+    cells: Vec<(&'a str, &'a str)>,
+    /// Whether only pyperf prints the key.
+    distinctive: bool,
+}
+
+/// `text` as a line of `pyperf stats`, or `None`.
+fn stats_line(text: &str) -> Option<StatsLine<'_>> {
+    let line = text.trim();
+    let (key, rest) = line.split_once(": ")?;
+    let value = rest.trim();
+    if value.is_empty() {
+        return None;
+    }
+    // `Number of outlier (out of 4.07 us..4.44 us): 9`: the fences are in the key.
+    if let Some(fences) = key.strip_prefix("Number of outlier (out of ").and_then(|k| k.strip_suffix(')')) {
+        return Some(StatsLine { key: PYPERF_OUTLIERS, cells: vec![(PYPERF_OUTLIERS, value), ("out of", fences)], distinctive: true });
+    }
+    // `  5th percentile: 4.15 us (-4% of the mean)`, `%3sth` of 0, 5, 25, 50, 75, 95 and 100,
+    // the first, the last and the quartiles named after `--`.
+    if key.strip_suffix("th percentile").is_some_and(is_count) {
+        let value = value.split_once(" -- ").map_or(value, |(v, _)| v.trim_end());
+        return Some(StatsLine { key, cells: vec![(key, value)], distinctive: true });
+    }
+    let distinctive = PYPERF_STATS_KEYS.contains(&key);
+    (distinctive || PYPERF_COMMON_KEYS.contains(&key)).then(|| StatsLine { key, cells: vec![(key, value)], distinctive })
+}
+
+/// The units `pyperf hist` prints a bin's start in (`_formatter`: times, sizes; an integer
+/// benchmark's has none).
+const PYPERF_UNITS: &[&str] = &["sec", "ms", "us", "ns", "bytes", "byte", "KiB", "MiB"];
+
+/// A bin of `pyperf hist`: its start and its count, as parts of the line.
+struct Bin<'a> {
+    start: &'a str,
+    count: &'a str,
+}
+
+/// `text` as a bin of `pyperf hist` (`4.10 us: 15 ####`, `4.70 us:  0 |`), or `None`.
+fn hist_line(text: &str) -> Option<Bin<'_>> {
+    let (label, rest) = text.split_once(": ")?;
+    let start = label.trim();
+    let mut words = start.split(' ');
+    let (number, unit) = (words.next()?, words.next());
+    if words.next().is_some() || !is_value(number) || unit.is_some_and(|u| !PYPERF_UNITS.contains(&u)) {
+        return None;
+    }
+    let (count, bar) = rest.trim_start().split_once(' ')?;
+    let bar = bar.trim_end();
+    (is_count(count) && (bar == "|" || (!bar.is_empty() && bar.bytes().all(|b| b == b'#')))).then_some(Bin { start, count })
+}
+
+/// The warnings of `_cli.format_checks` that state measurements, by the words they open with
+/// and what they warn of.
+const PYPERF_WARNINGS: &[(&str, &str)] = &[
+    ("the standard deviation (", "the standard deviation"),
+    ("the minimum (", "the minimum"),
+    ("the maximum (", "the maximum"),
+    ("the shortest raw value is only ", "the shortest raw value"),
+];
+
+/// `text` as one of pyperf's warnings on a benchmark's stability (`* the maximum (6.02 us) is
+/// 39% greater than the mean (4.34 us)`): what it warns of and the warning, or `None`.
+fn warning_line(text: &str) -> Option<(&'static str, &str)> {
+    let warning = text.trim().strip_prefix("* ")?;
+    let &(_, subject) = PYPERF_WARNINGS.iter().find(|(opening, _)| warning.starts_with(opening))?;
+    warning.contains(|c: char| c.is_ascii_digit()).then_some((subject, warning))
+}
+
+/// `first` and `second`, cells of two readings of one code block, as one reading: their tables
+/// numbered in the order they begin in the block, each table's cells in their order.
+fn in_block_order(first: Vec<ConsoleCell>, second: Vec<ConsoleCell>) -> Vec<ConsoleCell> {
+    // Each table's first byte, by the reading it is of and its number there.
+    let mut starts: Vec<(usize, usize, usize)> = Vec::new();
+    for (reading, cells) in [&first, &second].into_iter().enumerate() {
+        for c in cells {
+            match starts.iter_mut().find(|(r, t, _)| *r == reading && *t == c.table) {
+                Some(entry) => entry.2 = entry.2.min(c.range.start),
+                None => starts.push((reading, c.table, c.range.start)),
+            }
+        }
+    }
+    starts.sort_by_key(|&(_, _, at)| at);
+    let place = |reading: usize, table: usize| starts.iter().position(|&(r, t, _)| r == reading && t == table).unwrap_or_default();
+    let mut cells: Vec<(usize, ConsoleCell)> = Vec::new();
+    for (reading, readings) in [first, second].into_iter().enumerate() {
+        cells.extend(readings.into_iter().map(|c| (place(reading, c.table), c)));
+    }
+    cells.sort_by_key(|(table, _)| *table);
+    cells.into_iter().map(|(table, c)| ConsoleCell { table, ..c }).collect()
 }
 
 /// The cells of the Google Benchmark console tables in `code`, or `None` when it holds none.
@@ -2263,5 +2605,254 @@ CRC32/poly=Koopman/size=15/align=0-8        412MB/s ±10%    421MB/s ± 3%      
             ]
         );
         assert_eq!(pyperf_cells("Geometric mean: 1.22x slower\n"), None, "no comparison to stand under");
+    }
+
+    /// `pyperf stats -q` of pyperf's `doc/outliers.json.gz`, as pyperf 2.10.0 prints it (and
+    /// pyperf's `doc/analyze.rst` quotes it).
+    const PYPERF_STATS: &str = "Total duration: 11.6 sec
+Start date: 2017-03-16 16:30:01
+End date: 2017-03-16 16:30:16
+Raw value minimum: 135 ms
+Raw value maximum: 197 ms
+
+Number of calibration run: 1
+Number of run with values: 20
+Total number of run: 21
+
+Number of warmup per run: 1
+Number of value per run: 3
+Loop iterations per value: 2^15
+Total number of values: 60
+
+Minimum:         4.12 us
+Median +- MAD:   4.25 us +- 0.05 us
+Mean +- std dev: 4.34 us +- 0.31 us
+Maximum:         6.02 us
+
+  0th percentile: 4.12 us (-5% of the mean) -- minimum
+  5th percentile: 4.15 us (-4% of the mean)
+ 25th percentile: 4.21 us (-3% of the mean) -- Q1
+ 50th percentile: 4.25 us (-2% of the mean) -- median
+ 75th percentile: 4.30 us (-1% of the mean) -- Q3
+ 95th percentile: 4.84 us (+12% of the mean)
+100th percentile: 6.02 us (+39% of the mean) -- maximum
+
+Number of outlier (out of 4.07 us..4.44 us): 9
+";
+
+    /// `pyperf stats`: one table whose rows are named by their keys, each value under its key;
+    /// a percentile without the name after `--`, the outliers' count and fences apart.
+    #[test]
+    fn pyperf_stats_lines_are_rows_named_by_their_keys() {
+        let cells = pyperf_cells(PYPERF_STATS).unwrap();
+        let got: Vec<(usize, &str, &str, &str)> = cells.iter().map(|c| (c.row, c.row_label.as_str(), c.column_label.as_str(), text(PYPERF_STATS, c))).collect();
+        let keyed = |row: usize, key: &'static str, value: &'static str| (row, key, key, value);
+        assert_eq!(
+            got,
+            [
+                keyed(1, "Total duration", "11.6 sec"),
+                keyed(2, "Start date", "2017-03-16 16:30:01"),
+                keyed(3, "End date", "2017-03-16 16:30:16"),
+                keyed(4, "Raw value minimum", "135 ms"),
+                keyed(5, "Raw value maximum", "197 ms"),
+                keyed(6, "Number of calibration run", "1"),
+                keyed(7, "Number of run with values", "20"),
+                keyed(8, "Total number of run", "21"),
+                keyed(9, "Number of warmup per run", "1"),
+                keyed(10, "Number of value per run", "3"),
+                keyed(11, "Loop iterations per value", "2^15"),
+                keyed(12, "Total number of values", "60"),
+                keyed(13, "Minimum", "4.12 us"),
+                keyed(14, "Median +- MAD", "4.25 us +- 0.05 us"),
+                keyed(15, "Mean +- std dev", "4.34 us +- 0.31 us"),
+                keyed(16, "Maximum", "6.02 us"),
+                keyed(17, "0th percentile", "4.12 us (-5% of the mean)"),
+                keyed(18, "5th percentile", "4.15 us (-4% of the mean)"),
+                keyed(19, "25th percentile", "4.21 us (-3% of the mean)"),
+                keyed(20, "50th percentile", "4.25 us (-2% of the mean)"),
+                keyed(21, "75th percentile", "4.30 us (-1% of the mean)"),
+                keyed(22, "95th percentile", "4.84 us (+12% of the mean)"),
+                keyed(23, "100th percentile", "6.02 us (+39% of the mean)"),
+                keyed(24, "Number of outlier", "9"),
+                (24, "Number of outlier", "out of", "4.07 us..4.44 us"),
+            ]
+        );
+        assert!(cells.iter().all(|c| c.table == 0 && !c.is_name && c.column > 0), "{cells:?}");
+        // The spans are the values' bytes in the block: `11.6 sec` after `Total duration: `, the
+        // median's line after its padding, the fences inside the outliers' key, its count last.
+        let range = |row: usize, column: &str| cells.iter().find(|c| c.row == row && c.column_label == column).unwrap().range.clone();
+        assert_eq!(range(1, "Total duration"), 16..24);
+        assert_eq!(range(14, "Median +- MAD"), 381..399);
+        assert_eq!(range(17, "0th percentile"), 480..505);
+        assert_eq!(range(24, "out of"), 843..859);
+        assert_eq!(range(24, "Number of outlier"), 862..863);
+        assert_eq!(super::cells(PYPERF_STATS), Some(cells), "the console reader finds pyperf's layout");
+    }
+
+    /// `pyperf stats` of a file of several benchmarks titles each (`=` under the file's name,
+    /// `-` under a benchmark's): each benchmark is a row named by its title, each key a column.
+    /// The same key printed again without titles is another benchmark's table.
+    #[test]
+    fn pyperf_stats_of_several_benchmarks_are_rows_named_by_their_titles() {
+        let code = "mult_list_py36\n==============\n\nNumber of benchmarks: 3\nTotal duration: 37.5 sec\n\n[1]*1000\n--------\n\nTotal duration: 12.5 sec\nRaw value minimum: 134 ms\nLoop iterations per value: 2^16 (64 outer-loops x 1024 inner-loops)\nMedian +- MAD:   2.11 us +- 0.02 us\n\n[1,2]*1000\n----------\n\nTotal duration: 12.6 sec\nMedian +- MAD:   3.65 us +- 0.03 us\n";
+        let cells = pyperf_cells(code).unwrap();
+        let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.row, c.column, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(
+            got,
+            [
+                (1, 1, "mult_list_py36", "Number of benchmarks", "3"),
+                (1, 2, "mult_list_py36", "Total duration", "37.5 sec"),
+                (2, 2, "[1]*1000", "Total duration", "12.5 sec"),
+                (2, 3, "[1]*1000", "Raw value minimum", "134 ms"),
+                (2, 4, "[1]*1000", "Loop iterations per value", "2^16 (64 outer-loops x 1024 inner-loops)"),
+                (2, 5, "[1]*1000", "Median +- MAD", "2.11 us +- 0.02 us"),
+                (3, 2, "[1,2]*1000", "Total duration", "12.6 sec"),
+                (3, 5, "[1,2]*1000", "Median +- MAD", "3.65 us +- 0.03 us"),
+            ]
+        );
+        assert!(cells.iter().all(|c| c.table == 0));
+        let twice = format!("{PYPERF_STATS}\n{PYPERF_STATS}");
+        let tables: Vec<usize> = pyperf_cells(&twice).unwrap().iter().filter(|c| c.row_label == "Median +- MAD").map(|c| c.table).collect();
+        assert_eq!(tables, [0, 1]);
+    }
+
+    /// The keys any program might print are pyperf's only beside one that pyperf alone prints:
+    /// a block of `Minimum:` and `Maximum:` lines stays code, and so do lines of other shapes.
+    #[test]
+    fn common_keys_alone_are_not_pyperf_stats() {
+        assert_eq!(pyperf_cells("Minimum: 4.12 us\nMaximum: 6.02 us\nTotal duration: 11.6 sec\n"), None);
+        assert_eq!(pyperf_cells("Number of outlier: 9\n 5th percentile 4.15 us\nMedian +- MAD:\n"), None);
+        let cells = pyperf_cells("Minimum: 4.12 us\nMedian +- MAD: 4.25 us +- 0.05 us\n").unwrap();
+        assert_eq!(cells.iter().map(|c| c.row_label.as_str()).collect::<Vec<_>>(), ["Minimum", "Median +- MAD"]);
+    }
+
+    /// `pyperf hist` as it prints `doc/outliers.json.gz` in 71 columns and 22 lines (the first
+    /// bins): each bin a row named by its start, its start under `Bin` (a measurement, no name)
+    /// and its count under `Count`, an empty bin's bar `|`.
+    #[test]
+    fn pyperf_hist_bins_are_rows_of_a_start_and_a_count() {
+        let code = "$ python3 -m pyperf hist outliers.json -q\n4.10 us: 15 ##############################\n4.20 us: 29 ##########################################################\n4.70 us:  0 |\n";
+        let cells = pyperf_cells(code).unwrap();
+        let got: Vec<(usize, usize, &str, &str, &str, std::ops::Range<usize>)> =
+            cells.iter().map(|c| (c.row, c.column, c.row_label.as_str(), c.column_label.as_str(), text(code, c), c.range.clone())).collect();
+        assert_eq!(
+            got,
+            [
+                (1, 1, "4.10 us", "Bin", "4.10 us", 42..49),
+                (1, 2, "4.10 us", "Count", "15", 51..53),
+                (2, 1, "4.20 us", "Bin", "4.20 us", 85..92),
+                (2, 2, "4.20 us", "Count", "29", 94..96),
+                (3, 1, "4.70 us", "Bin", "4.70 us", 156..163),
+                (3, 2, "4.70 us", "Count", "0", 166..167),
+            ]
+        );
+        assert!(cells.iter().all(|c| !c.is_name && c.table == 0));
+        // One bin alone is no histogram, and a bar of other characters is no bar.
+        assert_eq!(pyperf_cells("4.10 us: 15 ###\n"), None);
+        assert_eq!(pyperf_cells("4.10 us: 15 ===\n4.20 us: 29 ===\n"), None);
+        assert_eq!(pyperf_cells("4.10 parsecs: 15 ###\n4.20 parsecs: 29 ###\n"), None);
+    }
+
+    /// `pyperf hist` of two files heads each histogram `[ name ]`: each is a table of its own,
+    /// its counts under the file's name.
+    #[test]
+    fn pyperf_histograms_of_several_files_are_tables_under_their_names() {
+        let code = "[ mult_list_py36 ]\n2.01 us:  2 ####\n2.06 us: 26 ###############################################\n\n[ mult_list_py38 ]\n2.01 us:  0 |\n2.06 us: 24 ###########################################\n";
+        let cells = pyperf_cells(code).unwrap();
+        let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(
+            got,
+            [
+                (0, 1, "2.01 us", "Bin", "2.01 us"),
+                (0, 1, "2.01 us", "mult_list_py36", "2"),
+                (0, 2, "2.06 us", "Bin", "2.06 us"),
+                (0, 2, "2.06 us", "mult_list_py36", "26"),
+                (1, 1, "2.01 us", "Bin", "2.01 us"),
+                (1, 1, "2.01 us", "mult_list_py38", "0"),
+                (1, 2, "2.06 us", "Bin", "2.06 us"),
+                (1, 2, "2.06 us", "mult_list_py38", "24"),
+            ]
+        );
+    }
+
+    /// pyperf's warnings: each a row named by what it warns of, the warning its cell; the
+    /// result line after them a table of its own, and the warning that quotes pyperf's own
+    /// thresholds left unread. The texts are pyperf's: perf 0.9.7's `timeit` (the maximum),
+    /// pyperf 2.10.0's `check` of `doc/timeit_strip.json.gz`, and of a run with a slow value.
+    #[test]
+    fn pyperf_warnings_are_rows_named_by_what_they_warn_of() {
+        let code = "WARNING: the benchmark result may be unstable
+* the maximum (6.02 us) is 39% greater than the mean (4.34 us)
+* the standard deviation (89.4 ns) is 12% of the mean (750 ns)
+* the shortest raw value is only 636 ns
+* the minimum (200 ms) is 78% smaller than the mean (900 ms)
+* Not enough samples to get a stable result (95% certainly of less than 1% variation)
+
+Try to rerun the benchmark with more runs, values and/or loops.
+
+Mean +- std dev: 4.34 us +- 0.31 us
+";
+        let cells = pyperf_cells(code).unwrap();
+        let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        assert_eq!(
+            got,
+            [
+                (0, 1, "the maximum", "the maximum", "the maximum (6.02 us) is 39% greater than the mean (4.34 us)"),
+                (0, 2, "the standard deviation", "the standard deviation", "the standard deviation (89.4 ns) is 12% of the mean (750 ns)"),
+                (0, 3, "the shortest raw value", "the shortest raw value", "the shortest raw value is only 636 ns"),
+                (0, 4, "the minimum", "the minimum", "the minimum (200 ms) is 78% smaller than the mean (900 ms)"),
+                (1, 1, "Mean +- std dev", "Mean +- std dev", "4.34 us +- 0.31 us"),
+            ]
+        );
+        assert_eq!(cells[0].range, 48..108);
+        assert_eq!(pyperf_cells("* the maximum is large\n* Not enough samples to get a stable result (95% certainly of less than 1% variation)\n"), None);
+    }
+
+    /// Before 2.1.0 pyperf printed the change in percent after a comparison's speed: the line is
+    /// read as one without it, the change in the changed file's cell.
+    #[test]
+    fn a_pyperf_comparison_with_its_change_in_percent_reads() {
+        let code = "$ python3 -m pyperf compare_to py36.json py38.json\nMean +- std dev: [py36] 4.70 us +- 0.18 us -> [py38] 4.22 us +- 0.08 us: 1.11x faster (-10%)\n";
+        let cells = pyperf_cells(code).unwrap();
+        let got: Vec<(&str, &str, std::ops::Range<usize>)> = cells.iter().map(|c| (c.column_label.as_str(), text(code, c), c.range.clone())).collect();
+        assert_eq!(got, [("py36", "4.70 us +- 0.18 us", 75..93), ("py38", "4.22 us +- 0.08 us: 1.11x faster (-10%)", 104..143)]);
+        assert!(cells.iter().all(|c| c.row == 1 && c.row_label == "Mean +- std dev"));
+        for odd in ["1.11x faster (10%)", "1.11x faster (-10)", "1.11x faster (fast)", "1.11x faster -10%"] {
+            assert!(!is_speed(odd), "{odd}");
+        }
+        assert!(is_speed("1.23x slower (+23%)"));
+    }
+
+    /// `compare_to --table`'s grid and the line after it that names the benchmarks hidden as not
+    /// significant: the grid's cells as before, and a row of that name whose cell lists them as
+    /// names, its count left unread.
+    #[test]
+    fn pyperf_hidden_benchmarks_are_a_row_beside_the_grid() {
+        let code = "+----------------+----------------+-----------------------+
+| Benchmark      | mult_list_py36 | mult_list_py38        |
++================+================+=======================+
+| [1,2]*1000     | 3.70 us        | 3.18 us: 1.16x faster |
++----------------+----------------+-----------------------+
+
+Benchmark hidden because not significant (2): [1]*1000, [1,2,3]*1000
+";
+        let cells = super::cells(code).unwrap();
+        let got: Vec<(usize, usize, &str, &str, &str, bool)> =
+            cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c), c.is_name)).collect();
+        let hidden = "Benchmark hidden because not significant";
+        assert_eq!(
+            got,
+            [
+                (0, 1, "[1,2]*1000", "Benchmark", "[1,2]*1000", true),
+                (0, 1, "[1,2]*1000", "mult_list_py36", "3.70 us", false),
+                (0, 1, "[1,2]*1000", "mult_list_py38", "3.18 us: 1.16x faster", false),
+                (1, 1, hidden, hidden, "[1]*1000, [1,2,3]*1000", true),
+            ]
+        );
+        assert_eq!(cells[3].range, 347..369);
+        // Without the grid the line is read alone, and without names it is not read.
+        assert_eq!(pyperf_cells("Benchmark hidden because not significant (1): [1]*1000\n").map(|c| c.len()), Some(1));
+        assert_eq!(pyperf_cells("Benchmark hidden because not significant (0): \n"), None);
+        assert_eq!(grid_cells(code).map(|c| c.len()), Some(3));
     }
 }

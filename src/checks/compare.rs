@@ -175,9 +175,9 @@ impl Spec {
         }
         // A slope pairs each record's field with another, which a compare check has no key for;
         // `stat`'s own message would send the reader looking for that key here. A median's
-        // interval, JMH's error and the range around a mean are spreads, not places: ordering by
-        // them says nothing about which is faster.
-        if let name @ ("slope" | "median-ci" | "jmh-error" | "mean-range" | "asv-error") = self.statistic.get_ref().as_str() {
+        // interval, JMH's error, the range around a mean and pyperf's MAD are spreads, not
+        // places: ordering by them says nothing about which is faster.
+        if let name @ ("slope" | "median-ci" | "jmh-error" | "mean-range" | "asv-error" | "mad") = self.statistic.get_ref().as_str() {
             return Err((
                 format!("a compare check orders by where one field's values lie (median, mean, a percentile); `{name}` is a `stat` check's alone"),
                 self.statistic.span(),

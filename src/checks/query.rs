@@ -27,12 +27,19 @@ pub(crate) struct Query<'a> {
     pub derive: &'a BTreeMap<String, Spanned<String>>,
     pub field: &'a Spanned<String>,
     /// `outliers = "tukey"`: the values outside Tukey's fences are dropped before any
-    /// statistic, as benchstat before 2023 dropped them ([`crate::stats::fences`]).
+    /// statistic, as benchstat before 2023 dropped them ([`crate::stats::fences`]); with
+    /// `"tukey-linear"`, outside the fences around linear quartiles, as `pyperf stats` counts
+    /// them.
     pub outliers: Option<&'a Spanned<String>>,
 }
 
-/// The one way of dropping outliers a query knows: `outliers = "tukey"`.
+/// Tukey's fences around quartiles of type 8, as benchstat before 2023 dropped outliers:
+/// `outliers = "tukey"` ([`crate::stats::fences::tukey`]).
 pub(crate) const TUKEY: &str = "tukey";
+
+/// Tukey's fences around linearly interpolated quartiles, as `pyperf stats` counts outliers:
+/// `outliers = "tukey-linear"` ([`crate::stats::fences::tukey_linear`]).
+pub(crate) const TUKEY_LINEAR: &str = "tukey-linear";
 
 impl Query<'_> {
     /// Whether the query reads a JSONL file's field as it is: the file named `.jsonl` and read
@@ -55,9 +62,15 @@ impl Query<'_> {
 pub(crate) fn validate(q: &Query<'_>) -> Result<(), (String, Range<usize>)> {
     let (format, filter, derive) = (q.format, q.filter, q.derive);
     if let Some(o) = q.outliers
-        && o.get_ref() != TUKEY
+        && ![TUKEY, TUKEY_LINEAR].contains(&o.get_ref().as_str())
     {
-        return Err((format!("unknown `outliers = \"{}\"`: the one rule is \"{TUKEY}\" (Tukey's fences, as benchstat before 2023)", o.get_ref()), o.span()));
+        return Err((
+            format!(
+                "unknown `outliers = \"{}\"`: the rules are \"{TUKEY}\" (Tukey's fences around quartiles of type 8, as benchstat before 2023) and \"{TUKEY_LINEAR}\" (around linear quartiles, as `pyperf stats`)",
+                o.get_ref()
+            ),
+            o.span(),
+        ));
     }
     if let Some(f) = format
         && Format::parse(f.get_ref()).is_none()
@@ -105,9 +118,10 @@ pub(crate) fn fenced(ctx: &Context<'_>, q: &Query<'_>) -> Result<(Samples, usize
     let all = all_samples(ctx, q)?;
     Ok(match q.outliers {
         None => (all, 0),
-        Some(_) => {
-            let fenced = ctx.evidence.derived(&format!("{}|tukey", key(q)), || {
-                let fenced = crate::stats::fences::tukey(&all);
+        Some(rule) => {
+            let linear = rule.get_ref() == TUKEY_LINEAR;
+            let fenced = ctx.evidence.derived(&format!("{}|{}", key(q), rule.get_ref()), || {
+                let fenced = if linear { crate::stats::fences::tukey_linear(&all) } else { crate::stats::fences::tukey(&all) };
                 (fenced.kept, fenced.dropped)
             });
             fenced.as_ref().clone()

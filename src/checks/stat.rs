@@ -2,7 +2,12 @@
 //!
 //! What it does: selects the records of `samples` whose fields equal every entry of
 //! `select`, takes the numeric `field` of each, and computes `statistic` (`median`, `mean`,
-//! `min`, `max`, `count`, `stdev`, `sum`, or a percentile `pNN` by numpy's linear method). Where
+//! `min`, `max`, `count`, `stdev`, `sum`, `mad`, or a percentile `pNN` by numpy's linear method,
+//! from `p0`, the minimum, to `p100`, the maximum, as pyperf prints its `0th` to `100th
+//! percentile`). `mad` is the median absolute deviation as pyperf prints it after `Median +-`:
+//! the median of the values' distances from their median, not scaled to estimate a standard
+//! deviation ([`Samples::median_abs_dev`]); like a standard deviation it is a spread, which the
+//! recheck passes over. Where
 //! `summary` names a saved `summary.json`, the saved value of the same statistic must equal the
 //! recomputed one, so a summary edited by hand fails.
 //!
@@ -121,6 +126,20 @@
 //! passes over a check with `outliers`, and a `mean-range`, counted among the checks not
 //! rechecked: resampling would move the fences, and a range is a statement of spread.
 //!
+//! `outliers = "tukey-linear"` drops the values outside the same fences around quartiles taken
+//! by linear interpolation, as `pyperf stats` takes them before it counts `Number of outlier
+//! (out of 4.07 us..4.44 us): 9` ([`crate::stats::fences::tukey_linear`]). The count pyperf
+//! prints is then the values' count less the count of those kept, an `arith` of the two:
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "arith"
+//! number = "9"
+//! expr = "all - kept"
+//! vars.all = { samples = "evidence/outliers.json.gz", format = "pyperf", select = {}, field = "time_s", statistic = "count" }
+//! vars.kept = { samples = "evidence/outliers.json.gz", format = "pyperf", select = {}, field = "time_s", statistic = "count", outliers = "tukey-linear" }
+//! ```
+//!
 //! Why: a latency in prose is only as good as the samples behind it; recomputing from raw
 //! samples catches a re-quoted or mistyped number and a summary that drifted from its data.
 //!
@@ -216,7 +235,8 @@ pub(crate) struct Spec {
     /// absent, as criterion's.
     #[serde(default)]
     pub resamples: Option<Spanned<u64>>,
-    /// `"tukey"`: drop the values outside Tukey's fences first, as benchstat before 2023 did.
+    /// `"tukey"`: drop the values outside Tukey's fences first, as benchstat before 2023 did;
+    /// `"tukey-linear"`: outside the fences around linear quartiles, as `pyperf stats` counts.
     #[serde(default)]
     pub outliers: Option<Spanned<String>>,
 }
@@ -370,7 +390,7 @@ impl Spec {
             },
             (name, None) => Statistic::parse(name).map(Measure::Statistic).ok_or_else(|| {
                 (
-                    format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, pNN, slope, median-ci, jmh-error, mean-range, asv-error, criterion-lower or criterion-upper"),
+                    format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, sum, mad, pNN (p0 to p100), slope, median-ci, jmh-error, mean-range, asv-error, criterion-lower or criterion-upper"),
                     self.statistic.span(),
                 )
             }),
@@ -386,7 +406,7 @@ impl Spec {
     /// statistic of the values left inside Tukey's fences, whose fences a resample would move.
     pub(crate) fn resampled(&self) -> bool {
         let locates = match self.measure() {
-            Ok(Measure::Statistic(statistic)) => statistic != Statistic::Stdev,
+            Ok(Measure::Statistic(statistic)) => !matches!(statistic, Statistic::Stdev | Statistic::Mad),
             Ok(Measure::Slope { .. }) => true,
             Ok(Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError | Measure::CriterionBound { .. }) | Err(_) => false,
         };
@@ -653,7 +673,8 @@ impl Spec {
     }
 
     /// With `outliers`, what the fences dropped over every run read: ` (2 of 10 outside Tukey's
-    /// fences dropped)`; nothing without.
+    /// fences dropped)`, `… outside Tukey's fences around linear quartiles dropped)` for
+    /// pyperf's; nothing without.
     fn fenced_note(&self, ctx: &Context<'_>) -> Result<String, Diagnostic> {
         if self.outliers.is_none() {
             return Ok(String::new());
@@ -664,7 +685,8 @@ impl Spec {
             dropped += out;
             all += kept.len() + out;
         }
-        Ok(format!(" ({dropped} of {all} outside Tukey's fences dropped)"))
+        let around = if self.outliers.as_ref().is_some_and(|o| o.get_ref() == query::TUKEY_LINEAR) { " around linear quartiles" } else { "" };
+        Ok(format!(" ({dropped} of {all} outside Tukey's fences{around} dropped)"))
     }
 
     /// The records and field this check reads.
@@ -1134,6 +1156,47 @@ statistic = "median""#;
         assert!(err.contains("drop `pool`"), "{err}");
         let compare = "kind = \"compare\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"asv-error\"\nfaster = \"a\"\nslower = [\"b\"]";
         assert!(super::super::testing::parse_error(compare).contains("`asv-error` is a `stat` check's alone"));
+    }
+
+    /// pyperf's own `telco.json` (its test data): what `pyperf stats` prints as `Median +- MAD:
+    /// 22.5 ms +- 0.1 ms` and as its `0th` and `100th percentile`, to the digits pyperf 2.10.0
+    /// computes them (`Benchmark.median_abs_dev` 0.0001291911239604815 s, `percentile(0)`
+    /// 0.02211380250082584 s and `percentile(100)` 0.02292071737429069 s).
+    #[test]
+    fn pyperf_s_mad_and_end_percentiles_are_its_own() {
+        let f = Fixture::new(&[("e/telco.json", &harness("pyperf/telco.json"))]);
+        let check = |statistic: &str| {
+            f.observe(&check_toml(&format!("kind = \"stat\"\nsamples = \"e/telco.json\"\nformat = \"pyperf\"\nselect = {{}}\nfield = \"time_s\"\nstatistic = \"{statistic}\"")))
+                .unwrap()
+        };
+        let mad = check("mad");
+        assert!((mad.value.unwrap() - 0.0001291911239604815).abs() < 1e-18, "{:?}", mad.value);
+        assert_eq!((mad.unit, mad.detail.as_str()), (Some(Unit::S), "mad time_s of 120 samples"));
+        assert_eq!(check("p0").value, Some(0.02211380250082584));
+        assert_eq!(check("p100").value, Some(0.02292071737429069));
+        assert_eq!(check("p0").value, check("min").value);
+        let super::super::Kind::Stat(spec) = check_toml(&CHECK.replace("\"median\"", "\"mad\"")).kind else { panic!() };
+        assert!(!spec.resampled(), "a MAD is a spread, not a latency");
+        let compare = "kind = \"compare\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"mad\"\nfaster = \"a\"\nslower = [\"b\"]";
+        assert!(super::super::testing::parse_error(compare).contains("`mad` is a `stat` check's alone"));
+        assert!(super::super::testing::parse_error(&CHECK.replace("\"median\"", "\"p101\"")).contains("pNN (p0 to p100)"));
+    }
+
+    /// `outliers = "tukey-linear"` fences around linear quartiles, as `pyperf stats` counts
+    /// outliers: of 1 … 10 and 17 it drops 17 (fences -4 and 16), which type 8's fences keep.
+    #[test]
+    fn linear_fences_drop_what_pyperf_counts_as_outliers() {
+        let values: String = (1..=10).chain([17]).map(|v| format!("{{\"t\":{v}}}\n")).collect();
+        let f = Fixture::new(&[("t.jsonl", &values)]);
+        let count = |rule: &str| {
+            f.observe(&check_toml(&format!("kind = \"stat\"\nsamples = \"t.jsonl\"\nselect = {{}}\nfield = \"t\"\nstatistic = \"count\"\noutliers = \"{rule}\""))).unwrap()
+        };
+        let linear = count("tukey-linear");
+        assert_eq!(linear.value, Some(10.0));
+        assert_eq!(linear.detail, "count t of 10 samples (1 of 11 outside Tukey's fences around linear quartiles dropped)");
+        assert_eq!(count("tukey").value, Some(11.0));
+        let message = super::super::testing::parse_error(&format!("{CHECK}\noutliers = \"linear\""));
+        assert!(message.contains("the rules are \"tukey\"") && message.contains("\"tukey-linear\" (around linear quartiles, as `pyperf stats`)"), "{message}");
     }
 
     #[test]

@@ -295,6 +295,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                     cands.extend(change_candidates(&sources, sentence, number, preferred));
                     cands.extend(share_candidates(&sources, sentence, number));
                     cands.extend(pyperf_compare_candidates(&sources, article, sentence, number));
+                    cands.extend(pyperf_of_the_mean_candidates(&sources, sentence, number));
                     cands.extend(asv::ratio_candidates(&sources, article, sentence, number));
                 }
             }
@@ -508,7 +509,7 @@ enum SeriesUnit {
 }
 
 /// The statistics tried for every series.
-const STATISTICS: [Statistic; 14] = [
+const STATISTICS: [Statistic; 15] = [
     Statistic::Median,
     Statistic::Mean,
     Statistic::Min,
@@ -523,6 +524,7 @@ const STATISTICS: [Statistic; 14] = [
     Statistic::Stdev,
     Statistic::Count,
     Statistic::Sum,
+    Statistic::Mad,
 ];
 
 /// The statistics a ratio is tried in.
@@ -906,6 +908,11 @@ fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentenc
                     // Time (ns)`): some selection's sum equals any number by chance. Of one
                     // record it is that record's value, which the median already reads.
                     if statistic == Statistic::Sum && (series.derive.is_some() || !named.contains("sum") || series.samples.len() < 2) {
+                        continue;
+                    }
+                    // pyperf's MAD, like a total, is tried only where the words name it
+                    // (`Median +- MAD`): a spread of a few hundredths equals many small numbers.
+                    if statistic == Statistic::Mad && !named.contains("mad") {
                         continue;
                     }
                     let value_unit = if statistic == Statistic::Count { SeriesUnit::Plain(None) } else { unit.clone() };
@@ -1618,6 +1625,67 @@ fn pyperf_compare_candidates(sources: &[Source], article: &Article, sentence: &S
     by_distance(out)
 }
 
+/// pyperf's distances from the mean in percent, `(value - mean) * 100 / mean`: a percentile's
+/// in `pyperf stats` (`  5th percentile: 4.15 us (-4% of the mean)`, `_cli.format_stats`) and
+/// the minimum's or the maximum's in its warning (`the maximum (6.02 us) is 39% greater than
+/// the mean`, `_cli.format_checks`, which prints a minimum's as `N% smaller`). Each is the
+/// change from one benchmark's mean to its own percentile, minimum or maximum, of the same
+/// series; the row or column names which (`5th percentile`, `the maximum`). They are pyperf's
+/// own computations, and rank above a coincidence of two benchmarks' statistics.
+fn pyperf_of_the_mean_candidates(sources: &[Source], sentence: &Sentence, number: &Number) -> Vec<Candidate> {
+    let Some(quoted) = quotable(number) else { return vec![] };
+    let Some(cell) = &sentence.cell else { return vec![] };
+    let after = sentence.text.get(number.span.end..).unwrap_or_default().trim_start();
+    let (statistic, less) = if after.starts_with("of the mean") {
+        let Some(p) = [&cell.column_label, &cell.row_label].into_iter().find_map(|l| l.strip_suffix("th percentile").and_then(ordinal_number)) else { return vec![] };
+        (Statistic::Percentile(p), false)
+    } else if after.starts_with("greater than the mean") && cell.column_label == "the maximum" {
+        (Statistic::Max, false)
+    } else if after.starts_with("smaller than the mean") && cell.column_label == "the minimum" {
+        (Statistic::Min, true)
+    } else {
+        return vec![];
+    };
+    if quoted.unit != Some(Unit::Percent) {
+        return vec![];
+    }
+    let context = context_words(sentence, number);
+    let row = row_selection(sources, sentence).map(|r| r.label);
+    let mut out = Vec::new();
+    for source in sources.iter().filter(|s| s.format == Format::Pyperf) {
+        for sel in source.selections.iter().filter(|sel| sel.filter.is_none()) {
+            let name = match &sel.select {
+                Some((f, v)) if f == "name" => v.as_str(),
+                Some(_) => continue,
+                None => match source.only_name.as_deref() {
+                    Some(n) => n,
+                    None => continue,
+                },
+            };
+            if row.as_deref().is_some_and(|r| r != name) {
+                continue;
+            }
+            let Some(series) = sel.series.iter().find(|s| s.derive.is_none() && ["time_s", "bytes", "value"].contains(&s.field.as_str())) else { continue };
+            let (value, mean) = (series.samples.statistic(statistic), series.samples.mean());
+            let change = if less { (1.0 - value / mean) * 100.0 } else { (value / mean - 1.0) * 100.0 };
+            if !change.is_finite() || !quoted.matches(change, None) {
+                continue;
+            }
+            let side = |statistic| benchmark_ref(source, sel, series, Measure::Statistic(statistic));
+            let binding = Binding::Change { new: vec![side(statistic)], base: vec![side(Statistic::Mean)], less };
+            // The words name this computation whole (`of the mean` beside a percentile's row), so
+            // it ranks above a statistic the same words name in part (the mean of another field).
+            out.push((Candidate { binding, value: change, score: hints(&context, source, sel, series) + 6.0 }, (change - quoted.value).abs()));
+        }
+    }
+    by_distance(out)
+}
+
+/// The number of pyperf's ordinal percentile (`5` of `5th`), where `digits` is one.
+fn ordinal_number(digits: &str) -> Option<f64> {
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten().filter(|p| *p <= 100.0)
+}
+
 /// The name pyperf gives a result file in its comparisons: the file's name less its extension,
 /// then less a `.json` left before it (`bench.json.gz` is `bench`), as its `__main__` names one.
 fn pyperf_name(source: &Source) -> &str {
@@ -1900,8 +1968,16 @@ fn filter_score(sel: &Selection) -> f64 {
 /// The statistics the words around a number name, as [`statistic_key`]s.
 fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
+    // pyperf names its percentiles by ordinals (`  5th percentile:`, `100th percentile:`).
+    let percentiles = context.contains("percentile");
     for w in context {
         let key = match w.as_str() {
+            // pyperf's `Median +- MAD`, its median absolute deviation.
+            "mad" => "mad".to_string(),
+            // The 0th and 100th are the ends, which the minimum and the maximum read.
+            "0th" if percentiles => "min".to_string(),
+            "100th" if percentiles => "max".to_string(),
+            w if percentiles && ordinal(w).is_some() => format!("p{}", ordinal(w).unwrap_or_default()),
             "median" | "p50" => "median".to_string(),
             "mean" | "average" | "avg" => "mean".to_string(),
             "min" | "minimum" | "fastest" => "min".to_string(),
@@ -1925,6 +2001,13 @@ fn named_statistics(context: &BTreeSet<String>) -> BTreeSet<String> {
         out.insert(key);
     }
     out
+}
+
+/// The number of an ordinal as pyperf writes its percentiles (`5th`, `95th`), without leading
+/// zeros.
+fn ordinal(word: &str) -> Option<&str> {
+    let digits = word.strip_suffix("th").filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))?;
+    Some(digits.trim_start_matches('0'))
 }
 
 /// Whether the words around a number name `series`'s field by a word that would otherwise name
@@ -2021,6 +2104,21 @@ mod tests {
         let named = named_statistics(&words("P99 Median requests"));
         assert!(named.contains("p99") && named.contains("median") && named.contains("count"), "{named:?}");
         assert_eq!(statistic_key(Statistic::Percentile(99.0)), "p99");
+    }
+
+    /// pyperf's `stats` names its MAD and its percentiles by ordinals (a row `5th percentile`,
+    /// whose `0th` and `100th` are the ends); an ordinal without `percentile` names nothing.
+    #[test]
+    fn pyperf_s_mad_and_ordinal_percentiles_name_their_statistics() {
+        let named = |text: &str| named_statistics(&words(text));
+        assert_eq!(named("Median +- MAD"), BTreeSet::from(["median".to_string(), "mad".to_string()]));
+        assert_eq!(named("5th percentile"), BTreeSet::from(["p5".to_string()]));
+        assert_eq!(named("95th percentile"), BTreeSet::from(["p95".to_string()]));
+        assert_eq!(named("0th percentile"), BTreeSet::from(["min".to_string()]));
+        assert_eq!(named("100th percentile"), BTreeSet::from(["max".to_string()]));
+        assert!(!named("the 5th run").contains("p5"), "{:?}", named("the 5th run"));
+        assert_eq!(statistic_key(Statistic::Percentile(5.0)), "p5");
+        assert_eq!(statistic_key(Statistic::Mad), "mad");
     }
 
     #[test]

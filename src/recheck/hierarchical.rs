@@ -380,7 +380,9 @@ pub(crate) fn no_interval(statistic: Statistic, samples: usize) -> Option<String
         Statistic::Sum => Some(format!(
             "no bootstrap interval for a sum: it grows with the samples a run takes, which a fresh run need not repeat; recheck the mean instead"
         )),
-        Statistic::Median | Statistic::Mean | Statistic::Stdev | Statistic::Count => None,
+        // pyperf's MAD is a median of distances, which resamples as a median does; the recheck
+        // passes it over as a spread all the same (`stat::Spec::resampled`).
+        Statistic::Median | Statistic::Mean | Statistic::Stdev | Statistic::Count | Statistic::Mad => None,
     }
 }
 

@@ -810,16 +810,19 @@ impl Latency {
     /// How the variables' values combine into the quoted quantity, in the quoted unit.
     fn eval<'e>(&'e self) -> Box<dyn Fn(&[f64]) -> f64 + 'e> {
         let names: Vec<&str> = self.vars.iter().map(|(n, _)| n.as_str()).collect();
-        // A stat query's value is in its field's unit; the quoted number may be in another.
+        // A stat query's value is in its field's unit; the quoted number may be in another. An
+        // expression's value is in the unit its check declares (`unit = "s"` over times in
+        // seconds), as the audit reads it, and in the quoted unit where it declares none.
         let scale = match (&self.expr, self.vars.first()) {
             (None, Some(_)) => convert(1.0, self.unit.as_ref(), self.quoted.unit.as_ref()).unwrap_or(1.0),
-            _ => 1.0,
+            (Some(_), _) => self.check.common.declared_unit().map_or(1.0, |declared| convert(1.0, Some(&declared), self.quoted.unit.as_ref()).unwrap_or(1.0)),
+            (None, None) => 1.0,
         };
         match &self.expr {
             None => Box::new(move |v: &[f64]| v[0] * scale),
             Some(expr) => Box::new(move |v: &[f64]| {
                 let map: BTreeMap<&str, f64> = names.iter().copied().zip(v.iter().copied()).collect();
-                expr.eval(&map).unwrap_or(f64::NAN)
+                expr.eval(&map).unwrap_or(f64::NAN) * scale
             }),
         }
     }
@@ -1412,6 +1415,27 @@ mod tests {
         let check = Check { kind: Kind::Stat(spec.clone()), common: checks::Common::default(), span: 0..0 };
         let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)], unit: Some(Unit::Us) };
         Target { registry: "claims/t.toml".into(), claim: "C1".into(), check: 1, subject: Subject::Latency(latency) }
+    }
+
+    /// An expression over times in seconds whose check declares `unit = "s"` is in seconds, and
+    /// is judged against a quote in µs as the audit judges it (pyperf's outlier fences, `q1 -
+    /// 1.5 * (q3 - q1)`, quoted `4.07 us`); one that declares no unit is in the quoted unit.
+    #[test]
+    fn an_expression_is_in_the_unit_its_check_declares() {
+        let spec = query("fused");
+        let quoted = Quoted { value: 4.07, decimals: 2, unit: Some(Unit::Us), ..Quoted::default() };
+        let expression = |unit: Option<&str>| {
+            let common = checks::Common { unit: unit.map(|u| toml::Spanned::new(0..0, u.to_string())), ..checks::Common::default() };
+            let check = Check { kind: Kind::Stat(spec.clone()), common, span: 0..0 };
+            let expr = arith::parse("q1 - 1.5 * (q3 - q1)").unwrap();
+            Latency { check, quoted: quoted.clone(), margin: DEFAULT_MARGIN, expr: Some(expr), expr_text: None, vars: vec![("q1".into(), spec.clone()), ("q3".into(), spec.clone())], unit: None }
+        };
+        let fences = [4.2080e-6, 4.3027e-6];
+        let in_seconds = expression(Some("s"));
+        assert!((in_seconds.eval()(&fences) - 4.06595).abs() < 1e-9, "{}", in_seconds.eval()(&fences));
+        assert_eq!(in_seconds.judged_against_quote(in_seconds.eval()(&fences), Vec::new()), Judgement::Match);
+        let undeclared = expression(None);
+        assert!((undeclared.eval()(&[4.2080, 4.3027]) - 4.06595).abs() < 1e-9);
     }
 
     fn ordering_target() -> Target {

@@ -324,7 +324,7 @@ pub(crate) fn text(report: &Report) -> String {
             _ => String::new(),
         };
         out.push_str(&format!(
-            "recheck: {} rows ({}); hierarchical bootstrap (runs, then rounds within each run), {} resamples, seed {}; Holm over the table at {:.0} % family-wise, each row decided by its interval at its level{widened}; {} other checks not rechecked (not latencies or orderings, a spread (a standard deviation, a `median-ci` interval, criterion's bounds, JMH's or asv's error, or a `mean-range`), a statistic with `outliers` dropped, a `utest` p-value and a `ttest` verdict among them, or an expression that reads `json-vars`, which no rerun reproduces; with another harness's output, a check whose file has no fresh counterpart)\n",
+            "recheck: {} rows ({}); hierarchical bootstrap (runs, then rounds within each run), {} resamples, seed {}; Holm over the table at {:.0} % family-wise, each row decided by its interval at its level{widened}; {} other checks not rechecked (not latencies or orderings, a spread (a standard deviation or a MAD, a `median-ci` interval, criterion's bounds, JMH's or asv's error, or a `mean-range`), a statistic with `outliers` dropped, a `utest` p-value and a `ttest` verdict among them, or an expression that reads `json-vars`, which no rerun reproduces; with another harness's output, a check whose file has no fresh counterpart)\n",
             report.rows.len(),
             counts.join(", "),
             report.replicates,
@@ -334,7 +334,7 @@ pub(crate) fn text(report: &Report) -> String {
         ));
     } else {
         out.push_str(&format!(
-            "recheck: {} rows ({}); bootstrap over rounds, {} resamples, seed {}; {} other checks not rechecked (not latencies or orderings, a spread (a standard deviation, a `median-ci` interval, criterion's bounds, JMH's or asv's error, or a `mean-range`), a statistic with `outliers` dropped, a `utest` p-value and a `ttest` verdict among them, or an expression that reads `json-vars`, which no rerun reproduces; orderings this rule cannot judge: pooled over runs, or over another harness's records; with another harness's output, a check whose file has no fresh counterpart)\n",
+            "recheck: {} rows ({}); bootstrap over rounds, {} resamples, seed {}; {} other checks not rechecked (not latencies or orderings, a spread (a standard deviation or a MAD, a `median-ci` interval, criterion's bounds, JMH's or asv's error, or a `mean-range`), a statistic with `outliers` dropped, a `utest` p-value and a `ttest` verdict among them, or an expression that reads `json-vars`, which no rerun reproduces; orderings this rule cannot judge: pooled over runs, or over another harness's records; with another harness's output, a check whose file has no fresh counterpart)\n",
             report.rows.len(),
             counts.join(", "),
             report.replicates,

@@ -1,6 +1,7 @@
 //! Tukey's fences: the values a sample keeps once its outliers are dropped, as benchstat
 //! before 2023 dropped them before every number it printed (its mean, its `± X%`, its
-//! p-value and its `n=`).
+//! p-value and its `n=`), and as `pyperf stats` counts them (`Number of outlier (out of
+//! 4.07 us..4.44 us): 9`) with quartiles of its own ([`tukey_linear`]).
 //!
 //! The rule, from `golang.org/x/perf/benchstat` (`data.go`, `Metrics.computeStats`, in
 //! `golang/perf` before commit `02c5517`, which replaced that benchstat in 2023): take the
@@ -33,7 +34,24 @@ pub(crate) struct Fenced {
 /// empty: the fences hold the quartiles, and a value lies between them.
 pub(crate) fn tukey(samples: &Samples) -> Fenced {
     let sorted = samples.sorted();
-    let (q1, q3) = (quantile_r8(sorted, 0.25), quantile_r8(sorted, 0.75));
+    fenced(samples, quantile_r8(sorted, 0.25), quantile_r8(sorted, 0.75))
+}
+
+/// The values of `samples` inside Tukey's fences around quartiles taken by linear
+/// interpolation (numpy's method, [`Samples::quantile`]), as `pyperf stats` takes them
+/// (`pyperf/_cli.py`, `format_stats`: `bench.percentile(25)` and `(75)`, whose
+/// `_utils.percentile` interpolates between the order statistics at (n − 1)·p), keeping each
+/// value `v` with `q1 − 1.5·iqr ≤ v ≤ q3 + 1.5·iqr` as it does. Type 8 and these quartiles
+/// differ by a fraction of the gap between two order statistics, which moves a fence past a
+/// value often enough: of pyperf's own `doc/outliers.json.gz`, type 8's fences leave 8 values
+/// out where pyperf counts 9.
+pub(crate) fn tukey_linear(samples: &Samples) -> Fenced {
+    fenced(samples, samples.quantile(0.25), samples.quantile(0.75))
+}
+
+/// The values of `samples` between the fences 1.5 interquartile ranges beyond `q1` and `q3`.
+fn fenced(samples: &Samples, q1: f64, q3: f64) -> Fenced {
+    let sorted = samples.sorted();
     let (lo, hi) = (q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1));
     let kept: Vec<f64> = sorted.iter().copied().filter(|v| lo <= *v && *v <= hi).collect();
     let dropped = sorted.len() - kept.len();
@@ -116,5 +134,20 @@ mod tests {
         x.push(2.5);
         let fenced = tukey(&samples(&x));
         assert_eq!(fenced.dropped, 0, "{fenced:?}");
+    }
+
+    /// Of 1 … 10 and 17, numpy's (and pyperf's) linear quartiles are 3.5 and 8.5, whose fences
+    /// -4 and 16 leave 17 out, as `pyperf stats` counts it; type 8's are 3.1667 and 8.8333,
+    /// whose upper fence 17.33 keeps it.
+    #[test]
+    fn linear_quartiles_fence_as_pyperf_counts() {
+        let mut x: Vec<f64> = (1..=10).map(f64::from).collect();
+        x.push(17.0);
+        let linear = tukey_linear(&samples(&x));
+        assert_eq!((linear.lo, linear.hi, linear.dropped), (-4.0, 16.0, 1));
+        assert_eq!(linear.kept.max(), 10.0);
+        let r8 = tukey(&samples(&x));
+        assert_eq!(r8.dropped, 0);
+        assert!((r8.hi - (17.0 + 1.0 / 3.0)).abs() < 1e-12, "{}", r8.hi);
     }
 }

@@ -46,6 +46,8 @@
 //! | `loops` | outer loop iterations per value (metadata `loops`), where written |
 //! | `inner_loops` | inner loop iterations per outer one (metadata `inner_loops`), where written |
 //! | `date` | when the run started (metadata `date`), where written |
+//! | `warmups` | how many warmups the run took before its values (the length of its `warmups`), as `pyperf stats` counts `Number of warmup per run` |
+//! | `total_duration_s` | the benchmark's duration: the sum of every one of its runs' `duration` metadata, calibration runs included, in seconds, as `pyperf stats` prints `Total duration` (`Benchmark.get_total_duration`); where every run records its duration |
 //!
 //! A record's line is the line of its value in `values` (the file's one line, for pyperf's
 //! compact output).
@@ -74,6 +76,7 @@ pub(super) fn read(src: &Source, doc: &Node) -> Result<Jsonl, Diagnostic> {
         let bench_key = if version == Version::Five { "common_metadata" } else { "metadata" };
         let bench_meta = metadata(src, bench, bench_key)?;
         let runs = src.array(bench, "runs", "pyperf benchmark")?;
+        let total_duration = total_duration(src, runs, bench_meta, suite)?;
         for (run_idx, run) in runs.iter().enumerate() {
             let run_meta = metadata(src, run, "metadata")?;
             // The run's own metadata first, then its benchmark's, then the suite's: the first
@@ -120,6 +123,12 @@ pub(super) fn read(src: &Source, doc: &Node) -> Result<Jsonl, Diagnostic> {
                     fixed.push((key, scalar(v, src.text)));
                 }
             }
+            // A run without warmups writes none, or `null` (pyperf's `warmups or None`).
+            let warmups = run.get("warmups").and_then(Node::as_array).map_or(0, <[Node]>::len);
+            fixed.push(("warmups", FieldValue::Int(warmups as i64)));
+            if let Some(total) = total_duration {
+                fixed.push(("total_duration_s", FieldValue::Float(total)));
+            }
             for (k, (node, v)) in values.iter().zip(&numbers).enumerate() {
                 let (line, span) = src.at(node);
                 let mut fields = fixed.clone();
@@ -142,6 +151,21 @@ pub(super) fn read(src: &Source, doc: &Node) -> Result<Jsonl, Diagnostic> {
             .with_note("pyperf leaves calibration runs and warmups out of its statistics; run the benchmark with at least one process that measures values"));
     }
     Ok(table)
+}
+
+/// The sum of the `duration` metadata of every run of a benchmark, calibration runs included, as
+/// pyperf's `Benchmark.get_total_duration` sums them; `None` where a run records none (pyperf
+/// then sums that run's raw timings instead, which a file that records durations never needs).
+fn total_duration(src: &Source, runs: &[Node], bench_meta: &[super::tree::Member], suite: &[super::tree::Member]) -> Result<Option<f64>, Diagnostic> {
+    let mut total = 0.0;
+    for run in runs {
+        let run_meta = metadata(src, run, "metadata")?;
+        let Some(duration) = [run_meta, bench_meta, suite].into_iter().find_map(|m| m.iter().find(|member| member.key == "duration").map(|member| &member.value)) else {
+            return Ok(None);
+        };
+        total += src.finite(duration, "duration")?;
+    }
+    Ok(Some(total))
 }
 
 /// A version of pyperf's JSON format that it still reads (`_JSON_MAP_VERSION`).
@@ -235,6 +259,35 @@ mod tests {
         assert_eq!(ms(s.max()), "22.9");
         let p = |q: f64| ms(s.quantile(q));
         assert_eq!([p(0.05), p(0.25), p(0.75), p(0.95)], ["22.3", "22.4", "22.7", "22.9"]);
+    }
+
+    /// What `pyperf stats` prints of pyperf's `doc/outliers.json.gz` (perf 0.9.7): `Total
+    /// duration: 11.6 sec`, the sum of its 21 runs' durations (11.645 s; its 20 runs of values
+    /// alone took 11.365 s, the calibration run the rest), and `Number of warmup per run: 1`
+    /// (the calibration run's 16 warmups give no record).
+    #[test]
+    fn the_total_duration_counts_every_run_and_warmups_are_counted_per_run() {
+        let t = read_fixture("pyperf/outliers.json.gz", None).unwrap();
+        let j = &t.jsonl;
+        assert_eq!(j.records.len(), 60);
+        for r in &j.records {
+            assert_eq!(j.get(r, "warmups"), Some(Scalar::Int(1)));
+            match j.get(r, "total_duration_s") {
+                Some(Scalar::Float(total)) => assert!((total - 11.645032168977195).abs() < 1e-12, "{total}"),
+                other => panic!("{other:?}"),
+            }
+        }
+        // A run without a duration leaves the total unknown, and a run without warmups has none.
+        let text = r#"{"version": "1.0", "metadata": {"name": "b"}, "benchmarks": [{"runs": [
+  {"metadata": {"duration": 0.25}, "warmups": [[1, 0.5], [2, 0.25]]},
+  {"metadata": {"duration": 0.5}, "warmups": null, "values": [1e-3]}]}]}"#;
+        let t = read_text("p.json", text, None).unwrap();
+        let r = &t.jsonl.records[0];
+        assert_eq!((t.jsonl.get(r, "warmups"), t.jsonl.get(r, "total_duration_s")), (Some(Scalar::Int(0)), Some(Scalar::Float(0.75))));
+        let t = read_text("p.json", &text.replace("{\"duration\": 0.25}", "{}"), None).unwrap();
+        assert!(t.jsonl.get(&t.jsonl.records[0], "total_duration_s").is_none());
+        let err = read_text("p.json", &text.replace("0.25}", "\"long\"}"), None).unwrap_err();
+        assert!(err.message.contains("`duration` is a string, not a number"), "{}", err.message);
     }
 
     /// Metadata stands at the suite's level in pyperformance's `mem1.json` (`name`, `unit =
