@@ -47,7 +47,9 @@
 //!   bytes; `article::asv`), or Nsight Compute's sections and
 //!   per-kernel summary and Nsight Systems' `nsys stats` reports (each row named by its metric
 //!   or its name column, cut into columns by the dashed rule, `evidence::readers::ruled`, which the
-//!   `nsys` evidence reader shares; `article::nsight`), pasted in a
+//!   `nsys` evidence reader shares; `article::nsight`), or what pyperf prints (its result and
+//!   comparison lines, `stats`'s `Key: value` and percentile lines, `hist`'s bins, its
+//!   warnings, the benchmarks `compare_to` hides, and its grid table), pasted in a
 //!   code block read as one,
 //!   `article::console`, which takes Go's lines apart by the `go-bench` evidence reader's own
 //!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
@@ -156,7 +158,9 @@
 //!   Student's t-test, with its own table of critical values, is in the `ttest` check); and in
 //!   `stats::student_t` Student's t quantile, found from its distribution function, for JMH's
 //!   error of a mean (`jmh-error`); in `stats::fences` Tukey's fences with type-8 quartiles, as
-//!   benchstat before 2023 dropped outliers (a query's `outliers = "tukey"`); in
+//!   benchstat before 2023 dropped outliers (a query's `outliers = "tukey"`), or with linear
+//!   ones, as `pyperf stats` counts them (`"tukey-linear"`); pyperf's median absolute
+//!   deviation (`mad`); in
 //!   `stats::bootstrap` criterion's percentile bootstrap interval of a mean or a slope, from a
 //!   fixed seed, with the band where criterion's own clock-seeded draw of a bound lies
 //!   (`criterion-lower`, `criterion-upper`).

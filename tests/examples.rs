@@ -155,6 +155,7 @@ fn every_example_rechecks_offline_with_its_rows_as_found() {
         ("chrysalis-benchmarkdotnet", 24, 0),
         ("net-mediate-benchmarkdotnet", 16, 0),
         ("hash-funsies-criterion", 15, 0),
+        ("pyperf-docs", 52, 0),
     ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
@@ -495,6 +496,33 @@ fn hash_funsies_criterion_audits_with_its_stated_exit_code_and_every_bound_in_it
         }
     }
     assert_eq!((bounds, drawn_apart), (30, 23));
+}
+
+/// psf/pyperf's `doc/analyze.rst`, read as reStructuredText: the console output of its literal
+/// blocks (`stats`, `hist`, a `timeit` warning, `compare_to` and its grid) read as pyperf
+/// prints it and bound to the result files pyperf commits, `.json.gz` among them. Every number
+/// the page quotes but one count is read and holds, or is recorded wrong (two ends of a range
+/// the prose reads off the histogram); `2^15` and both ends of `4.07 us..4.44 us` are numbers.
+#[test]
+fn pyperf_docs_audits_with_its_stated_exit_code_and_every_number_bound() {
+    let example = "pyperf-docs";
+    let (code, review) = audit_json(&format!("examples/{example}"));
+    assert_eq!(code, stated_exit_code(example), "{review:#}");
+    assert_eq!(code, 0);
+    let registry = &review["registries"][0];
+    assert_eq!(registry["manuscript"]["path"], "article/analyze.rst", "{:#}", registry["manuscript"]);
+    assert_eq!(registry["unbound"].as_array().unwrap().len(), 0, "{:#}", registry["unbound"]);
+    assert!(registry["warnings"].as_array().is_none_or(|w| w.is_empty()), "{:#}", registry["warnings"]);
+    let claims = registry["claims"].as_array().unwrap();
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert!(checks.iter().all(|k| k["outcome"] == "pass" || k["outcome"] == "wrong"), "{checks:?}");
+    assert_eq!(checks.len(), 111);
+    assert_eq!(wrong_claims(&review), ["histogram-reading"]);
+    assert_eq!(review["counts"], serde_json::json!({ "correct": 2, "qualify": 6, "retain": 72 }));
+    let numbers: Vec<&str> = checks.iter().filter_map(|k| k["number"].as_str()).collect();
+    for read in ["2^15", "4.07 us", "4.44 us"] {
+        assert!(numbers.contains(&read), "{read} is bound: {numbers:?}");
+    }
 }
 
 /// `suggest` over the same article and samples, with no claim registered, proposes first for
