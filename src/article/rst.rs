@@ -1413,6 +1413,17 @@ mod tests {
         read(source).sentences.into_iter().map(|s| s.text).collect()
     }
 
+    /// Every table cell's table, row, column, row label, column label and text, in order.
+    fn cells(a: &Article) -> Vec<(usize, usize, usize, String, String, String)> {
+        a.sentences
+            .iter()
+            .filter_map(|s| {
+                let c = s.cell.clone()?;
+                Some((c.table, c.row, c.column, c.row_label, c.column_label, s.text.clone()))
+            })
+            .collect()
+    }
+
     /// Every sentence's span is its own text in the source, markup aside: the test asserts
     /// the bytes each sentence starts and ends at.
     fn spans(a: &Article) -> Vec<&str> {
@@ -1462,14 +1473,8 @@ mod tests {
         let source = "+--------+-----------+\n| Shape  | Time (us) |\n+========+===========+\n| 4096   | 38.6      |\n| square | (median)  |\n+--------+-----------+\n| 1024   | 80.7      |\n+--------+-----------+\n| both rows: 2.0 ms  |\n+--------------------+\n";
         let a = read(source);
         assert!(a.warnings.is_empty(), "{:?}", a.warnings);
-        let cells: Vec<(usize, usize, String, String, String)> = a
-            .sentences
-            .iter()
-            .map(|s| {
-                let c = s.cell.clone().unwrap();
-                (c.row, c.column, c.row_label, c.column_label, s.text.clone())
-            })
-            .collect();
+        assert!(a.sentences.iter().all(|s| s.cell.is_some()));
+        let cells: Vec<(usize, usize, String, String, String)> = cells(&a).into_iter().map(|(_, row, column, r, c, t)| (row, column, r, c, t)).collect();
         assert_eq!(cells.len(), 7, "{cells:?}");
         assert_eq!(cells[0], (0, 0, "Shape".into(), "Shape".into(), "Shape".into()));
         assert_eq!(cells[3], (1, 1, "4096 square".into(), "Time (us)".into(), "38.6 (median)".into()));
@@ -1489,14 +1494,7 @@ mod tests {
     fn a_simple_table_with_a_header_and_a_continuation_line() {
         let source = "=========  ========  ==========\nBenchmark  Before    After (ms)\n=========  ========  ==========\nfloat      12.1 ms   9.8\n           (noisy)\nnbody      140 ms    151\n=========  ========  ==========\n\nAfter.\n";
         let a = read(source);
-        let cells: Vec<(usize, usize, String, String, String)> = a
-            .sentences
-            .iter()
-            .filter_map(|s| {
-                let c = s.cell.clone()?;
-                Some((c.row, c.column, c.row_label, c.column_label, s.text.clone()))
-            })
-            .collect();
+        let cells: Vec<(usize, usize, String, String, String)> = cells(&a).into_iter().map(|(_, row, column, r, c, t)| (row, column, r, c, t)).collect();
         assert_eq!(cells.len(), 9);
         assert_eq!(cells[4], (1, 1, "float".into(), "Before".into(), "12.1 ms (noisy)".into()));
         assert_eq!(cells[8], (2, 2, "nbody".into(), "After (ms)".into(), "151".into()));
@@ -1509,14 +1507,7 @@ mod tests {
     fn list_and_csv_tables_are_tables() {
         let source = ".. list-table:: Latency (ms)\n   :header-rows: 1\n\n   * - Case\n     - p50\n   * - warm\n     - 1.25\n\n.. csv-table:: Throughput\n   :header: \"Case\", \"GB/s\"\n\n   \"cold, first\", 3.5\n   warm, 4.0\n";
         let a = read(source);
-        let cells: Vec<(usize, usize, String, String, String)> = a
-            .sentences
-            .iter()
-            .filter_map(|s| {
-                let c = s.cell.clone()?;
-                Some((c.table, c.row, c.row_label, c.column_label, s.text.clone()))
-            })
-            .collect();
+        let cells: Vec<(usize, usize, String, String, String)> = cells(&a).into_iter().map(|(table, row, _, r, c, t)| (table, row, r, c, t)).collect();
         assert!(cells.contains(&(0, 1, "warm".into(), "p50".into(), "1.25".into())), "{cells:?}");
         assert!(cells.contains(&(1, 1, "cold, first".into(), "GB/s".into(), "3.5".into())), "{cells:?}");
         assert!(cells.contains(&(1, 2, "warm".into(), "GB/s".into(), "4.0".into())), "{cells:?}");

@@ -1565,15 +1565,8 @@ fn pyperf_compare_candidates(sources: &[Source], article: &Article, sentence: &S
         .map(|source| {
             let mut by_name = BTreeMap::new();
             for sel in source.selections.iter().filter(|sel| sel.filter.is_none()) {
-                let name = match &sel.select {
-                    Some((f, v)) if f == "name" => v.as_str(),
-                    Some(_) => continue,
-                    None => match source.only_name.as_deref() {
-                        Some(n) => n,
-                        None => continue,
-                    },
-                };
-                if let Some(series) = sel.series.iter().find(|s| s.derive.is_none() && ["time_s", "bytes", "value"].contains(&s.field.as_str())) {
+                let Some(name) = pyperf_benchmark(source, sel) else { continue };
+                if let Some(series) = pyperf_values(sel) {
                     by_name.entry(name).or_insert((sel, series));
                 }
             }
@@ -1654,18 +1647,11 @@ fn pyperf_of_the_mean_candidates(sources: &[Source], sentence: &Sentence, number
     let mut out = Vec::new();
     for source in sources.iter().filter(|s| s.format == Format::Pyperf) {
         for sel in source.selections.iter().filter(|sel| sel.filter.is_none()) {
-            let name = match &sel.select {
-                Some((f, v)) if f == "name" => v.as_str(),
-                Some(_) => continue,
-                None => match source.only_name.as_deref() {
-                    Some(n) => n,
-                    None => continue,
-                },
-            };
+            let Some(name) = pyperf_benchmark(source, sel) else { continue };
             if row.as_deref().is_some_and(|r| r != name) {
                 continue;
             }
-            let Some(series) = sel.series.iter().find(|s| s.derive.is_none() && ["time_s", "bytes", "value"].contains(&s.field.as_str())) else { continue };
+            let Some(series) = pyperf_values(sel) else { continue };
             let (value, mean) = (series.samples.statistic(statistic), series.samples.mean());
             let change = if less { (1.0 - value / mean) * 100.0 } else { (value / mean - 1.0) * 100.0 };
             if !change.is_finite() || !quoted.matches(change, None) {
@@ -1679,6 +1665,22 @@ fn pyperf_of_the_mean_candidates(sources: &[Source], sentence: &Sentence, number
         }
     }
     by_distance(out)
+}
+
+/// The benchmark a selection of a pyperf file's records is: the one it selects by name, or the
+/// file's only one where it selects them all; `None` for a selection by anything else.
+fn pyperf_benchmark<'a>(source: &'a Source, sel: &'a Selection) -> Option<&'a str> {
+    match &sel.select {
+        Some((f, v)) if f == "name" => Some(v.as_str()),
+        Some(_) => None,
+        None => source.only_name.as_deref(),
+    }
+}
+
+/// The series of a pyperf selection's values: `time_s` for a time, `bytes` for memory, `value`
+/// for any other unit.
+fn pyperf_values(sel: &Selection) -> Option<&Series> {
+    sel.series.iter().find(|s| s.derive.is_none() && ["time_s", "bytes", "value"].contains(&s.field.as_str()))
 }
 
 /// The number of pyperf's ordinal percentile (`5` of `5th`), where `digits` is one.
