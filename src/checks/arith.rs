@@ -24,6 +24,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::units::FieldUnits;
 use super::{Context, Observation, json, stat};
 use crate::article::numbers::{Dimension, Quoted, Unit};
 use crate::diagnostic::Diagnostic;
@@ -73,17 +74,18 @@ impl Spec {
         let mut units = BTreeMap::new();
         for (name, query) in &self.vars {
             values.insert(name.as_str(), query.compute(ctx)?.0);
-            let unit = match query.unit(ctx) {
-                Some(unit) => Known::Unit(unit),
-                None if query.counts() => Known::Number,
-                None => Known::Nothing,
-            };
-            units.insert(name.as_str(), unit);
+            units.insert(name.as_str(), Known::of(query, ctx.field_units));
         }
         for (name, query) in &self.json_vars {
             values.insert(name.as_str(), query.number(ctx)?);
         }
-        let (values, unit) = in_common_units(&expr, values, &units);
+        let common = common_units(&expr, &units);
+        if let Some(common) = &common {
+            for (name, v) in values.iter_mut() {
+                *v *= common.factor(name);
+            }
+        }
+        let unit = common.and_then(|c| c.unit);
         let value = expr.eval(&values).map_err(|e| ctx.error_at(format!("cannot evaluate: {}", e.message), self.inner_span(&e.at), "here"))?;
         let shown = unit.as_ref().map_or(String::new(), |u| format!(" {}", u.symbol()));
         Ok(Observation { value: Some(value), unit, problems: Vec::new(), detail: format!("{} = {value}{shown}", self.expr.get_ref()), band: None })
@@ -91,7 +93,7 @@ impl Spec {
 }
 
 /// What is known of a variable's unit.
-enum Known {
+pub(crate) enum Known {
     /// A unit its field's name or the registry's `[[field]]` table gives.
     Unit(Unit),
     /// None: a count is a number.
@@ -101,21 +103,50 @@ enum Known {
     Nothing,
 }
 
-/// The variables' values for `expr`, and the unit of its value. Where every variable is a count
-/// or has a unit that converts (a time, a size, a rate) and `expr` combines them as quantities
-/// combine, the variables of each dimension are taken in the unit of the first of them, and the
-/// value is in that unit where `expr` is a quantity of that dimension (`2 * m`, `a - b` of two
-/// times is a time, which the judge converts to the sentence's unit: a mean of pyperf's
-/// `time_s` doubled is compared in µs, not as a count of seconds), and in none where it is a
-/// ratio (`a / b`) or a number. Otherwise (`m + 0.5`, a percentage, a time squared, a variable
-/// of unknown unit) the values are as read and the value has no unit, which a check's own
-/// `unit` key may give it.
-fn in_common_units<'a>(expr: &Expr, mut values: BTreeMap<&'a str, f64>, units: &BTreeMap<&'a str, Known>) -> (BTreeMap<&'a str, f64>, Option<Unit>) {
+impl Known {
+    /// What a `stat` query's value is: in its field's unit (from `field_units` or the field's
+    /// name), a number where it counts samples, else of no known unit.
+    pub(crate) fn of(query: &stat::Spec, field_units: &FieldUnits) -> Known {
+        match query.unit(field_units) {
+            Some(unit) => Known::Unit(unit),
+            None if query.counts() => Known::Number,
+            None => Known::Nothing,
+        }
+    }
+}
+
+/// The units an expression's variables are taken in, and its value's.
+#[derive(Debug, Clone)]
+pub(crate) struct CommonUnits {
+    /// What each variable's value is multiplied by to be in its dimension's common unit.
+    factors: BTreeMap<String, f64>,
+    /// The value's unit: the common unit of a dimension where the expression is a quantity of
+    /// it, none where it is a number.
+    pub unit: Option<Unit>,
+}
+
+impl CommonUnits {
+    pub(crate) fn factor(&self, name: &str) -> f64 {
+        self.factors.get(name).copied().unwrap_or(1.0)
+    }
+}
+
+/// How `expr` combines its variables' units (`units`, every variable of `expr` by name). Where
+/// every variable is a count or has a unit that converts (a time, a size, a rate) and `expr`
+/// combines them as quantities combine, the variables of each dimension are taken in the unit
+/// of the first of them, and the value is in that unit where `expr` is a quantity of that
+/// dimension (`2 * m`, `a - b` of two times is a time, which the judge converts to the
+/// sentence's unit: a mean of pyperf's `time_s` doubled is compared in µs, not as a count of
+/// seconds), and in none where it is a ratio (`a / b`) or a number. Otherwise (`m + 0.5`, a
+/// percentage, a time squared, a variable of unknown unit or read from JSON) `None`: the values
+/// are as read and the value has no unit, which a check's own `unit` key may give it. The audit
+/// and the recheck both take an expression's units from here.
+pub(crate) fn common_units(expr: &Expr, units: &BTreeMap<&str, Known>) -> Option<CommonUnits> {
     let mut first: Vec<(Dimension, Unit)> = Vec::new();
     let mut dims: BTreeMap<&str, Quantity> = BTreeMap::new();
-    // Variables from JSON evidence are numbers of no known unit.
+    let mut factors = BTreeMap::new();
     if expr.variables().iter().any(|name| !units.contains_key(name)) {
-        return (values, None);
+        return None;
     }
     for (name, known) in units {
         let unit = match known {
@@ -124,9 +155,9 @@ fn in_common_units<'a>(expr: &Expr, mut values: BTreeMap<&'a str, f64>, units: &
                 dims.insert(name, Quantity::default());
                 continue;
             }
-            Known::Nothing => return (values, None),
+            Known::Nothing => return None,
         };
-        let Some((dimension, _)) = unit.scale() else { return (values, None) };
+        let (dimension, _) = unit.scale()?;
         let target = match first.iter().find(|(d, _)| *d == dimension) {
             Some((_, u)) => u.clone(),
             None => {
@@ -135,15 +166,13 @@ fn in_common_units<'a>(expr: &Expr, mut values: BTreeMap<&'a str, f64>, units: &
             }
         };
         dims.insert(name, Quantity(vec![(dimension, 1)]));
-        if let Some(v) = values.get_mut(name) {
-            *v = crate::article::numbers::convert(*v, Some(unit), Some(&target)).unwrap_or(*v);
-        }
+        factors.insert(name.to_string(), crate::article::numbers::convert(1.0, Some(unit), Some(&target)).unwrap_or(1.0));
     }
-    let unit = match expr.quantity(&dims) {
-        Some(Quantity(q)) if q.len() == 1 && q[0].1 == 1 => first.iter().find(|(d, _)| *d == q[0].0).map(|(_, u)| u.clone()),
+    let unit = match expr.quantity(&dims)? {
+        Quantity(q) if q.len() == 1 && q[0].1 == 1 => first.iter().find(|(d, _)| *d == q[0].0).map(|(_, u)| u.clone()),
         _ => None,
     };
-    (values, unit)
+    Some(CommonUnits { factors, unit })
 }
 
 /// The dimensions of a quantity and their powers, none of them zero: a time is `[(Time, 1)]`,

@@ -391,11 +391,6 @@ impl<'a> Context<'a> {
         Context { field_units, ..self }
     }
 
-    /// The unit of a field's values, as the registry declares it or as its name says.
-    pub(crate) fn field_unit(&self, field: &str) -> Option<Unit> {
-        units::of_field(self.field_units, field)
-    }
-
     /// A diagnostic pointing into the registry.
     pub(crate) fn error_at(&self, message: impl Into<String>, span: Range<usize>, label: impl Into<String>) -> Diagnostic {
         Diagnostic::at(message, self.registry_file, self.registry_source, span, label)

@@ -190,7 +190,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Context, Observation, query};
+use super::{Context, Observation, query, units};
 use crate::article::numbers::{Quoted, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::Summary;
@@ -611,7 +611,7 @@ impl Spec {
                 }
             }
         }
-        let unit = self.unit_of(&measure, ctx);
+        let unit = self.unit_of(&measure, ctx.field_units);
         let field = self.field.get_ref();
         let what = match &measure {
             Measure::Statistic(statistic) => format!("{statistic} {field}"),
@@ -649,10 +649,10 @@ impl Spec {
         })
     }
 
-    /// The unit of this query's value, as `observe` gives it; `None` where the query is not
-    /// valid, which `validate` reports.
-    pub(crate) fn unit(&self, ctx: &Context<'_>) -> Option<Unit> {
-        self.measure().ok().and_then(|measure| self.unit_of(&measure, ctx))
+    /// The unit of this query's value, as `observe` gives it, its field's unit from
+    /// `field_units` or its name; `None` where the query is not valid, which `validate` reports.
+    pub(crate) fn unit(&self, field_units: &units::FieldUnits) -> Option<Unit> {
+        self.measure().ok().and_then(|measure| self.unit_of(&measure, field_units))
     }
 
     /// Whether this query counts samples: its value is a number whatever its field holds.
@@ -660,7 +660,7 @@ impl Spec {
         matches!(self.measure(), Ok(Measure::Statistic(Statistic::Count)))
     }
 
-    fn unit_of(&self, measure: &Measure, ctx: &Context<'_>) -> Option<Unit> {
+    fn unit_of(&self, measure: &Measure, field_units: &units::FieldUnits) -> Option<Unit> {
         // A count is a number of samples, whatever unit the samples are in. A slope is in the
         // field's unit per one of `per`, which counts (iterations, bytes): the field's unit. An
         // interval's spread is a percentage of the median. JMH's error is a distance in the
@@ -668,7 +668,7 @@ impl Spec {
         match measure {
             Measure::Statistic(Statistic::Count) => None,
             Measure::MedianCi { .. } | Measure::MeanRange => Some(Unit::Percent),
-            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::AsvError | Measure::CriterionBound { .. } => ctx.field_unit(self.field.get_ref()),
+            Measure::Statistic(_) | Measure::Slope { .. } | Measure::JmhError | Measure::AsvError | Measure::CriterionBound { .. } => units::of_field(field_units, self.field.get_ref()),
         }
     }
 

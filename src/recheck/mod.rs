@@ -193,6 +193,9 @@ pub(crate) struct Latency {
     /// The unit of a single `stat` query's value: the check's `unit`, the registry's
     /// `[[field]]` table or the field's name.
     pub unit: Option<Unit>,
+    /// How the expression combines its variables' units, as the audit takes them
+    /// (`arith::common_units`); `None` for one query, or where the audit takes the values as read.
+    pub expr_units: Option<arith::CommonUnits>,
 }
 
 /// One line of a recheck's outcome table.
@@ -411,10 +414,14 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
             }
             let target = |subject| Target { registry: registry.file.clone(), claim: claim.id.get_ref().clone(), check: idx + 1, subject };
             let is_time = |q: &Quoted| q.unit.as_ref().and_then(Unit::seconds).is_some();
-            let latency = |quoted: &Quoted, expr, expr_text, vars: Vec<(String, stat::Spec)>| Latency {
+            let latency = |quoted: &Quoted, expr: Option<arith::Expr>, expr_text, vars: Vec<(String, stat::Spec)>| Latency {
                 check: check.clone(),
                 quoted: quoted.clone(),
                 margin: check.common.margin.unwrap_or(DEFAULT_MARGIN),
+                expr_units: expr.as_ref().and_then(|e| {
+                    let known = vars.iter().map(|(name, spec)| (name.as_str(), arith::Known::of(spec, &registry.field_units))).collect();
+                    arith::common_units(e, &known)
+                }),
                 expr,
                 expr_text,
                 unit: vars.first().and_then(|(_, spec)| checks::unit_of_value(check, units::of_field(&registry.field_units, spec.field.get_ref()))),
@@ -811,17 +818,21 @@ impl Latency {
     fn eval<'e>(&'e self) -> Box<dyn Fn(&[f64]) -> f64 + 'e> {
         let names: Vec<&str> = self.vars.iter().map(|(n, _)| n.as_str()).collect();
         // A stat query's value is in its field's unit; the quoted number may be in another. An
-        // expression's value is in the unit its check declares (`unit = "s"` over times in
-        // seconds), as the audit reads it, and in the quoted unit where it declares none.
+        // expression's variables are taken in the units the audit takes them in, and its value
+        // is in the unit its check declares (`unit = "s"` over times in seconds), else in the
+        // unit those give it (a time, for `2 * m` of times), as the audit reads it, else in the
+        // quoted unit.
+        let found = self.expr_units.as_ref().and_then(|u| u.unit.clone());
         let scale = match (&self.expr, self.vars.first()) {
             (None, Some(_)) => convert(1.0, self.unit.as_ref(), self.quoted.unit.as_ref()).unwrap_or(1.0),
-            (Some(_), _) => self.check.common.declared_unit().map_or(1.0, |declared| convert(1.0, Some(&declared), self.quoted.unit.as_ref()).unwrap_or(1.0)),
+            (Some(_), _) => checks::unit_of_value(&self.check, found).map_or(1.0, |unit| convert(1.0, Some(&unit), self.quoted.unit.as_ref()).unwrap_or(1.0)),
             (None, None) => 1.0,
         };
+        let factors: Vec<f64> = names.iter().map(|name| self.expr_units.as_ref().map_or(1.0, |u| u.factor(name))).collect();
         match &self.expr {
             None => Box::new(move |v: &[f64]| v[0] * scale),
             Some(expr) => Box::new(move |v: &[f64]| {
-                let map: BTreeMap<&str, f64> = names.iter().copied().zip(v.iter().copied()).collect();
+                let map: BTreeMap<&str, f64> = names.iter().copied().zip(v.iter().zip(&factors).map(|(x, f)| x * f)).collect();
                 expr.eval(&map).unwrap_or(f64::NAN) * scale
             }),
         }
@@ -1413,7 +1424,7 @@ mod tests {
         let quoted = Quoted { value: 10.0, decimals: 2, unit: Some(Unit::Us), ..Quoted::default() };
         let spec = query(variant);
         let check = Check { kind: Kind::Stat(spec.clone()), common: checks::Common::default(), span: 0..0 };
-        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)], unit: Some(Unit::Us) };
+        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)], unit: Some(Unit::Us), expr_units: None };
         Target { registry: "claims/t.toml".into(), claim: "C1".into(), check: 1, subject: Subject::Latency(latency) }
     }
 
@@ -1428,7 +1439,7 @@ mod tests {
             let common = checks::Common { unit: unit.map(|u| toml::Spanned::new(0..0, u.to_string())), ..checks::Common::default() };
             let check = Check { kind: Kind::Stat(spec.clone()), common, span: 0..0 };
             let expr = arith::parse("q1 - 1.5 * (q3 - q1)").unwrap();
-            Latency { check, quoted: quoted.clone(), margin: DEFAULT_MARGIN, expr: Some(expr), expr_text: None, vars: vec![("q1".into(), spec.clone()), ("q3".into(), spec.clone())], unit: None }
+            Latency { check, quoted: quoted.clone(), margin: DEFAULT_MARGIN, expr: Some(expr), expr_text: None, vars: vec![("q1".into(), spec.clone()), ("q3".into(), spec.clone())], unit: None, expr_units: None }
         };
         let fences = [4.2080e-6, 4.3027e-6];
         let in_seconds = expression(Some("s"));
@@ -1436,6 +1447,13 @@ mod tests {
         assert_eq!(in_seconds.judged_against_quote(in_seconds.eval()(&fences), Vec::new()), Judgement::Match);
         let undeclared = expression(None);
         assert!((undeclared.eval()(&[4.2080, 4.3027]) - 4.06595).abs() < 1e-9);
+        // Declaring none, it is in the unit its variables give it, as the audit takes it: a time
+        // in seconds where they are `time_s` (pyperf's), judged against the quote in µs.
+        let mut inferred = expression(None);
+        let known = BTreeMap::from([("q1", arith::Known::Unit(Unit::S)), ("q3", arith::Known::Unit(Unit::S))]);
+        inferred.expr_units = arith::common_units(inferred.expr.as_ref().unwrap(), &known);
+        assert!((inferred.eval()(&fences) - 4.06595).abs() < 1e-9, "{}", inferred.eval()(&fences));
+        assert_eq!(inferred.judged_against_quote(inferred.eval()(&fences), Vec::new()), Judgement::Match);
     }
 
     fn ordering_target() -> Target {
@@ -1489,7 +1507,7 @@ mod tests {
         .unwrap();
         let quoted = Quoted { value: 40.0, decimals: 2, unit: Some(Unit::Us), ..Quoted::default() };
         let check = Check { kind: Kind::Stat(spec.clone()), common: checks::Common::default(), span: 0..0 };
-        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)], unit: Some(Unit::Us) };
+        let latency = Latency { check, quoted, margin: DEFAULT_MARGIN, expr: None, expr_text: None, vars: vec![("value".into(), spec)], unit: Some(Unit::Us), expr_units: None };
         Target { registry: "claims/t.toml".into(), claim: "C1".into(), check: 1, subject: Subject::Latency(latency) }
     }
 
