@@ -378,7 +378,10 @@ pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
                 for &(start, text) in &all[first..k] {
                     let Some(bin) = hist_line(text) else { continue };
                     let at = |part: &str| start + (part.as_ptr() as usize - text.as_ptr() as usize);
-                    let row = out.row(bin.start);
+                    // Each bin is a row of its own: bins narrower than the printed precision
+                    // repeat a start (`26.4 ms` three times in pyperf's own `hist telco.json`),
+                    // and a selector tells them apart by their rows (`26.4 ms #2`).
+                    let row = out.new_row(bin.start);
                     out.push(table, row, 1, bin.start, "Bin", at(bin.start)..at(bin.start) + bin.start.len(), false);
                     out.push(table, row, 2, bin.start, &counts, at(bin.count)..at(bin.count) + bin.count.len(), false);
                 }
@@ -571,10 +574,16 @@ impl PyperfTables {
     /// The row named `label`: the row being filled where it is named so, else the next one.
     fn row(&mut self, label: &str) -> usize {
         if self.row == 0 || self.row_label != label {
-            self.row += 1;
-            self.row_label = label.to_string();
-            self.rows.push(label.to_string());
+            self.new_row(label);
         }
+        self.row
+    }
+
+    /// A row after the last, whatever its label.
+    fn new_row(&mut self, label: &str) -> usize {
+        self.row += 1;
+        self.row_label = label.to_string();
+        self.rows.push(label.to_string());
         self.row
     }
 
@@ -2751,6 +2760,17 @@ Number of outlier (out of 4.07 us..4.44 us): 9
         assert_eq!(pyperf_cells("4.10 us: 15 ###\n"), None);
         assert_eq!(pyperf_cells("4.10 us: 15 ===\n4.20 us: 29 ===\n"), None);
         assert_eq!(pyperf_cells("4.10 parsecs: 15 ###\n4.20 parsecs: 29 ###\n"), None);
+    }
+
+    /// Bins narrower than the printed precision repeat a start, as pyperf's own `cli.rst` shows
+    /// for `hist telco.json`: each bin is still a row of its own, so that a selector tells them
+    /// apart by their place (`26.4 ms #2`).
+    #[test]
+    fn pyperf_hist_bins_that_print_the_same_start_are_rows_of_their_own() {
+        let code = "$ python3 -m pyperf hist telco.json\n26.4 ms:  1 ##\n26.4 ms:  1 ##\n26.4 ms:  2 #####\n26.5 ms:  1 ##\n";
+        let cells = pyperf_cells(code).unwrap();
+        let counts: Vec<(usize, &str, &str)> = cells.iter().filter(|c| c.column_label == "Count").map(|c| (c.row, c.row_label.as_str(), text(code, c))).collect();
+        assert_eq!(counts, [(1, "26.4 ms", "1"), (2, "26.4 ms", "1"), (3, "26.4 ms", "2"), (4, "26.5 ms", "1")]);
     }
 
     /// `pyperf hist` of two files heads each histogram `[ name ]`: each is a table of its own,

@@ -688,14 +688,10 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             && let Some((value, decimals, len)) = caret_power(digits_value, &text[lo.end()..])
         {
             let mut end = lo.end() + len;
-            let mut unit = None;
-            if let Some(u) = UNIT_AFTER.find(&text[end..])
-                && !text[end + u.end()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                && let Some(parsed) = Unit::quoted(u.as_str().trim_start_matches(' '))
-            {
-                unit = Some(parsed);
-                end += u.end();
-            }
+            let unit = unit_after(&text[end..]).map(|(unit, len)| {
+                end += len;
+                unit
+            });
             at = end;
             let span = start..end;
             if overlaps(&span, skip) {
@@ -758,12 +754,10 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
                 power = Some(scale.exponent());
                 end += 1;
                 if currency.is_none()
-                    && let Some(u) = UNIT_AFTER.find(&text[end..])
-                    && !text[end + u.end()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                    && let Some(parsed) = Unit::quoted(u.as_str().trim_start_matches(' '))
+                    && let Some((parsed, len)) = unit_after(&text[end..])
                 {
                     unit = Some(parsed);
-                    end += u.end();
+                    end += len;
                 }
             }
         }
@@ -869,6 +863,16 @@ fn parse_digits(s: &str) -> (f64, u32) {
     (clean.parse().unwrap_or(f64::NAN), decimals)
 }
 
+/// The unit that `after` begins with (after one space at most), and the bytes it takes, where no
+/// letter or digit runs on from it: `10k tokens/s`, `2^20 bytes`.
+fn unit_after(after: &str) -> Option<(Unit, usize)> {
+    let u = UNIT_AFTER.find(after)?;
+    if after[u.end()..].starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    Unit::quoted(u.as_str().trim_start_matches(' ')).map(|unit| (unit, u.end()))
+}
+
 /// The power that `after` writes of `base` with a caret (`^15`, `^-3`): its value, the decimals
 /// that write it exactly (none for a whole power; at most 15), and the bytes the caret and
 /// exponent take. `None` where no exponent follows, where the power leaves `f64`'s range, or
@@ -884,7 +888,7 @@ fn caret_power(base: f64, after: &str) -> Option<(f64, u32, usize)> {
     if tail.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '^') || (tail.starts_with('.') && tail[1..].starts_with(|c: char| c.is_ascii_digit())) {
         return None;
     }
-    let exponent: i32 = rest[sign_len + digits - digits..sign_len + digits].parse().ok()?;
+    let exponent: i32 = rest[sign_len..sign_len + digits].parse().ok()?;
     let exponent = if rest.starts_with(['-', '−']) { -exponent } else { exponent };
     let value = base.powi(exponent);
     if !value.is_finite() || value == 0.0 || exponent.abs() > MAX_EXPONENT {
