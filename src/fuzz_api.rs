@@ -15,12 +15,12 @@ use std::os::unix::ffi::OsStringExt;
 use crate::article::{Article, Syntax};
 use crate::diagnostic::Diagnostic;
 
-/// Parses an article, as Markdown and as reStructuredText, and touches what reports read from
+/// Parses an article, as Markdown, as reStructuredText and as LaTeX, and touches what reports read from
 /// each: spans, numbers and their keys, the warnings, and the review page's rendering with
 /// every sentence and number marked. It panics where a sentence, a number or a warning points
 /// outside the source or inside a character: a place must be one the audit can show.
 pub fn parse_article(bytes: &[u8]) {
-    for syntax in [Syntax::Markdown, Syntax::ReStructuredText] {
+    for syntax in [Syntax::Markdown, Syntax::ReStructuredText, Syntax::Latex] {
         if let Ok(article) = Article::parse_as("article/a", bytes, syntax) {
             touch_article(&article);
         }

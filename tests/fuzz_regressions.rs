@@ -143,6 +143,16 @@ fn the_jmh_article_seed_is_parsed() {
     fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/jmh.md").unwrap());
 }
 
+/// The `article` target's LaTeX seeds, parsed with every sentence's and number's place checked:
+/// one of every construct the reader takes (siunitx, macros, `\multicolumn`, `\multirow`, a
+/// `longtable`'s heads, a console table in `verbatim`), and one of each left open or cut short
+/// (a `tabular`, `\verb`, a group, a macro that expands to itself, `\newcommand` with no body).
+#[test]
+fn the_latex_article_seeds_are_parsed() {
+    fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/latex.tex").unwrap());
+    fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/latex-broken.tex").unwrap());
+}
+
 /// Every seed in `dir` (at least `least` of them), in name order, fed to `target`; the seeds'
 /// paths.
 fn every_seed(dir: &str, least: usize, target: fn(&[u8])) -> Vec<std::path::PathBuf> {

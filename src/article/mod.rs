@@ -28,6 +28,7 @@ mod asv;
 mod benchmarkdotnet;
 mod console;
 mod html;
+mod latex;
 mod nsight;
 pub mod numbers;
 mod rst;
@@ -62,22 +63,25 @@ pub struct Article {
     pub syntax: Syntax,
 }
 
-/// The markup an article is written in: Markdown, or reStructuredText (Sphinx's and docutils'
-/// documents, read by [`rst`]).
+/// The markup an article is written in: Markdown, reStructuredText (Sphinx's and docutils'
+/// documents, read by [`rst`]), or LaTeX (papers, reports and theses, read by [`latex`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Syntax {
     Markdown,
     ReStructuredText,
+    Latex,
 }
 
 impl Syntax {
-    /// The syntax a file's extension names: `.rst` and `.rest` reStructuredText, `.md`,
-    /// `.markdown`, `.mdown` and `.mkd` Markdown; `None` for any other, which a caller settles
+    /// The syntax a file's extension names: `.rst` and `.rest` reStructuredText, `.tex`,
+    /// `.latex` and `.ltx` LaTeX, `.md`, `.markdown`, `.mdown` and `.mkd` Markdown; `None` for
+    /// any other, which a caller settles
     /// (a manuscript as Markdown, a draft as the manuscript it stands in for).
     pub fn of_path(path: &str) -> Option<Syntax> {
         let extension = std::path::Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
         match extension.as_str() {
             "rst" | "rest" => Some(Syntax::ReStructuredText),
+            "tex" | "latex" | "ltx" => Some(Syntax::Latex),
             "md" | "markdown" | "mdown" | "mkd" => Some(Syntax::Markdown),
             _ => None,
         }
@@ -211,6 +215,7 @@ impl Article {
         let (blocks, images, warned) = match syntax {
             Syntax::Markdown => prose_blocks(&source),
             Syntax::ReStructuredText => rst::prose_blocks(&source),
+            Syntax::Latex => latex::prose_blocks(&source),
         };
         let mut sentences = Vec::new();
         let mut word_count = 0;
@@ -533,7 +538,10 @@ impl TableState {
                 block.ratio_at = if ratio { console::trailing_ratio(&block.text) } else { None };
             } else {
                 let from_heading = || if self.column == 0 { None } else { section.iter().rev().find_map(|h| numbers::unit_in_label(h)) };
-                block.unit = numbers::unit_in_label(&column_label).or_else(from_heading);
+                // A label joined from header rows (`Time (ms) › Mean`) takes the unit of its
+                // innermost part that states one: a spanning header states it for the columns
+                // under it.
+                block.unit = label_parts(&column_label).collect::<Vec<_>>().into_iter().rev().find_map(numbers::unit_in_label).or_else(from_heading);
             }
         }
         block.binary_sizes = self.bdn.is_some();
@@ -623,6 +631,80 @@ impl TableState {
         }
         let row = blocks.split_off(start);
         blocks.extend(row.into_iter().filter(|b| !(of_row(b) && b.cell.as_ref().is_some_and(|c| names_row(c.column)))));
+    }
+}
+
+/// One cell of a table a reader has split into rows and columns: its row (header rows first,
+/// from 0), its column, how many columns it spans, and what the reader needs to read its text.
+struct SplitCell<T> {
+    row: usize,
+    column: usize,
+    columns: usize,
+    content: T,
+}
+
+/// Lays out one table's cells, numbered `index`, as table-cell blocks pushed onto `blocks`,
+/// `read` turning a cell's content into its block's text. The first `header_rows` rows label
+/// the columns (a column's label the texts of the header cells over it, joined with ` › `
+/// where there are several) and are all row 0; the body's rows are numbered from 1, each cell
+/// named by its row's first cell and its column's label, and given the unit its column's label
+/// implies, or else one a heading of `unit_section` (the sections, and a caption) states.
+#[allow(clippy::too_many_arguments)]
+fn lay_out_table<T>(
+    blocks: &mut Vec<Block>,
+    index: usize,
+    section: &[String],
+    unit_section: &[String],
+    mut cells: Vec<SplitCell<T>>,
+    header_rows: usize,
+    end: usize,
+    mut read: impl FnMut(&mut Block, &T),
+) {
+    cells.sort_by_key(|c| (c.row, c.column));
+    let mut t = TableState::new(index);
+    let n_columns = cells.iter().map(|c| c.column + c.columns).max().unwrap_or(0);
+    let mut labels: Vec<Vec<String>> = vec![Vec::new(); n_columns];
+    let mut head: Vec<(usize, Block)> = Vec::new();
+    for cell in cells.iter().filter(|c| c.row < header_rows) {
+        let mut block = Block::new(section, false);
+        read(&mut block, &cell.content);
+        let text = block.text.trim().to_string();
+        for label in labels.iter_mut().skip(cell.column).take(cell.columns.max(1)) {
+            if !text.is_empty() && label.last() != Some(&text) {
+                label.push(text.clone());
+            }
+        }
+        head.push((cell.column, block));
+    }
+    t.headers = labels.iter().map(|l| l.join(" › ")).collect();
+    let first_label = t.headers.first().cloned().unwrap_or_default();
+    for (column, mut block) in head {
+        block.cell = Some(Cell { table: t.index, row: 0, column, row_label: first_label.clone(), column_label: t.headers.get(column).cloned().unwrap_or_default() });
+        if let Some(b) = block.finish(end) {
+            blocks.push(b);
+        }
+    }
+    t.end_head();
+    let body: Vec<&SplitCell<T>> = cells.iter().filter(|c| c.row >= header_rows).collect();
+    let mut k = 0;
+    while k < body.len() {
+        let row = body[k].row;
+        t.row = row - header_rows + 1;
+        t.row_start = blocks.len();
+        while k < body.len() && body[k].row == row {
+            let cell = body[k];
+            let mut block = Block::new(section, false);
+            read(&mut block, &cell.content);
+            t.column = cell.column;
+            t.place(&mut block, unit_section);
+            if let Some(b) = block.finish(end) {
+                blocks.push(b);
+            }
+            k += 1;
+        }
+        t.finish_jmh_row(blocks);
+        t.finish_bdn_row(blocks);
+        t.finish_asv_row(blocks);
     }
 }
 
@@ -938,7 +1020,11 @@ fn split_sentences(text: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {
                 while n < chars.len() && chars[n].1.is_whitespace() {
                     n += 1;
                 }
-                let next_lower = n < chars.len() && chars[n].1.is_lowercase();
+                // A lowercase word after a stop continues the sentence (an abbreviation this
+                // list lacks), unless it is a name written with a capital inside it (`jMetalPy`,
+                // `iPhone`), which begins one.
+                let camel = || chars[n + 1..].iter().map(|c| c.1).take_while(|c| c.is_alphanumeric()).any(char::is_uppercase);
+                let next_lower = n < chars.len() && chars[n].1.is_lowercase() && !camel();
                 let word = text[..i].rsplit(|ch: char| ch.is_whitespace() || ch == '(').next().unwrap_or("");
                 let abbreviation = c == '.' && ABBREVIATIONS.contains(&word);
                 if !next_lower && !abbreviation {
@@ -972,6 +1058,12 @@ mod tests {
 
     fn sentences(md: &str) -> Vec<String> {
         Article::parse("a.md", md.as_bytes()).unwrap().sentences.into_iter().map(|s| s.text).collect()
+    }
+
+    #[test]
+    fn a_name_with_a_capital_inside_begins_a_sentence_after_a_stop() {
+        let got = sentences("The line marks parity. jMetalPy is 6× slower, e.g. iPhone ran. pymoo is close.\n");
+        assert_eq!(got, ["The line marks parity.", "jMetalPy is 6× slower, e.g. iPhone ran. pymoo is close."]);
     }
 
     #[test]

@@ -27,7 +27,7 @@
 
 use std::ops::Range;
 
-use super::{Block, TableState, console_blocks, enter_heading};
+use super::{Block, SplitCell, console_blocks, enter_heading, lay_out_table};
 
 /// One line of the source: where it starts, its first character that is not a space or a tab
 /// (its end when it is blank), where its text ends (before `\r\n` or `\n`) and where the next
@@ -768,60 +768,19 @@ impl<'a> Reader<'a> {
         self.table(cells, header_rows, end, caption);
     }
 
-    /// Lays out one table's cells as table-cell blocks: the first `header_rows` rows label the
-    /// columns (joined with ` › ` where there are several) and are all row 0; the body's rows
-    /// are numbered from 1, each cell named by its row's first cell and its column's label.
-    fn table(&mut self, mut cells: Vec<TableCell>, header_rows: usize, end: usize, caption: Option<String>) {
-        cells.sort_by_key(|c| (c.row, c.column));
-        let mut t = TableState::new(self.n_tables);
+    /// Lays out one table's cells as table-cell blocks (see [`super::lay_out_table`]), each
+    /// cell's text its pieces read as inline markup, a unit in the `table` directive's title
+    /// applying to the cells as an enclosing heading's would.
+    fn table(&mut self, cells: Vec<TableCell>, header_rows: usize, end: usize, caption: Option<String>) {
+        let index = self.n_tables;
         self.n_tables += 1;
-        let n_columns = cells.iter().map(|c| c.column + c.columns).max().unwrap_or(0);
-        // The header's labels, a column's label the texts of the header cells over it.
-        let mut labels: Vec<Vec<String>> = vec![Vec::new(); n_columns];
-        let mut head: Vec<(usize, Block)> = Vec::new();
-        for cell in cells.iter().filter(|c| c.row < header_rows) {
-            let mut block = Block::new(&self.section, false);
-            self.inline(&mut block, &cell.pieces);
-            let text = block.text.trim().to_string();
-            for label in labels.iter_mut().skip(cell.column).take(cell.columns.max(1)) {
-                if !text.is_empty() && label.last() != Some(&text) {
-                    label.push(text.clone());
-                }
-            }
-            head.push((cell.column, block));
-        }
-        t.headers = labels.iter().map(|l| l.join(" › ")).collect();
-        let first_label = t.headers.first().cloned().unwrap_or_default();
-        for (column, mut block) in head {
-            block.cell = Some(super::Cell { table: t.index, row: 0, column, row_label: first_label.clone(), column_label: t.headers.get(column).cloned().unwrap_or_default() });
-            if let Some(b) = block.finish(end) {
-                self.blocks.push(b);
-            }
-        }
-        t.end_head();
-        let mut section = self.section.clone();
-        section.extend(caption.or_else(|| self.caption.clone()));
-        let body: Vec<&TableCell> = cells.iter().filter(|c| c.row >= header_rows).collect();
-        let mut k = 0;
-        while k < body.len() {
-            let row = body[k].row;
-            t.row = row - header_rows + 1;
-            t.row_start = self.blocks.len();
-            while k < body.len() && body[k].row == row {
-                let cell = body[k];
-                let mut block = Block::new(&self.section, false);
-                self.inline(&mut block, &cell.pieces);
-                t.column = cell.column;
-                t.place(&mut block, &section);
-                if let Some(b) = block.finish(end) {
-                    self.blocks.push(b);
-                }
-                k += 1;
-            }
-            t.finish_jmh_row(&mut self.blocks);
-            t.finish_bdn_row(&mut self.blocks);
-            t.finish_asv_row(&mut self.blocks);
-        }
+        let mut unit_section = self.section.clone();
+        unit_section.extend(caption.or_else(|| self.caption.clone()));
+        let section = self.section.clone();
+        let cells = cells.into_iter().map(|c| SplitCell { row: c.row, column: c.column, columns: c.columns, content: c.pieces }).collect();
+        let mut blocks = std::mem::take(&mut self.blocks);
+        lay_out_table(&mut blocks, index, &section, &unit_section, cells, header_rows, end, |block, pieces| self.inline(block, pieces));
+        self.blocks = blocks;
     }
 
     /// Appends the text of `pieces` (each a stretch of one line) to `block`, the pieces joined

@@ -366,9 +366,9 @@ fn marked_html(src: &str, syntax: Syntax, levels: &[Level; 2], inserts: &[(usize
     let mut html_block: Vec<(CowStr, std::ops::Range<usize>)> = Vec::new();
     let events: Box<dyn Iterator<Item = (Event, std::ops::Range<usize>)>> = match syntax {
         Syntax::Markdown => Box::new(Parser::new_ext(src, options).into_offset_iter()),
-        Syntax::ReStructuredText => Box::new(
+        Syntax::ReStructuredText | Syntax::Latex => Box::new(
             [
-                (Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(CowStr::from("rst")))), 0..0),
+                (Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(CowStr::from(if syntax == Syntax::Latex { "latex" } else { "rst" })))), 0..0),
                 (Event::Text(CowStr::from(src)), 0..src.len()),
                 (Event::End(TagEnd::CodeBlock), src.len()..src.len()),
             ]

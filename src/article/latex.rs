@@ -1,0 +1,2264 @@
+//! LaTeX (a paper's, a report's or a thesis' `.tex` source) read into the same prose blocks as
+//! Markdown, so that everything after the article model (binding, locks, checks, `init`,
+//! `suggest`) reads a `.tex` manuscript as it reads a `.md` one.
+//!
+//! What is read is what the typeset page shows. The body between `\begin{document}` and
+//! `\end{document}` is read where the source has them (the preamble only for the macros it
+//! defines), else the whole file, as a chapter that a main file inputs is written. Paragraphs
+//! end at blank lines and `\par`; sectioning commands (`\part` to `\subparagraph`, starred or
+//! not) name sections; list items, captions and footnotes are prose blocks of their own. The
+//! `tabular` family (`tabular*`, `tabularx`, `tabulary`, `longtable`, `xltabular`,
+//! `supertabular`, `NiceTabular`) are tables, each cell one sentence with its row and column:
+//! the rows above the first full rule under a row (`\midrule`, `\hline`) are the header, the
+//! first row where there is no such rule, a `\multicolumn` spans its columns, and a
+//! `\multirow` in the first column names each row it spans with its text and the row's own
+//! second cell (`A › 1024`), as a first HTML cell that spans rows does; a unit in the caption
+//! of the float around a table applies to its cells as an enclosing heading's would.
+//!
+//! Inline, the reader does what TeX does to the text: comments are dropped, `~` and `\,` are
+//! spaces, `--` and `---` dashes, ``` `` ``` and `''` quotes, accents and symbols (`\times`,
+//! `\pm`, `\mu`, `\%`) their characters, math (`$2.3\times$`, `$10^{-3}$`) its symbols with
+//! `^` kept, siunitx's quantities (`\SI{4.2}{\micro\second}`, `\qty`, `\num`, `\si`, `\unit`,
+//! ranges and lists) as siunitx prints them, `\texttt`, `\verb` and `\url` as inline code (in
+//! the sentence, giving no number), `\href`'s text as a link's, and macros the document defines
+//! without arguments (`\newcommand{\sys}{FlashFoo}`) expanded where they are used.
+//! References, citations and labels print nothing here, since their text comes from another
+//! run of LaTeX. Code environments (`verbatim`, `lstlisting`, `minted`, `Verbatim`) are read
+//! only for the harness console tables they may hold ([`super::console`]); displayed math,
+//! pictures and the bibliography are not read. A file brought in by `\input` or `\include`
+//! is not read and says so as a [`super::Warning`], since the page shows text the manuscript
+//! does not hold, as does a brace or an environment left open.
+//!
+//! Every byte of a sentence maps to its byte in the source: text as written byte for byte, and
+//! a character LaTeX makes of a command (`\times`, `\SI`'s unit, a macro's expansion) to the
+//! command.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::{Block, SplitCell, console_blocks, enter_heading, lay_out_table};
+
+/// The prose blocks of LaTeX `source`, the images it shows, and what it holds that was not
+/// read, each at its source bytes.
+pub(super) fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, String)>) {
+    let mut reader = Reader {
+        source,
+        bytes: source.as_bytes(),
+        section: Vec::new(),
+        levels: Vec::new(),
+        blocks: Vec::new(),
+        images: Vec::new(),
+        warnings: Vec::new(),
+        n_tables: 0,
+        para: None,
+        notes: Vec::new(),
+        caption: None,
+        macros: HashMap::new(),
+        units: HashMap::new(),
+        expansions: 0,
+        depth: 0,
+    };
+    let body = match reader.find_from(0, source.len(), "\\begin{document}") {
+        Some(begin) => {
+            reader.definitions(0..begin);
+            let start = begin + "\\begin{document}".len();
+            start..reader.find_from(start, source.len(), "\\end{document}").unwrap_or(source.len())
+        }
+        None => {
+            reader.definitions(0..source.len());
+            0..source.len()
+        }
+    };
+    reader.body(body.clone());
+    reader.end_paragraph(body.end);
+    (reader.blocks, reader.images, reader.warnings)
+}
+
+struct Reader<'a> {
+    source: &'a str,
+    bytes: &'a [u8],
+    section: Vec<String>,
+    levels: Vec<usize>,
+    blocks: Vec<Block>,
+    images: Vec<String>,
+    warnings: Vec<(Range<usize>, String)>,
+    n_tables: usize,
+    /// The paragraph being read, until a blank line or a block ends it.
+    para: Option<Block>,
+    /// Footnotes met in the paragraph or table being read: each is a block of its own, read
+    /// when the text around it ends, since a reader reads it apart from the sentence it marks.
+    notes: Vec<Range<usize>>,
+    /// The caption of the float whose body is being read: a unit in it applies to the cells of
+    /// the table the float holds as an enclosing heading's would.
+    caption: Option<String>,
+    /// Macros defined without arguments (`\newcommand{\sys}{FlashFoo}`), by name: their bodies.
+    macros: HashMap<String, Range<usize>>,
+    /// Units defined for siunitx (`\DeclareSIUnit\flop{FLOP}`), by name: their symbols.
+    units: HashMap<String, Range<usize>>,
+    /// How many macro expansions have been read: a bound, since macros that use one another
+    /// can make text exponential in the source's length.
+    expansions: usize,
+    /// How deep the reading of arguments, groups and expansions is nested: a bound, since a
+    /// hostile source can nest braces or macros deeper than a stack holds.
+    depth: usize,
+}
+
+/// Expansions read, at most, over a whole document.
+const MAX_EXPANSIONS: usize = 100_000;
+/// Nesting, at most, of groups, arguments and expansions read as text.
+const MAX_DEPTH: usize = 64;
+/// The longest optional argument (`[...]`) and `\verb` text looked for, in bytes.
+const MAX_OPTIONAL: usize = 4096;
+
+/// Sectioning commands, with their levels.
+const SECTIONS: &[(&str, usize)] = &[("part", 1), ("chapter", 2), ("section", 3), ("subsection", 4), ("subsubsection", 5), ("paragraph", 6), ("subparagraph", 7)];
+
+/// The environments of the `tabular` family, each with the arguments that come before its
+/// rows (`o` an optional one, `m` a mandatory one).
+const TABULARS: &[(&str, &str)] = &[
+    ("tabular", "om"),
+    ("tabular*", "mom"),
+    ("tabularx", "mom"),
+    ("tabulary", "mom"),
+    ("xltabular", "mom"),
+    ("longtable", "om"),
+    ("longtable*", "om"),
+    ("supertabular", "om"),
+    ("supertabular*", "mom"),
+    ("NiceTabular", "omo"),
+    ("NiceTabular*", "momo"),
+    ("tabu", "m"),
+    ("longtabu", "m"),
+];
+
+/// Environments whose body is code or program output, read only for console tables, with the
+/// arguments that come before it.
+const CODE_ENVIRONMENTS: &[(&str, &str)] = &[
+    ("verbatim", ""),
+    ("verbatim*", ""),
+    ("Verbatim", "o"),
+    ("BVerbatim", "o"),
+    ("LVerbatim", "o"),
+    ("spverbatim", ""),
+    ("lstlisting", "o"),
+    ("minted", "om"),
+    ("alltt", ""),
+    ("semiverbatim", ""),
+    ("comment", ""),
+    ("filecontents", "om"),
+    ("filecontents*", "om"),
+];
+
+/// Environments whose body a reader does not read as prose: displayed math, pictures and
+/// plots, pseudo-code and the bibliography.
+const SKIPPED_ENVIRONMENTS: &[&str] = &[
+    "equation",
+    "equation*",
+    "align",
+    "align*",
+    "alignat",
+    "alignat*",
+    "flalign",
+    "flalign*",
+    "gather",
+    "gather*",
+    "multline",
+    "multline*",
+    "eqnarray",
+    "eqnarray*",
+    "displaymath",
+    "math",
+    "split",
+    "array",
+    "tikzpicture",
+    "pgfpicture",
+    "picture",
+    "axis",
+    "semilogxaxis",
+    "semilogyaxis",
+    "loglogaxis",
+    "algorithmic",
+    "algorithmic*",
+    "algorithmicx",
+    "thebibliography",
+    "tabbing",
+];
+
+/// Environments whose optional and mandatory arguments come before a body read as prose.
+const ENVIRONMENT_ARGUMENTS: &[(&str, &str)] = &[
+    ("minipage", "ooom"),
+    ("wrapfigure", "omom"),
+    ("wraptable", "omom"),
+    ("subfigure", "om"),
+    ("subtable", "om"),
+    ("adjustbox", "m"),
+    ("tcolorbox", "o"),
+    ("multicols", "mo"),
+    ("multicols*", "mo"),
+    ("threeparttable", "o"),
+    ("tablenotes", "o"),
+    ("enumerate", "o"),
+    ("itemize", "o"),
+    ("description", "o"),
+];
+
+/// Commands that show their arguments as text, or not: `o` an optional argument skipped, `m` a
+/// mandatory one skipped, `T` one read as text, `M` one read as math, `C` one read as inline code, `U` a URL shown as
+/// code, `L` a link's text, `N` a note (a block of its own), `^` a superscript read as text
+/// after a caret, `p` a parenthesised one skipped (`\cmidrule(lr)`).
+const COMMANDS: &[(&str, &str)] = &[
+    ("emph", "T"),
+    ("textbf", "T"),
+    ("textit", "T"),
+    ("textsl", "T"),
+    ("textsc", "T"),
+    ("textup", "T"),
+    ("textmd", "T"),
+    ("textnormal", "T"),
+    ("textrm", "T"),
+    ("textsf", "T"),
+    ("underline", "T"),
+    ("uline", "T"),
+    ("uuline", "T"),
+    ("uwave", "T"),
+    ("sout", "T"),
+    ("xout", "T"),
+    ("hl", "T"),
+    ("mbox", "T"),
+    ("hbox", "T"),
+    ("fbox", "T"),
+    ("framebox", "ooT"),
+    ("makebox", "ooT"),
+    ("text", "T"),
+    ("textup", "T"),
+    ("mathrm", "T"),
+    ("mathbf", "T"),
+    ("mathit", "T"),
+    ("mathsf", "T"),
+    ("mathcal", "T"),
+    ("mathbb", "T"),
+    ("mathfrak", "T"),
+    ("mathnormal", "T"),
+    ("boldsymbol", "T"),
+    ("bm", "T"),
+    ("pmb", "T"),
+    ("operatorname", "T"),
+    ("ensuremath", "M"),
+    ("MakeUppercase", "T"),
+    ("MakeLowercase", "T"),
+    ("NoCaseChange", "T"),
+    ("textsuperscript", "^"),
+    ("textsubscript", "T"),
+    ("makecell", "oT"),
+    ("thead", "oT"),
+    ("shortstack", "oT"),
+    ("parbox", "ooomT"),
+    ("textcolor", "omT"),
+    ("colorbox", "omT"),
+    ("fcolorbox", "ommT"),
+    ("resizebox", "smmT"),
+    ("scalebox", "moT"),
+    ("rotatebox", "omT"),
+    ("raisebox", "mooT"),
+    ("adjustbox", "mT"),
+    ("smash", "oT"),
+    ("ac", "T"),
+    ("acs", "T"),
+    ("acl", "T"),
+    ("acf", "T"),
+    ("acp", "T"),
+    ("enquote", "T"),
+    ("texttt", "C"),
+    ("mathtt", "C"),
+    ("code", "C"),
+    ("url", "U"),
+    ("nolinkurl", "U"),
+    ("path", "U"),
+    ("href", "mL"),
+    ("hyperref", "oL"),
+    ("footnote", "oN"),
+    ("footnotetext", "oN"),
+    ("tablefootnote", "N"),
+    ("thanks", "N"),
+    ("marginpar", "oN"),
+    ("sidenote", "oN"),
+    ("label", "m"),
+    ("ref", "m"),
+    ("eqref", "m"),
+    ("autoref", "m"),
+    ("cref", "m"),
+    ("Cref", "m"),
+    ("crefrange", "mm"),
+    ("pageref", "m"),
+    ("nameref", "m"),
+    ("vref", "m"),
+    ("cite", "oom"),
+    ("citep", "oom"),
+    ("citet", "oom"),
+    ("citealp", "oom"),
+    ("citealt", "oom"),
+    ("citeauthor", "oom"),
+    ("citeyear", "oom"),
+    ("citeyearpar", "oom"),
+    ("parencite", "oom"),
+    ("textcite", "oom"),
+    ("autocite", "oom"),
+    ("footcite", "oom"),
+    ("nocite", "m"),
+    ("tnote", "m"),
+    ("footnotemark", "o"),
+    ("index", "m"),
+    ("glossary", "m"),
+    ("vspace", "m"),
+    ("hspace", "m"),
+    ("addvspace", "m"),
+    ("setlength", "mm"),
+    ("addtolength", "mm"),
+    ("setcounter", "mm"),
+    ("addtocounter", "mm"),
+    ("stepcounter", "m"),
+    ("refstepcounter", "m"),
+    ("color", "om"),
+    ("pagecolor", "om"),
+    ("cellcolor", "om"),
+    ("rowcolor", "om"),
+    ("columncolor", "om"),
+    ("arrayrulecolor", "om"),
+    ("rowcolors", "ommm"),
+    ("hypersetup", "m"),
+    ("bibliographystyle", "m"),
+    ("bibliography", "m"),
+    ("addbibresource", "om"),
+    ("printbibliography", "o"),
+    ("graphicspath", "m"),
+    ("phantom", "m"),
+    ("hphantom", "m"),
+    ("vphantom", "m"),
+    ("sisetup", "m"),
+    ("pagestyle", "m"),
+    ("thispagestyle", "m"),
+    ("pagenumbering", "m"),
+    ("linespread", "m"),
+    ("fontsize", "mm"),
+    ("usepackage", "om"),
+    ("documentclass", "om"),
+    ("newcounter", "mo"),
+    ("newlength", "m"),
+    ("newcommand", "smoom"),
+    ("renewcommand", "smoom"),
+    ("providecommand", "smoom"),
+    ("DeclareRobustCommand", "smoom"),
+    ("newenvironment", "smoomm"),
+    ("renewenvironment", "smoomm"),
+    ("DeclareSIUnit", "omm"),
+    ("DeclareMathOperator", "smm"),
+    ("newtheorem", "momo"),
+    ("definecolor", "mmm"),
+    ("captionsetup", "om"),
+    ("hyphenation", "m"),
+    ("bibitem", "om"),
+    ("cmidrule", "opm"),
+    ("cline", "m"),
+    ("cdashline", "m"),
+    ("Xhline", "m"),
+    ("hhline", "m"),
+    ("specialrule", "mmm"),
+    ("addlinespace", "o"),
+    ("noalign", "m"),
+    ("includepdf", "om"),
+    ("titlespacing", "smmmm"),
+    ("titleformat", "smommo"),
+    ("lstset", "m"),
+    ("setminted", "om"),
+    ("newpage", ""),
+    ("rule", "omm"),
+    ("vrule", ""),
+    ("hrule", ""),
+    ("strut", ""),
+];
+
+/// Commands that print one character or a few, in text or in math.
+const SYMBOLS: &[(&str, &str)] = &[
+    ("times", "×"),
+    ("texttimes", "×"),
+    ("pm", "±"),
+    ("textpm", "±"),
+    ("mp", "∓"),
+    ("mu", "µ"),
+    ("textmu", "µ"),
+    ("upmu", "µ"),
+    ("micro", "µ"),
+    ("approx", "≈"),
+    ("sim", "∼"),
+    ("textasciitilde", "~"),
+    ("simeq", "≃"),
+    ("le", "≤"),
+    ("leq", "≤"),
+    ("leqslant", "≤"),
+    ("ge", "≥"),
+    ("geq", "≥"),
+    ("geqslant", "≥"),
+    ("ll", "≪"),
+    ("gg", "≫"),
+    ("neq", "≠"),
+    ("ne", "≠"),
+    ("cdot", "·"),
+    ("textperiodcentered", "·"),
+    ("cdots", "⋯"),
+    ("ldots", "…"),
+    ("dots", "…"),
+    ("textellipsis", "…"),
+    ("to", "→"),
+    ("rightarrow", "→"),
+    ("leftarrow", "←"),
+    ("Rightarrow", "⇒"),
+    ("uparrow", "↑"),
+    ("downarrow", "↓"),
+    ("infty", "∞"),
+    ("degree", "°"),
+    ("textdegree", "°"),
+    ("textless", "<"),
+    ("textgreater", ">"),
+    ("textasciicircum", "^"),
+    ("textbackslash", "\\"),
+    ("textbar", "|"),
+    ("textbullet", "•"),
+    ("textendash", "–"),
+    ("textemdash", "—"),
+    ("textquoteleft", "‘"),
+    ("textquoteright", "’"),
+    ("textquotedblleft", "“"),
+    ("textquotedblright", "”"),
+    ("textdollar", "$"),
+    ("textunderscore", "_"),
+    ("textbraceleft", "{"),
+    ("textbraceright", "}"),
+    ("lbrace", "{"),
+    ("rbrace", "}"),
+    ("vert", "|"),
+    ("lvert", "|"),
+    ("rvert", "|"),
+    ("mid", "|"),
+    ("langle", "⟨"),
+    ("rangle", "⟩"),
+    ("lfloor", "⌊"),
+    ("rfloor", "⌋"),
+    ("lceil", "⌈"),
+    ("rceil", "⌉"),
+    ("sum", "∑"),
+    ("prod", "∏"),
+    ("in", "∈"),
+    ("propto", "∝"),
+    ("partial", "∂"),
+    ("nabla", "∇"),
+    ("S", "§"),
+    ("P", "¶"),
+    ("copyright", "©"),
+    ("textcopyright", "©"),
+    ("textregistered", "®"),
+    ("texttrademark", "™"),
+    ("dag", "†"),
+    ("dagger", "†"),
+    ("ddag", "‡"),
+    ("ddagger", "‡"),
+    ("checkmark", "✓"),
+    ("euro", "€"),
+    ("texteuro", "€"),
+    ("pounds", "£"),
+    ("alpha", "α"),
+    ("beta", "β"),
+    ("gamma", "γ"),
+    ("delta", "δ"),
+    ("epsilon", "ε"),
+    ("varepsilon", "ε"),
+    ("eta", "η"),
+    ("theta", "θ"),
+    ("kappa", "κ"),
+    ("lambda", "λ"),
+    ("nu", "ν"),
+    ("pi", "π"),
+    ("rho", "ρ"),
+    ("sigma", "σ"),
+    ("tau", "τ"),
+    ("phi", "φ"),
+    ("varphi", "φ"),
+    ("chi", "χ"),
+    ("psi", "ψ"),
+    ("omega", "ω"),
+    ("Gamma", "Γ"),
+    ("Delta", "Δ"),
+    ("Theta", "Θ"),
+    ("Lambda", "Λ"),
+    ("Pi", "Π"),
+    ("Sigma", "Σ"),
+    ("Phi", "Φ"),
+    ("Omega", "Ω"),
+    ("ss", "ß"),
+    ("o", "ø"),
+    ("O", "Ø"),
+    ("ae", "æ"),
+    ("AE", "Æ"),
+    ("oe", "œ"),
+    ("OE", "Œ"),
+    ("aa", "å"),
+    ("AA", "Å"),
+    ("l", "ł"),
+    ("L", "Ł"),
+    ("i", "ı"),
+    ("LaTeX", "LaTeX"),
+    ("TeX", "TeX"),
+    ("log", "log"),
+    ("ln", "ln"),
+    ("exp", "exp"),
+    ("max", "max"),
+    ("min", "min"),
+    ("arg", "arg"),
+    ("lim", "lim"),
+    ("quad", " "),
+    ("qquad", " "),
+    ("enspace", " "),
+    ("enskip", " "),
+    ("space", " "),
+    ("nobreakspace", "\u{a0}"),
+    ("thinspace", "\u{2009}"),
+    ("medspace", " "),
+    ("thickspace", " "),
+    ("hfill", " "),
+    ("linebreak", " "),
+    ("newline", " "),
+    ("tabularnewline", " "),
+];
+
+/// siunitx's prefixes, by command.
+const SI_PREFIXES: &[(&str, &str)] = &[
+    ("yocto", "y"),
+    ("zepto", "z"),
+    ("atto", "a"),
+    ("femto", "f"),
+    ("pico", "p"),
+    ("nano", "n"),
+    ("micro", "µ"),
+    ("milli", "m"),
+    ("centi", "c"),
+    ("deci", "d"),
+    ("deca", "da"),
+    ("deka", "da"),
+    ("hecto", "h"),
+    ("kilo", "k"),
+    ("mega", "M"),
+    ("giga", "G"),
+    ("tera", "T"),
+    ("peta", "P"),
+    ("exa", "E"),
+    ("zetta", "Z"),
+    ("yotta", "Y"),
+    ("kibi", "Ki"),
+    ("mebi", "Mi"),
+    ("gibi", "Gi"),
+    ("tebi", "Ti"),
+    ("pebi", "Pi"),
+    ("exbi", "Ei"),
+];
+
+/// siunitx's units and their abbreviations, by command.
+const SI_UNITS: &[(&str, &str)] = &[
+    ("second", "s"),
+    ("byte", "B"),
+    ("bit", "bit"),
+    ("hertz", "Hz"),
+    ("watt", "W"),
+    ("joule", "J"),
+    ("volt", "V"),
+    ("ampere", "A"),
+    ("metre", "m"),
+    ("meter", "m"),
+    ("gram", "g"),
+    ("kelvin", "K"),
+    ("degreeCelsius", "°C"),
+    ("percent", "%"),
+    ("degree", "°"),
+    ("minute", "min"),
+    ("hour", "h"),
+    ("day", "d"),
+    ("litre", "L"),
+    ("liter", "L"),
+    ("newton", "N"),
+    ("pascal", "Pa"),
+    ("ohm", "Ω"),
+    ("decibel", "dB"),
+    ("radian", "rad"),
+    ("mole", "mol"),
+    ("candela", "cd"),
+    ("bel", "B"),
+    ("fs", "fs"),
+    ("ps", "ps"),
+    ("ns", "ns"),
+    ("us", "µs"),
+    ("ms", "ms"),
+    ("s", "s"),
+    ("Hz", "Hz"),
+    ("kHz", "kHz"),
+    ("MHz", "MHz"),
+    ("GHz", "GHz"),
+    ("THz", "THz"),
+    ("mW", "mW"),
+    ("W", "W"),
+    ("kW", "kW"),
+    ("MW", "MW"),
+    ("kB", "kB"),
+    ("MB", "MB"),
+    ("GB", "GB"),
+    ("TB", "TB"),
+    ("KiB", "KiB"),
+    ("MiB", "MiB"),
+    ("GiB", "GiB"),
+    ("TiB", "TiB"),
+];
+
+/// For each accent command, the letters it composes with and what they make, in pairs.
+const ACCENTS: &[(&str, &str)] = &[
+    ("'", "aáeéiíoóuúyýAÁEÉIÍOÓUÚYÝcćCĆnńNŃsśSŚzźZŹ"),
+    ("`", "aàeèiìoòuùAÀEÈIÌOÒUÙ"),
+    ("^", "aâeêiîoôuûAÂEÊIÎOÔUÛ"),
+    ("\"", "aäeëiïoöuüyÿAÄEËIÏOÖUÜ"),
+    ("~", "aãoõnñAÃOÕNÑ"),
+    ("=", "aāeēiīoōuūAĀEĒIĪOŌUŪ"),
+    (".", "zżZŻeėEĖ"),
+    ("u", "aăgğAĂGĞ"),
+    ("v", "cčsšzžrřeěnňdďtťCČSŠZŽRŘEĚNŇ"),
+    ("H", "oőuűOŐUŰ"),
+    ("c", "cçsşCÇSŞ"),
+    ("k", "aąeęAĄEĘ"),
+    ("r", "aåuůAÅUŮ"),
+];
+
+/// The commands that start a row's rules in a table, with their arguments, and whether each
+/// is a rule across the whole table (which, under the header's rows, ends the header).
+const RULES: &[(&str, &str, bool)] = &[
+    ("hline", "", true),
+    ("toprule", "o", true),
+    ("midrule", "o", true),
+    ("bottomrule", "o", true),
+    ("specialrule", "mmm", true),
+    ("Xhline", "m", true),
+    ("hdashline", "o", true),
+    ("hhline", "m", true),
+    ("cmidrule", "opm", false),
+    ("cline", "m", false),
+    ("cdashline", "m", false),
+    ("addlinespace", "o", false),
+    ("morecmidrules", "", false),
+    ("rowcolor", "om", false),
+    ("rowcolors", "ommm", false),
+    ("arrayrulecolor", "om", false),
+    ("noalign", "m", false),
+    ("hiderowcolors", "", false),
+    ("showrowcolors", "", false),
+];
+
+/// What ends a row of a `longtable`'s head or foot: the rows before it are repeated on every
+/// page (or the first), not the table's body.
+const LONGTABLE_MARKS: &[&str] = &["endfirsthead", "endhead", "endfoot", "endlastfoot"];
+
+/// A row of a table as split: its cells' source ranges, whether a full rule stood above it,
+/// and what ended it.
+struct Row {
+    cells: Vec<Range<usize>>,
+    rule_before: bool,
+    mark: Option<&'static str>,
+}
+
+impl<'a> Reader<'a> {
+    // --- Scanning -------------------------------------------------------------------------
+
+    /// The command at `pos` (a backslash): its name's range, and where the name ends. A
+    /// control word is its letters; a control symbol the one character after the backslash.
+    fn command_at(&self, pos: usize, end: usize) -> (Range<usize>, usize) {
+        let start = pos + 1;
+        let mut k = start;
+        while k < end && self.bytes[k].is_ascii_alphabetic() {
+            k += 1;
+        }
+        if k == start && k < end {
+            k += self.source[k..].chars().next().map_or(1, char::len_utf8);
+        }
+        (start..k, k)
+    }
+
+    fn name(&self, range: &Range<usize>) -> &'a str {
+        &self.source[range.clone()]
+    }
+
+    /// Where a comment that begins at `pos` (a `%`) ends: after its line's end, and the spaces
+    /// and tabs that begin the next line, which TeX skips too.
+    fn skip_comment(&self, pos: usize, end: usize) -> usize {
+        let mut k = self.source[pos..end].find('\n').map_or(end, |i| pos + i + 1);
+        while k < end && matches!(self.bytes[k], b' ' | b'\t') {
+            k += 1;
+        }
+        k
+    }
+
+    /// Where `\verb|...|` (or `\lstinline|...|`) that continues at `pos` (after the name, an
+    /// optional star taken) ends, and its text's range: `None` where no delimiter closes it on
+    /// its line.
+    fn verb_at(&self, pos: usize, end: usize) -> Option<(Range<usize>, usize)> {
+        if pos >= end {
+            return None;
+        }
+        let delimiter = self.source[pos..end].chars().next()?;
+        if delimiter.is_whitespace() || delimiter.is_ascii_alphabetic() {
+            return None;
+        }
+        let (open, close) = if delimiter == '{' { ('{', '}') } else { (delimiter, delimiter) };
+        let start = pos + open.len_utf8();
+        if start > end {
+            return None;
+        }
+        let end = end.min(start + MAX_OPTIONAL);
+        let line_end = self.source[start..end].find('\n').map_or(end, |i| start + i);
+        let at = self.source[start..line_end].find(close)?;
+        Some((start..start + at, start + at + close.len_utf8()))
+    }
+
+    /// The next piece that matters for structure at or after `pos`: a brace, a command (its
+    /// name), or another character; comments and `\verb` skipped as TeX skips them.
+    fn next_piece(&self, pos: usize, end: usize) -> Option<(Piece, usize)> {
+        let mut k = pos;
+        while k < end {
+            match self.bytes[k] {
+                b'%' => k = self.skip_comment(k, end),
+                b'{' => return Some((Piece::Open(k), k + 1)),
+                b'}' => return Some((Piece::Close(k), k + 1)),
+                b'\\' => {
+                    let (name, after) = self.command_at(k, end);
+                    if matches!(self.name(&name), "verb" | "lstinline") {
+                        let at = self.star(after, end);
+                        if let Some((_, next)) = self.verb_at(at, end) {
+                            k = next;
+                            continue;
+                        }
+                    }
+                    return Some((Piece::Command(k, name), after));
+                }
+                _ => {
+                    let len = self.source[k..].chars().next().map_or(1, char::len_utf8);
+                    return Some((Piece::Char(k), k + len));
+                }
+            }
+        }
+        None
+    }
+
+    /// The `}` that closes the `{` at `open`, before `end`.
+    fn closing_brace(&self, open: usize, end: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut k = open;
+        while let Some((piece, next)) = self.next_piece(k, end) {
+            match piece {
+                Piece::Open(_) => depth += 1,
+                Piece::Close(at) => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Some(at);
+                    }
+                }
+                _ => {}
+            }
+            k = next;
+        }
+        None
+    }
+
+    /// The first occurrence of `needle` at or after `from` outside comments.
+    fn find_from(&self, from: usize, end: usize, needle: &str) -> Option<usize> {
+        let mut k = from;
+        while k < end {
+            let at = k + self.source[k..end].find(needle)?;
+            let line_start = self.source[..at].rfind('\n').map_or(0, |i| i + 1);
+            if comment_start(&self.source[line_start..at]).is_none() {
+                return Some(at);
+            }
+            // The rest of the line is the comment's too.
+            k = self.source[at..end].find('\n').map_or(end, |i| at + i + 1);
+        }
+        None
+    }
+
+    /// Where spaces, tabs, comments and single line ends (not a blank line) at `pos` end.
+    fn skip_blank(&self, pos: usize, end: usize) -> usize {
+        let mut k = pos;
+        while k < end {
+            match self.bytes[k] {
+                b' ' | b'\t' | b'\r' => k += 1,
+                b'\n' if !self.blank_line_after(k, end) => k += 1,
+                b'%' => k = self.skip_comment(k, end),
+                _ => break,
+            }
+        }
+        k
+    }
+
+    /// Whether the line after the line end at `pos` is blank: a paragraph's end.
+    fn blank_line_after(&self, pos: usize, end: usize) -> bool {
+        self.bytes[pos + 1..end].iter().take_while(|b| **b != b'\n').all(u8::is_ascii_whitespace)
+    }
+
+    /// Whether the line that holds `pos` is blank up to it: a line end there ends a paragraph.
+    fn line_blank_before(&self, start: usize, pos: usize) -> bool {
+        let line_start = self.source[start..pos].rfind('\n').map_or(start, |i| start + i + 1);
+        self.source[line_start..pos].trim().is_empty() && line_start > start
+    }
+
+    /// A mandatory argument at `pos`: a group's inside, or else one command or one character.
+    fn argument(&self, pos: usize, end: usize) -> Option<(Range<usize>, usize)> {
+        let k = self.skip_blank(pos, end);
+        match self.bytes.get(k)? {
+            _ if k >= end => None,
+            b'{' => match self.closing_brace(k, end) {
+                Some(close) => Some((k + 1..close, close + 1)),
+                None => Some((k + 1..end, end)),
+            },
+            b'\\' => {
+                let (_, after) = self.command_at(k, end);
+                Some((k..after, after))
+            }
+            b'}' => None,
+            _ => {
+                let len = self.source[k..].chars().next().map_or(1, char::len_utf8);
+                Some((k..k + len, k + len))
+            }
+        }
+    }
+
+    /// An optional argument at `pos` (`[...]`, brackets inside braces not counted).
+    fn optional(&self, pos: usize, end: usize, open: u8, close: u8) -> Option<(Range<usize>, usize)> {
+        let k = self.skip_blank(pos, end);
+        if self.bytes.get(k) != Some(&open) || k >= end {
+            return None;
+        }
+        // An optional argument ends within its paragraph, and is short: a bracket no bracket
+        // closes is text, and looking for its end no further keeps a hostile source linear.
+        let end = end.min(k + MAX_OPTIONAL);
+        let mut depth = 0usize;
+        let mut j = k + 1;
+        while let Some((piece, next)) = self.next_piece(j, end) {
+            if let Piece::Char(at) = piece
+                && self.bytes[at] == b'\n'
+                && self.blank_line_after(at, end)
+            {
+                return None;
+            }
+            match piece {
+                Piece::Open(_) => depth += 1,
+                Piece::Close(_) => depth = depth.saturating_sub(1),
+                Piece::Char(at) if depth == 0 && self.bytes[at] == close => return Some((k + 1..at, next)),
+                _ => {}
+            }
+            j = next;
+        }
+        None
+    }
+
+    /// Skips the arguments `spec` names (`o`, `m`, `p`, `s` a star) at `pos`; where they end.
+    fn skip_arguments(&self, spec: &str, mut pos: usize, end: usize) -> usize {
+        for kind in spec.chars() {
+            pos = match kind {
+                'o' => self.optional(pos, end, b'[', b']').map_or(pos, |(_, next)| next),
+                'p' => self.optional(pos, end, b'(', b')').map_or(pos, |(_, next)| next),
+                's' => self.star(pos, end),
+                _ => self.argument(pos, end).map_or(pos, |(_, next)| next),
+            };
+        }
+        pos
+    }
+
+    /// An environment's name after `\begin` or `\end` at `pos`: a short group of no groups.
+    /// Looking no further than its closing brace's place keeps a hostile source linear.
+    fn environment_name(&self, pos: usize, end: usize) -> Option<(Range<usize>, usize)> {
+        let k = self.skip_blank(pos, end);
+        if self.bytes.get(k) != Some(&b'{') || k >= end {
+            return None;
+        }
+        let limit = end.min(k + 1 + 64);
+        let close = k + 1 + self.bytes[k + 1..limit].iter().position(|b| *b == b'}')?;
+        (!self.bytes[k + 1..close].contains(&b'{')).then_some((k + 1..close, close + 1))
+    }
+
+    /// Where a star after a command's name at `pos` ends, if one stands there before `end`.
+    fn star(&self, pos: usize, end: usize) -> usize {
+        if pos < end && self.bytes.get(pos) == Some(&b'*') { pos + 1 } else { pos }
+    }
+
+    /// Where `\end{name}` closes the environment whose body begins at `from`: its backslash,
+    /// and the end of its `}`. Environments of the same name nest; a code environment's body
+    /// ends at the first `\end{name}`, as LaTeX reads it.
+    fn environment_end(&self, name: &str, from: usize, end: usize, verbatim: bool) -> Option<(usize, usize)> {
+        let closing = format!("\\end{{{name}}}");
+        if verbatim {
+            let at = from + self.source[from..end].find(&closing)?;
+            return Some((at, at + closing.len()));
+        }
+        let mut depth = 0usize;
+        let mut k = from;
+        while let Some((piece, next)) = self.next_piece(k, end) {
+            k = next;
+            let Piece::Command(at, command) = piece else { continue };
+            let command = self.name(&command);
+            if command != "begin" && command != "end" {
+                continue;
+            }
+            let Some((arg, after)) = self.environment_name(next, end) else { continue };
+            if self.name(&arg).trim() != name {
+                continue;
+            }
+            if command == "begin" {
+                depth += 1;
+            } else if depth == 0 {
+                return Some((at, after));
+            } else {
+                depth -= 1;
+            }
+            k = after;
+        }
+        None
+    }
+
+    // --- Definitions ----------------------------------------------------------------------
+
+    /// Reads the macros defined without arguments and siunitx's declared units in `range`.
+    fn definitions(&mut self, range: Range<usize>) {
+        let mut k = range.start;
+        while let Some((piece, next)) = self.next_piece(k, range.end) {
+            k = next;
+            let Piece::Command(_, name) = piece else { continue };
+            match self.name(&name) {
+                "newcommand" | "renewcommand" | "providecommand" | "DeclareRobustCommand" => {
+                    let at = self.star(next, range.end);
+                    let Some((defined, after)) = self.argument(at, range.end) else { continue };
+                    let Some(macro_name) = self.name(&defined).trim().strip_prefix('\\') else { continue };
+                    // A macro with arguments (`[2]`) is not expanded: its uses show their
+                    // arguments as text.
+                    if self.optional(after, range.end, b'[', b']').is_some() {
+                        continue;
+                    }
+                    let Some((body, after)) = self.argument(after, range.end) else { continue };
+                    self.macros.insert(macro_name.to_string(), body);
+                    k = after;
+                }
+                "def" | "gdef" | "edef" | "xdef" => {
+                    let (defined, after) = self.command_at(self.skip_blank(next, range.end), range.end);
+                    if self.bytes.get(after) != Some(&b'{') || defined.is_empty() {
+                        continue;
+                    }
+                    let Some((body, after)) = self.argument(after, range.end) else { continue };
+                    self.macros.insert(self.name(&defined).to_string(), body);
+                    k = after;
+                }
+                "DeclareSIUnit" => {
+                    let at = self.optional(next, range.end, b'[', b']').map_or(next, |(_, n)| n);
+                    let Some((defined, after)) = self.argument(at, range.end) else { continue };
+                    let Some(unit_name) = self.name(&defined).trim().strip_prefix('\\') else { continue };
+                    let Some((symbol, after)) = self.argument(after, range.end) else { continue };
+                    self.units.insert(unit_name.to_string(), symbol);
+                    k = after;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    // --- Body -----------------------------------------------------------------------------
+
+    /// Reads `range` as body text: paragraphs, and the blocks inside them.
+    fn body(&mut self, range: Range<usize>) {
+        if self.depth >= MAX_DEPTH {
+            self.warn(range.start..range.start, "not read: groups nested deeper than 64".to_string());
+            return;
+        }
+        self.depth += 1;
+        let mut pos = range.start;
+        while pos < range.end {
+            match self.bytes[pos] {
+                b'%' => pos = self.skip_comment(pos, range.end),
+                b'\n' if self.line_blank_before(range.start, pos) => {
+                    self.end_paragraph(pos);
+                    pos += 1;
+                }
+                b'{' => {
+                    // A group in the body (`{\small ...}`) may hold blocks: it is read as body.
+                    let close = self.closing_brace(pos, range.end).unwrap_or_else(|| {
+                        self.warn(pos..pos + 1, "`{` is not closed: read to the end".to_string());
+                        range.end
+                    });
+                    self.body(pos + 1..close);
+                    pos = (close + 1).min(range.end.max(close));
+                }
+                b'\\' => pos = self.body_command(pos, range.end),
+                _ => {
+                    let mut block = self.para.take().unwrap_or_else(|| Block::new(&self.section, false));
+                    pos = self.inline_piece(&mut block, pos, range.end, false);
+                    self.para = Some(block);
+                }
+            }
+        }
+        self.depth -= 1;
+    }
+
+    /// A command met in the body: a block of its own where it is one, else read inline into
+    /// the paragraph. Where reading goes on.
+    fn body_command(&mut self, pos: usize, end: usize) -> usize {
+        let (name, after) = self.command_at(pos, end);
+        let name = self.name(&name);
+        if let Some(&(_, level)) = SECTIONS.iter().find(|(s, _)| *s == name) {
+            self.end_paragraph(pos);
+            let at = self.optional(self.star(after, end), end, b'[', b']').map_or(self.star(after, end), |(_, n)| n);
+            let Some((title, next)) = self.argument(at, end) else { return after };
+            let mut block = Block::new(&self.section, true);
+            self.inline_range(&mut block, title, false);
+            // A run-in heading (`\paragraph{Memory footprint.}`) ends with the stop that
+            // parts it from its text: the section's name is without it.
+            let trimmed = block.text.trim_end().len();
+            if level >= 6 && block.text[..trimmed].ends_with('.') && !block.text[..trimmed].ends_with("..") {
+                block.text.truncate(trimmed - 1);
+                block.offsets.truncate(trimmed - 1);
+            }
+            enter_heading(&mut self.section, &mut self.levels, level, block, &mut self.blocks);
+            self.flush_notes(next);
+            return next;
+        }
+        match name {
+            "begin" => self.environment(pos, after, end),
+            "par" => {
+                self.end_paragraph(pos);
+                after
+            }
+            "item" => {
+                self.end_paragraph(pos);
+                let mut block = Block::new(&self.section, false);
+                let next = match self.optional(after, end, b'[', b']') {
+                    Some((label, next)) => {
+                        self.inline_range(&mut block, label, false);
+                        block.push(" ", self.source, next..next);
+                        next
+                    }
+                    None => after,
+                };
+                self.para = Some(block);
+                next
+            }
+            "caption" | "captionof" => {
+                self.end_paragraph(pos);
+                let at = if name == "captionof" { self.skip_arguments("sm", after, end) } else { self.star(after, end) };
+                let at = self.optional(at, end, b'[', b']').map_or(at, |(_, n)| n);
+                let Some((text, next)) = self.argument(at, end) else { return after };
+                let mut block = Block::new(&self.section, false);
+                self.inline_range(&mut block, text, false);
+                self.para = Some(block);
+                self.end_paragraph(next);
+                next
+            }
+            "end" => {
+                // An `\end` no `\begin` in the range opened: skipped, with its name.
+                self.warn(pos..after, "`\\end` without its `\\begin`".to_string());
+                self.argument(after, end).map_or(after, |(_, n)| n)
+            }
+            "[" => {
+                let close = self.find_from(after, end, "\\]").unwrap_or(end);
+                (close + 2).min(end)
+            }
+            _ => {
+                // A command that shows its argument as text (`\textcolor{red}{...}`,
+                // `\resizebox{\textwidth}{!}{...}`) may hold paragraphs and tables: in the body
+                // its argument is read as body, the paragraph around it going on through it.
+                if let Some(&(_, spec)) = COMMANDS.iter().find(|(c, _)| *c == name)
+                    && spec.ends_with('T')
+                    && spec.matches('T').count() == 1
+                {
+                    let at = self.skip_arguments(&spec[..spec.len() - 1], self.star(after, end), end);
+                    if let Some((text, next)) = self.argument(at, end) {
+                        self.body(text);
+                        return next;
+                    }
+                }
+                let mut block = self.para.take().unwrap_or_else(|| Block::new(&self.section, false));
+                let next = self.inline_piece(&mut block, pos, end, false);
+                self.para = Some(block);
+                next
+            }
+        }
+    }
+
+    /// `\begin{name}` at `pos`, its name starting at `after`: the environment read as what it
+    /// is. Where reading goes on.
+    fn environment(&mut self, pos: usize, after: usize, end: usize) -> usize {
+        let Some((name_range, body_start)) = self.environment_name(after, end) else { return after };
+        let name = self.name(&name_range).trim();
+        let code = CODE_ENVIRONMENTS.iter().find(|(n, _)| *n == name);
+        let Some((body_end, next)) = self.environment_end(name, body_start, end, code.is_some()) else {
+            self.warn(pos..body_start, format!("`\\begin{{{name}}}` is not closed: read to the end"));
+            return self.open_environment(name, body_start, end, end);
+        };
+        self.open_environment(name, body_start, body_end, next)
+    }
+
+    fn open_environment(&mut self, name: &str, body_start: usize, body_end: usize, next: usize) -> usize {
+        if let Some((_, spec)) = TABULARS.iter().find(|(n, _)| *n == name) {
+            self.end_paragraph(body_start);
+            let start = self.skip_arguments(spec, body_start, body_end);
+            self.tabular(start..body_end, name.starts_with("longtable") || name.starts_with("xltabular"));
+            self.flush_notes(next);
+        } else if let Some((env, spec)) = CODE_ENVIRONMENTS.iter().find(|(n, _)| *n == name) {
+            self.end_paragraph(body_start);
+            if !matches!(*env, "comment" | "filecontents" | "filecontents*") {
+                // The arguments stand on the `\begin` line; the code starts on the next.
+                let start = self.skip_arguments(spec, body_start, body_end);
+                let start = self.source[start..body_end].find('\n').map_or(body_end, |i| start + i + 1);
+                let parts = vec![(self.source[start..body_end].to_string(), start..body_end)];
+                self.n_tables += console_blocks(&parts, self.source, &self.section, self.n_tables, &mut self.blocks);
+            }
+        } else if SKIPPED_ENVIRONMENTS.contains(&name) {
+            if name == "thebibliography" {
+                self.end_paragraph(body_start);
+            }
+        } else {
+            self.end_paragraph(body_start);
+            let spec = ENVIRONMENT_ARGUMENTS.iter().find(|(n, _)| *n == name).map_or("", |(_, s)| s);
+            let start = self.skip_arguments(spec, body_start, body_end);
+            // An environment this reader does not know may take an optional argument.
+            let start = if spec.is_empty() && self.bytes.get(start) == Some(&b'[') { self.optional(start, body_end, b'[', b']').map_or(start, |(_, n)| n) } else { start };
+            let is_float = matches!(
+                name.trim_end_matches('*'),
+                "table" | "figure" | "wraptable" | "wrapfigure" | "subtable" | "subfigure" | "sidewaystable" | "sidewaysfigure" | "threeparttable"
+            );
+            let outer = if is_float {
+                let caption = self.caption_text(start..body_end).and_then(|c| caption_unit(&c)).or_else(|| self.caption.clone());
+                std::mem::replace(&mut self.caption, caption)
+            } else {
+                self.caption.clone()
+            };
+            self.body(start..body_end);
+            self.end_paragraph(body_end);
+            self.caption = outer;
+        }
+        next
+    }
+
+    /// The text of the first `\caption` in `range`, read as inline text: a unit it states
+    /// applies to the cells of the table beside it, before or after it.
+    fn caption_text(&mut self, range: Range<usize>) -> Option<String> {
+        let mut k = range.start;
+        while let Some((piece, next)) = self.next_piece(k, range.end) {
+            k = next;
+            if let Piece::Command(_, name) = piece
+                && self.name(&name) == "caption"
+            {
+                let at = self.star(next, range.end);
+                let at = self.optional(at, range.end, b'[', b']').map_or(at, |(_, n)| n);
+                let (text, _) = self.argument(at, range.end)?;
+                let mut block = Block::new(&self.section, false);
+                let notes = self.notes.len();
+                self.inline_range(&mut block, text, false);
+                self.notes.truncate(notes);
+                return Some(block.text.trim().to_string());
+            }
+        }
+        None
+    }
+
+    /// Ends the paragraph being read, and reads the footnotes met in it.
+    fn end_paragraph(&mut self, end: usize) {
+        if let Some(b) = self.para.take().and_then(|b| b.finish(end)) {
+            self.blocks.push(b);
+        }
+        self.flush_notes(end);
+    }
+
+    fn flush_notes(&mut self, end: usize) {
+        while !self.notes.is_empty() {
+            let notes = std::mem::take(&mut self.notes);
+            for note in notes {
+                let mut block = Block::new(&self.section, false);
+                self.inline_range(&mut block, note, false);
+                if let Some(b) = block.finish(end) {
+                    self.blocks.push(b);
+                }
+            }
+        }
+    }
+
+    fn warn(&mut self, range: Range<usize>, message: String) {
+        self.warnings.push((range, message));
+    }
+
+    // --- Tables ---------------------------------------------------------------------------
+
+    /// Reads the rows of a table whose rows span `range`.
+    fn tabular(&mut self, range: Range<usize>, longtable: bool) {
+        let rows = self.split_rows(range.clone());
+        // A `longtable`'s head is the rows before its first head mark; the rows of any other
+        // head or foot repeat it, and are not the body's.
+        let mut kept: Vec<(Row, bool)> = Vec::new();
+        let mut group: Vec<Row> = Vec::new();
+        let mut seen_head = false;
+        let marked = longtable && rows.iter().any(|r| r.mark.is_some());
+        for row in rows {
+            let mark = row.mark;
+            group.push(row);
+            if !marked {
+                continue;
+            }
+            if let Some(mark) = mark {
+                let is_head = !seen_head && matches!(mark, "endfirsthead" | "endhead");
+                seen_head |= matches!(mark, "endfirsthead" | "endhead");
+                if is_head {
+                    kept.extend(group.drain(..).map(|r| (r, true)));
+                } else {
+                    group.clear();
+                }
+            }
+        }
+        kept.extend(group.into_iter().map(|r| (r, false)));
+        let mut rows: Vec<(Row, bool)> = Vec::new();
+        for (row, head) in kept {
+            // A caption written as a row (`\caption{...}\\` in a longtable) is prose.
+            let first = row.cells.first().map_or(range.end, |c| self.skip_blank(c.start, c.end));
+            if row.cells.len() == 1 && self.source[first..].starts_with("\\caption") {
+                self.body(row.cells[0].clone());
+                self.end_paragraph(row.cells[0].end);
+                continue;
+            }
+            if row.cells.iter().all(|c| self.skip_blank(c.start, c.end) >= c.end) {
+                continue;
+            }
+            rows.push((row, head));
+        }
+        if rows.is_empty() {
+            return;
+        }
+        let header_rows = if marked && rows.iter().any(|(_, head)| *head) {
+            rows.iter().filter(|(_, head)| *head).count()
+        } else {
+            // The rows above the first full rule that stands under a row, if rows follow it
+            // and it is not far down; else the first row.
+            match rows.iter().skip(1).position(|(r, _)| r.rule_before) {
+                Some(k) if k < 3 => k + 1,
+                _ => 1,
+            }
+        };
+        // Each cell's column, span and text, and for the first column a `\multirow`'s extent.
+        let mut cells = Vec::new();
+        let mut spans_first: Vec<(usize, usize)> = Vec::new();
+        for (r, (row, _)) in rows.iter().enumerate() {
+            let mut column = 0;
+            for cell in &row.cells {
+                let (columns, rows_spanned, text) = self.cell_layout(cell.clone());
+                if column == 0 && rows_spanned > 1 && r >= header_rows {
+                    spans_first.push((r, rows_spanned));
+                }
+                cells.push(SplitCell { row: r, column, columns, content: text });
+                column += columns;
+            }
+        }
+        let index = self.n_tables;
+        self.n_tables += 1;
+        let mut unit_section = self.section.clone();
+        unit_section.extend(self.caption.clone());
+        let section = self.section.clone();
+        let mut blocks = std::mem::take(&mut self.blocks);
+        let first_block = blocks.len();
+        lay_out_table(&mut blocks, index, &section, &unit_section, cells, header_rows, range.end, |block, text| self.inline_range(block, text.clone(), false));
+        // A first cell that spans rows names each of them with the row's own first cell, as a
+        // first HTML cell that spans rows does (`A › 1024`).
+        let mut by_row: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (i, b) in blocks.iter().enumerate().skip(first_block) {
+            if let Some(cell) = &b.cell {
+                by_row.entry(cell.row).or_default().push(i);
+            }
+        }
+        let text_at = |blocks: &[Block], row: usize, column: usize| {
+            by_row.get(&row).and_then(|ids| ids.iter().find(|&&i| blocks[i].cell.as_ref().is_some_and(|c| c.column == column))).map(|&i| blocks[i].text.trim().to_string())
+        };
+        for (start, n) in spans_first {
+            let body_row = |r: usize| r - header_rows + 1;
+            let Some(outer) = text_at(&blocks, body_row(start), 0) else { continue };
+            for r in start..(start + n).min(rows.len()) {
+                let own = text_at(&blocks, body_row(r), 1).unwrap_or_default();
+                let label = if own.is_empty() { outer.clone() } else { format!("{outer} › {own}") };
+                for &i in by_row.get(&body_row(r)).into_iter().flatten() {
+                    if let Some(cell) = &mut blocks[i].cell {
+                        cell.row_label = label.clone();
+                    }
+                }
+            }
+        }
+        self.blocks = blocks;
+    }
+
+    /// Splits a table's rows at `\\` and its cells at `&`, outside groups and nested
+    /// environments, taking off the rules that begin each row.
+    fn split_rows(&self, range: Range<usize>) -> Vec<Row> {
+        let mut rows = Vec::new();
+        let (mut start, rule) = self.skip_rules(range.start, range.end);
+        let mut row = Row { cells: Vec::new(), rule_before: rule, mark: None };
+        let mut cell_start = start;
+        let mut k = start;
+        while let Some((piece, next)) = self.next_piece(k, range.end) {
+            k = next;
+            match piece {
+                Piece::Open(at) => k = self.closing_brace(at, range.end).map_or(range.end, |c| c + 1),
+                Piece::Char(at) if self.bytes[at] == b'&' => {
+                    row.cells.push(cell_start..at);
+                    cell_start = next;
+                }
+                Piece::Command(at, name) => {
+                    let name = self.name(&name);
+                    let mark = LONGTABLE_MARKS.iter().find(|m| **m == name).copied();
+                    if name == "begin" {
+                        if let Some((env, after)) = self.environment_name(next, range.end) {
+                            let env = self.name(&env).trim();
+                            let verbatim = CODE_ENVIRONMENTS.iter().any(|(n, _)| *n == env);
+                            k = self.environment_end(env, after, range.end, verbatim).map_or(range.end, |(_, e)| e);
+                        }
+                    } else if matches!(name, "\\" | "tabularnewline" | "cr" | "crcr") || mark.is_some() {
+                        row.cells.push(cell_start..at);
+                        let mut after = self.star(next, range.end);
+                        if mark.is_none() {
+                            after = self.optional(after, range.end, b'[', b']').map_or(after, |(_, n)| n);
+                        }
+                        // `\\` and a mark (`\\ \endhead`) end one row.
+                        let (at_mark, mark) = match mark {
+                            Some(m) => (after, Some(m)),
+                            None => {
+                                let j = self.skip_blank(after, range.end);
+                                let (name, end_of_name) = if self.bytes.get(j) == Some(&b'\\') { self.command_at(j, range.end) } else { (j..j, j) };
+                                match LONGTABLE_MARKS.iter().find(|m| **m == self.name(&name)) {
+                                    Some(m) => (end_of_name, Some(*m)),
+                                    None => (after, None),
+                                }
+                            }
+                        };
+                        row.mark = mark;
+                        rows.push(std::mem::replace(&mut row, Row { cells: Vec::new(), rule_before: false, mark: None }));
+                        let (s, rule) = self.skip_rules(at_mark, range.end);
+                        start = s;
+                        row.rule_before = rule;
+                        cell_start = start;
+                        k = start;
+                    }
+                }
+                _ => {}
+            }
+        }
+        row.cells.push(cell_start..range.end);
+        rows.push(row);
+        rows
+    }
+
+    /// Skips the rules, colours and spacing that begin a row at `pos`: where the row's text
+    /// begins, and whether a full rule was among them.
+    fn skip_rules(&self, pos: usize, end: usize) -> (usize, bool) {
+        let mut k = pos;
+        let mut full = false;
+        loop {
+            let j = self.skip_blank(k, end);
+            let j = {
+                // Blank lines between rows are no text of the row.
+                let mut j = j;
+                while j < end && self.bytes[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                j
+            };
+            if self.bytes.get(j) != Some(&b'\\') || j >= end {
+                return (j, full);
+            }
+            let (name, after) = self.command_at(j, end);
+            let Some(&(_, spec, is_full)) = RULES.iter().find(|(n, _, _)| *n == self.name(&name)) else { return (j, full) };
+            full |= is_full;
+            k = self.skip_arguments(spec, after, end);
+        }
+    }
+
+    /// A cell's columns (a `\multicolumn`'s count), the rows a `\multirow` in it spans, and
+    /// the range of its text.
+    fn cell_layout(&self, range: Range<usize>) -> (usize, usize, Range<usize>) {
+        let mut columns = 1;
+        let mut rows = 1;
+        let mut text = range.clone();
+        for _ in 0..2 {
+            let k = self.skip_blank(text.start, text.end);
+            if self.bytes.get(k) != Some(&b'\\') || k >= text.end {
+                break;
+            }
+            let (name, after) = self.command_at(k, text.end);
+            match self.name(&name) {
+                "multicolumn" => {
+                    let Some((n, after)) = self.argument(after, text.end) else { break };
+                    let after = self.skip_arguments("m", after, text.end);
+                    let Some((inner, _)) = self.argument(after, text.end) else { break };
+                    columns = self.name(&n).trim().parse::<usize>().unwrap_or(1).clamp(1, 1000);
+                    text = inner;
+                }
+                "multirow" => {
+                    let after = self.skip_arguments("o", after, text.end);
+                    let Some((n, after)) = self.argument(after, text.end) else { break };
+                    let after = self.skip_arguments("omo", after, text.end);
+                    let Some((inner, _)) = self.argument(after, text.end) else { break };
+                    rows = self.name(&n).trim().parse::<usize>().unwrap_or(1).clamp(1, 1000);
+                    text = inner;
+                }
+                _ => break,
+            }
+        }
+        (columns, rows, text)
+    }
+
+    // --- Inline text ----------------------------------------------------------------------
+
+    /// Reads `range` as inline text into `block`; in `math`, as math.
+    fn inline_range(&mut self, block: &mut Block, range: Range<usize>, math: bool) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        let mut pos = range.start;
+        while pos < range.end {
+            pos = self.inline_piece(block, pos, range.end, math);
+        }
+        self.depth -= 1;
+    }
+
+    /// Reads the inline piece at `pos` into `block`; where the next begins.
+    fn inline_piece(&mut self, block: &mut Block, pos: usize, end: usize, math: bool) -> usize {
+        let b = self.bytes[pos];
+        let one = |s: &str, n: usize| (s.to_string(), pos..pos + n);
+        let (text, range) = match b {
+            b'%' => return self.skip_comment(pos, end),
+            b'{' => {
+                let close = self.closing_brace(pos, end).unwrap_or(end);
+                self.inline_range(block, pos + 1..close, math);
+                return (close + 1).min(end.max(close));
+            }
+            b'}' => return pos + 1,
+            b'\\' => return self.inline_command(block, pos, end, math),
+            b'$' => {
+                let display = self.bytes.get(pos + 1) == Some(&b'$');
+                let open = if display { 2 } else { 1 };
+                let close = self.math_end(pos + open, end, display);
+                if !display && !math {
+                    self.inline_range(block, pos + 1..close, true);
+                } else {
+                    block.push(" ", self.source, pos..pos);
+                }
+                return (close + open).min(end);
+            }
+            b'~' if !math => one("\u{a0}", 1),
+            b'-' if !math && self.source[pos..end].starts_with("---") => one("—", 3),
+            b'-' if !math && self.source[pos..end].starts_with("--") => one("–", 2),
+            b'`' if self.source[pos..end].starts_with("``") => one("“", 2),
+            b'\'' if self.source[pos..end].starts_with("''") => one("”", 2),
+            b'&' => one(" ", 1),
+            b'^' if math => {
+                block.push_char('^', pos..pos + 1);
+                return self.script(block, pos + 1, end);
+            }
+            b'_' if math => {
+                block.push_char('_', pos..pos + 1);
+                return self.script(block, pos + 1, end);
+            }
+            b' ' | b'\t' | b'\r' | b'\n' if math => return pos + 1,
+            _ => {
+                // A run of plain text, as written.
+                let mut k = pos;
+                while k < end && !matches!(self.bytes[k], b'%' | b'{' | b'}' | b'\\' | b'$' | b'~' | b'-' | b'`' | b'\'' | b'&' | b'^' | b'_' | b'\n') {
+                    if math && self.bytes[k].is_ascii_whitespace() {
+                        break;
+                    }
+                    k += 1;
+                }
+                if k == pos {
+                    k = pos + self.source[pos..].chars().next().map_or(1, char::len_utf8);
+                }
+                block.push(&self.source[pos..k], self.source, pos..k);
+                return k;
+            }
+        };
+        emit(block, &text, self.source, range.clone());
+        range.end
+    }
+
+    /// A superscript's or a subscript's argument at `pos`, read as math after its caret.
+    fn script(&mut self, block: &mut Block, pos: usize, end: usize) -> usize {
+        match self.argument(pos, end) {
+            Some((arg, next)) => {
+                self.inline_range(block, arg, true);
+                next
+            }
+            None => pos,
+        }
+    }
+
+    /// Where the math that begins at `pos` ends: its closing `$` (or `$$`).
+    fn math_end(&self, pos: usize, end: usize, display: bool) -> usize {
+        let mut k = pos;
+        while k < end {
+            match self.bytes[k] {
+                b'\\' => k += 1 + self.source[k + 1..].chars().next().map_or(0, char::len_utf8),
+                b'%' => k = self.skip_comment(k, end),
+                b'$' if !display || self.bytes.get(k + 1) == Some(&b'$') => return k,
+                _ => k += 1,
+            }
+        }
+        end
+    }
+
+    /// Reads the command at `pos` into `block`; where reading goes on.
+    fn inline_command(&mut self, block: &mut Block, pos: usize, end: usize, math: bool) -> usize {
+        let (name_range, after) = self.command_at(pos, end);
+        let name = self.name(&name_range);
+        let word = name.bytes().next().is_some_and(|c| c.is_ascii_alphabetic());
+        // TeX skips the spaces after a control word (and one line end); in math every space.
+        let after_word = if word { self.skip_spaces(after, end) } else { after };
+        let here = pos..after;
+        if let Some(c) = match name {
+            "%" | "&" | "$" | "#" | "_" | "{" | "}" => name.chars().next(),
+            " " | ";" | ":" | ">" => Some(' '),
+            "," => Some('\u{2009}'),
+            _ => None,
+        } {
+            block.push_char(c, here);
+            return after;
+        }
+        match name {
+            "!" | "/" | "-" | "@" | "" => return after,
+            "\\" => {
+                let next = self.star(after, end);
+                let next = self.optional(next, end, b'[', b']').map_or(next, |(_, n)| n);
+                block.push(" ", self.source, pos..pos);
+                return next;
+            }
+            "(" => {
+                let close = self.find_from(after, end, "\\)").unwrap_or(end);
+                self.inline_range(block, after..close, true);
+                return (close + 2).min(end);
+            }
+            "[" => {
+                let close = self.find_from(after, end, "\\]").unwrap_or(end);
+                block.push(" ", self.source, pos..pos);
+                return (close + 2).min(end);
+            }
+            _ => {}
+        }
+        if let Some((_, pairs)) = ACCENTS.iter().find(|(a, _)| *a == name) {
+            let Some((arg, next)) = self.argument(after, end) else { return after };
+            // An accent over nothing (`\^{}`) is the accent's own character.
+            let Some(base) = self.source[arg.clone()].trim_start_matches('\\').chars().next() else {
+                block.push_char(name.chars().next().unwrap_or('^'), pos..next);
+                return next;
+            };
+            let base = if base == 'ı' || self.name(&arg) == "\\i" { 'i' } else { base };
+            let chars: Vec<char> = pairs.chars().collect();
+            let composed = chars.chunks(2).find(|p| p[0] == base).map_or(base, |p| p[1]);
+            block.push_char(composed, pos..next);
+            return next;
+        }
+        if let Some(&(_, text)) = SYMBOLS.iter().find(|(s, _)| *s == name) {
+            // A symbol that is also one of siunitx's units (`\degree`) is the symbol here.
+            emit(block, text, self.source, here);
+            return after_word;
+        }
+        if let Some(&(_, spec)) = COMMANDS.iter().find(|(c, _)| *c == name) {
+            return self.command_arguments(block, spec, after, end, math);
+        }
+        match name {
+            "verb" | "lstinline" => {
+                let at = self.star(after, end);
+                let at = if name == "lstinline" { self.optional(at, end, b'[', b']').map_or(at, |(_, n)| n) } else { at };
+                if let Some((text, next)) = self.verb_at(at, end) {
+                    let start = block.text.len();
+                    block.push(&self.source[text.clone()], self.source, text);
+                    block.code.push(start..block.text.len());
+                    return next;
+                }
+                after
+            }
+            "hskip" | "vskip" | "kern" | "mkern" | "mskip" => self.skip_dimension(after, end),
+            "iffalse" => {
+                // Text an author switched off: up to its `\fi`, which the page does not show.
+                let mut k = after;
+                while let Some(at) = self.find_from(k, end, "\\fi") {
+                    if !self.bytes.get(at + 3).is_some_and(u8::is_ascii_alphabetic) {
+                        return at + 3;
+                    }
+                    k = at + 3;
+                }
+                end
+            }
+            "def" | "gdef" | "edef" | "xdef" | "let" => {
+                // A definition in the body prints nothing: its name, its parameters (`#1`) and
+                // its body, or for `\let` the name it copies.
+                let k = self.skip_blank(after, end);
+                let k = if self.bytes.get(k) == Some(&b'\\') && k < end { self.command_at(k, end).1 } else { return after_word };
+                if name == "let" {
+                    let k = self.skip_blank(k, end);
+                    let k = if self.bytes.get(k) == Some(&b'=') { self.skip_blank(k + 1, end) } else { k };
+                    return if self.bytes.get(k) == Some(&b'\\') && k < end { self.command_at(k, end).1 } else { (k + 1).min(end) };
+                }
+                let Some(open) = self.source[k..end].find('{').map(|i| k + i) else { return end };
+                self.closing_brace(open, end).map_or(end, |close| close + 1)
+            }
+            "ding" => {
+                // pifont's dingbats, by their ZapfDingbats code: a mark, not the number.
+                let Some((code, next)) = self.argument(after, end) else { return after };
+                let mark = match self.name(&code).trim() {
+                    "51" | "52" => '✓',
+                    "53" | "54" | "55" | "56" => '✗',
+                    "108" => '●',
+                    "109" => '○',
+                    "110" | "111" | "112" => '■',
+                    "113" | "114" => '□',
+                    _ => '•',
+                };
+                block.push_char(mark, pos..next);
+                next
+            }
+            "frac" | "dfrac" | "tfrac" | "cfrac" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((top, next)) = self.argument(at, end) else { return after };
+                let Some((bottom, next)) = self.argument(next, end) else { return after };
+                self.inline_range(block, top, true);
+                block.push_char('/', pos..after);
+                self.inline_range(block, bottom, true);
+                next
+            }
+            "sqrt" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                block.push_char('√', pos..after);
+                self.script(block, at, end)
+            }
+            "includegraphics" => {
+                let at = self.optional(self.star(after, end), end, b'[', b']').map_or(self.star(after, end), |(_, n)| n);
+                let Some((path, next)) = self.argument(at, end) else { return after };
+                self.images.push(self.source[path].trim().to_string());
+                next
+            }
+            "input" | "include" | "subfile" | "import" | "subimport" | "includeonly" | "InputIfFileExists" => {
+                let next = self.skip_arguments(if name.ends_with("import") { "mm" } else { "m" }, after, end);
+                self.warn(pos..next, format!("not read: `{}` brings in text from another file", &self.source[pos..next]));
+                next
+            }
+            "SI" | "qty" => self.quantity(block, after, end, name == "SI"),
+            "si" | "unit" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((unit, next)) = self.argument(at, end) else { return after };
+                self.si_unit(block, unit);
+                next
+            }
+            "num" | "tablenum" | "numproduct" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((value, next)) = self.argument(at, end) else { return after };
+                self.si_value(block, value);
+                next
+            }
+            "ang" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((value, next)) = self.argument(at, end) else { return after };
+                self.si_value(block, value);
+                block.push_char('°', pos..after);
+                next
+            }
+            "SIrange" | "qtyrange" | "numrange" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((low, next)) = self.argument(at, end) else { return after };
+                let Some((high, next)) = self.argument(next, end) else { return after };
+                let unit = if name == "numrange" { None } else { self.argument(next, end) };
+                let next = unit.as_ref().map_or(next, |(_, n)| *n);
+                self.si_value(block, low);
+                if let Some((unit, _)) = &unit {
+                    self.unit_after_value(block, unit.clone());
+                }
+                emit(block, " to ", self.source, pos..after);
+                self.si_value(block, high);
+                if let Some((unit, _)) = unit {
+                    self.unit_after_value(block, unit);
+                }
+                next
+            }
+            "SIlist" | "qtylist" | "numlist" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((values, next)) = self.argument(at, end) else { return after };
+                let unit = if name == "numlist" { None } else { self.argument(next, end) };
+                let next = unit.as_ref().map_or(next, |(_, n)| *n);
+                let items: Vec<Range<usize>> = split_on(self.source, values, b';');
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        let joiner = if k + 1 == items.len() { " and " } else { ", " };
+                        emit(block, joiner, self.source, pos..after);
+                    }
+                    self.si_value(block, item.clone());
+                    if let Some((unit, _)) = &unit {
+                        self.unit_after_value(block, unit.clone());
+                    }
+                }
+                next
+            }
+            "begin" => {
+                // An environment inside inline text (a `tabular` in a cell, for line breaks):
+                // its text, its cells and rows as spaces.
+                let Some((env, body)) = self.environment_name(after, end) else { return after };
+                let env = self.name(&env).trim();
+                let verbatim = CODE_ENVIRONMENTS.iter().any(|(n, _)| *n == env);
+                let Some((body_end, next)) = self.environment_end(env, body, end, verbatim) else { return end };
+                if !verbatim && !SKIPPED_ENVIRONMENTS.contains(&env) {
+                    let spec = TABULARS.iter().find(|(n, _)| *n == env).map(|(_, s)| *s).unwrap_or("");
+                    let start = self.skip_arguments(spec, body, body_end);
+                    self.inline_range(block, start..body_end, math);
+                }
+                block.push(" ", self.source, next..next);
+                next
+            }
+            "end" => self.argument(after, end).map_or(after, |(_, n)| n),
+            "multicolumn" => self.command_arguments(block, "mmT", after, end, math),
+            "multirow" => self.command_arguments(block, "omomT", after, end, math),
+            "item" => {
+                block.push(" ", self.source, pos..pos);
+                self.optional(after, end, b'[', b']').map_or(after_word, |(label, next)| {
+                    self.inline_range(block, label, math);
+                    next
+                })
+            }
+            _ => self.user_macro(block, pos, after, after_word, end, math),
+        }
+    }
+
+    /// A TeX dimension at `pos` (`2pt`, `-0.5\baselineskip`, `1em plus 2pt minus 1pt`), which
+    /// a spacing primitive takes without braces: where it ends.
+    fn skip_dimension(&self, pos: usize, end: usize) -> usize {
+        let mut k = pos;
+        loop {
+            k = self.skip_blank(k, end);
+            while k < end && matches!(self.bytes[k], b'+' | b'-' | b'.' | b',' | b'0'..=b'9' | b' ') {
+                k += 1;
+            }
+            if self.bytes.get(k) == Some(&b'\\') && k < end {
+                k = self.command_at(k, end).1;
+            } else {
+                while k < end && self.bytes[k].is_ascii_lowercase() && k - pos < 64 {
+                    k += 1;
+                }
+            }
+            let rest = &self.source[self.skip_blank(k, end).min(end)..end];
+            if rest.starts_with("plus") || rest.starts_with("minus") {
+                k = self.skip_blank(k, end) + if rest.starts_with("plus") { 4 } else { 5 };
+            } else {
+                return k;
+            }
+        }
+    }
+
+    /// Spaces after a control word, and one line end, as TeX skips them: where they end.
+    fn skip_spaces(&self, pos: usize, end: usize) -> usize {
+        let mut k = pos;
+        while k < end && matches!(self.bytes[k], b' ' | b'\t') {
+            k += 1;
+        }
+        if k < end && self.bytes[k] == b'\n' && !self.blank_line_after(k, end) {
+            k += 1;
+            while k < end && matches!(self.bytes[k], b' ' | b'\t') {
+                k += 1;
+            }
+        }
+        k
+    }
+
+    /// Reads the arguments `spec` gives a known command at `pos` (see [`COMMANDS`]).
+    fn command_arguments(&mut self, block: &mut Block, spec: &str, mut pos: usize, end: usize, math: bool) -> usize {
+        pos = self.star(pos, end);
+        for kind in spec.chars() {
+            let arg = match kind {
+                'o' => {
+                    pos = self.optional(pos, end, b'[', b']').map_or(pos, |(_, n)| n);
+                    continue;
+                }
+                'p' => {
+                    pos = self.optional(pos, end, b'(', b')').map_or(pos, |(_, n)| n);
+                    continue;
+                }
+                's' => {
+                    pos = self.star(pos, end);
+                    continue;
+                }
+                _ => self.argument(pos, end),
+            };
+            let Some((arg, next)) = arg else { return pos };
+            pos = next;
+            let start = block.text.len();
+            match kind {
+                // Text inside math (`\text{ms}`) is text: its spaces count.
+                'T' => self.inline_range(block, arg, false),
+                'M' => self.inline_range(block, arg, true),
+                '^' => {
+                    block.push_char('^', arg.start.saturating_sub(1)..arg.start);
+                    self.inline_range(block, arg, math);
+                }
+                'C' => {
+                    self.inline_range(block, arg, false);
+                    block.code.push(start..block.text.len());
+                }
+                'U' => {
+                    block.push(&self.source[arg.clone()], self.source, arg);
+                    block.code.push(start..block.text.len());
+                }
+                'L' => {
+                    self.inline_range(block, arg, math);
+                    block.links.push(start..block.text.len());
+                }
+                'N' => {
+                    self.notes.push(arg);
+                }
+                _ => {}
+            }
+        }
+        pos
+    }
+
+    /// A command no table here names: a macro the document defines without arguments is its
+    /// expansion, at the command's place; any other prints nothing, its optional argument
+    /// skipped, and the groups after it are read as text as they come.
+    fn user_macro(&mut self, block: &mut Block, pos: usize, after: usize, after_word: usize, end: usize, math: bool) -> usize {
+        let name = self.name(&(pos + 1..after));
+        let Some(body) = self.macros.get(name).cloned() else {
+            return self.optional(after, end, b'[', b']').map_or(after_word, |(_, n)| n);
+        };
+        if self.expansions >= MAX_EXPANSIONS || self.depth >= MAX_DEPTH {
+            return after_word;
+        }
+        self.expansions += 1;
+        let mut expansion = Block::new(&[], false);
+        self.inline_range(&mut expansion, body.clone(), math);
+        let start = block.text.len();
+        emit(block, &expansion.text, self.source, pos..after);
+        block.code.extend(expansion.code.iter().map(|c| start + c.start..start + c.end));
+        // `\xspace` puts back the space TeX skipped after the macro's name.
+        if after_word > after && self.source[body].trim_end().ends_with("\\xspace") {
+            block.push(" ", self.source, after..after);
+        }
+        after_word
+    }
+
+    /// siunitx's `\SI[options]{value}[pre-unit]{unit}` or `\qty[options]{value}{unit}`, its
+    /// name ending at `after`.
+    fn quantity(&mut self, block: &mut Block, after: usize, end: usize, si: bool) -> usize {
+        let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+        let Some((value, next)) = self.argument(at, end) else { return after };
+        let (pre, next) = match si.then(|| self.optional(next, end, b'[', b']')).flatten() {
+            Some((pre, n)) => (Some(pre), n),
+            None => (None, next),
+        };
+        let Some((unit, next)) = self.argument(next, end) else { return after };
+        if let Some(pre) = pre {
+            self.si_unit(block, pre);
+        }
+        self.si_value(block, value);
+        self.unit_after_value(block, unit);
+        next
+    }
+
+    /// A unit after a value: a space between, except before `°` (and `′`, `″`), as siunitx
+    /// sets angles.
+    fn unit_after_value(&mut self, block: &mut Block, unit: Range<usize>) {
+        let mut text = Block::new(&[], false);
+        self.si_unit(&mut text, unit.clone());
+        if !text.text.starts_with('°') && !text.text.is_empty() {
+            block.push(" ", self.source, unit.start..unit.start);
+        }
+        self.si_unit(block, unit);
+    }
+
+    /// A siunitx value as siunitx prints it: its digits, sign and decimal marker as written
+    /// (a decimal comma as a point), `+-` as `±`, `x` as `×`, an exponent as written (`1.2e3`),
+    /// spaces and braces dropped.
+    fn si_value(&mut self, block: &mut Block, range: Range<usize>) {
+        let mut k = range.start;
+        while k < range.end {
+            let rest = &self.source[k..range.end];
+            let c = rest.chars().next().unwrap_or(' ');
+            let n = c.len_utf8();
+            if rest.starts_with("+-") {
+                emit(block, " ± ", self.source, k..k + 2);
+                k += 2;
+            } else if rest.starts_with("\\pm") {
+                emit(block, " ± ", self.source, k..k + 3);
+                k += 3;
+            } else if rest.starts_with("\\times") {
+                emit(block, " × ", self.source, k..k + 6);
+                k += 6;
+            } else if c == '\\' {
+                let (_, after) = self.command_at(k, range.end);
+                k = after;
+            } else if c == 'x' {
+                emit(block, " × ", self.source, k..k + 1);
+                k += 1;
+            } else if c == ',' {
+                block.push_char('.', k..k + 1);
+                k += 1;
+            } else if c.is_whitespace() || c == '{' || c == '}' || c == '~' {
+                k += n;
+            } else {
+                block.push(&self.source[k..k + n], self.source, k..k + n);
+                k += n;
+            }
+        }
+    }
+
+    /// A siunitx unit as siunitx prints it (with `per-mode = symbol`): prefixes on their
+    /// units, units apart, `\per` as `/`, powers with a caret; a unit written as text
+    /// (`{GB/s}`) as written; a unit the document declares (`\DeclareSIUnit`) its symbol.
+    fn si_unit(&mut self, block: &mut Block, range: Range<usize>) {
+        let mut k = range.start;
+        let mut after_unit = false;
+        let mut power_next: Option<&str> = None;
+        while k < range.end {
+            let c = self.bytes[k];
+            if c != b'\\' {
+                let n = self.source[k..].chars().next().map_or(1, char::len_utf8);
+                match c {
+                    b'{' | b'}' => {}
+                    b'.' | b'~' => block.push(" ", self.source, k..k),
+                    b' ' | b'\t' | b'\n' | b'\r' => {}
+                    _ => block.push(&self.source[k..k + n], self.source, k..k + n),
+                }
+                after_unit = !matches!(c, b'/' | b'.' | b'~' | b' ' | b'{' | b'}');
+                k += n;
+                continue;
+            }
+            let (name, after) = self.command_at(k, range.end);
+            let name = self.name(&name);
+            let here = k..after;
+            k = after;
+            if let Some((_, p)) = SI_PREFIXES.iter().find(|(n, _)| *n == name) {
+                if after_unit {
+                    block.push(" ", self.source, here.start..here.start);
+                }
+                emit(block, p, self.source, here);
+                after_unit = false;
+                continue;
+            }
+            let symbol = SI_UNITS.iter().find(|(n, _)| *n == name).map(|(_, s)| s.to_string()).or_else(|| self.units.get(name).map(|r| self.source[r.clone()].to_string()));
+            match (name, symbol) {
+                ("per", _) => {
+                    emit(block, "/", self.source, here);
+                    after_unit = false;
+                }
+                ("squared", _) => emit(block, "^2", self.source, here),
+                ("cubed", _) => emit(block, "^3", self.source, here),
+                ("square", _) => power_next = Some("^2"),
+                ("cubic", _) => power_next = Some("^3"),
+                ("tothe" | "raiseto", _) => {
+                    let Some((power, next)) = self.argument(k, range.end) else { continue };
+                    k = next;
+                    if name == "tothe" {
+                        block.push_char('^', here);
+                        block.push(&self.source[power.clone()], self.source, power);
+                    }
+                }
+                ("cdot" | "," | " ", _) => {
+                    block.push(" ", self.source, here.start..here.start);
+                    after_unit = false;
+                }
+                ("text" | "mathrm" | "textrm" | "mbox", _) => {
+                    if let Some((text, next)) = self.argument(k, range.end) {
+                        self.inline_range(block, text, false);
+                        k = next;
+                    }
+                }
+                (_, Some(symbol)) => {
+                    // A unit after a unit is a product: siunitx sets a space between.
+                    let previous_prefix = block.text.ends_with(|c: char| !c.is_whitespace() && c != '/') && !after_unit;
+                    if after_unit && !previous_prefix {
+                        block.push(" ", self.source, here.start..here.start);
+                    }
+                    let text = match self.units.get(name) {
+                        Some(r) => {
+                            let r = r.clone();
+                            let mut inner = Block::new(&[], false);
+                            self.inline_range(&mut inner, r, false);
+                            inner.text
+                        }
+                        None => symbol,
+                    };
+                    emit(block, &text, self.source, here);
+                    if let Some(p) = power_next.take() {
+                        emit(block, p, self.source, k..k);
+                    }
+                    after_unit = true;
+                }
+                _ if self.macros.contains_key(name) => {
+                    let mut inner = Block::new(&[], false);
+                    k = self.inline_command(&mut inner, here.start, range.end, false);
+                    emit(block, &inner.text, self.source, here);
+                }
+                // A unit no one declared: siunitx stops there; its name is the nearest text.
+                _ => emit(block, name, self.source, here),
+            }
+        }
+    }
+}
+
+/// A piece of the source that matters for structure (see [`Reader::next_piece`]).
+#[derive(Debug, Clone)]
+enum Piece {
+    Open(usize),
+    Close(usize),
+    Command(usize, Range<usize>),
+    Char(usize),
+}
+
+/// Appends `text`, which LaTeX makes of `source[range]`: byte for byte where the source holds
+/// it as written, else every character at the command that made it, the last ending where the
+/// command ends, so that a number whose unit a command makes (`\SI{4.2}{\micro\second}`)
+/// spans the command whole.
+fn emit(block: &mut Block, text: &str, source: &str, range: Range<usize>) {
+    if source.get(range.clone()) == Some(text) {
+        block.push(text, source, range);
+        return;
+    }
+    let n = text.chars().count();
+    for (k, ch) in text.chars().enumerate() {
+        if k + 1 == n && range.end > range.start {
+            block.push_char(ch, range.end - 1..range.end);
+        } else {
+            block.push_char(ch, range.clone());
+        }
+    }
+}
+
+/// The unit a caption states for its table, as a label that states it (`(seconds)`): the last
+/// group in parentheses that is a unit and nothing else, wherever it stands, since a caption is
+/// a sentence (`median runtime (seconds) by problem family`) and not a header.
+fn caption_unit(caption: &str) -> Option<String> {
+    let mut found = None;
+    for (open, _) in caption.match_indices('(') {
+        let Some(close) = caption[open..].find(')') else { continue };
+        let label = &caption[open..open + close + 1];
+        if super::numbers::unit_in_label(label).is_some() {
+            found = Some(label.to_string());
+        }
+    }
+    found
+}
+
+/// Where a comment begins in `line` (a `%` no backslash escapes).
+fn comment_start(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut k = 0;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'\\' => k += 2,
+            b'%' => return Some(k),
+            _ => k += 1,
+        }
+    }
+    None
+}
+
+/// `range` of `source` split at each `separator` outside braces, each piece trimmed.
+fn split_on(source: &str, range: Range<usize>, separator: u8) -> Vec<Range<usize>> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, range.start);
+    for k in range.clone() {
+        match bytes[k] {
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            c if c == separator && depth == 0 => {
+                out.push(start..k);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(start..range.end);
+    out.into_iter()
+        .map(|r| {
+            let piece = &source[r.clone()];
+            let lead = piece.len() - piece.trim_start().len();
+            r.start + lead..r.start + piece.trim_end().len()
+        })
+        .filter(|r| r.start < r.end)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Article, Syntax};
+
+    fn parse(source: &str) -> Article {
+        Article::parse_as("a.tex", source.as_bytes(), Syntax::Latex).unwrap()
+    }
+
+    fn texts(a: &Article) -> Vec<&str> {
+        a.sentences.iter().map(|s| s.text.as_str()).collect()
+    }
+
+    /// Every sentence's span, as the source writes it.
+    fn spans(a: &Article) -> Vec<&str> {
+        a.sentences.iter().map(|s| &a.source[s.span.clone()]).collect()
+    }
+
+    #[test]
+    fn the_preamble_is_not_read_and_paragraphs_end_at_blank_lines() {
+        let a = parse(
+            "\\documentclass{article}\n\\usepackage{siunitx}\n\\title{A 2024 paper}\n\\begin{document}\n\\maketitle\nThe copy runs at 3.2~ms. It is fast.\n% a comment with 7 ms\nStill the same paragraph.\n\nA new one.\n\\end{document}\nAfter the end 9 ms.\n",
+        );
+        assert_eq!(texts(&a), ["The copy runs at 3.2 ms.", "It is fast.", "Still the same paragraph.", "A new one."]);
+        assert_eq!(a.sentences[0].numbers[0].text, "3.2 ms");
+        assert_eq!(spans(&a)[0], "The copy runs at 3.2~ms.");
+        assert_eq!((a.sentences[2].line, a.sentences[2].col), (8, 1));
+    }
+
+    #[test]
+    fn sections_name_sentences() {
+        let a = parse("\\section{Results}\nFused wins.\n\\subsection*[short]{On the H200}\nBy 2\\,\\%.\n\\section{End}\nDone.\n\\paragraph{Memory.} It holds.\n");
+        let sections: Vec<String> = a.sentences.iter().map(|s| s.section_title()).collect();
+        assert_eq!(sections, ["Results", "Results › On the H200", "End", "End › Memory"]);
+        assert_eq!(texts(&a)[1], "By 2 %.");
+    }
+
+    #[test]
+    fn math_symbols_and_siunitx_read_as_printed() {
+        let a = parse(
+            "Ours is $2.3\\times$ faster, at \\SI{4.2}{\\micro\\second} and \\qty{1.5}{\\giga\\byte\\per\\second}, $\\pm 0.3$~ms, about \\num{1.2e3} calls, $2^{15}$ rows, \\SIrange{1}{2}{\\ms} and \\SI{50}{\\percent}.\n",
+        );
+        assert_eq!(texts(&a), ["Ours is 2.3× faster, at 4.2 µs and 1.5 GB/s, ±0.3 ms, about 1.2e3 calls, 2^15 rows, 1 ms to 2 ms and 50 %."]);
+        let numbers: Vec<&str> = a.sentences[0].numbers.iter().map(|n| n.text.as_str()).collect();
+        // `±` before a number is no sign: the number is the deviation.
+        assert_eq!(numbers, ["2.3×", "4.2 µs", "1.5 GB/s", "0.3 ms", "1.2e3", "2^15", "1 ms", "2 ms", "50 %"]);
+        // A number made by a command points at the command.
+        let s = &a.sentences[0];
+        let us = &s.numbers[1];
+        assert_eq!(&a.source[s.source_span(&us.span)], "4.2}{\\micro\\second");
+    }
+
+    #[test]
+    fn inline_code_gives_no_number_and_references_print_nothing() {
+        let a = parse("See Table~\\ref{tab:x} and \\cite{a2024}: \\texttt{sm\\_90} ran \\verb|--gpu 3| in 5 ms\\footnote{On 132 SMs.}.\n");
+        assert_eq!(texts(&a), ["See Table and : sm_90 ran --gpu 3 in 5 ms.", "On 132 SMs."]);
+        assert_eq!(a.sentences[0].numbers.len(), 1);
+    }
+
+    #[test]
+    fn tables_give_cells_with_header_labels_and_units() {
+        let source = r"\begin{table}
+\caption{Latency (\si{\micro\second}) on the H200.}
+\begin{tabular}{lrr}
+\toprule
+Shape & Fused & Copy \\
+\midrule
+4096$\times$4096 & 38.6 & 36.8 \\
+32768$\times$1024 & 72.5 & 68.5 \\ % slow
+\bottomrule
+\end{tabular}
+\end{table}
+";
+        let a = parse(source);
+        let cells: Vec<(usize, usize, &str, &str, &str)> =
+            a.sentences.iter().filter_map(|s| s.cell.as_ref().map(|c| (c.row, c.column, c.row_label.as_str(), c.column_label.as_str(), s.text.as_str()))).collect();
+        assert_eq!(cells[0], (0, 0, "Shape", "Shape", "Shape"));
+        assert!(cells.contains(&(1, 1, "4096×4096", "Fused", "38.6")));
+        assert!(cells.contains(&(2, 2, "32768×1024", "Copy", "68.5")));
+        let fused = a.sentences.iter().find(|s| s.text == "72.5").unwrap();
+        assert_eq!(fused.numbers[0].unit, Some(super::super::numbers::Unit::Us));
+        assert_eq!(texts(&a)[0], "Latency (µs) on the H200.");
+    }
+
+    #[test]
+    fn multicolumn_headers_join_and_multirow_names_rows() {
+        let source = r"\begin{tabular}{llrr}
+\hline
+ & & \multicolumn{2}{c}{Time (ms)} \\
+\cline{3-4}
+GPU & Batch & Mean & Min \\
+\hline
+\multirow{2}{*}{H200} & 1 & 3.5 & 3.1 \\
+ & 8 & 9.25 & 8.0 \\
+\hline
+\end{tabular}
+";
+        let a = parse(source);
+        let cell = |text: &str| a.sentences.iter().find(|s| s.text == text).and_then(|s| s.cell.clone()).unwrap();
+        assert_eq!(cell("9.25").column_label, "Time (ms) › Mean");
+        assert_eq!(cell("9.25").row_label, "H200 › 8");
+        assert_eq!(cell("3.1").row_label, "H200 › 1");
+        assert_eq!(cell("3.1").row, 1);
+        let ms = a.sentences.iter().find(|s| s.text == "3.5").unwrap();
+        assert_eq!(ms.numbers[0].unit, Some(super::super::numbers::Unit::Ms));
+    }
+
+    #[test]
+    fn macros_without_arguments_expand_at_their_use() {
+        let a = parse("\\newcommand{\\sys}{FlashFoo\\xspace}\n\\def\\speedup{2.5$\\times$}\n\\begin{document}\n\\sys is \\speedup{} faster.\n\\end{document}\n");
+        assert_eq!(texts(&a), ["FlashFoo is 2.5× faster."]);
+        let s = &a.sentences[0];
+        assert_eq!(&a.source[s.source_span(&s.numbers[0].span)], "\\speedup");
+    }
+
+    #[test]
+    fn definitions_in_the_body_print_nothing() {
+        let a = parse(
+            "Before \\def\\x#1{hidden 9 ms #1}\\let\\y=\\x\\renewcommand{\\arraystretch}{1.3}\\rule{3in}{0.4pt}\\vskip 2pt plus 1fil \\iffalse 7 ms \\figref \\fi after 2 ms.\n",
+        );
+        assert_eq!(texts(&a), ["Before after 2 ms."]);
+    }
+
+    #[test]
+    fn code_environments_are_read_for_console_tables_only() {
+        let a = parse("Before.\n\\begin{verbatim}\nlet x = 1.5;\n\\end{verbatim}\nAfter.\n");
+        assert_eq!(texts(&a), ["Before.", "After."]);
+    }
+
+    #[test]
+    fn input_is_warned_and_unclosed_groups_do_not_stop_reading() {
+        let a = parse("\\input{results}\nText {with 3 ms\n\n\\begin{itemize}\\item One 4 ms.\n");
+        assert!(a.warnings.iter().any(|w| w.message.contains("\\input{results}")), "{:?}", a.warnings);
+        assert!(a.warnings.iter().any(|w| w.message.contains("not closed")), "{:?}", a.warnings);
+        assert!(texts(&a).iter().any(|t| t.contains("4 ms")), "{:?}", texts(&a));
+    }
+
+    #[test]
+    fn accents_and_quotes_compose() {
+        let a = parse("Caf\\'e ``na\\\"ive'' -- Erd\\H{o}s---done, a\\^{}b.\n");
+        assert_eq!(texts(&a), ["Café “naïve” – Erdős—done, a^b."]);
+    }
+
+    #[test]
+    fn longtable_heads_and_feet_are_not_body_rows() {
+        let source = r"\begin{longtable}{lr}
+\caption{Runs.}\\
+Name & Time (s) \\ \hline
+\endfirsthead
+Name & Time (s) \\ \hline
+\endhead
+\hline \multicolumn{2}{r}{continued} \\
+\endfoot
+\endlastfoot
+a & 1.5 \\
+b & 2.5 \\
+\end{longtable}
+";
+        let a = parse(source);
+        let cells: Vec<(usize, &str)> = a.sentences.iter().filter_map(|s| s.cell.as_ref().map(|c| (c.row, s.text.as_str()))).collect();
+        assert_eq!(cells, [(0, "Name"), (0, "Time (s)"), (1, "a"), (1, "1.5"), (2, "b"), (2, "2.5")]);
+        assert_eq!(texts(&a)[0], "Runs.");
+    }
+
+    #[test]
+    fn hostile_nesting_and_macro_loops_end() {
+        let deep = format!("{}x 3 ms{}", "{".repeat(5000), "}".repeat(5000));
+        let _ = parse(&deep);
+        let a = parse("\\def\\a{\\a\\a}\n\\begin{document}\n\\a 4 ms.\n\\end{document}\n");
+        assert!(texts(&a).iter().any(|t| t.contains("4 ms")));
+        let _ = parse("\\verb|open\n\\SI{\n\\begin{tabular}{\n&&\\\\\n$x^");
+    }
+}
