@@ -156,6 +156,7 @@ fn every_example_rechecks_offline_with_its_rows_as_found() {
         ("net-mediate-benchmarkdotnet", 16, 0),
         ("hash-funsies-criterion", 15, 0),
         ("pyperf-docs", 52, 0),
+        ("vamos-paper", 144, 0),
     ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
@@ -523,6 +524,34 @@ fn pyperf_docs_audits_with_its_stated_exit_code_and_every_number_bound() {
     for read in ["2^15", "4.07 us", "4.44 us"] {
         assert!(numbers.contains(&read), "{read} is bound: {numbers:?}");
     }
+}
+
+/// The VAMOS manuscript, read whole as LaTeX: its runtime tables (`tabular` under booktabs
+/// rules, `\textbf` cells, `nan` and `-` cells, the unit in the caption), its appendix tables and
+/// its prose (`50{,}000`, `$4$--$12\times$`, `30\,s`) bound to the per-run CSVs its scripts
+/// committed. Every number of the excerpt is bound; the sentences older than the data hold for
+/// the older committed CSV and are recorded wrong against the current one.
+#[test]
+fn vamos_paper_audits_with_its_stated_exit_code_and_its_stale_sentences_wrong() {
+    let example = "vamos-paper";
+    let (code, review) = audit_json(&format!("examples/{example}"));
+    assert_eq!(code, stated_exit_code(example), "{review:#}");
+    assert_eq!(code, 0);
+    let registry = &review["registries"][0];
+    assert_eq!(registry["manuscript"]["path"], "article/main.tex", "{:#}", registry["manuscript"]);
+    let claims = registry["claims"].as_array().unwrap();
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert!(checks.iter().all(|k| ["pass", "wrong", "skipped"].contains(&k["outcome"].as_str().unwrap())), "{checks:?}");
+    assert_eq!(checks.len(), stated_checks(example));
+    let cells = claims.iter().filter(|c| c.get("cell").is_some_and(|x| !x.is_null())).count();
+    assert!(cells >= 136, "{cells} claims bound by cell");
+    let numbers: Vec<&str> = checks.iter().filter_map(|k| k["number"].as_str()).collect();
+    for read in ["4.19", "0.28 MB", "30 s", "50,000"] {
+        assert!(numbers.contains(&read), "{read} is bound: {numbers:?}");
+    }
+    // The `\input` tables the manuscript brings in are not read, and each says so.
+    let warnings = registry["warnings"].as_array().cloned().unwrap_or_default();
+    assert!(warnings.iter().any(|w| w.to_string().contains("\\input")), "{warnings:?}");
 }
 
 /// `suggest` over the same article and samples, with no claim registered, proposes first for
