@@ -1279,10 +1279,12 @@ impl<'a> Reader<'a> {
         let text_at = |blocks: &[Block], row: usize, column: usize| {
             by_row.get(&row).and_then(|ids| ids.iter().find(|&&i| blocks[i].cell.as_ref().is_some_and(|c| c.column == column))).map(|&i| blocks[i].text.trim().to_string())
         };
-        for (start, n) in spans_first {
+        for (k, &(start, n)) in spans_first.iter().enumerate() {
             let body_row = |r: usize| r - header_rows + 1;
             let Some(outer) = text_at(&blocks, body_row(start), 0) else { continue };
-            for r in start..(start + n).min(rows.len()) {
+            // A span ends where the next one in the column begins, whatever count it gives.
+            let stop = spans_first.get(k + 1).map_or(rows.len(), |next| next.0);
+            for r in start..(start + n).min(stop) {
                 let own = text_at(&blocks, body_row(r), 1).unwrap_or_default();
                 let label = if own.is_empty() { outer.clone() } else { format!("{outer} › {own}") };
                 for &i in by_row.get(&body_row(r)).into_iter().flatten() {
