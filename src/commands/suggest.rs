@@ -6,7 +6,9 @@
 //! **What is tried.** Every file under `evidence/` that a reader accepts (format detected), and
 //! in each: all records; the records where a field that is sometimes null is null (`where = "F
 //! == null"`, the usual mark of a failed request); and the records sharing a value of a text
-//! field that splits the file into a few groups (`select = { F = "v" }`). Over each selection:
+//! field that splits the file into a few groups (`select = { F = "v" }`), and those sharing a
+//! value of each of two such fields (`select = { F = "v" }`, `where = "G == 'w'"`: a table of
+//! problems by framework names each cell by both). Over each selection:
 //! every numeric field, every statistic (median, mean, min, max, p5 … p99, stdev, count), for
 //! criterion's and cargo-criterion's records sampled in linear mode the slope of `batch_time_ns`
 //! over `iters` (the number criterion prints there, ranked ahead of the mean), for a number in
@@ -464,6 +466,10 @@ struct Source {
 struct Selection {
     select: Option<(String, String)>,
     filter: Option<String>,
+    /// The second field and value of a selection by two fields (`select = { framework = "pymoo" }`
+    /// with `where = "problem == 'dtlz1'"`), which `filter` writes: a table of problems by
+    /// framework names each cell by both.
+    also: Option<(String, String)>,
     tokens: BTreeSet<String>,
     series: Vec<Series>,
     /// criterion's estimate where every record was sampled in its linear mode: the slope of
@@ -539,6 +545,45 @@ const MAX_GROUPS: usize = 64;
 /// The longest value, in characters, that names a selection.
 const MAX_LABEL: usize = 80;
 
+/// Two fields that split a file split it further together where no one of them names a result
+/// alone: a file of runs by framework and by problem (VAMOS's `benchmark_paper.csv`) has a
+/// table cell for each pair, which neither field's selections reach. Each pair of fields that
+/// split the records (at most [`MAX_PAIRED`] of them, the coarser first) gives a selection for
+/// each pair of values, where the pairs are finer than either field alone, at most
+/// [`MAX_GROUPS`] squared, of four records each on average, and their values can be written in a
+/// filter: the coarser field's value as the `select`, the finer's beside it.
+fn pair_splits<'r>(jsonl: &Jsonl, all: &[&'r Record], splits: &[(&str, BTreeMap<&str, Vec<&'r Record>>)]) -> Vec<((String, String), (String, String), Vec<&'r Record>)> {
+    let mut out = Vec::new();
+    if splits.len() > MAX_PAIRED {
+        return out;
+    }
+    let mut by_size: Vec<&(&str, BTreeMap<&str, Vec<&Record>>)> = splits.iter().collect();
+    by_size.sort_by_key(|(name, groups)| (groups.len(), *name));
+    for (i, (coarse, coarse_groups)) in by_size.iter().enumerate() {
+        for (fine, fine_groups) in &by_size[i + 1..] {
+            let mut pairs: BTreeMap<(&str, &str), Vec<&Record>> = BTreeMap::new();
+            for r in all {
+                let value = |name: &str| jsonl.get(r, name).and_then(|v| jsonl.str(v));
+                if let (Some(a), Some(b)) = (value(coarse), value(fine)) {
+                    pairs.entry((a, b)).or_default().push(r);
+                }
+            }
+            let finer = pairs.len() > coarse_groups.len().max(fine_groups.len());
+            let writable = pairs.keys().all(|(_, b)| !b.contains(['\'', '\\']));
+            if !finer || !writable || pairs.len() > MAX_GROUPS * MAX_GROUPS || pairs.len() * 4 > all.len() {
+                continue;
+            }
+            for ((a, b), records) in pairs {
+                out.push(((coarse.to_string(), a.to_string()), (fine.to_string(), b.to_string()), records));
+            }
+        }
+    }
+    out
+}
+
+/// The most fields that split a file whose pairs are tried ([`pair_splits`]).
+const MAX_PAIRED: usize = 4;
+
 /// Reads every file under `evidence/` that a reader accepts.
 fn index_evidence(evidence: &Evidence) -> (Vec<Source>, Vec<(String, String)>, Vec<(String, String)>) {
     let mut paths = Vec::new();
@@ -611,6 +656,8 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
     let all: Vec<&Record> = jsonl.records.iter().collect();
     // Candidate record sets, plainest first; a set equal to an earlier one is dropped.
     let mut sets: Vec<(Option<(String, String)>, Option<String>, Vec<&Record>)> = vec![(None, None, all.clone())];
+    // The second field of each selection by two fields, by its place in `sets`.
+    let mut also: BTreeMap<usize, (String, String)> = BTreeMap::new();
     // nsys's trace holds kernels and memory operations together, and only a kernel has a grid
     // (so its copies' empty grid cells would select the kernels as `grdx == null`'s opposite):
     // a kernel is named by its function, as Nsight Compute's launches are, where that short name
@@ -691,28 +738,34 @@ fn index_file(path: &str, format: Format, jsonl: &Jsonl) -> Source {
     // and `name` (`Method [N=10]`) split a file without parameters alike, and only `name` is
     // what a row of its table is named by.
     splits.sort_by_key(|(name, groups)| (std::cmp::Reverse(groups.len()), name_field(format) != Some(*name)));
+    let pairs = pair_splits(jsonl, &all, &splits);
     for (name, groups) in splits {
         for (value, records) in groups {
             sets.push((Some((name.to_string(), value.to_string())), None, records));
         }
     }
+    for (select, second, records) in pairs {
+        also.insert(sets.len(), second.clone());
+        sets.push((Some(select), Some(format!("{} == '{}'", second.0, second.1)), records));
+    }
     let wholes = if format == Format::Nsys { nsys_wholes(jsonl, &all) } else { BTreeMap::new() };
     let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
     let mut selections = Vec::new();
-    for (select, filter, records) in sets {
+    for (k, (select, filter, records)) in sets.into_iter().enumerate() {
         let lines: Vec<usize> = records.iter().map(|r| *r as *const Record as usize).collect();
         if records.is_empty() || !seen.insert(lines) {
             continue;
         }
+        let also = also.remove(&k);
         let mut tokens = BTreeSet::new();
-        if let Some((_, v)) = &select {
+        for (_, v) in select.iter().chain(&also) {
             tokens.extend(words(v));
         }
         let series = series_of(format, jsonl, &names, &records);
         let (slope, pairs) = criterion_slope(format, jsonl, &records).map_or((None, Vec::new()), |(slope, pairs)| (Some(slope), pairs));
         let mut kinds = records.iter().map(|r| nsys_kind(jsonl, r));
         let share_of = kinds.next().flatten().filter(|first| kinds.all(|k| k.as_ref() == Some(first))).and_then(|kind| wholes.get(&kind).cloned());
-        selections.push(Selection { select, filter, tokens, series, slope, pairs, bootstrap: std::cell::OnceCell::new(), share_of });
+        selections.push(Selection { select, filter, also, tokens, series, slope, pairs, bootstrap: std::cell::OnceCell::new(), share_of });
     }
     let stem = path.strip_prefix("evidence/").unwrap_or(path);
     let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
@@ -925,6 +978,13 @@ fn single_candidates(sources: &[Source], registry: &Registry, sentence: &Sentenc
                     if series.primary {
                         score += 0.5;
                     }
+                    // A percentile other than the median is quoted with its name (`p95`, `95th
+                    // percentile`): where the words name no statistic, one that rounds as the
+                    // median does is the lesser reading (a table of medians by problem printed
+                    // 0.91 for a median of 0.9097 whose p25 was 0.9071).
+                    if named.is_empty() && matches!(statistic, Statistic::Percentile(_)) {
+                        score -= 0.25;
+                    }
                     // pyperf prints the mean wherever it prints one number of a benchmark
                     // (`show`, `timeit`, `compare_to`'s cells): where the text names no
                     // statistic, the mean is its reading, ahead of a median that rounds alike.
@@ -1136,7 +1196,8 @@ fn compared_run(label: &str) -> Option<(&str, &str)> {
 /// `copy_base` 224000 iterations, which is the count of `fill_base` in the committed results,
 /// not of `copy_base`.
 fn picks_another_row(row: Option<&RowName>, sel: &Selection) -> bool {
-    matches!((row, &sel.select), (Some(r), Some((f, v))) if r.fields.contains(f) && *v != r.label)
+    let Some(r) = row else { return false };
+    sel.select.iter().chain(&sel.also).any(|(f, v)| r.fields.contains(f) && *v != r.label)
 }
 
 /// The labels of the other rows of `sentence`'s table, where it is a cell: the rows a ratio to

@@ -42,13 +42,19 @@ pub fn repository_copy() -> tempfile::TempDir {
 /// proposals.
 #[allow(dead_code)]
 pub fn suggested_over(article: &str, fill: impl FnOnce(&Path)) -> (tempfile::TempDir, String) {
+    suggested_over_as("article/a.md", article, fill)
+}
+
+/// [`suggested_over`] with the article at `path` (`article/main.tex`), whose extension names its
+/// syntax.
+pub fn suggested_over_as(path: &str, article: &str, fill: impl FnOnce(&Path)) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     std::fs::create_dir_all(root.join("article")).unwrap();
     std::fs::create_dir_all(root.join("evidence")).unwrap();
     fill(root);
-    std::fs::write(root.join("article/a.md"), article).unwrap();
-    let (code, _, err) = claimcheck(["init", "article/a.md", "--root", root.to_str().unwrap()]);
+    std::fs::write(root.join(path), article).unwrap();
+    let (code, _, err) = claimcheck(["init", path, "--root", root.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let (code, out, err) = claimcheck(["suggest", "--root", root.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
