@@ -1605,7 +1605,11 @@ impl<'a> Reader<'a> {
                 if name == "let" {
                     let k = self.skip_blank(k, end);
                     let k = if self.bytes.get(k) == Some(&b'=') { self.skip_blank(k + 1, end) } else { k };
-                    return if self.bytes.get(k) == Some(&b'\\') && k < end { self.command_at(k, end).1 } else { (k + 1).min(end) };
+                    return if self.bytes.get(k) == Some(&b'\\') && k < end {
+                        self.command_at(k, end).1
+                    } else {
+                        (k + self.source[k..].chars().next().map_or(1, char::len_utf8)).min(end)
+                    };
                 }
                 let Some(open) = self.source[k..end].find('{').map(|i| k + i) else { return end };
                 self.closing_brace(open, end).map_or(end, |close| close + 1)
