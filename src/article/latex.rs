@@ -8,12 +8,13 @@
 //! end at blank lines and `\par`; sectioning commands (`\part` to `\subparagraph`, starred or
 //! not) name sections; list items, captions and footnotes are prose blocks of their own. The
 //! `tabular` family (`tabular*`, `tabularx`, `tabulary`, `longtable`, `xltabular`,
-//! `supertabular`, `NiceTabular`) are tables, each cell one sentence with its row and column:
-//! the rows above the first full rule under a row (`\midrule`, `\hline`) are the header, the
-//! first row where there is no such rule, a `\multicolumn` spans its columns, and a
-//! `\multirow` in the first column names each row it spans with its text and the row's own
-//! second cell (`A › 1024`), as a first HTML cell that spans rows does; a unit in the caption
-//! of the float around a table applies to its cells as an enclosing heading's would.
+//! `supertabular`, `NiceTabular`, tabularray's `tblr` and `longtblr`) are tables, each cell one
+//! sentence with its row and column: the rows above the first full rule under a row
+//! (`\midrule`, `\hline`) are the header, the first row where there is no such rule, a
+//! `\multicolumn` spans its columns, and a `\multirow` in the first column names each row it
+//! spans with its text and the row's own second cell (`A › 1024`), as a first HTML cell that
+//! spans rows does; a unit in the caption of the float around a table applies to its cells as
+//! an enclosing heading's would.
 //!
 //! Inline, the reader does what TeX does to the text: comments are dropped, `~` and `\,` are
 //! spaces, `--` and `---` dashes, ``` `` ``` and `''` quotes, accents and symbols (`\times`,
@@ -25,9 +26,10 @@
 //! References, citations and labels print nothing here, since their text comes from another
 //! run of LaTeX. Code environments (`verbatim`, `lstlisting`, `minted`, `Verbatim`) are read
 //! only for the harness console tables they may hold ([`super::console`]); displayed math,
-//! pictures and the bibliography are not read. A file brought in by `\input` or `\include`
-//! is not read and says so as a [`super::Warning`], since the page shows text the manuscript
-//! does not hold, as does a brace or an environment left open.
+//! pictures, the bibliography and text between `\iffalse` and `\fi` are not read. A file
+//! brought in by `\input` or `\include` is not read and says so as a [`super::Warning`], since
+//! the page shows text the manuscript does not hold, as does a brace or an environment left
+//! open.
 //!
 //! Every byte of a sentence maps to its byte in the source: text as written byte for byte, and
 //! a character LaTeX makes of a command (`\times`, `\SI`'s unit, a macro's expansion) to the
@@ -129,6 +131,9 @@ const TABULARS: &[(&str, &str)] = &[
     ("NiceTabular*", "momo"),
     ("tabu", "m"),
     ("longtabu", "m"),
+    ("tblr", "om"),
+    ("longtblr", "om"),
+    ("talltblr", "om"),
 ];
 
 /// Environments whose body is code or program output, read only for console tables, with the
@@ -1651,7 +1656,10 @@ impl<'a> Reader<'a> {
             }
             "input" | "include" | "subfile" | "import" | "subimport" | "includeonly" | "InputIfFileExists" => {
                 let next = self.skip_arguments(if name.ends_with("import") { "mm" } else { "m" }, after, end);
-                self.warn(pos..next, format!("not read: `{}` brings in text from another file", &self.source[pos..next]));
+                self.warn(
+                    pos..next,
+                    format!("not read: `{}` brings in text from another file (flatten the document, with `latexpand` for one, to audit it whole)", &self.source[pos..next]),
+                );
                 next
             }
             "SI" | "qty" => self.quantity(block, after, end, name == "SI"),
@@ -2200,6 +2208,19 @@ GPU & Batch & Mean & Min \\
         assert_eq!(cell("3.1").row, 1);
         let ms = a.sentences.iter().find(|s| s.text == "3.5").unwrap();
         assert_eq!(ms.numbers[0].unit, Some(super::super::numbers::Unit::Ms));
+    }
+
+    #[test]
+    fn a_table_inside_a_box_is_a_table_and_dingbats_are_marks() {
+        let a = parse(
+            "\\resizebox{\\linewidth}{!}{%\n\\begin{tabular}{lc}\nFeature & pymoo \\\\\n\\midrule\nGUI & \\ding{51} \\\\\nCLI & \\ding{55} \\\\\n\\end{tabular}}\n\\begin{tblr}{colspec={lr}}\nShape & Time (ms) \\\\\nA & 2.5 \\\\\n\\end{tblr}\n",
+        );
+        let cell = |text: &str| a.sentences.iter().find(|s| s.text == text).and_then(|s| s.cell.clone()).unwrap();
+        assert_eq!((cell("✓").row, cell("✓").column, cell("✓").row_label.as_str()), (1, 1, "GUI"));
+        assert_eq!(cell("✗").column_label, "pymoo");
+        assert!(a.sentences.iter().filter(|s| s.cell.as_ref().is_some_and(|c| c.table == 0)).all(|s| s.numbers.is_empty()));
+        let time = a.sentences.iter().find(|s| s.text == "2.5").unwrap();
+        assert_eq!((time.cell.as_ref().unwrap().table, time.numbers[0].unit.clone()), (1, Some(super::super::numbers::Unit::Ms)));
     }
 
     #[test]
