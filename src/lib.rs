@@ -35,7 +35,7 @@
 //! - [`article`]: Markdown, reStructuredText (`article::rst`: titles, lists, directives,
 //!   literal blocks as code, grid, simple, list and CSV tables, inline roles), or LaTeX
 //!   (`article::latex`: the document's body as typeset, sectioning, the `tabular` family with
-//!   `\multicolumn` and `\multirow`, math, siunitx, macros without arguments), into the same
+//!   `\multicolumn` and `\multirow`, math, siunitx, the document's macros), into the same
 //!   blocks, by the manuscript's extension (tables of every syntax laid out by one function) → sections and sentences with spans, lines and fingerprints, table
 //!   cells with their row, column and the unit their header implies (a Google Benchmark or
 //!   pytest-benchmark console table, or hyperfine's, criterion's or `go test -bench`'s output,

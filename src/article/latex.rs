@@ -21,8 +21,10 @@
 //! `\pm`, `\mu`, `\%`) their characters, math (`$2.3\times$`, `$10^{-3}$`) its symbols with
 //! `^` kept, siunitx's quantities (`\SI{4.2}{\micro\second}`, `\qty`, `\num`, `\si`, `\unit`,
 //! ranges and lists) as siunitx prints them, `\texttt`, `\verb` and `\url` as inline code (in
-//! the sentence, giving no number), `\href`'s text as a link's, and macros the document defines
-//! without arguments (`\newcommand{\sys}{FlashFoo}`) expanded where they are used.
+//! the sentence, giving no number), `\href`'s text as a link's, a comma in math as the list
+//! separator TeX spaces it as (a braced one, `50{,}000`, as a thousands separator), and macros
+//! the document defines (`\newcommand{\sys}{FlashFoo}`, `\newcommand{\speedup}[1]{#1$\times$}`,
+//! `\def\pair#1#2{...}`) expanded where they are used, each `#1` read as its argument.
 //! References, citations and labels print nothing here, since their text comes from another
 //! run of LaTeX. Code environments (`verbatim`, `lstlisting`, `minted`, `Verbatim`) are read
 //! only for the harness console tables they may hold ([`super::console`]); displayed math,
@@ -57,19 +59,19 @@ pub(super) fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range
         caption: None,
         macros: HashMap::new(),
         units: HashMap::new(),
-        expansions: 0,
+        expanded: 0,
         depth: 0,
+        frames: Vec::new(),
     };
+    // Macros are defined in the preamble, mostly, but a paper may define one after
+    // `\begin{document}`: every definition is read, the last of a name winning.
+    reader.definitions(0..source.len());
     let body = match reader.find_from(0, source.len(), "\\begin{document}") {
         Some(begin) => {
-            reader.definitions(0..begin);
             let start = begin + "\\begin{document}".len();
             start..reader.find_from(start, source.len(), "\\end{document}").unwrap_or(source.len())
         }
-        None => {
-            reader.definitions(0..source.len());
-            0..source.len()
-        }
+        None => 0..source.len(),
     };
     reader.body(body.clone());
     reader.end_paragraph(body.end);
@@ -93,20 +95,34 @@ struct Reader<'a> {
     /// The caption of the float whose body is being read: a unit in it applies to the cells of
     /// the table the float holds as an enclosing heading's would.
     caption: Option<String>,
-    /// Macros defined without arguments (`\newcommand{\sys}{FlashFoo}`), by name: their bodies.
-    macros: HashMap<String, Range<usize>>,
+    /// Macros the document defines (`\newcommand{\sys}{FlashFoo}`,
+    /// `\newcommand{\speedup}[1]{#1$\times$}`), by name.
+    macros: HashMap<String, Macro>,
     /// Units defined for siunitx (`\DeclareSIUnit\flop{FLOP}`), by name: their symbols.
     units: HashMap<String, Range<usize>>,
-    /// How many macro expansions have been read: a bound, since macros that use one another
-    /// can make text exponential in the source's length.
-    expansions: usize,
+    /// How many bytes macro bodies and arguments have given so far, each reading counted one
+    /// more: a bound, since macros that use one another, or an argument read twice at every
+    /// level (`\newcommand{\d}[1]{#1#1}`), can make text exponential in the source's length.
+    expanded: usize,
     /// How deep the reading of arguments, groups and expansions is nested: a bound, since a
     /// hostile source can nest braces or macros deeper than a stack holds.
     depth: usize,
+    /// The arguments of the macros being expanded, innermost last: a `#1` in a body reads the
+    /// first of the innermost's.
+    frames: Vec<Vec<Range<usize>>>,
 }
 
-/// Expansions read, at most, over a whole document.
-const MAX_EXPANSIONS: usize = 100_000;
+/// A macro the document defines: its body, how many arguments it takes, and the default of its
+/// first where that one is optional (`\newcommand{\x}[2][ms]{#2 #1}`).
+#[derive(Debug, Clone)]
+struct Macro {
+    body: Range<usize>,
+    arguments: usize,
+    default: Option<Range<usize>>,
+}
+
+/// Bytes that macro bodies and arguments may give, at most, over a whole document.
+const MAX_EXPANDED: usize = 1 << 20;
 /// Nesting, at most, of groups, arguments and expansions read as text.
 const MAX_DEPTH: usize = 64;
 /// The longest optional argument (`[...]`) and `\verb` text looked for, in bytes.
@@ -931,7 +947,9 @@ impl<'a> Reader<'a> {
 
     // --- Definitions ----------------------------------------------------------------------
 
-    /// Reads the macros defined without arguments and siunitx's declared units in `range`.
+    /// Reads the macros the document defines and siunitx's declared units in `range`. A `\def`
+    /// whose parameters are delimited by anything but their numbers (`\def\x#1.{...}`) is
+    /// not read: its uses show as text.
     fn definitions(&mut self, range: Range<usize>) {
         let mut k = range.start;
         while let Some((piece, next)) = self.next_piece(k, range.end) {
@@ -942,22 +960,28 @@ impl<'a> Reader<'a> {
                     let at = self.star(next, range.end);
                     let Some((defined, after)) = self.argument(at, range.end) else { continue };
                     let Some(macro_name) = self.name(&defined).trim().strip_prefix('\\') else { continue };
-                    // A macro with arguments (`[2]`) is not expanded: its uses show their
-                    // arguments as text.
-                    if self.optional(after, range.end, b'[', b']').is_some() {
-                        continue;
-                    }
+                    let (arguments, after) = match self.optional(after, range.end, b'[', b']') {
+                        Some((n, next)) => (self.name(&n).trim().parse::<usize>().unwrap_or(0).min(9), next),
+                        None => (0, after),
+                    };
+                    let (default, after) = match self.optional(after, range.end, b'[', b']') {
+                        Some((default, next)) if arguments > 0 => (Some(default), next),
+                        _ => (None, after),
+                    };
                     let Some((body, after)) = self.argument(after, range.end) else { continue };
-                    self.macros.insert(macro_name.to_string(), body);
+                    self.macros.insert(macro_name.to_string(), Macro { body, arguments, default });
                     k = after;
                 }
                 "def" | "gdef" | "edef" | "xdef" => {
                     let (defined, after) = self.command_at(self.skip_blank(next, range.end), range.end);
-                    if self.bytes.get(after) != Some(&b'{') || defined.is_empty() {
+                    // Its parameters, `#1#2`, stand between its name and its body.
+                    let parameters = self.source[after..range.end].bytes().take_while(|b| *b == b'#' || b.is_ascii_digit()).count();
+                    let arguments = self.source[after..after + parameters].matches('#').count();
+                    if self.bytes.get(after + parameters) != Some(&b'{') || defined.is_empty() || parameters != 2 * arguments {
                         continue;
                     }
-                    let Some((body, after)) = self.argument(after, range.end) else { continue };
-                    self.macros.insert(self.name(&defined).to_string(), body);
+                    let Some((body, after)) = self.argument(after + parameters, range.end) else { continue };
+                    self.macros.insert(self.name(&defined).to_string(), Macro { body, arguments: arguments.min(9), default: None });
                     k = after;
                 }
                 "DeclareSIUnit" => {
@@ -1444,10 +1468,22 @@ impl<'a> Reader<'a> {
             b'%' => return self.skip_comment(pos, end),
             b'{' => {
                 let close = self.closing_brace(pos, end).unwrap_or(end);
-                self.inline_range(block, pos + 1..close, math);
+                // In math a braced comma is an ordinary character (`50{,}000`): no space after.
+                if math && self.source.get(pos + 1..close) == Some(",") {
+                    block.push(",", self.source, pos + 1..close);
+                } else {
+                    self.inline_range(block, pos + 1..close, math);
+                }
                 return (close + 1).min(end.max(close));
             }
             b'}' => return pos + 1,
+            // In math a bare comma is punctuation, which TeX sets with a space after it:
+            // `$[20, 200]$` is a list of two numbers, not twenty thousand two hundred.
+            b',' if math => {
+                block.push(",", self.source, pos..pos + 1);
+                block.push(" ", self.source, pos + 1..pos + 1);
+                return pos + 1;
+            }
             b'\\' => return self.inline_command(block, pos, end, math),
             b'$' => {
                 let display = self.bytes.get(pos + 1) == Some(&b'$');
@@ -1466,6 +1502,7 @@ impl<'a> Reader<'a> {
             b'`' if self.source[pos..end].starts_with("``") => one("“", 2),
             b'\'' if self.source[pos..end].starts_with("''") => one("”", 2),
             b'&' => one(" ", 1),
+            b'#' => return self.parameter(block, pos, end, math),
             b'^' if math => {
                 block.push_char('^', pos..pos + 1);
                 return self.script(block, pos + 1, end);
@@ -1478,8 +1515,8 @@ impl<'a> Reader<'a> {
             _ => {
                 // A run of plain text, as written.
                 let mut k = pos;
-                while k < end && !matches!(self.bytes[k], b'%' | b'{' | b'}' | b'\\' | b'$' | b'~' | b'-' | b'`' | b'\'' | b'&' | b'^' | b'_' | b'\n') {
-                    if math && self.bytes[k].is_ascii_whitespace() {
+                while k < end && !matches!(self.bytes[k], b'%' | b'{' | b'}' | b'\\' | b'$' | b'~' | b'-' | b'`' | b'\'' | b'&' | b'^' | b'_' | b'#' | b'\n') {
+                    if math && (self.bytes[k].is_ascii_whitespace() || self.bytes[k] == b',') {
                         break;
                     }
                     k += 1;
@@ -1837,28 +1874,70 @@ impl<'a> Reader<'a> {
         pos
     }
 
-    /// A command no table here names: a macro the document defines without arguments is its
-    /// expansion, at the command's place; any other prints nothing, its optional argument
-    /// skipped, and the groups after it are read as text as they come.
+    /// A command no table here names: a macro the document defines is its expansion, its
+    /// arguments read where its body has `#1` to `#9`, every character at the command and its
+    /// arguments; any other prints nothing, its optional argument skipped, and the groups after
+    /// it are read as text as they come.
     fn user_macro(&mut self, block: &mut Block, pos: usize, after: usize, after_word: usize, end: usize, math: bool) -> usize {
         let name = self.name(&(pos + 1..after));
-        let Some(body) = self.macros.get(name).cloned() else {
+        let Some(Macro { body, arguments, default }) = self.macros.get(name).cloned() else {
             return self.optional(after, end, b'[', b']').map_or(after_word, |(_, n)| n);
         };
-        if self.expansions >= MAX_EXPANSIONS || self.depth >= MAX_DEPTH {
-            return after_word;
+        // The arguments, each a range of the source at the use: an optional first one takes
+        // its default where the use gives none; a missing one is empty.
+        let mut next = if arguments > 0 { after } else { after_word };
+        let mut frame = Vec::new();
+        if let Some(default) = default {
+            let (given, at) = self.optional(next, end, b'[', b']').map_or((default, next), |(given, at)| (given, at));
+            frame.push(given);
+            next = at;
         }
-        self.expansions += 1;
+        while frame.len() < arguments {
+            let (arg, at) = self.argument(next, end).unwrap_or((next..next, next));
+            frame.push(arg);
+            next = at;
+        }
+        if self.expanded >= MAX_EXPANDED || self.depth >= MAX_DEPTH {
+            return next;
+        }
+        self.expanded += body.len() + 1;
         let mut expansion = Block::new(&[], false);
+        self.frames.push(frame);
         self.inline_range(&mut expansion, body.clone(), math);
+        self.frames.pop();
         let start = block.text.len();
-        emit(block, &expansion.text, self.source, pos..after);
+        emit(block, &expansion.text, self.source, pos..next.max(after));
         block.code.extend(expansion.code.iter().map(|c| start + c.start..start + c.end));
         // `\xspace` puts back the space TeX skipped after the macro's name.
-        if after_word > after && self.source[body].trim_end().ends_with("\\xspace") {
+        if arguments == 0 && after_word > after && self.source[body].trim_end().ends_with("\\xspace") {
             block.push(" ", self.source, after..after);
         }
-        after_word
+        next
+    }
+
+    /// A macro's parameter at `pos` (`#1`, in a body being expanded): the argument it stands
+    /// for, read where the macro was used, as TeX reads it; `##` is a `#`. Where reading goes on.
+    fn parameter(&mut self, block: &mut Block, pos: usize, end: usize, math: bool) -> usize {
+        let next = self.bytes.get(pos + 1).copied().filter(|_| pos + 1 < end);
+        match next {
+            Some(b'#') => {
+                block.push_char('#', pos..pos + 2);
+                pos + 2
+            }
+            Some(d @ b'1'..=b'9') if !self.frames.is_empty() => {
+                let frame = self.frames.pop().unwrap_or_default();
+                if let Some(arg) = frame.get(usize::from(d - b'1')).filter(|_| self.expanded < MAX_EXPANDED) {
+                    self.expanded += arg.len() + 1;
+                    self.inline_range(block, arg.clone(), math);
+                }
+                self.frames.push(frame);
+                pos + 2
+            }
+            _ => {
+                block.push_char('#', pos..pos + 1);
+                pos + 1
+            }
+        }
     }
 
     /// siunitx's `\SI[options]{value}[pre-unit]{unit}` or `\qty[options]{value}{unit}`, its
@@ -2008,7 +2087,7 @@ impl<'a> Reader<'a> {
                     }
                     after_unit = true;
                 }
-                _ if self.macros.contains_key(name) => {
+                _ if self.macros.get(name).is_some_and(|m| m.arguments == 0) => {
                     let mut inner = Block::new(&[], false);
                     k = self.inline_command(&mut inner, here.start, range.end, false);
                     emit(block, &inner.text, self.source, here);
@@ -2229,6 +2308,31 @@ GPU & Batch & Mean & Min \\
         assert_eq!(texts(&a), ["FlashFoo is 2.5× faster."]);
         let s = &a.sentences[0];
         assert_eq!(&a.source[s.source_span(&s.numbers[0].span)], "\\speedup");
+    }
+
+    #[test]
+    fn macros_with_arguments_read_their_arguments_where_the_body_has_them() {
+        let a = parse(
+            "\\newcommand{\\speedup}[1]{#1$\\times$}\n\\newcommand{\\eat}[1]{}\n\\newcommand{\\lat}[2][ms]{#2~#1}\n\\def\\pair#1#2{#2 and #1}\n\\begin{document}\nOurs is \\speedup{2.5} faster\\eat{, not 9 ms}, at \\lat{3.1} or \\lat[s]{4}; \\pair{5 ms}{6 ms}.\n\\end{document}\n",
+        );
+        assert_eq!(texts(&a), ["Ours is 2.5× faster, at 3.1 ms or 4 s; 6 ms and 5 ms."]);
+        let s = &a.sentences[0];
+        // A number a macro makes spans the macro and its arguments.
+        assert_eq!(&a.source[s.source_span(&s.numbers[0].span)], "\\speedup{2.5}");
+    }
+
+    #[test]
+    fn a_comma_in_math_parts_numbers_unless_braced() {
+        let a = parse("Sizes $\\in [20, 200]$ and $\\{1,2,5\\}$, budget $50{,}000$ and 1{,}000 runs.\n");
+        let numbers: Vec<&str> = a.sentences[0].numbers.iter().map(|n| n.text.as_str()).collect();
+        assert_eq!(numbers, ["20", "200", "1", "2", "5", "50,000", "1,000"]);
+    }
+
+    #[test]
+    fn an_argument_doubled_at_every_level_stays_bounded() {
+        let nested = format!("\\newcommand{{\\d}}[1]{{#1#1}}\n\\begin{{document}}\n{}x 3 ms{}\n\\end{{document}}\n", "\\d{".repeat(40), "}".repeat(40));
+        let a = parse(&nested);
+        assert!(a.sentences.iter().map(|s| s.text.len()).sum::<usize>() <= 2 * (1 << 20), "expansion is bounded");
     }
 
     #[test]
