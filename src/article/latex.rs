@@ -62,6 +62,7 @@ pub(super) fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range
         expanded: 0,
         depth: 0,
         frames: Vec::new(),
+        active: Vec::new(),
     };
     // Macros are defined in the preamble, mostly, but a paper may define one after
     // `\begin{document}`: every definition is read, the last of a name winning.
@@ -110,6 +111,8 @@ struct Reader<'a> {
     /// The arguments of the macros being expanded, innermost last: a `#1` in a body reads the
     /// first of the innermost's.
     frames: Vec<Vec<Range<usize>>>,
+    /// The macros being expanded, outermost first.
+    active: Vec<String>,
 }
 
 /// A macro the document defines: its body, how many arguments it takes, and the default of its
@@ -1865,9 +1868,10 @@ impl<'a> Reader<'a> {
                     self.inline_range(block, arg, math);
                     block.links.push(start..block.text.len());
                 }
-                'N' => {
-                    self.notes.push(arg);
-                }
+                // A note is read as a block of its own once the text around it ends, outside
+                // any expansion; one inside a macro's body is not read, since reading it there
+                // would expand the macro again, outside the guard against its recursion.
+                'N' if self.active.is_empty() => self.notes.push(arg),
                 _ => {}
             }
         }
@@ -1897,13 +1901,18 @@ impl<'a> Reader<'a> {
             frame.push(arg);
             next = at;
         }
-        if self.expanded >= MAX_EXPANDED || self.depth >= MAX_DEPTH {
+        // A macro met again inside its own expansion would, with no conditional read to end
+        // it, loop for ever in TeX too: it prints nothing there.
+        let name = name.to_string();
+        if self.expanded >= MAX_EXPANDED || self.depth >= MAX_DEPTH || self.active.contains(&name) {
             return next;
         }
         self.expanded += body.len() + 1;
         let mut expansion = Block::new(&[], false);
         self.frames.push(frame);
+        self.active.push(name);
         self.inline_range(&mut expansion, body.clone(), math);
+        self.active.pop();
         self.frames.pop();
         let start = block.text.len();
         emit(block, &expansion.text, self.source, pos..next.max(after));
@@ -1925,11 +1934,15 @@ impl<'a> Reader<'a> {
                 pos + 2
             }
             Some(d @ b'1'..=b'9') if !self.frames.is_empty() => {
+                // The argument is read where the macro was used: outside its expansion, so
+                // that the macro may stand in its own argument (`\b{\b{x}}`).
                 let frame = self.frames.pop().unwrap_or_default();
+                let active = self.active.pop();
                 if let Some(arg) = frame.get(usize::from(d - b'1')).filter(|_| self.expanded < MAX_EXPANDED) {
                     self.expanded += arg.len() + 1;
                     self.inline_range(block, arg.clone(), math);
                 }
+                self.active.extend(active);
                 self.frames.push(frame);
                 pos + 2
             }
@@ -2326,6 +2339,12 @@ GPU & Batch & Mean & Min \\
         let a = parse("Sizes $\\in [20, 200]$ and $\\{1,2,5\\}$, budget $50{,}000$ and 1{,}000 runs.\n");
         let numbers: Vec<&str> = a.sentences[0].numbers.iter().map(|n| n.text.as_str()).collect();
         assert_eq!(numbers, ["20", "200", "1", "2", "5", "50,000", "1,000"]);
+    }
+
+    #[test]
+    fn a_macro_in_its_own_expansion_prints_nothing_but_one_in_its_argument_expands() {
+        let a = parse("\\newcommand{\\x}{a\\x\\x 1 ms}\n\\newcommand{\\b}[1]{[#1]}\n\\begin{document}\n\\x{} and \\b{\\b{2 ms}}.\n\\end{document}\n");
+        assert_eq!(texts(&a), ["a1 ms and [[2 ms]]."]);
     }
 
     #[test]
