@@ -75,8 +75,8 @@ pub enum Syntax {
 impl Syntax {
     /// The syntax a file's extension names: `.rst` and `.rest` reStructuredText, `.tex`,
     /// `.latex` and `.ltx` LaTeX, `.md`, `.markdown`, `.mdown` and `.mkd` Markdown; `None` for
-    /// any other, which a caller settles
-    /// (a manuscript as Markdown, a draft as the manuscript it stands in for).
+    /// any other, which a caller settles (a manuscript as Markdown, a draft as the manuscript
+    /// it stands in for).
     pub fn of_path(path: &str) -> Option<Syntax> {
         let extension = std::path::Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
         match extension.as_str() {

@@ -609,7 +609,7 @@ impl<'a> Reader<'a> {
                             row: rows.0.binary_search(&c.top).unwrap_or(0),
                             column: rows.1.binary_search(&c.left).unwrap_or(0),
                             columns: rows.1.iter().filter(|&&x| x >= c.left && x < c.right).count(),
-                            pieces,
+                            content: pieces,
                         }
                     })
                     .collect();
@@ -674,7 +674,7 @@ impl<'a> Reader<'a> {
                 // A continuation line: each column's text joins its cell in the row above.
                 for (c, piece) in pieces.into_iter().enumerate().filter(|(_, p)| !p.is_empty()) {
                     if let Some(cell) = cells.iter_mut().find(|x| x.row == row && x.column == c) {
-                        cell.pieces.push(piece);
+                        cell.content.push(piece);
                     }
                 }
                 continue;
@@ -687,7 +687,7 @@ impl<'a> Reader<'a> {
                 header_rows = row + 1;
             }
             for (c, piece) in pieces.into_iter().enumerate() {
-                cells.push(TableCell { row, column: c, columns: 1, pieces: if piece.is_empty() { Vec::new() } else { vec![piece] } });
+                cells.push(TableCell { row, column: c, columns: 1, content: if piece.is_empty() { Vec::new() } else { vec![piece] } });
             }
         }
         self.table(cells, header_rows, lines[end].end, None);
@@ -701,7 +701,7 @@ impl<'a> Reader<'a> {
         for (r, row) in rows.iter().enumerate() {
             for (c, cell) in self.items(row).iter().enumerate() {
                 let pieces = cell.iter().filter(|l| !l.blank()).map(|l| l.start..l.end).collect();
-                cells.push(TableCell { row: r, column: c, columns: 1, pieces });
+                cells.push(TableCell { row: r, column: c, columns: 1, content: pieces });
             }
         }
         let end = content.iter().rev().find(|l| !l.blank()).map_or(0, |l| l.end);
@@ -752,14 +752,14 @@ impl<'a> Reader<'a> {
             let value = self.option_value(h);
             let at = h.end - value.len();
             for (c, field) in csv_fields(&self.source[at..h.end], delimiter).into_iter().enumerate() {
-                cells.push(TableCell { row, column: c, columns: 1, pieces: vec![at + field.start..at + field.end] });
+                cells.push(TableCell { row, column: c, columns: 1, content: vec![at + field.start..at + field.end] });
             }
             row += 1;
             header_count = 1;
         }
         for l in content.iter().filter(|l| !l.blank()) {
             for (c, field) in csv_fields(&self.source[l.start..l.end], delimiter).into_iter().enumerate() {
-                cells.push(TableCell { row, column: c, columns: 1, pieces: vec![l.start + field.start..l.start + field.end] });
+                cells.push(TableCell { row, column: c, columns: 1, content: vec![l.start + field.start..l.start + field.end] });
             }
             row += 1;
         }
@@ -777,7 +777,6 @@ impl<'a> Reader<'a> {
         let mut unit_section = self.section.clone();
         unit_section.extend(caption.or_else(|| self.caption.clone()));
         let section = self.section.clone();
-        let cells = cells.into_iter().map(|c| SplitCell { row: c.row, column: c.column, columns: c.columns, content: c.pieces }).collect();
         let mut blocks = std::mem::take(&mut self.blocks);
         lay_out_table(&mut blocks, index, &section, &unit_section, cells, header_rows, end, |block, pieces| self.inline(block, pieces));
         self.blocks = blocks;
@@ -829,14 +828,8 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// One cell of a table being read: its row (header rows first) and column, how many columns
-/// it spans, and its text, a stretch of the source a line.
-struct TableCell {
-    row: usize,
-    column: usize,
-    columns: usize,
-    pieces: Vec<Range<usize>>,
-}
+/// One cell of a table being read, its text a stretch of the source a line.
+type TableCell = SplitCell<Vec<Range<usize>>>;
 
 /// The index of the first line after `i` that is not blank and is indented no more than
 /// `base`: where an indented block that starts at `i` ends.
