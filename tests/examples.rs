@@ -623,4 +623,3 @@ fn hash_funsies_criterion_suggest_proposes_every_console_number_first() {
     assert!(ratio.contains("inserts/vanilla/new/sample.json over mean time_ns") && ratio.contains("inserts/ahash/new"), "{ratio}");
     assert_eq!(best("`3.5x` in"), "# no statistic of the evidence reproduces it at its quoted precision and unit");
 }
-
