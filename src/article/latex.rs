@@ -6,10 +6,10 @@
 //! `\end{document}` is read where the source has them (the preamble only for the macros it
 //! defines), else the whole file, as a chapter that a main file inputs is written. Paragraphs
 //! end at blank lines and `\par`; sectioning commands (`\part` to `\subparagraph`, starred or
-//! not) name sections; list items, captions and footnotes are prose blocks of their own. The
-//! `tabular` family (`tabular*`, `tabularx`, `tabulary`, `longtable`, `xltabular`,
-//! `supertabular`, `NiceTabular`, tabularray's `tblr` and `longtblr`) are tables, each cell one
-//! sentence with its row and column: the rows above the first full rule under a row
+//! not) name sections, as `Abstract` does the abstract's sentences; list items, captions and
+//! footnotes are prose blocks of their own. The `tabular` family (`tabular*`, `tabularx`,
+//! `tabulary`, `longtable`, `xltabular`, `supertabular`, `NiceTabular`, tabularray's `tblr` and
+//! `longtblr`) are tables, each cell one sentence with its row and column: the rows above the first full rule under a row
 //! (`\midrule`, `\hline`) are the header, the first row where there is no such rule, a
 //! `\multicolumn` spans its columns, and a `\multirow` in the first column names each row it
 //! spans with its text and the row's own second cell (`A › 1024`), as a first HTML cell that
@@ -1169,9 +1169,21 @@ impl<'a> Reader<'a> {
             } else {
                 self.caption.clone()
             };
+            // The abstract is typeset under its own title, and its sentences stand in no section
+            // of the paper: they are named by it, the sections around left as they were.
+            let outer_section = (name == "abstract").then(|| {
+                let saved = (self.section.clone(), self.levels.clone());
+                let mut title = Block::new(&self.section, true);
+                title.push("Abstract", self.source, body_start..body_start);
+                enter_heading(&mut self.section, &mut self.levels, 1, title, &mut self.blocks);
+                saved
+            });
             self.body(start..body_end);
             self.end_paragraph(body_end);
             self.caption = outer;
+            if let Some((section, levels)) = outer_section {
+                (self.section, self.levels) = (section, levels);
+            }
         }
         next
     }
@@ -2219,9 +2231,17 @@ mod tests {
             "\\documentclass{article}\n\\usepackage{siunitx}\n\\title{A 2024 paper}\n\\begin{document}\n\\maketitle\nThe copy runs at 3.2~ms. It is fast.\n% a comment with 7 ms\nStill the same paragraph.\n\nA new one.\n\\end{document}\nAfter the end 9 ms.\n",
         );
         assert_eq!(texts(&a), ["The copy runs at 3.2 ms.", "It is fast.", "Still the same paragraph.", "A new one."]);
+        assert!(a.sentences.iter().all(|s| s.section.is_empty()));
         assert_eq!(a.sentences[0].numbers[0].text, "3.2 ms");
         assert_eq!(spans(&a)[0], "The copy runs at 3.2~ms.");
         assert_eq!((a.sentences[2].line, a.sentences[2].col), (8, 1));
+    }
+
+    #[test]
+    fn the_abstract_names_its_sentences_and_no_others() {
+        let a = parse("\\begin{document}\n\\begin{abstract}\nIt is 2.5× faster.\n\\end{abstract}\nBefore any section.\n\\section{Intro}\nIn it.\n\\end{document}\n");
+        let sections: Vec<String> = a.sentences.iter().map(|s| s.section_title()).collect();
+        assert_eq!(sections, ["Abstract", "", "Intro"]);
     }
 
     #[test]
