@@ -9,12 +9,12 @@
 //! not) name sections, as `Abstract` does the abstract's sentences; list items, captions and
 //! footnotes are prose blocks of their own. The `tabular` family (`tabular*`, `tabularx`,
 //! `tabulary`, `longtable`, `xltabular`, `supertabular`, `NiceTabular`, tabularray's `tblr` and
-//! `longtblr`) are tables, each cell one sentence with its row and column: the rows above the first full rule under a row
-//! (`\midrule`, `\hline`) are the header, the first row where there is no such rule, a
-//! `\multicolumn` spans its columns, and a `\multirow` in the first column names each row it
-//! spans with its text and the row's own second cell (`A › 1024`), as a first HTML cell that
-//! spans rows does; a unit in the caption of the float around a table applies to its cells as
-//! an enclosing heading's would.
+//! `longtblr`) are tables, each cell one sentence with its row and column: the rows above the
+//! first full rule under a row (`\midrule`, `\hline`) are the header, the first row where there
+//! is no such rule, a `\multicolumn` spans its columns, and a `\multirow` in the first column
+//! names each row it spans with its text and the row's own second cell (`A › 1024`), as a first
+//! HTML cell that spans rows does; a unit in the caption of the float around a table applies to
+//! its cells as an enclosing heading's would.
 //!
 //! Inline, the reader does what TeX does to the text: comments are dropped, `~` and `\,` are
 //! spaces, `--` and `---` dashes, ``` `` ``` and `''` quotes, accents and symbols (`\times`,
