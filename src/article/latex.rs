@@ -61,8 +61,7 @@ pub(super) fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range
         units: HashMap::new(),
         expanded: 0,
         depth: 0,
-        frames: Vec::new(),
-        active: Vec::new(),
+        expanding: Vec::new(),
     };
     // Macros are defined in the preamble, mostly, but a paper may define one after
     // `\begin{document}`: every definition is read, the last of a name winning.
@@ -108,11 +107,9 @@ struct Reader<'a> {
     /// How deep the reading of arguments, groups and expansions is nested: a bound, since a
     /// hostile source can nest braces or macros deeper than a stack holds.
     depth: usize,
-    /// The arguments of the macros being expanded, innermost last: a `#1` in a body reads the
-    /// first of the innermost's.
-    frames: Vec<Vec<Range<usize>>>,
-    /// The macros being expanded, outermost first.
-    active: Vec<String>,
+    /// The macros being expanded, innermost last, each with its arguments: a `#1` in a body
+    /// reads the first of the innermost's.
+    expanding: Vec<(String, Vec<Range<usize>>)>,
 }
 
 /// A macro the document defines: its body, how many arguments it takes, and the default of its
@@ -1883,7 +1880,7 @@ impl<'a> Reader<'a> {
                 // A note is read as a block of its own once the text around it ends, outside
                 // any expansion; one inside a macro's body is not read, since reading it there
                 // would expand the macro again, outside the guard against its recursion.
-                'N' if self.active.is_empty() => self.notes.push(arg),
+                'N' if self.expanding.is_empty() => self.notes.push(arg),
                 _ => {}
             }
         }
@@ -1916,16 +1913,14 @@ impl<'a> Reader<'a> {
         // A macro met again inside its own expansion would, with no conditional read to end
         // it, loop for ever in TeX too: it prints nothing there.
         let name = name.to_string();
-        if self.expanded >= MAX_EXPANDED || self.depth >= MAX_DEPTH || self.active.contains(&name) {
+        if self.expanded >= MAX_EXPANDED || self.depth >= MAX_DEPTH || self.expanding.iter().any(|(active, _)| *active == name) {
             return next;
         }
         self.expanded += body.len() + 1;
         let mut expansion = Block::new(&[], false);
-        self.frames.push(frame);
-        self.active.push(name);
+        self.expanding.push((name, frame));
         self.inline_range(&mut expansion, body.clone(), math);
-        self.active.pop();
-        self.frames.pop();
+        self.expanding.pop();
         let start = block.text.len();
         emit(block, &expansion.text, self.source, pos..next.max(after));
         block.code.extend(expansion.code.iter().map(|c| start + c.start..start + c.end));
@@ -1945,17 +1940,15 @@ impl<'a> Reader<'a> {
                 block.push_char('#', pos..pos + 2);
                 pos + 2
             }
-            Some(d @ b'1'..=b'9') if !self.frames.is_empty() => {
+            Some(d @ b'1'..=b'9') if !self.expanding.is_empty() => {
                 // The argument is read where the macro was used: outside its expansion, so
                 // that the macro may stand in its own argument (`\b{\b{x}}`).
-                let frame = self.frames.pop().unwrap_or_default();
-                let active = self.active.pop();
-                if let Some(arg) = frame.get(usize::from(d - b'1')).filter(|_| self.expanded < MAX_EXPANDED) {
+                let innermost = self.expanding.pop();
+                if let Some(arg) = innermost.as_ref().and_then(|(_, args)| args.get(usize::from(d - b'1'))).filter(|_| self.expanded < MAX_EXPANDED) {
                     self.expanded += arg.len() + 1;
                     self.inline_range(block, arg.clone(), math);
                 }
-                self.active.extend(active);
-                self.frames.push(frame);
+                self.expanding.extend(innermost);
                 pos + 2
             }
             _ => {
@@ -1991,7 +1984,7 @@ impl<'a> Reader<'a> {
         if !text.text.starts_with('°') && !text.text.is_empty() {
             block.push(" ", self.source, unit.start..unit.start);
         }
-        self.si_unit(block, unit);
+        block.append(&text);
     }
 
     /// A siunitx value as siunitx prints it: its digits, sign and decimal marker as written

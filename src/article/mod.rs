@@ -451,6 +451,18 @@ impl Block {
         }
     }
 
+    /// Appends `other`'s text, each character at the source bytes it came from, and its code
+    /// spans: a piece read apart (a LaTeX unit, before it is known whether a space goes
+    /// first) joined as if read in place.
+    fn append(&mut self, other: &Block) {
+        let start = self.text.len();
+        for (i, ch) in other.text.char_indices() {
+            let (first, last) = (other.offsets[i], other.offsets[i + ch.len_utf8() - 1]);
+            self.push_char(ch, first..last + 1);
+        }
+        self.code.extend(other.code.iter().map(|c| start + c.start..(start + c.end).min(self.text.len())));
+    }
+
     fn push_code(&mut self, text: &str, source: &str, range: Range<usize>) {
         let start = self.text.len();
         self.push(text, source, range);
