@@ -107,10 +107,11 @@ impl Known {
     /// What a `stat` query's value is: in its field's unit (from `field_units` or the field's
     /// name), a number where it counts samples, else of no known unit.
     pub(crate) fn of(query: &stat::Spec, field_units: &FieldUnits) -> Known {
-        match query.unit(field_units) {
-            Some(unit) => Known::Unit(unit),
-            None if query.counts() => Known::Number,
-            None => Known::Nothing,
+        // The statistic is parsed once: a count is a number, any other takes its unit.
+        match query.measure() {
+            Ok(stat::Measure::Statistic(crate::stats::Statistic::Count)) => Known::Number,
+            Ok(measure) => query.unit_of(&measure, field_units).map_or(Known::Nothing, Known::Unit),
+            Err(_) => Known::Nothing,
         }
     }
 }

@@ -649,18 +649,9 @@ impl Spec {
         })
     }
 
-    /// The unit of this query's value, as `observe` gives it, its field's unit from
-    /// `field_units` or its name; `None` where the query is not valid, which `validate` reports.
-    pub(crate) fn unit(&self, field_units: &units::FieldUnits) -> Option<Unit> {
-        self.measure().ok().and_then(|measure| self.unit_of(&measure, field_units))
-    }
-
-    /// Whether this query counts samples: its value is a number whatever its field holds.
-    pub(crate) fn counts(&self) -> bool {
-        matches!(self.measure(), Ok(Measure::Statistic(Statistic::Count)))
-    }
-
-    fn unit_of(&self, measure: &Measure, field_units: &units::FieldUnits) -> Option<Unit> {
+    /// The unit of this query's value as `measure` gives it, as `observe` gives it: its
+    /// field's unit from `field_units` or its name; `None` for a count of samples.
+    pub(crate) fn unit_of(&self, measure: &Measure, field_units: &units::FieldUnits) -> Option<Unit> {
         // A count is a number of samples, whatever unit the samples are in. A slope is in the
         // field's unit per one of `per`, which counts (iterations, bytes): the field's unit. An
         // interval's spread is a percentage of the median. JMH's error is a distance in the
