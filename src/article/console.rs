@@ -367,16 +367,17 @@ pub(crate) fn pyperf_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             histogram_title = Some(name.to_string());
             continue;
         }
-        if hist_line(text).is_some() {
-            let first = k - 1;
-            while all.get(k).is_some_and(|(_, t)| hist_line(t).is_some()) {
+        if let Some(bin) = hist_line(text) {
+            // The histogram's bins, each line read once, with where it starts.
+            let mut bins = vec![(start, text, bin)];
+            while let Some(next) = all.get(k).and_then(|&(s, t)| hist_line(t).map(|b| (s, t, b))) {
+                bins.push(next);
                 k += 1;
             }
-            if k - first >= 2 {
+            if bins.len() >= 2 {
                 let table = out.start(PyperfGroup::Histogram);
                 let counts = histogram_title.take().unwrap_or_else(|| "Count".to_string());
-                for &(start, text) in &all[first..k] {
-                    let Some(bin) = hist_line(text) else { continue };
+                for (start, text, bin) in bins {
                     let at = |part: &str| start + (part.as_ptr() as usize - text.as_ptr() as usize);
                     // Each bin is a row of its own: bins narrower than the printed precision
                     // repeat a start (`26.4 ms` three times in pyperf's own `hist telco.json`),
