@@ -220,13 +220,46 @@ pub(crate) struct ExprError {
 }
 
 /// A parsed expression.
+///
+/// A run of left-associative operators of one precedence (`a + b - c`, `a * b / c`) is one
+/// [`Expr::Chain`], not a left-leaning tree, so that the tree is only as deep as the
+/// expression's nesting ([`MAX_DEPTH`]) however long it is: evaluating it, or dropping it,
+/// then recurses that deep and no deeper.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Expr {
     Number(f64),
     Var(String, Range<usize>),
     Neg(Box<Expr>),
-    Binary(char, Box<Expr>, Box<Expr>, Range<usize>),
+    /// The first operand, then each operator with its operand and the operator's span.
+    Chain(Box<Expr>, Vec<(char, Expr, Range<usize>)>),
+    /// `base ^ exponent`, with the caret's span.
+    Power(Box<Expr>, Box<Expr>, Range<usize>),
     Call(String, Vec<Expr>, Range<usize>),
+}
+
+/// `x op y` for the operators a [`Expr::Chain`] or [`Expr::Power`] holds.
+fn apply(op: char, x: f64, y: f64, at: &Range<usize>) -> Result<f64, ExprError> {
+    Ok(match op {
+        '+' => x + y,
+        '-' => x - y,
+        '*' => x * y,
+        '/' if y == 0.0 => return Err(ExprError { message: "division by zero".into(), at: at.clone() }),
+        '/' => x / y,
+        '%' if y == 0.0 => return Err(ExprError { message: "remainder by zero".into(), at: at.clone() }),
+        '%' => x % y,
+        '^' => x.powf(y),
+        _ => unreachable!("the parser makes only these operators"),
+    })
+}
+
+/// The quantity of `x op y`, `None` where the operator cannot combine them.
+fn combine(op: char, x: Quantity, y: &Quantity) -> Option<Quantity> {
+    match op {
+        '+' | '-' => x.same(y).then_some(x),
+        '*' => Some(x.times(y, 1)),
+        '/' => Some(x.times(y, -1)),
+        _ => (x.0.is_empty() && y.0.is_empty()).then(Quantity::default),
+    }
 }
 
 impl Expr {
@@ -238,15 +271,8 @@ impl Expr {
             Expr::Number(_) => Some(Quantity::default()),
             Expr::Var(name, _) => vars.get(name.as_str()).cloned(),
             Expr::Neg(e) => e.quantity(vars),
-            Expr::Binary(op, a, b, _) => {
-                let (x, y) = (a.quantity(vars)?, b.quantity(vars)?);
-                match op {
-                    '+' | '-' => x.same(&y).then_some(x),
-                    '*' => Some(x.times(&y, 1)),
-                    '/' => Some(x.times(&y, -1)),
-                    _ => (x.0.is_empty() && y.0.is_empty()).then(Quantity::default),
-                }
-            }
+            Expr::Chain(first, rest) => rest.iter().try_fold(first.quantity(vars)?, |x, (op, e, _)| combine(*op, x, &e.quantity(vars)?)),
+            Expr::Power(base, exponent, _) => combine('^', base.quantity(vars)?, &exponent.quantity(vars)?),
             Expr::Call(name, args, _) => {
                 let quantities = args.iter().map(|a| a.quantity(vars)).collect::<Option<Vec<_>>>()?;
                 match name.as_str() {
@@ -265,7 +291,8 @@ impl Expr {
             Expr::Number(_) => vec![],
             Expr::Var(name, _) => vec![name.as_str()],
             Expr::Neg(e) => e.variables(),
-            Expr::Binary(_, a, b, _) => [a.variables(), b.variables()].concat(),
+            Expr::Chain(first, rest) => first.variables().into_iter().chain(rest.iter().flat_map(|(_, e, _)| e.variables())).collect(),
+            Expr::Power(base, exponent, _) => [base.variables(), exponent.variables()].concat(),
             Expr::Call(_, args, _) => args.iter().flat_map(Expr::variables).collect(),
         }
     }
@@ -275,20 +302,8 @@ impl Expr {
             Expr::Number(v) => *v,
             Expr::Var(name, at) => *vars.get(name.as_str()).ok_or(ExprError { message: format!("unknown variable `{name}`"), at: at.clone() })?,
             Expr::Neg(e) => -e.eval(vars)?,
-            Expr::Binary(op, a, b, at) => {
-                let (x, y) = (a.eval(vars)?, b.eval(vars)?);
-                match op {
-                    '+' => x + y,
-                    '-' => x - y,
-                    '*' => x * y,
-                    '/' if y == 0.0 => return Err(ExprError { message: "division by zero".into(), at: at.clone() }),
-                    '/' => x / y,
-                    '%' if y == 0.0 => return Err(ExprError { message: "remainder by zero".into(), at: at.clone() }),
-                    '%' => x % y,
-                    '^' => x.powf(y),
-                    _ => unreachable!("the parser makes only these operators"),
-                }
-            }
+            Expr::Chain(first, rest) => rest.iter().try_fold(first.eval(vars)?, |x, (op, e, at)| apply(*op, x, e.eval(vars)?, at))?,
+            Expr::Power(base, exponent, at) => apply('^', base.eval(vars)?, exponent.eval(vars)?, at)?,
             Expr::Call(name, args, at) => {
                 let vals = args.iter().map(|a| a.eval(vars)).collect::<Result<Vec<_>, _>>()?;
                 let one = || -> Result<f64, ExprError> {
@@ -317,9 +332,8 @@ impl Expr {
     }
 }
 
-/// The most tokens an expression may have. The tree is evaluated recursively, and its depth
-/// is at most its number of tokens, so this bounds the stack the evaluation can use; a
-/// registry's arithmetic is a line, not a program.
+/// The most tokens an expression may have: a registry's arithmetic is a line, not a program.
+/// The stack the parser and the evaluation use is bounded by [`MAX_DEPTH`], not by this.
 pub(crate) const MAX_TOKENS: usize = 1000;
 
 /// The deepest nesting of parentheses, calls, unary minus and `^` the parser accepts: it
@@ -428,25 +442,24 @@ impl Parser {
     }
 
     fn sum(&mut self) -> Result<Expr, ExprError> {
-        let mut left = self.product()?;
-        while let Some(op @ ("+" | "-")) = self.peek() {
-            let op = op.chars().next().unwrap();
-            let at = self.next()?.at;
-            let right = self.product()?;
-            left = Expr::Binary(op, Box::new(left), Box::new(right), at);
-        }
-        Ok(left)
+        self.chain(&["+", "-"], Parser::product)
     }
 
     fn product(&mut self) -> Result<Expr, ExprError> {
-        let mut left = self.unary()?;
-        while let Some(op @ ("*" | "/" | "%")) = self.peek() {
+        self.chain(&["*", "/", "%"], Parser::unary)
+    }
+
+    /// Operands read by `operand`, joined by any of `ops`, as one [`Expr::Chain`] (the operand
+    /// alone where there is no operator).
+    fn chain(&mut self, ops: &[&str], operand: fn(&mut Parser) -> Result<Expr, ExprError>) -> Result<Expr, ExprError> {
+        let first = operand(self)?;
+        let mut rest = Vec::new();
+        while let Some(op) = self.peek().filter(|op| ops.contains(op)) {
             let op = op.chars().next().unwrap();
             let at = self.next()?.at;
-            let right = self.unary()?;
-            left = Expr::Binary(op, Box::new(left), Box::new(right), at);
+            rest.push((op, operand(self)?, at));
         }
-        Ok(left)
+        Ok(if rest.is_empty() { first } else { Expr::Chain(Box::new(first), rest) })
     }
 
     fn unary(&mut self) -> Result<Expr, ExprError> {
@@ -462,7 +475,7 @@ impl Parser {
         if self.peek() == Some("^") {
             let at = self.next()?.at;
             let exponent = self.nested(Parser::unary)?;
-            return Ok(Expr::Binary('^', Box::new(base), Box::new(exponent), at));
+            return Ok(Expr::Power(Box::new(base), Box::new(exponent), at));
         }
         Ok(base)
     }
@@ -524,6 +537,9 @@ mod tests {
         assert_eq!(eval("16777216*4/2^20"), 64.0);
         assert_eq!(eval("-2^2"), -4.0);
         assert_eq!(eval("2^3^2"), 512.0);
+        assert_eq!(eval("8 - 2 - 1"), 5.0);
+        assert_eq!(eval("10 - 2 + 3"), 11.0);
+        assert_eq!(eval("64 / 4 / 2 * 3 % 5"), 4.0);
         assert_eq!(eval("1e-6 * 2e6"), 2.0);
         assert_eq!(eval("max(1, 4, 2) + min(3, 5)"), 7.0);
     }
@@ -577,6 +593,7 @@ mod tests {
     #[test]
     fn the_longest_accepted_expression_evaluates_on_a_small_stack() {
         let text = vec!["1"; MAX_TOKENS / 2].join("+");
+        assert!(matches!(parse(&text).unwrap(), Expr::Chain(_, ref rest) if rest.len() == MAX_TOKENS / 2 - 1), "one chain, not a tree as deep as it is long");
         std::thread::Builder::new()
             .stack_size(1024 * 1024)
             .spawn(move || assert_eq!(parse(&text).unwrap().eval(&BTreeMap::new()).unwrap(), (MAX_TOKENS / 2) as f64))
