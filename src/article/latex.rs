@@ -13,8 +13,11 @@
 //! first full rule under a row (`\midrule`, `\hline`) are the header, the first row where there
 //! is no such rule, a `\multicolumn` spans its columns, and a `\multirow` in the first column
 //! names each row it spans with its text and the row's own second cell (`A › 1024`), as a first
-//! HTML cell that spans rows does; a unit in the caption of the float around a table applies to
-//! its cells as an enclosing heading's would.
+//! HTML cell that spans rows does (one counted upwards, `\multirow{-2}`, the rows above it); a
+//! row of one cell across the table names the rows under it (`A100 › gemm`), or above the header
+//! titles it; a table whose rules part groups of a `\multirow` with values in its first rows has
+//! no header; a unit in the caption of the float around a table applies to its cells as an
+//! enclosing heading's would.
 //!
 //! Inline, the reader does what TeX does to the text: comments are dropped, `~` and `\,` are
 //! spaces, `--` and `---` dashes, ``` `` ``` and `''` quotes, accents and symbols (`\times`,
@@ -25,13 +28,23 @@
 //! separator TeX spaces it as (a braced one, `50{,}000`, as a thousands separator), and macros
 //! the document defines (`\newcommand{\sys}{FlashFoo}`, `\newcommand{\speedup}[1]{#1$\times$}`,
 //! `\def\pair#1#2{...}`) expanded where they are used, each `#1` read as its argument.
-//! References, citations and labels print nothing here, since their text comes from another
-//! run of LaTeX. Code environments (`verbatim`, `lstlisting`, `minted`, `Verbatim`) are read
-//! only for the harness console tables they may hold ([`super::console`]); displayed math,
-//! pictures, the bibliography and text between `\iffalse` and `\fi` are not read. A file
-//! brought in by `\input` or `\include` is not read and says so as a [`super::Warning`], since
-//! the page shows text the manuscript does not hold, as does a brace or an environment left
-//! open.
+//! siunitx's rounding (`round-mode`, `round-precision`, `round-pad`, in `\sisetup` or a
+//! command's options) gives the digits the page prints. xparse's `\NewDocumentCommand` defines
+//! macros as `\newcommand` does, and a document's own definition of a symbol (`\def\approx`)
+//! is the one shown. A reference or a citation shows its key as inline code (`tab:x`,
+//! `[knuth84]`), since the number the page shows comes from another run of LaTeX; labels print
+//! nothing. Conditionals show the branch the page shows where the reader can decide the test:
+//! `\iftrue`, `\iffalse`, `\if` of two characters (`\if 0 `, which switches text off) and
+//! the switches `\newif` defines, as the preamble and then the body set them; both branches of
+//! any other (`\ifnum`). Package setup (`\tikzset`, `\sisetup`), register assignments
+//! (`\tabcolsep=3pt`) and the front matter of the ACM and IEEE classes (`\acmDOI`, `CCSXML`,
+//! affiliations, ORCIDs) print nothing. Code environments (`verbatim`, `lstlisting`, `minted`,
+//! `Verbatim`, and those `\lstnewenvironment` defines) are read only for the harness console
+//! tables they may hold ([`super::console`]); displayed math, pictures, pseudo-code (of an
+//! `algorithm` float only the caption), the bibliography and switched-off text are not read.
+//! A file brought in by `\input` or `\include` is not read and says so as a
+//! [`super::Warning`], since the page shows text the manuscript does not hold, as do a brace or
+//! an environment left open and macro expansion past its bound.
 //!
 //! Every byte of a sentence maps to its byte in the source: text as written byte for byte, and
 //! a character LaTeX makes of a command (`\times`, `\SI`'s unit, a macro's expansion) to the
@@ -62,17 +75,25 @@ pub(super) fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range
         expanded: 0,
         depth: 0,
         expanding: Vec::new(),
+        flags: HashMap::new(),
+        code_environments: Vec::new(),
+        conditionals: Vec::new(),
+        preamble_end: 0,
+        budget_warned: false,
+        rounding: Rounding::default(),
+        local_rounding: None,
     };
-    // Macros are defined in the preamble, mostly, but a paper may define one after
-    // `\begin{document}`: every definition is read, the last of a name winning.
-    reader.definitions(0..source.len());
     let body = match reader.find_from(0, source.len(), "\\begin{document}") {
         Some(begin) => {
             let start = begin + "\\begin{document}".len();
+            reader.preamble_end = begin;
             start..reader.find_from(start, source.len(), "\\end{document}").unwrap_or(source.len())
         }
         None => 0..source.len(),
     };
+    // Macros are defined in the preamble, mostly, but a paper may define one after
+    // `\begin{document}`: every definition is read, the last of a name winning.
+    reader.definitions(0..source.len());
     reader.body(body.clone());
     reader.end_paragraph(body.end);
     (reader.blocks, reader.images, reader.warnings)
@@ -110,7 +131,148 @@ struct Reader<'a> {
     /// The macros being expanded, innermost last, each with its arguments: a `#1` in a body
     /// reads the first of the innermost's.
     expanding: Vec<(String, Vec<Range<usize>>)>,
+    /// The switches `\newif` defines (`\newif\ifdraft` is `draft`), each with its state: false
+    /// at its definition, then as the preamble's `\drafttrue` and `\draftfalse` set it, and
+    /// as the body's do where they are read.
+    flags: HashMap<String, bool>,
+    /// Environments the document defines as code listings (`\lstnewenvironment{code}`), read as
+    /// `lstlisting` is.
+    code_environments: Vec<String>,
+    /// The conditionals being read, innermost last: `true` where the reader decided the test
+    /// (`\iftrue`, a switch, `\if 0 `), so that an `\else` met in its branch skips to its
+    /// `\fi`; `false` where it cannot (`\ifnum`), both branches being read.
+    conditionals: Vec<bool>,
+    /// Where the preamble ends (`\begin{document}`), 0 where there is none.
+    preamble_end: usize,
+    /// Whether the bound on macro expansion was met and said so: it is said once.
+    budget_warned: bool,
+    /// siunitx's rounding as `\sisetup` sets it, the preamble's and then the body's in order.
+    rounding: Rounding,
+    /// The rounding of the siunitx command being read, where its options set one.
+    local_rounding: Option<Rounding>,
 }
+
+/// How siunitx rounds the numbers it prints (`round-mode`, `round-precision`, `round-pad`):
+/// not at all by default, as siunitx 3 does; the page shows the rounded digits, so a claim
+/// is read at the precision they give.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Rounding {
+    /// `None` for `round-mode = none`; `Some(true)` for significant figures, `Some(false)`
+    /// for decimal places.
+    figures: Option<bool>,
+    precision: u32,
+    pad: bool,
+}
+
+impl Default for Rounding {
+    fn default() -> Rounding {
+        Rounding { figures: None, precision: 2, pad: true }
+    }
+}
+
+impl Rounding {
+    /// This rounding with the keys of siunitx's options `options` (`round-mode=places,
+    /// round-precision=1`) applied; keys of anything else are left alone.
+    fn with(mut self, options: &str) -> Rounding {
+        for pair in options.split(',') {
+            let Some((key, value)) = pair.split_once('=') else { continue };
+            let value = value.trim().trim_matches(['{', '}']).trim();
+            match key.trim() {
+                "round-mode" => {
+                    self.figures = match value {
+                        "places" => Some(false),
+                        "figures" => Some(true),
+                        _ => None,
+                    }
+                }
+                "round-precision" => self.precision = value.parse().unwrap_or(self.precision).min(30),
+                "round-pad" => self.pad = value != "false",
+                _ => {}
+            }
+        }
+        self
+    }
+
+    /// `written` (digits with a decimal point, and a sign) rounded as siunitx prints it,
+    /// halves away from zero; `None` where it rounds nothing or is no plain decimal.
+    fn round(&self, written: &str) -> Option<String> {
+        let figures = self.figures?;
+        let (sign, digits) = match written.strip_prefix(['-', '+']) {
+            Some(rest) => (&written[..1], rest),
+            None => ("", written),
+        };
+        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+        if whole.is_empty() && fraction.is_empty() || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let all: Vec<u8> = whole.bytes().chain(fraction.bytes()).map(|b| b - b'0').collect();
+        let point = whole.len() as i64;
+        // The places to keep after the point: for figures, counted from the first digit that
+        // is not zero.
+        let places: i64 = if figures {
+            let first = all.iter().position(|&d| d != 0).unwrap_or(all.len()) as i64;
+            first + i64::from(self.precision) - point
+        } else {
+            i64::from(self.precision)
+        };
+        let keep = (point + places).max(0) as usize;
+        let mut kept: Vec<u8> = (0..keep).map(|i| all.get(i).copied().unwrap_or(0)).collect();
+        if all.get(keep).is_some_and(|&d| d >= 5) {
+            let mut i = kept.len();
+            loop {
+                if i == 0 {
+                    kept.insert(0, 1);
+                    break;
+                }
+                i -= 1;
+                if kept[i] == 9 {
+                    kept[i] = 0;
+                } else {
+                    kept[i] += 1;
+                    break;
+                }
+            }
+        }
+        // Places to the left of the point (figures of a large number) are zeros.
+        let shown_places = places.max(0) as usize;
+        let mut text: String = kept.iter().map(|d| char::from(b'0' + d)).collect();
+        if places < 0 {
+            text.extend(std::iter::repeat_n('0', (-places) as usize));
+        }
+        let (int_part, frac_part) = text.split_at(text.len().saturating_sub(shown_places));
+        let int_part = int_part.trim_start_matches('0');
+        let int_part = if int_part.is_empty() { "0" } else { int_part };
+        let frac_part = if self.pad { frac_part.to_string() } else { frac_part.trim_end_matches('0').to_string() };
+        Some(if frac_part.is_empty() { format!("{sign}{int_part}") } else { format!("{sign}{int_part}.{frac_part}") })
+    }
+}
+
+/// TeX's conditionals whose test this reader does not evaluate (beside `\if`, `\iftrue`,
+/// `\iffalse` and the switches a document defines): both their branches are read.
+const UNDECIDED_CONDITIONALS: &[&str] = &[
+    "ifx",
+    "ifnum",
+    "ifdim",
+    "ifodd",
+    "ifcase",
+    "ifdefined",
+    "ifcsname",
+    "ifcat",
+    "ifvmode",
+    "ifhmode",
+    "ifmmode",
+    "ifinner",
+    "ifvoid",
+    "ifhbox",
+    "ifvbox",
+    "ifeof",
+    "ifincsname",
+    "ifpdf",
+    "ifxetex",
+    "ifluatex",
+    "ifpdftex",
+    "iftex",
+];
 
 /// A macro the document defines: its body, how many arguments it takes, and the default of its
 /// first where that one is optional (`\newcommand{\x}[2][ms]{#2 #1}`).
@@ -166,6 +328,7 @@ const CODE_ENVIRONMENTS: &[(&str, &str)] = &[
     ("alltt", ""),
     ("semiverbatim", ""),
     ("comment", ""),
+    ("CCSXML", ""),
     ("filecontents", "om"),
     ("filecontents*", "om"),
 ];
@@ -225,8 +388,11 @@ const ENVIRONMENT_ARGUMENTS: &[(&str, &str)] = &[
 
 /// Commands that show their arguments as text, or not: `o` an optional argument skipped, `m` a
 /// mandatory one skipped, `T` one read as text, `M` one read as math, `C` one read as inline code, `U` a URL shown as
-/// code, `L` a link's text, `N` a note (a block of its own), `^` a superscript read as text
-/// after a caret, `p` a parenthesised one skipped (`\cmidrule(lr)`).
+/// code, `u` a URL skipped, `L` a link's text, `N` a note (a block of its own), `^` a
+/// superscript read as text after a caret, `p` a parenthesised one skipped (`\cmidrule(lr)`), `K` a label's key and `B`
+/// citation keys (`[knuth84, lamport94]`) shown as code. The page shows a number from another
+/// run of LaTeX where a key stands; the key names the same thing, gives no number, and keeps a
+/// table row labelled by a citation apart from the next.
 const COMMANDS: &[(&str, &str)] = &[
     ("emph", "T"),
     ("textbf", "T"),
@@ -295,7 +461,7 @@ const COMMANDS: &[(&str, &str)] = &[
     ("url", "U"),
     ("nolinkurl", "U"),
     ("path", "U"),
-    ("href", "mL"),
+    ("href", "uL"),
     ("hyperref", "oL"),
     ("footnote", "oN"),
     ("footnotetext", "oN"),
@@ -304,27 +470,27 @@ const COMMANDS: &[(&str, &str)] = &[
     ("marginpar", "oN"),
     ("sidenote", "oN"),
     ("label", "m"),
-    ("ref", "m"),
-    ("eqref", "m"),
-    ("autoref", "m"),
-    ("cref", "m"),
-    ("Cref", "m"),
-    ("crefrange", "mm"),
-    ("pageref", "m"),
-    ("nameref", "m"),
-    ("vref", "m"),
-    ("cite", "oom"),
-    ("citep", "oom"),
-    ("citet", "oom"),
-    ("citealp", "oom"),
-    ("citealt", "oom"),
+    ("ref", "K"),
+    ("eqref", "K"),
+    ("autoref", "K"),
+    ("cref", "K"),
+    ("Cref", "K"),
+    ("crefrange", "KK"),
+    ("pageref", "K"),
+    ("nameref", "K"),
+    ("vref", "K"),
+    ("cite", "ooB"),
+    ("citep", "ooB"),
+    ("citet", "ooB"),
+    ("citealp", "ooB"),
+    ("citealt", "ooB"),
     ("citeauthor", "oom"),
-    ("citeyear", "oom"),
-    ("citeyearpar", "oom"),
-    ("parencite", "oom"),
-    ("textcite", "oom"),
-    ("autocite", "oom"),
-    ("footcite", "oom"),
+    ("citeyear", "ooB"),
+    ("citeyearpar", "ooB"),
+    ("parencite", "ooB"),
+    ("textcite", "ooB"),
+    ("autocite", "ooB"),
+    ("footcite", "ooB"),
     ("nocite", "m"),
     ("tnote", "m"),
     ("footnotemark", "o"),
@@ -392,6 +558,69 @@ const COMMANDS: &[(&str, &str)] = &[
     ("lstset", "m"),
     ("setminted", "om"),
     ("newpage", ""),
+    // Setup of packages: keys and values, never text.
+    ("tikzset", "m"),
+    ("pgfplotsset", "m"),
+    ("pgfplotstableset", "m"),
+    ("usetikzlibrary", "m"),
+    ("usepgfplotslibrary", "m"),
+    ("tikzumlset", "m"),
+    ("lstdefinestyle", "mm"),
+    ("lstdefinelanguage", "omom"),
+    ("lstnewenvironment", "moomm"),
+    ("DefineVerbatimEnvironment", "mmm"),
+    ("newminted", "omm"),
+    ("newcolumntype", "mom"),
+    ("NewDocumentCommand", "mmm"),
+    ("RenewDocumentCommand", "mmm"),
+    ("ProvideDocumentCommand", "mmm"),
+    ("DeclareDocumentCommand", "mmm"),
+    ("newif", "m"),
+    // The ACM and IEEE classes' front matter: metadata the title block or the first page's
+    // footer prints (a year, a DOI, a price, an ORCID, a postcode), no claim of the paper.
+    ("acmYear", "m"),
+    ("copyrightyear", "m"),
+    ("setcopyright", "m"),
+    ("acmDOI", "m"),
+    ("acmISBN", "m"),
+    ("acmPrice", "m"),
+    ("acmConference", "ommm"),
+    ("acmBooktitle", "m"),
+    ("acmJournal", "m"),
+    ("acmVolume", "m"),
+    ("acmNumber", "m"),
+    ("acmArticle", "m"),
+    ("acmArticleSeq", "m"),
+    ("acmMonth", "m"),
+    ("acmYearPublished", "m"),
+    ("acmSubmissionID", "m"),
+    ("acmBadge", "om"),
+    ("orcid", "m"),
+    ("affiliation", "om"),
+    ("institution", "m"),
+    ("department", "om"),
+    ("streetaddress", "m"),
+    ("city", "m"),
+    ("state", "m"),
+    ("country", "m"),
+    ("postcode", "m"),
+    ("email", "om"),
+    ("additionalaffiliation", "m"),
+    ("authorsaddress", "m"),
+    ("authornote", "m"),
+    ("authornotemark", "o"),
+    ("ccsdesc", "om"),
+    ("received", "om"),
+    ("settopmatter", "m"),
+    ("conferenceinfo", "mm"),
+    ("CopyrightYear", "m"),
+    ("crdata", "m"),
+    ("copyrightetc", "m"),
+    ("isbn", "m"),
+    ("doi", "m"),
+    ("IEEEauthorblockA", "m"),
+    ("IEEEoverridecommandlockouts", ""),
+    ("IEEEpubid", "m"),
     ("rule", "omm"),
     ("vrule", ""),
     ("hrule", ""),
@@ -852,6 +1081,32 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A URL's argument at `pos`, as `\url` reads it: its `%` and `#` are characters of the
+    /// address (`a%20b`), not a comment, so its braces are matched without reading comments.
+    fn verbatim_argument(&self, pos: usize, end: usize) -> Option<(Range<usize>, usize)> {
+        let k = self.skip_blank(pos, end);
+        if self.bytes.get(k) != Some(&b'{') || k >= end {
+            return self.argument(pos, end);
+        }
+        let mut depth = 0usize;
+        for (i, b) in self.bytes[k..end].iter().enumerate() {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some((k + 1..k + i, k + i + 1));
+                    }
+                }
+                // A URL ends at its line's end: a brace left open there is a typo, read as
+                // `argument` reads it.
+                b'\n' => break,
+                _ => {}
+            }
+        }
+        self.argument(pos, end)
+    }
+
     /// An optional argument at `pos` (`[...]`, brackets inside braces not counted).
     fn optional(&self, pos: usize, end: usize, open: u8, close: u8) -> Option<(Range<usize>, usize)> {
         let k = self.skip_blank(pos, end);
@@ -983,6 +1238,70 @@ impl<'a> Reader<'a> {
                     let Some((body, after)) = self.argument(after + parameters, range.end) else { continue };
                     self.macros.insert(self.name(&defined).to_string(), Macro { body, arguments: arguments.min(9), default: None });
                     k = after;
+                }
+                "NewDocumentCommand" | "RenewDocumentCommand" | "ProvideDocumentCommand" | "DeclareDocumentCommand" | "NewExpandableDocumentCommand" => {
+                    // xparse's form: `{\name}{m o}{body}`. Its mandatory arguments are read as
+                    // `\newcommand`'s are; an optional first one (`o`, `O{default}`) as its
+                    // optional one; any other kind is not given to the body.
+                    let Some((defined, after)) = self.argument(next, range.end) else { continue };
+                    let Some(macro_name) = self.name(&defined).trim().strip_prefix('\\') else { continue };
+                    let Some((spec, after)) = self.argument(after, range.end) else { continue };
+                    let Some((body, after)) = self.argument(after, range.end) else { continue };
+                    let written = &self.source[spec.clone()];
+                    let kinds = written.trim_start();
+                    let default = if kinds.starts_with('o') {
+                        Some(body.start..body.start)
+                    } else if kinds.starts_with("O{") {
+                        let open = spec.start + (written.len() - kinds.len()) + 1;
+                        self.closing_brace(open, spec.end).map(|close| open + 1..close)
+                    } else {
+                        None
+                    };
+                    let arguments = kinds.matches('m').count() + usize::from(default.is_some());
+                    self.macros.insert(macro_name.to_string(), Macro { body, arguments: arguments.min(9), default });
+                    k = after;
+                }
+                "newif" => {
+                    let (defined, after) = self.command_at(self.skip_blank(next, range.end), range.end);
+                    if let Some(flag) = self.name(&defined).strip_prefix("if").filter(|f| !f.is_empty()) {
+                        self.flags.insert(flag.to_string(), false);
+                    }
+                    k = after;
+                }
+                "lstnewenvironment" | "DefineVerbatimEnvironment" | "newminted" => {
+                    let at = if self.name(&name) == "newminted" { self.optional(next, range.end, b'[', b']').map_or(next, |(_, n)| n) } else { next };
+                    if let Some((defined, after)) = self.argument(at, range.end) {
+                        self.code_environments.push(self.name(&defined).trim().to_string());
+                        k = after;
+                    }
+                }
+                "input" if k <= self.preamble_end => {
+                    // A preamble's own file of macros (`\input{macros}`) is not read: its
+                    // macros print nothing where the text uses them.
+                    let after = self.argument(next, range.end).map_or(next, |(_, n)| n);
+                    self.warn(
+                        name.start - 1..after,
+                        format!(
+                            "not read: `{}` may define macros the text uses, which print nothing here (flatten the document, with `latexpand` for one, to audit it whole)",
+                            &self.source[name.start - 1..after]
+                        ),
+                    );
+                    k = after;
+                }
+                flag_set if k <= self.preamble_end && (flag_set.ends_with("true") || flag_set.ends_with("false")) => {
+                    let (flag, state) = match flag_set.strip_suffix("true") {
+                        Some(f) => (f, true),
+                        None => (flag_set.strip_suffix("false").unwrap_or(flag_set), false),
+                    };
+                    if let Some(value) = self.flags.get_mut(flag) {
+                        *value = state;
+                    }
+                }
+                "sisetup" if k <= self.preamble_end => {
+                    if let Some((options, after)) = self.argument(next, range.end) {
+                        self.rounding = self.rounding.with(&self.source[options]);
+                        k = after;
+                    }
                 }
                 "DeclareSIUnit" => {
                     let at = self.optional(next, range.end, b'[', b']').map_or(next, |(_, n)| n);
@@ -1123,8 +1442,8 @@ impl<'a> Reader<'a> {
     fn environment(&mut self, pos: usize, after: usize, end: usize) -> usize {
         let Some((name_range, body_start)) = self.environment_name(after, end) else { return after };
         let name = self.name(&name_range).trim();
-        let code = CODE_ENVIRONMENTS.iter().find(|(n, _)| *n == name);
-        let Some((body_end, next)) = self.environment_end(name, body_start, end, code.is_some()) else {
+        let code = CODE_ENVIRONMENTS.iter().any(|(n, _)| *n == name) || self.code_environments.iter().any(|n| n == name);
+        let Some((body_end, next)) = self.environment_end(name, body_start, end, code) else {
             self.warn(pos..body_start, format!("`\\begin{{{name}}}` is not closed: read to the end"));
             return self.open_environment(name, body_start, end, end);
         };
@@ -1137,9 +1456,11 @@ impl<'a> Reader<'a> {
             let start = self.skip_arguments(spec, body_start, body_end);
             self.tabular(start..body_end, name.starts_with("longtable") || name.starts_with("xltabular"));
             self.flush_notes(next);
-        } else if let Some((env, spec)) = CODE_ENVIRONMENTS.iter().find(|(n, _)| *n == name) {
+        } else if let Some((env, spec)) =
+            CODE_ENVIRONMENTS.iter().find(|(n, _)| *n == name).copied().or_else(|| self.code_environments.iter().any(|n| n == name).then_some(("lstlisting", "o")))
+        {
             self.end_paragraph(body_start);
-            if !matches!(*env, "comment" | "filecontents" | "filecontents*") {
+            if !matches!(env, "comment" | "CCSXML" | "filecontents" | "filecontents*") {
                 // The arguments stand on the `\begin` line; the code starts on the next.
                 let start = self.skip_arguments(spec, body_start, body_end);
                 let start = self.source[start..body_end].find('\n').map_or(body_end, |i| start + i + 1);
@@ -1149,6 +1470,17 @@ impl<'a> Reader<'a> {
         } else if SKIPPED_ENVIRONMENTS.contains(&name) {
             if name == "thebibliography" {
                 self.end_paragraph(body_start);
+            }
+        } else if matches!(name, "algorithm" | "algorithm*") {
+            // A float of pseudo-code (algorithm2e's body, or `algorithmic` inside): only its
+            // caption is prose.
+            self.end_paragraph(body_start);
+            let mut k = body_start;
+            while let Some((piece, next)) = self.next_piece(k, body_end) {
+                k = match piece {
+                    Piece::Command(at, command) if self.name(&command) == "caption" => self.body_command(at, body_end),
+                    _ => next,
+                };
             }
         } else {
             self.end_paragraph(body_start);
@@ -1277,30 +1609,56 @@ impl<'a> Reader<'a> {
         if rows.is_empty() {
             return;
         }
+        // A row of one cell across every column is a title (above the header) or names the
+        // rows under it (`\multicolumn{3}{c}{A100}` over A100's rows), never a row of values.
+        let layouts: Vec<Vec<(usize, isize, Range<usize>)>> = rows.iter().map(|(row, _)| row.cells.iter().map(|c| self.cell_layout(c.clone())).collect()).collect();
+        let n_columns = layouts.iter().map(|l| l.iter().map(|c| c.0).sum::<usize>()).max().unwrap_or(0);
+        let across: Vec<bool> = layouts.iter().map(|l| n_columns > 1 && l.len() == 1 && l[0].0 == n_columns).collect();
+        let spans_all = |r: usize| across[r];
         let header_rows = if marked && rows.iter().any(|(_, head)| *head) {
             rows.iter().filter(|(_, head)| *head).count()
         } else {
             // The rows above the first full rule that stands under a row, if rows follow it
-            // and it is not far down; else the first row.
-            match rows.iter().skip(1).position(|(r, _)| r.rule_before) {
-                Some(k) if k < 3 => k + 1,
-                _ => 1,
-            }
+            // and it is not far down; else the first row. Titles above the header, each a
+            // row across the table, are read with it: the header ends at the next rule.
+            let rule_after = |from: usize| rows.iter().enumerate().skip(from + 1).find(|(_, (r, _))| r.rule_before).map(|(k, _)| k).filter(|&k| k <= 3);
+            let header = match rule_after(0) {
+                Some(k) if (0..k).all(spans_all) => rule_after(k).unwrap_or(k),
+                Some(k) => k,
+                None => 1,
+            };
+            // A table of groups between rules with no header (`\hline` over each GPU's rows,
+            // the first a `\multirow` naming them) has values where a header would name
+            // columns: it has none. A header of numbers (`Batch & 1 & 8 & 32`) is a header.
+            let value_in = |r: usize| layouts[r].iter().skip(1).any(|(_, _, text)| super::numbers::parse_one(self.source[text.clone()].trim()).is_ok());
+            let grouped = layouts.first().and_then(|l| l.first()).is_some_and(|c| c.1 > 1);
+            if grouped && (0..header).any(value_in) { 0 } else { header }
         };
-        // Each cell's column, span and text, and for the first column a `\multirow`'s extent.
+        // Each cell's column, span and text; for the first column a `\multirow`'s extent, as
+        // (first row, rows, the row its text is in); and the rows that name those under them.
         let mut cells = Vec::new();
-        let mut spans_first: Vec<(usize, usize)> = Vec::new();
-        for (r, (row, _)) in rows.iter().enumerate() {
+        let mut spans_first: Vec<(usize, usize, usize)> = Vec::new();
+        let mut groups: Vec<usize> = Vec::new();
+        for (r, layout) in layouts.into_iter().enumerate() {
+            if r >= header_rows && spans_all(r) {
+                groups.push(r);
+            }
             let mut column = 0;
-            for cell in &row.cells {
-                let (columns, rows_spanned, text) = self.cell_layout(cell.clone());
-                if column == 0 && rows_spanned > 1 && r >= header_rows {
-                    spans_first.push((r, rows_spanned));
+            for (columns, rows_spanned, text) in layout {
+                if column == 0 && r >= header_rows && rows_spanned.unsigned_abs() > 1 {
+                    let n = rows_spanned.unsigned_abs();
+                    spans_first.push(if rows_spanned > 0 {
+                        (r, n, r)
+                    } else {
+                        let first = (r + 1).saturating_sub(n).max(header_rows);
+                        (first, r + 1 - first, r)
+                    });
                 }
                 cells.push(SplitCell { row: r, column, columns, content: text });
                 column += columns;
             }
         }
+        spans_first.sort_unstable();
         let index = self.n_tables;
         self.n_tables += 1;
         let mut unit_section = self.section.clone();
@@ -1320,9 +1678,9 @@ impl<'a> Reader<'a> {
         let text_at = |blocks: &[Block], row: usize, column: usize| {
             by_row.get(&row).and_then(|ids| ids.iter().find(|&&i| blocks[i].cell.as_ref().is_some_and(|c| c.column == column))).map(|&i| blocks[i].text.trim().to_string())
         };
-        for (k, &(start, n)) in spans_first.iter().enumerate() {
-            let body_row = |r: usize| r - header_rows + 1;
-            let Some(outer) = text_at(&blocks, body_row(start), 0) else { continue };
+        let body_row = |r: usize| r - header_rows + 1;
+        for (k, &(start, n, text_row)) in spans_first.iter().enumerate() {
+            let Some(outer) = text_at(&blocks, body_row(text_row), 0) else { continue };
             // A span ends where the next one in the column begins, whatever count it gives.
             let stop = spans_first.get(k + 1).map_or(rows.len(), |next| next.0);
             for r in start..(start + n).min(stop) {
@@ -1331,6 +1689,18 @@ impl<'a> Reader<'a> {
                 for &i in by_row.get(&body_row(r)).into_iter().flatten() {
                     if let Some(cell) = &mut blocks[i].cell {
                         cell.row_label = label.clone();
+                    }
+                }
+            }
+        }
+        // A row across the table names the rows under it, to the next such row: `A100 › gemm`.
+        for (k, &group) in groups.iter().enumerate() {
+            let Some(name) = text_at(&blocks, body_row(group), 0).filter(|t| !t.is_empty()) else { continue };
+            let stop = groups.get(k + 1).copied().unwrap_or(rows.len());
+            for r in group + 1..stop {
+                for &i in by_row.get(&body_row(r)).into_iter().flatten() {
+                    if let Some(cell) = &mut blocks[i].cell {
+                        cell.row_label = format!("{name} › {}", cell.row_label);
                     }
                 }
             }
@@ -1423,9 +1793,10 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A cell's columns (a `\multicolumn`'s count), the rows a `\multirow` in it spans, and
-    /// the range of its text.
-    fn cell_layout(&self, range: Range<usize>) -> (usize, usize, Range<usize>) {
+    /// A cell's columns (a `\multicolumn`'s count), the rows a `\multirow` in it spans
+    /// (negative where they are the rows above it, as `\multirow{-2}` under `\rowcolor` is
+    /// written on a span's last row), and the range of its text.
+    fn cell_layout(&self, range: Range<usize>) -> (usize, isize, Range<usize>) {
         let mut columns = 1;
         let mut rows = 1;
         let mut text = range.clone();
@@ -1448,7 +1819,7 @@ impl<'a> Reader<'a> {
                     let Some((n, after)) = self.argument(after, text.end) else { break };
                     let after = self.skip_arguments("omo", after, text.end);
                     let Some((inner, _)) = self.argument(after, text.end) else { break };
-                    rows = self.name(&n).trim().parse::<usize>().unwrap_or(1).clamp(1, 1000);
+                    rows = self.name(&n).trim().parse::<isize>().unwrap_or(1).clamp(-1000, 1000);
                     text = inner;
                 }
                 _ => break,
@@ -1579,6 +1950,9 @@ impl<'a> Reader<'a> {
         let here = pos..after;
         if let Some(c) = match name {
             "%" | "&" | "$" | "#" | "_" | "{" | "}" => name.chars().next(),
+            // `.\ ` is how an author says a stop ends no sentence (`et al.\ 2`): the space is
+            // a no-break one, as `~` is, which the sentence splitter does not break at.
+            " " if block.text.ends_with('.') => Some('\u{a0}'),
             " " | ";" | ":" | ">" => Some(' '),
             "," => Some('\u{2009}'),
             _ => None,
@@ -1619,6 +1993,15 @@ impl<'a> Reader<'a> {
             block.push_char(composed, pos..next);
             return next;
         }
+        if name == "sisetup" {
+            let Some((options, next)) = self.argument(after, end) else { return after };
+            self.rounding = self.rounding.with(&self.source[options]);
+            return next;
+        }
+        // A document may make a symbol its own (`\def\approx{$\sim$}`): the page shows its.
+        if self.macros.contains_key(name) && SYMBOLS.iter().any(|(s, _)| *s == name) {
+            return self.user_macro(block, pos, after, after_word, end, math);
+        }
         if let Some(&(_, text)) = SYMBOLS.iter().find(|(s, _)| *s == name) {
             // A symbol that is also one of siunitx's units (`\degree`) is the symbol here.
             emit(block, text, self.source, here);
@@ -1626,6 +2009,28 @@ impl<'a> Reader<'a> {
         }
         if let Some(&(_, spec)) = COMMANDS.iter().find(|(c, _)| *c == name) {
             return self.command_arguments(block, spec, after, end, math);
+        }
+        if let Some((test, next)) = self.test(name, after_word, end) {
+            return match test {
+                Some(false) => match self.skip_branch(next, end, true) {
+                    (at, true) => {
+                        self.conditionals.push(true);
+                        at
+                    }
+                    (at, false) => at,
+                },
+                _ => {
+                    self.conditionals.push(test.is_some());
+                    next
+                }
+            };
+        }
+        // A switch set (`\drafttrue`) where the body sets it.
+        if let Some((flag, state)) = name.strip_suffix("true").map(|f| (f, true)).or_else(|| name.strip_suffix("false").map(|f| (f, false)))
+            && let Some(value) = self.flags.get_mut(flag)
+        {
+            *value = state;
+            return after_word;
         }
         match name {
             "verb" | "lstinline" => {
@@ -1640,16 +2045,18 @@ impl<'a> Reader<'a> {
                 after
             }
             "hskip" | "vskip" | "kern" | "mkern" | "mskip" => self.skip_dimension(after, end),
-            "iffalse" => {
-                // Text an author switched off: up to its `\fi`, which the page does not show.
-                let mut k = after;
-                while let Some(at) = self.find_from(k, end, "\\fi") {
-                    if !self.bytes.get(at + 3).is_some_and(u8::is_ascii_alphabetic) {
-                        return at + 3;
-                    }
-                    k = at + 3;
+            "else" => {
+                // The end of a branch the reader chose: the other one, up to the `\fi`, is not
+                // on the page.
+                if self.conditionals.last() == Some(&true) {
+                    self.conditionals.pop();
+                    return self.skip_branch(after, end, false).0;
                 }
-                end
+                after_word
+            }
+            "fi" => {
+                self.conditionals.pop();
+                after_word
             }
             "def" | "gdef" | "edef" | "xdef" | "let" => {
                 // A definition in the body prints nothing: its name, its parameters (`#1`) and
@@ -1683,7 +2090,7 @@ impl<'a> Reader<'a> {
                 block.push_char(mark, pos..next);
                 next
             }
-            "frac" | "dfrac" | "tfrac" | "cfrac" => {
+            "frac" | "dfrac" | "tfrac" | "cfrac" | "nicefrac" | "sfrac" | "xfrac" => {
                 let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
                 let Some((top, next)) = self.argument(at, end) else { return after };
                 let Some((bottom, next)) = self.argument(next, end) else { return after };
@@ -1703,12 +2110,20 @@ impl<'a> Reader<'a> {
                 self.images.push(self.source[path].trim().to_string());
                 next
             }
-            "input" | "include" | "subfile" | "import" | "subimport" | "includeonly" | "InputIfFileExists" => {
-                let next = self.skip_arguments(if name.ends_with("import") { "mm" } else { "m" }, after, end);
+            "input" | "include" | "subfile" | "import" | "subimport" | "includeonly" | "InputIfFileExists" | "LTXtable" => {
+                let next = self.skip_arguments(if name.ends_with("import") || name == "LTXtable" { "mm" } else { "m" }, after, end);
                 self.warn(
                     pos..next,
                     format!("not read: `{}` brings in text from another file (flatten the document, with `latexpand` for one, to audit it whole)", &self.source[pos..next]),
                 );
+                next
+            }
+            "SI" | "qty" | "num" | "tablenum" | "numproduct" | "ang" | "SIrange" | "qtyrange" | "numrange" | "SIlist" | "qtylist" | "numlist" if self.local_rounding.is_none() => {
+                // The command's own options (`\num[round-precision=1]{4.25}`) round its numbers.
+                let options = self.optional(after, end, b'[', b']').map(|(o, _)| self.source[o].to_string());
+                self.local_rounding = Some(options.map_or(self.rounding, |o| self.rounding.with(&o)));
+                let next = self.inline_command(block, pos, end, math);
+                self.local_rounding = None;
                 next
             }
             "SI" | "qty" => self.quantity(block, after, end, name == "SI"),
@@ -1801,8 +2216,14 @@ impl<'a> Reader<'a> {
         let mut k = pos;
         loop {
             k = self.skip_blank(k, end);
+            let digits = k;
             while k < end && matches!(self.bytes[k], b'+' | b'-' | b'.' | b',' | b'0'..=b'9' | b' ') {
                 k += 1;
+            }
+            // A number and a space end a count (`\penalty=10000 \tabcolsep`): the command after
+            // them is not its unit, as `0.5\textwidth`'s is.
+            if k > digits && self.bytes[k - 1] == b' ' && self.bytes[digits..k].iter().any(u8::is_ascii_digit) && self.bytes.get(k) == Some(&b'\\') {
+                return k;
             }
             if self.bytes.get(k) == Some(&b'\\') && k < end {
                 k = self.command_at(k, end).1;
@@ -1818,6 +2239,55 @@ impl<'a> Reader<'a> {
                 return k;
             }
         }
+    }
+
+    /// The test of the conditional `\name` (the spaces after it ending at `after_word`), where it is one:
+    /// `Some(truth)` where this reader decides it, `None` where it reads both branches, and
+    /// where the branch begins. `\if` compares the next two characters as TeX does, a space
+    /// after the first one counting (`\if 0 ` is false, the idiom that switches text off).
+    fn test(&self, name: &str, after_word: usize, end: usize) -> Option<(Option<bool>, usize)> {
+        match name {
+            "iftrue" => Some((Some(true), after_word)),
+            "iffalse" => Some((Some(false), after_word)),
+            "if" => {
+                let first = self.source[after_word.min(end)..end].chars().next();
+                let second = first.and_then(|c| self.source[after_word + c.len_utf8()..end].chars().next());
+                match (first, second) {
+                    (Some(a), Some(b)) if a != '\\' && b != '\\' => {
+                        let b = if b.is_whitespace() { ' ' } else { b };
+                        Some((Some(a == b), after_word + a.len_utf8() + b.len_utf8()))
+                    }
+                    _ => Some((None, after_word)),
+                }
+            }
+            _ if UNDECIDED_CONDITIONALS.contains(&name) => Some((None, after_word)),
+            _ => {
+                let flag = name.strip_prefix("if")?;
+                self.flags.get(flag).map(|state| (Some(*state), after_word))
+            }
+        }
+    }
+
+    /// Skips a branch that is not read, from `pos` to the `\fi` that closes its conditional
+    /// (or, with `to_else`, to its `\else` where it has one), conditionals inside it counted:
+    /// where reading goes on, and whether it stopped at an `\else`. A conditional never
+    /// closed is skipped to the end.
+    fn skip_branch(&self, pos: usize, end: usize, to_else: bool) -> (usize, bool) {
+        let mut depth = 0usize;
+        let mut k = pos;
+        while let Some((piece, next)) = self.next_piece(k, end) {
+            k = next;
+            let Piece::Command(_, name) = piece else { continue };
+            match self.name(&name) {
+                "fi" if depth == 0 => return (next, false),
+                "fi" => depth -= 1,
+                "else" if depth == 0 && to_else => return (next, true),
+                "iftrue" | "iffalse" | "if" => depth += 1,
+                other if UNDECIDED_CONDITIONALS.contains(&other) || other.strip_prefix("if").is_some_and(|f| self.flags.contains_key(f)) => depth += 1,
+                _ => {}
+            }
+        }
+        (end, false)
     }
 
     /// Spaces after a control word, and one line end, as TeX skips them: where they end.
@@ -1852,6 +2322,7 @@ impl<'a> Reader<'a> {
                     pos = self.star(pos, end);
                     continue;
                 }
+                'U' | 'u' => self.verbatim_argument(pos, end),
                 _ => self.argument(pos, end),
             };
             let Some((arg, next)) = arg else { return pos };
@@ -1871,6 +2342,12 @@ impl<'a> Reader<'a> {
                 }
                 'U' => {
                     block.push(&self.source[arg.clone()], self.source, arg);
+                    block.code.push(start..block.text.len());
+                }
+                'K' | 'B' => {
+                    let keys: Vec<&str> = self.source[arg.clone()].split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
+                    let shown = if kind == 'B' { format!("[{}]", keys.join(", ")) } else { keys.join(", ") };
+                    emit(block, &shown, self.source, arg);
                     block.code.push(start..block.text.len());
                 }
                 'L' => {
@@ -1894,6 +2371,12 @@ impl<'a> Reader<'a> {
     fn user_macro(&mut self, block: &mut Block, pos: usize, after: usize, after_word: usize, end: usize, math: bool) -> usize {
         let name = self.name(&(pos + 1..after));
         let Some(Macro { body, arguments, default }) = self.macros.get(name).cloned() else {
+            // An assignment to a register (`\tabcolsep=3pt`, `\interfootnotelinepenalty=10000`)
+            // prints nothing, its value included.
+            let k = self.skip_blank(after, end);
+            if self.bytes.get(k) == Some(&b'=') && k < end {
+                return self.skip_dimension(k + 1, end);
+            }
             return self.optional(after, end, b'[', b']').map_or(after_word, |(_, n)| n);
         };
         // The arguments, each a range of the source at the use: an optional first one takes
@@ -1913,6 +2396,10 @@ impl<'a> Reader<'a> {
         // A macro met again inside its own expansion would, with no conditional read to end
         // it, loop for ever in TeX too: it prints nothing there.
         let name = name.to_string();
+        if self.expanded >= MAX_EXPANDED && !self.budget_warned {
+            self.budget_warned = true;
+            self.warn(pos..next.max(after), format!("not read: macros print nothing from here on, as their expansions reached {} MiB", MAX_EXPANDED >> 20));
+        }
         if self.expanded >= MAX_EXPANDED || self.depth >= MAX_DEPTH || self.expanding.iter().any(|(active, _)| *active == name) {
             return next;
         }
@@ -1991,11 +2478,22 @@ impl<'a> Reader<'a> {
     /// (a decimal comma as a point), `+-` as `±`, `x` as `×`, an exponent as written (`1.2e3`),
     /// spaces and braces dropped.
     fn si_value(&mut self, block: &mut Block, range: Range<usize>) {
+        let rounding = self.local_rounding.unwrap_or(self.rounding);
         let mut k = range.start;
         while k < range.end {
             let rest = &self.source[k..range.end];
             let c = rest.chars().next().unwrap_or(' ');
             let n = c.len_utf8();
+            // A number siunitx rounds shows its rounded digits, made by the command; an
+            // exponent's digits are not rounded.
+            if rounding.figures.is_some() && (c.is_ascii_digit() || c == '.') && !block.text.ends_with(['e', 'E']) {
+                let run = rest.find(|ch: char| !(ch.is_ascii_digit() || ch == '.' || ch == ',')).unwrap_or(rest.len());
+                if let Some(rounded) = rounding.round(&rest[..run].replace(',', ".")) {
+                    emit(block, &rounded, self.source, k..k + run);
+                    k += run;
+                    continue;
+                }
+            }
             if rest.starts_with("+-") {
                 emit(block, " ± ", self.source, k..k + 2);
                 k += 2;
@@ -2261,9 +2759,9 @@ mod tests {
     }
 
     #[test]
-    fn inline_code_gives_no_number_and_references_print_nothing() {
-        let a = parse("See Table~\\ref{tab:x} and \\cite{a2024}: \\texttt{sm\\_90} ran \\verb|--gpu 3| in 5 ms\\footnote{On 132 SMs.}.\n");
-        assert_eq!(texts(&a), ["See Table and : sm_90 ran --gpu 3 in 5 ms.", "On 132 SMs."]);
+    fn inline_code_gives_no_number_and_references_show_their_keys() {
+        let a = parse("See Table~\\ref{tab:x} and \\cite{a2024, b3}: \\texttt{sm\\_90} ran \\verb|--gpu 3| in 5 ms\\footnote{On 132 SMs.}.\n");
+        assert_eq!(texts(&a), ["See Table tab:x and [a2024, b3]: sm_90 ran --gpu 3 in 5 ms.", "On 132 SMs."]);
         assert_eq!(a.sentences[0].numbers.len(), 1);
     }
 
@@ -2423,5 +2921,118 @@ b & 2.5 \\
         let a = parse("\\def\\a{\\a\\a}\n\\begin{document}\n\\a 4 ms.\n\\end{document}\n");
         assert!(texts(&a).iter().any(|t| t.contains("4 ms")));
         let _ = parse("\\verb|open\n\\SI{\n\\begin{tabular}{\n&&\\\\\n$x^");
+    }
+
+    #[test]
+    fn ties_and_control_spaces_after_a_stop_do_not_end_sentences() {
+        let a = parse("Latency (std.\\ dev.\\ 0.5 ms) was 3 ms. As in Sect.~3.2 and Alg.~1 it takes 5 ms. Done.\n");
+        assert_eq!(a.sentences.len(), 3, "{:?}", texts(&a));
+        assert!(texts(&a)[0].starts_with("Latency (std. dev. 0.5 ms)"), "{:?}", texts(&a));
+    }
+
+    #[test]
+    fn front_matter_of_the_acm_and_ieee_classes_is_not_prose() {
+        let a = parse(
+            "\\begin{document}\n\\begin{CCSXML}\n<ccs2012><concept_significance>500</concept_significance></ccs2012>\n\\end{CCSXML}\n\\ccsdesc[500]{Networks~Transport protocols}\n\\acmYear{2018}\\copyrightyear{2018}\\setcopyright{acmlicensed}\\acmDOI{10.1145/3230543.3230553}\n\\acmConference[SIGCOMM '18]{ACM SIGCOMM 2018}{August 20--25, 2018}{Budapest}\n\\author{Ann}\\affiliation{\\institution{MIT}\\city{Cambridge}\\postcode{02139}}\\orcid{0009-0004-1234-5678}\\email{a@b.c}\n\\section{Intro}\nWe measure 3 ms.\n\\end{document}\n",
+        );
+        let numbers: Vec<String> = a.sentences.iter().flat_map(|s| s.numbers.iter().map(|n| n.text.clone())).collect();
+        assert_eq!(numbers, ["3 ms"], "{:?}", texts(&a));
+    }
+
+    #[test]
+    fn conditionals_show_the_branch_the_page_shows() {
+        let a = parse(
+            "\\newif\\iflong \\longfalse\n\\newif\\ifdraft\n\\drafttrue\n\\begin{document}\n\\if 0 Hidden draft with 99 ms. \\fi\n\\iflong Long says 3 ms. \\else Short says 4 ms. \\fi\n\\ifdraft Draft shows 5 ms.\\fi\n\\iffalse Off 6 ms. \\else On 7 ms. \\fi\n\\iftrue Kept 8 ms. \\else Dropped 9 ms. \\fi\n\\ifx\\a\\b Both 10 ms. \\else both 11 ms. \\fi\n\\longtrue\\iflong Now long 12 ms.\\fi\n\\end{document}\n",
+        );
+        let all = texts(&a).join(" ");
+        for kept in ["Short says 4 ms.", "Draft shows 5 ms.", "On 7 ms.", "Kept 8 ms.", "Both 10 ms.", "both 11 ms.", "Now long 12 ms."] {
+            assert!(all.contains(kept), "{kept} in {all}");
+        }
+        for dropped in ["99", "says 3 ms", "6 ms", "9 ms", "Hidden"] {
+            assert!(!all.contains(dropped), "{dropped} in {all}");
+        }
+    }
+
+    #[test]
+    fn package_setup_and_register_assignments_print_nothing() {
+        let a = parse(
+            "\\tikzset{every node/.style={scale=0.8}}\n\\pgfplotsset{width=7cm}\\lstdefinestyle{s}{basicstyle=\\small}\n\\interfootnotelinepenalty=10000 \\tabcolsep=3pt\nHalf of it, \\nicefrac{1}{2}, took 1 ms.\n",
+        );
+        assert_eq!(texts(&a), ["Half of it, 1/2, took 1 ms."]);
+    }
+
+    #[test]
+    fn a_percent_sign_in_a_url_is_the_address_s_not_a_comment() {
+        let a = parse("See \\url{http://example.org/a%20b} and \\href{http://x.org/%7E}{the page} for 9 ms.\n\nThis paragraph says 14 ms.\n");
+        assert_eq!(texts(&a), ["See http://example.org/a%20b and the page for 9 ms.", "This paragraph says 14 ms."]);
+    }
+
+    #[test]
+    fn xparse_macros_redefined_symbols_and_code_environments_are_read() {
+        let a = parse(
+            "\\NewDocumentCommand{\\sys}{}{FlashFoo}\n\\NewDocumentCommand{\\speedup}{O{2} m}{#2 is #1$\\times$}\n\\def\\approx{$\\sim$}\n\\lstnewenvironment{code}[1][]{}{}\n\\begin{document}\n\\sys{} scales; \\speedup{A} and \\speedup[3]{B}; it takes 6.3\\approx9.5 ms.\n\\begin{code}\nint x = 42;\n\\end{code}\n\\begin{algorithm}\n\\SetAlgoLined\nwait up to 10 ms\\;\n\\caption{Batching in 32 steps.}\n\\end{algorithm}\n\\end{document}\n",
+        );
+        assert_eq!(texts(&a), ["FlashFoo scales; A is 2× and B is 3×; it takes 6.3∼9.5 ms.", "Batching in 32 steps."]);
+    }
+
+    #[test]
+    fn a_preamble_input_and_an_exhausted_expansion_budget_are_warned() {
+        let a = parse("\\input{macros}\n\\begin{document}\nText 1 ms.\n\\end{document}\n");
+        assert!(a.warnings.iter().any(|w| w.message.contains("\\input{macros}") && w.line == 1), "{:?}", a.warnings);
+        let body = "x".repeat(4096);
+        let uses = "\\big{} ".repeat(300);
+        let a = parse(&format!("\\newcommand{{\\big}}{{{body}}}\n\\begin{{document}}\n{uses}\n\\end{{document}}\n"));
+        assert_eq!(a.warnings.iter().filter(|w| w.message.contains("expansions reached 1 MiB")).count(), 1, "{:?}", a.warnings);
+    }
+
+    #[test]
+    fn rows_across_a_table_name_the_rows_under_them_or_title_it() {
+        let a = parse(
+            "\\begin{tabular}{lrr}\n\\toprule\nKernel & fp16 & fp32 \\\\\n\\midrule\n\\multicolumn{3}{c}{A100} \\\\\ngemm & 1.1 & 2.1 \\\\\n\\multicolumn{3}{c}{H100} \\\\\ngemm & 0.6 & 1.2 \\\\\n\\bottomrule\n\\end{tabular}\n\n\\begin{tabular}{lrr}\n\\toprule\n\\multicolumn{3}{c}{Results on A100} \\\\\n\\midrule\nKernel & fp16 & fp32 \\\\\n\\midrule\ngemm & 7.1 & 8.1 \\\\\n\\bottomrule\n\\end{tabular}\n",
+        );
+        let cell = |text: &str| a.sentences.iter().find(|s| s.text == text).and_then(|s| s.cell.clone()).unwrap();
+        assert_eq!((cell("1.1").row_label.as_str(), cell("1.1").column_label.as_str()), ("A100 › gemm", "fp16"));
+        assert_eq!(cell("1.2").row_label, "H100 › gemm");
+        assert_eq!((cell("8.1").row_label.as_str(), cell("8.1").column_label.as_str(), cell("8.1").row), ("gemm", "Results on A100 › fp32", 1));
+    }
+
+    #[test]
+    fn a_multirow_counted_upwards_and_a_table_without_a_header() {
+        let a = parse(
+            "\\begin{tabular}{llr}\n\\toprule\nGPU & Kernel & Time (ms) \\\\\n\\midrule\n & gemm & 3.5 \\\\\n\\multirow{-2}{*}{H100} & conv & 4.5 \\\\\n\\bottomrule\n\\end{tabular}\n\n\\begin{tabular}{|l|l|r|}\n\\hline\n\\multirow{2}{*}{A100} & gemm & 1.5 \\\\\n & conv & 2.5 \\\\\n\\hline\n\\multirow{2}{*}{H100} & gemm & 0.8 \\\\\n & conv & 1.2 \\\\\n\\hline\n\\end{tabular}\n\n\\begin{tabular}{lrr}\nBatch & 1 & 8 \\\\\n\\midrule\nfused & 5.5 & 9.5 \\\\\n\\end{tabular}\n",
+        );
+        let cell = |text: &str| a.sentences.iter().find(|s| s.text == text).and_then(|s| s.cell.clone()).unwrap();
+        assert_eq!(cell("3.5").row_label, "H100 › gemm");
+        assert_eq!(cell("4.5").row_label, "H100 › conv");
+        assert_eq!((cell("1.5").row, cell("1.5").row_label.as_str(), cell("1.5").column_label.as_str()), (1, "A100 › gemm", ""));
+        assert_eq!(cell("1.2").row_label, "H100 › conv");
+        // A header of numbers stays a header.
+        assert_eq!((cell("9.5").row_label.as_str(), cell("9.5").column_label.as_str()), ("fused", "8"));
+    }
+
+    #[test]
+    fn siunitx_rounding_shows_the_digits_the_page_prints() {
+        let a = parse(
+            "\\sisetup{round-mode=places,round-precision=1}\n\\begin{document}\nIt runs in \\SI{4.2345}{\\micro\\second} and \\num[round-precision=3]{0.12345}; \\num[round-mode=figures,round-precision=2]{98765} and \\num[round-mode=none]{4.2345} and \\num{9.96} and \\num{1.2e3}.\n\\end{document}\n",
+        );
+        assert_eq!(texts(&a), ["It runs in 4.2 µs and 0.123; 99000 and 4.2345 and 10.0 and 1.2e3."]);
+        let s = &a.sentences[0];
+        assert_eq!(&a.source[s.source_span(&s.numbers[0].span)], "4.2345}{\\micro\\second", "the rounded number spans its command's value");
+    }
+
+    #[test]
+    fn rounding_follows_siunitx() {
+        let r = |mode: &str, x: &str| super::Rounding::default().with(mode).round(x);
+        assert_eq!(r("round-mode=places,round-precision=2", "4.2345").as_deref(), Some("4.23"));
+        assert_eq!(r("round-mode=places,round-precision=2", "4.235").as_deref(), Some("4.24"));
+        assert_eq!(r("round-mode=places,round-precision=2", "-0.995").as_deref(), Some("-1.00"));
+        assert_eq!(r("round-mode=places,round-precision=2", "7").as_deref(), Some("7.00"));
+        assert_eq!(r("round-mode=places,round-precision=2, round-pad=false", "7.1").as_deref(), Some("7.1"));
+        assert_eq!(r("round-mode=places,round-precision=0", "2.5").as_deref(), Some("3"));
+        assert_eq!(r("round-mode=figures,round-precision=3", "0.0012345").as_deref(), Some("0.00123"));
+        assert_eq!(r("round-mode=figures,round-precision=1", "951").as_deref(), Some("1000"));
+        assert_eq!(r("round-mode=figures,round-precision=2", ".5").as_deref(), Some("0.50"));
+        assert_eq!(r("round-mode=none", "4.2345"), None);
+        assert_eq!(r("round-mode=places", "1.2.3"), None);
     }
 }

@@ -165,7 +165,9 @@ impl Sentence {
         let parts: Vec<&str> = label_parts(&cell.row_label).collect();
         let same = |part: &&str| crate::registry::binding::same_label(part, &self.text);
         let names = match cell.column {
-            0 => parts.first().is_some_and(same),
+            // The first cell is the row's own part of its label, after any a row across
+            // the table above it gives (`A100 › gemm`).
+            0 => parts.iter().any(same),
             k => parts.len() > 1 && k < parts.len() && parts[1..].iter().any(same),
         };
         names.then_some(Names::Row)
@@ -1000,6 +1002,7 @@ fn console_blocks(parts: &[(String, Range<usize>)], source: &str, section: &[Str
 const ABBREVIATIONS: &[&str] = &[
     "e.g", "i.e", "vs", "etc", "cf", "Fig", "fig", "Eq", "eq", "al", "approx", "No", "Sec", "sec", "resp", "Ref", "ref", "Vol", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug",
     "Sep", "Sept", "Oct", "Nov", "Dec", "Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "Inc", "Ltd", "Co", "Corp", "ca", "pp", "Ch", "Tab", "Nr",
+    "Figs", "Eqs", "Secs", "Sect", "Sects", "Alg", "Algs", "Thm", "Lem", "Def", "Prop", "Cor", "App", "Apx", "Ex", "Refs", "Nos", "vol", "std", "dev", "avg",
 ];
 
 /// Splits `text` into sentence ranges, trimmed of surrounding whitespace. A sentence ends at
@@ -1026,8 +1029,12 @@ fn split_sentences(text: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {
             while j < chars.len() && matches!(chars[j].1, ')' | '"' | '\'' | '”' | '’' | ']' | '*' | '_') {
                 j += 1;
             }
+            // A stop tied to what follows (`Sect.~3`, `et al.&nbsp;[4]`, LaTeX's `dev.\ 0.5`,
+            // which the LaTeX reader gives as a no-break space) is an abbreviation's: the
+            // author said the sentence goes on.
+            let tied = j < chars.len() && chars[j].1 == '\u{a0}';
             let space_follows = j >= chars.len() || chars[j].1.is_whitespace();
-            if space_follows {
+            if space_follows && !tied {
                 let mut n = j;
                 while n < chars.len() && chars[n].1.is_whitespace() {
                     n += 1;
@@ -1076,6 +1083,18 @@ mod tests {
     fn a_name_with_a_capital_inside_begins_a_sentence_after_a_stop() {
         let got = sentences("The line marks parity. jMetalPy is 6× slower, e.g. iPhone ran. pymoo is close.\n");
         assert_eq!(got, ["The line marks parity.", "jMetalPy is 6× slower, e.g. iPhone ran. pymoo is close."]);
+    }
+
+    #[test]
+    fn abbreviations_of_papers_do_not_end_sentences() {
+        let got = sentences("Latency (std. dev. 0.5 ms) was 3 ms. As in Sect. 3.2 and Alg. 1 and Figs. 2 it takes 5 ms. Next one.\n");
+        assert_eq!(got, ["Latency (std. dev. 0.5 ms) was 3 ms.", "As in Sect. 3.2 and Alg. 1 and Figs. 2 it takes 5 ms.", "Next one."]);
+    }
+
+    #[test]
+    fn a_stop_tied_to_what_follows_does_not_end_a_sentence() {
+        let blocks = split_sentences("Done.\u{a0}3 ran. Next.", &[]);
+        assert_eq!(blocks.len(), 2, "{blocks:?}");
     }
 
     #[test]
