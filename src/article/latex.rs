@@ -1490,7 +1490,7 @@ impl<'a> Reader<'a> {
             let start = if spec.is_empty() && self.bytes.get(start) == Some(&b'[') { self.optional(start, body_end, b'[', b']').map_or(start, |(_, n)| n) } else { start };
             let is_float = matches!(
                 name.trim_end_matches('*'),
-                "table" | "figure" | "wraptable" | "wrapfigure" | "subtable" | "subfigure" | "sidewaystable" | "sidewaysfigure" | "threeparttable"
+                "table" | "figure" | "wraptable" | "wrapfigure" | "subtable" | "subfigure" | "sidewaystable" | "sidewaysfigure" | "threeparttable" | "minipage" | "center"
             );
             let outer = if is_float {
                 let caption = self.caption_text(start..body_end).and_then(|c| caption_unit(&c)).or_else(|| self.caption.clone());
@@ -1524,9 +1524,10 @@ impl<'a> Reader<'a> {
         while let Some((piece, next)) = self.next_piece(k, range.end) {
             k = next;
             if let Piece::Command(_, name) = piece
-                && self.name(&name) == "caption"
+                && matches!(self.name(&name), "caption" | "captionof")
             {
-                let at = self.star(next, range.end);
+                // `\captionof{table}{...}` (a caption outside a float) names its float's kind first.
+                let at = if self.name(&name) == "captionof" { self.skip_arguments("sm", next, range.end) } else { self.star(next, range.end) };
                 let at = self.optional(at, range.end, b'[', b']').map_or(at, |(_, n)| n);
                 let (text, _) = self.argument(at, range.end)?;
                 let mut block = Block::new(&self.section, false);
@@ -1593,10 +1594,15 @@ impl<'a> Reader<'a> {
         }
         kept.extend(group.into_iter().map(|r| (r, false)));
         let mut rows: Vec<(Row, bool)> = Vec::new();
+        // A caption written as a row (`\caption{...}\\` in a longtable) is prose, and a unit it
+        // states applies to the cells as a float's caption's does.
+        let mut caption = None;
         for (row, head) in kept {
-            // A caption written as a row (`\caption{...}\\` in a longtable) is prose.
             let first = row.cells.first().map_or(range.end, |c| self.skip_blank(c.start, c.end));
             if row.cells.len() == 1 && self.source[first..].starts_with("\\caption") {
+                if caption.is_none() {
+                    caption = self.caption_text(row.cells[0].clone()).and_then(|c| caption_unit(&c));
+                }
                 self.body(row.cells[0].clone());
                 self.end_paragraph(row.cells[0].end);
                 continue;
@@ -1662,7 +1668,7 @@ impl<'a> Reader<'a> {
         let index = self.n_tables;
         self.n_tables += 1;
         let mut unit_section = self.section.clone();
-        unit_section.extend(self.caption.clone());
+        unit_section.extend(caption.or_else(|| self.caption.clone()));
         let section = self.section.clone();
         let mut blocks = std::mem::take(&mut self.blocks);
         let first_block = blocks.len();
@@ -3034,5 +3040,24 @@ b & 2.5 \\
         assert_eq!(r("round-mode=figures,round-precision=2", ".5").as_deref(), Some("0.50"));
         assert_eq!(r("round-mode=none", "4.2345"), None);
         assert_eq!(r("round-mode=places", "1.2.3"), None);
+    }
+
+    #[test]
+    fn a_longtable_s_own_caption_gives_its_cells_a_unit() {
+        let a = parse(
+            "\\begin{longtable}{lr}\n\\caption{Kernel latency (ms).}\\\\\n\\toprule\nKernel & A100 \\\\\n\\midrule\n\\endfirsthead\ngemm & 1.5 \\\\\n\\bottomrule\n\\end{longtable}\n",
+        );
+        let cell = a.sentences.iter().find(|s| s.text == "1.5").unwrap();
+        assert_eq!(cell.numbers[0].unit, Some(super::super::numbers::Unit::Ms));
+        assert!(texts(&a).contains(&"Kernel latency (ms)."), "{:?}", texts(&a));
+    }
+
+    #[test]
+    fn a_caption_outside_a_float_gives_the_table_beside_it_a_unit() {
+        let a = parse(
+            "\\begin{minipage}{0.5\\textwidth}\n\\captionof{table}{Latency (us).}\n\\begin{tabular}{lr}\nKernel & A100 \\\\\n\\midrule\ngemm & 1.5 \\\\\n\\end{tabular}\n\\end{minipage}\n",
+        );
+        let cell = a.sentences.iter().find(|s| s.text == "1.5").unwrap();
+        assert_eq!(cell.numbers[0].unit, Some(super::super::numbers::Unit::Us));
     }
 }
