@@ -17,7 +17,7 @@
 //! `¥`), decimals or thousands separators (commas, or the thin and no-break spaces of SI
 //! style: `1 234 567`), power of ten (`1e-3`, `2.5×10^3`), a power written with a caret as a
 //! whole (`2^15`, exactly 32768), or multiplier
-//! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `%`, `×`, …)
+//! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `Gbps`, `Mpps`, `GFLOPS`, `%`, `×`, …)
 //! or a free one written with a slash (`tokens/s`) that matches only itself. Digits that are
 //! part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), a version or dotted identifier (`3.11.2`,
 //! `1.x`) or a release (`Python 3.8`, `Visual Studio 2017`, `version 2`), an exponent written
@@ -61,6 +61,24 @@ pub enum Unit {
     GiBPerS,
     GflopPerS,
     TflopPerS,
+    PflopPerS,
+    /// Bits per second, as networking writes a link's or a flow's rate (`28.8Gbps`, `10 Gb/s`):
+    /// a lowercase `b` is a bit, never a byte, so these convert among themselves and not to
+    /// the byte rates above.
+    BitPerS,
+    KbitPerS,
+    MbitPerS,
+    GbitPerS,
+    TbitPerS,
+    /// Packets per second, as a packet-processing system's throughput is quoted (`56.4 Mpps`).
+    PacketPerS,
+    KpacketPerS,
+    MpacketPerS,
+    GpacketPerS,
+    /// Input/output operations per second, as storage is measured (`1.2M IOPS`, `350 KIOPS`).
+    Iops,
+    Kiops,
+    Miops,
     /// Frequencies: a clock (`1980 MHz`), as Nsight Compute prints its `DRAM Frequency` and `SM
     /// Frequency` (`Ghz`, or `hz` in base units).
     Hz,
@@ -76,8 +94,10 @@ pub enum Unit {
 /// Units a number may be quoted in, for the number pattern. A free unit with a slash comes
 /// first so that `tokens/s` is read whole rather than as a bare `s` followed by letters; the
 /// known units with a slash are read by the same alternative and recognised by name. Longer
-/// spellings come before their prefixes (`msec` before `ms`, `seconds` before `s`).
-const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|seconds|second|secs|sec|milliseconds|millisecond|msecond|msec|microseconds|microsecond|usecond|usec|nanoseconds|nanosecond|nsecond|nsec|KiB|MiB|GiB|bytes|Kbyte|Mbyte|Gbyte|Tbyte|byte|KB|kB|MB|GB|TB|GHz|MHz|kHz|µs|μs|us|ns|ms|%|×|x|s|B";
+/// spellings come before their prefixes (`msec` before `ms`, `seconds` before `s`). Rates
+/// written without a slash (`Gbps`, `Mpps`, `GFLOPS`, `IOPS`) are listed whole, so that one
+/// glued to its digits (`28.8Gbps`) is read as a unit rather than as a name.
+const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|bps|[kKMGT]bps|pps|[kKMG]pps|[GTP]FLOPS|[GTP]Flops|[GTP]flops|[kKM]?IOPS|seconds|second|secs|sec|milliseconds|millisecond|msecond|msec|microseconds|microsecond|usecond|usec|nanoseconds|nanosecond|nsecond|nsec|KiB|MiB|GiB|bytes|Kbyte|Mbyte|Gbyte|Tbyte|byte|KB|kB|MB|GB|TB|GHz|MHz|kHz|µs|μs|us|ns|ms|%|×|x|s|B";
 
 static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
 /// The characters that group thousands where SI and ISO 80000 write them: a thin, a narrow
@@ -210,8 +230,26 @@ impl Unit {
             "MB/s" | "Mbyte/s" | "Mbyte/second" => Unit::MbPerS,
             "GB/s" | "Gbyte/s" | "Gbyte/second" => Unit::GbPerS,
             "TB/s" | "Tbyte/s" | "Tbyte/second" => Unit::TbPerS,
-            "GFLOP/s" => Unit::GflopPerS,
-            "TFLOP/s" => Unit::TflopPerS,
+            // A rate of floating-point operations with its `/s` or as `FLOPS`. `GFLOPs`, with a
+            // lowercase `s`, is left out: papers write it for a count of operations (a model's
+            // cost per input), which is no rate.
+            "GFLOP/s" | "GFLOPS" | "Gflop/s" | "GFlop/s" | "Gflops" | "GFlops" => Unit::GflopPerS,
+            "TFLOP/s" | "TFLOPS" | "Tflop/s" | "TFlop/s" | "Tflops" | "TFlops" => Unit::TflopPerS,
+            "PFLOP/s" | "PFLOPS" | "Pflop/s" | "PFlop/s" | "Pflops" | "PFlops" => Unit::PflopPerS,
+            // A lowercase `b` with a rate is a bit (`Gb/s` is a link's gigabits, as `GB/s` is
+            // gigabytes).
+            "bps" | "b/s" | "bit/s" => Unit::BitPerS,
+            "kbps" | "Kbps" | "kb/s" | "Kb/s" | "kbit/s" | "Kbit/s" => Unit::KbitPerS,
+            "Mbps" | "Mb/s" | "Mbit/s" => Unit::MbitPerS,
+            "Gbps" | "Gb/s" | "Gbit/s" => Unit::GbitPerS,
+            "Tbps" | "Tb/s" | "Tbit/s" => Unit::TbitPerS,
+            "pps" => Unit::PacketPerS,
+            "kpps" | "Kpps" => Unit::KpacketPerS,
+            "Mpps" => Unit::MpacketPerS,
+            "Gpps" => Unit::GpacketPerS,
+            "IOPS" => Unit::Iops,
+            "kIOPS" | "KIOPS" => Unit::Kiops,
+            "MIOPS" => Unit::Miops,
             "Hz" | "hz" | "cycle/second" | "cycle/s" => Unit::Hz,
             "kHz" | "KHz" | "Khz" | "khz" => Unit::KHz,
             // Older Nsight Compute prints a clock as cycles per nanosecond or per microsecond.
@@ -268,6 +306,19 @@ impl Unit {
             Unit::TbPerS => "TB/s",
             Unit::GflopPerS => "GFLOP/s",
             Unit::TflopPerS => "TFLOP/s",
+            Unit::PflopPerS => "PFLOP/s",
+            Unit::BitPerS => "bps",
+            Unit::KbitPerS => "kbps",
+            Unit::MbitPerS => "Mbps",
+            Unit::GbitPerS => "Gbps",
+            Unit::TbitPerS => "Tbps",
+            Unit::PacketPerS => "pps",
+            Unit::KpacketPerS => "kpps",
+            Unit::MpacketPerS => "Mpps",
+            Unit::GpacketPerS => "Gpps",
+            Unit::Iops => "IOPS",
+            Unit::Kiops => "KIOPS",
+            Unit::Miops => "MIOPS",
             Unit::Hz => "Hz",
             Unit::KHz => "kHz",
             Unit::MHz => "MHz",
@@ -278,7 +329,7 @@ impl Unit {
     }
 
     /// What the unit measures and how many of that kind's base unit it is (seconds, bytes,
-    /// bytes or FLOP per second), so that a value computed in one unit can be compared with one
+    /// bytes, bits, FLOP, packets or I/O operations per second, hertz), so that a value computed in one unit can be compared with one
     /// quoted in another of its kind: microseconds with milliseconds, bytes with KiB, Go's
     /// `MB/s` with benchstat's `MiB/s`. A percentage, a ratio, a currency and a free unit
     /// convert to nothing but themselves.
@@ -304,6 +355,19 @@ impl Unit {
             Unit::GiBPerS => (Dimension::ByteRate, KI * KI * KI),
             Unit::GflopPerS => (Dimension::FlopRate, 1e9),
             Unit::TflopPerS => (Dimension::FlopRate, 1e12),
+            Unit::PflopPerS => (Dimension::FlopRate, 1e15),
+            Unit::BitPerS => (Dimension::BitRate, 1.0),
+            Unit::KbitPerS => (Dimension::BitRate, 1e3),
+            Unit::MbitPerS => (Dimension::BitRate, 1e6),
+            Unit::GbitPerS => (Dimension::BitRate, 1e9),
+            Unit::TbitPerS => (Dimension::BitRate, 1e12),
+            Unit::PacketPerS => (Dimension::PacketRate, 1.0),
+            Unit::KpacketPerS => (Dimension::PacketRate, 1e3),
+            Unit::MpacketPerS => (Dimension::PacketRate, 1e6),
+            Unit::GpacketPerS => (Dimension::PacketRate, 1e9),
+            Unit::Iops => (Dimension::IoRate, 1.0),
+            Unit::Kiops => (Dimension::IoRate, 1e3),
+            Unit::Miops => (Dimension::IoRate, 1e6),
             Unit::Hz => (Dimension::Frequency, 1.0),
             Unit::KHz => (Dimension::Frequency, 1e3),
             Unit::MHz => (Dimension::Frequency, 1e6),
@@ -331,7 +395,12 @@ pub enum Dimension {
     Time,
     Bytes,
     ByteRate,
+    /// Bits per second, apart from bytes per second: a quote in `Gbps` is checked against a
+    /// value in bits, never one in bytes scaled by eight behind the reader's back.
+    BitRate,
     FlopRate,
+    PacketRate,
+    IoRate,
     Frequency,
 }
 
@@ -577,7 +646,7 @@ impl Quoted {
 }
 
 /// `value` in `from` expressed in `to`. Units of one kind convert ([`Unit::scale`]: times,
-/// byte counts, byte rates, FLOP rates); a value or a quote without a unit, and two equal
+/// byte counts, byte rates, bit rates, FLOP rates, packet rates, I/O rates, frequencies); a value or a quote without a unit, and two equal
 /// units, stay as they are; any other pair cannot be compared, and the error says so. A free
 /// unit (`tokens/s`) therefore never converts to a time.
 pub fn convert(value: f64, from: Option<&Unit>, to: Option<&Unit>) -> Result<f64, String> {
@@ -1396,6 +1465,60 @@ mod tests {
         assert_eq!(texts("copies at 4.3 TB/s over 64 MiB and 4244 GB/s"), ["4.3 TB/s", "64 MiB", "4244 GB/s"]);
     }
 
+    /// Systems and networking papers quote rates of bits, packets, FLOP and I/O operations per
+    /// second, often glued to the digits (`28.8Gbps`), which read as a name until these units
+    /// were known, and dropped the number.
+    #[test]
+    fn rates_of_bits_packets_flop_and_io_are_known_units() {
+        let read = |t: &str| extract(t, &[]).into_iter().map(|n| (n.text, n.value, n.unit)).collect::<Vec<_>>();
+        assert_eq!(read("IPSec reaches 28.8Gbps with 4K entries"), [("28.8Gbps".to_string(), 28.8, Some(Unit::GbitPerS))]);
+        assert_eq!(
+            read("56.4 Mpps, 12 GFLOPS, 48 Mbps, 3 PFLOPS and 1.2M IOPS"),
+            [
+                ("56.4 Mpps".to_string(), 56.4, Some(Unit::MpacketPerS)),
+                ("12 GFLOPS".to_string(), 12.0, Some(Unit::GflopPerS)),
+                ("48 Mbps".to_string(), 48.0, Some(Unit::MbitPerS)),
+                ("3 PFLOPS".to_string(), 3.0, Some(Unit::PflopPerS)),
+                ("1.2M IOPS".to_string(), 1.2e6, Some(Unit::Iops)),
+            ]
+        );
+        assert_eq!(parse_one("12 GFLOPS").unwrap().key(), parse_one("12 GFLOP/s").unwrap().key());
+        assert_eq!(parse_one("1.5 TFLOPS").unwrap().key(), parse_one("1.5 Tflop/s").unwrap().key());
+        assert_eq!(parse_one("350 KIOPS").unwrap().unit, Some(Unit::Kiops));
+        assert_eq!(unit_in_label("Throughput (Mpps)"), Some(Unit::MpacketPerS));
+        let close = |v: Result<f64, String>, want: f64| assert!(v.as_ref().is_ok_and(|v| (v - want).abs() < 1e-9 * want.abs().max(1.0)), "{v:?} against {want}");
+        close(convert(28.8, Some(&Unit::GbitPerS), Some(&Unit::MbitPerS)), 28_800.0);
+        close(convert(56.4e6, Some(&Unit::PacketPerS), Some(&Unit::MpacketPerS)), 56.4);
+        close(convert(0.5, Some(&Unit::PflopPerS), Some(&Unit::TflopPerS)), 500.0);
+        assert!(convert(1.0, Some(&Unit::MpacketPerS), Some(&Unit::MbitPerS)).is_err());
+    }
+
+    /// `Gb/s` is a link's gigabits per second, as `Gbps` is, and `GB/s` gigabytes: the two never
+    /// convert into each other, so a quote in bits is never checked against bytes.
+    #[test]
+    fn a_lowercase_b_in_a_rate_is_a_bit_not_a_byte() {
+        assert_eq!(parse_one("10 Gb/s").unwrap().unit, Some(Unit::GbitPerS));
+        assert_eq!(parse_one("10 Gb/s").unwrap().key(), parse_one("10Gbps").unwrap().key());
+        assert_eq!(parse_one("10 GB/s").unwrap().unit, Some(Unit::GbPerS));
+        assert_ne!(parse_one("10 Gb/s").unwrap().key(), parse_one("10 GB/s").unwrap().key());
+        assert!(convert(1.0, Some(&Unit::GbitPerS), Some(&Unit::GbPerS)).is_err());
+        assert_eq!(Unit::declared("Gbit/s"), Ok(Unit::GbitPerS));
+    }
+
+    /// A count of floating-point operations (`GFLOPs`, a model's cost per input) is no rate, and
+    /// digits glued to letters that only begin a rate's name (`5Gbit`, `5Gbpsx`) stay a name.
+    #[test]
+    fn spellings_that_are_no_rate_stay_as_they_were() {
+        assert_eq!(one("a cost of 3.8 GFLOPs per image").unit, None);
+        assert!(texts("a 5Gbit link, a 5Gbpsx port and 4K entries").is_empty());
+    }
+
+    /// Digits in an identifier are a name, whichever rate or unit their letters begin.
+    #[test]
+    fn identifiers_are_names_not_numbers() {
+        assert!(texts("On H100, A100, sm_90, fp16, 4K, x86, 3D, 2nd, 1st, Llama-3.1-8B, v1.2 and 3.11.2").is_empty());
+    }
+
     #[test]
     fn words_after_a_number_are_not_units() {
         let found = extract("21 samples over 132 SMs and 8-way parallelism", &[]);
@@ -1485,7 +1608,10 @@ mod tests {
 
         use super::*;
 
-        const UNITS: [&str; 20] = ["", "%", "×", "x", "ns", "µs", "μs", "us", "ms", "s", "B", "KiB", "MiB", "GiB", "GB", "TB/s", "GB/s", "MB/s", "GFLOP/s", "TFLOP/s"];
+        const UNITS: [&str; 26] = [
+            "", "%", "×", "x", "ns", "µs", "μs", "us", "ms", "s", "B", "KiB", "MiB", "GiB", "GB", "TB/s", "GB/s", "MB/s", "GFLOP/s", "TFLOP/s", "Gbps", "Gb/s", "Mpps", "GFLOPS",
+            "IOPS", "kbps",
+        ];
 
         /// A quoted number as prose writes it: digits, maybe thousands separators, maybe
         /// decimals, maybe a unit with or without a space.
