@@ -14,7 +14,7 @@
 //! `1.2M`) is as precise as its written digits: `1.2M` is a half-unit interval of 0.1 million.
 //!
 //! **What is a number.** Digits with an optional sign (`-`, `−`, `+`), currency sign (`$`, `€`, `£`,
-//! `¥`), decimals or thousands separators (commas, or the thin and no-break spaces of SI
+//! `¥`), decimals (a leading zero may be left out where a number begins: `p = .001`) or thousands separators (commas, or the thin and no-break spaces of SI
 //! style: `1 234 567`), power of ten (`1e-3`, `2.5×10^3`), a power written with a caret as a
 //! whole (`2^15`, exactly 32768), or multiplier
 //! (`k`, `M`, `G`), then an optional unit: a known one (`µs`, `seconds`, `GB/s`, `Gbps`, `Mpps`, `GFLOPS`, `%`, `×`, …)
@@ -162,7 +162,7 @@ fn number_pattern(grouped_by_spaces: bool) -> Regex {
         (?P<dims>\d+(?:[×x]\d+)+)(?:[^\w.^]|\.(?:[^\d]|$)|$)
         |
         (?P<sign>[-−+])?(?P<cur>[$€£¥])?
-        (?P<lo>{num})
+        (?P<lo>{num}|\.\d+)
         (?P<exp>[eE][-+−]?\d+|\x20?[×x]\x20?10\^[-+−]?\d+)?
         (?:\x20?(?P<lounit>{unit}))??
         (?:\x20?(?:–|-|—|\.\.)\x20?(?P<hi>{num}))?
@@ -731,6 +731,13 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             _ => None,
         };
         let start = sign.or(currency).map_or(lo.start(), |m| m.start());
+        // A value written without its leading zero (`.25ms`, `p = .001`) begins where a number
+        // can. Elsewhere its dot belongs to a name or an ellipsis (`v.2`, `file.25`, `...5`),
+        // and the digits after the dot are judged on their own.
+        if lo.as_str().starts_with('.') && !begins_without_zero(text, start) {
+            at = lo.start() + 1;
+            continue;
+        }
         if start == lo.start() && is_part_of_name(text, lo.start()) {
             continue;
         }
@@ -979,6 +986,16 @@ fn starts_a_number(text: &str, at: usize) -> bool {
     match text[..at].chars().next_back() {
         None => true,
         Some(c) => c.is_whitespace() || "([{=:;,\"'“‘≈~<>/|".contains(c),
+    }
+}
+
+/// Whether a value written without its leading zero (`.25`), or its sign or currency, begins
+/// at `at`: at the start, or after a space, an opening bracket or a comparison (`(p = .001)`,
+/// `p<.05`), as papers write p-values and fractions.
+fn begins_without_zero(text: &str, at: usize) -> bool {
+    match text[..at].chars().next_back() {
+        None => true,
+        Some(c) => c.is_whitespace() || "([=<>≤≥≈".contains(c),
     }
 }
 
@@ -1758,6 +1775,24 @@ mod tests {
         assert_eq!(q.display(1234.0), "$1.23k");
         assert_ne!(n.key(), one("it costs 1.2k a month").key());
         assert!(texts("US$5").is_empty());
+    }
+
+    /// Papers write p-values and fractions without their leading zero (`p = .001`): the value is
+    /// read where a number can begin, with the decimals it shows, and keyed as `0.25 ms` is.
+    #[test]
+    fn a_leading_decimal_point_begins_a_number() {
+        let read = |t: &str| extract(t, &[]).into_iter().map(|n| (n.text, n.value, n.decimals, n.unit)).collect::<Vec<_>>();
+        assert_eq!(read("a mean of .25ms (p = .001)"), [(".25ms".to_string(), 0.25, 2, Some(Unit::Ms)), (".001".to_string(), 0.001, 3, None)]);
+        assert_eq!(read("p<.05, (.5) and -.75 %"), [(".05".to_string(), 0.05, 2, None), (".5".to_string(), 0.5, 1, None), ("-.75 %".to_string(), -0.75, 2, Some(Unit::Percent))]);
+        assert_eq!(parse_one(".25 ms").unwrap().key(), parse_one("0.25 ms").unwrap().key());
+    }
+
+    /// A dot that is no decimal point stays out of a number: a sentence's end, a name's, an
+    /// extension's, a version's or an ellipsis's.
+    #[test]
+    fn a_dot_inside_a_name_begins_no_number() {
+        assert!(texts("version .NET, file .json, v.2, file.25, a .7z archive, wait...5 and 1.2.3").is_empty());
+        assert_eq!(texts("It is 2.0. Then .5 ms."), ["2.0", ".5 ms"]);
     }
 
     #[test]
