@@ -21,7 +21,7 @@
 //! or a free one written with a slash (`tokens/s`) that matches only itself. Digits that are
 //! part of a name (`H200`, `sm_90`, `Llama-3.2-1B`), a version or dotted identifier (`3.11.2`,
 //! `1.x`) or a release (`Python 3.8`, `Visual Studio 2017`, `version 2`), an exponent written
-//! alone (`^3`), a date or a marked moment (`2020-10-13`, `(Sep 2021)`, `12:16 UTC`), a cited
+//! alone (`^3`), anything inside asymptotic notation (`O(1)`, `Θ(n^2)`), a date or a marked moment (`2020-10-13`, `(Sep 2021)`, `12:16 UTC`), a cited
 //! year (`[Garner, 2007]`, `Lamport. 1976.`) and a reference to a part of a document (`Table 2`, `§ 4.2`, `RFC 2119`) are
 //! not numbers. Two values joined by a dash or by two dots (`1.0–1.7×`, `4.07..4.44 us`) are a
 //! range. A value and its spread written
@@ -692,6 +692,12 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         }
         let whole = caps.get(0).unwrap();
         at = whole.end().max(whole.start() + 1);
+        // Big-O notation (`O(1)`, `Θ(n^2)`) states how a cost grows, not a quantity: nothing
+        // inside its parentheses is read.
+        if let Some(close) = asymptotic_bound_end(text, whole.start()) {
+            at = close.max(at);
+            continue;
+        }
         if let Some(dims) = caps.name("dims") {
             let span = dims.range();
             if overlaps(&span, skip) || is_part_of_name(text, span.start) {
@@ -987,6 +993,48 @@ fn starts_a_number(text: &str, at: usize) -> bool {
         None => true,
         Some(c) => c.is_whitespace() || "([{=:;,\"'“‘≈~<>/|".contains(c),
     }
+}
+
+/// The letters of asymptotic notation: big and little O, Θ and Ω, as LaTeX's `O`,
+/// `\mathcal{O}`, `\Theta`, `\Omega` and `\omega` print them.
+const ASYMPTOTIC: [char; 5] = ['O', 'o', 'Θ', 'Ω', 'ω'];
+
+/// How far back from a number to look for the bracket of an asymptotic bound it stands in:
+/// a bound is short, and the bound keeps the look-back, made for every number, linear.
+const ASYMPTOTIC_REACH: usize = 64;
+
+/// Where the asymptotic bound that `at` stands inside ends (`O(1)`, `Θ(n^{1.5})`, `o(1)`):
+/// after its closing parenthesis, or at the end of `text` where none closes it. `None` where
+/// the innermost open parenthesis before `at` follows no such letter standing alone (`f(1)`,
+/// `IO(1)`, `(O(1), 5 runs)`).
+fn asymptotic_bound_end(text: &str, at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut open = None;
+    for (i, c) in text[..at].char_indices().rev().take(ASYMPTOTIC_REACH) {
+        match c {
+            ')' => depth += 1,
+            '(' if depth == 0 => {
+                open = Some(i);
+                break;
+            }
+            '(' => depth -= 1,
+            _ => {}
+        }
+    }
+    let mut before = text[..open?].chars().rev();
+    if !before.next().is_some_and(|c| ASYMPTOTIC.contains(&c)) || before.next().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in text[at..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some(at + i + 1),
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    Some(text.len())
 }
 
 /// Whether a value written without its leading zero (`.25`), or its sign or currency, begins
@@ -1793,6 +1841,15 @@ mod tests {
     fn a_dot_inside_a_name_begins_no_number() {
         assert!(texts("version .NET, file .json, v.2, file.25, a .7z archive, wait...5 and 1.2.3").is_empty());
         assert_eq!(texts("It is 2.0. Then .5 ms."), ["2.0", ".5 ms"]);
+    }
+
+    /// Asymptotic notation states how a cost grows: the digits inside `O(1)` or `Θ(n^2)` are no
+    /// quantity, while a call's argument (`f(1)`) and numbers after the bound still are.
+    #[test]
+    fn big_o_notation_holds_no_number() {
+        assert!(texts("`O(1)` and `O(\\log n)`, O(n^2), Θ(1), Ω(1), ω(1), o(1), O(2^n), O(n^{1.5}) and O(n (log n)^2)").is_empty());
+        assert_eq!(texts("f(1), IO(2), Go(3), a cost of O(n) in 4 ms and (O(1), 5 runs)"), ["1", "2", "3", "4 ms", "5"]);
+        assert!(texts("an unclosed O(1").is_empty());
     }
 
     #[test]
