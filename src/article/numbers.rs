@@ -24,7 +24,8 @@
 //! alone (`^3`), anything inside asymptotic notation (`O(1)`, `Θ(n^2)`), a date or a marked moment (`2020-10-13`, `(Sep 2021)`, `12:16 UTC`), a cited
 //! year (`[Garner, 2007]`, `Lamport. 1976.`) and a reference to a part of a document (`Table 2`, `§ 4.2`, `RFC 2119`) are
 //! not numbers. Two values joined by a dash or by two dots (`1.0–1.7×`, `4.07..4.44 us`) are a
-//! range. A value and its spread written
+//! range. A shape (`4096×128`, `256 × 256`) is a label; an integer before a spaced `×` and a
+//! name (`8 × A100`) is a count, not a ratio. A value and its spread written
 //! with one unit (`6.6 ± 0.2 ms`) are two numbers in that unit.
 
 use std::ops::Range;
@@ -157,9 +158,12 @@ fn number_pattern(grouped_by_spaces: bool) -> Regex {
     let spaced = if grouped_by_spaces { r"\d{1,3}(?:[\x{2009}\x{202F}\x{A0}\x{1F}]\d{3})+(?:\.\d+)?|" } else { "" };
     let num = format!(r"\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{spaced}\d+(?:\.\d+)?");
     let unit = UNIT_PATTERN;
+    // A shape's sign is glued to its dimensions (`256×256`) or set off by a space on each side
+    // (`256 × 256`, as LaTeX's `$256 \times 256$` prints it), never by one alone, so that
+    // `8 x86 machines` stays a count and a name.
     Regex::new(&format!(
         r"(?x)
-        (?P<dims>\d+(?:[×x]\d+)+)(?:[^\w.^]|\.(?:[^\d]|$)|$)
+        (?P<dims>\d+(?:(?:[×x]|\x20[×x]\x20)\d+)+)(?:[^\w.^]|\.(?:[^\d]|$)|$)
         |
         (?P<sign>[-−+])?(?P<cur>[$€£¥])?
         (?P<lo>{num}|\.\d+)
@@ -520,7 +524,7 @@ impl Number {
                 let (lo, hi) = self.range_texts();
                 format!("{lo}–{hi}")
             }
-            Shape::Dims(_) => self.text.split(['×', 'x']).map(dimension_digits).collect::<Vec<_>>().join("×"),
+            Shape::Dims(_) => self.text.split(['×', 'x']).map(|d| dimension_digits(d.trim())).collect::<Vec<_>>().join("×"),
         }
     }
 
@@ -705,7 +709,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             }
             // A dimension too large for 64 bits is still a label: it saturates here, and its
             // key is taken from the digits as written, so nothing overflows or goes missing.
-            let digits = dims.as_str().split(['×', 'x']).collect::<Vec<_>>();
+            let digits = dims.as_str().split(['×', 'x']).map(str::trim).collect::<Vec<_>>();
             let parts = digits.iter().map(|p| p.parse::<u64>().unwrap_or(u64::MAX)).collect::<Vec<_>>();
             at = span.end;
             out.push(Number {
@@ -823,6 +827,14 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
                 unit = Some(parsed);
                 end = u.end();
             }
+        }
+        // A count set off from a multiplication sign that a name follows (`8 × A100 GPUs`, as
+        // LaTeX's `$8 \times$ A100` prints it) counts what it names: it is no ratio. A ratio is
+        // written with a fraction, glued to its sign or followed by a comparison (`2.3×`, `2 ×
+        // faster`, `2× over`).
+        if unit == Some(Unit::Times) && lo_decimals == 0 && matches!(shape, Shape::Single) && counts_a_name(&text[lo.end()..]) {
+            unit = None;
+            end = lo.end();
         }
         // A multiplier glued to the digits (`10k`, `1.2M`), where no unit or power of ten was
         // read; a unit may follow it (`10k tokens/s`).
@@ -993,6 +1005,17 @@ fn starts_a_number(text: &str, at: usize) -> bool {
         None => true,
         Some(c) => c.is_whitespace() || "([{=:;,\"'“‘≈~<>/|".contains(c),
     }
+}
+
+/// Whether `after`, the text after a count's digits, is a multiplication sign set off by
+/// spaces and then a name: a word that begins with a capital and holds a digit or is all
+/// capitals, with an `s` for a plural (`A100`, `H100s`, `MI300X`, `NVIDIA`, `GPUs`). A word
+/// with one capital (`Fibonacci's`) may as well be what a ratio compares with, and stays so.
+fn counts_a_name(after: &str) -> bool {
+    let Some(rest) = after.strip_prefix(" × ").or_else(|| after.strip_prefix(" x ")) else { return false };
+    let word: &str = rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).next().unwrap_or_default();
+    let letters = word.strip_suffix('s').unwrap_or(word);
+    word.starts_with(|c: char| c.is_ascii_uppercase()) && (word.contains(|c: char| c.is_ascii_digit()) || (letters.len() >= 2 && letters.chars().all(|c| c.is_ascii_uppercase())))
 }
 
 /// The letters of asymptotic notation: big and little O, Θ and Ω, as LaTeX's `O`,
@@ -1510,6 +1533,46 @@ mod tests {
     fn a_shape_may_end_a_sentence() {
         let found = extract("from 4096×128 to 8×262144.", &[]);
         assert_eq!(found.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["4096×128", "8×262144"]);
+    }
+
+    /// A shape written with spaces around its sign (`256 × 256`, as LaTeX's `$256 \times 256$`
+    /// prints it) is the shape `256×256` is, not a speed-up of 256 and a count; a power of ten
+    /// written so (`2.3 × 10^3`) stays one number.
+    #[test]
+    fn a_shape_may_be_written_with_spaces_around_its_sign() {
+        let found = extract("We multiply 256 × 256 matrices and 3 x 4 x 5 tensors.", &[]);
+        let shapes: Vec<_> = found.iter().map(|n| (n.text.as_str(), n.shape.clone(), n.key())).collect();
+        assert_eq!(shapes, [("256 × 256", Shape::Dims(vec![256, 256]), "256×256".to_string()), ("3 x 4 x 5", Shape::Dims(vec![3, 4, 5]), "3×4×5".to_string())]);
+        assert_eq!(parse_one("256 × 256").unwrap().key(), parse_one("256×256").unwrap().key());
+        assert_eq!(found[0].value, 256.0);
+        let n = one("about 2.3 × 10^3 requests");
+        assert_eq!((n.text.as_str(), n.value, n.shape), ("2.3 × 10^3", 2300.0, Shape::Single));
+        assert_eq!(one("about 2 × 10^3 requests").value, 2000.0);
+        // One space alone is no shape's sign: `8 x86` is a count and a name.
+        assert_eq!(texts("on 8 x86 machines"), ["8"]);
+    }
+
+    /// A count written before a multiplication sign and a name (`8 × A100 GPUs`) counts the
+    /// named things; a ratio (`2.3×`, `2.3 × faster`, `2× over`, `3 × Fibonacci's`) stays one.
+    #[test]
+    fn a_count_before_a_spaced_times_sign_and_a_name_is_no_ratio() {
+        let read = |t: &str| extract(t, &[]).into_iter().map(|n| (n.text, n.unit)).collect::<Vec<_>>();
+        assert_eq!(
+            read("on 8 × A100 GPUs, 4 × H100s, 2 x MI300X and 16 × NVIDIA cards"),
+            [("8".to_string(), None), ("4".to_string(), None), ("2".to_string(), None), ("16".to_string(), None)]
+        );
+        let times = Some(Unit::Times);
+        assert_eq!(
+            read("2.3×, 2.3 × faster, 2.3× over, 2 × faster, 2.5 × A100 and 3 × Fibonacci's"),
+            [
+                ("2.3×".to_string(), times.clone()),
+                ("2.3 ×".to_string(), times.clone()),
+                ("2.3×".to_string(), times.clone()),
+                ("2 ×".to_string(), times.clone()),
+                ("2.5 ×".to_string(), times.clone()),
+                ("3 ×".to_string(), times.clone()),
+            ]
+        );
     }
 
     #[test]
