@@ -215,6 +215,12 @@ impl Rounding {
         } else {
             i64::from(self.precision)
         };
+        let mut places = places;
+        // Without padding, places the number does not write stay unwritten (`7.1` stays `7.1`
+        // at two places).
+        if !self.pad && point + places > all.len() as i64 {
+            places = all.len() as i64 - point;
+        }
         let keep = (point + places).max(0) as usize;
         let mut kept: Vec<u8> = (0..keep).map(|i| all.get(i).copied().unwrap_or(0)).collect();
         if all.get(keep).is_some_and(|&d| d >= 5) {
@@ -222,6 +228,12 @@ impl Rounding {
             loop {
                 if i == 0 {
                     kept.insert(0, 1);
+                    // A carry into a new first digit (`9.96` to `10`) is one figure more,
+                    // which significant figures give back from the end.
+                    if figures && places > 0 {
+                        kept.pop();
+                        places -= 1;
+                    }
                     break;
                 }
                 i -= 1;
@@ -242,7 +254,6 @@ impl Rounding {
         let (int_part, frac_part) = text.split_at(text.len().saturating_sub(shown_places));
         let int_part = int_part.trim_start_matches('0');
         let int_part = if int_part.is_empty() { "0" } else { int_part };
-        let frac_part = if self.pad { frac_part.to_string() } else { frac_part.trim_end_matches('0').to_string() };
         Some(if frac_part.is_empty() { format!("{sign}{int_part}") } else { format!("{sign}{int_part}.{frac_part}") })
     }
 }
@@ -3034,6 +3045,9 @@ b & 2.5 \\
         assert_eq!(r("round-mode=places,round-precision=2", "-0.995").as_deref(), Some("-1.00"));
         assert_eq!(r("round-mode=places,round-precision=2", "7").as_deref(), Some("7.00"));
         assert_eq!(r("round-mode=places,round-precision=2, round-pad=false", "7.1").as_deref(), Some("7.1"));
+        assert_eq!(r("round-mode=places,round-precision=2, round-pad=false", "7.104").as_deref(), Some("7.10"));
+        assert_eq!(r("round-mode=figures,round-precision=2", "9.96").as_deref(), Some("10"));
+        assert_eq!(r("round-mode=figures,round-precision=3", "99.96").as_deref(), Some("100"));
         assert_eq!(r("round-mode=places,round-precision=0", "2.5").as_deref(), Some("3"));
         assert_eq!(r("round-mode=figures,round-precision=3", "0.0012345").as_deref(), Some("0.00123"));
         assert_eq!(r("round-mode=figures,round-precision=1", "951").as_deref(), Some("1000"));
