@@ -50,7 +50,7 @@
 //! a character LaTeX makes of a command (`\times`, `\SI`'s unit, a macro's expansion) to the
 //! command.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::{Block, SplitCell, console_blocks, enter_heading, lay_out_table};
@@ -82,6 +82,7 @@ pub(super) fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range
         budget_warned: false,
         rounding: Rounding::default(),
         local_rounding: None,
+        undefined: HashSet::new(),
     };
     let body = match reader.find_from(0, source.len(), "\\begin{document}") {
         Some(begin) => {
@@ -150,6 +151,8 @@ struct Reader<'a> {
     rounding: Rounding,
     /// The rounding of the siunitx command being read, where its options set one.
     local_rounding: Option<Rounding>,
+    /// The macros used as `\name{}` that no definition read gives, each warned once.
+    undefined: HashSet<String>,
 }
 
 /// How siunitx rounds the numbers it prints (`round-mode`, `round-precision`, `round-pad`):
@@ -2394,6 +2397,17 @@ impl<'a> Reader<'a> {
             if self.bytes.get(k) == Some(&b'=') && k < end {
                 return self.skip_dimension(k + 1, end);
             }
+            // `\sys{}` is how a paper uses a macro that prints a name: one defined in a file
+            // not read (a main file's preamble, a package of the paper's own) prints nothing
+            // here, which is said once a name.
+            if self.source[after..end].starts_with("{}") && name.bytes().all(|b| b.is_ascii_alphabetic()) && self.undefined.insert(name.to_string()) {
+                self.warn(
+                    pos..after + 2,
+                    format!(
+                        "not read: `\\{name}` is defined in no file read, so it prints nothing here (define it in this file, or flatten the document, with `latexpand` for one)"
+                    ),
+                );
+            }
             return self.optional(after, end, b'[', b']').map_or(after_word, |(_, n)| n);
         };
         // The arguments, each a range of the source at the use: an optional first one takes
@@ -3073,5 +3087,14 @@ b & 2.5 \\
         );
         let cell = a.sentences.iter().find(|s| s.text == "1.5").unwrap();
         assert_eq!(cell.numbers[0].unit, Some(super::super::numbers::Unit::Us));
+    }
+
+    #[test]
+    fn a_macro_used_as_a_name_but_defined_nowhere_is_warned_once() {
+        let a = parse("\\sys{} scales 7.7$\\times$; \\sys{} again, \\centering and \\today{}.\n");
+        let warned: Vec<&str> = a.warnings.iter().map(|w| w.message.as_str()).filter(|m| m.contains("defined in no file")).collect();
+        assert_eq!(warned.len(), 2, "{warned:?}");
+        assert!(warned[0].contains("`\\sys`") && warned[1].contains("`\\today`"), "{warned:?}");
+        assert_eq!(a.warnings.iter().find(|w| w.message.contains("`\\sys`")).map(|w| (w.line, w.col)), Some((1, 1)));
     }
 }
