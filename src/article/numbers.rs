@@ -98,7 +98,7 @@ pub enum Unit {
 /// spellings come before their prefixes (`msec` before `ms`, `seconds` before `s`). Rates
 /// written without a slash (`Gbps`, `Mpps`, `GFLOPS`, `IOPS`) are listed whole, so that one
 /// glued to its digits (`28.8Gbps`) is read as a unit rather than as a name.
-const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|bps|[kKMGT]bps|pps|[kKMG]pps|[GTP]FLOPS|[GTP]Flops|[GTP]flops|[kKM]?IOPS|seconds|second|secs|sec|milliseconds|millisecond|msecond|msec|microseconds|microsecond|usecond|usec|nanoseconds|nanosecond|nsecond|nsec|KiB|MiB|GiB|bytes|Kbyte|Mbyte|Gbyte|Tbyte|byte|KB|kB|MB|GB|TB|GHz|MHz|kHz|µs|μs|us|ns|ms|%|×|x|s|B";
+const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|bps|[kKMGT]bps|pps|[kKMG]pps|[GTP]FLOPS|[GTP]Flops|[GTP]flops|[kKM]?IOPS|seconds|second|secs|sec|milliseconds|millisecond|msecond|msec|microseconds|microsecond|usecond|usec|nanoseconds|nanosecond|nsecond|nsec|KiB|MiB|GiB|bytes|Kbyte|Mbyte|Gbyte|Tbyte|byte|KB|kB|MB|GB|TB|GHz|MHz|kHz|µs|μs|us|ns|ms|%|×|x|X|s|B";
 
 static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
 /// The characters that group thousands where SI and ISO 80000 write them: a thin, a narrow
@@ -111,9 +111,9 @@ const GROUP_SPACES: [char; 4] = ['\u{2009}', '\u{202F}', '\u{A0}', GROUP_MARK];
 const GROUP_MARK: char = '\u{1F}';
 
 /// Whether `source` begins with a space that groups thousands: one of [`GROUP_SPACES`] as a
-/// character or as the HTML entity that writes it.
+/// character, as the HTML entity that writes it, or as LaTeX's thin space (`1\,183\,514`).
 pub(crate) fn groups_thousands(source: &str) -> bool {
-    const ENTITIES: [&str; 7] = ["&nbsp;", "&thinsp;", "&#160;", "&#xA0;", "&#8201;", "&#8239;", "&#x202F;"];
+    const ENTITIES: [&str; 9] = ["&nbsp;", "&thinsp;", "&#160;", "&#xA0;", "&#8201;", "&#8239;", "&#x202F;", "\\,", "\\thinspace"];
     source.starts_with(&GROUP_SPACES[..3]) || ENTITIES.iter().any(|e| source.starts_with(e))
 }
 
@@ -148,6 +148,10 @@ pub(crate) fn with_group_marks(text: &str, grouped: impl Fn(usize) -> bool) -> s
 }
 
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| number_pattern(true));
+
+/// A duration as `time` and shells print one: hours (optional), minutes and seconds, each
+/// glued to its letter, nothing alphanumeric after.
+static DURATION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^((?:(\d+)h)?(\d+)m(\d+(?:\.\d+)?)s)(?:[^\w]|$)").expect("duration pattern is valid"));
 /// The same pattern without thousands grouped by spaces, for digits whose groups run on into
 /// a fourth digit (`12 3456`): those are two numbers, not a grouped one cut short.
 static UNGROUPED: LazyLock<Regex> = LazyLock::new(|| number_pattern(false));
@@ -185,6 +189,7 @@ pub(crate) fn compile_patterns() {
     LazyLock::force(&NUMBER);
     LazyLock::force(&UNGROUPED);
     LazyLock::force(&UNIT_AFTER);
+    LazyLock::force(&DURATION);
 }
 
 /// Words with a slash that read like a free unit but are not one.
@@ -207,7 +212,7 @@ impl Unit {
     fn parse(text: &str) -> Option<Unit> {
         Some(match text {
             "%" => Unit::Percent,
-            "×" | "x" => Unit::Times,
+            "×" | "x" | "X" => Unit::Times,
             // A time per operation, as JMH and Go print it (`12.3 ns/op`), is that time: the
             // operation is what every such value counts, so it converts like the time alone.
             // Nsight Compute spells its scaled times `nsecond`, `usecond` and `msecond`.
@@ -730,6 +735,31 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             at = lo.start() + len;
             continue;
         }
+        // A duration in hours, minutes and seconds as `time` prints one (`0m1.234s`,
+        // `79m35.197s`, `1h2m3s`): one number of seconds, as precise as its seconds' digits.
+        if let Some(m) = DURATION.captures(&text[lo.start()..])
+            && caps.name("sign").is_none()
+            && caps.name("cur").is_none()
+            && !is_part_of_name(text, lo.start())
+        {
+            let whole = m.get(1).unwrap();
+            let part = |i: usize| m.get(i).map_or(0.0, |g| g.as_str().parse::<f64>().unwrap_or(0.0));
+            let (_, decimals) = parse_digits(m.get(4).map_or("0", |g| g.as_str()));
+            let span = lo.start()..lo.start() + whole.end();
+            at = span.end;
+            if !overlaps(&span, skip) {
+                out.push(Number {
+                    text: whole.as_str().to_string(),
+                    span,
+                    value: part(2) * 3600.0 + part(3) * 60.0 + part(4),
+                    decimals,
+                    scale: Scale::None,
+                    unit: Some(Unit::S),
+                    shape: Shape::Single,
+                });
+            }
+            continue;
+        }
         let currency = caps.name("cur");
         // A `-` is a sign only where a number can begin (after a space or an opening
         // bracket); after a letter or digit it is a hyphen (`Llama-3`, `2023-12`), and the
@@ -827,6 +857,11 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
                 unit = Some(parsed);
                 end = u.end();
             }
+        }
+        // An uppercase `X` after four digits or more ends a model's name (`Ryzen 9 5950X`),
+        // not a ratio (`52X`, `1.75X`).
+        if unit == Some(Unit::Times) && text[..end].ends_with('X') && lo_decimals == 0 && lo.as_str().len() > 3 {
+            continue;
         }
         // A count set off from a multiplication sign that a name follows (`8 × A100 GPUs`, as
         // LaTeX's `$8 \times$ A100` prints it) counts what it names: it is no ratio. A ratio is
@@ -1386,6 +1421,21 @@ fn is_part_of_name(text: &str, start: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_duration_as_time_prints_it_is_seconds() {
+        let n = super::extract("Seq. time 79m35.197s, real 0m1.5s and 1h2m3s; not 3m4 or x1m2s.", &[]);
+        let read: Vec<(&str, f64, u32)> = n.iter().map(|n| (n.text.as_str(), n.value, n.decimals)).collect();
+        assert_eq!(read, [("79m35.197s", 4775.197, 3), ("0m1.5s", 1.5, 1), ("1h2m3s", 3723.0, 0)]);
+        assert!(n.iter().all(|n| n.unit == Some(super::Unit::S)));
+    }
+
+    #[test]
+    fn an_uppercase_x_is_a_ratio_after_a_short_number_and_a_name_after_a_model_number() {
+        let n = super::extract("Overhead 52X and 1.75X on a Ryzen 9 5950X, 4X less.", &[]);
+        let read: Vec<(&str, Option<super::Unit>)> = n.iter().map(|n| (n.text.as_str(), n.unit.clone())).collect();
+        assert_eq!(read, [("52X", Some(super::Unit::Times)), ("1.75X", Some(super::Unit::Times)), ("9", None), ("4X", Some(super::Unit::Times))]);
+    }
 
     #[test]
     fn units_of_one_kind_convert_and_others_do_not() {
