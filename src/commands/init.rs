@@ -21,6 +21,9 @@ pub(crate) struct Written {
     /// Sentences and cells given a skeleton.
     pub skeletons: usize,
     pub numbers: usize,
+    /// What of the article could not be read as written (an `\input`, a macro defined in no
+    /// file read), each located: the numbers it hides are in no skeleton.
+    pub warnings: Vec<crate::article::Warning>,
 }
 
 /// Writes the registry for `article` (root-relative) under `root`; `evidence` names folders
@@ -54,7 +57,7 @@ pub(crate) fn init(root: &Path, article: &str, evidence_dirs: &[String]) -> Resu
         e if e.is_refusal() => Failure::input(e.to_string()),
         e => Failure::writing(&registry, e),
     })?;
-    Ok(Written { registry, skeletons, numbers })
+    Ok(Written { registry, skeletons, numbers, warnings: parsed.warnings })
 }
 
 /// The registry's text, and how many skeletons and numbers it holds.
