@@ -269,3 +269,12 @@ fn ptx_seeds_are_read_as_entries_and_as_modules() {
         fuzz_api::ptx_entry(&std::fs::read(seed.unwrap().path()).unwrap());
     }
 }
+
+/// A definition (`\def`, `\newif`, `\let`) whose name is a character of two bytes, in the
+/// preamble the definitions are read from: the name was read from inside the character.
+#[test]
+fn a_definition_before_a_character_of_two_bytes() {
+    for source in ["\\def\\defµ 1 ms\n", "\\newif µ\n\\begin{document}\n2 ms\n\\end{document}\n", "\\let\\letµ 3 ms\n", "\\let µ\\x 4 ms\n", "\\futurelet µ 5 ms\n"] {
+        fuzz_api::parse_article(source.as_bytes());
+    }
+}

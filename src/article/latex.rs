@@ -16,8 +16,9 @@
 //! HTML cell that spans rows does (one counted upwards, `\multirow{-2}`, the rows above it); a
 //! row of one cell across the table names the rows under it (`A100 › gemm`), or above the header
 //! titles it; a table whose rules part groups of a `\multirow` with values in its first rows has
-//! no header; a unit in the caption of the float around a table applies to its cells as an
-//! enclosing heading's would.
+//! no header; under a rule below every row, a header row spanning some columns takes the row
+//! under it as header too; a unit in the caption of the float around a table (or of a
+//! longtable, or a `\captionof` beside it) applies to its cells as an enclosing heading's would.
 //!
 //! Inline, the reader does what TeX does to the text: comments are dropped, `~` and `\,` are
 //! spaces, `--` and `---` dashes, ``` `` ``` and `''` quotes, accents and symbols (`\times`,
@@ -29,22 +30,28 @@
 //! the document defines (`\newcommand{\sys}{FlashFoo}`, `\newcommand{\speedup}[1]{#1$\times$}`,
 //! `\def\pair#1#2{...}`) expanded where they are used, each `#1` read as its argument.
 //! siunitx's rounding (`round-mode`, `round-precision`, `round-pad`, in `\sisetup` or a
-//! command's options) gives the digits the page prints. xparse's `\NewDocumentCommand` defines
-//! macros as `\newcommand` does, and a document's own definition of a symbol (`\def\approx`)
-//! is the one shown. A reference or a citation shows its key as inline code (`tab:x`,
+//! command's options) gives the digits the page prints. xparse's `\NewDocumentCommand` and
+//! `\DeclareMathOperator` define macros as `\newcommand` does, `\let` copies one, and a
+//! document's own definition of a symbol (`\def\approx`) is the one shown; in math a command
+//! the reader does not know keeps the digits around it apart. A reference or a citation shows
+//! its key as inline code (a macro's `#1` in it replaced by the argument: `tab:x`,
 //! `[knuth84]`), since the number the page shows comes from another run of LaTeX; labels print
 //! nothing. Conditionals show the branch the page shows where the reader can decide the test:
 //! `\iftrue`, `\iffalse`, `\if` of two characters (`\if 0 `, which switches text off) and
-//! the switches `\newif` defines, as the preamble and then the body set them; both branches of
-//! any other (`\ifnum`). Package setup (`\tikzset`, `\sisetup`), register assignments
-//! (`\tabcolsep=3pt`) and the front matter of the ACM and IEEE classes (`\acmDOI`, `CCSXML`,
-//! affiliations, ORCIDs) print nothing. Code environments (`verbatim`, `lstlisting`, `minted`,
-//! `Verbatim`, and those `\lstnewenvironment` defines) are read only for the harness console
+//! the switches `\newif`, etoolbox and ifthen define, as the preamble and then the body set
+//! them; both branches of any other (`\ifnum`, `\ifx`, whose tested tokens are not text). A
+//! title and keywords are blocks of their own. Package setup (`\tikzset`, `\sisetup`), register
+//! assignments (`\tabcolsep=3pt`), authors, margin notes (`\todo`) and the front matter of the
+//! ACM, IEEE and LNCS classes (`\acmDOI`, `CCSXML`, affiliations, ORCIDs, `\institute`) print
+//! nothing. Code environments (`verbatim`, `lstlisting`, `minted`, `Verbatim`, and those a
+//! document defines as code) and `\mintinline` are read only for the harness console
 //! tables they may hold ([`super::console`]); displayed math, pictures, pseudo-code (of an
 //! `algorithm` float only the caption), the bibliography and switched-off text are not read.
 //! A file brought in by `\input` or `\include` is not read and says so as a
-//! [`super::Warning`], since the page shows text the manuscript does not hold, as do a brace or
-//! an environment left open and macro expansion past its bound.
+//! [`super::Warning`], since the page shows text the manuscript does not hold, as do a
+//! preamble's `\input`, a package named by its path (the paper's own), a macro used as `\sys{}`
+//! that no definition read gives, a brace or an environment left open and macro expansion past
+//! its bound.
 //!
 //! Every byte of a sentence maps to its byte in the source: text as written byte for byte, and
 //! a character LaTeX makes of a command (`\times`, `\SI`'s unit, a macro's expansion) to the
@@ -572,6 +579,14 @@ const COMMANDS: &[(&str, &str)] = &[
     ("lstset", "m"),
     ("setminted", "om"),
     ("newpage", ""),
+    // Notes to the authors in the margin, not the text.
+    ("todo", "om"),
+    ("missingfigure", "om"),
+    // Who wrote the paper and where they work: names and addresses, no claim.
+    ("author", "om"),
+    ("institute", "m"),
+    ("inst", "m"),
+    ("pgfplotstableread", "mm"),
     // Setup of packages: keys and values, never text.
     ("tikzset", "m"),
     ("pgfplotsset", "m"),
@@ -643,6 +658,27 @@ const COMMANDS: &[(&str, &str)] = &[
 
 /// Commands that print one character or a few, in text or in math.
 const SYMBOLS: &[(&str, &str)] = &[
+    ("div", "÷"),
+    ("land", "∧"),
+    ("lor", "∨"),
+    ("wedge", "∧"),
+    ("vee", "∨"),
+    ("neg", "¬"),
+    ("setminus", "∖"),
+    ("colon", ":"),
+    ("ast", "∗"),
+    ("star", "⋆"),
+    ("circ", "∘"),
+    ("equiv", "≡"),
+    ("mapsto", "↦"),
+    ("bmod", " mod "),
+    ("cap", "∩"),
+    ("cup", "∪"),
+    ("notin", "∉"),
+    ("subset", "⊂"),
+    ("subseteq", "⊆"),
+    ("forall", "∀"),
+    ("exists", "∃"),
     ("times", "×"),
     ("texttimes", "×"),
     ("pm", "±"),
@@ -938,9 +974,16 @@ impl<'a> Reader<'a> {
     /// The command at `pos` (a backslash): its name's range, and where the name ends. A
     /// control word is its letters; a control symbol the one character after the backslash.
     fn command_at(&self, pos: usize, end: usize) -> (Range<usize>, usize) {
+        // No command stands where no backslash does (`\def` before `µ`): an empty name, read
+        // no further.
+        if self.bytes.get(pos) != Some(&b'\\') || pos >= end {
+            return (pos..pos, pos);
+        }
         let start = pos + 1;
         let mut k = start;
-        while k < end && self.bytes[k].is_ascii_alphabetic() {
+        // `@` is a letter in the names of a class's or a package's internals
+        // (`\@let@token`), which a paper's own definitions copy; `\@` alone stays a symbol.
+        while k < end && (self.bytes[k].is_ascii_alphabetic() || self.bytes[k] == b'@' && self.bytes.get(k + 1).is_some_and(u8::is_ascii_alphabetic)) {
             k += 1;
         }
         if k == start && k < end {
@@ -1275,6 +1318,15 @@ impl<'a> Reader<'a> {
                     self.macros.insert(macro_name.to_string(), Macro { body, arguments: arguments.min(9), default });
                     k = after;
                 }
+                "newbool" | "newtoggle" | "providebool" | "providetoggle" | "newboolean" => {
+                    if let Some((defined, after)) = self.argument(next, range.end) {
+                        self.flags.insert(self.name(&defined).trim().to_string(), false);
+                        k = after;
+                    }
+                }
+                "booltrue" | "boolfalse" | "toggletrue" | "togglefalse" | "setbool" | "settoggle" | "setboolean" if k <= self.preamble_end => {
+                    k = self.set_switch(self.name(&name), next, range.end);
+                }
                 "newif" => {
                     let (defined, after) = self.command_at(self.skip_blank(next, range.end), range.end);
                     if let Some(flag) = self.name(&defined).strip_prefix("if").filter(|f| !f.is_empty()) {
@@ -1282,10 +1334,74 @@ impl<'a> Reader<'a> {
                     }
                     k = after;
                 }
-                "lstnewenvironment" | "DefineVerbatimEnvironment" | "newminted" => {
-                    let at = if self.name(&name) == "newminted" { self.optional(next, range.end, b'[', b']').map_or(next, |(_, n)| n) } else { next };
-                    if let Some((defined, after)) = self.argument(at, range.end) {
+                "lstnewenvironment" | "DefineVerbatimEnvironment" => {
+                    if let Some((defined, after)) = self.argument(next, range.end) {
                         self.code_environments.push(self.name(&defined).trim().to_string());
+                        k = after;
+                    }
+                }
+                "newminted" => {
+                    // `\newminted{cpp}{...}` defines the environment `cppcode`, or the one its
+                    // optional argument names.
+                    let named = self.optional(next, range.end, b'[', b']');
+                    let at = named.as_ref().map_or(next, |(_, n)| *n);
+                    if let Some((language, after)) = self.argument(at, range.end) {
+                        let env = named.map_or_else(|| format!("{}code", self.name(&language).trim()), |(n, _)| self.name(&n).trim().to_string());
+                        self.code_environments.push(env);
+                        k = after;
+                    }
+                }
+                "newenvironment" | "renewenvironment" => {
+                    // An environment that begins a verbatim one (`\VerbatimEnvironment`) is
+                    // code, as the one it begins is.
+                    let at = self.star(next, range.end);
+                    let Some((defined, after)) = self.argument(at, range.end) else { continue };
+                    let after = self.skip_arguments("oo", after, range.end);
+                    if let Some((begin, _)) = self.argument(after, range.end)
+                        && self.source[begin].contains("\\VerbatimEnvironment")
+                    {
+                        self.code_environments.push(self.name(&defined).trim().to_string());
+                    }
+                }
+                "DeclareMathOperator" => {
+                    let at = self.star(next, range.end);
+                    let Some((defined, after)) = self.argument(at, range.end) else { continue };
+                    let Some(macro_name) = self.name(&defined).trim().strip_prefix('\\') else { continue };
+                    let Some((body, after)) = self.argument(after, range.end) else { continue };
+                    self.macros.insert(macro_name.to_string(), Macro { body, arguments: 0, default: None });
+                    k = after;
+                }
+                "let" => {
+                    // `\let\old\sys`: a copy of a macro read so far.
+                    let at = self.skip_blank(next, range.end);
+                    if self.bytes.get(at) != Some(&b'\\') || at >= range.end {
+                        continue;
+                    }
+                    let (defined, after) = self.command_at(at, range.end);
+                    let at = self.skip_blank(after, range.end);
+                    let at = if self.bytes.get(at) == Some(&b'=') { self.skip_blank(at + 1, range.end) } else { at };
+                    if self.bytes.get(at) == Some(&b'\\') && at < range.end && !defined.is_empty() {
+                        let (copied, after) = self.command_at(at, range.end);
+                        if let Some(m) = self.macros.get(self.name(&copied)).cloned() {
+                            self.macros.insert(self.name(&defined).to_string(), m);
+                        }
+                        k = after;
+                    }
+                }
+                "usepackage" if k <= self.preamble_end => {
+                    // A package named by its path (`\usepackage{includes/terms}`) is the paper's
+                    // own, and its macros are not read.
+                    let at = self.optional(next, range.end, b'[', b']').map_or(next, |(_, n)| n);
+                    if let Some((package, after)) = self.argument(at, range.end) {
+                        if self.source[package].contains('/') {
+                            self.warn(
+                                name.start - 1..after,
+                                format!(
+                                    "not read: `{}` is the paper's own package, whose macros print nothing here (inline it, or define them in this file)",
+                                    &self.source[name.start - 1..after]
+                                ),
+                            );
+                        }
                         k = after;
                     }
                 }
@@ -1409,7 +1525,8 @@ impl<'a> Reader<'a> {
                 self.para = Some(block);
                 next
             }
-            "caption" | "captionof" => {
+            // A paper's title and its keywords are set apart from the text around them.
+            "caption" | "captionof" | "title" | "keywords" => {
                 self.end_paragraph(pos);
                 let at = if name == "captionof" { self.skip_arguments("sm", after, end) } else { self.star(after, end) };
                 let at = self.optional(at, end, b'[', b']').map_or(at, |(_, n)| n);
@@ -1652,6 +1769,12 @@ impl<'a> Reader<'a> {
             // columns: it has none. A header of numbers (`Batch & 1 & 8 & 32`) is a header.
             let value_in = |r: usize| layouts[r].iter().skip(1).any(|(_, _, text)| super::numbers::parse_one(self.source[text.clone()].trim()).is_ok());
             let grouped = layouts.first().and_then(|l| l.first()).is_some_and(|c| c.1 > 1);
+            // A rule under every row (`\hline` after each): a header row whose cell spans some
+            // columns but not all (`Latency (s)` over `AWS` and `GCP`) names the row under it,
+            // which is the header's too where it holds no value.
+            let spans_some = |r: usize| layouts[r].iter().any(|c| c.0 > 1 && c.0 < n_columns);
+            let header =
+                if header > 0 && header < rows.len() && spans_some(header - 1) && !value_in(header) && rule_after(header) == Some(header + 1) { header + 1 } else { header };
             if grouped && (0..header).any(value_in) { 0 } else { header }
         };
         // Each cell's column, span and text; for the first column a `\multirow`'s extent, as
@@ -2053,9 +2176,38 @@ impl<'a> Reader<'a> {
             return after_word;
         }
         match name {
-            "verb" | "lstinline" => {
+            "booltrue" | "boolfalse" | "toggletrue" | "togglefalse" | "setbool" | "settoggle" | "setboolean" => return self.set_switch(name, after, end),
+            "ifbool" | "iftoggle" | "notbool" | "nottoggle" | "ifthenelse" => {
+                // etoolbox's and ifthen's tests take their branches as arguments: the one the
+                // switch chooses is read, both where the test is not one this reader decides.
+                let Some((test, next)) = self.argument(after, end) else { return after };
+                let Some((yes, next)) = self.argument(next, end) else { return next };
+                let Some((no, next)) = self.argument(next, end) else { return next };
+                let switch = if name == "ifthenelse" {
+                    let inner = self.skip_blank(test.start, test.end);
+                    let rest = &self.source[inner..test.end];
+                    rest.strip_prefix("\\boolean")
+                        .and_then(|_| self.argument(inner + "\\boolean".len(), test.end))
+                        .and_then(|(flag, _)| self.flags.get(self.name(&flag).trim()).copied())
+                } else {
+                    self.flags.get(self.name(&test).trim()).map(|&on| on != name.starts_with("not"))
+                };
+                match switch {
+                    Some(true) => self.inline_range(block, yes, math),
+                    Some(false) => self.inline_range(block, no, math),
+                    None => {
+                        self.inline_range(block, yes, math);
+                        block.push(" ", self.source, no.start..no.start);
+                        self.inline_range(block, no, math);
+                    }
+                }
+                return next;
+            }
+            "verb" | "lstinline" | "mintinline" => {
                 let at = self.star(after, end);
-                let at = if name == "lstinline" { self.optional(at, end, b'[', b']').map_or(at, |(_, n)| n) } else { at };
+                let at = if name == "verb" { at } else { self.optional(at, end, b'[', b']').map_or(at, |(_, n)| n) };
+                // minted names the language first: `\mintinline{bash}{--width=2}`.
+                let at = if name == "mintinline" { self.skip_arguments("m", at, end) } else { at };
                 if let Some((text, next)) = self.verb_at(at, end) {
                     let start = block.text.len();
                     block.push(&self.source[text.clone()], self.source, text);
@@ -2077,6 +2229,12 @@ impl<'a> Reader<'a> {
             "fi" => {
                 self.conditionals.pop();
                 after_word
+            }
+            "futurelet" => {
+                // `\futurelet\token\next` (a macro that peeks at what follows, as `\onedot`
+                // does) names the peeked token and goes on with `\next`, read as it comes.
+                let k = self.skip_blank(after, end);
+                if self.bytes.get(k) == Some(&b'\\') && k < end { self.command_at(k, end).1 } else { after_word }
             }
             "def" | "gdef" | "edef" | "xdef" | "let" => {
                 // A definition in the body prints nothing: its name, its parameters (`#1`) and
@@ -2261,6 +2419,25 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Sets the etoolbox or ifthen switch that `\name` and its arguments at `pos` name
+    /// (`\booltrue{long}`, `\setbool{long}{false}`, `\setboolean{long}{true}`), where the
+    /// document defines it. Where reading goes on.
+    fn set_switch(&mut self, name: &str, pos: usize, end: usize) -> usize {
+        let Some((flag, next)) = self.argument(pos, end) else { return pos };
+        let (state, next) = match name {
+            "booltrue" | "toggletrue" => (true, next),
+            "boolfalse" | "togglefalse" => (false, next),
+            _ => match self.argument(next, end) {
+                Some((value, next)) => (self.name(&value).trim() == "true", next),
+                None => return next,
+            },
+        };
+        if let Some(value) = self.flags.get_mut(self.name(&flag).trim()) {
+            *value = state;
+        }
+        next
+    }
+
     /// The test of the conditional `\name` (the spaces after it ending at `after_word`), where it is one:
     /// `Some(truth)` where this reader decides it, `None` where it reads both branches, and
     /// where the branch begins. `\if` compares the next two characters as TeX does, a space
@@ -2279,6 +2456,19 @@ impl<'a> Reader<'a> {
                     }
                     _ => Some((None, after_word)),
                 }
+            }
+            // `\ifx` compares the next two tokens and `\ifdefined` tests the next one: they are
+            // the test's, not text, whichever branch is read.
+            "ifx" | "ifdefined" => {
+                let mut k = after_word;
+                for _ in 0..if name == "ifx" { 2 } else { 1 } {
+                    k = match self.source[k.min(end)..end].chars().next() {
+                        Some('\\') => self.command_at(k, end).1,
+                        Some(c) => k + c.len_utf8(),
+                        None => k,
+                    };
+                }
+                Some((None, k))
             }
             _ if UNDECIDED_CONDITIONALS.contains(&name) => Some((None, after_word)),
             _ => {
@@ -2360,12 +2550,18 @@ impl<'a> Reader<'a> {
                     self.inline_range(block, arg, false);
                     block.code.push(start..block.text.len());
                 }
+                'U' if self.source[arg.clone()].contains('#') && !self.expanding.is_empty() => {
+                    let raw = self.raw(arg.clone());
+                    emit(block, &raw, self.source, arg);
+                    block.code.push(start..block.text.len());
+                }
                 'U' => {
                     block.push(&self.source[arg.clone()], self.source, arg);
                     block.code.push(start..block.text.len());
                 }
                 'K' | 'B' => {
-                    let keys: Vec<&str> = self.source[arg.clone()].split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
+                    let raw = self.raw(arg.clone());
+                    let keys: Vec<&str> = raw.split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
                     let shown = if kind == 'B' { format!("[{}]", keys.join(", ")) } else { keys.join(", ") };
                     emit(block, &shown, self.source, arg);
                     block.code.push(start..block.text.len());
@@ -2382,6 +2578,43 @@ impl<'a> Reader<'a> {
             }
         }
         pos
+    }
+
+    /// Whether a macro's `body` ends with `\xspace`, or with a macro whose body does (a few
+    /// levels deep, as `\eg`'s `\onedot` and its `\@onedot` do).
+    fn ends_with_xspace(&self, body: Range<usize>, depth: usize) -> bool {
+        let text = self.source[body].trim_end();
+        if text.ends_with("\\xspace") {
+            return true;
+        }
+        let Some(at) = text.rfind('\\') else { return false };
+        let name = &text[at + 1..];
+        depth < 4
+            && !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'@')
+            && self.macros.get(name).is_some_and(|m| m.arguments == 0 && self.ends_with_xspace(m.body.clone(), depth + 1))
+    }
+
+    /// The text of `range` as written, each parameter (`#1`) of the macro being expanded
+    /// replaced by its argument as written: what a key or an address in a macro's body
+    /// (`\ref{tab:#1}`) is at its use.
+    fn raw(&self, range: Range<usize>) -> String {
+        let text = &self.source[range];
+        let Some((_, frame)) = self.expanding.last().filter(|_| text.contains('#')) else { return text.to_string() };
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find('#') {
+            out.push_str(&rest[..i]);
+            let digit = rest[i + 1..].bytes().next().filter(u8::is_ascii_digit).map(|d| usize::from(d - b'0'));
+            match digit.and_then(|d| d.checked_sub(1)).and_then(|d| frame.get(d)) {
+                Some(arg) => out.push_str(self.source[arg.clone()].trim()),
+                None if digit.is_some() => {}
+                None => out.push('#'),
+            }
+            rest = &rest[i + 1 + usize::from(digit.is_some())..];
+        }
+        out.push_str(rest);
+        out
     }
 
     /// A command no table here names: a macro the document defines is its expansion, its
@@ -2407,6 +2640,11 @@ impl<'a> Reader<'a> {
                         "not read: `\\{name}` is defined in no file read, so it prints nothing here (define it in this file, or flatten the document, with `latexpand` for one)"
                     ),
                 );
+            }
+            // In math a command this reader does not know is a symbol or an operator it does
+            // not print: a space keeps the digits around it apart (`$10 \oslash 2$`).
+            if math {
+                block.push(" ", self.source, pos..pos);
             }
             return self.optional(after, end, b'[', b']').map_or(after_word, |(_, n)| n);
         };
@@ -2442,8 +2680,9 @@ impl<'a> Reader<'a> {
         let start = block.text.len();
         emit(block, &expansion.text, self.source, pos..next.max(after));
         block.code.extend(expansion.code.iter().map(|c| start + c.start..start + c.end));
-        // `\xspace` puts back the space TeX skipped after the macro's name.
-        if arguments == 0 && after_word > after && self.source[body].trim_end().ends_with("\\xspace") {
+        // `\xspace` puts back the space TeX skipped after the macro's name, also where the
+        // body ends with a macro that ends with it (`\eg` with `\onedot`).
+        if arguments == 0 && after_word > after && self.ends_with_xspace(body, 0) {
             block.push(" ", self.source, after..after);
         }
         next
@@ -3096,5 +3335,57 @@ b & 2.5 \\
         assert_eq!(warned.len(), 2, "{warned:?}");
         assert!(warned[0].contains("`\\sys`") && warned[1].contains("`\\today`"), "{warned:?}");
         assert_eq!(a.warnings.iter().find(|w| w.message.contains("`\\sys`")).map(|w| (w.line, w.col)), Some((1, 1)));
+    }
+
+    #[test]
+    fn thin_spaces_group_digits_and_math_operators_keep_numbers_apart() {
+        let a = parse("GLOVE has 1\\,183\\,514 points and took 1\\,700 seconds; $10 \\div 2$, $7 \\bmod 3$ and $4 \\oslash 5$.\n");
+        let values: Vec<f64> = a.sentences[0].numbers.iter().map(|n| n.value).collect();
+        assert_eq!(values, [1183514.0, 1700.0, 10.0, 2.0, 7.0, 3.0, 4.0, 5.0], "{:?}", texts(&a));
+    }
+
+    #[test]
+    fn a_sentence_may_begin_with_a_reference() {
+        let a = parse("It took 6 s. \\Cref{fig:x} shows 8 more. \\texttt{fold} needs 9.\n");
+        assert_eq!(texts(&a), ["It took 6 s.", "fig:x shows 8 more.", "fold needs 9."]);
+    }
+
+    #[test]
+    fn a_parameter_in_a_key_or_an_address_is_its_argument() {
+        let a = parse("\\newcommand{\\rtab}[1]{Table~\\ref{tab:#1}}\n\\newcommand{\\repo}[1]{\\url{https://x.org/#1}}\nAs \\rtab{perf} shows, 3 ms; see \\repo{a/b}.\n");
+        assert_eq!(texts(&a), ["As Table tab:perf shows, 3 ms; see https://x.org/a/b."]);
+    }
+
+    #[test]
+    fn a_group_header_over_a_rule_under_every_row_names_the_row_under_it() {
+        let a = parse(
+            "\\begin{tabular}{|l|rr|}\\hline\n& \\multicolumn{2}{c|}{Latency (s)} \\\\ \\hline\nApp & AWS & GCP \\\\ \\hline\nIoT & 0.12 & 0.81 \\\\ \\hline\n\\end{tabular}\n",
+        );
+        let cell = a.sentences.iter().find(|s| s.text == "0.81").and_then(|s| s.cell.clone()).unwrap();
+        assert_eq!((cell.row, cell.row_label.as_str(), cell.column_label.as_str()), (1, "IoT", "Latency (s) › GCP"));
+    }
+
+    #[test]
+    fn etoolbox_and_ifthen_switches_choose_their_branch() {
+        let a = parse(
+            "\\newbool{full}\\booltrue{full}\\newtoggle{ext}\n\\begin{document}\n\\ifbool{full}{Full has 99 rows.}{Short has 11 rows.} \\iftoggle{ext}{Ext 1 ms.}{Base 2 ms.} \\ifthenelse{\\boolean{full}}{C 3 ms.}{D 4 ms.} \\setbool{full}{false}\\notbool{full}{E 5 ms.}{F 6 ms.} \\ifbool{unknown}{G 7 ms.}{H 8 ms.}\n\\end{document}\n",
+        );
+        assert_eq!(texts(&a), ["Full has 99 rows.", "Base 2 ms.", "C 3 ms.", "E 5 ms.", "G 7 ms.", "H 8 ms."]);
+    }
+
+    #[test]
+    fn internals_code_notes_and_front_matter_print_nothing() {
+        let a = parse(
+            "\\makeatletter\n\\def\\@onedot{\\ifx\\@let@token.\\else.\\null\\fi\\xspace}\n\\def\\onedot{\\futurelet\\@let@token\\@onedot}\n\\def\\eg{\\emph{e.g}\\onedot}\n\\makeatother\n\\DeclareMathOperator{\\avg}{avg}\n\\newcommand{\\sys}{Pash}\\let\\old\\sys\n\\newminted{cpp}{}\n\\newenvironment{cplus}{\\VerbatimEnvironment\\begin{cppcode}}{\\end{cppcode}}\n\\begin{document}\n\\title{Fast FFT on 8 GPUs}\n\\author{Ann Lee\\inst{1}}\\institute{University 1, Street 5, 12345 City}\n\\maketitle\n\\keywords{FFT, 5G}\n\nWe ran \\eg 3 rows of \\old{} with $\\avg = 4$ and \\mintinline{bash}{--width=2} in 5 trials.\\todo{check 99 trials}\n\\begin{cppcode}\nint x = 42;\n\\end{cppcode}\n\\begin{cplus}\nint y = 43;\n\\end{cplus}\n\\pgfplotstableread{Threads & Time \\\\ 1 & 21.5 \\\\}\\t\n\\end{document}\n",
+        );
+        assert_eq!(texts(&a), ["Fast FFT on 8 GPUs", "FFT, 5G", "We ran e.g. 3 rows of Pash with avg=4 and --width=2 in 5 trials."]);
+    }
+
+    #[test]
+    fn the_paper_s_own_package_is_warned() {
+        let a = parse("\\usepackage{booktabs}\\usepackage{includes/terms}\n\\begin{document}\nText 1 ms.\n\\end{document}\n");
+        let warned: Vec<&str> = a.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(warned.len(), 1, "{warned:?}");
+        assert!(warned[0].contains("\\usepackage{includes/terms}"), "{warned:?}");
     }
 }

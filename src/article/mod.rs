@@ -1043,7 +1043,10 @@ fn split_sentences(text: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {
                 // list lacks), unless it is a name written with a capital inside it (`jMetalPy`,
                 // `iPhone`), which begins one.
                 let camel = || chars[n + 1..].iter().map(|c| c.1).take_while(|c| c.is_alphanumeric()).any(char::is_uppercase);
-                let next_lower = n < chars.len() && chars[n].1.is_lowercase() && !camel();
+                // Nor does a word of code continue it (`` `fold` needs``, a reference's key):
+                // code is written as it must be, not in a sentence's case.
+                let starts_code = || code.iter().any(|c| c.start <= chars[n].0 && chars[n].0 < c.end);
+                let next_lower = n < chars.len() && chars[n].1.is_lowercase() && !camel() && !starts_code();
                 let word = text[..i].rsplit(|ch: char| ch.is_whitespace() || ch == '(').next().unwrap_or("");
                 let abbreviation = c == '.' && ABBREVIATIONS.contains(&word);
                 if !next_lower && !abbreviation {
@@ -1083,6 +1086,12 @@ mod tests {
     fn a_name_with_a_capital_inside_begins_a_sentence_after_a_stop() {
         let got = sentences("The line marks parity. jMetalPy is 6× slower, e.g. iPhone ran. pymoo is close.\n");
         assert_eq!(got, ["The line marks parity.", "jMetalPy is 6× slower, e.g. iPhone ran. pymoo is close."]);
+    }
+
+    #[test]
+    fn a_sentence_may_begin_with_code() {
+        let got = sentences("It took 6 s. `fold` needs 8 more. Then e.g. `x` ran.\n");
+        assert_eq!(got, ["It took 6 s.", "`fold` needs 8 more.", "Then e.g. `x` ran."].map(|s| s.replace('`', "")));
     }
 
     #[test]
