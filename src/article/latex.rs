@@ -579,11 +579,18 @@ const COMMANDS: &[(&str, &str)] = &[
     ("lstset", "m"),
     ("setminted", "om"),
     ("newpage", ""),
+    // The title block's own commands: a date is no claim, and the title is set where
+    // `\title` stands.
+    ("date", "m"),
+    ("today", ""),
+    ("maketitle", ""),
     // Notes to the authors in the margin, not the text.
     ("todo", "om"),
     ("missingfigure", "om"),
     // Who wrote the paper and where they work: names and addresses, no claim.
     ("author", "om"),
+    ("numberofauthors", "m"),
+    ("alignauthor", ""),
     ("institute", "m"),
     ("inst", "m"),
     ("pgfplotstableread", "mm"),
@@ -3330,10 +3337,10 @@ b & 2.5 \\
 
     #[test]
     fn a_macro_used_as_a_name_but_defined_nowhere_is_warned_once() {
-        let a = parse("\\sys{} scales 7.7$\\times$; \\sys{} again, \\centering and \\today{}.\n");
+        let a = parse("\\sys{} scales 7.7$\\times$; \\sys{} again, \\centering and \\base{}, \\today{} \\date{} \\maketitle{}.\n");
         let warned: Vec<&str> = a.warnings.iter().map(|w| w.message.as_str()).filter(|m| m.contains("defined in no file")).collect();
         assert_eq!(warned.len(), 2, "{warned:?}");
-        assert!(warned[0].contains("`\\sys`") && warned[1].contains("`\\today`"), "{warned:?}");
+        assert!(warned[0].contains("`\\sys`") && warned[1].contains("`\\base`"), "{warned:?}");
         assert_eq!(a.warnings.iter().find(|w| w.message.contains("`\\sys`")).map(|w| (w.line, w.col)), Some((1, 1)));
     }
 
@@ -3376,7 +3383,7 @@ b & 2.5 \\
     #[test]
     fn internals_code_notes_and_front_matter_print_nothing() {
         let a = parse(
-            "\\makeatletter\n\\def\\@onedot{\\ifx\\@let@token.\\else.\\null\\fi\\xspace}\n\\def\\onedot{\\futurelet\\@let@token\\@onedot}\n\\def\\eg{\\emph{e.g}\\onedot}\n\\makeatother\n\\DeclareMathOperator{\\avg}{avg}\n\\newcommand{\\sys}{Pash}\\let\\old\\sys\n\\newminted{cpp}{}\n\\newenvironment{cplus}{\\VerbatimEnvironment\\begin{cppcode}}{\\end{cppcode}}\n\\begin{document}\n\\title{Fast FFT on 8 GPUs}\n\\author{Ann Lee\\inst{1}}\\institute{University 1, Street 5, 12345 City}\n\\maketitle\n\\keywords{FFT, 5G}\n\nWe ran \\eg 3 rows of \\old{} with $\\avg = 4$ and \\mintinline{bash}{--width=2} in 5 trials.\\todo{check 99 trials}\n\\begin{cppcode}\nint x = 42;\n\\end{cppcode}\n\\begin{cplus}\nint y = 43;\n\\end{cplus}\n\\pgfplotstableread{Threads & Time \\\\ 1 & 21.5 \\\\}\\t\n\\end{document}\n",
+            "\\makeatletter\n\\def\\@onedot{\\ifx\\@let@token.\\else.\\null\\fi\\xspace}\n\\def\\onedot{\\futurelet\\@let@token\\@onedot}\n\\def\\eg{\\emph{e.g}\\onedot}\n\\makeatother\n\\DeclareMathOperator{\\avg}{avg}\n\\newcommand{\\sys}{Pash}\\let\\old\\sys\n\\newminted{cpp}{}\n\\newenvironment{cplus}{\\VerbatimEnvironment\\begin{cppcode}}{\\end{cppcode}}\n\\begin{document}\n\\title{Fast FFT on 8 GPUs}\n\\numberofauthors{1}\\author{Ann Lee\\inst{1}}\\institute{University 1, Street 5, 12345 City}\n\\maketitle\n\\keywords{FFT, 5G}\n\nWe ran \\eg 3 rows of \\old{} with $\\avg = 4$ and \\mintinline{bash}{--width=2} in 5 trials.\\todo{check 99 trials}\n\\begin{cppcode}\nint x = 42;\n\\end{cppcode}\n\\begin{cplus}\nint y = 43;\n\\end{cplus}\n\\pgfplotstableread{Threads & Time \\\\ 1 & 21.5 \\\\}\\t\n\\end{document}\n",
         );
         assert_eq!(texts(&a), ["Fast FFT on 8 GPUs", "FFT, 5G", "We ran e.g. 3 rows of Pash with avg=4 and --width=2 in 5 trials."]);
     }

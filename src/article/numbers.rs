@@ -970,9 +970,11 @@ fn share_unit_across_plus_minus(text: &str, numbers: &mut [Number]) {
 
 /// Parses a number written on its own, as a check's `number` key is: it must hold exactly one.
 pub fn parse_one(text: &str) -> Result<Number, String> {
-    // A registry writes a number as its sentence does, a plain space grouping thousands where
-    // the sentence's would (`800 000`).
-    let found = extract(&with_group_marks(text.trim(), |_| false), &[]);
+    // A registry writes a number as its sentence does, and `init` writes it as the sentence's
+    // text reads, where every space is a plain one: a plain space between groups of digits
+    // groups thousands here (`1 183 514`, which the page set with thin spaces), since a
+    // registry's `number` is one number.
+    let found = extract(&with_group_marks(text.trim(), |_| true), &[]);
     match found.as_slice() {
         [one] if one.span == (0..text.trim().len()) => Ok(one.clone()),
         [] => Err(format!("`{text}` holds no number")),
@@ -1423,6 +1425,13 @@ fn is_part_of_name(text: &str, start: usize) -> bool {
 mod tests {
 
     #[test]
+    fn a_registry_number_grouped_by_plain_spaces_is_one_number() {
+        assert_eq!(super::parse_one("1 183 514").map(|n| n.value), Ok(1183514.0));
+        assert_eq!(super::parse_one("800 000 ms").map(|n| (n.value, n.unit)), Ok((800000.0, Some(super::Unit::Ms))));
+        assert!(super::parse_one("12 34").is_err());
+    }
+
+    #[test]
     fn a_duration_as_time_prints_it_is_seconds() {
         let n = super::extract("Seq. time 79m35.197s, real 0m1.5s and 1h2m3s; not 3m4 or x1m2s.", &[]);
         let read: Vec<(&str, f64, u32)> = n.iter().map(|n| (n.text.as_str(), n.value, n.decimals)).collect();
@@ -1525,10 +1534,12 @@ mod tests {
         assert_eq!(read("1 000 000 rows in 7 050 ms"), [1_000_000.0, 7050.0]);
         // Another group, a fourth digit after the zero, or four digits before it: two numbers.
         assert_eq!(read("cells 1 234, rows 12 0345, and 2024 000"), [1.0, 234.0, 12.0, 345.0, 2024.0, 0.0]);
-        // A registry's `number` is read as its sentence's.
+        // A registry's `number` is one number: `init` writes a sentence's thin-space groups
+        // with plain spaces, so a plain space between groups groups them there. A sentence
+        // that reads `1 234` as two numbers still holds no `1 234` for it to bind to.
         let one = parse_one("800 000").unwrap();
         assert_eq!((one.text.as_str(), one.value), ("800 000", 800_000.0));
-        assert!(parse_one("1 234").is_err());
+        assert_eq!(parse_one("1 234").map(|n| n.value), Ok(1234.0));
     }
 
     #[test]
