@@ -30,7 +30,8 @@
 //! the document defines (`\newcommand{\sys}{FlashFoo}`, `\newcommand{\speedup}[1]{#1$\times$}`,
 //! `\def\pair#1#2{...}`) expanded where they are used, each `#1` read as its argument.
 //! siunitx's rounding (`round-mode`, `round-precision`, `round-pad`, in `\sisetup` or a
-//! command's options) gives the digits the page prints. xparse's `\NewDocumentCommand` and
+//! command's options) gives the digits the page prints, and a compact uncertainty (`12.3(4)`)
+//! reads as its separate form, `12.3 ± 0.4`. xparse's `\NewDocumentCommand` and
 //! `\DeclareMathOperator` define macros as `\newcommand` does, `\let` copies one, and a
 //! document's own definition of a symbol (`\def\approx`) is the one shown; in math a command
 //! the reader does not know keeps the digits around it apart. A reference or a citation shows
@@ -2771,6 +2772,17 @@ impl<'a> Reader<'a> {
                     continue;
                 }
             }
+            // siunitx's compact uncertainty (`12.3(4)`) is in the value's last digits: it is
+            // printed here as siunitx's separate form prints it, `12.3 ± 0.4`, which reads as a
+            // value and its spread in one unit.
+            if c == '('
+                && let Some(close) = rest.find(')')
+                && let Some(spread) = compact_uncertainty(&block.text, &rest[1..close])
+            {
+                emit(block, &format!(" ± {spread}"), self.source, k..k + close + 1);
+                k += close + 1;
+                continue;
+            }
             if rest.starts_with("+-") {
                 emit(block, " ± ", self.source, k..k + 2);
                 k += 2;
@@ -2899,6 +2911,25 @@ enum Piece {
     Close(usize),
     Command(usize, Range<usize>),
     Char(usize),
+}
+
+/// The uncertainty `written` in parentheses after a value that `shown` ends with, in the
+/// value's own unit: digits alone count in the value's last place (`12.3(4)` is 0.4, `1.234(56)`
+/// 0.056), digits with a decimal point are already in its unit (`12.3(0.4)`); `None` where
+/// either is no plain decimal.
+fn compact_uncertainty(shown: &str, written: &str) -> Option<String> {
+    let written = written.trim();
+    let value = &shown[shown.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').len()..];
+    if value.is_empty() || written.is_empty() || !written.bytes().all(|b| b.is_ascii_digit() || b == b'.') || written.matches('.').count() > 1 {
+        return None;
+    }
+    if written.contains('.') {
+        return Some(written.to_string());
+    }
+    let places = value.split_once('.').map_or(0, |(_, fraction)| fraction.len());
+    let padded = format!("{written:0>width$}", width = places + 1);
+    let (whole, fraction) = padded.split_at(padded.len() - places);
+    Some(if places == 0 { whole.to_string() } else { format!("{whole}.{fraction}") })
 }
 
 /// Appends `text`, which LaTeX makes of `source[range]`: byte for byte where the source holds
@@ -3394,5 +3425,13 @@ b & 2.5 \\
         let warned: Vec<&str> = a.warnings.iter().map(|w| w.message.as_str()).collect();
         assert_eq!(warned.len(), 1, "{warned:?}");
         assert!(warned[0].contains("\\usepackage{includes/terms}"), "{warned:?}");
+    }
+
+    #[test]
+    fn a_compact_uncertainty_is_a_value_and_its_spread() {
+        let a = parse("It takes \\SI{12.3(4)}{\\ms}, \\num{1.234(56)}, \\num{12(3)} and \\num{0.0012(3)} or \\SI{5.1(0.2)}{\\us}.\n");
+        assert_eq!(texts(&a), ["It takes 12.3 ± 0.4 ms, 1.234 ± 0.056, 12 ± 3 and 0.0012 ± 0.0003 or 5.1 ± 0.2 µs."]);
+        let ms: Vec<(f64, Option<super::super::numbers::Unit>)> = a.sentences[0].numbers.iter().take(2).map(|n| (n.value, n.unit.clone())).collect();
+        assert_eq!(ms, [(12.3, Some(super::super::numbers::Unit::Ms)), (0.4, Some(super::super::numbers::Unit::Ms))]);
     }
 }
