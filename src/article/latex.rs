@@ -1381,11 +1381,7 @@ impl<'a> Reader<'a> {
                 }
                 "let" => {
                     // `\let\old\sys`: a copy of a macro read so far.
-                    let at = self.skip_blank(next, range.end);
-                    if self.bytes.get(at) != Some(&b'\\') || at >= range.end {
-                        continue;
-                    }
-                    let (defined, after) = self.command_at(at, range.end);
+                    let (defined, after) = self.command_at(self.skip_blank(next, range.end), range.end);
                     let at = self.skip_blank(after, range.end);
                     let at = if self.bytes.get(at) == Some(&b'=') { self.skip_blank(at + 1, range.end) } else { at };
                     if self.bytes.get(at) == Some(&b'\\') && at < range.end && !defined.is_empty() {
@@ -1426,12 +1422,10 @@ impl<'a> Reader<'a> {
                     );
                     k = after;
                 }
-                flag_set if k <= self.preamble_end && (flag_set.ends_with("true") || flag_set.ends_with("false")) => {
-                    let (flag, state) = match flag_set.strip_suffix("true") {
-                        Some(f) => (f, true),
-                        None => (flag_set.strip_suffix("false").unwrap_or(flag_set), false),
-                    };
-                    if let Some(value) = self.flags.get_mut(flag) {
+                setter if k <= self.preamble_end && switch_setter(setter).is_some() => {
+                    if let Some((flag, state)) = switch_setter(setter)
+                        && let Some(value) = self.flags.get_mut(flag)
+                    {
                         *value = state;
                     }
                 }
@@ -1536,9 +1530,7 @@ impl<'a> Reader<'a> {
             // A paper's title and its keywords are set apart from the text around them.
             "caption" | "captionof" | "title" | "keywords" => {
                 self.end_paragraph(pos);
-                let at = if name == "captionof" { self.skip_arguments("sm", after, end) } else { self.star(after, end) };
-                let at = self.optional(at, end, b'[', b']').map_or(at, |(_, n)| n);
-                let Some((text, next)) = self.argument(at, end) else { return after };
+                let Some((text, next)) = self.caption_argument(name, after, end) else { return after };
                 let mut block = Block::new(&self.section, false);
                 self.inline_range(&mut block, text, false);
                 self.para = Some(block);
@@ -1656,6 +1648,15 @@ impl<'a> Reader<'a> {
         next
     }
 
+    /// The text of `\caption` or `\captionof` (its name ending at `after`), past its star and
+    /// its short form, and where reading goes on. `\captionof{table}{...}`, a caption outside a
+    /// float, names its float's kind first.
+    fn caption_argument(&self, name: &str, after: usize, end: usize) -> Option<(Range<usize>, usize)> {
+        let at = if name == "captionof" { self.skip_arguments("sm", after, end) } else { self.star(after, end) };
+        let at = self.optional(at, end, b'[', b']').map_or(at, |(_, n)| n);
+        self.argument(at, end)
+    }
+
     /// The text of the first `\caption` in `range`, read as inline text: a unit it states
     /// applies to the cells of the table beside it, before or after it.
     fn caption_text(&mut self, range: Range<usize>) -> Option<String> {
@@ -1665,10 +1666,7 @@ impl<'a> Reader<'a> {
             if let Piece::Command(_, name) = piece
                 && matches!(self.name(&name), "caption" | "captionof")
             {
-                // `\captionof{table}{...}` (a caption outside a float) names its float's kind first.
-                let at = if self.name(&name) == "captionof" { self.skip_arguments("sm", next, range.end) } else { self.star(next, range.end) };
-                let at = self.optional(at, range.end, b'[', b']').map_or(at, |(_, n)| n);
-                let (text, _) = self.argument(at, range.end)?;
+                let (text, _) = self.caption_argument(self.name(&name), next, range.end)?;
                 let mut block = Block::new(&self.section, false);
                 let notes = self.notes.len();
                 self.inline_range(&mut block, text, false);
@@ -2177,7 +2175,7 @@ impl<'a> Reader<'a> {
             };
         }
         // A switch set (`\drafttrue`) where the body sets it.
-        if let Some((flag, state)) = name.strip_suffix("true").map(|f| (f, true)).or_else(|| name.strip_suffix("false").map(|f| (f, false)))
+        if let Some((flag, state)) = switch_setter(name)
             && let Some(value) = self.flags.get_mut(flag)
         {
             *value = state;
@@ -2304,67 +2302,18 @@ impl<'a> Reader<'a> {
                 );
                 next
             }
-            "SI" | "qty" | "num" | "tablenum" | "numproduct" | "ang" | "SIrange" | "qtyrange" | "numrange" | "SIlist" | "qtylist" | "numlist" if self.local_rounding.is_none() => {
+            "SI" | "qty" | "num" | "tablenum" | "numproduct" | "ang" | "SIrange" | "qtyrange" | "numrange" | "SIlist" | "qtylist" | "numlist" => {
                 // The command's own options (`\num[round-precision=1]{4.25}`) round its numbers.
                 let options = self.optional(after, end, b'[', b']').map(|(o, _)| self.source[o].to_string());
-                self.local_rounding = Some(options.map_or(self.rounding, |o| self.rounding.with(&o)));
-                let next = self.inline_command(block, pos, end, math);
-                self.local_rounding = None;
+                let outer = self.local_rounding.replace(options.map_or(self.rounding, |o| self.rounding.with(&o)));
+                let next = self.siunitx_number(block, name, pos, after, end);
+                self.local_rounding = outer;
                 next
             }
-            "SI" | "qty" => self.quantity(block, after, end, name == "SI"),
             "si" | "unit" => {
                 let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
                 let Some((unit, next)) = self.argument(at, end) else { return after };
                 self.si_unit(block, unit);
-                next
-            }
-            "num" | "tablenum" | "numproduct" => {
-                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
-                let Some((value, next)) = self.argument(at, end) else { return after };
-                self.si_value(block, value);
-                next
-            }
-            "ang" => {
-                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
-                let Some((value, next)) = self.argument(at, end) else { return after };
-                self.si_value(block, value);
-                block.push_char('°', pos..after);
-                next
-            }
-            "SIrange" | "qtyrange" | "numrange" => {
-                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
-                let Some((low, next)) = self.argument(at, end) else { return after };
-                let Some((high, next)) = self.argument(next, end) else { return after };
-                let unit = if name == "numrange" { None } else { self.argument(next, end) };
-                let next = unit.as_ref().map_or(next, |(_, n)| *n);
-                self.si_value(block, low);
-                if let Some((unit, _)) = &unit {
-                    self.unit_after_value(block, unit.clone());
-                }
-                emit(block, " to ", self.source, pos..after);
-                self.si_value(block, high);
-                if let Some((unit, _)) = unit {
-                    self.unit_after_value(block, unit);
-                }
-                next
-            }
-            "SIlist" | "qtylist" | "numlist" => {
-                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
-                let Some((values, next)) = self.argument(at, end) else { return after };
-                let unit = if name == "numlist" { None } else { self.argument(next, end) };
-                let next = unit.as_ref().map_or(next, |(_, n)| *n);
-                let items: Vec<Range<usize>> = split_on(self.source, values, b';');
-                for (k, item) in items.iter().enumerate() {
-                    if k > 0 {
-                        let joiner = if k + 1 == items.len() { " and " } else { ", " };
-                        emit(block, joiner, self.source, pos..after);
-                    }
-                    self.si_value(block, item.clone());
-                    if let Some((unit, _)) = &unit {
-                        self.unit_after_value(block, unit.clone());
-                    }
-                }
                 next
             }
             "begin" => {
@@ -2486,6 +2435,11 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Whether `\name` opens a conditional that a `\fi` closes: one [`Reader::test`] reads.
+    fn is_conditional(&self, name: &str) -> bool {
+        matches!(name, "iftrue" | "iffalse" | "if") || UNDECIDED_CONDITIONALS.contains(&name) || name.strip_prefix("if").is_some_and(|f| self.flags.contains_key(f))
+    }
+
     /// Skips a branch that is not read, from `pos` to the `\fi` that closes its conditional
     /// (or, with `to_else`, to its `\else` where it has one), conditionals inside it counted:
     /// where reading goes on, and whether it stopped at an `\else`. A conditional never
@@ -2500,8 +2454,7 @@ impl<'a> Reader<'a> {
                 "fi" if depth == 0 => return (next, false),
                 "fi" => depth -= 1,
                 "else" if depth == 0 && to_else => return (next, true),
-                "iftrue" | "iffalse" | "if" => depth += 1,
-                other if UNDECIDED_CONDITIONALS.contains(&other) || other.strip_prefix("if").is_some_and(|f| self.flags.contains_key(f)) => depth += 1,
+                other if self.is_conditional(other) => depth += 1,
                 _ => {}
             }
         }
@@ -2741,6 +2694,64 @@ impl<'a> Reader<'a> {
         next
     }
 
+    /// siunitx's commands that print numbers (`\SI`, `\qty`, `\num`, `\ang`, ranges and
+    /// lists), `\name` standing at `pos` and its name ending at `after`, read with the rounding
+    /// [`Reader::local_rounding`] gives. Where reading goes on.
+    fn siunitx_number(&mut self, block: &mut Block, name: &str, pos: usize, after: usize, end: usize) -> usize {
+        match name {
+            "SI" | "qty" => self.quantity(block, after, end, name == "SI"),
+            "num" | "tablenum" | "numproduct" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((value, next)) = self.argument(at, end) else { return after };
+                self.si_value(block, value);
+                next
+            }
+            "ang" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((value, next)) = self.argument(at, end) else { return after };
+                self.si_value(block, value);
+                block.push_char('°', pos..after);
+                next
+            }
+            "SIrange" | "qtyrange" | "numrange" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((low, next)) = self.argument(at, end) else { return after };
+                let Some((high, next)) = self.argument(next, end) else { return after };
+                let unit = if name == "numrange" { None } else { self.argument(next, end) };
+                let next = unit.as_ref().map_or(next, |(_, n)| *n);
+                self.si_value(block, low);
+                if let Some((unit, _)) = &unit {
+                    self.unit_after_value(block, unit.clone());
+                }
+                emit(block, " to ", self.source, pos..after);
+                self.si_value(block, high);
+                if let Some((unit, _)) = unit {
+                    self.unit_after_value(block, unit);
+                }
+                next
+            }
+            "SIlist" | "qtylist" | "numlist" => {
+                let at = self.optional(after, end, b'[', b']').map_or(after, |(_, n)| n);
+                let Some((values, next)) = self.argument(at, end) else { return after };
+                let unit = if name == "numlist" { None } else { self.argument(next, end) };
+                let next = unit.as_ref().map_or(next, |(_, n)| *n);
+                let items: Vec<Range<usize>> = split_on(self.source, values, b';');
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        let joiner = if k + 1 == items.len() { " and " } else { ", " };
+                        emit(block, joiner, self.source, pos..after);
+                    }
+                    self.si_value(block, item.clone());
+                    if let Some((unit, _)) = &unit {
+                        self.unit_after_value(block, unit.clone());
+                    }
+                }
+                next
+            }
+            _ => after,
+        }
+    }
+
     /// A unit after a value: a space between, except before `°` (and `′`, `″`), as siunitx
     /// sets angles.
     fn unit_after_value(&mut self, block: &mut Block, unit: Range<usize>) {
@@ -2911,6 +2922,11 @@ enum Piece {
     Close(usize),
     Command(usize, Range<usize>),
     Char(usize),
+}
+
+/// The switch a `\newif` setter names and the state it sets: `\drafttrue` sets `draft` on.
+fn switch_setter(name: &str) -> Option<(&str, bool)> {
+    name.strip_suffix("true").map(|f| (f, true)).or_else(|| name.strip_suffix("false").map(|f| (f, false)))
 }
 
 /// The uncertainty `written` in parentheses after a value that `shown` ends with, in the
