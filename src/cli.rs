@@ -344,7 +344,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<Status, Failure> {
         Command::Init { article, evidence, root } => {
             let written = init::init(&root, &article, &evidence)?;
             for w in &written.warnings {
-                out.line(&format!("{article}:{}:{}: warning: {}", w.line, w.col, w.message))?;
+                out.line(&format!("{}:{}:{}: warning: {}", w.file, w.line, w.col, w.message))?;
             }
             out.line(&format!("{} written: {} skeletons for {} numbers, every claim commented out", written.registry, written.skeletons, written.numbers))?;
             Ok(Status::Clean)

@@ -19,10 +19,34 @@ use crate::diagnostic::Diagnostic;
 /// each: spans, numbers and their keys, the warnings, and the review page's rendering with
 /// every sentence and number marked. It panics where a sentence, a number or a warning points
 /// outside the source or inside a character: a place must be one the audit can show.
+///
+/// The input is also read as a manuscript split into files, as LaTeX and as reStructuredText:
+/// split at each zero byte, the first part is the main file and part N the file
+/// `article/pN.tex` (or `.rst`, or with no extension) that it or another part may bring in,
+/// so that nesting, cycles, missing and undecodable files are all reachable. Every sentence
+/// and warning must then be placed at a line of a file read.
 pub fn parse_article(bytes: &[u8]) {
     for syntax in [Syntax::Markdown, Syntax::ReStructuredText, Syntax::Latex] {
         if let Ok(article) = Article::parse_as("article/a", bytes, syntax) {
             touch_article(&article);
+        }
+    }
+    let parts: Vec<&[u8]> = bytes.split(|b| *b == 0).collect();
+    let load = |rel: &str| {
+        let name = rel.strip_prefix("article/p").map(|n| n.trim_end_matches(".tex").trim_end_matches(".rst"));
+        match name.and_then(|n| n.parse::<usize>().ok()).and_then(|k| parts.get(k)) {
+            Some(part) => crate::article::Load::Read(part.to_vec()),
+            None => crate::article::Load::Missing,
+        }
+    };
+    for (syntax, path) in [(Syntax::Latex, "article/a.tex"), (Syntax::ReStructuredText, "article/a.rst")] {
+        if let Ok(article) = Article::read(path, parts[0], syntax, "article", &load) {
+            touch_article(&article);
+            let lines = |file: &str| article.files.iter().find(|f| f.path == file).map(|f| f.text.split('\n').count());
+            for (what, file, line) in article.sentences.iter().map(|s| ("sentence", &s.file, s.line)).chain(article.warnings.iter().map(|w| ("warning", &w.file, w.line))) {
+                let count = lines(file).unwrap_or_else(|| panic!("a {what} in `{file}`, which is no file read"));
+                assert!(line >= 1 && line <= count, "a {what} at line {line} of `{file}`, which has {count} lines");
+            }
         }
     }
 }

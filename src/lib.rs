@@ -9,7 +9,7 @@
 //!
 //! ```text
 //!                 workspace (loaded once)
-//! article (Markdown) ──► sentences + numbers ──┐
+//! article (+ inputs) ──► sentences + numbers ──┐
 //!                                              ├─► binding ──► checks ──► outcomes ──► renderers
 //! registry (TOML) ──► claims + check specs ────┘    ▲             ▲
 //!          lock (claims/<name>.lock) ───────────────┘             │
@@ -36,7 +36,10 @@
 //!   literal blocks as code, grid, simple, list and CSV tables, inline roles), or LaTeX
 //!   (`article::latex`: the document's body as typeset, sectioning, the `tabular` family with
 //!   `\multicolumn` and `\multirow`, math, siunitx, the document's macros), into the same
-//!   blocks, by the manuscript's extension (tables of every syntax laid out by one function) → sections and sentences with spans, lines and fingerprints, table
+//!   blocks, by the manuscript's extension (tables of every syntax laid out by one function),
+//!   after `article::inputs` has spliced in the files a LaTeX or reStructuredText manuscript
+//!   brings in (`\input`, `.. include::`, read through the workspace's confined reader and
+//!   mapped back byte by byte) → sections and sentences with spans, their files, lines and fingerprints, table
 //!   cells with their row, column and the unit their header implies (a Google Benchmark or
 //!   pytest-benchmark console table, or hyperfine's, criterion's or `go test -bench`'s output,
 //!   or benchstat's comparison of Go's outputs (each value in the unit its SI prefix makes of

@@ -219,7 +219,9 @@ fn load_article(evidence: &Evidence, registry: &Registry, diagnostics: &mut Vec<
         diagnostics.push(Diagnostic::not_utf8(path.get_ref(), &bytes, e.valid_up_to()).with_note(format!("the manuscript of {}", registry.file)));
         return None;
     }
-    Article::parse(path.get_ref(), &bytes).map_err(|e| diagnostics.push(at(e.to_string()))).ok()
+    let syntax = Syntax::of_path(path.get_ref()).unwrap_or(Syntax::Markdown);
+    let dir = crate::article::folder_of(path.get_ref());
+    Article::read(path.get_ref(), &bytes, syntax, &dir, &|rel| evidence.manuscript_input(rel)).map_err(|e| diagnostics.push(at(e.to_string()))).ok()
 }
 
 /// The registries a workspace binds: each to its own manuscript, or one to a draft.
@@ -273,7 +275,10 @@ fn load_draft(evidence: &Evidence, registry: Registry, draft: &Path, diagnostics
     // A draft saved under a name of no known syntax (`draft.txt`) is in its manuscript's.
     let manuscript = registry.manuscript.path.get_ref();
     let syntax = Syntax::of_path(&shown).or_else(|| Syntax::of_path(manuscript)).unwrap_or(Syntax::Markdown);
-    let article = Article::parse_as(&shown, &bytes, syntax).map_err(|e| Diagnostic::plain(format!("draft: {e}")))?;
+    // The files a draft brings in are read where its manuscript's are: an edited copy of a
+    // main file, saved anywhere, brings in the same sections.
+    let dir = crate::article::folder_of(manuscript);
+    let article = Article::read(&shown, &bytes, syntax, &dir, &|rel| evidence.manuscript_input(rel)).map_err(|e| Diagnostic::plain(format!("draft: {e}")))?;
     let draft_of = Some(manuscript.clone());
     Ok(Loaded::bind(evidence, registry, Some(Rc::new(article)), draft_of, diagnostics))
 }

@@ -48,11 +48,12 @@
 //! document defines as code) and `\mintinline` are read only for the harness console
 //! tables they may hold ([`super::console`]); displayed math, pictures, pseudo-code (of an
 //! `algorithm` float only the caption), the bibliography and switched-off text are not read.
-//! A file brought in by `\input` or `\include` is not read and says so as a
-//! [`super::Warning`], since the page shows text the manuscript does not hold, as do a
-//! preamble's `\input`, a package named by its path (the paper's own), a macro used as `\sys{}`
-//! that no definition read gives, a brace or an environment left open and macro expansion past
-//! its bound.
+//! The files `\input`, `\include`, `\subfile` and the import package bring in are spliced in
+//! before this reader runs ([`super::inputs`]), so it reads one text; a command left here
+//! could not be read and prints nothing. A package named by its path (the paper's own), a
+//! macro used as `\sys{}` that no definition read gives, a brace or an environment left open
+//! and macro expansion past its bound say so as a [`super::Warning`], since the page shows text
+//! the manuscript does not hold.
 //!
 //! Every byte of a sentence maps to its byte in the source: text as written byte for byte, and
 //! a character LaTeX makes of a command (`\times`, `\SI`'s unit, a macro's expansion) to the
@@ -1409,19 +1410,6 @@ impl<'a> Reader<'a> {
                         k = after;
                     }
                 }
-                "input" if k <= self.preamble_end => {
-                    // A preamble's own file of macros (`\input{macros}`) is not read: its
-                    // macros print nothing where the text uses them.
-                    let after = self.argument(next, range.end).map_or(next, |(_, n)| n);
-                    self.warn(
-                        name.start - 1..after,
-                        format!(
-                            "not read: `{}` may define macros the text uses, which print nothing here (flatten the document, with `latexpand` for one, to audit it whole)",
-                            &self.source[name.start - 1..after]
-                        ),
-                    );
-                    k = after;
-                }
                 setter if k <= self.preamble_end && switch_setter(setter).is_some() => {
                     if let Some((flag, state)) = switch_setter(setter)
                         && let Some(value) = self.flags.get_mut(flag)
@@ -2294,8 +2282,19 @@ impl<'a> Reader<'a> {
                 self.images.push(self.source[path].trim().to_string());
                 next
             }
-            "input" | "include" | "subfile" | "import" | "subimport" | "includeonly" | "InputIfFileExists" | "LTXtable" => {
-                let next = self.skip_arguments(if name.ends_with("import") || name == "LTXtable" { "mm" } else { "m" }, after, end);
+            // What these bring in is spliced in before reading ([`super::inputs`]); one left
+            // here could not be read and was warned of there, or `\includeonly` names files.
+            "input" | "include" | "subfile" | "import" | "subimport" | "includeonly" => {
+                if name == "input" && self.bytes.get(self.skip_blank(after, end)) != Some(&b'{') {
+                    // TeX's own form, `\input intro`: the name runs to a space.
+                    let from = self.skip_blank(after, end);
+                    return (from..end).find(|&j| matches!(self.bytes[j], b' ' | b'\t' | b'\r' | b'\n' | b'}' | b'{' | b'\\' | b'%')).unwrap_or(end);
+                }
+                self.skip_arguments(if name.ends_with("import") { "mm" } else { "m" }, after, end)
+            }
+            "LTXtable" => self.skip_arguments("mm", after, end),
+            "InputIfFileExists" => {
+                let next = self.skip_arguments("mmm", after, end);
                 self.warn(
                     pos..next,
                     format!("not read: `{}` brings in text from another file (flatten the document, with `latexpand` for one, to audit it whole)", &self.source[pos..next]),
@@ -2598,7 +2597,7 @@ impl<'a> Reader<'a> {
                 self.warn(
                     pos..after + 2,
                     format!(
-                        "not read: `\\{name}` is defined in no file read, so it prints nothing here (define it in this file, or flatten the document, with `latexpand` for one)"
+                        "not read: `\\{name}` is defined in no file read, so it prints nothing here (define it in a file the manuscript brings in, or in the manuscript)"
                     ),
                 );
             }

@@ -28,12 +28,15 @@ mod asv;
 mod benchmarkdotnet;
 mod console;
 mod html;
+mod inputs;
 mod latex;
 mod nsight;
 pub mod numbers;
 mod rst;
 
 pub(crate) use html::{Token as HtmlToken, tokenize as tokenize_html};
+pub(crate) use inputs::{Load, folder_of};
+pub use inputs::SourceFile;
 
 use std::ops::Range;
 
@@ -48,10 +51,16 @@ use numbers::{Number, Scale, Shape, Unit};
 pub struct Article {
     /// Root-relative path, for reports.
     pub path: String,
-    /// The exact file text.
+    /// The exact file text, with the text of every file it brings in (a LaTeX `\input`, a
+    /// reStructuredText `include`) in place of the command that brings it in.
     pub source: String,
-    /// SHA-256 of the exact file bytes, lowercase hex.
+    /// SHA-256 of `source`'s bytes, lowercase hex: the file's own hash where it brings in
+    /// nothing.
     pub sha256: String,
+    /// The files read: this one first, then each it brings in, once each.
+    pub files: Vec<SourceFile>,
+    /// Which file each run of `source` comes from.
+    segments: Vec<inputs::Segment>,
     pub sentences: Vec<Sentence>,
     /// Words of the prose a reader reads: sentences and headings, split on whitespace.
     pub word_count: usize,
@@ -94,7 +103,9 @@ impl Syntax {
 pub struct Warning {
     /// Byte span in the article source.
     pub span: Range<usize>,
-    /// 1-based line and column (in characters) of the first byte.
+    /// The file that holds it: the article's, or one it brings in.
+    pub file: String,
+    /// 1-based line and column (in characters) of the first byte, in `file`.
     pub line: usize,
     pub col: usize,
     pub message: String,
@@ -110,7 +121,9 @@ pub struct Sentence {
     pub section: Vec<String>,
     /// Byte span in the article source.
     pub span: Range<usize>,
-    /// 1-based line and column of the first byte.
+    /// The file that holds its first byte: the article's, or one it brings in.
+    pub file: String,
+    /// 1-based line and column of the first byte, in `file`.
     pub line: usize,
     pub col: usize,
     /// SHA-256 of the whitespace-normalised text.
@@ -145,6 +158,12 @@ impl Sentence {
         let end_idx = span.end.min(self.offsets.len() - 1);
         let end = if span.end > span.start { self.offsets[end_idx - 1] + 1 } else { start };
         start..end.max(start)
+    }
+
+    /// Where it stands, for a reader of `article_path`: `line 12` in that file, and
+    /// `sections/eval.tex:12` in a file it brings in.
+    pub fn place(&self, article_path: &str) -> String {
+        if self.file == article_path { format!("line {}", self.line) } else { format!("{}:{}", self.file, self.line) }
     }
 
     /// The section path joined for display: `CUDA Graphs › Timing`.
@@ -196,16 +215,25 @@ pub enum ArticleError {
 
 impl Article {
     /// Parses `bytes` read from `path`, in the syntax its extension names, Markdown where it
-    /// names none.
+    /// names none, reading no other file.
     pub fn parse(path: &str, bytes: &[u8]) -> Result<Article, ArticleError> {
         Article::parse_as(path, bytes, Syntax::of_path(path).unwrap_or(Syntax::Markdown))
     }
 
-    /// Parses `bytes` read from `path` as `syntax`.
+    /// Parses `bytes` read from `path` as `syntax`, reading no other file: a file it brings in
+    /// is warned of as not read, and a package (`.sty`) taken for the TeX installation's, as
+    /// where the repository holds none.
     pub fn parse_as(path: &str, bytes: &[u8], syntax: Syntax) -> Result<Article, ArticleError> {
-        let sha256 = sha256_hex(bytes);
-        let source = match std::str::from_utf8(bytes) {
-            Ok(s) => s.to_string(),
+        let none = |rel: &str| if rel.ends_with(".sty") { Load::Missing } else { Load::Refused("brings in another file, and none is read here".to_string()) };
+        Article::read(path, bytes, syntax, &inputs::folder_of(path), &none)
+    }
+
+    /// Parses `bytes` read from `path` as `syntax`, with each file it brings in resolved
+    /// against the root-relative folder `dir`, read by `load` (given a root-relative path) and
+    /// spliced in where it is brought in.
+    pub(crate) fn read(path: &str, bytes: &[u8], syntax: Syntax, dir: &str, load: &dyn Fn(&str) -> Load) -> Result<Article, ArticleError> {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(s) => s,
             Err(e) => {
                 let good = &bytes[..e.valid_up_to()];
                 let line = good.iter().filter(|b| **b == b'\n').count() + 1;
@@ -214,11 +242,21 @@ impl Article {
                 return Err(ArticleError::NotUtf8 { path: path.to_string(), line, col });
             }
         };
-        let (blocks, images, warned) = match syntax {
+        let markup = match syntax {
+            Syntax::Latex => inputs::Markup::Latex,
+            Syntax::ReStructuredText => inputs::Markup::ReStructuredText,
+            Syntax::Markdown => inputs::Markup::None,
+        };
+        let spliced = inputs::splice(path, text, markup, dir, load);
+        let source = spliced.text;
+        let sha256 = sha256_hex(source.as_bytes());
+        let (blocks, images, mut warned) = match syntax {
             Syntax::Markdown => prose_blocks(&source),
             Syntax::ReStructuredText => rst::prose_blocks(&source),
             Syntax::Latex => latex::prose_blocks(&source),
         };
+        warned.extend(spliced.warnings);
+        warned.sort_by_key(|(span, _)| span.start);
         let mut sentences = Vec::new();
         let mut word_count = 0;
         for block in &blocks {
@@ -289,6 +327,7 @@ impl Article {
                     text,
                     section: block.section.clone(),
                     span: 0..0,
+                    file: String::new(),
                     line: 0,
                     col: 0,
                     numbers,
@@ -310,16 +349,38 @@ impl Article {
                 sentences.push(sentence);
             }
         }
-        // Lines and columns in one sweep of the source for all sentences: counting from the
-        // start for each sentence is quadratic in a long article.
+        let mut article =
+            Article { path: path.to_string(), source, sha256, files: spliced.files, segments: spliced.segments, sentences: Vec::new(), word_count, images, warnings: Vec::new(), syntax };
         let starts: Vec<usize> = sentences.iter().map(|s: &Sentence| s.offsets[0]).collect();
-        for (sentence, (line, col)) in sentences.iter_mut().zip(crate::diagnostic::line_cols(&source, &starts)) {
+        for (sentence, (file, line, col)) in sentences.iter_mut().zip(article.places_of(&starts)) {
+            sentence.file = file.to_string();
             sentence.line = line;
             sentence.col = col;
         }
         let starts: Vec<usize> = warned.iter().map(|(span, _)| span.start).collect();
-        let warnings = warned.into_iter().zip(crate::diagnostic::line_cols(&source, &starts)).map(|((span, message), (line, col))| Warning { span, line, col, message }).collect();
-        Ok(Article { path: path.to_string(), source, sha256, sentences, word_count, images, warnings, syntax })
+        let places: Vec<(String, usize, usize)> = article.places_of(&starts).into_iter().map(|(f, l, c)| (f.to_string(), l, c)).collect();
+        article.warnings = warned.into_iter().zip(places).map(|((span, message), (file, line, col))| Warning { span, file, line, col, message }).collect();
+        article.sentences = sentences;
+        Ok(article)
+    }
+
+    /// The file, line and column (1-based, in characters) of each byte offset of `source`, in
+    /// the order given: the place in the file it was read from, which for a file brought in is
+    /// that file, not the article's. One sweep of each file serves every offset.
+    pub(crate) fn places_of(&self, offsets: &[usize]) -> Vec<(&str, usize, usize)> {
+        let located: Vec<(usize, usize)> = offsets.iter().map(|&o| inputs::locate(&self.segments, o.min(self.source.len()))).collect();
+        let mut by_file: Vec<Vec<usize>> = vec![Vec::new(); self.files.len()];
+        for (i, (file, _)) in located.iter().enumerate() {
+            by_file[*file].push(i);
+        }
+        let mut out = vec![("", 1, 1); offsets.len()];
+        for (file, mine) in self.files.iter().zip(by_file) {
+            let at: Vec<usize> = mine.iter().map(|&i| located[i].1).collect();
+            for (i, (line, col)) in mine.into_iter().zip(crate::diagnostic::line_cols(&file.text, &at)) {
+                out[i] = (file.path.as_str(), line, col);
+            }
+        }
+        out
     }
 }
 

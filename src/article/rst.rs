@@ -19,9 +19,9 @@
 //! Markdown: in the sentence, but giving no number. A reference's text (`` `title <url>`_ ``,
 //! `:ref:`title <label>``) reads as a link's. Comments, hyperlink targets, substitution
 //! definitions and directives that only configure the build (`toctree`, `index`, `highlight`)
-//! are not read; a directive that brings in text from another file (`include`, a `csv-table`'s
-//! `:file:`) or raw HTML is not read either, and says so as a [`super::Warning`], since the
-//! page shows text the manuscript does not hold.
+//! are not read. The text an `include` brings in is spliced in before this reader runs
+//! ([`super::inputs`]); a `csv-table`'s `:file:` and raw HTML are not read, and say so as a
+//! [`super::Warning`], since the page shows text the manuscript does not hold.
 //!
 //! Every byte of a sentence maps to its byte in the source, as Markdown's do.
 
@@ -500,7 +500,9 @@ impl<'a> Reader<'a> {
                 }
                 self.code(content);
             }
-            "include" => self.warn(ln.start..ln.end, format!("`.. include::` brings in {argument}, another file, which is not read")),
+            // What an include brings in is spliced in before reading ([`super::inputs`]); one
+            // left here could not be read and was warned of there.
+            "include" => {}
             "raw" => self.warn(ln.start..ln.end, "raw output (`.. raw::`) is not read"),
             "image" | "figure" => {
                 if !argument.is_empty() {

@@ -78,8 +78,10 @@ pub(crate) struct RegistryReview {
 /// A span of a file as people count it: 1-based line and column (in characters) of its start,
 /// and the line and column just past its end, as SARIF's `endColumn` and GitHub's annotations
 /// read them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Place {
+    /// The file: the registry, the article, or a file the article brings in.
+    pub file: String,
     pub line: usize,
     pub col: usize,
     pub end_line: usize,
@@ -91,10 +93,30 @@ pub(crate) struct Place {
 impl Place {
     /// The places of many byte spans of one text, found in one sweep of it: resolving each span
     /// on its own would walk a long article once per number.
-    pub(crate) fn of_spans(source: &str, spans: &[Range<usize>]) -> Vec<Place> {
+    pub(crate) fn of_spans(file: &str, source: &str, spans: &[Range<usize>]) -> Vec<Place> {
         let offsets: Vec<usize> = spans.iter().flat_map(|s| [s.start, s.end.max(s.start)]).collect();
         let found = crate::diagnostic::line_cols(source, &offsets);
-        found.chunks(2).zip(spans).map(|(p, s)| Place { line: p[0].0, col: p[0].1, end_line: p[1].0, end_col: p[1].1, span: (s.start, s.end.max(s.start)) }).collect()
+        found
+            .chunks(2)
+            .zip(spans)
+            .map(|(p, s)| Place { file: file.to_string(), line: p[0].0, col: p[0].1, end_line: p[1].0, end_col: p[1].1, span: (s.start, s.end.max(s.start)) })
+            .collect()
+    }
+
+    /// The places of byte spans of an article's text, each in the file it was read from (the
+    /// article's, or one it brings in); a span that ends in another file ends where it starts.
+    pub(crate) fn in_article(article: &Article, spans: &[Range<usize>]) -> Vec<Place> {
+        let offsets: Vec<usize> = spans.iter().flat_map(|s| [s.start, s.end.max(s.start)]).collect();
+        let found = article.places_of(&offsets);
+        found
+            .chunks(2)
+            .zip(spans)
+            .map(|(p, s)| {
+                let (file, line, col) = p[0];
+                let (end_line, end_col) = if p[1].0 == file { (p[1].1, p[1].2) } else { (line, col) };
+                Place { file: file.to_string(), line, col, end_line, end_col, span: (s.start, s.end.max(s.start)) }
+            })
+            .collect()
     }
 }
 
@@ -156,7 +178,8 @@ pub(crate) enum Change {
     /// where it was rewritten, else the start of the first later sentence that survived.
     Lost {
         before: String,
-        before_line: usize,
+        /// Where it stood when accepted (`line 12 of the accepted text`).
+        before_at: String,
         deleted: bool,
         nearest: Option<(SentenceRef, f64)>,
         diff: Option<String>,
@@ -196,8 +219,10 @@ pub(crate) struct LockReview {
 
 #[derive(Debug, Clone)]
 pub(crate) struct DeletedSentence {
-    /// Line in the accepted manuscript.
+    /// Line in the accepted manuscript, or in the file it brought in that held it.
     pub line: usize,
+    /// Where it stood when accepted (`line 12 of the accepted text`).
+    pub accepted_at: String,
     pub text: String,
     pub claims: Vec<String>,
     /// Where it stood in the audited text (see [`Change::Lost`]).
@@ -225,6 +250,8 @@ pub(crate) enum ClaimBinding {
 pub(crate) struct SentenceRef {
     pub index: usize,
     pub section: String,
+    /// The file that holds it: the article's, or one the article brings in.
+    pub file: String,
     pub line: usize,
     pub col: usize,
     pub span: (usize, usize),
@@ -492,7 +519,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         unused_labels: Vec::new(),
         inputs: Vec::new(),
         sources,
-        sha256_at: Place::of_spans(&registry.source, &[registry.manuscript.sha256.span()])[0],
+        sha256_at: Place::of_spans(&registry.file, &registry.source, &[registry.manuscript.sha256.span()]).remove(0),
         sentence_changes: Vec::new(),
     };
     // The registry places of every quote and every check, in one sweep of the registry.
@@ -501,7 +528,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         registry_spans.push(claim.target_span());
         registry_spans.extend(claim.checks.iter().map(|k| k.common.number.as_ref().map_or(k.span.clone(), |n| n.span())));
     }
-    let mut registry_places = Place::of_spans(&registry.source, &registry_spans).into_iter();
+    let mut registry_places = Place::of_spans(&registry.file, &registry.source, &registry_spans).into_iter();
     let mut shell = |claim: &registry::Claim, binding: ClaimBinding| {
         let quote_at = registry_places.next().expect("a place per quote");
         let check_places: Vec<Place> = registry_places.by_ref().take(claim.checks.len()).collect();
@@ -629,7 +656,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                 }
                 review.change = Some(Change::Lost {
                     before: before.text.clone(),
-                    before_line: before.line,
+                    before_at: before.accepted_place(),
                     deleted: successor.is_none(),
                     diff: nearest.as_ref().map(|(s, _)| lock::word_diff(&before.text, &s.text)),
                     nearest,
@@ -666,7 +693,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                     // A note shows the start of a long sentence; its line leads to the rest.
                     let shown = crate::diagnostic::first_chars(&s.text, 400);
                     let cut = if shown.len() < s.text.len() { "…" } else { "" };
-                    d = d.with_note(format!("the most similar sentence ({:.0} % alike) is at {}:{}: {shown}{cut}", ratio * 100.0, article.path, s.line));
+                    d = d.with_note(format!("the most similar sentence ({:.0} % alike) is at {}:{}: {shown}{cut}", ratio * 100.0, s.file, s.line));
                 }
                 diagnostics.push(d);
                 let nearest = nearest.map(|(i, r)| (sentence_ref(&article.sentences[i]), r));
@@ -674,7 +701,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
             }
             (Binding::Ambiguous { sentences }, _) if claim.cell().is_some() => {
                 let cell = claim.cell().expect("a cell claim").get_ref();
-                let places = sentences.iter().map(|i| format!("{} (line {})", article.sentences[*i].section_title(), article.sentences[*i].line)).collect::<Vec<_>>().join("; ");
+                let places = sentences.iter().map(|i| format!("{} ({})", article.sentences[*i].section_title(), article.sentences[*i].place(&article.path))).collect::<Vec<_>>().join("; ");
                 // Cells of one table that share their row and column labels are told apart by
                 // their place among the rows or columns bearing the label, not by the table.
                 let cells: Vec<&crate::article::Cell> = sentences.iter().filter_map(|i| article.sentences[*i].cell.as_ref()).collect();
@@ -702,7 +729,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                 claims.push(shell(claim, ClaimBinding::Ambiguous { sentences }).0);
             }
             (Binding::Ambiguous { sentences }, _) => {
-                let lines = sentences.iter().map(|i| article.sentences[*i].line.to_string()).collect::<Vec<_>>().join(", ");
+                let lines = sentences.iter().map(|i| article.sentences[*i].place(&article.path)).collect::<Vec<_>>().join(", ");
                 diagnostics.push(
                     Diagnostic::at(
                         format!("claim `{}`: its quote matches {} sentences of {}", claim.id.get_ref(), sentences.len(), article.path),
@@ -711,7 +738,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         claim.target_span(),
                         "quote more of the sentence",
                     )
-                    .with_note(format!("the sentences are at lines {lines}")),
+                    .with_note(format!("the sentences are at {lines}")),
                 );
                 let sentences = sentences.iter().map(|i| sentence_ref(&article.sentences[*i])).collect();
                 claims.push(shell(claim, ClaimBinding::Ambiguous { sentences }).0);
@@ -719,7 +746,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
         }
     }
     let spans: Vec<Range<usize>> = number_spans.iter().map(|(_, _, s)| s.clone()).chain(lost_spans.iter().map(|(_, s)| s.clone())).collect();
-    let mut places = Place::of_spans(&article.source, &spans).into_iter();
+    let mut places = Place::in_article(article, &spans).into_iter();
     for ((c, k, _), place) in number_spans.iter().zip(places.by_ref()) {
         claims[*c].checks[*k].number_at = Some(place);
     }
@@ -730,7 +757,7 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
     }
     let (mut unbound, ignored, unused_registry) = unbound_numbers(registry, article, &covered, &by_cell, diagnostics);
     unused_spans.extend(unused_registry);
-    let unused_places = Place::of_spans(&registry.source, &unused_spans.iter().map(|(_, span)| span.clone()).collect::<Vec<_>>());
+    let unused_places = Place::of_spans(&registry.file, &registry.source, &unused_spans.iter().map(|(_, span)| span.clone()).collect::<Vec<_>>());
     let unused_labels = unused_spans.into_iter().zip(unused_places).map(|((message, _), at)| UnusedLabel { message, at }).collect();
     let mut sentence_changes = Vec::new();
     let lock_review = match (lock, alignment) {
@@ -835,13 +862,13 @@ fn lock_review(registry: &Registry, l: &lock::Lock, a: &lock::Alignment, claims:
     let held: Vec<usize> = a.deleted.iter().copied().filter(|i| !l.sentences[*i].claims.is_empty()).collect();
     let stood: Vec<Option<usize>> = held.iter().map(|i| stood_at(l, a, *i, article)).collect();
     let spans: Vec<Range<usize>> = stood.iter().flatten().map(|o| *o..*o).collect();
-    let mut places = Place::of_spans(&article.source, &spans).into_iter();
+    let mut places = Place::in_article(article, &spans).into_iter();
     let deleted_claim_sentences = held
         .iter()
         .zip(&stood)
         .map(|(i, offset)| {
             let s = &l.sentences[*i];
-            DeletedSentence { line: s.line, text: s.text.clone(), claims: s.claims.clone(), at: offset.and_then(|_| places.next()) }
+            DeletedSentence { line: s.line, accepted_at: s.accepted_place(), text: s.text.clone(), claims: s.claims.clone(), at: offset.and_then(|_| places.next()) }
         })
         .collect();
     LockReview {
@@ -874,10 +901,19 @@ fn claim_shell(claim: &registry::Claim, binding: ClaimBinding, registry_at: Plac
     }
 }
 
+impl SentenceRef {
+    /// Where it stands, for a reader of `manuscript`: `line 12`, or `sections/eval.tex:12` in a
+    /// file the manuscript brings in.
+    pub(crate) fn place(&self, manuscript: &str) -> String {
+        if self.file == manuscript { format!("line {}", self.line) } else { format!("{}:{}", self.file, self.line) }
+    }
+}
+
 pub(crate) fn sentence_ref(s: &crate::article::Sentence) -> SentenceRef {
     SentenceRef {
         index: s.index,
         section: s.section_title(),
+        file: s.file.clone(),
         line: s.line,
         col: s.col,
         span: (s.span.start, s.span.end),
@@ -951,7 +987,7 @@ fn unbound_numbers(
     }
     let unused = unused_registry_labels(registry, article, &held, &used);
     let spans: Vec<Range<usize>> = found.iter().map(|(n, i)| article.sentences[*i].source_span(&n.span)).collect();
-    let places = Place::of_spans(&article.source, &spans);
+    let places = Place::in_article(article, &spans);
     for i in &registry.ignore {
         if !article.sentences.iter().any(|s| s.section.iter().any(|h| h == i.section.get_ref())) {
             diagnostics.push(Diagnostic::at(

@@ -35,7 +35,9 @@ pub(crate) fn init(root: &Path, article: &str, evidence_dirs: &[String]) -> Resu
     if let Err(e) = std::str::from_utf8(&bytes) {
         return Err(crate::diagnostic::Diagnostic::not_utf8(article, &bytes, e.valid_up_to()).into());
     }
-    let parsed = Article::parse(article, &bytes).map_err(|e| Failure::input(e.to_string()))?;
+    let syntax = crate::article::Syntax::of_path(article).unwrap_or(crate::article::Syntax::Markdown);
+    let dir = crate::article::folder_of(article);
+    let parsed = Article::read(article, &bytes, syntax, &dir, &|rel| store.manuscript_input(rel)).map_err(|e| Failure::input(e.to_string()))?;
     let stem = Path::new(article)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -102,21 +104,29 @@ fn render(store: &Evidence, path: &str, article: &Article, evidence_dirs: &[Stri
                 Names::Row => "in a row's name (of every row its cell spans), which a claim bound by `cell` in such a row names: no claim of its own",
                 Names::Column => "in a column's header, which a claim bound by `cell` under it names: no claim of its own",
             };
-            let _ = writeln!(out, "\n# line {} ({}): {} {what}", s.line, s.section_title(), shown.join(", "));
+            let _ = writeln!(out, "\n# {} ({}): {} {what}", s.place(&article.path), s.section_title(), shown.join(", "));
             continue;
         }
         skeletons += 1;
-        skeleton(&mut out, &selectors, s);
+        skeleton(&mut out, &selectors, article, s);
     }
     (out, skeletons, numbers)
 }
 
 /// One commented claim with a check stub per number.
-fn skeleton(out: &mut String, selectors: &crate::registry::binding::Selectors<'_>, s: &Sentence) {
+fn skeleton(out: &mut String, selectors: &crate::registry::binding::Selectors<'_>, article: &Article, s: &Sentence) {
     let shown: Vec<&str> = s.numbers.iter().map(|n| n.text.as_str()).collect();
-    let _ = writeln!(out, "\n# line {} ({}): {}", s.line, s.section_title(), shown.join(", "));
+    let _ = writeln!(out, "\n# {} ({}): {}", s.place(&article.path), s.section_title(), shown.join(", "));
     let _ = writeln!(out, "# [[claim]]");
-    let _ = writeln!(out, "# id = \"line{}-{}\"", s.line, s.col);
+    // A file the article brings in names the id too, as its lines repeat the main file's.
+    let file = if s.file == article.path {
+        String::new()
+    } else {
+        let stem = Path::new(&s.file).file_stem().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' }).collect();
+        format!("{stem}-")
+    };
+    let _ = writeln!(out, "# id = \"{file}line{}-{}\"", s.line, s.col);
     // A header cell is no body cell a `cell` names, so it is quoted; a table under no heading
     // names no section.
     // Tables under one heading that share the row and column are told apart by `table`.

@@ -102,6 +102,8 @@ pub(crate) struct NumberSuggestions {
     /// The id the proposed claim gets: unused in its registry.
     pub id: String,
     pub number: String,
+    /// The manuscript, or the file it brings in that holds the number.
+    pub file: String,
     pub line: usize,
     pub col: usize,
     pub target: Target,
@@ -258,7 +260,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             // coincidence: the claims proposed for the row's cells name it.
             if u.names.is_some() {
                 let target = target(article, &selectors, sentence);
-                numbers.push(NumberSuggestions { id: String::new(), number: number.text.clone(), line: u.line, col: u.col, target, candidates: vec![], tied: 0, names: u.names });
+                numbers.push(NumberSuggestions { id: String::new(), number: number.text.clone(), file: u.at.file.clone(), line: u.line, col: u.col, target, candidates: vec![], tied: 0, names: u.names });
                 continue;
             }
             wanted.push((u, sentence, number, benchstat::place(&tables, sentence, number)));
@@ -306,11 +308,11 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             prefer_the_articles_own_file(&mut cands[..tied], &article.path);
             cands.truncate(KEEP);
             let id = next_id(&mut used_ids, u.line);
-            numbers.push(NumberSuggestions { id, number: number.text.clone(), line: u.line, col: u.col, target: target(article, &selectors, sentence), candidates: cands, tied, names: None });
+            numbers.push(NumberSuggestions { id, number: number.text.clone(), file: u.at.file.clone(), line: u.line, col: u.col, target: target(article, &selectors, sentence), candidates: cands, tied, names: None });
         }
         // The numbers in names were set aside as they came: all stand in the audit's order.
-        let position: BTreeMap<(usize, usize), usize> = reviewed.unbound.iter().enumerate().rev().map(|(k, u)| ((u.line, u.col), k)).collect();
-        numbers.sort_by_key(|n| position.get(&(n.line, n.col)).copied());
+        let position: BTreeMap<(&str, usize, usize), usize> = reviewed.unbound.iter().enumerate().rev().map(|(k, u)| ((u.at.file.as_str(), u.line, u.col), k)).collect();
+        numbers.sort_by_key(|n| position.get(&(n.file.as_str(), n.line, n.col)).copied());
         let bound: BTreeSet<usize> = reviewed
             .claims
             .iter()
@@ -1792,7 +1794,7 @@ fn pyperf_not_significant(sources: &[Source], article: &Article, selectors: &Sel
         let binding = Binding::TTest { base, new, significant: false };
         let id = next_id(used_ids, s.line);
         let candidates = vec![Candidate { binding, value: 0.0, score: 1.0 }];
-        out.push(NumberSuggestions { id, number: s.text.trim().to_string(), line: s.line, col: s.col, target: target(article, selectors, s), candidates, tied: 1, names: None });
+        out.push(NumberSuggestions { id, number: s.text.trim().to_string(), file: s.file.clone(), line: s.line, col: s.col, target: target(article, selectors, s), candidates, tied: 1, names: None });
     }
     out
 }

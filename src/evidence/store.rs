@@ -141,6 +141,19 @@ impl Evidence {
         Ok(bytes)
     }
 
+    /// A file a manuscript brings in (a LaTeX `\input`), read as [`Evidence::bytes`] reads
+    /// any: a path outside the root, or a link leading out of it, is refused.
+    pub(crate) fn manuscript_input(&self, rel: &str) -> crate::article::Load {
+        use crate::article::Load;
+        match self.bytes(rel) {
+            Ok(bytes) => Load::Read(bytes.to_vec()),
+            Err(ReadError::Path(PathError::Missing(_))) => Load::Missing,
+            Err(ReadError::Path(e)) => Load::Refused(e.to_string()),
+            Err(ReadError::Io(e)) => Load::Refused(format!("could not be read: {e}")),
+            Err(ReadError::Parse(d)) => Load::Refused(d.message),
+        }
+    }
+
     /// The bytes of the file at `rel`, which must be the file itself, not a symbolic link to
     /// one (a manifest entry): a link is refused, even one that stays inside the root. Shares
     /// the cache with [`Evidence::bytes`], which records whether its open followed a link.

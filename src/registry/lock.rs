@@ -49,13 +49,28 @@ pub(crate) struct Lock {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct LockedSentence {
-    /// 1-based line in the accepted manuscript.
+    /// 1-based line in the accepted manuscript, or in `file`.
     pub line: usize,
+    /// The file the manuscript brings in that held it (a LaTeX `\input`); absent for the
+    /// manuscript's own text, as in every lock written before manuscripts brought files in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     pub fingerprint: String,
     /// Ids of the claims bound to this sentence.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<String>,
     pub text: String,
+}
+
+impl LockedSentence {
+    /// Where it stood when accepted: `line 12 of the accepted text`, or of a file the
+    /// manuscript brought in.
+    pub(crate) fn accepted_place(&self) -> String {
+        match &self.file {
+            None => format!("line {} of the accepted text", self.line),
+            Some(file) => format!("line {} of {file} as accepted", self.line),
+        }
+    }
 }
 
 /// Where a sentence of the draft came from.
@@ -157,7 +172,13 @@ pub(crate) fn build(registry_file: &str, manuscript: &str, article: &Article, bo
         sentences: article
             .sentences
             .iter()
-            .map(|s| LockedSentence { line: s.line, fingerprint: s.fingerprint.clone(), claims: claims.remove(&s.index).unwrap_or_default(), text: s.text.clone() })
+            .map(|s| LockedSentence {
+                line: s.line,
+                file: (s.file != article.path).then(|| s.file.clone()),
+                fingerprint: s.fingerprint.clone(),
+                claims: claims.remove(&s.index).unwrap_or_default(),
+                text: s.text.clone(),
+            })
             .collect(),
     }
 }

@@ -169,9 +169,17 @@ pub(crate) struct Region {
     pub end: Option<(usize, usize)>,
 }
 
-impl From<Place> for Region {
-    fn from(p: Place) -> Region {
+impl From<&Place> for Region {
+    fn from(p: &Place) -> Region {
         Region { line: p.line, col: p.col, end: Some((p.end_line, p.end_col)) }
+    }
+}
+
+impl From<&Place> for Loc {
+    /// The place in its own file: for the article's text, the article's file or the one it
+    /// brings in that holds it.
+    fn from(p: &Place) -> Loc {
+        Loc { file: p.file.clone(), place: Some(p.into()) }
     }
 }
 
@@ -214,8 +222,8 @@ pub(crate) fn annotations(review: &Review) -> Vec<Annotation> {
 }
 
 fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
-    let article = |place: Option<Region>| Some(Loc { file: r.manuscript.clone(), place });
-    let registry = |place: Place| Loc { file: r.file.clone(), place: Some(place.into()) };
+    // A place in the article where one is known, else the manuscript as a whole.
+    let article = |place: Option<Loc>| Some(place.unwrap_or_else(|| Loc { file: r.manuscript.clone(), place: None }));
     if let Some(actual) = &r.actual_sha256
         && *actual != r.recorded_sha256
     {
@@ -224,7 +232,7 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
             level: Level::Error,
             claim: None,
             message: format!("{}: SHA-256 {} differs from the {} recorded in {}", r.manuscript, short(actual), short(&r.recorded_sha256), r.file),
-            at: Some(registry(r.sha256_at)),
+            at: Some(Loc::from(&r.sha256_at)),
             related: vec![(Loc { file: r.manuscript.clone(), place: None }, "the manuscript".into())],
             fingerprint: fingerprint(&[&r.file, "manuscript-sha256", &r.recorded_sha256]),
         });
@@ -253,8 +261,8 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
                 rule: Rule::DeletedClaimSentence,
                 level: Level::Error,
                 claim: d.claims.first().cloned(),
-                message: format!("a deleted sentence (line {} of the accepted text) held {}: {}", d.line, d.claims.join(", "), d.text),
-                at: article(d.at.map(point)),
+                message: format!("a deleted sentence ({}) held {}: {}", d.accepted_at, d.claims.join(", "), d.text),
+                at: article(d.at.as_ref().map(point)),
                 related: vec![],
                 fingerprint: fingerprint(&[&d.claims.join(","), &crate::article::fingerprint(&d.text), "deleted"]),
             });
@@ -272,7 +280,7 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
             level: if r.unbound_warns { Level::Warning } else { Level::Error },
             claim: None,
             message: format!("unbound number `{}`{origin}: no check verifies it and no label declares it{}", u.number, super::table::names_hint(u)),
-            at: article(Some(u.at.into())),
+            at: Some(Loc::from(&u.at)),
             related: vec![],
             fingerprint: fingerprint(&[&crate::article::fingerprint(sentence), &u.number]),
         });
@@ -283,14 +291,14 @@ fn registry_annotations(r: &RegistryReview, out: &mut Vec<Annotation>) {
 /// passes, having audited everything it could read.
 fn article_warnings(r: &RegistryReview, out: &mut Vec<Annotation>) {
     for w in &r.warnings {
-        out.push(warning(Rule::ArticleNotRead, &r.manuscript, Region { line: w.line, col: w.col, end: None }, &w.message));
+        out.push(warning(Rule::ArticleNotRead, &w.file, Region { line: w.line, col: w.col, end: None }, &w.message));
     }
 }
 
 /// The registry's labels that declare no number, each a warning at its place in the registry.
 fn unused_labels(r: &RegistryReview, out: &mut Vec<Annotation>) {
     for u in &r.unused_labels {
-        out.push(warning(Rule::UnusedLabel, &r.file, u.at.into(), &u.message));
+        out.push(warning(Rule::UnusedLabel, &r.file, (&u.at).into(), &u.message));
     }
 }
 
@@ -309,12 +317,12 @@ fn warning(rule: Rule, file: &str, place: Region, message: &str) -> Annotation {
 }
 
 fn claim_annotations(r: &RegistryReview, c: &ClaimReview, out: &mut Vec<Annotation>) {
-    let quote_at = (Loc { file: r.file.clone(), place: Some(c.registry_at.into()) }, format!("claim {} in the registry", c.id));
+    let quote_at = (Loc::from(&c.registry_at), format!("claim {} in the registry", c.id));
     let sentence = match &c.binding {
         ClaimBinding::Bound { sentence, .. } => Some(sentence),
         _ => None,
     };
-    let sentence_at = sentence.map(|s| Loc { file: r.manuscript.clone(), place: Some(Region { line: s.line, col: s.col, end: None }) });
+    let sentence_at = sentence.map(|s| Loc { file: s.file.clone(), place: Some(Region { line: s.line, col: s.col, end: None }) });
     let sentence_fp = sentence.map_or("", |s| s.fingerprint.as_str());
     let mut push = |rule: Rule, message: String, at: Option<Loc>, related: Vec<(Loc, String)>, what: &str, fp: &str| {
         out.push(Annotation { rule, level: Level::Error, claim: Some(c.id.clone()), message, at, related, fingerprint: fingerprint(&[&c.id, fp, rule.id(), what]) });
@@ -323,13 +331,13 @@ fn claim_annotations(r: &RegistryReview, c: &ClaimReview, out: &mut Vec<Annotati
         Some(Change::Edited { diff, .. }) => {
             push(Rule::SentenceEdited, format!("{}: the claim's sentence was edited since the lock: {diff}", c.id), sentence_at.clone(), vec![quote_at.clone()], "", sentence_fp)
         }
-        Some(Change::Lost { before, before_line, deleted, at, .. }) => {
+        Some(Change::Lost { before, before_at, deleted, at, .. }) => {
             let how = if *deleted { "was deleted" } else { "was rewritten and no longer holds the quote" };
-            let place = at.map(point);
+            let place = at.as_ref().map(point).unwrap_or_else(|| Loc { file: r.manuscript.clone(), place: None });
             push(
                 Rule::ClaimLost,
-                format!("{}: the sentence that held this claim (line {before_line} of the accepted text) {how}: {before}", c.id),
-                Some(Loc { file: r.manuscript.clone(), place }),
+                format!("{}: the sentence that held this claim ({before_at}) {how}: {before}", c.id),
+                Some(place),
                 vec![quote_at.clone()],
                 "",
                 &crate::article::fingerprint(before),
@@ -356,8 +364,8 @@ fn claim_annotations(r: &RegistryReview, c: &ClaimReview, out: &mut Vec<Annotati
             // An error is an input error, reported once with its own location.
             (Outcome::Pass { .. } | Outcome::Wrong { .. } | Outcome::Skipped { .. } | Outcome::Error(_), None) => continue,
         };
-        let at = k.number_at.map(|p| Loc { file: r.manuscript.clone(), place: Some(p.into()) }).or_else(|| sentence_at.clone());
-        let check_at = (Loc { file: r.file.clone(), place: Some(k.registry_at.into()) }, format!("check {} of claim {} ({})", i + 1, c.id, k.kind));
+        let at = k.number_at.as_ref().map(Loc::from).or_else(|| sentence_at.clone());
+        let check_at = (Loc::from(&k.registry_at), format!("check {} of claim {} ({})", i + 1, c.id, k.kind));
         let what = k.number.clone().unwrap_or_else(|| format!("#{}", i + 1));
         push(rule, check_message(c, i, k), at, vec![check_at, quote_at.clone()], &format!("{}|{what}", k.kind), sentence_fp);
     }
@@ -387,9 +395,9 @@ pub(crate) fn check_message(c: &ClaimReview, i: usize, k: &CheckReview) -> Strin
     }
 }
 
-/// A zero-width region at a place.
-fn point(p: Place) -> Region {
-    Region { line: p.line, col: p.col, end: None }
+/// A zero-width region at a place, in its file.
+fn point(p: &Place) -> Loc {
+    Loc { file: p.file.clone(), place: Some(Region { line: p.line, col: p.col, end: None }) }
 }
 
 /// The first 32 hex digits of the SHA-256 of the parts joined: short enough to read, long

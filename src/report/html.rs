@@ -223,10 +223,9 @@ fn changes_panel(r: &RegistryReview, p: &str) -> String {
     for (k, u) in r.unbound.iter().enumerate() {
         let _ = write!(
             out,
-            "<li><a href=\"#{p}u-{k}\">unbound number {}</a> at line {}, column {}{}</li>",
+            "<li><a href=\"#{p}u-{k}\">unbound number {}</a> at {}{}</li>",
             esc(&u.number),
-            u.line,
-            u.col,
+            esc(&line_and_column(&u.at, &r.manuscript)),
             u.origin.map_or(String::new(), |o| format!(" ({o} sentence)"))
         );
     }
@@ -671,7 +670,7 @@ fn marks(file: &ReviewFile, r: &RegistryReview, p: &str) -> ([Level; 2], Vec<(us
     let mut checked: BTreeMap<(usize, usize), Vec<(&'static str, String)>> = BTreeMap::new();
     for c in &r.claims {
         for (i, k) in c.checks.iter().enumerate() {
-            let Some(at) = k.number_at else { continue };
+            let Some(at) = &k.number_at else { continue };
             let (class, what) = number_class(k);
             checked.entry(at.span).or_default().push((class, format!("{} check {} ({}): {what}", c.id, i + 1, k.kind)));
         }
@@ -690,11 +689,10 @@ fn marks(file: &ReviewFile, r: &RegistryReview, p: &str) -> ([Level; 2], Vec<(us
         let id = format!("{p}u-{k}");
         let origin = u.origin.map_or(String::new(), |o| format!(", in a {o} sentence"));
         let pop = format!(
-            "<span class=\"pop\" role=\"tooltip\" id=\"{id}-pop\"><span class=\"pc\"><b>Unbound number</b> {}{origin}</span><span class=\"pf\">No check verifies it and no label declares it{} (line {}, column {}).</span></span>",
+            "<span class=\"pop\" role=\"tooltip\" id=\"{id}-pop\"><span class=\"pc\"><b>Unbound number</b> {}{origin}</span><span class=\"pf\">No check verifies it and no label declares it{} ({}).</span></span>",
             esc(&u.number),
             esc(super::table::names_hint(u)),
-            u.line,
-            u.col
+            esc(&line_and_column(&u.at, &r.manuscript))
         );
         numbers.insert(
             u.at.span,
@@ -712,10 +710,10 @@ fn marks(file: &ReviewFile, r: &RegistryReview, p: &str) -> ([Level; 2], Vec<(us
     let mut inserts: Vec<(usize, String)> = Vec::new();
     for c in &r.claims {
         if let Some(Change::Lost { before, deleted, at, nearest, .. }) = &c.change {
-            let offset = at.map_or(usize::MAX, |a| a.span.0);
+            let offset = at.as_ref().map_or(usize::MAX, |a| a.span.0);
             let how = if *deleted { "deleted" } else { "rewritten" };
             let near = nearest.as_ref().map_or(String::new(), |(s, ratio)| {
-                format!("<span class=\"pk\">Most similar sentence now ({:.0} % alike), line {}: {}</span>", ratio * 100.0, s.line, esc(&s.text))
+                format!("<span class=\"pk\">Most similar sentence now ({:.0} % alike), {}: {}</span>", ratio * 100.0, esc(&s.place(&r.manuscript)), esc(&s.text))
             });
             let id = format!("{p}c-{}", attr(&c.id));
             inserts.push((
@@ -735,7 +733,7 @@ fn marks(file: &ReviewFile, r: &RegistryReview, p: &str) -> ([Level; 2], Vec<(us
         for (k, d) in l.deleted_claim_sentences.iter().filter(|d| !d.claims.iter().all(lost)).enumerate() {
             let id = format!("{p}d-{k}");
             inserts.push((
-                d.at.map_or(usize::MAX, |a| a.span.0),
+                d.at.as_ref().map_or(usize::MAX, |a| a.span.0),
                 format!(
                     "<span class=\"mark s-changed lost\" tabindex=\"0\" id=\"{id}\" data-claims=\"{}\" data-status=\"changed\" data-change=\"deleted\" aria-describedby=\"{id}-pop\"><span class=\"sym\" aria-hidden=\"true\">⊘</span>deleted<span class=\"pop\" role=\"tooltip\" id=\"{id}-pop\"><span class=\"pchg\"><b>A deleted sentence held {}:</b> <del>{}</del></span></span></span> ",
                     attr(&d.claims.join(" ")),
@@ -1083,6 +1081,13 @@ function fit(e) {
 document.addEventListener("focusin", fit);
 document.addEventListener("mouseover", fit);
 "#;
+
+/// `line 12, column 3` of the manuscript, or of the file it brings in that holds the place,
+/// named first.
+fn line_and_column(at: &crate::commands::audit::Place, manuscript: &str) -> String {
+    let file = if at.file == manuscript { String::new() } else { format!("{} ", at.file) };
+    format!("{file}line {}, column {}", at.line, at.col)
+}
 
 #[cfg(test)]
 mod tests {

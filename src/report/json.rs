@@ -11,7 +11,10 @@ use crate::commands::audit::{CellPlace, CellRef, Change, ClaimBinding, Review, S
 /// its sentence by index (`sentence`), and each such sentence's text is given once in the
 /// registry's `unbound_sentences`. Version 3: a claim may name a table cell instead of quoting
 /// a sentence; its `quote` is then absent and `cell` gives the section, row and column it
-/// names, and a sentence that is a table cell carries `cell` with its row and column.
+/// names, and a sentence that is a table cell carries `cell` with its row and column. Within
+/// version 3, a sentence, an unbound number and a warning name their `file`, whose `line` and
+/// `col` they give: the manuscript's path, or that of a file it brings in (a LaTeX `\input`),
+/// which no manuscript did before; a label's warning names the registry.
 pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Serialize)]
@@ -51,6 +54,8 @@ pub(crate) struct WireRegistry {
 
 #[derive(Debug, Serialize)]
 pub struct WireWarning {
+    /// The file: the manuscript, a file it brings in, or for a label the registry.
+    pub file: String,
     pub line: usize,
     pub col: usize,
     pub message: String,
@@ -154,6 +159,8 @@ pub(crate) enum WireBinding {
 pub(crate) struct WireSentence {
     pub index: usize,
     pub section: String,
+    /// The manuscript, or the file it brings in that holds the sentence.
+    pub file: String,
     pub line: usize,
     pub col: usize,
     pub span: [usize; 2],
@@ -194,6 +201,8 @@ pub(crate) struct WireCheck {
 #[derive(Debug, Serialize)]
 pub(crate) struct WireUnbound {
     pub number: String,
+    /// The manuscript, or the file it brings in that holds the number.
+    pub file: String,
     pub line: usize,
     pub col: usize,
     /// The index of its sentence, whose text is in the registry's `unbound_sentences`.
@@ -227,6 +236,7 @@ fn sentence(s: &SentenceRef) -> WireSentence {
     WireSentence {
         index: s.index,
         section: s.section.clone(),
+        file: s.file.clone(),
         line: s.line,
         col: s.col,
         span: [s.span.0, s.span.1],
@@ -284,14 +294,14 @@ pub(crate) fn wire(review: &Review) -> WireReview {
             unbound: r
                 .unbound
                 .iter()
-                .map(|u| WireUnbound { number: u.number.clone(), line: u.line, col: u.col, sentence: u.sentence_index, origin: u.origin.map(String::from) })
+                .map(|u| WireUnbound { number: u.number.clone(), file: u.at.file.clone(), line: u.line, col: u.col, sentence: u.sentence_index, origin: u.origin.map(String::from) })
                 .collect(),
             unbound_sentences: r.unbound_sentences.iter().map(|(index, text)| WireUnboundSentence { index: *index, text: text.clone() }).collect(),
             unbound_policy: if r.unbound_warns { "warn" } else { "error" }.into(),
             ignored: r.ignored.clone(),
             inputs: r.inputs.iter().map(|i| WireInput { claim: i.claim.clone(), number: i.number.clone() }).collect(),
-            warnings: r.warnings.iter().map(|w| WireWarning { line: w.line, col: w.col, message: w.message.clone() }).collect(),
-            unused_labels: r.unused_labels.iter().map(|u| WireWarning { line: u.at.line, col: u.at.col, message: u.message.clone() }).collect(),
+            warnings: r.warnings.iter().map(|w| WireWarning { file: w.file.clone(), line: w.line, col: w.col, message: w.message.clone() }).collect(),
+            unused_labels: r.unused_labels.iter().map(|u| WireWarning { file: u.at.file.clone(), line: u.at.line, col: u.at.col, message: u.message.clone() }).collect(),
         })
         .collect();
     WireReview {

@@ -40,9 +40,10 @@ pub(crate) fn render(review: &Review) -> String {
 fn registry_suite(r: &RegistryReview) -> TestSuite {
     let mut suite = TestSuite::new(r.file.as_str());
     let class = |claim: &str| format!("{}.{claim}", r.file.trim_end_matches(".toml").replace('/', "."));
-    let located = |mut case: TestCase, at: Option<Place>, registry: Option<Place>| {
+    let located = |mut case: TestCase, at: Option<&Place>, registry: Option<&Place>| {
         if let Some(p) = at {
-            case.extra.insert("file".into(), r.manuscript.as_str().into());
+            // The article's file, or the one it brings in that holds the place.
+            case.extra.insert("file".into(), p.file.as_str().into());
             case.extra.insert("line".into(), p.line.to_string().into());
             case.extra.insert("column".into(), p.col.to_string().into());
         }
@@ -62,15 +63,15 @@ fn registry_suite(r: &RegistryReview) -> TestSuite {
     };
     let mut case = TestCase::new("manuscript sha256", status);
     case.set_classname(class("manuscript"));
-    suite.add_test_case(located(case, None, Some(r.sha256_at)));
+    suite.add_test_case(located(case, None, Some(&r.sha256_at)));
 
     for c in &r.claims {
         let sentence = match &c.binding {
-            ClaimBinding::Bound { sentence, .. } => Some(Place { line: sentence.line, col: sentence.col, end_line: sentence.line, end_col: sentence.col, span: sentence.span }),
+            ClaimBinding::Bound { sentence, .. } => Some(Place { file: sentence.file.clone(), line: sentence.line, col: sentence.col, end_line: sentence.line, end_col: sentence.col, span: sentence.span }),
             _ => None,
         };
         let lost_at = match &c.change {
-            Some(Change::Lost { at, .. }) => *at,
+            Some(Change::Lost { at, .. }) => at.as_ref(),
             _ => None,
         };
         let problem = match (&c.binding, &c.change) {
@@ -92,7 +93,7 @@ fn registry_suite(r: &RegistryReview) -> TestSuite {
         };
         let mut case = TestCase::new(format!("{} sentence", c.id), status);
         case.set_classname(class(&c.id));
-        suite.add_test_case(located(case, sentence.or(lost_at), Some(c.registry_at)));
+        suite.add_test_case(located(case, sentence.as_ref().or(lost_at), Some(&c.registry_at)));
 
         for (i, k) in c.checks.iter().enumerate() {
             let message = annotations::check_message(c, i, k);
@@ -110,7 +111,7 @@ fn registry_suite(r: &RegistryReview) -> TestSuite {
             let number = k.number_now.as_ref().or(k.number.as_ref()).map_or(String::new(), |n| format!(" {n}"));
             let mut case = TestCase::new(format!("{} check {} {}{number}", c.id, i + 1, k.kind), status);
             case.set_classname(class(&c.id));
-            suite.add_test_case(located(case, k.number_at.or(sentence), Some(k.registry_at)));
+            suite.add_test_case(located(case, k.number_at.as_ref().or(sentence.as_ref()), Some(&k.registry_at)));
         }
     }
     for u in &r.unbound {
@@ -122,7 +123,7 @@ fn registry_suite(r: &RegistryReview) -> TestSuite {
             case.set_system_out(format!("warning: {message} (the registry's policy is unbound = \"warn\")"));
         }
         case.set_classname(class("unbound"));
-        suite.add_test_case(located(case, Some(u.at), None));
+        suite.add_test_case(located(case, Some(&u.at), None));
     }
     // A label that declares nothing is a warning: the case passes and says so, as an unbound
     // number under `unbound = "warn"` does.
@@ -130,7 +131,7 @@ fn registry_suite(r: &RegistryReview) -> TestSuite {
         let mut case = TestCase::new(format!("unused label at {}:{}", u.at.line, u.at.col), TestCaseStatus::success());
         case.set_system_out(format!("warning: {} {}: {}", Rule::UnusedLabel.id(), Rule::UnusedLabel.name(), u.message));
         case.set_classname(class("labels"));
-        suite.add_test_case(located(case, None, Some(u.at)));
+        suite.add_test_case(located(case, None, Some(&u.at)));
     }
     suite
 }

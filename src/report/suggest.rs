@@ -32,21 +32,21 @@ pub(crate) fn render(s: &Suggestions) -> String {
         let found = r.numbers.iter().filter(|n| !n.candidates.is_empty()).count();
         let _ = writeln!(out, "\n# {} ({}): {} unbound numbers, {found} with a candidate", r.file, r.manuscript, r.numbers.len());
         for n in &r.numbers {
-            number(&mut out, &r.manuscript, n);
+            number(&mut out, n);
         }
         if !r.verdicts.is_empty() {
             let cells = if r.verdicts.len() == 1 { "1 cell that says" } else { "cells that say" };
             let count = if r.verdicts.len() == 1 { String::new() } else { format!("{} ", r.verdicts.len()) };
             let _ = writeln!(out, "\n# {} ({}): {count}{cells} `not significant`, which no claim binds", r.file, r.manuscript);
             for n in &r.verdicts {
-                number(&mut out, &r.manuscript, n);
+                number(&mut out, n);
             }
         }
     }
     out
 }
 
-fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
+fn number(out: &mut String, n: &NumberSuggestions) {
     let place = match &n.target {
         Target::Quote(q) => format!("in \"{}\"", shorten(q)),
         Target::Cell { row, column, section, table } => {
@@ -58,7 +58,7 @@ fn number(out: &mut String, manuscript: &str, n: &NumberSuggestions) {
             }
         }
     };
-    let _ = writeln!(out, "\n# {manuscript}:{}:{} `{}` {place}", n.line, n.col, n.number);
+    let _ = writeln!(out, "\n# {}:{}:{} `{}` {place}", n.file, n.line, n.col, n.number);
     match n.names {
         Some(Names::Row) => {
             let _ = writeln!(out, "# part of the row's name: a claim bound by `cell` in this row names it, so it needs no check");

@@ -45,11 +45,11 @@ pub(crate) fn render(review: &Review) -> String {
     let failing: Vec<String> = review
         .registries
         .iter()
-        .flat_map(|r| r.claims.iter().map(move |c| (r, c)))
-        .flat_map(|(r, c)| {
+        .flat_map(|r| r.claims.iter())
+        .flat_map(|c| {
             c.checks.iter().filter_map(move |k| match &k.outcome {
                 Outcome::Fail { expected, observed, detail } => {
-                    let at = k.number_at.map_or_else(String::new, |p| format!("{}:{}:{}", r.manuscript, p.line, p.col));
+                    let at = k.number_at.as_ref().map_or_else(String::new, |p| format!("{}:{}:{}", p.file, p.line, p.col));
                     Some(format!(
                         "| {} | {} | {} | {} | {} | {} |",
                         cell(&c.id),

@@ -78,30 +78,31 @@ pub(crate) fn findings(review: &Review) -> String {
             }
         }
         for claim in &r.claims {
-            let line = match &claim.binding {
-                ClaimBinding::Bound { sentence, .. } => sentence.line,
-                _ => 0,
+            // The file that holds the sentence: the article's, or one it brings in.
+            let (file, line) = match &claim.binding {
+                ClaimBinding::Bound { sentence, .. } => (sentence.file.as_str(), sentence.line),
+                _ => (r.manuscript.as_str(), 0),
             };
             match (&claim.change, &claim.binding) {
                 (Some(Change::Edited { before, diff }), _) => {
                     let _ = writeln!(
                         out,
-                        "{} edited ({}:{line}): the quote still binds, but the sentence reads differently:\n    was: {before}\n    now: {diff}",
-                        claim.id, r.manuscript
+                        "{} edited ({file}:{line}): the quote still binds, but the sentence reads differently:\n    was: {before}\n    now: {diff}",
+                        claim.id
                     );
                 }
                 (Some(Change::NumberChanged { diff, .. }), _) => {
-                    let _ = writeln!(out, "{} number changed ({}:{line}): {diff}", claim.id, r.manuscript);
+                    let _ = writeln!(out, "{} number changed ({file}:{line}): {diff}", claim.id);
                 }
-                (Some(Change::Lost { before, before_line, deleted, nearest, diff, .. }), _) => {
+                (Some(Change::Lost { before, before_at, deleted, nearest, diff, .. }), _) => {
                     let how = if *deleted { "was deleted" } else { "was rewritten and no longer holds the quote" };
-                    let _ = writeln!(out, "{} lost: the sentence that held it (line {before_line} of the accepted text) {how}:\n    was: {before}", claim.id);
+                    let _ = writeln!(out, "{} lost: the sentence that held it ({before_at}) {how}:\n    was: {before}", claim.id);
                     if let (Some((s, ratio)), Some(diff)) = (nearest, diff) {
-                        let _ = writeln!(out, "    most similar sentence now ({:.0} % alike), {}:{}: {}\n    diff: {diff}", ratio * 100.0, r.manuscript, s.line, s.text);
+                        let _ = writeln!(out, "    most similar sentence now ({:.0} % alike), {}:{}: {}\n    diff: {diff}", ratio * 100.0, s.file, s.line, s.text);
                     }
                 }
                 (_, ClaimBinding::Bound { numbers_changed: true, .. }) => {
-                    let _ = writeln!(out, "{} ({}:{line}): a quoted number changed since the audit", claim.id, r.manuscript);
+                    let _ = writeln!(out, "{} ({file}:{line}): a quoted number changed since the audit", claim.id);
                 }
                 _ => {}
             }
@@ -139,7 +140,7 @@ pub(crate) fn findings(review: &Review) -> String {
             // A deleted sentence whose claims are all reported lost above is not repeated.
             let reported = |id: &String| r.claims.iter().any(|c| c.id == *id && matches!(c.change, Some(Change::Lost { .. })));
             for d in l.deleted_claim_sentences.iter().filter(|d| !d.claims.iter().all(reported)) {
-                let _ = writeln!(out, "deleted sentence (line {} of the accepted text) held {}: {}", d.line, d.claims.join(", "), d.text);
+                let _ = writeln!(out, "deleted sentence ({}) held {}: {}", d.accepted_at, d.claims.join(", "), d.text);
             }
         }
         for i in &r.inputs {
@@ -149,7 +150,7 @@ pub(crate) fn findings(review: &Review) -> String {
             let _ = writeln!(out, "{}: {what} is not audited ([[ignore]]): {n} numbers not checked", r.manuscript);
         }
         for w in &r.warnings {
-            let _ = writeln!(out, "{}:{}:{}: warning: {}", r.manuscript, w.line, w.col, w.message);
+            let _ = writeln!(out, "{}:{}:{}: warning: {}", w.file, w.line, w.col, w.message);
         }
         for u in &r.unused_labels {
             let _ = writeln!(out, "{}:{}:{}: warning: {}", r.file, u.at.line, u.at.col, u.message);
@@ -164,7 +165,7 @@ pub(crate) fn findings(review: &Review) -> String {
             let _ = writeln!(
                 out,
                 "{}:{}:{}: unbound number `{}`{origin}: no check verifies it and no label declares it{}{warns}",
-                r.manuscript,
+                u.at.file,
                 u.line,
                 u.col,
                 u.number,
