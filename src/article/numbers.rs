@@ -417,8 +417,20 @@ pub enum Dimension {
 /// `Output Tokens Throughput (tokens/s)`, or in square brackets, as hyperfine's
 /// `--export-markdown` writes every table it makes (`Mean [ms]`, `Min [s]`). Brackets or
 /// parentheses that hold anything else (`(n = 150)`, `(P50)`, `[1]`) state no unit.
+///
+/// A header that is a unit and nothing else states it too, as benchmark tools head a column of
+/// values (llama-bench's `t/s`, `ns/op`, `MB/s`, `ms`, `%`). A single letter alone (`s`, `B`,
+/// `x`) is left out: as a header it more often names a variable or an option than a unit. So is
+/// a pair of words with a slash that is no unit this module knows and no count per second or
+/// per operation (`Read/Write`, `Hit/Miss`), which names what the column compares.
 pub fn unit_in_label(label: &str) -> Option<Unit> {
     let label = label.trim_end();
+    let whole = label.trim_start();
+    let per_time = || whole.rsplit('/').next().is_some_and(|per| ["s", "sec", "second", "op", "ms", "us", "µs", "ns"].contains(&per));
+    let alone = whole == "%" || (whole.chars().count() > 1 && WHOLE_UNIT.is_match(whole) && (Unit::parse(whole).is_some() || per_time()));
+    if alone {
+        return Unit::quoted(whole);
+    }
     let (inner, open) = match label.strip_suffix(')') {
         Some(inner) => (inner, '('),
         None => (label.strip_suffix(']')?, '['),
@@ -839,7 +851,11 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             };
             let hi_followed_by_letter = text[hi.end()..].chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && hi_unit.is_none();
             let hi_is_version = text[hi.end()..].starts_with('.') && text[hi.end() + 1..].starts_with(|c: char| c.is_ascii_digit());
-            if consistent && !hi_followed_by_letter && !hi_is_version && currency.is_none() {
+            // A hyphen with a space before it and none after signs the number it is glued to
+            // (`lzo 2.10 -1`, a release and then a level; `10 -20`): a range's dash is set off on
+            // both sides or on neither.
+            let dash_begins_a_number = text[lo_unit.map_or(lo.end(), |u| u.end())..hi.start()] == *" -";
+            if consistent && !hi_followed_by_letter && !hi_is_version && !dash_begins_a_number && currency.is_none() {
                 let (hi_value, hi_decimals) = parse_digits(hi.as_str());
                 shape = Shape::Range { high: hi_value, high_decimals: hi_decimals };
                 end = hi.end();
@@ -876,7 +892,14 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         let mut scale = power.map_or(Scale::None, Scale::Exponent);
         if unit.is_none() && power.is_none() && matches!(shape, Shape::Single) {
             let mut after = text[end..].chars();
-            if let Some(m @ ('k' | 'M' | 'G')) = after.next()
+            // An uppercase `K` is a thousand as the lowercase one is (`10K records`, `QPS:
+            // 159K`, `12.5K`), after a short number or a decimal: after four digits or more it
+            // ends a model's name (`12900K`), as an uppercase `X` does. A power of two before it
+            // (`4K`, `64K`) stays a name: it is as often 1024-based (`4K entries`, a `64K`
+            // context) or a resolution as a thousand. It keys as `k`, one spelling of one value.
+            let power_of_two = lo_decimals == 0 && digits_value >= 1.0 && digits_value.log2().fract() == 0.0;
+            let thousands = (lo_decimals > 0 || lo.as_str().len() <= 3) && !power_of_two;
+            if let Some(m @ ('k' | 'M' | 'G')) = after.next().map(|c| if c == 'K' && thousands { 'k' } else { c })
                 && !after.next().is_some_and(|c| c.is_alphanumeric() || c == '_')
             {
                 scale = Scale::Suffix(m);
@@ -896,6 +919,11 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         // Digits glued to letters (`1st`, `8B`) are a name, not a quantity.
         let glued = text[end..].chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '^');
         if glued && (unit.is_none() || currency.is_some()) {
+            continue;
+        }
+        // A licence's name counts its clauses (`BSD 2-Clause`, `3-clause BSD`): it names the
+        // licence, as `Llama-3` names a model.
+        if unit.is_none() && text[end..].get(..7).is_some_and(|w| w.eq_ignore_ascii_case("-clause")) {
             continue;
         }
         // An exponent written alone (`^3`, `x^-3`) is no quantity.
@@ -1016,7 +1044,10 @@ fn caret_power(base: f64, after: &str) -> Option<(f64, u32, usize)> {
         return None;
     }
     let tail = &rest[sign_len + digits..];
-    if tail.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '^') || (tail.starts_with('.') && tail[1..].starts_with(|c: char| c.is_ascii_digit())) {
+    // A unit may be glued to the exponent (`2^28ms`), as to any number's digits; other letters
+    // make the power part of a word (`2^15th`).
+    let glued_unit = tail.starts_with(|c: char| c.is_alphabetic()) && unit_after(tail).is_some();
+    if (tail.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '^') && !glued_unit) || (tail.starts_with('.') && tail[1..].starts_with(|c: char| c.is_ascii_digit())) {
         return None;
     }
     let exponent: i32 = rest[sign_len..sign_len + digits].parse().ok()?;
@@ -1179,7 +1210,7 @@ fn moment_at(text: &str, start: usize) -> Option<usize> {
 
 /// Words after which a number names the part of a document it refers to (`Table 2`, `Fig.
 /// 3`, `§ 4.2`, `RFC 2119`), compared without case.
-const REFERRING: [&str; 34] = [
+const REFERRING: [&str; 38] = [
     "table",
     "tables",
     "figure",
@@ -1214,6 +1245,12 @@ const REFERRING: [&str; 34] = [
     "pr",
     "rfc",
     "cve",
+    // Python's, Java's and the Kubernetes project's enhancement proposals, and US federal
+    // standards (`PEP 554`, `JEP 452`, `FIPS 204`), numbered as RFCs are.
+    "pep",
+    "jep",
+    "kep",
+    "fips",
 ];
 
 /// Whether the text before a number ends with a word that makes the number a reference
@@ -1258,7 +1295,7 @@ fn before_a_month(after: &str) -> bool {
 /// `CUDA 12.4`, `Ubuntu 22.04`, `Java 17`), compared as written: `go 2 times` is no release.
 /// A closed list, as a spelling checker's dictionary is: a release of anything else is
 /// declared by a label.
-const RELEASED: [&str; 76] = [
+const RELEASED: [&str; 82] = [
     "Python",
     "CPython",
     "PyPy",
@@ -1335,6 +1372,12 @@ const RELEASED: [&str; 76] = [
     "Electron",
     "React",
     "JUnit",
+    "Apache",
+    "GPL",
+    "LGPL",
+    "AGPL",
+    "MPL",
+    "JMH",
 ];
 
 /// Products whose name is two words, released as the name and a number (`Visual Studio 2017`,
@@ -1345,7 +1388,8 @@ const RELEASED_TWO_WORDS: [&str; 7] = ["Visual Studio", "Android Studio", ".NET 
 /// Studio `) or with `version` or `release` (`version 2`), so that the number names a release.
 fn names_a_release(before: &str) -> bool {
     let Some(word) = word_before(before) else { return false };
-    if RELEASED.contains(&word) || ["version", "release"].iter().any(|w| w.eq_ignore_ascii_case(word)) {
+    // A licence is released by number as software is (`Apache License 2.0`, `GPL 3.0`).
+    if RELEASED.contains(&word) || ["version", "release", "license", "licence"].iter().any(|w| w.eq_ignore_ascii_case(word)) {
         return true;
     }
     let trimmed = before.trim_end_matches([' ', '\u{a0}']);
@@ -1417,6 +1461,10 @@ fn is_part_of_name(text: &str, start: usize) -> bool {
         // `C++17`, `g++12`: a standard or a compiler's name, as `Llama-3` is. After a digit
         // the `+` joins two numbers, as benchstat's sample counts `n=10+9` do.
         Some('+') => rev.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '+'),
+        // A tilde glued to a word that holds a letter joins the parts of a package's version
+        // (`2ubuntu1~18.04`, `1~exp1~20200128`); after a space it means about (`~13GB`), and
+        // between digits it may join a range's ends (`1~2 ms`), each read as before.
+        Some('~') => rev.take_while(|c| c.is_alphanumeric() || *c == '_').any(char::is_alphabetic),
         _ => false,
     }
 }
@@ -2143,5 +2191,71 @@ mod tests {
             let beside = c + step * 1e-6;
             assert_ne!(q(lo).matches(beside, None), q(hi).matches(beside, None), "{lo} {hi} {beside}");
         }
+    }
+
+    /// Load generators and database benchmarks write thousands with an uppercase `K` (`QPS:
+    /// 159K`, `10K records`), which was read as a name and dropped.
+    #[test]
+    fn an_uppercase_k_after_a_short_number_is_a_thousand() {
+        let read = |t: &str| extract(t, &[]).into_iter().map(|n| (n.text, n.value, n.scale, n.unit)).collect::<Vec<_>>();
+        assert_eq!(read("QPS:173K and 10K rows"), [("173K".to_string(), 173_000.0, Scale::Suffix('k'), None), ("10K".to_string(), 10_000.0, Scale::Suffix('k'), None)]);
+        assert_eq!(read("peaks at 12.5K req/s"), [("12.5K req/s".to_string(), 12_500.0, Scale::Suffix('k'), Some(Unit::Other("req/s".into())))]);
+        assert_eq!(one("10K").key(), one("10k").key(), "two spellings of one value");
+        // A model's name and a power of two, 1024-based as often as not, stay names.
+        assert!(texts("a 12900K with 4K pages and a 64K context").is_empty());
+    }
+
+    /// A hyphen glued to the digits after a space is a sign, as in a compressor's level after its
+    /// release (`lzo 2.10 -1`); a range's dash is spaced on both sides or on neither.
+    #[test]
+    fn a_dash_spaced_only_before_signs_the_next_number() {
+        let read = |t: &str| extract(t, &[]).into_iter().map(|n| (n.text, n.value, n.shape)).collect::<Vec<_>>();
+        assert_eq!(read("level 2.10 -1"), [("2.10".to_string(), 2.1, Shape::Single), ("-1".to_string(), -1.0, Shape::Single)]);
+        assert_eq!(read("from 5 -3"), [("5".to_string(), 5.0, Shape::Single), ("-3".to_string(), -3.0, Shape::Single)]);
+        assert_eq!(one("1.0 - 1.7 ms").shape, Shape::Range { high: 1.7, high_decimals: 1 });
+        assert_eq!(one("1.0-1.7 ms").shape, Shape::Range { high: 1.7, high_decimals: 1 });
+    }
+
+    /// A column headed by a unit alone (llama-bench's `t/s`, Go's `ns/op`) states the unit of
+    /// its cells, as `Mean [ms]` does; a letter alone or a pair of words with a slash does not.
+    #[test]
+    fn a_header_that_is_a_unit_alone_states_it() {
+        assert_eq!(unit_in_label("t/s"), Some(Unit::Other("t/s".into())));
+        assert_eq!(unit_in_label(" ns/op "), Some(Unit::Ns));
+        assert_eq!(unit_in_label("MB/s"), Some(Unit::MbPerS));
+        assert_eq!(unit_in_label("ms"), Some(Unit::Ms));
+        assert_eq!(unit_in_label("%"), Some(Unit::Percent));
+        assert_eq!(unit_in_label("s"), None);
+        assert_eq!(unit_in_label("B"), None);
+        assert_eq!(unit_in_label("x"), None);
+        assert_eq!(unit_in_label("Read/Write"), None);
+        assert_eq!(unit_in_label("and/or"), None);
+    }
+
+    /// A tilde inside a package's version (`2ubuntu1~18.04`) joins its parts; it is no number.
+    #[test]
+    fn a_tilde_glued_to_a_word_joins_a_version() {
+        assert!(texts("gcc 10.1.0-2ubuntu1~18.04 and clang 11.0.0-1~exp1~20200128.27").is_empty());
+        assert_eq!(texts("about ~13GB, 1~2 ms"), ["13GB", "1", "2 ms"]);
+    }
+
+    /// A power of two with a unit glued to it (`2^28ms`) is that many of the unit, as `2^28 ms`
+    /// is; it was dropped as a word's.
+    #[test]
+    fn a_unit_glued_to_a_power_is_the_power_s() {
+        let n = one("deadlines past 2^28ms round");
+        assert_eq!((n.text.as_str(), n.value, n.unit), ("2^28ms", 268_435_456.0, Some(Unit::Ms)));
+        assert!(texts("the 2^15th entry").is_empty());
+    }
+
+    /// Enhancement proposals and standards are numbered documents (`PEP 554`, `FIPS 204`), a
+    /// licence a release (`Apache License 2.0`, `MPL 2.0`), and a licence's clauses part of its
+    /// name (`BSD 2-Clause`): none of them is a quantity.
+    #[test]
+    fn proposals_standards_and_licences_name_no_quantity() {
+        assert!(texts("PEP 554, JEP 452 and FIPS 204").is_empty());
+        assert!(texts("under the Apache License 2.0, Apache 2.0, GPL 3 or MPL 2.0").is_empty());
+        assert!(texts("a BSD 2-Clause or 3-clause BSD licence").is_empty());
+        assert_eq!(texts("an 8-core CPU, license 2 of 4 seats"), ["8", "4"]);
     }
 }
