@@ -899,12 +899,21 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             // context) or a resolution as a thousand. It keys as `k`, one spelling of one value.
             let power_of_two = lo_decimals == 0 && digits_value >= 1.0 && digits_value.log2().fract() == 0.0;
             let thousands = (lo_decimals > 0 || lo.as_str().len() <= 3) && !power_of_two;
-            if let Some(m @ ('k' | 'M' | 'G')) = after.next().map(|c| if c == 'K' && thousands { 'k' } else { c })
-                && !after.next().is_some_and(|c| c.is_alphanumeric() || c == '_')
-            {
+            // A multiplier written as a word (`4 million files`, `30 billion parameters`) scales
+            // the digits as its letter does, and keys as it (`4M`): a reader sees 4,000,000.
+            let word = [(" thousand", 'k'), (" million", 'M'), (" billion", 'G')].into_iter().find(|(word, _)| {
+                text[end..].strip_prefix(word).is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+            });
+            let letter = after.next().map(|c| if c == 'K' && thousands { 'k' } else { c }).filter(|_| !after.next().is_some_and(|c| c.is_alphanumeric() || c == '_'));
+            let suffix = match (word, letter) {
+                (Some((word, m)), _) => Some((m, word.len())),
+                (None, Some(m @ ('k' | 'M' | 'G'))) => Some((m, 1)),
+                _ => None,
+            };
+            if let Some((m, len)) = suffix {
                 scale = Scale::Suffix(m);
                 power = Some(scale.exponent());
-                end += 1;
+                end += len;
                 if currency.is_none()
                     && let Some((parsed, len)) = unit_after(&text[end..])
                 {
@@ -1461,10 +1470,14 @@ fn is_part_of_name(text: &str, start: usize) -> bool {
         // `C++17`, `g++12`: a standard or a compiler's name, as `Llama-3` is. After a digit
         // the `+` joins two numbers, as benchstat's sample counts `n=10+9` do.
         Some('+') => rev.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '+'),
-        // A tilde glued to a word that holds a letter joins the parts of a package's version
-        // (`2ubuntu1~18.04`, `1~exp1~20200128`); after a space it means about (`~13GB`), and
-        // between digits it may join a range's ends (`1~2 ms`), each read as before.
-        Some('~') => rev.take_while(|c| c.is_alphanumeric() || *c == '_').any(char::is_alphabetic),
+        // A tilde glued to a word that ends in a digit and holds a letter joins the parts of a
+        // package's version (`2ubuntu1~18.04`, `exp1~20200128`); after a space it means about
+        // (`~13GB`), between digits it may join a range's ends (`1~2 ms`), and after a letter
+        // it counts a git revision's ancestors (`master~1`), each read as before.
+        Some('~') => {
+            let word: Vec<char> = rev.take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            word.first().is_some_and(char::is_ascii_digit) && word.iter().any(|c| c.is_alphabetic())
+        }
         _ => false,
     }
 }
@@ -2236,7 +2249,7 @@ mod tests {
     #[test]
     fn a_tilde_glued_to_a_word_joins_a_version() {
         assert!(texts("gcc 10.1.0-2ubuntu1~18.04 and clang 11.0.0-1~exp1~20200128.27").is_empty());
-        assert_eq!(texts("about ~13GB, 1~2 ms"), ["13GB", "1", "2 ms"]);
+        assert_eq!(texts("about ~13GB, 1~2 ms, master~1"), ["13GB", "1", "2 ms", "1"]);
     }
 
     /// A power of two with a unit glued to it (`2^28ms`) is that many of the unit, as `2^28 ms`
@@ -2257,5 +2270,17 @@ mod tests {
         assert!(texts("under the Apache License 2.0, Apache 2.0, GPL 3 or MPL 2.0").is_empty());
         assert!(texts("a BSD 2-Clause or 3-clause BSD licence").is_empty());
         assert_eq!(texts("an 8-core CPU, license 2 of 4 seats"), ["8", "4"]);
+    }
+
+    /// A multiplier written as a word scales the digits as its letter does (`4 million files`
+    /// is `4M`); the digits alone read 4, a millionth of what the sentence says.
+    #[test]
+    fn a_multiplier_written_as_a_word_scales_the_number() {
+        let read = |t: &str| extract(t, &[]).into_iter().map(|n| (n.text, n.value, n.unit)).collect::<Vec<_>>();
+        assert_eq!(read("some 4 million files"), [("4 million".to_string(), 4_000_000.0, None)]);
+        assert_eq!(read("a 30 billion parameter model"), [("30 billion".to_string(), 30e9, None)]);
+        assert_eq!(read("2.5 thousand req/s"), [("2.5 thousand req/s".to_string(), 2500.0, Some(Unit::Other("req/s".into())))]);
+        assert_eq!(one("4 million").key(), one("4M").key());
+        assert_eq!(texts("4 millions of them"), ["4"]);
     }
 }
