@@ -29,11 +29,13 @@
 //! `nsys stats` reports (each value in its row's or its header's unit; `super::nsight`); and
 //! pyperf's output (see [`pyperf_cells`]: its result and comparison lines, `pyperf stats`' lines
 //! by key, `pyperf hist`'s bins and its stability warnings), and grid tables, which `pyperf
-//! compare_to --table` and Python's `tabulate` print (see [`grid_cells`]).
+//! compare_to --table` and Python's `tabulate` print (see [`grid_cells`]), and the HTTP load
+//! generator wrk's report (its thread statistics, latency distribution and totals; see
+//! [`wrk_cells`]).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
 //! article whose results were all in code audited as holding none. This module finds those
-//! twelve layouts and gives each row's cells as a Markdown table's would be: the row named by the
+//! layouts and gives each row's cells as a Markdown table's would be: the row named by the
 //! benchmark's name, each value under its column's header, with the unit the header states
 //! where the value does not state its own. Any other code block stays code.
 
@@ -91,7 +93,7 @@ impl ConsoleCell {
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
 /// pytest-benchmark's, hyperfine's, criterion's, Go's, benchstat's, BenchmarkDotNet's, or
-/// Nsight Compute's and Nsight Systems', pyperf's lines, a grid table, or asv's comparison), or `None` when it
+/// Nsight Compute's and Nsight Systems', pyperf's lines, a grid table, asv's comparison, or wrk's report), or `None` when it
 /// holds none. The layouts added last come last, so that a block any earlier layout reads is
 /// read as it was before they were known.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
@@ -107,6 +109,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         .or_else(|| pyperf_cells(code))
         .or_else(|| grid_cells(code))
         .or_else(|| super::asv::cells(code))
+        .or_else(|| wrk_cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.
@@ -1919,6 +1922,83 @@ impl JmhPipe {
     }
 }
 
+/// The statistics wrk prints under its `Thread Stats` header, in the order of its columns.
+const WRK_STATS: [&str; 4] = ["Avg", "Stdev", "Max", "+/- Stdev"];
+
+/// The cells of wrk's report in `code`, or `None` when it holds none.
+///
+/// The HTTP load generator wrk prints each thread's statistics as a small table, then the
+/// run's totals (here with `--latency`, which adds the distribution):
+///
+/// ```text
+/// Running 10s test @ http://localhost:8080/
+///   2 threads and 10 connections
+///   Thread Stats   Avg      Stdev     Max   +/- Stdev
+///     Latency   210.05us   88.31us   3.50ms   91.20%
+///     Req/Sec    23.10k     1.02k   25.31k    70.30%
+///   Latency Distribution
+///      50%  195.00us
+///      99%  470.00us
+///   459707 requests in 10.10s, 55.72MB read
+/// Requests/sec:  45516.54
+/// Transfer/sec:      5.52MB
+/// ```
+///
+/// Web framework benchmarks paste it whole and quote its latency and its requests per second.
+/// The statistics are a table whose rows are `Latency` and `Req/Sec` under `Avg`, `Stdev`,
+/// `Max` and `+/- Stdev`, each value with the unit wrk prints glued to it; the distribution a
+/// second table whose rows are named by their percentile (`50%`, a name, not a measurement),
+/// under `Latency`; and the run's settings and totals a third of one row, `Run`, under
+/// `Duration`, `Threads`, `Connections`, `Requests`, `Time`, `Read`, `Requests/sec` and
+/// `Transfer/sec`. Without the `Thread Stats` header the block is not wrk's; lines of any
+/// other shape (socket errors, a script's output) give no cell.
+pub(crate) fn wrk_cells(code: &str) -> Option<Vec<ConsoleCell>> {
+    let is_header = |text: &str| text.split_whitespace().eq(["Thread", "Stats", "Avg", "Stdev", "Max", "+/-", "Stdev"]);
+    if !lines(code).any(|(_, text)| is_header(text)) {
+        return None;
+    }
+    let mut cells = Vec::new();
+    let mut percentiles = 0;
+    let mut run = Vec::new();
+    let mut stats_row = 0;
+    for (start, text) in lines(code) {
+        let toks = tokens(text);
+        let word = |k: usize| toks.get(k).map_or("", |r| &text[r.clone()]);
+        let abs = |r: &Range<usize>| start + r.start..start + r.end;
+        let at = |k: usize| abs(&toks[k]);
+        match (toks.len(), word(0), word(1), word(2), word(3)) {
+            (5, name @ ("Latency" | "Req/Sec"), ..) => {
+                stats_row += 1;
+                cells.push(ConsoleCell::plain(0, stats_row, 0, name, "Thread Stats", abs(&toks[0])));
+                for (k, label) in WRK_STATS.iter().enumerate() {
+                    cells.push(ConsoleCell::plain(0, stats_row, k + 1, name, label, abs(&toks[k + 1])));
+                }
+            }
+            (2, percentile, ..) if percentile.ends_with('%') && is_value(&percentile[..percentile.len() - 1]) => {
+                percentiles += 1;
+                cells.push(ConsoleCell::plain(1, percentiles, 0, percentile, "Latency Distribution", abs(&toks[0])));
+                cells.push(ConsoleCell::plain(1, percentiles, 1, percentile, "Latency", abs(&toks[1])));
+            }
+            (5, "Running", _, "test", "@") => run.push(("Duration", at(1))),
+            (5, _, "threads", "and", _) if word(4) == "connections" => run.extend([("Threads", at(0)), ("Connections", at(3))]),
+            (6, _, "requests", "in", _) if word(5) == "read" => {
+                // The time is printed with a comma after it, which is no part of the value.
+                let time = toks[3].start..toks[3].end - usize::from(word(3).ends_with(','));
+                run.extend([("Requests", at(0)), ("Time", abs(&time)), ("Read", at(4))]);
+            }
+            (2, "Requests/sec:", ..) => run.push(("Requests/sec", at(1))),
+            (2, "Transfer/sec:", ..) => run.push(("Transfer/sec", at(1))),
+            _ => {}
+        }
+    }
+    if !run.is_empty() {
+        // The totals follow the distribution's table where wrk printed one, else the statistics'.
+        let table = if percentiles > 0 { 2 } else { 1 };
+        cells.extend(run.into_iter().enumerate().map(|(k, (label, range))| ConsoleCell::plain(table, 1, k + 1, "Run", label, range)));
+    }
+    (!cells.is_empty()).then_some(cells)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2875,5 +2955,61 @@ Benchmark hidden because not significant (2): [1]*1000, [1,2,3]*1000
         assert_eq!(pyperf_cells("Benchmark hidden because not significant (1): [1]*1000\n").map(|c| c.len()), Some(1));
         assert_eq!(pyperf_cells("Benchmark hidden because not significant (0): \n"), None);
         assert_eq!(grid_cells(code).map(|c| c.len()), Some(3));
+    }
+
+    /// wrk's report with `--latency`, as it prints it (values made up here), after a line of a
+    /// shell session that is no part of it.
+    const WRK: &str = "$ wrk -t2 -c16 -d5s --latency http://localhost:3000/
+Running 5s test @ http://localhost:3000/
+  2 threads and 16 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency   402.18us  120.07us   4.25ms   88.10%
+    Req/Sec    19.87k     0.93k   21.40k    71.00%
+  Latency Distribution
+     50%  380.00us
+     99%    1.02ms
+  197712 requests in 5.00s, 24.13MB read
+Requests/sec:  39542.40
+Transfer/sec:      4.83MB
+";
+
+    #[test]
+    fn wrk_s_report_gives_its_statistics_distribution_and_totals() {
+        let cells = wrk_cells(WRK).unwrap();
+        let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(WRK, c))).collect();
+        assert_eq!(
+            got,
+            [
+                (0, 1, "Latency", "Thread Stats", "Latency"),
+                (0, 1, "Latency", "Avg", "402.18us"),
+                (0, 1, "Latency", "Stdev", "120.07us"),
+                (0, 1, "Latency", "Max", "4.25ms"),
+                (0, 1, "Latency", "+/- Stdev", "88.10%"),
+                (0, 2, "Req/Sec", "Thread Stats", "Req/Sec"),
+                (0, 2, "Req/Sec", "Avg", "19.87k"),
+                (0, 2, "Req/Sec", "Stdev", "0.93k"),
+                (0, 2, "Req/Sec", "Max", "21.40k"),
+                (0, 2, "Req/Sec", "+/- Stdev", "71.00%"),
+                (1, 1, "50%", "Latency Distribution", "50%"),
+                (1, 1, "50%", "Latency", "380.00us"),
+                (1, 2, "99%", "Latency Distribution", "99%"),
+                (1, 2, "99%", "Latency", "1.02ms"),
+                (2, 1, "Run", "Duration", "5s"),
+                (2, 1, "Run", "Threads", "2"),
+                (2, 1, "Run", "Connections", "16"),
+                (2, 1, "Run", "Requests", "197712"),
+                (2, 1, "Run", "Time", "5.00s"),
+                (2, 1, "Run", "Read", "24.13MB"),
+                (2, 1, "Run", "Requests/sec", "39542.40"),
+                (2, 1, "Run", "Transfer/sec", "4.83MB"),
+            ]
+        );
+        assert!(cells.iter().all(|c| c.is_name == (c.column == 0) && c.unit.is_none()));
+        assert_eq!(super::cells(WRK).map(|c| c.len()), Some(22), "the console reader finds wrk's layout");
+        // Without the distribution the totals are the second table.
+        let plain = WRK.replace("--latency ", "").replace("  Latency Distribution\n     50%  380.00us\n     99%    1.02ms\n", "");
+        assert!(wrk_cells(&plain).unwrap().iter().all(|c| c.table == if c.row_label == "Run" { 1 } else { 0 }));
+        // Without its statistics' header the same lines are not wrk's.
+        assert_eq!(wrk_cells(&WRK.replace("Thread Stats", "Thread totals")), None);
     }
 }
