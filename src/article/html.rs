@@ -32,7 +32,7 @@
 //! except in a cell where it is one number as a whole. `<pre>` is a code block: not prose, but
 //! read as a Google Benchmark console table where it holds one (see `console`). A `<sup>` that
 //! starts with a digit reads as `^` (`2.5×10<sup>3</sup>` is 2.5×10^3, a footnote mark
-//! `5 ms<sup>1</sup>` is no number). What a reader never sees is not read: comments, the body
+//! `5 ms<sup>1</sup>` is no number, nor one after a decimal: `12.3<sup>1</sup>` is 12.3). What a reader never sees is not read: comments, the body
 //! of `<script>` and `<style>`, and attribute values.
 //!
 //! **Entities** (`&nbsp;`, `&plusmn;`, `&times;`, `&micro;`, `&#177;`, `&#xB1;`, `&lt;`, …) read
@@ -71,6 +71,13 @@ const MAX_HEADER_ROWS: usize = 8;
 const MAX_WARNINGS: usize = 100;
 /// The longest entity name looked up (`&CounterClockwiseContourIntegral;` is 31 letters).
 const MAX_ENTITY_NAME: usize = 32;
+
+/// Whether `text` ends with a number written with a decimal point (`12.3`), which no `<sup>`
+/// after it raises to a power.
+fn ends_with_decimal(text: &str) -> bool {
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_digit());
+    digits.len() < text.len() && digits.strip_suffix('.').is_some_and(|before| before.ends_with(|c: char| c.is_ascii_digit()))
+}
 
 /// The cells of a console table in a `<pre>`, as a code block's are read.
 fn read_pre(parts: Vec<(String, Range<usize>, bool)>, sink: &mut Sink) {
@@ -919,6 +926,13 @@ impl Reader {
             if let Some(at) = sup.take()
                 && (ch.is_ascii_digit() || matches!(ch, '-' | '−' | '+'))
             {
+                // A power's base is an integer (`10<sup>3</sup>`, `2<sup>20</sup>`); after a
+                // decimal the superscript is a footnote mark (`12.3<sup>1</sup>`), which the
+                // space leaves apart from the value, so that the value is read and the mark,
+                // an exponent alone, is not. Glued, both were dropped as a name.
+                if ends_with_decimal(&block.text) {
+                    block.push_char(' ', at.clone());
+                }
                 block.push_char('^', at);
             }
             block.push_char(ch, html.source_range(&r));
@@ -1529,5 +1543,19 @@ mod tests {
         let a = parse("<table><tr><td colspan=99999999 rowspan=99999999>a</td><td>1 ms</td></tr><tr><td>2 ms</td></tr></table>\n");
         assert!(a.sentences.iter().any(|s| s.text == "2 ms"));
         assert_eq!(a.warnings.len(), 1, "{:?}", warnings(&a));
+    }
+
+    /// A footnote mark after a decimal value in a cell (`12.3<sup>1</sup>`) leaves the value
+    /// read, where both were dropped as a name; after an integer a superscript is still a power.
+    #[test]
+    fn a_footnote_mark_after_a_decimal_leaves_the_value() {
+        let a =
+            parse("<table>\n<tr><th>Engine</th><th>ns/op</th></tr>\n<tr><td>alpha</td><td>12.3<sup>1</sup></td></tr>\n<tr><td>beta</td><td>2<sup>10</sup></td></tr>\n</table>\n");
+        let alpha = cell(&a, "alpha", "ns/op");
+        let read: Vec<(&str, f64, Option<Unit>)> = alpha.numbers.iter().map(|n| (n.text.as_str(), n.value, n.unit.clone())).collect();
+        assert_eq!(read, [("12.3", 12.3, Some(Unit::Ns))]);
+        assert_eq!(&a.source[alpha.source_span(&alpha.numbers[0].span)], "12.3");
+        let beta = cell(&a, "beta", "ns/op");
+        assert_eq!(beta.numbers.iter().map(|n| n.value).collect::<Vec<_>>(), [1024.0]);
     }
 }
