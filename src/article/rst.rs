@@ -500,9 +500,16 @@ impl<'a> Reader<'a> {
                 }
                 self.code(content);
             }
-            // What an include brings in is spliced in before reading ([`super::inputs`]); one
-            // left here could not be read and was warned of there.
-            "include" => {}
+            // What an include at the start of a line brings in is spliced in before reading
+            // ([`super::inputs`]), and one left there could not be read and was warned of; an
+            // indented one (in a directive's body) is not spliced, since its text would leave
+            // the block it belongs to.
+            "include" => {
+                let line_start = self.source[..ln.start].rfind('\n').map_or(0, |k| k + 1);
+                if !self.source[line_start..].starts_with("..") {
+                    self.warn(ln.start..ln.end, format!("not read: `.. include:: {argument}` is indented, inside a block, where its text is not spliced in"));
+                }
+            }
             "raw" => self.warn(ln.start..ln.end, "raw output (`.. raw::`) is not read"),
             "image" | "figure" => {
                 if !argument.is_empty() {
@@ -1505,6 +1512,15 @@ mod tests {
         assert_eq!(a.warnings.len(), 1);
         assert!(a.warnings[0].message.contains("other.rst"), "{:?}", a.warnings);
         assert_eq!(a.warnings[0].line, 11);
+    }
+
+    #[test]
+    fn an_indented_include_is_warned_of_once() {
+        let a = read(".. note::\n\n   .. include:: part.rst\n\n.. include:: top.rst\n\nText.\n");
+        let warned: Vec<(usize, &str)> = a.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+        assert_eq!(warned.len(), 2, "{warned:?}");
+        assert!(warned[0].0 == 3 && warned[0].1.contains("is indented"), "{warned:?}");
+        assert!(warned[1].0 == 5 && warned[1].1.contains("none is read here"), "{warned:?}");
     }
 
     #[test]
