@@ -278,3 +278,13 @@ fn a_definition_before_a_character_of_two_bytes() {
         fuzz_api::parse_article(source.as_bytes());
     }
 }
+
+/// The `article` target's seeds of manuscripts split into files (its parts at zero bytes, part N
+/// the file `article/pN.tex` or `.rst`), which nest, repeat and bring themselves in: every
+/// sentence and warning placed at a line of a file read.
+#[test]
+fn manuscripts_split_into_files_are_read_and_placed() {
+    for seed in ["inputs-latex.tex", "inputs-rst.rst"] {
+        fuzz_api::parse_article(&std::fs::read(format!("fuzz/seeds/article/{seed}")).unwrap());
+    }
+}
