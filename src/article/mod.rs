@@ -276,7 +276,7 @@ impl Article {
                     push_trimmed(&mut whole, &block.text, 0..block.text.len());
                     whole
                 }
-                None => split_sentences(&block.text, &block.code),
+                None => split_at_breaks(&block.text, &block.code, &block.breaks),
             };
             for range in ranges {
                 let text = block.text[range.clone()].to_string();
@@ -444,6 +444,9 @@ struct Block {
     /// BenchmarkDotNet's table is the case's name, whose runs of spaces are part of it
     /// (`'Command  Send'`, a description with two spaces), and `text` makes them one.
     verbatim: String,
+    /// Where in `text` a hard line break stands (Markdown's two trailing spaces or backslash):
+    /// a sentence ends there, as a reader sees each line of `Model: 7B  ⏎ Context: 4096` apart.
+    breaks: Vec<usize>,
 }
 
 impl Block {
@@ -463,6 +466,7 @@ impl Block {
             binary_sizes: false,
             in_html_cell: None,
             verbatim: String::new(),
+            breaks: Vec::new(),
         }
     }
 
@@ -972,9 +976,15 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                     b.push_code(&text, source, range);
                 }
             }
-            Event::SoftBreak | Event::HardBreak => {
+            Event::SoftBreak => {
                 if let Some(b) = target(&mut html, &mut open) {
                     b.push(" ", source, range.start..range.start);
+                }
+            }
+            Event::HardBreak => {
+                if let Some(b) = target(&mut html, &mut open) {
+                    b.push(" ", source, range.start..range.start);
+                    b.breaks.push(b.text.len());
                 }
             }
             _ => {}
@@ -1125,6 +1135,25 @@ fn split_sentences(text: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {
     out
 }
 
+/// The sentences of `text`, split first at each of `breaks` (hard line breaks), then as
+/// [`split_sentences`] splits each piece.
+fn split_at_breaks(text: &str, code: &[Range<usize>], breaks: &[usize]) -> Vec<Range<usize>> {
+    if breaks.is_empty() {
+        return split_sentences(text, code);
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    for &at in breaks.iter().chain(std::iter::once(&text.len())) {
+        if at <= from || !text.is_char_boundary(at) {
+            continue;
+        }
+        let piece: Vec<Range<usize>> = code.iter().filter(|c| c.start < at && from < c.end).map(|c| c.start.max(from) - from..c.end.min(at) - from).collect();
+        out.extend(split_sentences(&text[from..at], &piece).into_iter().map(|r| r.start + from..r.end + from));
+        from = at;
+    }
+    out
+}
+
 fn push_trimmed(out: &mut Vec<Range<usize>>, text: &str, range: Range<usize>) {
     let piece = &text[range.clone()];
     let lead = piece.len() - piece.trim_start().len();
@@ -1138,6 +1167,17 @@ fn push_trimmed(out: &mut Vec<Range<usize>>, text: &str, range: Range<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A hard line break (two trailing spaces, or a backslash) ends a sentence: a model card's
+    /// `Key: value` lines are statements of their own, however the paragraph runs on.
+    #[test]
+    fn a_hard_line_break_ends_a_sentence() {
+        let a = Article::parse("a.md", b"**Model Size**: 30 billion parameters  \n**Context**: 4096 tokens\\\nRan in `2 ms` each\nand soft breaks join.\n").unwrap();
+        let texts: Vec<&str> = a.sentences.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["Model Size: 30 billion parameters", "Context: 4096 tokens", "Ran in 2 ms each and soft breaks join."]);
+        assert_eq!(a.sentences[1].line, 2);
+        assert!(a.sentences[2].numbers.is_empty(), "code keeps its place after a break: {:?}", a.sentences[2].numbers);
+    }
 
     fn sentences(md: &str) -> Vec<String> {
         Article::parse("a.md", md.as_bytes()).unwrap().sentences.into_iter().map(|s| s.text).collect()
