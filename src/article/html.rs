@@ -952,6 +952,17 @@ impl Reader {
         }
     }
 
+    /// `<br>`: a space in a cell, which is one sentence whatever it holds; in prose, the end of
+    /// a sentence, as a Markdown hard line break is.
+    fn line_break(&mut self, at: &Range<usize>, sink: &Sink, outside: &mut Option<&mut Block>, block_mode: bool) {
+        self.space(at, sink, outside, block_mode);
+        if self.cell_id().is_none()
+            && let Some(b) = self.target(sink, outside, block_mode)
+        {
+            b.breaks.push(b.text.len());
+        }
+    }
+
     /// A block-level element: in an HTML block outside any cell, the prose read so far is a
     /// block of its own; in a cell or inline, it parts words.
     fn block_break(&mut self, at: &Range<usize>, sink: &mut Sink, outside: &mut Option<&mut Block>, block_mode: bool) {
@@ -1031,7 +1042,8 @@ impl Reader {
                 }
                 None => self.outside_table(name, at, sink, outside, block_mode),
             },
-            "br" | "img" | "wbr" => self.space(&at, sink, outside, block_mode),
+            "br" => self.line_break(&at, sink, outside, block_mode),
+            "img" | "wbr" => self.space(&at, sink, outside, block_mode),
             "sup" => self.sup = Some(at),
             "a" => {
                 if let Some(b) = self.target(sink, outside, block_mode) {
@@ -1094,7 +1106,8 @@ impl Reader {
                 None => self.warn(at, format!("`</{name}>` closes no table section")),
             },
             "caption" => self.block_break(&at, sink, outside, block_mode),
-            "br" | "img" | "wbr" => self.space(&at, sink, outside, block_mode),
+            "br" => self.line_break(&at, sink, outside, block_mode),
+            "img" | "wbr" => self.space(&at, sink, outside, block_mode),
             "sup" => {}
             "a" => {
                 if let Some(b) = self.target(sink, outside, block_mode)
