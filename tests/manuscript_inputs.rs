@@ -104,7 +104,10 @@ fn an_input_that_leads_out_of_the_root_is_refused_and_never_read() {
     write(dir.path(), "paper/main.tex", &MAIN.replace("\\end{document}", "\\input{sections/more}\n\\input{/etc/hostname}\n\\input{../../x}\n\\end{document}"));
     let (_, out, err) = claimcheck(["audit", "--root", at]);
     assert!(!out.contains("SECRET") && !err.contains("SECRET") && !out.contains("99 ms"), "{out}{err}");
-    assert!(out.contains("paper/main.tex:6:1: warning: not read: `\\input{sections/more}` path `paper/sections/more.tex` leads outside the repository root through a symbolic link"), "{out}");
+    assert!(
+        out.contains("paper/main.tex:6:1: warning: not read: `\\input{sections/more}` path `paper/sections/more.tex` leads outside the repository root through a symbolic link"),
+        "{out}"
+    );
     assert!(out.contains("an absolute path") && out.contains("climbs out of the root"), "{out}");
 }
 

@@ -271,10 +271,12 @@ impl Splicer<'_> {
                             name @ ("verb" | "lstinline" | "mintinline") => Step::Past(skip_inline_code(bytes, name, name_end, end)),
                             // TeX reads the rest of the line and then stops reading the file.
                             "endinput" => Step::EndInput(name_end, line_end(bytes, name_end, end)),
-                            "input" | "include" | "subfile" | "import" | "subimport" | "LTXtable" | "usepackage" | "RequirePackage" => match self.latex_request(file, k, name_end, end, base) {
-                                Some(request) => Step::Input(request),
-                                None => Step::Past(name_end),
-                            },
+                            "input" | "include" | "subfile" | "import" | "subimport" | "LTXtable" | "usepackage" | "RequirePackage" => {
+                                match self.latex_request(file, k, name_end, end, base) {
+                                    Some(request) => Step::Input(request),
+                                    None => Step::Past(name_end),
+                                }
+                            }
                             _ => Step::Past(name_end),
                         }
                     }

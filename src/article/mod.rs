@@ -163,7 +163,7 @@ impl Sentence {
     /// Where it stands, for a reader of `article_path`: `line 12` in that file, and
     /// `sections/eval.tex:12` in a file it brings in.
     pub fn place(&self, article_path: &str) -> String {
-        if self.file == article_path { format!("line {}", self.line) } else { format!("{}:{}", self.file, self.line) }
+        place(&self.file, self.line, article_path)
     }
 
     /// The section path joined for display: `CUDA Graphs › Timing`.
@@ -191,6 +191,12 @@ impl Sentence {
         };
         names.then_some(Names::Row)
     }
+}
+
+/// Where line `line` of `file` stands, for a reader of `article_path`: `line 12` in that file,
+/// `sections/eval.tex:12` in a file it brings in.
+pub fn place(file: &str, line: usize, article_path: &str) -> String {
+    if file == article_path { format!("line {line}") } else { format!("{file}:{line}") }
 }
 
 /// What a table cell names: see [`Sentence::names`].

@@ -905,7 +905,7 @@ impl SentenceRef {
     /// Where it stands, for a reader of `manuscript`: `line 12`, or `sections/eval.tex:12` in a
     /// file the manuscript brings in.
     pub(crate) fn place(&self, manuscript: &str) -> String {
-        if self.file == manuscript { format!("line {}", self.line) } else { format!("{}:{}", self.file, self.line) }
+        crate::article::place(&self.file, self.line, manuscript)
     }
 }
 
