@@ -1969,15 +1969,15 @@ pub(crate) fn wrk_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         match (toks.len(), word(0), word(1), word(2), word(3)) {
             (5, name @ ("Latency" | "Req/Sec"), ..) => {
                 stats_row += 1;
-                cells.push(ConsoleCell::plain(0, stats_row, 0, name, "Thread Stats", abs(&toks[0])));
+                cells.push(ConsoleCell::plain(0, stats_row, 0, name, "Thread Stats", at(0)));
                 for (k, label) in WRK_STATS.iter().enumerate() {
-                    cells.push(ConsoleCell::plain(0, stats_row, k + 1, name, label, abs(&toks[k + 1])));
+                    cells.push(ConsoleCell::plain(0, stats_row, k + 1, name, label, at(k + 1)));
                 }
             }
             (2, percentile, ..) if percentile.ends_with('%') && is_value(&percentile[..percentile.len() - 1]) => {
                 percentiles += 1;
-                cells.push(ConsoleCell::plain(1, percentiles, 0, percentile, "Latency Distribution", abs(&toks[0])));
-                cells.push(ConsoleCell::plain(1, percentiles, 1, percentile, "Latency", abs(&toks[1])));
+                cells.push(ConsoleCell::plain(1, percentiles, 0, percentile, "Latency Distribution", at(0)));
+                cells.push(ConsoleCell::plain(1, percentiles, 1, percentile, "Latency", at(1)));
             }
             (5, "Running", _, "test", "@") => run.push(("Duration", at(1))),
             (5, _, "threads", "and", _) if word(4) == "connections" => run.extend([("Threads", at(0)), ("Connections", at(3))]),

@@ -17,6 +17,7 @@
 
 use std::ops::Range;
 
+use super::latex::comment_start;
 use crate::hash::sha256_hex;
 
 /// What reading one root-relative path gave.
@@ -75,8 +76,9 @@ const MAX_BYTES: usize = 64 << 20;
 
 /// The main file `path` holding `text`, with every file it brings in spliced in, resolved
 /// against the root-relative folder `dir` (the main file's own, or for a draft its
-/// manuscript's) and read through `load`.
-pub(super) fn splice(path: &str, text: &str, markup: Markup, dir: &str, load: &dyn Fn(&str) -> Load) -> Spliced {
+/// manuscript's) and read through `load`; with none, no other file is read and each is warned
+/// of, but a package, which is the TeX installation's where the repository holds none.
+pub(super) fn splice(path: &str, text: &str, markup: Markup, dir: &str, load: Option<&dyn Fn(&str) -> Load>) -> Spliced {
     let main = SourceFile { path: path.to_string(), sha256: sha256_hex(text.as_bytes()), text: text.to_string() };
     let mut splicer = Splicer {
         load,
@@ -116,7 +118,7 @@ pub(super) fn locate(segments: &[Segment], at: usize) -> (usize, usize) {
 }
 
 struct Splicer<'a> {
-    load: &'a dyn Fn(&str) -> Load,
+    load: Option<&'a dyn Fn(&str) -> Load>,
     out: String,
     files: Vec<SourceFile>,
     segments: Vec<Segment>,
@@ -221,7 +223,12 @@ impl Splicer<'_> {
             if let Some(k) = self.files.iter().position(|f| &f.path == candidate) {
                 return Some(k);
             }
-            match (self.load)(candidate) {
+            let loaded = match self.load {
+                Some(load) => load(candidate),
+                None if quiet => Load::Missing,
+                None => Load::Refused("brings in another file, and none is read here".to_string()),
+            };
+            match loaded {
                 Load::Read(bytes) => {
                     let text = match String::from_utf8(bytes) {
                         Ok(text) => text,
@@ -335,7 +342,7 @@ impl Splicer<'_> {
                 Some((f, next)) => (None, text[f].trim(), next),
                 // TeX's own form, `\input intro`: the name runs to a space or a brace.
                 None if name == "input" => {
-                    let stop = (from..end).find(|&j| matches!(bytes[j], b' ' | b'\t' | b'\r' | b'\n' | b'}' | b'{' | b'\\' | b'%')).unwrap_or(end);
+                    let stop = bare_name_end(bytes, from, end);
                     if stop == from {
                         return None;
                     }
@@ -497,6 +504,12 @@ fn line_end(bytes: &[u8], k: usize, end: usize) -> usize {
     (k..end).find(|&j| bytes[j] == b'\n').unwrap_or(end)
 }
 
+/// Where the name of TeX's own `\input intro` that starts at `from` ends: at a space, a brace,
+/// a command or a comment.
+pub(super) fn bare_name_end(bytes: &[u8], from: usize, end: usize) -> usize {
+    (from..end).find(|&j| matches!(bytes[j], b' ' | b'\t' | b'\r' | b'\n' | b'}' | b'{' | b'\\' | b'%')).unwrap_or(end)
+}
+
 /// Past spaces, tabs and line ends: TeX skips them between a command and its argument.
 fn skip_spaces(bytes: &[u8], k: usize, end: usize) -> usize {
     (k..end).find(|&j| !matches!(bytes[j], b' ' | b'\t' | b'\r' | b'\n')).unwrap_or(end)
@@ -563,7 +576,7 @@ fn skip_inline_code(bytes: &[u8], name: &str, k: usize, end: usize) -> usize {
 fn include_only(text: &str) -> Option<Vec<String>> {
     let mut found = None;
     for line in text.lines() {
-        let code = line.find('%').filter(|&i| i == 0 || line.as_bytes()[i - 1] != b'\\').map_or(line, |i| &line[..i]);
+        let code = comment_start(line).map_or(line, |i| &line[..i]);
         if let Some(at) = code.find("\\includeonly") {
             let bytes = code.as_bytes();
             let from = skip_spaces(bytes, at + "\\includeonly".len(), bytes.len());
@@ -583,8 +596,7 @@ fn document_body(text: &str) -> Option<Range<usize>> {
         while let Some(i) = text[k..].find(needle) {
             let at = k + i;
             let line_start = text[..at].rfind('\n').map_or(0, |j| j + 1);
-            let code = &text[line_start..at];
-            if !code.bytes().enumerate().any(|(j, b)| b == b'%' && (j == 0 || code.as_bytes()[j - 1] != b'\\')) {
+            if comment_start(&text[line_start..at]).is_none() {
                 return Some(at);
             }
             k = at + needle.len();
@@ -626,11 +638,17 @@ mod tests {
     /// Splices `main` (at `path`) over the files of `tree`, as the root holds them.
     fn spliced(path: &str, main: &str, markup: Markup, tree: &[(&str, &str)]) -> Spliced {
         let files: HashMap<String, String> = tree.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
-        splice(path, main, markup, &folder_of(path), &|rel| match files.get(rel) {
-            Some(t) if t == "REFUSE" => Load::Refused(format!("path `{rel}` leads outside the repository root through a symbolic link")),
-            Some(t) => Load::Read(t.as_bytes().to_vec()),
-            None => Load::Missing,
-        })
+        splice(
+            path,
+            main,
+            markup,
+            &folder_of(path),
+            Some(&|rel| match files.get(rel) {
+                Some(t) if t == "REFUSE" => Load::Refused(format!("path `{rel}` leads outside the repository root through a symbolic link")),
+                Some(t) => Load::Read(t.as_bytes().to_vec()),
+                None => Load::Missing,
+            }),
+        )
     }
 
     fn latex(main: &str, tree: &[(&str, &str)]) -> Spliced {

@@ -2288,7 +2288,7 @@ impl<'a> Reader<'a> {
                 if name == "input" && self.bytes.get(self.skip_blank(after, end)) != Some(&b'{') {
                     // TeX's own form, `\input intro`: the name runs to a space.
                     let from = self.skip_blank(after, end);
-                    return (from..end).find(|&j| matches!(self.bytes[j], b' ' | b'\t' | b'\r' | b'\n' | b'}' | b'{' | b'\\' | b'%')).unwrap_or(end);
+                    return super::inputs::bare_name_end(self.bytes, from, end);
                 }
                 self.skip_arguments(if name.ends_with("import") { "mm" } else { "m" }, after, end)
             }
@@ -2982,7 +2982,7 @@ fn caption_unit(caption: &str) -> Option<String> {
 }
 
 /// Where a comment begins in `line` (a `%` no backslash escapes).
-fn comment_start(line: &str) -> Option<usize> {
+pub(super) fn comment_start(line: &str) -> Option<usize> {
     let bytes = line.as_bytes();
     let mut k = 0;
     while k < bytes.len() {

@@ -230,14 +230,17 @@ impl Article {
     /// is warned of as not read, and a package (`.sty`) taken for the TeX installation's, as
     /// where the repository holds none.
     pub fn parse_as(path: &str, bytes: &[u8], syntax: Syntax) -> Result<Article, ArticleError> {
-        let none = |rel: &str| if rel.ends_with(".sty") { Load::Missing } else { Load::Refused("brings in another file, and none is read here".to_string()) };
-        Article::read(path, bytes, syntax, &inputs::folder_of(path), &none)
+        Article::read_with(path, bytes, syntax, &inputs::folder_of(path), None)
     }
 
     /// Parses `bytes` read from `path` as `syntax`, with each file it brings in resolved
     /// against the root-relative folder `dir`, read by `load` (given a root-relative path) and
     /// spliced in where it is brought in.
     pub(crate) fn read(path: &str, bytes: &[u8], syntax: Syntax, dir: &str, load: &dyn Fn(&str) -> Load) -> Result<Article, ArticleError> {
+        Article::read_with(path, bytes, syntax, dir, Some(load))
+    }
+
+    fn read_with(path: &str, bytes: &[u8], syntax: Syntax, dir: &str, load: Option<&dyn Fn(&str) -> Load>) -> Result<Article, ArticleError> {
         let text = match std::str::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => {
@@ -357,14 +360,14 @@ impl Article {
         }
         let mut article =
             Article { path: path.to_string(), source, sha256, files: spliced.files, segments: spliced.segments, sentences: Vec::new(), word_count, images, warnings: Vec::new(), syntax };
-        let starts: Vec<usize> = sentences.iter().map(|s: &Sentence| s.offsets[0]).collect();
-        for (sentence, (file, line, col)) in sentences.iter_mut().zip(article.places_of(&starts)) {
-            sentence.file = file.to_string();
+        // The places of sentences and warnings together, in one sweep of each file.
+        let starts: Vec<usize> = sentences.iter().map(|s: &Sentence| s.offsets[0]).chain(warned.iter().map(|(span, _)| span.start)).collect();
+        let mut places = article.places_of(&starts).into_iter().map(|(f, l, c)| (f.to_string(), l, c));
+        for (sentence, (file, line, col)) in sentences.iter_mut().zip(places.by_ref()) {
+            sentence.file = file;
             sentence.line = line;
             sentence.col = col;
         }
-        let starts: Vec<usize> = warned.iter().map(|(span, _)| span.start).collect();
-        let places: Vec<(String, usize, usize)> = article.places_of(&starts).into_iter().map(|(f, l, c)| (f.to_string(), l, c)).collect();
         article.warnings = warned.into_iter().zip(places).map(|((span, message), (file, line, col))| Warning { span, file, line, col, message }).collect();
         article.sentences = sentences;
         Ok(article)
