@@ -60,13 +60,15 @@
 //!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
 //!   pasted as pipes read with their units; an HTML table's `<td>` and `<th>` cells, with row
 //!   and column spans, and other HTML text as prose, `article::html`, which locates what it
-//!   cannot read as warnings), and which cells name a row or a column (`Sentence::names`), and
+//!   cannot read as warnings), and which cells name a row or a column (`Sentence::names`), the
+//!   names the article gives its tables (a LaTeX `\label`, `Article::table_names`), and
 //!   the images it shows, Markdown's and `<img>`;
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
 //!   matching rule.
 //! - [`registry`]: reading and validating `claims/*.toml`; `registry::binding`: each claim to
 //!   its one sentence (by its quote, or a table cell by its row and column, `#N` its place where
-//!   a table repeats both labels) and each check to its
+//!   a table repeats both labels, and its table's name or place where several tables hold
+//!   both) and each check to its
 //!   number (by its place in the audited sentence where
 //!   the lock knows it); `registry::lock`: the accepted sentences of a manuscript and the
 //!   alignment of a draft with them; `registry::source`: a cited source, a leaf the checks

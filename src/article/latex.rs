@@ -79,6 +79,7 @@ pub(super) fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range
         para: None,
         notes: Vec::new(),
         caption: None,
+        label: None,
         macros: HashMap::new(),
         units: HashMap::new(),
         expanded: 0,
@@ -126,6 +127,9 @@ struct Reader<'a> {
     /// The caption of the float whose body is being read: a unit in it applies to the cells of
     /// the table the float holds as an enclosing heading's would.
     caption: Option<String>,
+    /// The `\label` of the float whose body is being read: the name of the table it holds,
+    /// which a registry's cell may give instead of the table's place.
+    label: Option<String>,
     /// Macros the document defines (`\newcommand{\sys}{FlashFoo}`,
     /// `\newcommand{\speedup}[1]{#1$\times$}`), by name.
     macros: HashMap<String, Macro>,
@@ -1611,11 +1615,14 @@ impl<'a> Reader<'a> {
                 name.trim_end_matches('*'),
                 "table" | "figure" | "wraptable" | "wrapfigure" | "subtable" | "subfigure" | "sidewaystable" | "sidewaysfigure" | "threeparttable" | "minipage" | "center"
             );
-            let outer = if is_float {
+            let (outer, outer_label) = if is_float {
                 let caption = self.caption_text(start..body_end).and_then(|c| caption_unit(&c)).or_else(|| self.caption.clone());
-                std::mem::replace(&mut self.caption, caption)
+                // A float without a label of its own (a `center` around a table) keeps the
+                // name of the float around it.
+                let label = self.label_in(start..body_end).or_else(|| self.label.clone());
+                (std::mem::replace(&mut self.caption, caption), std::mem::replace(&mut self.label, label))
             } else {
-                self.caption.clone()
+                (self.caption.clone(), self.label.clone())
             };
             // The abstract is typeset under its own title, and its sentences stand in no section
             // of the paper: they are named by it, the sections around left as they were.
@@ -1629,6 +1636,7 @@ impl<'a> Reader<'a> {
             self.body(start..body_end);
             self.end_paragraph(body_end);
             self.caption = outer;
+            self.label = outer_label;
             if let Some((section, levels)) = outer_section {
                 (self.section, self.levels) = (section, levels);
             }
@@ -1660,6 +1668,48 @@ impl<'a> Reader<'a> {
                 self.inline_range(&mut block, text, false);
                 self.notes.truncate(notes);
                 return Some(block.text.trim().to_string());
+            }
+        }
+        None
+    }
+
+    /// The first `\label` in `range` outside the environments nested in it, or in its caption:
+    /// the float's own name, not a subtable's, an equation's or an item's. A label is a key, so
+    /// it is taken as written, its spaces trimmed.
+    fn label_in(&self, range: Range<usize>) -> Option<String> {
+        let label_at = |next: usize, end: usize| {
+            let (key, _) = self.argument(next, end)?;
+            let key = self.source[key].trim();
+            (!key.is_empty()).then(|| key.to_string())
+        };
+        let mut k = range.start;
+        while let Some((piece, next)) = self.next_piece(k, range.end) {
+            k = next;
+            let Piece::Command(_, name) = piece else { continue };
+            let name = self.name(&name);
+            if name == "label" {
+                return label_at(next, range.end);
+            }
+            if matches!(name, "caption" | "captionof")
+                && let Some((text, after)) = self.caption_argument(name, next, range.end)
+            {
+                // The caption's own pieces, read flat: a label stands at its top level.
+                let mut j = text.start;
+                while let Some((piece, next)) = self.next_piece(j, text.end) {
+                    j = next;
+                    if let Piece::Command(_, inner) = piece
+                        && self.name(&inner) == "label"
+                    {
+                        return label_at(next, text.end);
+                    }
+                }
+                k = after;
+            } else if name == "begin"
+                && let Some((env, after)) = self.environment_name(next, range.end)
+            {
+                let env = self.name(&env).trim();
+                let verbatim = CODE_ENVIRONMENTS.iter().any(|(n, _)| *n == env);
+                k = self.environment_end(env, after, range.end, verbatim).map_or(range.end, |(_, e)| e);
             }
         }
         None
@@ -1804,6 +1854,11 @@ impl<'a> Reader<'a> {
         let mut blocks = std::mem::take(&mut self.blocks);
         let first_block = blocks.len();
         lay_out_table(&mut blocks, index, &section, &unit_section, cells, header_rows, range.end, |block, text| self.inline_range(block, text.clone(), false));
+        // A longtable is its own float: its label stands among its rows.
+        let name = if longtable { self.label_in(range.clone()).or_else(|| self.label.clone()) } else { self.label.clone() };
+        for block in blocks.iter_mut().skip(first_block).filter(|b| b.cell.is_some()) {
+            block.table_name.clone_from(&name);
+        }
         // A first cell that spans rows names each of them with the row's own first cell, as a
         // first HTML cell that spans rows does (`A › 1024`).
         let mut by_row: HashMap<usize, Vec<usize>> = HashMap::new();

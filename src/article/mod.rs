@@ -38,6 +38,7 @@ pub(crate) use html::{Token as HtmlToken, tokenize as tokenize_html};
 pub(crate) use inputs::{Load, folder_of};
 pub use inputs::SourceFile;
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::hash::sha256_hex;
@@ -70,6 +71,9 @@ pub struct Article {
     pub warnings: Vec<Warning>,
     /// The markup the article was read as.
     pub syntax: Syntax,
+    /// The names the article gives its tables, by table index: a LaTeX `\label` in the float
+    /// around a table or in a longtable. A registry's cell may name its table by one.
+    pub table_names: BTreeMap<usize, String>,
 }
 
 /// The markup an article is written in: Markdown, reStructuredText (Sphinx's and docutils'
@@ -268,7 +272,11 @@ impl Article {
         warned.sort_by_key(|(span, _)| span.start);
         let mut sentences = Vec::new();
         let mut word_count = 0;
+        let mut table_names = BTreeMap::new();
         for block in &blocks {
+            if let (Some(cell), Some(name)) = (&block.cell, &block.table_name) {
+                table_names.entry(cell.table).or_insert_with(|| name.clone());
+            }
             if !block.console {
                 word_count += block.text.split_whitespace().count();
             }
@@ -359,7 +367,7 @@ impl Article {
             }
         }
         let mut article =
-            Article { path: path.to_string(), source, sha256, files: spliced.files, segments: spliced.segments, sentences: Vec::new(), word_count, images, warnings: Vec::new(), syntax };
+            Article { path: path.to_string(), source, sha256, files: spliced.files, segments: spliced.segments, sentences: Vec::new(), word_count, images, warnings: Vec::new(), syntax, table_names };
         // The places of sentences and warnings together, in one sweep of each file.
         let starts: Vec<usize> = sentences.iter().map(|s: &Sentence| s.offsets[0]).chain(warned.iter().map(|(span, _)| span.start)).collect();
         let mut places = article.places_of(&starts).into_iter().map(|(f, l, c)| (f.to_string(), l, c));
@@ -456,6 +464,8 @@ struct Block {
     /// Where in `text` a hard line break stands (Markdown's two trailing spaces or backslash):
     /// a sentence ends there, as a reader sees each line of `Model: 7B  ⏎ Context: 4096` apart.
     breaks: Vec<usize>,
+    /// For a table cell, the name the article gives its table (a LaTeX `\label`).
+    table_name: Option<String>,
 }
 
 impl Block {
@@ -476,6 +486,7 @@ impl Block {
             in_html_cell: None,
             verbatim: String::new(),
             breaks: Vec::new(),
+            table_name: None,
         }
     }
 

@@ -24,7 +24,7 @@ use crate::evidence::run;
 use crate::evidence::store::Evidence;
 use crate::registry::binding::{self, Binding};
 use crate::registry::lock;
-use crate::registry::{self, Registry, UnboundPolicy, Verdict};
+use crate::registry::{self, Registry, TableRef, UnboundPolicy, Verdict};
 use crate::status::{Failure, Status};
 use crate::workspace::{Loaded, Workspace};
 
@@ -667,7 +667,11 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
             (Binding::Lost { .. }, None) if claim.cell().is_some() => {
                 let cell = claim.cell().expect("a cell claim").get_ref();
                 let section = cell.section.as_ref().map_or(String::new(), |s| format!(" in section `{s}`"));
-                let section = cell.table.map_or(section.clone(), |n| format!("{section} in table {n} of those that hold it"));
+                let section = match &cell.table {
+                    None => section,
+                    Some(TableRef::Place(n)) => format!("{section} in table {n} of those that hold it"),
+                    Some(TableRef::Named(name)) => format!("{section} in table `{name}`"),
+                };
                 diagnostics.push(
                     Diagnostic::at(
                         format!("claim `{}`: no table cell of {} is in row `{}` and column `{}`{section}", claim.id.get_ref(), article.path, cell.row, cell.column),
@@ -701,10 +705,20 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
             }
             (Binding::Ambiguous { sentences }, _) if claim.cell().is_some() => {
                 let cell = claim.cell().expect("a cell claim").get_ref();
-                let places = sentences.iter().map(|i| format!("{} ({})", article.sentences[*i].section_title(), article.sentences[*i].place(&article.path))).collect::<Vec<_>>().join("; ");
+                let name_of = |s: &crate::article::Sentence| s.cell.as_ref().and_then(|c| article.table_names.get(&c.table));
+                let places = sentences
+                    .iter()
+                    .map(|i| {
+                        let s = &article.sentences[*i];
+                        let name = name_of(s).map_or(String::new(), |n| format!(", table `{n}`"));
+                        format!("{} ({}{name})", s.section_title(), s.place(&article.path))
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ");
                 // Cells of one table that share their row and column labels are told apart by
                 // their place among the rows or columns bearing the label, not by the table.
                 let cells: Vec<&crate::article::Cell> = sentences.iter().filter_map(|i| article.sentences[*i].cell.as_ref()).collect();
+                let names: Vec<&String> = sentences.iter().filter_map(|i| name_of(&article.sentences[*i])).collect();
                 let help = if cells.windows(2).all(|w| w[0].table == w[1].table) {
                     let selectors = binding::Selectors::new(article);
                     let written: Vec<String> = cells.iter().map(|c| {
@@ -712,8 +726,12 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                         format!("row = \"{row}\", column = \"{column}\"")
                     }).collect();
                     format!("these cells are in one table, whose rows or columns repeat the label: write its place among them, as in {}", written.join(" or "))
+                } else if names.len() == sentences.len() {
+                    // Every table has a name: the name says which, wherever the table moves.
+                    let written: Vec<String> = names.iter().map(|n| format!("table = {}", crate::registry::TableRef::Named((*n).clone()).toml())).collect();
+                    format!("name the table, as in {}", written.join(" or "))
                 } else {
-                    "add `section`, or `table = N` among the tables under it, to say which table".to_string()
+                    "add `section`, or `table`: the table's name, or its place among the tables under it, from 1, to say which table".to_string()
                 };
                 diagnostics.push(
                     Diagnostic::at(

@@ -133,7 +133,7 @@ fn skeleton(out: &mut String, selectors: &crate::registry::binding::Selectors<'_
     match s.cell.as_ref().filter(|c| c.row > 0) {
         Some(c) => {
             let selector = selectors.of(c, (!s.section.is_empty()).then(|| s.section_title()));
-            let table = selector.table.map_or(String::new(), |n| format!(", table = {n}"));
+            let table = selector.table.as_ref().map_or(String::new(), |t| format!(", table = {}", t.toml()));
             let section = selector.section.as_ref().map_or(String::new(), |t| format!(", section = {}", quoted(t)));
             let _ = writeln!(out, "# cell = {{ row = {}, column = {}{section}{table} }}", quoted(&selector.row), quoted(&selector.column));
         }

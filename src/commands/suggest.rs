@@ -118,7 +118,7 @@ pub(crate) struct NumberSuggestions {
 /// What the proposed claim binds to.
 pub(crate) enum Target {
     Quote(String),
-    Cell { row: String, column: String, section: Option<String>, table: Option<usize> },
+    Cell { row: String, column: String, section: Option<String>, table: Option<crate::registry::TableRef> },
 }
 
 /// One way to reproduce a number from the evidence.

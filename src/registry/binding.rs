@@ -22,7 +22,7 @@ use std::ops::Range;
 use crate::article::numbers::{self, Number, Quoted};
 use crate::article::{Article, Sentence};
 use crate::diagnostic::Diagnostic;
-use crate::registry::{CellSelector, Claim, Registry, Target};
+use crate::registry::{CellSelector, Claim, Registry, TableRef, Target};
 
 /// How one claim bound.
 #[derive(Debug, Clone)]
@@ -273,12 +273,22 @@ fn bind_cell(registry: &Registry, claim: &Claim, selector: &CellSelector, articl
 }
 
 /// The body cells (not the header's) in the row and column `selector` names, in its section
-/// where it names one, and in the `table`-th of the tables that hold them where it names one.
+/// where it names one, and in the table `table` names where it names one: the `table`-th of
+/// the tables that hold them, or the table of that name.
 pub(crate) fn cells_named(article: &Article, selector: &CellSelector) -> Vec<usize> {
     let cells = cells_at(article, &normalise(&selector.row), &normalise(&selector.column), selector.section.as_deref());
-    let Some(n) = selector.table else { return cells.into_iter().map(|(index, _)| index).collect() };
-    let Some(wanted) = n.checked_sub(1).and_then(|k| tables_of(&cells).get(k).copied()) else { return Vec::new() };
+    let wanted = match &selector.table {
+        None => return cells.into_iter().map(|(index, _)| index).collect(),
+        Some(TableRef::Place(n)) => n.checked_sub(1).and_then(|k| tables_of(&cells).get(k).copied()),
+        Some(TableRef::Named(name)) => table_named(article, name),
+    };
+    let Some(wanted) = wanted else { return Vec::new() };
     cells.into_iter().filter(|(_, t)| *t == wanted).map(|(index, _)| index).collect()
+}
+
+/// The table the article names `name`, its surrounding spaces aside.
+fn table_named(article: &Article, name: &str) -> Option<usize> {
+    article.table_names.iter().find(|(_, n)| n.trim() == name.trim()).map(|(t, _)| *t)
 }
 
 /// The body cells in a row and a column, within `section` where one is given: each sentence's
@@ -390,19 +400,25 @@ impl<'a> Selectors<'a> {
     }
 
     /// The selector for a body cell within `section`: its [`labels`](Self::labels), and where
-    /// several tables of the section hold them, `table`, which of those tables `cell`'s is,
-    /// from 1.
+    /// other tables hold them too, `table`: the name the article gives the cell's table, with
+    /// no section (a name says which table without one, and a section may be renamed), or
+    /// where it gives none and several tables of the section hold them, the table's place
+    /// among those, from 1.
     pub(crate) fn of(&self, cell: &crate::article::Cell, section: Option<String>) -> CellSelector {
         let (row, column) = self.labels(cell);
         // Only a cell whose labels stand in another table too needs the article searched for
         // the tables the selector names.
         let elsewhere = self.by_labels.get(&(label_key(&cell.row_label), label_key(&cell.column_label))).is_some_and(|cells| cells.iter().any(|o| o.table != cell.table));
-        let table = if elsewhere {
-            let tables = tables_of(&cells_at(self.article, &row, &column, section.as_deref()));
-            (tables.len() > 1).then(|| tables.iter().position(|t| *t == cell.table).map(|k| k + 1)).flatten()
-        } else {
-            None
-        };
+        if !elsewhere {
+            return CellSelector { row, column, section, table: None };
+        }
+        // A name serves only where no other table bears it.
+        let name = self.article.table_names.get(&cell.table).filter(|name| table_named(self.article, name) == Some(cell.table));
+        if let Some(name) = name {
+            return CellSelector { row, column, section: None, table: Some(TableRef::Named(name.clone())) };
+        }
+        let tables = tables_of(&cells_at(self.article, &row, &column, section.as_deref()));
+        let table = (tables.len() > 1).then(|| tables.iter().position(|t| *t == cell.table).map(|k| TableRef::Place(k + 1))).flatten();
         CellSelector { row, column, section, table }
     }
 }
@@ -457,8 +473,32 @@ pub(crate) fn missing_cell(article: &Article, selector: &CellSelector) -> String
         return format!("no row of column `{column}` is `{row}`; its rows are {}", listed(in_column.iter().map(|(_, c)| c.row_label.as_str()).collect()));
     }
     let held = tables_of(&cells_at(article, &row, &column, selector.section.as_deref()));
-    if let (Some(n), false) = (selector.table, held.is_empty()) {
-        return format!("`table = {n}` names the table's place among those that hold row `{row}` and column `{column}`, from 1, and there are {}", held.len());
+    match (&selector.table, held.is_empty()) {
+        (Some(TableRef::Place(n)), false) => {
+            return format!("`table = {n}` names the table's place among those that hold row `{row}` and column `{column}`, from 1, and there are {}", held.len());
+        }
+        (Some(TableRef::Named(name)), _) => match table_named(article, name) {
+            None if article.table_names.is_empty() => return format!("no table of the article has a name, and `table` names `{name}`"),
+            None => return format!("no table is named `{name}`; the names are {}", listed(article.table_names.values().map(String::as_str).collect())),
+            Some(table) => {
+                // Said of the named table itself: its columns, or the rows of the column.
+                let own: Vec<&crate::article::Cell> = body().map(|(_, c)| c).filter(|c| c.table == table).collect();
+                let in_own_column: Vec<&str> = own.iter().filter(|c| same_label(&c.column_label, &column)).map(|c| c.row_label.as_str()).collect();
+                let mut said = if in_own_column.is_empty() {
+                    format!("table `{name}` has no column `{column}`; its columns are {}", listed(own.iter().map(|c| c.column_label.as_str()).collect()))
+                } else {
+                    format!("table `{name}` has no row `{row}` in column `{column}`; its rows are {}", listed(in_own_column))
+                };
+                if !held.is_empty() {
+                    let names: Vec<&str> = held.iter().filter_map(|t| article.table_names.get(t).map(String::as_str)).collect();
+                    let named = if names.is_empty() { String::new() } else { format!(" ({})", listed(names)) };
+                    let (tables, have) = if held.len() == 1 { ("table has", "it") } else { ("tables have", "them") };
+                    said.push_str(&format!("; {} other {tables} {have}{named}", held.len()));
+                }
+                return said;
+            }
+        },
+        _ => {}
     }
     let sections: Vec<String> = in_row.iter().map(|(s, _)| s.section_title()).collect();
     format!("row `{row}` and column `{column}` are in {}, not in `{}`", listed(sections.iter().map(String::as_str).collect()), selector.section.as_deref().unwrap_or(""))
@@ -941,6 +981,58 @@ mod tests {
         let reg = cell_claim("{ row = \"anyscale\", column = \"P99\", section = \"Time to First Token (seconds) › 70B\" }", &[""]);
         let b = bound(&reg, &a, &BTreeMap::new());
         assert_eq!(a.sentences[b.sentence].text, "0.47");
+    }
+
+    /// Two tables of one section with the same rows and columns, as a paper's generated tables
+    /// for two algorithms: named by their `\label`s (one in the float, one inside its caption,
+    /// and a longtable's among its rows), each cell binds by its table's name, wherever the
+    /// tables stand; a name no table has, and a name whose table lacks the column or the row,
+    /// say what the article has.
+    const LABELLED: &str = "\\section{Runtime}\n\n\\begin{table}\n\\caption{NSGA-II (seconds)}\\label{tab:nsga}\n\\begin{tabular}{lr}\n\\toprule\nFramework & ZDT \\\\\n\\midrule\nVAMOS & 8.97 \\\\\npymoo & 38.84 \\\\\n\\bottomrule\n\\end{tabular}\n\\end{table}\n\n\\begin{table}\n\\caption{MOEA/D (seconds)\\label{ tab:moead }}\n\\begin{tabular}{lr}\nFramework & ZDT \\\\\n\\hline\nVAMOS & 3.25 \\\\\npymoo & 14.76 \\\\\n\\end{tabular}\n\\end{table}\n\n\\begin{longtable}{lr}\n\\caption{SMS-EMOA}\\label{tab:sms} \\\\\nFramework & ZDT \\\\\n\\hline\\endhead\nVAMOS & 5.86 \\\\\n\\end{longtable}\n";
+
+    #[test]
+    fn a_cell_binds_by_its_table_s_name() {
+        let a = Article::parse("paper.tex", LABELLED.as_bytes()).unwrap();
+        assert_eq!(a.table_names.values().map(String::as_str).collect::<Vec<_>>(), ["tab:nsga", "tab:moead", "tab:sms"]);
+        let text = |cell: &str| match bind(&cell_claim(cell, &[]), &a).remove(0) {
+            Binding::Bound(b) => a.sentences[b.sentence].text.clone(),
+            other => format!("{other:?}"),
+        };
+        assert!(text("{ row = \"VAMOS\", column = \"ZDT\" }").starts_with("Ambiguous"));
+        assert_eq!(text("{ row = \"VAMOS\", column = \"ZDT\", table = \"tab:nsga\" }"), "8.97");
+        assert_eq!(text("{ row = \"VAMOS\", column = \"ZDT\", table = \"tab:moead\" }"), "3.25");
+        assert_eq!(text("{ row = \"VAMOS\", column = \"ZDT\", table = \"tab:sms\" }"), "5.86");
+        assert_eq!(text("{ row = \"pymoo\", column = \"ZDT\", table = 2 }"), "14.76");
+        // The selector `init` and `suggest` write names the table where it has a name.
+        let selectors = Selectors::new(&a);
+        let cell = a.sentences.iter().find(|s| s.text == "14.76").and_then(|s| s.cell.clone()).unwrap();
+        let written = selectors.of(&cell, Some("Runtime".into()));
+        assert_eq!((written.section, written.table), (None, Some(TableRef::Named("tab:moead".into()))));
+        // What is said when the name or the place is wrong.
+        let selector = |row: &str, column: &str, table: &str| CellSelector { row: row.into(), column: column.into(), section: None, table: Some(TableRef::Named(table.into())) };
+        assert!(matches!(bind(&cell_claim("{ row = \"VAMOS\", column = \"ZDT\", table = \"tab:spea2\" }", &[]), &a)[0], Binding::Lost { .. }));
+        assert_eq!(missing_cell(&a, &selector("VAMOS", "ZDT", "tab:spea2")), "no table is named `tab:spea2`; the names are `tab:nsga`, `tab:moead`, `tab:sms`");
+        assert_eq!(
+            missing_cell(&a, &selector("pymoo", "ZDT", "tab:sms")),
+            "table `tab:sms` has no row `pymoo` in column `ZDT`; its rows are `VAMOS`; 2 other tables have them (`tab:nsga`, `tab:moead`)"
+        );
+        assert_eq!(missing_cell(&a, &selector("VAMOS", "DTLZ", "tab:sms")).split(';').next(), Some("no table has a column `DTLZ`"));
+        let unnamed = article(TABLES);
+        assert_eq!(missing_cell(&unnamed, &selector("anyscale", "Median", "tab:x")), "no table of the article has a name, and `table` names `tab:x`");
+    }
+
+    /// A table's place counts from 1, and a name is a non-empty string: anything else is
+    /// refused where the registry writes it.
+    #[test]
+    fn a_table_is_a_place_from_one_or_a_name() {
+        for (table, said) in [("0", "counts from 1"), ("-2", "counts from 1"), ("\"  \"", "names no table"), ("1.5", "its name"), ("true", "its name")] {
+            let src = format!(
+                "[manuscript]\npath = \"a.md\"\nsha256 = \"{}\"\n\n[[claim]]\nid = \"T1\"\ncell = {{ row = \"a\", column = \"b\", table = {table} }}\nverdict = \"retain\"\nfinding = \"f\"\n",
+                "0".repeat(64)
+            );
+            let (_, diags) = registry::parse("claims/a.toml", &src);
+            assert!(diags.iter().any(|d| d.message.contains(said) || d.render().contains(said)), "{table}: {diags:?}");
+        }
     }
 
     #[test]

@@ -166,11 +166,59 @@ pub(crate) struct CellSelector {
     /// occur in more than one table.
     #[serde(default)]
     pub section: Option<String>,
-    /// Which of the tables that hold this row and column (in `section`, where it is given) the
-    /// cell is in, from 1 in the article's order: for tables under one heading that share their
-    /// rows and columns, as an article's `Before` and `After` of the same benchmarks.
+    /// Which table the cell is in, where several hold this row and column: its place among
+    /// them (in `section`, where it is given), or its name.
     #[serde(default)]
-    pub table: Option<usize>,
+    pub table: Option<TableRef>,
+}
+
+/// `table = N` or `table = "name"`: which of the tables that hold a cell's row and column the
+/// cell is in.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TableRef {
+    /// Its place among the tables that hold the row and column (in `section`, where it is
+    /// given), from 1 in the article's order: for tables under one heading that share their
+    /// rows and columns, as an article's `Before` and `After` of the same benchmarks.
+    Place(usize),
+    /// The name the article gives the table: a LaTeX `\label` in its float (or its
+    /// longtable). A name stays the table's when tables are added or moved around it, where a
+    /// place does not.
+    Named(String),
+}
+
+impl TableRef {
+    /// As a registry writes it: `2`, or `"tab:runtime"` as a TOML string.
+    pub(crate) fn toml(&self) -> String {
+        match self {
+            TableRef::Place(n) => n.to_string(),
+            TableRef::Named(name) => toml::Value::String(name.clone()).to_string(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TableRef {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<TableRef, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = TableRef;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("the table's place among those that hold the row and column, from 1, or its name (a LaTeX `\\label`) as a string")
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<TableRef, E> {
+                match usize::try_from(n) {
+                    Ok(n) if n >= 1 => Ok(TableRef::Place(n)),
+                    _ => Err(E::custom(format!("`table = {n}`: a table's place counts from 1"))),
+                }
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<TableRef, E> {
+                if name.trim().is_empty() {
+                    return Err(E::custom("`table` names no table: write its label, or its place from 1"));
+                }
+                Ok(TableRef::Named(name.to_string()))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 impl Ignore {

@@ -50,7 +50,7 @@ fn number(out: &mut String, n: &NumberSuggestions) {
     let place = match &n.target {
         Target::Quote(q) => format!("in \"{}\"", shorten(q)),
         Target::Cell { row, column, section, table } => {
-            let table = table.map_or(String::new(), |n| format!(", table {n}"));
+            let table = table.as_ref().map_or(String::new(), |t| format!(", table {}", t.toml()));
             match section {
                 Some(s) => format!("in cell {row} › {column} ({s}{table})"),
                 None if table.is_empty() => format!("in cell {row} › {column}"),
@@ -97,7 +97,7 @@ fn number(out: &mut String, n: &NumberSuggestions) {
         }
         Target::Cell { row, column, section, table } => {
             let section = section.as_ref().map_or(String::new(), |s| format!(", section = {}", quoted(s)));
-            let table = table.map_or(String::new(), |n| format!(", table = {n}"));
+            let table = table.as_ref().map_or(String::new(), |t| format!(", table = {}", t.toml()));
             let _ = writeln!(out, "cell = {{ row = {}, column = {}{section}{table} }}", quoted(row), quoted(column));
         }
     }
