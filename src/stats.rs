@@ -48,6 +48,9 @@ pub enum Statistic {
     /// The median absolute deviation, unscaled: the median of the values' distances from their
     /// median, which pyperf prints as `Median +- MAD` ([`Samples::median_abs_dev`]).
     Mad,
+    /// The interquartile range, `p75 − p25` by numpy's linear method, as pandas'
+    /// `quantile(0.75) - quantile(0.25)` gives it: a spread, in the values' unit.
+    Iqr,
     /// A percentile in [0, 100], written `p05`, `p95`, `p99.9`; `p0` and `p100` are the minimum
     /// and the maximum, as pyperf prints its `0th` and `100th percentile`.
     Percentile(f64),
@@ -155,6 +158,7 @@ impl Samples {
             Statistic::Stdev => self.stdev(),
             Statistic::Sum => self.sum,
             Statistic::Mad => self.median_abs_dev(),
+            Statistic::Iqr => self.quantile(0.75) - self.quantile(0.25),
             Statistic::Percentile(p) => self.quantile(p / 100.0),
         }
     }
@@ -235,6 +239,7 @@ impl Statistic {
             "stdev" => Statistic::Stdev,
             "sum" => Statistic::Sum,
             "mad" => Statistic::Mad,
+            "iqr" => Statistic::Iqr,
             _ => {
                 let digits = text.strip_prefix('p')?;
                 let p: f64 = digits.parse().ok()?;
@@ -272,6 +277,7 @@ impl fmt::Display for Statistic {
             Statistic::Stdev => write!(f, "stdev"),
             Statistic::Sum => write!(f, "sum"),
             Statistic::Mad => write!(f, "mad"),
+            Statistic::Iqr => write!(f, "iqr"),
             Statistic::Percentile(p) if *p > 0.0 && *p < 10.0 && p.fract() == 0.0 => write!(f, "p0{p}"),
             Statistic::Percentile(p) => write!(f, "p{p}"),
         }
@@ -347,6 +353,20 @@ mod tests {
         // `p0` and `p100` are the ends.
         let s = Samples::new(vec![3.0, 1.0, 2.0]).unwrap();
         assert_eq!((s.statistic(Statistic::Percentile(0.0)), s.statistic(Statistic::Percentile(100.0))), (1.0, 3.0));
+    }
+
+    /// The interquartile range by numpy's linear quartiles, as pandas' `quantile(0.75) -
+    /// quantile(0.25)`: of 1, 2, 4 and 8 the quartiles lie at 0.75 and 2.25 of the way along
+    /// the sorted values, 1.75 and 5, so 3.25; of 1, 2, 3, 4 and 100 at the second and fourth
+    /// values, 2 and 4, so 2, whatever the outlier.
+    #[test]
+    fn the_iqr_is_the_distance_between_linear_quartiles() {
+        assert_eq!(Samples::new(vec![8.0, 1.0, 4.0, 2.0]).unwrap().statistic(Statistic::Iqr), 3.25);
+        assert_eq!(Samples::new(vec![100.0, 2.0, 3.0, 1.0, 4.0]).unwrap().statistic(Statistic::Iqr), 2.0);
+        assert_eq!(Samples::new(vec![5.0]).unwrap().statistic(Statistic::Iqr), 0.0);
+        assert_eq!(Statistic::parse("iqr"), Some(Statistic::Iqr));
+        assert_eq!(Statistic::Iqr.to_string(), "iqr");
+        assert_eq!(Statistic::Iqr.summary_key(), None);
     }
 
     /// A kernel's total time is the sum of its launches' durations (nsys's `Total Time` of the

@@ -215,6 +215,7 @@ impl Spec {
             confidence: None,
             resamples: None,
             outliers: None,
+            groups: None,
         }
     }
 

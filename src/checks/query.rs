@@ -15,7 +15,7 @@ use super::filter::Filter;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::{Jsonl, Record, Scalar};
 use crate::evidence::readers::{Format, Table};
-use crate::stats::Samples;
+use crate::stats::{Samples, Statistic};
 
 /// What a check asks of its evidence.
 pub(crate) struct Query<'a> {
@@ -165,13 +165,49 @@ fn whole_samples(ctx: &Context<'_>, q: &Query<'_>) -> Result<Samples, Diagnostic
     let table = table(ctx, q)?;
     let jsonl = &table.jsonl;
     let selected = kept(ctx, q, jsonl)?;
+    field_samples(ctx, q, jsonl, &selected)
+}
+
+/// The query's field over `records`, read or `derive`d.
+fn field_samples(ctx: &Context<'_>, q: &Query<'_>, jsonl: &Jsonl, records: &[&Record]) -> Result<Samples, Diagnostic> {
     let field = q.field.get_ref();
     let Some(expr) = q.derive.get(field) else {
-        return jsonl.samples(&selected, field);
+        return jsonl.samples(records, field);
     };
     let parsed = arith::parse(expr.get_ref()).map_err(|e| ctx.error_at(format!("`derive`: {}", e.message), inside(expr, &e.at), "here"))?;
-    let values = selected.iter().map(|r| derived(ctx, jsonl, r, field, &parsed)).collect::<Result<Vec<_>, _>>()?;
+    let values = records.iter().map(|r| derived(ctx, jsonl, r, field, &parsed)).collect::<Result<Vec<_>, _>>()?;
     Samples::new(values).map_err(|e| ctx.error_at(format!("`{field}`: {e}"), expr.span(), "derived here"))
+}
+
+/// The query's field reduced group by group, as pandas' `groupby(by)[field].median()` reduces
+/// it: the records the query keeps, grouped by the text of their field `by` in the order each
+/// group first appears, each group's values to `statistic`. Each group's name and value, and
+/// how many records there were. A record without `by` is an error at its line: it belongs to
+/// no group, and leaving it out would change what the groups are of.
+pub(crate) fn grouped(ctx: &Context<'_>, q: &Query<'_>, by: &str, statistic: Statistic) -> Result<(Vec<(String, f64)>, usize), Diagnostic> {
+    let table = table(ctx, q)?;
+    let jsonl = &table.jsonl;
+    let selected = kept(ctx, q, jsonl)?;
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut members: Vec<Vec<&Record>> = Vec::new();
+    for &record in &selected {
+        let Some(value) = jsonl.get(record, by) else {
+            return Err(jsonl.error_at(record, format!("no `{by}` in this record, and the check's `groups` groups the records by it"), "no such field"));
+        };
+        let name = jsonl.text_of(Some(value));
+        let k = *index.entry(name.clone()).or_insert_with(|| {
+            names.push(name);
+            members.push(Vec::new());
+            members.len() - 1
+        });
+        members[k].push(record);
+    }
+    let mut out = Vec::with_capacity(names.len());
+    for (name, records) in names.into_iter().zip(&members) {
+        out.push((name, field_samples(ctx, q, jsonl, records)?.statistic(statistic)));
+    }
+    Ok((out, selected.len()))
 }
 
 /// The samples of a plain query of a large JSONL, CSV or TSV file, streamed through the columnar reader

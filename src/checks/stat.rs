@@ -2,9 +2,10 @@
 //!
 //! What it does: selects the records of `samples` whose fields equal every entry of
 //! `select`, takes the numeric `field` of each, and computes `statistic` (`median`, `mean`,
-//! `min`, `max`, `count`, `stdev`, `sum`, `mad`, or a percentile `pNN` by numpy's linear method,
-//! from `p0`, the minimum, to `p100`, the maximum, as pyperf prints its `0th` to `100th
-//! percentile`). `mad` is the median absolute deviation as pyperf prints it after `Median +-`:
+//! `min`, `max`, `count`, `stdev`, `sum`, `mad`, `iqr`, or a percentile `pNN` by numpy's linear
+//! method, from `p0`, the minimum, to `p100`, the maximum, as pyperf prints its `0th` to `100th
+//! percentile`). `iqr` is `p75 − p25` by the same method, as pandas' `quantile(0.75) -
+//! quantile(0.25)`. `mad` is the median absolute deviation as pyperf prints it after `Median +-`:
 //! the median of the values' distances from their median, not scaled to estimate a standard
 //! deviation ([`Samples::median_abs_dev`]); like a standard deviation it is a spread, which the
 //! recheck passes over. Where
@@ -170,6 +171,27 @@
 //! statistic = "median"
 //! ```
 //!
+//! With `groups = { by = "problem", statistic = "median" }` the statistic is of groups, not of
+//! records: the records are grouped by the text of their field `by`, each group's values are
+//! reduced to the group's `statistic`, and `statistic` is taken over those values. It is what a
+//! table generator computes with pandas' `groupby("problem")["hv"].median()` followed by
+//! `.median()` or `.quantile(0.75) - .quantile(0.25)`: a family's median over its problems'
+//! medians, which is another number than the median of the family's runs pooled (that is the
+//! same check without `groups`):
+//!
+//! ```toml
+//! samples = "evidence/experiments/benchmark_paper_nsgaii_ss.csv"
+//! select = { framework = "VAMOS (numba)" }
+//! where = "problem == 'zdt1' or problem == 'zdt2' or problem == 'zdt3'"
+//! field = "hypervolume"
+//! statistic = "iqr"
+//! groups = { by = "problem", statistic = "median" }
+//! ```
+//! A record without `by` is an error at its line. `groups` with `summary` (a saved summary is of
+//! samples), with `outliers`, or with a statistic that is not one of the values above, is refused
+//! when the registry is read. The recheck passes a statistic of groups over: its bootstrap
+//! resamples one sample's values, and groups would need resampling at both levels.
+//!
 //! With `pool = ["evidence/runs/r2/samples.jsonl", …]` the statistic is computed in `samples`
 //! and in every pooled file separately, and the value is the median of those per-run values
 //! (the median of run medians, or of run slopes): runs are the unit of replication, so one
@@ -239,6 +261,19 @@ pub(crate) struct Spec {
     /// `"tukey-linear"`: outside the fences around linear quartiles, as `pyperf stats` counts.
     #[serde(default)]
     pub outliers: Option<Spanned<String>>,
+    /// A statistic of the groups' statistics: the records grouped by a field and each group
+    /// reduced first, then `statistic` taken over the groups' values.
+    #[serde(default)]
+    pub groups: Option<Spanned<Groups>>,
+}
+
+/// `groups = { by = "problem", statistic = "median" }`: each group of records that share the
+/// field `by` reduced to `statistic` first.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct Groups {
+    pub by: String,
+    pub statistic: String,
 }
 
 /// benchstat's confidence level when `-confidence` is not given.
@@ -325,7 +360,34 @@ impl Spec {
         if let (Some(outliers), Some(_)) = (&self.outliers, &self.summary) {
             return Err(("a saved summary is of every sample, outliers included: drop `summary` or `outliers`".into(), outliers.span()));
         }
+        if let Some(groups) = &self.groups {
+            self.group_statistic()?;
+            let refused = if self.summary.is_some() {
+                Some("a saved summary holds statistics of the samples, not of groups: drop `summary` or `groups`")
+            } else if self.outliers.is_some() {
+                Some("outliers are dropped from one sample's values, and a group's fences would differ from the whole's: drop `outliers` or `groups`")
+            } else if !matches!(self.measure()?, Measure::Statistic(_)) {
+                Some("`groups` reduces each group to a value and takes a statistic over those values: use median, mean, min, max, count, stdev, sum, mad, iqr or pNN")
+            } else {
+                None
+            };
+            if let Some(message) = refused {
+                return Err((message.into(), groups.span()));
+            }
+        }
         query::validate(&self.query())
+    }
+
+    /// The statistic each group is reduced to, where `groups` is given.
+    fn group_statistic(&self) -> Result<Option<Statistic>, (String, Range<usize>)> {
+        let Some(groups) = &self.groups else { return Ok(None) };
+        let name = &groups.get_ref().statistic;
+        let statistic = Statistic::parse(name)
+            .ok_or_else(|| (format!("unknown statistic `{name}` for each group: use median, mean, min, max, count, stdev, sum, mad, iqr or pNN"), groups.span()))?;
+        if groups.get_ref().by.trim().is_empty() {
+            return Err(("`groups` needs `by`, the field whose values name the groups".into(), groups.span()));
+        }
+        Ok(Some(statistic))
     }
 
     /// The samples files of the runs this query reads: `samples`, then every pooled file.
@@ -390,7 +452,7 @@ impl Spec {
             },
             (name, None) => Statistic::parse(name).map(Measure::Statistic).ok_or_else(|| {
                 (
-                    format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, sum, mad, pNN (p0 to p100), slope, median-ci, jmh-error, mean-range, asv-error, criterion-lower or criterion-upper"),
+                    format!("unknown statistic `{name}`: use median, mean, min, max, count, stdev, sum, mad, iqr, pNN (p0 to p100), slope, median-ci, jmh-error, mean-range, asv-error, criterion-lower or criterion-upper"),
                     self.statistic.span(),
                 )
             }),
@@ -406,11 +468,13 @@ impl Spec {
     /// statistic of the values left inside Tukey's fences, whose fences a resample would move.
     pub(crate) fn resampled(&self) -> bool {
         let locates = match self.measure() {
-            Ok(Measure::Statistic(statistic)) => !matches!(statistic, Statistic::Stdev | Statistic::Mad),
+            Ok(Measure::Statistic(statistic)) => !matches!(statistic, Statistic::Stdev | Statistic::Mad | Statistic::Iqr),
             Ok(Measure::Slope { .. }) => true,
             Ok(Measure::MedianCi { .. } | Measure::JmhError | Measure::MeanRange | Measure::AsvError | Measure::CriterionBound { .. }) | Err(_) => false,
         };
-        self.outliers.is_none() && locates
+        // A statistic of groups' statistics would need the groups resampled and the records
+        // within them, which the recheck's bootstrap of one sample does not do.
+        self.outliers.is_none() && self.groups.is_none() && locates
     }
 
     /// Whether the check reads a JSONL file's fields as they are
@@ -436,9 +500,20 @@ impl Spec {
             let q = query::Query { samples: file, ..self.query() };
             match &measure {
                 Measure::Statistic(statistic) => {
-                    let samples = query::samples(ctx, &q)?;
+                    let samples = match (&self.groups, self.group_statistic().map_err(|(m, s)| ctx.error_at(m, s, "here"))?) {
+                        (Some(groups), Some(each)) => {
+                            let (values, records) = query::grouped(ctx, &q, &groups.get_ref().by, each)?;
+                            n += records;
+                            let values = values.into_iter().map(|(_, v)| v).collect();
+                            crate::stats::Samples::new(values).map_err(|e| ctx.error_at(format!("the groups' values: {e}"), groups.span(), "here"))?
+                        }
+                        _ => {
+                            let samples = query::samples(ctx, &q)?;
+                            n += samples.len();
+                            samples
+                        }
+                    };
                     values.push(samples.statistic(*statistic));
-                    n += samples.len();
                 }
                 Measure::Slope { per } => {
                     let pairs = query::pairs(ctx, &q, per)?;
@@ -614,7 +689,13 @@ impl Spec {
         let unit = self.unit_of(&measure, ctx.field_units);
         let field = self.field.get_ref();
         let what = match &measure {
-            Measure::Statistic(statistic) => format!("{statistic} {field}"),
+            Measure::Statistic(statistic) => match &self.groups {
+                Some(groups) => {
+                    let groups = groups.get_ref();
+                    format!("{statistic} of the per-`{}` {} {field}", groups.by, groups.statistic)
+                }
+                None => format!("{statistic} {field}"),
+            },
             Measure::Slope { per } => format!("slope of {field} over {per} through the origin"),
             Measure::MedianCi { confidence } => format!("{} % interval of the median {field}", level(*confidence)),
             Measure::JmhError => format!("99.9 % Student-t error of the mean of {field}"),
@@ -1147,6 +1228,52 @@ statistic = "median""#;
         assert!(err.contains("drop `pool`"), "{err}");
         let compare = "kind = \"compare\"\nsamples = \"e/t.jsonl\"\nselect = {}\nfield = \"t_ns\"\nstatistic = \"asv-error\"\nfaster = \"a\"\nslower = [\"b\"]";
         assert!(super::super::testing::parse_error(compare).contains("`asv-error` is a `stat` check's alone"));
+    }
+
+    /// Four problems' runs: medians 2, 15, 4 and 8 per problem, whose median is 6 and whose
+    /// interquartile range is 9.75 − 3.5 = 6.25 (numpy's linear quartiles of 2, 4, 8, 15); the
+    /// median of all eight runs pooled is 5.5 and their mean 7, where the mean of the problems'
+    /// medians is 7.25.
+    const PROBLEMS: &str = "problem,seed,hv\na,0,1\na,1,3\na,2,2\nb,0,10\nb,1,20\nc,0,4\nd,0,7\nd,1,9\n";
+    const GROUPED: &str = "kind = \"stat\"\nsamples = \"e/runs.csv\"\nselect = {}\nfield = \"hv\"\nstatistic = \"median\"\ngroups = { by = \"problem\", statistic = \"median\" }";
+
+    #[test]
+    fn a_statistic_of_groups_is_taken_over_each_group_s_own() {
+        let f = Fixture::new(&[("e/runs.csv", PROBLEMS)]);
+        let obs = f.observe(&check_toml(GROUPED)).unwrap();
+        assert_eq!(obs.value, Some(6.0));
+        assert_eq!(obs.detail, "median of the per-`problem` median hv of 8 samples");
+        assert_eq!(f.observe(&check_toml(&GROUPED.replacen("\"median\"", "\"iqr\"", 1))).unwrap().value, Some(6.25));
+        assert_eq!(f.observe(&check_toml(&GROUPED.replacen("\"median\"", "\"mean\"", 1))).unwrap().value, Some(7.25));
+        assert_eq!(f.observe(&check_toml(&GROUPED.replacen("\"median\"", "\"count\"", 1))).unwrap().value, Some(4.0));
+        // Without `groups` the runs are pooled.
+        let pooled = GROUPED.split("\ngroups").next().unwrap();
+        assert_eq!(f.observe(&check_toml(pooled)).unwrap().value, Some(5.5));
+        assert_eq!(f.observe(&check_toml(&pooled.replace("\"median\"", "\"mean\""))).unwrap().value, Some(7.0));
+        // Each group's maximum (3, 20, 4, 9), then their minimum.
+        let extremes = GROUPED.replacen("\"median\"", "\"min\"", 1).replace("statistic = \"median\" }", "statistic = \"max\" }");
+        assert_eq!(f.observe(&check_toml(&extremes)).unwrap().value, Some(3.0));
+    }
+
+    #[test]
+    fn groups_are_refused_where_they_mean_nothing_and_a_record_outside_every_group_is_located() {
+        let err = super::super::testing::parse_error(&GROUPED.replace("by = \"problem\", statistic = \"median\"", "by = \"problem\", statistic = \"mode\""));
+        assert!(err.contains("unknown statistic `mode` for each group"), "{err}");
+        let err = super::super::testing::parse_error(&GROUPED.replace("by = \"problem\", ", ""));
+        assert!(err.contains("missing field `by`"), "{err}");
+        let err = super::super::testing::parse_error(&format!("{GROUPED}\nsummary = \"e/summary.json\""));
+        assert!(err.contains("drop `summary` or `groups`"), "{err}");
+        let err = super::super::testing::parse_error(&format!("{GROUPED}\noutliers = \"tukey\""));
+        assert!(err.contains("drop `outliers` or `groups`"), "{err}");
+        let err = super::super::testing::parse_error(&GROUPED.replacen("\"median\"", "\"median-ci\"", 1));
+        assert!(err.contains("takes a statistic over those values"), "{err}");
+        let super::super::Kind::Stat(grouped) = check_toml(GROUPED).kind else { panic!("a stat check") };
+        assert!(!grouped.resampled(), "the recheck passes a statistic of groups over");
+        let super::super::Kind::Stat(iqr) = check_toml(&CHECK.replace("\"median\"", "\"iqr\"")).kind else { panic!("a stat check") };
+        assert!(!iqr.resampled(), "an interquartile range is a spread, not a latency");
+        let f = Fixture::new(&[("e/runs.jsonl", "{\"problem\":\"a\",\"hv\":1}\n{\"hv\":2}\n")]);
+        let err = f.observe(&check_toml(&GROUPED.replace("e/runs.csv", "e/runs.jsonl"))).unwrap_err();
+        assert!(err.message.contains("line 2: no `problem` in this record"), "{}", err.message);
     }
 
     /// pyperf's own `telco.json` (its test data): what `pyperf stats` prints as `Median +- MAD:

@@ -382,7 +382,7 @@ pub(crate) fn no_interval(statistic: Statistic, samples: usize) -> Option<String
         )),
         // pyperf's MAD is a median of distances, which resamples as a median does; the recheck
         // passes it over as a spread all the same (`stat::Spec::resampled`).
-        Statistic::Median | Statistic::Mean | Statistic::Stdev | Statistic::Count | Statistic::Mad => None,
+        Statistic::Median | Statistic::Mean | Statistic::Stdev | Statistic::Count | Statistic::Mad | Statistic::Iqr => None,
     }
 }
 

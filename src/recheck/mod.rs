@@ -434,7 +434,9 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 // against a latency's margin. JMH's error (`jmh-error`), the range around a
                 // mean (`mean-range`) and a standard deviation (hyperfine's `± σ`) are passed
                 // over for the same reason, spreads that are times, and a statistic of
-                // the values inside Tukey's fences (`outliers`) because a resample moves them. A slope is judged, alone or in an expression: its
+                // the values inside Tukey's fences (`outliers`) because a resample moves them, and
+                // a statistic of groups' statistics (`groups`), whose groups a bootstrap of one
+                // sample does not resample. A slope is judged, alone or in an expression: its
                 // records' (per, field) pairs are resampled whole ([`Round`]).
                 (Kind::Stat(s), Some(q)) if is_time(q) && s.resampled() => out.push(target(Subject::Latency(latency(q, None, None, vec![("value".into(), s.clone())])))),
                 (Kind::Arith(a), Some(q)) if is_time(q) && !a.vars.is_empty() && a.json_vars.is_empty() && a.vars.values().all(stat::Spec::resampled) => {
