@@ -1,6 +1,8 @@
 //! benchstat's non-parametric statistics: the confidence interval of a sample's median from its
-//! order statistics, and the two-sided Mann-Whitney U test of two samples. This module owns
-//! that arithmetic, as benchstat does it; it never reads files and never formats a table.
+//! order statistics, and the two-sided Mann-Whitney U test of two samples; and the Vargha-Delaney
+//! Â12 of two samples, which is that test's U over the number of pairs. This module owns that
+//! arithmetic, as benchstat does it; it never reads files and never formats a table. scipy's
+//! Wilcoxon signed-rank test of paired samples and Holm's adjustment are in [`signed_rank`].
 //!
 //! # What benchstat computes
 //!
@@ -81,6 +83,8 @@
 //! last bit of a ratio may, so a percentage that is a decimal tie at the printed precision can
 //! round to the other neighbour; claimcheck's matching rule lets both neighbours of such a tie
 //! match.
+
+pub(crate) mod signed_rank;
 
 /// The median of a sorted sample and benchstat's confidence interval around it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -342,6 +346,20 @@ pub(crate) fn mann_whitney(first: &[f64], second: &[f64]) -> UTest {
     let z = distance / sigma;
     let below = normal_cdf(z);
     test(2.0 * below.min(1.0 - below), UMethod::Normal { ties })
+}
+
+/// The Vargha-Delaney Â12 of `first` against `second`, both sorted ascending and non-empty:
+/// the share of the pairs (a value of `first`, a value of `second`) in which the first is
+/// larger, a tie counting ½ (Vargha and Delaney, 2000). That is the U of [`mann_whitney`] over
+/// n₁·n₂; it is computed here from the same rank sum, without the test's p-value. U is a whole
+/// or a half number below 2⁵³, so the quotient is the one a count of the pairs, divided once,
+/// gives (the VAMOS paper's `vargha_delaney_a12`), to the bit.
+pub(crate) fn vargha_delaney_a12(first: &[f64], second: &[f64]) -> f64 {
+    let n1 = first.len() as u64;
+    let groups = tie_groups(first, second);
+    let twice_rank_sum: u64 = groups.iter().map(|g| g.from_first as u64 * (2 * g.start as u64 + g.size as u64 + 1)).sum();
+    let u = (twice_rank_sum - n1 * (n1 + 1)) as f64 / 2.0;
+    u / (first.len() * second.len()) as f64
 }
 
 /// A run of equal values in the two samples merged: where it starts (0-based), how many it
@@ -622,6 +640,25 @@ mod tests {
         let test = mann_whitney(&first, &second);
         assert_eq!(test.u, 323.5);
         assert!((test.p - 0.04824875171961523).abs() < 1e-15, "{}", test.p);
+    }
+
+    /// Â12 by hand: of the 4 × 5 pairs of the tied samples above, the 3 beats one 2 and ties
+    /// two 3s, and each 2 ties the other side's 2: 1 + 2·½ + 2·½ = 3, and 3/20 = 0.15 (U = 3).
+    /// Against a count of every pair for samples with and without ties, to the bit.
+    #[test]
+    fn a12_is_the_share_of_pairs_the_first_wins() {
+        assert_eq!(vargha_delaney_a12(&[1.0, 2.0, 2.0, 3.0], &[2.0, 3.0, 3.0, 4.0, 5.0]), 0.15);
+        assert_eq!(vargha_delaney_a12(&[2.0, 3.0, 3.0, 4.0, 5.0], &[1.0, 2.0, 2.0, 3.0]), 0.85);
+        assert_eq!(vargha_delaney_a12(&[7.0, 7.0], &[7.0]), 0.5);
+        let counted = |a: &[f64], b: &[f64]| {
+            let wins: f64 = a.iter().flat_map(|x| b.iter().map(move |y| if x > y { 1.0 } else if x == y { 0.5 } else { 0.0 })).sum();
+            wins / (a.len() * b.len()) as f64
+        };
+        for (a, b) in [(seq(0, 30, 3), seq(1, 30, 2)), (seq(0, 40, 1).iter().map(|v| (v / 4.0).floor()).collect(), seq(3, 27, 1).iter().map(|v| (v / 3.0).floor()).collect())] {
+            let (a, b) = (sorted(a), sorted(b));
+            assert_eq!(vargha_delaney_a12(&a, &b), counted(&a, &b), "{a:?} against {b:?}");
+            assert_eq!(vargha_delaney_a12(&a, &b), mann_whitney(&a, &b).u / (a.len() * b.len()) as f64);
+        }
     }
 
     #[test]
