@@ -161,8 +161,11 @@
 //!   the root), SHA-256, numpy-identical quantiles (from sorted samples, or by selection from
 //!   unsorted columns, to the same bits); in `stats::nonparametric` benchstat's statistics as
 //!   benchstat computes them: the median's confidence interval from order statistics (the
-//!   `stat` check's `median-ci`) and the Mann-Whitney U test (the `utest` check; pyperf's
-//!   Student's t-test, with its own table of critical values, is in the `ttest` check); and in
+//!   `stat` check's `median-ci`) and the Mann-Whitney U test (the `utest` check, which also
+//!   yields the Vargha-Delaney Â12, U over the pairs; pyperf's Student's t-test, with its own
+//!   table of critical values, is in the `ttest` check); in `stats::nonparametric::signed_rank`
+//!   scipy's Wilcoxon signed-rank test of paired samples and Holm's adjustment of a family of
+//!   its p-values (the `wilcoxon` check); and in
 //!   `stats::student_t` Student's t quantile, found from its distribution function, for JMH's
 //!   error of a mean (`jmh-error`); in `stats::fences` Tukey's fences with type-8 quartiles, as
 //!   benchstat before 2023 dropped outliers (a query's `outliers = "tukey"`), or with linear

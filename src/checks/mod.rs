@@ -21,6 +21,7 @@ pub(crate) mod ttest;
 pub(crate) mod units;
 pub(crate) mod utest;
 pub(crate) mod validation;
+pub(crate) mod wilcoxon;
 pub(crate) mod words;
 
 #[cfg(test)]
@@ -146,17 +147,20 @@ kinds! {
     Utest => "utest", utest, false;
     // So is a significance test's verdict (see `ttest`).
     Ttest => "ttest", ttest, false;
+    // And so is a paired test's p-value, adjusted or not (see `wilcoxon`).
+    Wilcoxon => "wilcoxon", wilcoxon, false;
 }
 
 impl Kind {
     /// Whether the check's whole verdict is its value held against a quoted number: a statistic
     /// with no saved summary to agree with, an expression, a JSON number without `equals`, a
-    /// p-value. Without `number` such a check compares nothing, so it is skipped, not passed.
+    /// p-value or an effect size. Without `number` such a check compares nothing, so it is
+    /// skipped, not passed.
     fn only_yields_a_value(&self) -> bool {
         match self {
             Kind::Stat(s) => s.summary.is_none(),
             Kind::Json(j) => j.equals.is_none(),
-            Kind::Arith(_) | Kind::Utest(_) => true,
+            Kind::Arith(_) | Kind::Utest(_) | Kind::Wilcoxon(_) => true,
             _ => false,
         }
     }

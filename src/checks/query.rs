@@ -256,6 +256,46 @@ pub(crate) fn pairs(ctx: &Context<'_>, q: &Query<'_>, per: &str) -> Result<Vec<(
     Ok(xs.into_iter().zip(ys).collect())
 }
 
+/// One value of a query whose records are paired with another's by a key field.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Keyed {
+    /// The key field's value, as text (a number as JSON writes it).
+    pub key: String,
+    /// The query's field, read or derived, finite and not negative.
+    pub value: f64,
+}
+
+/// The query's field in each record it keeps, with the record's value of `by`, in file order:
+/// what a paired test pairs by its key. Each value is read or `derive`d as [`samples`] reads
+/// the field. A record without `by`, or with a key an earlier record of the query already holds,
+/// is an error at its line, since a pair takes one record of each key from each side. The file
+/// is read whole, never streamed: the key and the value must stay together.
+pub(crate) fn keyed(ctx: &Context<'_>, q: &Query<'_>, by: &str) -> Result<Vec<Keyed>, Diagnostic> {
+    let table = table(ctx, q)?;
+    let jsonl = &table.jsonl;
+    let selected = kept(ctx, q, jsonl)?;
+    let values = column(ctx, q, jsonl, &selected, q.field.get_ref())?;
+    let mut first_line: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Vec::with_capacity(selected.len());
+    for (record, value) in selected.iter().zip(values) {
+        let key = match jsonl.get(record, by) {
+            None | Some(Scalar::Null) | Some(Scalar::Nested) => {
+                return Err(jsonl.error_at(record, format!("no `{by}` to pair this record by"), "no key"));
+            }
+            Some(scalar) => jsonl.text_of(Some(scalar)),
+        };
+        if let Some(line) = first_line.insert(key.clone(), record.line) {
+            return Err(jsonl.error_at(
+                record,
+                format!("`{by}` = {key} a second time among the records this side keeps (the first at line {line}): a pair takes one record of each `{by}` from each side"),
+                "the same key again",
+            ));
+        }
+        out.push(Keyed { key, value });
+    }
+    Ok(out)
+}
+
 /// One field's values over `selected`, in order, read or derived, each finite and non-negative.
 fn column(ctx: &Context<'_>, q: &Query<'_>, jsonl: &Jsonl, selected: &[&Record], field: &str) -> Result<Vec<f64>, Diagnostic> {
     let Some(expr) = q.derive.get(field) else {

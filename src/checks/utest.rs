@@ -36,6 +36,24 @@
 //! Tukey's fences; `outliers = "tukey"` on both sides drops the same values first
 //! ([`crate::stats::fences`]), and the detail says how many each side lost.
 //!
+//! `statistic = "a12"` yields instead the Vargha-Delaney Â12 of the same two samples: the share
+//! of the (base, new) pairs in which the base value is larger, a tie counting ½, which is this
+//! test's U over n₁·n₂ (Vargha and Delaney, 2000). Papers print it beside a p-value as its
+//! effect size (above 0.5, `base` tends to be larger). It belongs here rather than on the paired
+//! `wilcoxon` check, even where it is printed beside that test's p-value: it pairs nothing (it
+//! compares every value of one sample with every value of the other) and adjusts nothing, and
+//! it is the U this check already computes. The VAMOS paper's `$\hat{A}_{12}$` column is
+//! `vargha_delaney_a12(g1, g2)` with `g1` its first framework, so `base` is that framework:
+//!
+//! ```toml
+//! [[claim.check]]
+//! kind = "utest"
+//! statistic = "a12"
+//! base = { samples = "evidence/experiments/benchmark_paper_moead.csv", select = { problem = "zdt4", framework = "VAMOS (numba)" }, field = "hypervolume" }
+//! new = { samples = "evidence/experiments/benchmark_paper_moead.csv", select = { problem = "zdt4", framework = "pymoo" }, field = "hypervolume" }
+//! ```
+//! yields 0.7266666666666667 (654 of the 900 pairs), which the paper prints as `0.73`.
+//!
 //! The recheck passes a p-value over, counted among the checks not rechecked: it is the
 //! test's statement about the two samples, not a quantity a fresh run should reproduce within
 //! a margin (under no difference, a fresh run's p-value is uniform on [0, 1]).
@@ -49,7 +67,7 @@ use toml::Spanned;
 use super::{Context, Observation, query};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
-use crate::stats::nonparametric::mann_whitney;
+use crate::stats::nonparametric::{mann_whitney, vargha_delaney_a12};
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -58,7 +76,17 @@ pub(crate) struct Spec {
     pub base: Side,
     /// The second sample: the column compared with the base.
     pub new: Side,
+    /// What the check yields: `"p-value"` (the default) or `"a12"`, the Vargha-Delaney effect
+    /// size of the two samples.
+    #[serde(default)]
+    pub statistic: Option<Spanned<String>>,
 }
+
+/// `statistic = "a12"`: the Vargha-Delaney Â12 in place of the p-value.
+const A12: &str = "a12";
+
+/// `statistic = "p-value"`: the test's p-value, what the check yields by default.
+const P_VALUE: &str = "p-value";
 
 /// One sample of the test: the records and field a `stat` check would read, without a
 /// statistic.
@@ -117,6 +145,14 @@ impl Spec {
     }
 
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
+        if let Some(statistic) = &self.statistic
+            && ![P_VALUE, A12].contains(&statistic.get_ref().as_str())
+        {
+            return Err((
+                format!("unknown `statistic = \"{}\"`: a `utest` yields \"{P_VALUE}\" (the default) or \"{A12}\" (the Vargha-Delaney effect size, U/(n₁·n₂))", statistic.get_ref()),
+                statistic.span(),
+            ));
+        }
         self.base.validate()?;
         self.new.validate()
     }
@@ -133,6 +169,17 @@ impl Spec {
         };
         if self.base.outliers.is_some() || self.new.outliers.is_some() {
             sides.push_str(&format!(" ({base_out} and {new_out} outside Tukey's fences dropped)"));
+        }
+        if self.statistic.as_ref().is_some_and(|s| s.get_ref() == A12) {
+            let a12 = vargha_delaney_a12(base.sorted(), new.sorted());
+            let pairs = test.n1 * test.n2;
+            return Ok(Observation {
+                value: Some(a12),
+                unit: None,
+                problems: Vec::new(),
+                detail: format!("Vargha-Delaney Â12 of {sides}: the share of the {pairs} (base, new) pairs in which base is larger, a tie counting one half (U = {})", test.u),
+                band: None,
+            });
         }
         Ok(Observation {
             value: Some(test.p),
@@ -202,6 +249,25 @@ mod tests {
         let all = f.observe(&check_toml(CHECK)).unwrap();
         assert!(all.detail.contains("10 base against 10 new") && !all.detail.contains("Tukey"), "{}", all.detail);
         assert!(super::super::testing::parse_error(&CHECK.replace("field = \"t\" }\nnew", "field = \"t\", outliers = \"trim\" }\nnew")).contains("unknown `outliers"));
+    }
+
+    /// Â12 of the same two runs: U = 3 of the 4 × 5 pairs (the 3 beats one 2 and ties two 3s,
+    /// each 2 ties the other run's 2), 0.15; `"p-value"` is the default said aloud.
+    #[test]
+    fn a12_is_u_over_the_pairs() {
+        let f = Fixture::new(&[("s.jsonl", RUNS)]);
+        let check = check_toml(&format!("{CHECK}\nstatistic = \"a12\""));
+        let obs = f.observe(&check).unwrap();
+        assert_eq!(obs.value, Some(0.15));
+        assert_eq!(
+            obs.detail,
+            "Vargha-Delaney Â12 of 4 base against 5 new samples of t: the share of the 20 (base, new) pairs in which base is larger, a tie counting one half (U = 3)"
+        );
+        let quote = Quoted { value: 0.15, decimals: 2, ..Quoted::default() };
+        assert!(matches!(judge(&check, Some(&quote), obs), Outcome::Pass { .. }));
+        let p = f.observe(&check_toml(&format!("{CHECK}\nstatistic = \"p-value\""))).unwrap();
+        assert!((p.value.unwrap() - 0.15873015873015872).abs() < 1e-15, "{:?}", p.value);
+        assert!(parse_error(&format!("{CHECK}\nstatistic = \"median\"")).contains("unknown `statistic = \"median\"`: a `utest` yields"));
     }
 
     #[test]

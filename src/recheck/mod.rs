@@ -451,7 +451,7 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                 (Kind::Compare(c), _) => out.push(target(Subject::Ordering(c.clone()))),
                 // A statistic or an expression whose quoted number is not a time, that reads
                 // `json` variables, which no run can reproduce, or that is or reads a spread (a
-                // standard deviation, a median's interval, JMH's error); the other kinds (a `utest` p-value and a `ttest` verdict among them) were passed over
+                // standard deviation, a median's interval, JMH's error); the other kinds (a `utest` or `wilcoxon` p-value and a `ttest` verdict among them) were passed over
                 // above.
                 (
                     Kind::Stat(_)
@@ -465,7 +465,8 @@ fn collect(registry: &crate::registry::Registry, bindings: &[Binding], out: &mut
                     | Kind::Figure(_)
                     | Kind::Cited(_)
                     | Kind::Utest(_)
-                    | Kind::Ttest(_),
+                    | Kind::Ttest(_)
+                    | Kind::Wilcoxon(_),
                     _,
                 ) => *skipped += 1,
             }
