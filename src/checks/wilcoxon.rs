@@ -31,7 +31,7 @@
 //! ```toml
 //! [[claim]]
 //! id = "moead-hv-zdt4-p"
-//! cell = { row = "zdt4", column = "p-value", table = 1 }   # the hypervolume table; IGD+'s is 2
+//! cell = { row = "zdt4", column = "p-value", table = "tab:stats_hypervolume_moead" }
 //! [[claim.check]]
 //! kind = "wilcoxon"
 //! a = { samples = "evidence/experiments/benchmark_paper_moead.csv", select = { problem = "zdt4", framework = "VAMOS (numba)" }, field = "hypervolume" }

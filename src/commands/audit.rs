@@ -262,12 +262,13 @@ pub(crate) struct SentenceRef {
 }
 
 /// A table cell as a claim names it: the texts of its row's first cell and of its column's
-/// header, and the section where the registry gives one.
+/// header, and the section and the table where the registry gives them.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct CellRef {
     pub section: Option<String>,
     pub row: String,
     pub column: String,
+    pub table: Option<TableRef>,
 }
 
 /// Where a sentence that is a table cell stands: its row's and its column's labels.
@@ -908,7 +909,7 @@ fn claim_shell(claim: &registry::Claim, binding: ClaimBinding, registry_at: Plac
         quote: claim.quote().map(|q| q.get_ref().clone()),
         cell: claim.cell().map(|c| {
             let c = c.get_ref();
-            CellRef { section: c.section.clone(), row: c.row.clone(), column: c.column.clone() }
+            CellRef { section: c.section.clone(), row: c.row.clone(), column: c.column.clone(), table: c.table.clone() }
         }),
         finding: claim.finding.clone(),
         sources: claim.sources.iter().map(|s| s.get_ref().clone()).collect(),

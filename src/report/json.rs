@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::checks::Outcome;
 use crate::commands::audit::{CellPlace, CellRef, Change, ClaimBinding, Review, SentenceRef};
+use crate::registry::TableRef;
 
 /// Bumped whenever a field changes meaning or disappears. Version 2: an unbound number names
 /// its sentence by index (`sentence`), and each such sentence's text is given once in the
@@ -14,7 +15,9 @@ use crate::commands::audit::{CellPlace, CellRef, Change, ClaimBinding, Review, S
 /// names, and a sentence that is a table cell carries `cell` with its row and column. Within
 /// version 3, a sentence, an unbound number and a warning name their `file`, whose `line` and
 /// `col` they give: the manuscript's path, or that of a file it brings in (a LaTeX `\input`),
-/// which no manuscript did before; a label's warning names the registry.
+/// which no manuscript did before; a label's warning names the registry. A claim's `cell`
+/// gives the `table` its registry names, a number (its place) or a string (its name), where it
+/// names one: a field added, none changed.
 pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Serialize)]
@@ -178,6 +181,10 @@ pub(crate) struct WireCellRef {
     pub section: Option<String>,
     pub row: String,
     pub column: String,
+    /// The table the registry names, where it names one: its place among those that hold the
+    /// row and column (a number), or its name (a string). Absent where it names none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<serde_json::Value>,
 }
 
 /// Where a table cell stands: the texts of its row's first cell and of its column's header.
@@ -276,7 +283,15 @@ pub(crate) fn wire(review: &Review) -> WireReview {
                     verdict: c.verdict.to_string(),
                     status: c.status().to_string(),
                     quote: c.quote.clone(),
-                    cell: c.cell.as_ref().map(|CellRef { section, row, column }| WireCellRef { section: section.clone(), row: row.clone(), column: column.clone() }),
+                    cell: c.cell.as_ref().map(|CellRef { section, row, column, table }| WireCellRef {
+                        section: section.clone(),
+                        row: row.clone(),
+                        column: column.clone(),
+                        table: table.as_ref().map(|t| match t {
+                            TableRef::Place(n) => serde_json::Value::from(*n),
+                            TableRef::Named(name) => serde_json::Value::from(name.as_str()),
+                        }),
+                    }),
                     finding: c.finding.clone(),
                     sources: c.sources.clone(),
                     binding: match &c.binding {
