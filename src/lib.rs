@@ -61,7 +61,8 @@
 //!   pasted as pipes read with their units; an HTML table's `<td>` and `<th>` cells, with row
 //!   and column spans, and other HTML text as prose, `article::html`, which locates what it
 //!   cannot read as warnings), and which cells name a row or a column (`Sentence::names`), the
-//!   names the article gives its tables (a LaTeX `\label`, `Article::table_names`), and
+//!   names the article gives its tables (a LaTeX `\label`, an rst `:name:`,
+//!   `Article::table_names`), and
 //!   the images it shows, Markdown's and `<img>`;
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
 //!   matching rule.

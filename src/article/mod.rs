@@ -72,7 +72,8 @@ pub struct Article {
     /// The markup the article was read as.
     pub syntax: Syntax,
     /// The names the article gives its tables, by table index: a LaTeX `\label` in the float
-    /// around a table or in a longtable. A registry's cell may name its table by one.
+    /// around a table or in a longtable, or an rst table directive's `:name:`. A registry's
+    /// cell may name its table by one.
     pub table_names: BTreeMap<usize, String>,
 }
 

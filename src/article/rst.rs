@@ -79,7 +79,7 @@ fn lines_of(source: &str) -> Vec<Ln> {
 pub(super) fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, String)>) {
     let lines = lines_of(source);
     let mut reader =
-        Reader { source, section: Vec::new(), levels: Vec::new(), styles: Vec::new(), blocks: Vec::new(), images: Vec::new(), warnings: Vec::new(), n_tables: 0, caption: None };
+        Reader { source, section: Vec::new(), levels: Vec::new(), styles: Vec::new(), blocks: Vec::new(), images: Vec::new(), warnings: Vec::new(), n_tables: 0, caption: None, name: None };
     reader.body(&lines, true);
     (reader.blocks, reader.images, reader.warnings)
 }
@@ -98,6 +98,9 @@ struct Reader<'a> {
     /// The title of the `table` directive whose body is being read: a unit at its end applies
     /// to the table's cells as an enclosing heading's would.
     caption: Option<String>,
+    /// The `:name:` option of the table directive being read: the table's name, which a
+    /// registry's cell may give instead of the table's place, as a LaTeX `\label`.
+    name: Option<String>,
 }
 
 /// The characters docutils takes for section adornments and transitions.
@@ -527,8 +530,11 @@ impl<'a> Reader<'a> {
                     self.prose(&[argument_range]);
                 }
                 let outer = std::mem::replace(&mut self.caption, caption);
+                let name = self.name_in(option("name"));
+                let outer_name = std::mem::replace(&mut self.name, name);
                 self.body(content, false);
                 self.caption = outer;
+                self.name = outer_name;
             }
             "list-table" => {
                 if !argument.is_empty() {
@@ -536,7 +542,10 @@ impl<'a> Reader<'a> {
                 }
                 let header_rows = option("header-rows").and_then(|l| self.option_value(l).parse().ok()).unwrap_or(0);
                 let caption = (!argument.is_empty()).then(|| argument.to_string());
+                let name = self.name_in(option("name"));
+                let outer_name = std::mem::replace(&mut self.name, name);
                 self.list_table(content, header_rows, caption);
+                self.name = outer_name;
             }
             "csv-table" => {
                 if !argument.is_empty() {
@@ -546,7 +555,10 @@ impl<'a> Reader<'a> {
                     self.warn(file.start..file.end, "a `csv-table` whose rows are in another file: they are not read");
                 }
                 let caption = (!argument.is_empty()).then(|| argument.to_string());
+                let name = self.name_in(option("name"));
+                let outer_name = std::mem::replace(&mut self.name, name);
                 self.csv_table(content, option("header"), option("header-rows"), option("delim"), caption);
+                self.name = outer_name;
             }
             _ if SILENT_DIRECTIVES.contains(&bare.as_str()) => {}
             _ if VERSION_DIRECTIVES.contains(&bare.as_str()) => {
@@ -584,6 +596,11 @@ impl<'a> Reader<'a> {
     }
 
     /// The value of a directive's option line (`:header-rows: 1` gives `1`).
+    /// A table directive's `:name:`, where it gives one.
+    fn name_in(&self, option: Option<Ln>) -> Option<String> {
+        option.map(|ln| self.option_value(ln).to_string()).filter(|name| !name.is_empty())
+    }
+
     fn option_value(&self, ln: Ln) -> &str {
         let text = self.text(ln);
         option_of(text).map_or("", |name| text[name.len() + 2..].trim())
@@ -787,7 +804,11 @@ impl<'a> Reader<'a> {
         unit_section.extend(caption.or_else(|| self.caption.clone()));
         let section = self.section.clone();
         let mut blocks = std::mem::take(&mut self.blocks);
+        let first_block = blocks.len();
         lay_out_table(&mut blocks, index, &section, &unit_section, cells, header_rows, end, |block, pieces| self.inline(block, pieces));
+        for block in blocks.iter_mut().skip(first_block).filter(|b| b.cell.is_some()) {
+            block.table_name.clone_from(&self.name);
+        }
         self.blocks = blocks;
     }
 

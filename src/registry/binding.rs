@@ -1031,6 +1031,20 @@ mod tests {
         assert_eq!(missing_cell(&unnamed, &selector("anyscale", "Median", "tab:x")), "no table of the article has a name, and `table` names `tab:x`");
     }
 
+    /// reStructuredText names a table by its directive's `:name:` option, in a `table`
+    /// directive around a grid or simple table as in a `list-table` or a `csv-table`.
+    #[test]
+    fn an_rst_table_is_named_by_its_directive_s_name_option() {
+        let rst = "Runtime\n=======\n\n.. table:: NSGA-II (seconds)\n   :name: tab-nsga\n\n   =========  =====\n   Framework  ZDT\n   =========  =====\n   VAMOS      8.97\n   =========  =====\n\n.. list-table:: MOEA/D (seconds)\n   :name: tab-moead\n   :header-rows: 1\n\n   * - Framework\n     - ZDT\n   * - VAMOS\n     - 3.25\n\n.. csv-table:: SMS-EMOA\n   :header: Framework, ZDT\n\n   VAMOS, 5.86\n\n.. csv-table:: SPEA2\n   :name: tab-spea2\n   :header: Framework, ZDT\n\n   VAMOS, 1.50\n";
+        let a = Article::parse("paper.rst", rst.as_bytes()).unwrap();
+        assert_eq!(a.table_names.values().map(String::as_str).collect::<Vec<_>>(), ["tab-nsga", "tab-moead", "tab-spea2"]);
+        let text = |table: &str| match bind(&cell_claim(&format!("{{ row = \"VAMOS\", column = \"ZDT\", table = {table} }}"), &[]), &a).remove(0) {
+            Binding::Bound(b) => a.sentences[b.sentence].text.clone(),
+            other => format!("{other:?}"),
+        };
+        assert_eq!((text("\"tab-nsga\""), text("\"tab-moead\""), text("\"tab-spea2\""), text("3")), ("8.97".into(), "3.25".into(), "1.50".into(), "5.86".into()));
+    }
+
     /// A table's place counts from 1, and a name is a non-empty string: anything else is
     /// refused where the registry writes it.
     #[test]

@@ -181,8 +181,8 @@ pub(crate) enum TableRef {
     /// rows and columns, as an article's `Before` and `After` of the same benchmarks.
     Place(usize),
     /// The name the article gives the table: a LaTeX `\label` in its float (or its
-    /// longtable). A name stays the table's when tables are added or moved around it, where a
-    /// place does not.
+    /// longtable), or the `:name:` option of a reStructuredText table directive. A name stays
+    /// the table's when tables are added or moved around it, where a place does not.
     Named(String),
 }
 
@@ -202,7 +202,7 @@ impl<'de> Deserialize<'de> for TableRef {
         impl serde::de::Visitor<'_> for Visitor {
             type Value = TableRef;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("the table's place among those that hold the row and column, from 1, or its name (a LaTeX `\\label`) as a string")
+                f.write_str("the table's place among those that hold the row and column, from 1, or its name (a LaTeX `\\label`, an rst `:name:`) as a string")
             }
             fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<TableRef, E> {
                 match usize::try_from(n) {
