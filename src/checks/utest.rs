@@ -126,15 +126,21 @@ impl Side {
 
     /// The records and field this side reads, as a `stat` check's query.
     pub(super) fn query(&self) -> query::Query<'_> {
+        query::Query { outliers: self.outliers.as_ref(), ..self.query_through(&self.select) }
+    }
+
+    /// The records and field this side reads through another `select` (a `wilcoxon` family's,
+    /// its `across` entry replaced), no value dropped: a paired test keeps every partner.
+    pub(super) fn query_through<'a>(&'a self, select: &'a Spanned<BTreeMap<String, toml::Value>>) -> query::Query<'a> {
         query::Query {
             samples: &self.samples,
             format: self.format.as_ref(),
             records: self.records.as_ref(),
-            select: &self.select,
+            select,
             filter: self.filter.as_ref(),
             derive: &self.derive,
             field: &self.field,
-            outliers: self.outliers.as_ref(),
+            outliers: None,
         }
     }
 }

@@ -69,6 +69,7 @@ use super::{Context, Observation, query};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::Scalar;
+use super::utest::Side;
 use crate::stats::nonparametric::signed_rank::{SignedRank, holm, wilcoxon};
 
 #[derive(Debug, Clone, Deserialize)]
@@ -95,28 +96,6 @@ pub(crate) struct Adjust {
     pub across: Spanned<String>,
 }
 
-/// One sample of the test: the records and field a `utest` side reads, without `outliers`,
-/// whose dropping of values would leave their partners unpaired.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub(crate) struct Side {
-    pub samples: Spanned<String>,
-    pub select: Spanned<BTreeMap<String, toml::Value>>,
-    pub field: Spanned<String>,
-    /// The evidence format; detected from the file when absent.
-    #[serde(default)]
-    pub format: Option<Spanned<String>>,
-    /// For `json`: the dotted path to the array of records.
-    #[serde(default)]
-    pub records: Option<Spanned<String>>,
-    /// A filter over records, beside `select` ([`super::filter`]).
-    #[serde(default, rename = "where")]
-    pub filter: Option<Spanned<String>>,
-    /// Fields computed per record from others, by an `arith` expression.
-    #[serde(default)]
-    pub derive: BTreeMap<String, Spanned<String>>,
-}
-
 /// The one adjustment `adjust.method` names.
 const HOLM: &str = "holm";
 
@@ -126,8 +105,14 @@ impl Spec {
     }
 
     pub(super) fn validate(&self) -> Result<(), (String, Range<usize>)> {
-        query::validate(&self.a.query(&self.a.select))?;
-        query::validate(&self.b.query(&self.b.select))?;
+        for (name, side) in [("a", &self.a), ("b", &self.b)] {
+            // A side is read as `utest` reads one, but a value dropped as an outlier would
+            // leave its partner unpaired.
+            if let Some(outliers) = &side.outliers {
+                return Err((format!("`{name}` drops outliers, and a paired test keeps every pair whole: drop `outliers`"), outliers.span()));
+            }
+            side.validate()?;
+        }
         if self.pair_by.get_ref().is_empty() {
             return Err(("`pair-by` names the field that pairs the records of `a` with those of `b`; it is not empty".into(), self.pair_by.span()));
         }
@@ -226,8 +211,8 @@ impl Spec {
         b_select: &Spanned<BTreeMap<String, toml::Value>>,
     ) -> Result<(SignedRank, String), Diagnostic> {
         let by = self.pair_by.get_ref();
-        let a = query::keyed(ctx, &self.a.query(a_select), by)?;
-        let b = query::keyed(ctx, &self.b.query(b_select), by)?;
+        let a = query::keyed(ctx, &self.a.query_through(a_select), by)?;
+        let b = query::keyed(ctx, &self.b.query_through(b_select), by)?;
         let b_values: BTreeMap<&str, f64> = b.iter().map(|k| (k.key.as_str(), k.value)).collect();
         let only_a: Vec<&str> = a.iter().map(|k| k.key.as_str()).filter(|k| !b_values.contains_key(k)).collect();
         let a_keys: BTreeMap<&str, ()> = a.iter().map(|k| (k.key.as_str(), ())).collect();
@@ -280,52 +265,44 @@ impl Spec {
     /// The values of `across` that records of both sides hold, in the order `a`'s file first
     /// holds them: each side's `select` without `across`, with its `where`.
     fn family(&self, ctx: &Context<'_>, across: &str) -> Result<Vec<toml::Value>, Diagnostic> {
-        let in_a = self.a.values_of(ctx, across)?;
-        let in_b = self.b.values_of(ctx, across)?;
+        let in_a = values_of(&self.a, ctx, across)?;
+        let in_b = values_of(&self.b, ctx, across)?;
         Ok(in_a.into_iter().filter(|v| in_b.iter().any(|w| same_value(v, w))).collect())
     }
 }
 
-impl Side {
-    /// The records and field this side reads, through `select` (its own, or one with its
-    /// `across` entry replaced).
-    fn query<'a>(&'a self, select: &'a Spanned<BTreeMap<String, toml::Value>>) -> query::Query<'a> {
-        query::Query {
-            samples: &self.samples,
-            format: self.format.as_ref(),
-            records: self.records.as_ref(),
-            select,
-            filter: self.filter.as_ref(),
-            derive: &self.derive,
-            field: &self.field,
-            outliers: None,
+/// The distinct values of `across` among the records `side` keeps without its `across` entry,
+/// in file order; a record without it, or with no plain value there, holds none.
+fn values_of(side: &Side, ctx: &Context<'_>, across: &str) -> Result<Vec<toml::Value>, Diagnostic> {
+    let mut rest = side.select.get_ref().clone();
+    rest.remove(across);
+    let rest = Spanned::new(side.select.span(), rest);
+    let q = side.query_through(&rest);
+    let table = query::table(ctx, &q)?;
+    let jsonl = &table.jsonl;
+    let mut values: Vec<toml::Value> = Vec::new();
+    // Seen values by their number or text, so that a file of many values is read in one pass;
+    // an integer and a float of the same value are one, as `same_value` says.
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for record in query::kept(ctx, &q, jsonl)? {
+        let value = match jsonl.get(record, across) {
+            Some(Scalar::Str(_)) => toml::Value::String(jsonl.text_of(jsonl.get(record, across))),
+            Some(Scalar::Int(i)) => toml::Value::Integer(i),
+            Some(Scalar::Float(f)) => toml::Value::Float(f),
+            Some(Scalar::Bool(b)) => toml::Value::Boolean(b),
+            Some(Scalar::Null | Scalar::Nested) | None => continue,
+        };
+        let key = match &value {
+            toml::Value::Integer(i) => format!("n{}", *i as f64),
+            toml::Value::Float(f) => format!("n{f}"),
+            toml::Value::String(text) => format!("s{text}"),
+            other => format!("o{other}"),
+        };
+        if seen.insert(key) {
+            values.push(value);
         }
     }
-
-    /// The distinct values of `across` among the records this side keeps without its `across`
-    /// entry, in file order; a record without it, or with no plain value there, holds none.
-    fn values_of(&self, ctx: &Context<'_>, across: &str) -> Result<Vec<toml::Value>, Diagnostic> {
-        let mut rest = self.select.get_ref().clone();
-        rest.remove(across);
-        let rest = Spanned::new(self.select.span(), rest);
-        let q = self.query(&rest);
-        let table = query::table(ctx, &q)?;
-        let jsonl = &table.jsonl;
-        let mut values: Vec<toml::Value> = Vec::new();
-        for record in query::kept(ctx, &q, jsonl)? {
-            let value = match jsonl.get(record, across) {
-                Some(Scalar::Str(_)) => toml::Value::String(jsonl.text_of(jsonl.get(record, across))),
-                Some(Scalar::Int(i)) => toml::Value::Integer(i),
-                Some(Scalar::Float(f)) => toml::Value::Float(f),
-                Some(Scalar::Bool(b)) => toml::Value::Boolean(b),
-                Some(Scalar::Null | Scalar::Nested) | None => continue,
-            };
-            if !values.iter().any(|v| same_value(v, &value)) {
-                values.push(value);
-            }
-        }
-        Ok(values)
-    }
+    Ok(values)
 }
 
 /// A p-value as the check yields it: no unit.
@@ -466,7 +443,7 @@ mod tests {
         assert!(parse_error(&adjust("{ method = \"holm\" }")).contains("missing field `across`"));
         assert!(parse_error(&CHECK.replace("pair-by = \"seed\"", "pair-by = \"\"")).contains("it is not empty"));
         assert!(parse_error(&CHECK.replace("\npair-by = \"seed\"", "")).contains("missing field `pair-by`"));
-        assert!(parse_error(&CHECK.replace("field = \"score\" }\nb", "field = \"score\", outliers = \"tukey\" }\nb")).contains("unknown field `outliers`"));
+        assert!(parse_error(&CHECK.replace("field = \"score\" }\nb", "field = \"score\", outliers = \"tukey\" }\nb")).contains("a paired test keeps every pair whole: drop `outliers`"));
         assert!(parse_error(&format!("{CHECK}\nmargin = 0.1")).contains("applies to latency checks"));
     }
 
