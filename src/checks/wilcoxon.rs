@@ -65,11 +65,11 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::utest::Side;
 use super::{Context, Observation, query};
 use crate::article::numbers::Quoted;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::jsonl::Scalar;
-use super::utest::Side;
 use crate::stats::nonparametric::signed_rank::{SignedRank, holm, wilcoxon};
 
 #[derive(Debug, Clone, Deserialize)]
@@ -443,7 +443,9 @@ mod tests {
         assert!(parse_error(&adjust("{ method = \"holm\" }")).contains("missing field `across`"));
         assert!(parse_error(&CHECK.replace("pair-by = \"seed\"", "pair-by = \"\"")).contains("it is not empty"));
         assert!(parse_error(&CHECK.replace("\npair-by = \"seed\"", "")).contains("missing field `pair-by`"));
-        assert!(parse_error(&CHECK.replace("field = \"score\" }\nb", "field = \"score\", outliers = \"tukey\" }\nb")).contains("a paired test keeps every pair whole: drop `outliers`"));
+        assert!(
+            parse_error(&CHECK.replace("field = \"score\" }\nb", "field = \"score\", outliers = \"tukey\" }\nb")).contains("a paired test keeps every pair whole: drop `outliers`")
+        );
         assert!(parse_error(&format!("{CHECK}\nmargin = 0.1")).contains("applies to latency checks"));
     }
 
