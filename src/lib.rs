@@ -64,7 +64,8 @@
 //!   names the article gives its tables (a LaTeX `\label`, an rst `:name:`,
 //!   `Article::table_names`), and
 //!   the images it shows, Markdown's and `<img>`;
-//!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, and the
+//!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, the
+//!   bound a comparator before one states (`<0.0001`, `p ≤ 0.05`, `at least 1.5x`), and the
 //!   matching rule.
 //! - [`registry`]: reading and validating `claims/*.toml`; `registry::binding`: each claim to
 //!   its one sentence (by its quote, or a table cell by its row and column, `#N` its place where

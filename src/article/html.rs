@@ -1177,10 +1177,25 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::article::numbers::Bound;
     use crate::article::{Article, Sentence};
 
     fn parse(md: &str) -> Article {
         Article::parse("a.md", md.as_bytes()).unwrap()
+    }
+
+    /// An HTML cell's `&lt;` and `&ge;` decode to the comparators that make its number a bound;
+    /// a `<br>` before a number, read as the tag it is, makes none.
+    #[test]
+    fn entities_decode_to_bounds() {
+        let a = parse(
+            "<table><tr><th>case</th><th>p</th><th>copy</th></tr><tr><td>zdt1</td><td>&lt;0.0001</td><td>&ge; 95 %</td></tr><tr><td>zdt2</td><td>0.5<br>3</td><td>&gt;&gt;4</td></tr></table>\n",
+        );
+        let bounds = |row: &str, column: &str| cell(&a, row, column).numbers.iter().map(|n| (n.text.clone(), n.bound)).collect::<Vec<_>>();
+        assert_eq!(bounds("zdt1", "p"), [("<0.0001".to_string(), Some(Bound::Below))]);
+        assert_eq!(bounds("zdt1", "copy"), [("≥ 95 %".to_string(), Some(Bound::AtLeast))]);
+        assert!(bounds("zdt2", "p").iter().all(|(_, b)| b.is_none()), "{:?}", bounds("zdt2", "p"));
+        assert_eq!(bounds("zdt2", "copy"), [("4".to_string(), None)]);
     }
 
     /// The cell in row `row` and column `column`, by their labels.

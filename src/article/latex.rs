@@ -3079,6 +3079,7 @@ fn split_on(source: &str, range: Range<usize>, separator: u8) -> Vec<Range<usize
 
 #[cfg(test)]
 mod tests {
+    use super::super::numbers::Bound;
     use super::super::{Article, Syntax};
 
     fn parse(source: &str) -> Article {
@@ -3134,6 +3135,34 @@ mod tests {
         let s = &a.sentences[0];
         let us = &s.numbers[1];
         assert_eq!(&a.source[s.source_span(&us.span)], "4.2}{\\micro\\second");
+    }
+
+    /// The forms LaTeX authors write a bound in are decoded to the comparator the number
+    /// reader takes into the number: `$<$0.05`, `$p<0.05$`, `\textless`, `\textgreater`,
+    /// `\le`, `\leq`, `\ge`, `\geq` and `$\leq$ 2`, with the math's spaces dropped as TeX drops
+    /// them; `\ll` (much less) is no bound.
+    #[test]
+    fn comparators_in_math_and_text_make_bounds() {
+        let a = parse(
+            "zdt1 & \\textbf{0.976} & $<$0.0001 \\\\\nAll $p<0.05$ and $p < 0.01$, \\textless 0.001 and \\textgreater{}10 runs.\n\nIt takes $\\le 2$~µs, $\\leq$ 3~ms, $n \\geq 30$, $\\ge 95\\%$ and $\\ll 1$.\n",
+        );
+        let bounds: Vec<(&str, Option<Bound>)> = a.sentences.iter().flat_map(|s| s.numbers.iter().map(|n| (n.text.as_str(), n.bound))).collect();
+        assert_eq!(
+            bounds,
+            [
+                ("0.976", None),
+                ("<0.0001", Some(Bound::Below)),
+                ("<0.05", Some(Bound::Below)),
+                ("<0.01", Some(Bound::Below)),
+                ("<0.001", Some(Bound::Below)),
+                (">10", Some(Bound::Above)),
+                ("≤2 µs", Some(Bound::AtMost)),
+                ("≤ 3 ms", Some(Bound::AtMost)),
+                ("≥30", Some(Bound::AtLeast)),
+                ("≥95%", Some(Bound::AtLeast)),
+                ("1", None),
+            ]
+        );
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! rule is `|c − q| ≤ tolerance` instead. Integers shown with thousands separators (`1,764`)
 //! have `d = 0`. A number written with a power of ten or a multiplier (`1.5e-3`, `10k`,
 //! `1.2M`) is as precise as its written digits: `1.2M` is a half-unit interval of 0.1 million.
+//! A bound (`<0.0001`, `p ≤ 0.05`, `at least 1.5x`) matches every value on its side of the
+//! quoted value, exactly, with no rounding ([`Bound`]); a tolerance moves its limit outwards.
 //!
 //! **What is a number.** Digits with an optional sign (`-`, `−`, `+`), currency sign (`$`, `€`, `£`,
 //! `¥`), decimals (a leading zero may be left out where a number begins: `p = .001`) or thousands separators (commas, or the thin and no-break spaces of SI
@@ -26,7 +28,12 @@
 //! not numbers. Two values joined by a dash or by two dots (`1.0–1.7×`, `4.07..4.44 us`) are a
 //! range. A shape (`4096×128`, `256 × 256`) is a label; an integer before a spaced `×` and a
 //! name (`8 × A100`) is a count, not a ratio. A value and its spread written
-//! with one unit (`6.6 ± 0.2 ms`) are two numbers in that unit.
+//! with one unit (`6.6 ± 0.2 ms`) are two numbers in that unit. A comparator before a value
+//! (`<`, `≤`, `<=`, `⩽`, `>`, `≥`, `>=`, `⩾`, as the readers decode HTML's `&lt;` and LaTeX's
+//! `$<$`, `\textless` and `\le`) makes it a bound, part of its text; `less than`, `more than`,
+//! `at least`, `at most` and their negations do too, as prose around it. An arrow, an operator, a
+//! redirect, a tag, a version constraint or a comparison of two numbers makes none
+//! (`read_bounds`).
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -497,6 +504,67 @@ pub enum Shape {
     Dims(Vec<u64>),
 }
 
+/// A comparator written before a number: the sentence says the value lies on one side of it.
+/// p-values are printed so (`<0.0001`, `p < 0.05`), and so are guarantees (`≤ 2 µs`, `at
+/// least 1.5x faster`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// `<`, `less than`, `fewer than`.
+    Below,
+    /// `≤`, `<=`, `⩽`, `at most`, `no more than`.
+    AtMost,
+    /// `>`, `more than`, `greater than`.
+    Above,
+    /// `≥`, `>=`, `⩾`, `at least`, `no less than`.
+    AtLeast,
+}
+
+impl Bound {
+    /// The one symbol keys and reports write the bound with, however the text spelled it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Bound::Below => "<",
+            Bound::AtMost => "≤",
+            Bound::Above => ">",
+            Bound::AtLeast => "≥",
+        }
+    }
+
+    /// Whether `computed` lies on the bound's side of `limit`. Without a tolerance the limit is
+    /// exact: a bound's digits are its threshold, not a measurement rounded to them, so no
+    /// half-unit of rounding widens it (`<0.05` does not hold for 0.0504). A value within a few
+    /// units in the last place of the limit is the limit itself, as the matching rule's
+    /// decimal ties are: `≤ 0.3` holds for 0.1 + 0.2, and `< 0.3` does not. A check's
+    /// `tolerance` moves the limit outwards by that much, exactly (`< 2 ms` with a tolerance of
+    /// 0.1 holds below 2.1 ms), as it widens a single value's match.
+    fn holds(self, computed: f64, limit: f64, tolerance: Option<f64>) -> bool {
+        if let Some(t) = tolerance {
+            return match self {
+                Bound::Below => computed < limit + t,
+                Bound::AtMost => computed <= limit + t,
+                Bound::Above => computed > limit - t,
+                Bound::AtLeast => computed >= limit - t,
+            };
+        }
+        // Measured against the limit alone, so that a value farther from it is never nearer.
+        let at_limit = (computed - limit).abs() <= 8.0 * f64::EPSILON * limit.abs();
+        match self {
+            Bound::Below => computed < limit && !at_limit,
+            Bound::AtMost => computed <= limit || at_limit,
+            Bound::Above => computed > limit && !at_limit,
+            Bound::AtLeast => computed >= limit || at_limit,
+        }
+    }
+
+    /// Whether values below the limit satisfy the bound.
+    fn is_upper(self) -> bool {
+        matches!(self, Bound::Below | Bound::AtMost)
+    }
+}
+
+/// The characters a comparator written as a symbol begins with.
+const COMPARATOR_CHARS: [char; 6] = ['<', '>', '≤', '≥', '⩽', '⩾'];
+
 /// One number as it stands in a sentence.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Number {
@@ -511,6 +579,9 @@ pub struct Number {
     pub scale: Scale,
     pub unit: Option<Unit>,
     pub shape: Shape,
+    /// The comparator before a single value (`<0.0001`, `p ≤ 0.05`, `at least 1.5x`): the text
+    /// states a bound on the value, not the value. See [`Bound`].
+    pub bound: Option<Bound>,
 }
 
 impl Number {
@@ -536,12 +607,23 @@ impl Number {
     /// registry may leave out.
     pub fn key_without_unit(&self) -> String {
         match &self.shape {
-            Shape::Single => format!("{}{}", self.text_value(), self.scale.written()),
+            Shape::Single => format!("{}{}{}", self.written_bound(), self.text_value(), self.scale.written()),
             Shape::Range { .. } => {
                 let (lo, hi) = self.range_texts();
                 format!("{lo}–{hi}")
             }
             Shape::Dims(_) => self.text.split(['×', 'x']).map(|d| dimension_digits(d.trim())).collect::<Vec<_>>().join("×"),
+        }
+    }
+
+    /// The comparator as the key writes it, where the number's own text begins with one: `<`
+    /// for `<0.0001` and `< 0.0001`, `≤` for `<=`, `⩽` and `\le`. A bound written in words
+    /// (`at least 1.5x`) is prose around its number, which keys as its digits do, so that a
+    /// registry's `number = "1.5x"` still names it.
+    fn written_bound(&self) -> &'static str {
+        match self.bound {
+            Some(bound) if self.text.starts_with(COMPARATOR_CHARS) => bound.symbol(),
+            _ => "",
         }
     }
 
@@ -578,6 +660,9 @@ pub struct Quoted {
     pub decimals: u32,
     pub scale: Scale,
     pub unit: Option<Unit>,
+    /// Where the sentence quotes a bound (`<0.0001`), which side of `value` a computed value
+    /// must lie on; `None` for a value, matched by the rounding rule.
+    pub bound: Option<Bound>,
 }
 
 impl Quoted {
@@ -585,18 +670,25 @@ impl Quoted {
     /// ignores it.
     pub fn from_number(n: &Number, part: Option<Part>) -> Result<Quoted, String> {
         match (&n.shape, part) {
-            (Shape::Single, _) => Ok(Quoted { value: n.value, decimals: n.decimals, scale: n.scale, unit: n.unit.clone() }),
+            (Shape::Single, _) => Ok(Quoted { value: n.value, decimals: n.decimals, scale: n.scale, unit: n.unit.clone(), bound: n.bound }),
             (Shape::Range { .. }, None) => Err(format!("`{}` is a range: say which end the check verifies with part = \"low\" or \"high\"", n.text)),
-            (Shape::Range { .. }, Some(Part::Low)) => Ok(Quoted { value: n.value, decimals: n.decimals, scale: Scale::None, unit: n.unit.clone() }),
-            (Shape::Range { high, high_decimals }, Some(Part::High)) => Ok(Quoted { value: *high, decimals: *high_decimals, scale: Scale::None, unit: n.unit.clone() }),
+            (Shape::Range { .. }, Some(Part::Low)) => Ok(Quoted { value: n.value, decimals: n.decimals, scale: Scale::None, unit: n.unit.clone(), bound: None }),
+            (Shape::Range { high, high_decimals }, Some(Part::High)) => {
+                Ok(Quoted { value: *high, decimals: *high_decimals, scale: Scale::None, unit: n.unit.clone(), bound: None })
+            }
             (Shape::Dims(_), _) => Err(format!("`{}` is a shape that names a case, not a quantity to check", n.text)),
         }
     }
 
-    /// The matching rule of this module's documentation.
+    /// The matching rule of this module's documentation; for a bound, whether `computed` lies
+    /// on its side of the quoted value ([`Bound`] says how exactly, and how a tolerance moves
+    /// it).
     pub fn matches(&self, computed: f64, tolerance: Option<f64>) -> bool {
         if !computed.is_finite() {
             return false;
+        }
+        if let Some(bound) = self.bound {
+            return bound.holds(computed, self.value, tolerance);
         }
         match tolerance {
             Some(t) => (computed - self.value).abs() <= t,
@@ -628,7 +720,14 @@ impl Quoted {
         if !(low.is_finite() && high.is_finite()) {
             return false;
         }
-        self.matches(self.value.clamp(low.min(high), low.max(high)), tolerance)
+        // For a bound the end of the band on its side is the value to try: if any value of
+        // the band lies on that side, that end does.
+        let tried = match self.bound {
+            Some(bound) if bound.is_upper() => low.min(high),
+            Some(_) => low.max(high),
+            None => self.value.clamp(low.min(high), low.max(high)),
+        };
+        self.matches(tried, tolerance)
     }
 
     /// The computed value shown at the quoted precision and in the quoted notation, for
@@ -646,11 +745,38 @@ impl Quoted {
         } else {
             1
         };
-        self.written(format_decimals(digits, self.decimals.max(floor)))
+        let mut places = self.decimals.max(floor);
+        // Against a bound, the value is shown with the places it takes to tell on which side of
+        // the limit it lies, and with two significant digits: a p-value of 3e-9 against
+        // `<0.0001` would otherwise read 0.0000, and 0.05004 against `<0.05` 0.050.
+        if self.bound.is_some() && digits.is_finite() && digits != 0.0 {
+            let limit = self.scale.digits_of(self.value);
+            let shown_at = |p: u32| format_decimals(digits, p).parse::<f64>().unwrap_or(f64::NAN);
+            let significant = u32::try_from(1 - digits.abs().log10().floor() as i64).unwrap_or(0);
+            places = places.max(significant.min(MAX_SHOWN_PLACES));
+            while places < MAX_SHOWN_PLACES && shown_at(places).total_cmp(&limit) != digits.total_cmp(&limit) {
+                places += 1;
+            }
+        }
+        self.written(format_decimals(digits, places))
     }
 
+    /// A value the quote holds for, for a check whose observation is the quote itself (`cited`):
+    /// its value, or inside a strict bound the value half a unit of its last written digit
+    /// inside it.
+    pub(crate) fn held_by(&self) -> f64 {
+        let half_unit = 0.5 * 10f64.powi(self.scale.exponent().saturating_sub(i32::try_from(self.decimals).unwrap_or(i32::MAX)));
+        match self.bound {
+            Some(Bound::Below) => self.value - half_unit,
+            Some(Bound::Above) => self.value + half_unit,
+            _ => self.value,
+        }
+    }
+
+    /// The quote as reports write it: `<0.0001`, `≥1.5×`, `56.08 µs`.
     pub fn shown(&self) -> String {
-        self.written(format_decimals(self.scale.digits_of(self.value), self.decimals))
+        let bound = self.bound.map_or("", Bound::symbol);
+        format!("{bound}{}", self.written(format_decimals(self.scale.digits_of(self.value), self.decimals)))
     }
 
     /// `digits` with the quote's currency before them and its scale and unit after.
@@ -689,6 +815,10 @@ fn unit_suffix(unit: Option<&Unit>) -> String {
         Some(u) => format!(" {}", u.symbol()),
     }
 }
+
+/// The most decimal places a value compared with a bound is shown with: enough for a p-value
+/// of 1e-15, and beyond an `f64`'s own precision for a value near 1.
+const MAX_SHOWN_PLACES: u32 = 17;
 
 /// Powers of ten beyond this are not read as numbers: no measurement is quoted as `1e999`,
 /// and the value would not fit an `f64`.
@@ -737,6 +867,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
                 scale: Scale::None,
                 unit: None,
                 shape: Shape::Dims(parts),
+                bound: None,
             });
             continue;
         }
@@ -768,6 +899,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
                     scale: Scale::None,
                     unit: Some(Unit::S),
                     shape: Shape::Single,
+                    bound: None,
                 });
             }
             continue;
@@ -826,7 +958,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
                 continue;
             }
             let value = if sign.is_some_and(|s| matches!(s.as_str(), "-" | "−")) { -value } else { value };
-            out.push(Number { text: text[span.clone()].to_string(), span, value, decimals, scale: Scale::None, unit, shape: Shape::Single });
+            out.push(Number { text: text[span.clone()].to_string(), span, value, decimals, scale: Scale::None, unit, shape: Shape::Single, bound: None });
             continue;
         }
         let mut power = match exp.map(|e| parse_power(e.as_str())) {
@@ -974,10 +1106,201 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             None => digits_value,
         };
         let value = if sign.is_some_and(|s| s.as_str() != "+") { -magnitude } else { magnitude };
-        out.push(Number { text: text[span.clone()].replace(GROUP_MARK, " "), span, value, decimals: lo_decimals, scale, unit, shape });
+        out.push(Number { text: text[span.clone()].replace(GROUP_MARK, " "), span, value, decimals: lo_decimals, scale, unit, shape, bound: None });
     }
+    read_bounds(text, skip, &mut out);
     share_unit_across_plus_minus(text, &mut out);
     out
+}
+
+/// Reads the comparator that stands immediately before a single value, spaces apart, into its
+/// `bound`: `<`, `>`, `≤`, `≥`, `<=`, `>=`, `⩽`, `⩾` (and so HTML's `&lt;` and LaTeX's `$<$`,
+/// `\textless`, `\le` and `\geq`, which the readers have decoded to these), taken into the
+/// number's span and text; and a few phrases, which stay prose around it ([`bound_in_words`]).
+///
+/// The same characters are often no bound, and then the number stays as it was read:
+/// - an arrow or an operator of two signs (`->`, `=>`, `<-5`, `<<`, `>>`, `|>`, `~>`), or a
+///   shell's redirect (`2>&1`, where the digits before the sign are no bound's subject either);
+/// - the end of an HTML tag left in the text (`<br>5`, `<td align="right">5`), or a
+///   placeholder in angle brackets (`<5>`);
+/// - a version constraint, the one place plain `<` and `>` are glued to a name: `numpy>=1.20`,
+///   `torch<2.0`, `pkg[extra]>=1.0`, the clauses of `>=1.20,<2.0`, `Python >= 3.8`. A name
+///   glued to a comparator is taken for a package where the number reads as a release (no
+///   unit, no sign, no power, a whole part of one or more); one letter (`p<0.05`, `n>30`) or a
+///   number that cannot be a release (`FDR<0.05`, `speedup>2x`) is a bound's subject;
+/// - a comparison of two quoted numbers (`5 ms < 7 ms`, `1.5 ms more than 3 ms`): the second
+///   is a value of its own, which its sentence quotes exactly.
+fn read_bounds(text: &str, skip: &[Range<usize>], numbers: &mut [Number]) {
+    for i in 0..numbers.len() {
+        let previous_end = if i == 0 { 0 } else { numbers[i - 1].span.end };
+        let n = &numbers[i];
+        if !matches!(n.shape, Shape::Single) || n.span.start < previous_end {
+            continue;
+        }
+        let Some(before) = text.get(previous_end..n.span.start) else { continue };
+        // A comparison of two quoted numbers: the text between them is the comparator alone,
+        // set off alike on both sides (`5 ms < 7 ms`, `1<2`). One glued to the second number
+        // alone is that number's (`0.976 <0.0001`, a row of a table read as one line).
+        let after_a_number = i > 0;
+        if let Some((bound, len)) = symbol_before(before) {
+            let start = n.span.start - len;
+            let ahead = &text[..start];
+            let written = &text[start..];
+            let ascii = written.starts_with(['<', '>']);
+            let between = &before[..before.len() - len];
+            let glued_after = !text[start..n.span.start].ends_with([' ', '\u{a0}', '\u{2009}', '\u{202F}']);
+            let spaced_alike = between.is_empty() == glued_after;
+            let spaced_from_previous = after_a_number && between.trim().is_empty() && spaced_alike;
+            if spaced_from_previous
+                || not_a_bound_sign(ahead, written, &text[n.span.end..])
+                || (ascii && constrains_a_version(text, ahead, n))
+                || names_a_release(ahead)
+                || overlaps(&(start..n.span.end), skip)
+            {
+                continue;
+            }
+            let n = &mut numbers[i];
+            n.bound = Some(bound);
+            n.span = start..n.span.end;
+            n.text = text[n.span.clone()].replace(GROUP_MARK, " ");
+        } else if let Some((bound, len)) = bound_in_words(before) {
+            if after_a_number && before[..before.len() - len].trim().is_empty() {
+                continue;
+            }
+            numbers[i].bound = Some(bound);
+        }
+    }
+}
+
+/// How far back from a `>` to look for the `<` of an HTML tag it would close: a tag left in
+/// prose is short, and the bound keeps the look-back, made for every bound, linear.
+const TAG_REACH: usize = 128;
+
+/// The comparator that `before` ends with, spaces apart, and the bytes from its first
+/// character to the end of `before`.
+fn symbol_before(before: &str) -> Option<(Bound, usize)> {
+    let trimmed = before.trim_end_matches([' ', '\u{a0}', '\u{2009}', '\u{202F}']);
+    let (bound, sign_len) = if trimmed.ends_with("<=") {
+        (Bound::AtMost, 2)
+    } else if trimmed.ends_with(">=") {
+        (Bound::AtLeast, 2)
+    } else {
+        match trimmed.chars().next_back()? {
+            '<' => (Bound::Below, 1),
+            '>' => (Bound::Above, 1),
+            c @ ('≤' | '⩽') => (Bound::AtMost, c.len_utf8()),
+            c @ ('≥' | '⩾') => (Bound::AtLeast, c.len_utf8()),
+            _ => return None,
+        }
+    };
+    Some((bound, before.len() - trimmed.len() + sign_len))
+}
+
+/// Whether the comparator that `written` begins with, after `ahead`, is an arrow, an operator,
+/// a redirect or the end of a tag rather than a bound on the number that `after` follows (see
+/// [`read_bounds`]).
+fn not_a_bound_sign(ahead: &str, written: &str, after: &str) -> bool {
+    if !written.starts_with(['<', '>']) {
+        // No arrow, operator or tag is written with `≤`, `≥`, `⩽` or `⩾`.
+        return false;
+    }
+    // `<<`, `>>`, `->`, `=>`, `|>`, `~>`, `!>`, `&>`, `<=>`: a sign glued to another makes an
+    // arrow or an operator.
+    if ahead.ends_with(['<', '>', '-', '=', '|', '~', '!', '&']) {
+        return true;
+    }
+    // An arrow or R's assignment to a number (`<-5`): a bound on −5 is written `< -5` or `<−5`.
+    if written.starts_with("<-") {
+        return true;
+    }
+    // Digits glued before the sign are a file descriptor being redirected (`2>1`) or the left
+    // side of a comparison of two numbers (`1<2`), whose right side is no bound either; digits
+    // that end a name (`A_12>0.5`, a subscript as LaTeX's math writes it) are the bound's
+    // subject.
+    if ahead.ends_with(|c: char| c.is_ascii_digit()) {
+        let name = ahead.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if !name.ends_with(|c: char| c.is_alphabetic() || c == '_') {
+            return true;
+        }
+    }
+    // A placeholder or a template's argument in angle brackets: `<5>`, `<0>`.
+    if written.starts_with('<') && after.starts_with('>') {
+        return true;
+    }
+    written.starts_with('>') && closes_a_tag(ahead)
+}
+
+/// Whether `ahead`, the text before a `>`, ends inside an HTML tag: `<br`, `</td`, `<span
+/// class="x"`, `<br /`. A `<` followed by words and no `=` (`a<b and p`) is a comparison.
+fn closes_a_tag(ahead: &str) -> bool {
+    let mut floor = ahead.len().saturating_sub(TAG_REACH);
+    while !ahead.is_char_boundary(floor) {
+        floor += 1;
+    }
+    let Some(open) = ahead.get(floor..).and_then(|tail| tail.rfind(['<', '>'])).map(|i| floor + i) else { return false };
+    let inside = &ahead[open + 1..];
+    if ahead[open..].starts_with('>') {
+        return false;
+    }
+    let inside = inside.strip_prefix('/').unwrap_or(inside);
+    let name_len = inside.find(|c: char| !c.is_ascii_alphanumeric() && c != '-').unwrap_or(inside.len());
+    if name_len == 0 || !inside.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    let rest = &inside[name_len..];
+    rest.is_empty() || (rest.starts_with(char::is_whitespace) && (rest.contains('=') || rest.trim() == "/"))
+}
+
+/// Whether a plain `<`, `>`, `<=` or `>=` before `n` constrains a version: glued to a package's
+/// name or extras (`numpy>=1.20`, `pkg[extra]>=1.0`), glued after a comma to the clause before
+/// it (`>=1.20,<2.0`), or with another clause glued after it. `ahead` is the text before the
+/// comparator.
+fn constrains_a_version(text: &str, ahead: &str, n: &Number) -> bool {
+    let release_like = n.unit.is_none() && n.scale == Scale::None && n.value >= 1.0 && !n.text.contains(['-', '−', '+']);
+    let another_clause = text[n.span.end..].starts_with([',', ';']) && text[n.span.end + 1..].starts_with(['<', '>', '=', '!', '~']);
+    if ahead.ends_with(',') || another_clause {
+        return true;
+    }
+    let name: &str = ahead.rsplit(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '[' | ']'))).next().unwrap_or_default();
+    release_like && (name.chars().count() >= 2 || name.ends_with(']'))
+}
+
+/// The bound that a phrase at the end of `before` states, and the bytes from the phrase's start
+/// to the end of `before`. Only phrases that state a bound wherever benchmark prose writes them
+/// are read: `less than`, `fewer than`, `more than`, `greater than`, `at most`, `at least`, and
+/// their negations (`no more than`, `not less than`). Left as values, deliberately:
+/// - `up to 3×` and `as much as`: an author writes them before the largest value measured, so
+///   the check recomputes that maximum and its rounding holds it to the quote; read as `≤ 3`,
+///   any speed-up from 1.0 to 3.0 would pass;
+/// - `under`, `over`, `below`, `above`: as often a condition or a place (`under 100 concurrent
+///   users`, `averaged over 30 seeds`, `the 2 tables below`) as a bound;
+/// - `within`, `about`, `nearly`, `almost`, `~`, `≈`: a tolerance or an approximation, not a
+///   side.
+fn bound_in_words(before: &str) -> Option<(Bound, usize)> {
+    const PHRASES: [(&str, Bound); 12] = [
+        ("no more than", Bound::AtMost),
+        ("not more than", Bound::AtMost),
+        ("no less than", Bound::AtLeast),
+        ("not less than", Bound::AtLeast),
+        ("no fewer than", Bound::AtLeast),
+        ("less than", Bound::Below),
+        ("fewer than", Bound::Below),
+        ("more than", Bound::Above),
+        ("greater than", Bound::Above),
+        ("at most", Bound::AtMost),
+        ("at least", Bound::AtLeast),
+        ("not fewer than", Bound::AtLeast),
+    ];
+    let trimmed = before.trim_end_matches([' ', '\u{a0}']);
+    if trimmed.len() == before.len() {
+        return None;
+    }
+    PHRASES.iter().find_map(|(phrase, bound)| {
+        let start = trimmed.len().checked_sub(phrase.len())?;
+        let words = trimmed.get(start..)?;
+        let alone = !trimmed[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+        (alone && words.eq_ignore_ascii_case(phrase)).then_some((*bound, before.len() - start))
+    })
 }
 
 /// A value and its spread written with one unit, `6.6 ± 0.2 ms` or `6.6 ms ± 0.2`, are both in
@@ -1014,6 +1337,10 @@ pub fn parse_one(text: &str) -> Result<Number, String> {
     let found = extract(&with_group_marks(text.trim(), |_| true), &[]);
     match found.as_slice() {
         [one] if one.span == (0..text.trim().len()) => Ok(one.clone()),
+        // `p < 0.05` or `at least 1.5x`: the words before the number are its sentence's.
+        [one] if one.bound.is_some() && one.span.end == text.trim().len() => {
+            Err(format!("`{text}` holds words before its number: write the number as the sentence quotes it, `{}`", one.text))
+        }
         [] => Err(format!("`{text}` holds no number")),
         _ => Err(format!("`{text}` is not one number with an optional unit")),
     }
@@ -1913,7 +2240,7 @@ mod tests {
                 let centre = (computed * scale).round() as i64;
                 let quote = |k: i64| -> Quoted {
                     let text = if decimals == 0 { k.to_string() } else { format!("{}.{:0width$}", k / scale as i64, k % scale as i64, width = decimals as usize) };
-                    Quoted { value: text.parse().unwrap(), decimals, scale: Scale::None, unit: None }
+                    Quoted { value: text.parse().unwrap(), decimals, scale: Scale::None, unit: None, bound: None }
                 };
                 let matching: Vec<i64> = (centre - 3..=centre + 3).filter(|k| *k >= 0 && quote(*k).matches(computed, None)).collect();
                 let expected = if boundary_neighbours(computed, decimals).is_some() { 2 } else { 1 };
@@ -2016,7 +2343,8 @@ mod tests {
     fn a_leading_decimal_point_begins_a_number() {
         let read = |t: &str| extract(t, &[]).into_iter().map(|n| (n.text, n.value, n.decimals, n.unit)).collect::<Vec<_>>();
         assert_eq!(read("a mean of .25ms (p = .001)"), [(".25ms".to_string(), 0.25, 2, Some(Unit::Ms)), (".001".to_string(), 0.001, 3, None)]);
-        assert_eq!(read("p<.05, (.5) and -.75 %"), [(".05".to_string(), 0.05, 2, None), (".5".to_string(), 0.5, 1, None), ("-.75 %".to_string(), -0.75, 2, Some(Unit::Percent))]);
+        // The comparator before `.05` makes it a bound, which its text begins with.
+        assert_eq!(read("p<.05, (.5) and -.75 %"), [("<.05".to_string(), 0.05, 2, None), (".5".to_string(), 0.5, 1, None), ("-.75 %".to_string(), -0.75, 2, Some(Unit::Percent))]);
         assert_eq!(parse_one(".25 ms").unwrap().key(), parse_one("0.25 ms").unwrap().key());
     }
 
@@ -2282,5 +2610,131 @@ mod tests {
         assert_eq!(read("2.5 thousand req/s"), [("2.5 thousand req/s".to_string(), 2500.0, Some(Unit::Other("req/s".into())))]);
         assert_eq!(one("4 million").key(), one("4M").key());
         assert_eq!(texts("4 millions of them"), ["4"]);
+    }
+
+    /// The bound each number of `s` carries, by its text.
+    fn bounds(s: &str) -> Vec<(String, Option<Bound>)> {
+        extract(s, &[]).into_iter().map(|n| (n.text, n.bound)).collect()
+    }
+
+    fn bounded(text: &str, bound: Option<Bound>) -> (String, Option<Bound>) {
+        (text.to_string(), bound)
+    }
+
+    /// Each comparator written as a symbol before a number makes it a bound, taken into its
+    /// text: ASCII, Unicode, and spaces between it and the digits or none.
+    #[test]
+    fn a_comparator_before_a_number_makes_it_a_bound() {
+        assert_eq!(bounds("<0.0001"), [bounded("<0.0001", Some(Bound::Below))]);
+        assert_eq!(bounds("all p < 0.05"), [bounded("< 0.05", Some(Bound::Below))]);
+        assert_eq!(bounds("p<.05"), [bounded("<.05", Some(Bound::Below))]);
+        assert_eq!(bounds("latency ≤ 2 µs, ≥ 95 % of copy"), [bounded("≤ 2 µs", Some(Bound::AtMost)), bounded("≥ 95 %", Some(Bound::AtLeast))]);
+        assert_eq!(bounds("a speed-up > 10×"), [bounded("> 10×", Some(Bound::Above))]);
+        assert_eq!(bounds("t <= 3 ms and n >= 30"), [bounded("<= 3 ms", Some(Bound::AtMost)), bounded(">= 30", Some(Bound::AtLeast))]);
+        assert_eq!(bounds("⩽ 4 and ⩾ 5"), [bounded("⩽ 4", Some(Bound::AtMost)), bounded("⩾ 5", Some(Bound::AtLeast))]);
+        assert_eq!(bounds("(p < −0.5)"), [bounded("< −0.5", Some(Bound::Below))]);
+        // A subscripted name, as LaTeX's math writes `$\hat{A}_{12}>0.5$`, is the subject.
+        assert_eq!(bounds("Â_12>0.5 favours it"), [bounded(">0.5", Some(Bound::Above))]);
+        assert_eq!(bounds("FDR<0.05"), [bounded("<0.05", Some(Bound::Below))]);
+    }
+
+    /// The spelling of a bound does not change its key, and its key is not the plain number's.
+    #[test]
+    fn a_bound_keys_apart_from_its_value_whatever_its_spelling() {
+        assert_eq!(one("<0.0001").key(), "<0.0001");
+        assert_ne!(one("<0.0001").key(), one("0.0001").key());
+        assert_eq!(one("< 0.0001").key(), one("<0.0001").key());
+        assert_eq!(one("<= 2 us").key(), one("≤2 µs").key());
+        assert_eq!(one("⩾ 95%").key(), one(">=95 %").key());
+        assert_eq!(parse_one("<0.0001").map(|n| n.key()), Ok("<0.0001".to_string()));
+        let err = parse_one("p < 0.05").unwrap_err();
+        assert!(err.contains("`< 0.05`"), "{err}");
+    }
+
+    /// Arrows, operators, shifts, redirects, tags and placeholders hold a `<` or a `>` that
+    /// bounds nothing: the number after them is read as it was.
+    #[test]
+    fn arrows_operators_redirects_and_tags_bound_nothing() {
+        for s in ["x -> 5", "x->5", "x => 5", "a=>5", "x <- 5", "x <-5", "a << 3", "a >> 3", "x >>= 3", "y |> 5", "gem ~> 2", "a <=> 5", "2>1", "1<2"] {
+            assert!(extract(s, &[]).iter().all(|n| n.bound.is_none()), "{s}: {:?}", extract(s, &[]));
+        }
+        assert_eq!(bounds("Blocks 14,556,786 -> 14,556,795"), [bounded("14,556,786", None), bounded("14,556,795", None)]);
+        assert_eq!(bounds("run it 2>&1 | tee 3 logs"), [bounded("2", None), bounded("1", None), bounded("3", None)]);
+        assert_eq!(bounds("a<br>5 ms"), [bounded("5 ms", None)]);
+        assert_eq!(bounds("</td>5 and <td align=\"right\">6 and <br />7"), [bounded("5", None), bounded("6", None), bounded("7", None)]);
+        assert_eq!(bounds("the slot <5> and <0>"), [bounded("5", None), bounded("0", None)]);
+        // A comparison of two names is no number at all; after it a bound is still read.
+        assert_eq!(bounds("when a<b and p>0.1"), [bounded(">0.1", Some(Bound::Above))]);
+    }
+
+    /// A version constraint is a release, not a bound: glued to a package's name, its extras
+    /// or another clause, or after a released product's name.
+    #[test]
+    fn version_constraints_bound_nothing() {
+        for s in ["numpy>=1.20", "torch<2.0", "pkg[extra]>=1.0", "python_requires>=3.8", ">=1.20,<2.0", "Python >= 3.8", "version < 2"] {
+            assert!(extract(s, &[]).iter().all(|n| n.bound.is_none()), "{s}: {:?}", extract(s, &[]));
+        }
+        assert_eq!(texts("numpy>=1.20,<2.0"), ["1.20", "2.0"]);
+    }
+
+    /// A comparison of two quoted numbers quotes both as values: the second is no bound.
+    #[test]
+    fn a_comparison_of_two_numbers_bounds_neither() {
+        assert_eq!(bounds("5 ms < 7 ms"), [bounded("5 ms", None), bounded("7 ms", None)]);
+        assert_eq!(bounds("took 1.5 ms more than 3 ms"), [bounded("1.5 ms", None), bounded("3 ms", None)]);
+        // A comparator glued to the second number alone is its own, as a row read as one line
+        // writes it.
+        assert_eq!(bounds("zdt1 0.976 <0.0001"), [bounded("0.976", None), bounded("<0.0001", Some(Bound::Below))]);
+    }
+
+    /// The phrases read as bounds stay prose around their number, which keeps its text and key;
+    /// those left out (`up to`, `under`, `over`) leave a value.
+    #[test]
+    fn bounds_in_words_keep_their_number_s_text() {
+        assert_eq!(bounds("at least 1.5x faster"), [bounded("1.5x", Some(Bound::AtLeast))]);
+        assert_eq!(one("at least 1.5x").key(), one("1.5x").key());
+        assert_eq!(bounds("At most 2 µs; no more than 3 ms"), [bounded("2 µs", Some(Bound::AtMost)), bounded("3 ms", Some(Bound::AtMost))]);
+        assert_eq!(
+            bounds("less than 5 %, more than 10×, fewer than 3, no less than 4"),
+            [bounded("5 %", Some(Bound::Below)), bounded("10×", Some(Bound::Above)), bounded("3", Some(Bound::Below)), bounded("4", Some(Bound::AtLeast))]
+        );
+        assert_eq!(bounds("up to 3× faster, under 5 ms, over 30 seeds, below 12 s"), [bounded("3×", None), bounded("5 ms", None), bounded("30", None), bounded("12 s", None)]);
+        // A word that merely ends in the phrase is no phrase.
+        assert_eq!(bounds("the atmost 4"), [bounded("4", None)]);
+    }
+
+    /// A bound holds on its side of its limit, exactly: no rounding widens it, a value a few
+    /// units in the last place from the limit is the limit, and a tolerance moves it outwards.
+    #[test]
+    fn a_bound_matches_on_its_side_of_its_limit() {
+        let q = |s: &str| Quoted::from_number(&one(s), None).unwrap();
+        assert!(q("<0.0001").matches(3e-9, None));
+        assert!(!q("<0.0001").matches(0.0123, None));
+        assert!(!q("<0.05").matches(0.0504, None), "no half unit of rounding");
+        assert!(!q("<0.05").matches(0.05, None));
+        assert!(q("≤0.3").matches(0.1 + 0.2, None), "0.1 + 0.2 is 0.3");
+        assert!(!q("<0.3").matches(0.1 + 0.2, None));
+        assert!(q(">10×").matches(12.0, None) && !q(">10×").matches(9.99, None));
+        assert!(q("≥ 95 %").matches(95.0, None) && !q("≥ 95 %").matches(94.9, None));
+        assert!(q("< 2 ms").matches(2.05, Some(0.1)) && !q("< 2 ms").matches(2.1, Some(0.1)));
+        assert!(q("≥ 95 %").matches(94.95, Some(0.1)));
+        assert!(!q("<0.05").matches(f64::NAN, None) && !q("<0.05").matches(0.01, Some(f64::NAN)));
+        // Of a band, the end on the bound's side is tried.
+        assert!(q("<0.05").matches_within(0.04, 0.2, None) && !q("<0.05").matches_within(0.06, 0.2, None));
+        assert!(q(">10×").matches_within(11.0, 3.0, None) && !q(">10×").matches_within(9.0, 3.0, None));
+    }
+
+    /// Reports write the bound before the quote, and the computed value with the places it
+    /// takes to tell which side of the limit it lies on.
+    #[test]
+    fn a_bound_is_shown_with_its_comparator() {
+        let q = |s: &str| Quoted::from_number(&one(s), None).unwrap();
+        assert_eq!(q("<0.0001").shown(), "<0.0001");
+        assert_eq!(q("<= 2 us").shown(), "≤2 µs");
+        assert_eq!(q("at least 1.5x").shown(), "≥1.5×");
+        assert_eq!(q("<0.0001").display(0.0123), "0.0123");
+        assert_eq!(q("<0.0001").display(3e-9), "0.0000000030");
+        assert_eq!(q("<0.05").display(0.05004), "0.05004");
+        assert_eq!(q("≤ 2 µs").display(2.5), "2.50 µs");
     }
 }

@@ -50,8 +50,9 @@ impl Spec {
         let same = |value: f64, decimals: u32, scale: Scale, unit: &Option<Unit>| {
             decimals == quoted.decimals && scale == quoted.scale && *unit == quoted.unit && (value - quoted.value).abs() < 1e-9
         };
+        // A bound is the same quote only with the same comparator: `<0.05` is not `0.05`.
         let hit = found.iter().find(|n| match n.shape {
-            Shape::Single => same(n.value, n.decimals, n.scale, &n.unit),
+            Shape::Single => n.bound == quoted.bound && same(n.value, n.decimals, n.scale, &n.unit),
             Shape::Range { high, high_decimals } => same(n.value, n.decimals, Scale::None, &n.unit) || same(high, high_decimals, Scale::None, &n.unit),
             Shape::Dims(_) => false,
         });
@@ -60,7 +61,13 @@ impl Spec {
         if hit.is_none() {
             problems.push(format!("{} is not among the numbers of source {key}'s excerpt ({shown})", quoted.shown()));
         }
-        Ok(Observation { value: hit.map(|_| quoted.value), unit: quoted.unit.clone(), problems, detail: format!("as quoted from {} ({})", source.title, source.url), band: None })
+        Ok(Observation {
+            value: hit.map(|_| quoted.held_by()),
+            unit: quoted.unit.clone(),
+            problems,
+            detail: format!("as quoted from {} ({})", source.title, source.url),
+            band: None,
+        })
     }
 }
 

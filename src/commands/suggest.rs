@@ -60,7 +60,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::article::numbers::{Number, Quoted, Shape, Unit};
+use crate::article::numbers::{Bound, Number, Quoted, Shape, Unit};
 use crate::article::{Article, Sentence};
 use crate::checks::filter::Filter;
 use crate::checks::stat::Measure;
@@ -113,6 +113,13 @@ pub(crate) struct NumberSuggestions {
     /// Where the number is part of a row's name or a column's header: it is searched for in no
     /// evidence, since the claims of the cells it heads name it.
     pub names: Option<crate::article::Names>,
+    /// Where the number is a bound (`<0.0001`, `at least 1.5x`): it is searched for in no
+    /// evidence either. Every value on its side satisfies a bound, so the statistics that do
+    /// would be many (any minimum, any small spread), and ranking them by nearness to the limit
+    /// would put first the one the author least likely computed: a p-value printed `<0.0001`
+    /// is as a rule far below it. The claim is written by hand, with the test or statistic the
+    /// text means.
+    pub bound: Option<Bound>,
 }
 
 /// What the proposed claim binds to.
@@ -260,7 +267,34 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             // coincidence: the claims proposed for the row's cells name it.
             if u.names.is_some() {
                 let target = target(article, &selectors, sentence);
-                numbers.push(NumberSuggestions { id: String::new(), number: number.text.clone(), file: u.at.file.clone(), line: u.line, col: u.col, target, candidates: vec![], tied: 0, names: u.names });
+                numbers.push(NumberSuggestions {
+                    id: String::new(),
+                    number: number.text.clone(),
+                    file: u.at.file.clone(),
+                    line: u.line,
+                    col: u.col,
+                    target,
+                    candidates: vec![],
+                    tied: 0,
+                    names: u.names,
+                    bound: None,
+                });
+                continue;
+            }
+            if number.bound.is_some() {
+                let target = target(article, &selectors, sentence);
+                numbers.push(NumberSuggestions {
+                    id: String::new(),
+                    number: number.text.clone(),
+                    file: u.at.file.clone(),
+                    line: u.line,
+                    col: u.col,
+                    target,
+                    candidates: vec![],
+                    tied: 0,
+                    names: None,
+                    bound: number.bound,
+                });
                 continue;
             }
             wanted.push((u, sentence, number, benchstat::place(&tables, sentence, number)));
@@ -308,7 +342,18 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
             prefer_the_articles_own_file(&mut cands[..tied], &article.path);
             cands.truncate(KEEP);
             let id = next_id(&mut used_ids, u.line);
-            numbers.push(NumberSuggestions { id, number: number.text.clone(), file: u.at.file.clone(), line: u.line, col: u.col, target: target(article, &selectors, sentence), candidates: cands, tied, names: None });
+            numbers.push(NumberSuggestions {
+                id,
+                number: number.text.clone(),
+                file: u.at.file.clone(),
+                line: u.line,
+                col: u.col,
+                target: target(article, &selectors, sentence),
+                candidates: cands,
+                tied,
+                names: None,
+                bound: None,
+            });
         }
         // The numbers in names were set aside as they came: all stand in the audit's order.
         let position: BTreeMap<(&str, usize, usize), usize> = reviewed.unbound.iter().enumerate().rev().map(|(k, u)| ((u.at.file.as_str(), u.line, u.col), k)).collect();
@@ -1794,7 +1839,18 @@ fn pyperf_not_significant(sources: &[Source], article: &Article, selectors: &Sel
         let binding = Binding::TTest { base, new, significant: false };
         let id = next_id(used_ids, s.line);
         let candidates = vec![Candidate { binding, value: 0.0, score: 1.0 }];
-        out.push(NumberSuggestions { id, number: s.text.trim().to_string(), file: s.file.clone(), line: s.line, col: s.col, target: target(article, selectors, s), candidates, tied: 1, names: None });
+        out.push(NumberSuggestions {
+            id,
+            number: s.text.trim().to_string(),
+            file: s.file.clone(),
+            line: s.line,
+            col: s.col,
+            target: target(article, selectors, s),
+            candidates,
+            tied: 1,
+            names: None,
+            bound: None,
+        });
     }
     out
 }
@@ -1920,10 +1976,12 @@ fn by_distance(mut found: Vec<(Candidate, f64)>) -> Vec<Candidate> {
     found.into_iter().map(|(c, _)| c).collect()
 }
 
-/// The quoted value a candidate must reproduce: single numbers only, not ranges or shapes.
+/// The quoted value a candidate must reproduce: single numbers only, not ranges, shapes or
+/// bounds (see [`NumberSuggestions::bound`]).
 fn quotable(number: &Number) -> Option<Quoted> {
     match number.shape {
-        Shape::Single => Quoted::from_number(number, None).ok(),
+        Shape::Single if number.bound.is_none() => Quoted::from_number(number, None).ok(),
+        Shape::Single => None,
         Shape::Range { .. } | Shape::Dims(_) => None,
     }
 }

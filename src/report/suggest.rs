@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use crate::article::Names;
+use crate::article::numbers::Bound;
 use crate::checks::stat::Measure;
 use crate::commands::suggest::{Binding, NumberSuggestions, RatioStyle, StatRef, Suggestions, Target};
 
@@ -69,6 +70,15 @@ fn number(out: &mut String, n: &NumberSuggestions) {
             return;
         }
         None => {}
+    }
+    if let Some(bound) = n.bound {
+        let side = if matches!(bound, Bound::Below | Bound::AtMost) { "below" } else { "above" };
+        let _ = writeln!(
+            out,
+            "# a bound ({}), not a value: many statistics lie {side} it, so none is proposed; write its claim with the test or statistic the text means",
+            bound.symbol()
+        );
+        return;
     }
     if n.candidates.is_empty() {
         let _ = writeln!(out, "# no statistic of the evidence reproduces it at its quoted precision and unit");
