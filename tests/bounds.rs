@@ -78,3 +78,15 @@ fn a_number_without_the_sentence_s_comparator_is_located_and_shown() {
     assert!(err.contains("error: claim `prose`: number `0.0001` is not in its sentence\n  --> claims/a.toml:13:12"), "{err}");
     assert!(err.contains("= note: the sentence at line 3 quotes `< 0.0001`"), "{err}");
 }
+
+/// `suggest` proposes no statistic for a bound, which many satisfy, and says why.
+#[test]
+fn suggest_proposes_nothing_for_a_bound() {
+    let dir = root("", "");
+    let (code, out, err) = claimcheck(["suggest", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let why = "# a bound (<), not a value: many statistics lie below it, so none is proposed; write its claim with the test or statistic the text means";
+    assert_eq!(out.matches(why).count(), 5, "{out}");
+    assert!(out.contains("# article/b.tex:4:9 `<0.0001` in cell zdt1 › p\n"), "{out}");
+    assert!(!out.contains("[[claim]]"), "{out}");
+}
