@@ -622,9 +622,15 @@ impl Number {
     /// registry's `number = "1.5x"` still names it.
     fn written_bound(&self) -> &'static str {
         match self.bound {
-            Some(bound) if self.text.starts_with(COMPARATOR_CHARS) => bound.symbol(),
+            Some(bound) if self.writes_its_bound() => bound.symbol(),
             _ => "",
         }
+    }
+
+    /// Whether the bound is written as a comparator, part of the number's text (`<0.0001`),
+    /// rather than in words around it (`at least 1.5x`).
+    pub(crate) fn writes_its_bound(&self) -> bool {
+        self.bound.is_some() && self.text.starts_with(COMPARATOR_CHARS)
     }
 
     /// The value's digits as shown, without scale or unit.

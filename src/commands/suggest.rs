@@ -113,12 +113,14 @@ pub(crate) struct NumberSuggestions {
     /// Where the number is part of a row's name or a column's header: it is searched for in no
     /// evidence, since the claims of the cells it heads name it.
     pub names: Option<crate::article::Names>,
-    /// Where the number is a bound (`<0.0001`, `at least 1.5x`): it is searched for in no
-    /// evidence either. Every value on its side satisfies a bound, so the statistics that do
-    /// would be many (any minimum, any small spread), and ranking them by nearness to the limit
-    /// would put first the one the author least likely computed: a p-value printed `<0.0001`
-    /// is as a rule far below it. The claim is written by hand, with the test or statistic the
-    /// text means.
+    /// Where the number is a bound written as a comparator (`<0.0001`, `≥ 95 %`): it is
+    /// searched for in no evidence either. Every value on its side satisfies a bound, so the
+    /// statistics that do would be many (any minimum, any small spread), and ranking them by
+    /// nearness to the limit would put first the one the author least likely computed: a
+    /// p-value printed `<0.0001` is as a rule far below it. The claim is written by hand, with
+    /// the test or statistic the text means. A bound in words (`at least 1.5x faster`) is
+    /// searched for as its digits are, keeping only the statistics on its side: an author who
+    /// writes it rounds a value measured near the limit (1.54 as `at least 1.5x`).
     pub bound: Option<Bound>,
 }
 
@@ -281,7 +283,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                 });
                 continue;
             }
-            if number.bound.is_some() {
+            if number.writes_its_bound() {
                 let target = target(article, &selectors, sentence);
                 numbers.push(NumberSuggestions {
                     id: String::new(),
@@ -336,6 +338,10 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                     cands.extend(pyperf_of_the_mean_candidates(&sources, sentence, number));
                     cands.extend(asv::ratio_candidates(&sources, article, sentence, number));
                 }
+            }
+            // A bound in words was searched for as its digits: only what lies on its side holds.
+            if let Some(bounded) = quotable(number).filter(|_| number.bound.is_some()).map(|q| Quoted { bound: number.bound, ..q }) {
+                cands.retain(|c| bounded.matches(c.value, None));
             }
             rank(&mut cands);
             let tied = cands.first().map_or(0, |best| cands.iter().take_while(|c| (c.score - best.score).abs() < 1e-9).count());
@@ -1977,10 +1983,12 @@ fn by_distance(mut found: Vec<(Candidate, f64)>) -> Vec<Candidate> {
 }
 
 /// The quoted value a candidate must reproduce: single numbers only, not ranges, shapes or
-/// bounds (see [`NumberSuggestions::bound`]).
+/// bounds written as comparators (see [`NumberSuggestions::bound`]).
 fn quotable(number: &Number) -> Option<Quoted> {
     match number.shape {
-        Shape::Single if number.bound.is_none() => Quoted::from_number(number, None).ok(),
+        // A bound in words is searched for as the value its digits write; one written as a
+        // comparator is not searched for.
+        Shape::Single if !number.writes_its_bound() => Quoted::from_number(number, None).ok().map(|q| Quoted { bound: None, ..q }),
         Shape::Single => None,
         Shape::Range { .. } | Shape::Dims(_) => None,
     }
