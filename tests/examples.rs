@@ -156,7 +156,7 @@ fn every_example_rechecks_offline_with_its_rows_as_found() {
         ("net-mediate-benchmarkdotnet", 16, 0),
         ("hash-funsies-criterion", 15, 0),
         ("pyperf-docs", 52, 0),
-        ("vamos-paper", 144, 0),
+        ("vamos-paper", 183, 0),
     ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
@@ -529,8 +529,9 @@ fn pyperf_docs_audits_with_its_stated_exit_code_and_every_number_bound() {
 /// The VAMOS manuscript, read whole as LaTeX: its runtime tables (`tabular` under booktabs
 /// rules, `\textbf` cells, `nan` and `-` cells, the unit in the caption), its appendix tables and
 /// its prose (`50{,}000`, `$4$--$12\times$`, `30\,s`) bound to the per-run CSVs its scripts
-/// committed. Every number of the excerpt is bound; the sentences older than the data hold for
-/// the older committed CSV and are recorded wrong against the current one.
+/// committed, and the twelve generated tables it brings in with `\input`. Every number of the
+/// excerpt is bound; the sentences and the table older than the data hold for the older
+/// committed CSV and are recorded wrong against the current one.
 #[test]
 fn vamos_paper_audits_with_its_stated_exit_code_and_its_stale_sentences_wrong() {
     let example = "vamos-paper";
@@ -544,14 +545,36 @@ fn vamos_paper_audits_with_its_stated_exit_code_and_its_stale_sentences_wrong() 
     assert!(checks.iter().all(|k| ["pass", "wrong", "skipped"].contains(&k["outcome"].as_str().unwrap())), "{checks:?}");
     assert_eq!(checks.len(), stated_checks(example));
     let cells = claims.iter().filter(|c| c.get("cell").is_some_and(|x| !x.is_null())).count();
-    assert!(cells >= 136, "{cells} claims bound by cell");
+    // The excerpt's 136 cells, and the generated tables' 375 (a `median (IQR)` cell is one
+    // claim of two numbers).
+    assert_eq!(cells, 136 + 375, "claims bound by cell");
     let numbers: Vec<&str> = checks.iter().filter_map(|k| k["number"].as_str()).collect();
-    for read in ["4.19", "0.28 MB", "30 s", "50,000"] {
+    for read in ["4.19", "0.28 MB", "30 s", "50,000", "<0.0001"] {
         assert!(numbers.contains(&read), "{read} is bound: {numbers:?}");
     }
-    // The `\input` tables the manuscript brings in are not read, and each says so.
+    // The twelve tables the manuscript brings in with `\input` are read where they stand, each
+    // cell in its own file and named by its table's `\label`, and no `\input` is warned of.
     let warnings = registry["warnings"].as_array().cloned().unwrap_or_default();
-    assert!(warnings.iter().any(|w| w.to_string().contains("\\input")), "{warnings:?}");
+    assert!(!warnings.iter().any(|w| w.to_string().contains("\\input")), "{warnings:?}");
+    let named: Vec<&serde_json::Value> = claims.iter().filter(|c| c["cell"]["table"].as_str().is_some_and(|t| t.starts_with("tab:"))).collect();
+    let files: std::collections::BTreeSet<&str> = named.iter().map(|c| c["binding"]["sentence"]["file"].as_str().unwrap()).collect();
+    assert_eq!(files.len(), 13, "{files:?}");
+    assert!(files.iter().all(|f| f.starts_with("article/")), "{files:?}");
+    // A p-value is a paired signed-rank test adjusted over the table's problems, and an Â12
+    // the unpaired effect size, each recomputed from the runs.
+    let kind = |kind: &str| checks.iter().filter(|k| k["kind"] == kind).count();
+    assert!(kind("wilcoxon") >= 69 && kind("utest") >= 69, "{} wilcoxon, {} utest", kind("wilcoxon"), kind("utest"));
+    // The NSGA-II statistics table is older than its CSV: each of its numbers that the
+    // committed CSV no longer gives is recorded wrong, and matches the CSV of 2026-01-29.
+    let stale: Vec<&serde_json::Value> = claims.iter().filter(|c| c["id"].as_str().unwrap().starts_with("stats-hypervolume-nsgaii-") && c["status"] == "wrong").collect();
+    assert!(stale.len() >= 40, "{} stale cells", stale.len());
+    for claim in &stale {
+        assert!(claim["finding"].as_str().unwrap().contains("b32f2c6"), "{claim:#}");
+        let checks = claim["checks"].as_array().unwrap();
+        assert_eq!(checks.len(), 2, "{claim:#}");
+        assert!(checks[0]["expected"].is_string() && checks[0]["expected"] != checks[0]["observed"], "{claim:#}");
+        assert!(checks[1]["outcome"] == "pass" && checks[1]["expected"].is_null(), "{claim:#}");
+    }
 }
 
 /// `suggest` over the VAMOS manuscript and its CSVs, with no claim registered: a cell of the
