@@ -4,7 +4,7 @@
 //! `--record-samples`, pasted into the registry and audited by the built binary. claimcheck
 //! reads the files; it runs no benchmark.
 
-mod support;
+use crate::support;
 use support::{claimcheck, paste_and_audit, suggested_over};
 
 const FIXTURES: &str = "tests/fixtures/harness/asv";

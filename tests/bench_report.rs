@@ -1,7 +1,7 @@
 //! `bench-report --with-same-code` over a folder of real runs: it pools every run of the same
 //! code and protocol, and names every other run of the folder with why it was left out.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

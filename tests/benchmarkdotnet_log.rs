@@ -4,7 +4,7 @@
 //! the log's `WorkloadResult` lines and audited by the built binary; and `suggest` proposing
 //! those checks from the log alone.
 
-mod support;
+use crate::support;
 use std::path::Path;
 
 use support::{claimcheck, paste_and_audit, suggested_over};

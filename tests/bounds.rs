@@ -2,7 +2,7 @@
 //! 0.0001`) and in a LaTeX `tabular` (`$<$0.0001`, `\textless 0.0001`) holds against a p-value
 //! recomputed below it and fails, at its place in the article, against one above it.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 const MARKDOWN: &str = "# Tests\n\nEvery difference is significant (p < 0.0001).\n\n| problem | p |\n|---|---|\n| zdt1 | <0.0001 |\n| zdt2 | <0.0001 |\n";

@@ -4,7 +4,7 @@
 //! and in each the three edits stand at the article line and column of the number (or of where
 //! the deleted sentence stood) and at the registry line of the check or claim.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 use std::path::{Path, PathBuf};

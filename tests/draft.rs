@@ -2,7 +2,7 @@
 //! accepted sentences in `claims/graphs-fusion-megakernels.lock`, and reports exactly what was
 //! edited; `accept` records a clean audit and nothing else.
 
-mod support;
+use crate::support;
 use support::{claimcheck, repository_copy};
 
 use std::path::{Path, PathBuf};

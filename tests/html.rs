@@ -4,7 +4,7 @@
 //! sentence and new unbound number are marked. `tests/browser/run.sh` checks the same page in
 //! headless chromium.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 use std::path::Path;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 /// A root holding `article` as `article/bench.md`, `registry` (after a `[manuscript]` table

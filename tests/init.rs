@@ -1,7 +1,7 @@
 //! `claimcheck init`: a new registry that loads as written, reports every number unbound, and
 //! is never written over an existing one.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 const ARTICLE: &str = "# Results\n\nThe median request took 0.52 s over 150 requests.\n\n| Provider | Median |\n|---|---|\n| groq | 185 |\n";

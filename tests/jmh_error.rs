@@ -2,7 +2,7 @@
 //! over a JMH file it holds where JMH's printed error is quoted, over too few samples it is an
 //! error at `statistic`, and an ordering cannot be taken in it.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 /// A root with `article/a.md`, the twineworks/collections JMH result file as

@@ -3,7 +3,7 @@
 //! numbers) exempts nothing today and would exempt a number that came to read as it. The audit
 //! reports each as a warning at its place in the registry (`CC012 unused-label`), and passes.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 const ARTICLE: &str = "# Labels\n\nThe box has 4 cores and 16 GB of memory.\n\nIt ran on Jun 3.\n";

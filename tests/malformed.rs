@@ -23,7 +23,7 @@
 //! poorly), `stdout_head` (read this many bytes, then close the pipe), `time_limit` (seconds,
 //! default 10) and `pending`.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::io::Read;

@@ -2,7 +2,7 @@
 //! brought in, reported at its own file and line, covered by the manuscript's SHA-256, read by
 //! a draft from its manuscript's folder, and never read from outside the root.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 use std::path::Path;

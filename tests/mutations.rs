@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-mod support;
+use crate::support;
 use std::process::Command;
 use support::copy_dir;
 

@@ -3,7 +3,7 @@
 //! (tests/fixtures/harness/ncu/, see its SOURCE.md), audited by the built binary. claimcheck
 //! reads the files; it runs no profiler.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 const FIXTURES: &str = "tests/fixtures/harness/ncu";

@@ -2,7 +2,7 @@
 //! through the command line: `init` names every value's cell by a selector that binds it alone,
 //! and a claim on such a cell binds and is judged in the unit its row or header states.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 /// Real ncu 2025.3.1 output, 16 launches of two sections each (tests/fixtures/harness/ncu).

@@ -3,7 +3,7 @@
 //! `cuda_gpu_trace` report of nsys 2026.3.1 (tests/fixtures/harness/nsys/, see its SOURCE.md),
 //! audited by the built binary. claimcheck reads the files; it runs no profiler.
 
-mod support;
+use crate::support;
 use support::{claimcheck, paste_and_audit, suggested_over};
 
 const FIXTURES: &str = "tests/fixtures/harness/nsys";

@@ -4,7 +4,7 @@
 //! a latency rechecked against a second pyperf run (pyperformance's `py36.json` and
 //! `py38.json`). Every quoted figure is pyperf's, as its tests pin it (SOURCE.md beside them).
 
-mod support;
+use crate::support;
 use std::path::Path;
 
 use support::{claimcheck, paste_and_audit};

@@ -2,7 +2,7 @@
 //! `claimcheck table` on the shipped default, and its draft example is the tail of `audit`
 //! after the three edits it describes.
 
-mod support;
+use crate::support;
 use support::{claimcheck, repository_copy};
 
 fn readme() -> String {

@@ -3,7 +3,7 @@
 //! re-judges the committed H200 recheck runs against today's registry, and reproduces a table
 //! stored from today's judgement row by row.
 
-mod support;
+use crate::support;
 use support::{claimcheck, repository_copy};
 
 use claimcheck::report::recheck::WireRecheck;

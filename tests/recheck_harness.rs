@@ -2,7 +2,7 @@
 //! `sleep 0.01`, tests/fixtures/harness/hyperfine/) judged by the recheck's rule, paired by
 //! layout, by file and by `--map`. claimcheck reads the files; it runs no command.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 const FIXTURES: &str = "tests/fixtures/harness/hyperfine";

@@ -1,6 +1,6 @@
 //! `claimcheck review --out FILE`: the versioned, deterministic review of the shipped article.
 
-mod support;
+use crate::support;
 use support::{claimcheck, repository_copy};
 
 use serde_json::Value;

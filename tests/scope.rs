@@ -1,7 +1,7 @@
 //! What a registry audits and what it leaves out: `[[ignore]]`, `[policy] unbound`, and the
 //! numbers an `arith` check computes from, each passing and failing, through the command line.
 
-mod support;
+use crate::support;
 use support::claimcheck;
 
 const ARTICLE: &str = "# Results\n\nGoing from 2.1 µs to 1.3 µs is a 38% reduction.\n\n# Appendix\n\nWe ran 7 times on 3 machines.\n";

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-mod support;
+use crate::support;
 use std::process::Command;
 use support::repository_copy;
 

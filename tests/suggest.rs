@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-mod support;
+use crate::support;
 use support::{claimcheck, copy_dir, paste_and_audit, suggested_over};
 
 /// What a claim binds to, comparable between the registry and `suggest`'s output.

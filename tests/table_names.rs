@@ -3,7 +3,7 @@
 //! write them. The table is pyperf's own `compare_to --table-format md` output for its test data
 //! (tests/fixtures/harness/pyperf/, MIT), names bare as pyperf writes them.
 
-mod support;
+use crate::support;
 use std::path::Path;
 
 use support::{claimcheck, paste_and_audit, suggested_over};
