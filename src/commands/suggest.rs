@@ -266,8 +266,10 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                 continue;
             }
             // A number in a row's name (`[1,2]*1000`) matching some statistic would be a
-            // coincidence: the claims proposed for the row's cells name it.
-            if u.names.is_some() {
+            // coincidence: the claims proposed for the row's cells name it. A bound written as
+            // a comparator (`<0.0001`) is met by every statistic on its side: none is proposed,
+            // and the comment says why.
+            if u.names.is_some() || number.writes_its_bound() {
                 let target = target(article, &selectors, sentence);
                 numbers.push(NumberSuggestions {
                     id: String::new(),
@@ -279,23 +281,7 @@ pub(crate) fn suggest(ws: &Workspace) -> Suggestions {
                     candidates: vec![],
                     tied: 0,
                     names: u.names,
-                    bound: None,
-                });
-                continue;
-            }
-            if number.writes_its_bound() {
-                let target = target(article, &selectors, sentence);
-                numbers.push(NumberSuggestions {
-                    id: String::new(),
-                    number: number.text.clone(),
-                    file: u.at.file.clone(),
-                    line: u.line,
-                    col: u.col,
-                    target,
-                    candidates: vec![],
-                    tied: 0,
-                    names: None,
-                    bound: number.bound,
+                    bound: if u.names.is_none() { number.bound } else { None },
                 });
                 continue;
             }
