@@ -586,7 +586,9 @@ pub struct Number {
 
 impl Number {
     /// A spelling-independent key: `14.96 µs`, `14.96us` and `14.96 μs` share it, and so do
-    /// `10k`, `10e3` and `10×10^3`.
+    /// `10k` and `10K`. The scale as written is part of it (`10k` and `10e3` are two keys), and
+    /// so is a bound written as a comparator (`<0.0001` and `< 0.0001` share one, which
+    /// `0.0001` is not).
     pub fn key(&self) -> String {
         let unit = self.unit.as_ref().map_or("", Unit::symbol);
         format!("{}{unit}", self.key_without_unit())
@@ -2548,6 +2550,9 @@ mod tests {
         assert_eq!(read("QPS:173K and 10K rows"), [("173K".to_string(), 173_000.0, Scale::Suffix('k'), None), ("10K".to_string(), 10_000.0, Scale::Suffix('k'), None)]);
         assert_eq!(read("peaks at 12.5K req/s"), [("12.5K req/s".to_string(), 12_500.0, Scale::Suffix('k'), Some(Unit::Other("req/s".into())))]);
         assert_eq!(one("10K").key(), one("10k").key(), "two spellings of one value");
+        assert_ne!(one("10k").key(), one("10e3").key(), "the scale is part of the key");
+        assert_eq!(one("<0.0001").key(), one("< 0.0001").key());
+        assert_ne!(one("<0.0001").key(), one("0.0001").key());
         // A model's name and a power of two, 1024-based as often as not, stay names.
         assert!(texts("a 12900K with 4K pages and a 64K context").is_empty());
     }
