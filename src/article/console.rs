@@ -2144,6 +2144,11 @@ noop                             0.000 ns        0.000 ns   1000000000
 is_sorted_by_hand                 2842 ns         2888 ns       248889
 ";
 
+    /// Each cell's table, row, labels and text, as the tests compare them.
+    fn laid_out<'a>(code: &'a str, cells: &'a [ConsoleCell]) -> Vec<(usize, usize, &'a str, &'a str, &'a str)> {
+        cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect()
+    }
+
     fn text<'a>(code: &'a str, c: &ConsoleCell) -> &'a str {
         &code[c.range.clone()]
     }
@@ -2682,7 +2687,7 @@ CRC32/poly=Koopman/size=15/align=0-8        412MB/s ±10%    421MB/s ± 3%      
         let code =
             "[1,2]*1000: Mean +- std dev: [py36] 3.70 us +- 0.05 us -> [py37] 5.28 us +- 0.09 us: 1.42x slower\nGeometric mean: 1.22x slower\nMean +- std dev: 22.5 ms +- 0.2 ms\n";
         let cells = pyperf_cells(code).unwrap();
-        let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        let got = laid_out(code, &cells);
         assert_eq!(
             got,
             [
@@ -2860,7 +2865,7 @@ Number of outlier (out of 4.07 us..4.44 us): 9
     fn pyperf_histograms_of_several_files_are_tables_under_their_names() {
         let code = "[ mult_list_py36 ]\n2.01 us:  2 ####\n2.06 us: 26 ###############################################\n\n[ mult_list_py38 ]\n2.01 us:  0 |\n2.06 us: 24 ###########################################\n";
         let cells = pyperf_cells(code).unwrap();
-        let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        let got = laid_out(code, &cells);
         assert_eq!(
             got,
             [
@@ -2894,7 +2899,7 @@ Try to rerun the benchmark with more runs, values and/or loops.
 Mean +- std dev: 4.34 us +- 0.31 us
 ";
         let cells = pyperf_cells(code).unwrap();
-        let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect();
+        let got = laid_out(code, &cells);
         assert_eq!(
             got,
             [
@@ -2976,7 +2981,7 @@ Transfer/sec:      4.83MB
     #[test]
     fn wrk_s_report_gives_its_statistics_distribution_and_totals() {
         let cells = wrk_cells(WRK).unwrap();
-        let got: Vec<(usize, usize, &str, &str, &str)> = cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(WRK, c))).collect();
+        let got = laid_out(WRK, &cells);
         assert_eq!(
             got,
             [
