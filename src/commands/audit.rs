@@ -261,13 +261,6 @@ pub(crate) struct SentenceRef {
     pub cell: Option<CellPlace>,
 }
 
-/// Whether the number a registry writes is `shown`: written alike (a cell's `0.0000` takes its
-/// column's unit, which the registry need not repeat), or spelled otherwise with the same
-/// value, scale, unit and bound, by the spelling-independent key.
-fn same_number(written: &str, shown: &crate::article::numbers::Number) -> bool {
-    written == shown.text || crate::article::numbers::parse_one(written).is_ok_and(|n| n.key() == shown.key())
-}
-
 /// A table cell as a claim names it: the texts of its row's first cell and of its column's
 /// header, and the section and the table where the registry gives them.
 #[derive(Debug, Clone, PartialEq)]
@@ -609,9 +602,8 @@ fn review_registry(evidence: &Evidence, loaded: &Loaded, diagnostics: &mut Vec<D
                     if let (Kind::Arith(a), Outcome::Pass { .. } | Outcome::Wrong { .. }) = (&check.kind, &outcome) {
                         passing_arith.push(a.expr.get_ref().as_str());
                     }
-                    // The sentence's number differs where it is another number, not where it is
-                    // spelled otherwise (`14.96us` for `14.96 µs`, `< 0.0001` for `<0.0001`).
-                    let number_now = cb.sentence_number.as_ref().filter(|n| cb.registry_number.as_deref().is_none_or(|written| !same_number(written, n))).map(|n| n.text.clone());
+                    // The binding says whether the number changed; one spelled otherwise did not.
+                    let number_now = cb.sentence_number.as_ref().filter(|_| cb.changed).map(|n| n.text.clone());
                     checks.push(CheckReview {
                         kind: check.kind.name(),
                         number: cb.registry_number.clone(),
@@ -1075,27 +1067,6 @@ fn named_by_a_claim(s: &crate::article::Sentence, by_cell: &[&crate::article::Ce
         }
         Some(Names::Column) => by_cell.iter().any(|b| b.table == cell.table && b.column >= cell.column && part_of(&b.column_label)),
         None => false,
-    }
-}
-
-#[cfg(test)]
-mod number_tests {
-    use super::same_number;
-    use crate::article::numbers::parse_one;
-
-    /// A registry's number and the sentence's are the same where only their spelling differs,
-    /// so that the reports raise no `number changed` for them; another value, unit or bound is
-    /// another number.
-    #[test]
-    fn a_number_spelled_otherwise_is_the_same_number() {
-        let shown = |text: &str| parse_one(text).unwrap();
-        assert!(same_number("<0.0001", &shown("< 0.0001")));
-        assert!(same_number("14.96us", &shown("14.96 µs")));
-        assert!(same_number("10K", &shown("10k")));
-        assert!(!same_number("15.96 µs", &shown("14.96 µs")));
-        assert!(!same_number("0.0001", &shown("<0.0001")));
-        assert!(!same_number("14.96 ms", &shown("14.96 µs")));
-        assert!(!same_number("14.960 µs", &shown("14.96 µs")), "a precision written is part of the number");
     }
 }
 

@@ -55,6 +55,10 @@ pub(crate) struct CheckBinding {
     pub registry_number: Option<String>,
     /// The sentence's number it maps to.
     pub sentence_number: Option<Number>,
+    /// Whether that number was found by its place rather than as the registry writes it: the
+    /// number changed. One spelled otherwise (`14.96us` for `14.96 µs`, `<0.0001` for
+    /// `< 0.0001`) is found as written, and is the same number.
+    pub changed: bool,
     /// The value the check compares with (one end of a range, where `part` says so).
     pub quoted: Option<Quoted>,
     /// A problem binding this check's number, reported as a diagnostic.
@@ -86,8 +90,9 @@ fn bind_claim(registry: &Registry, claim: &Claim, article: &Article, audited: Op
             let mut numbers_changed = false;
             let mut checks = Vec::new();
             for check in &claim.checks {
-                let (binding, moved) = bind_exact(registry, claim, check, sentence, audited);
+                let (mut binding, moved) = bind_exact(registry, claim, check, sentence, audited);
                 numbers_changed |= moved;
+                binding.changed = moved;
                 checks.push(binding);
             }
             return Binding::Bound(Bound { sentence: *one, numbers_changed, checks });
@@ -247,7 +252,8 @@ fn bind_changed(registry: &Registry, claim: &Claim, check: &crate::checks::Check
         return CheckBinding { registry_number: Some(number.get_ref().clone()), error: Some(at(registry, number.span(), message, "not in the quote")), ..CheckBinding::default() };
     };
     match sentence.numbers.get(base + k) {
-        Some(now) => finish(registry, check, number.get_ref(), now.clone()),
+        // Of a quote whose numbers changed, this one may be as it was.
+        Some(now) => CheckBinding { changed: now.key() != wanted.key() && now.text != wanted.text, ..finish(registry, check, number.get_ref(), now.clone()) },
         None => CheckBinding { registry_number: Some(number.get_ref().clone()), ..CheckBinding::default() },
     }
 }
@@ -261,8 +267,9 @@ fn bind_cell(registry: &Registry, claim: &Claim, selector: &CellSelector, articl
             let mut numbers_changed = false;
             let mut checks = Vec::new();
             for check in &claim.checks {
-                let (binding, moved) = bind_in_cell(registry, claim, check, sentence, audited);
+                let (mut binding, moved) = bind_in_cell(registry, claim, check, sentence, audited);
                 numbers_changed |= moved;
+                binding.changed = moved;
                 checks.push(binding);
             }
             Binding::Bound(Bound { sentence: *one, numbers_changed, checks })
@@ -1029,6 +1036,26 @@ mod tests {
         assert_eq!(missing_cell(&a, &selector("VAMOS", "DTLZ", "tab:sms")).split(';').next(), Some("no table has a column `DTLZ`"));
         let unnamed = article(TABLES);
         assert_eq!(missing_cell(&unnamed, &selector("anyscale", "Median", "tab:x")), "no table of the article has a name, and `table` names `tab:x`");
+    }
+
+    /// A number the registry spells otherwise than the cell is the cell's number, unchanged; one
+    /// of another value, precision or bound is found by its place and changed; one of another
+    /// unit is not the cell's number at all.
+    #[test]
+    fn a_number_spelled_otherwise_is_unchanged() {
+        let a = article("# R\n\n| case | p | t | n |\n|---|---|---|---|\n| x | < 0.0001 | 14.96 µs | 10k |\n");
+        let check = |column: &str, number: &str| {
+            let b = &bind(&cell_claim(&format!("{{ row = \"x\", column = \"{column}\" }}"), &[&format!("  number = \"{number}\"")]), &a)[0];
+            let Binding::Bound(b) = b else { panic!("{b:?}") };
+            (b.checks[0].changed, b.checks[0].error.is_some())
+        };
+        for (column, number) in [("p", "<0.0001"), ("t", "14.96us"), ("n", "10K")] {
+            assert_eq!(check(column, number), (false, false), "{number}");
+        }
+        for (column, number) in [("t", "15.96 µs"), ("p", "0.0001"), ("t", "14.960 µs")] {
+            assert_eq!(check(column, number), (true, false), "{number}");
+        }
+        assert_eq!(check("t", "14.96 ms"), (false, true), "another unit is another number");
     }
 
     /// reStructuredText names a table by its directive's `:name:` option, in a `table`
