@@ -61,8 +61,8 @@
 //!   pasted as pipes read with their units; an HTML table's `<td>` and `<th>` cells, with row
 //!   and column spans, and other HTML text as prose, `article::html`, which locates what it
 //!   cannot read as warnings), and which cells name a row or a column (`Sentence::names`), the
-//!   names the article gives its tables (a LaTeX `\label`, an rst `:name:`,
-//!   `Article::table_names`), and
+//!   names the article gives its tables (a LaTeX `\label`, an rst `:name:`, the `#id` of a
+//!   pandoc or Quarto caption, an HTML table's `id`; `Article::table_names`), and
 //!   the images it shows, Markdown's and `<img>`;
 //!   [`article::numbers`]: numbers quoted in prose, with sign, scale, unit and precision, the
 //!   bound a comparator before one states (`<0.0001`, `p ≤ 0.05`, `at least 1.5x`), and the

@@ -106,6 +106,13 @@ impl Html {
     }
 
     /// The source bytes of `range` of the text.
+    /// An attribute's value, entities decoded and trimmed; none where it is absent or blank.
+    fn value(&self, range: &Option<Range<usize>>) -> Option<String> {
+        let mut value = String::new();
+        decode(&self.text, range.clone()?, |ch, _| value.push(ch));
+        Some(value.trim().to_string()).filter(|v| !v.is_empty())
+    }
+
     fn source_range(&self, range: &Range<usize>) -> Range<usize> {
         match (self.offsets.get(range.start), range.end.checked_sub(1).and_then(|e| self.offsets.get(e))) {
             (Some(&start), Some(&last)) if range.end > range.start => start..(last + 1).max(start),
@@ -118,14 +125,11 @@ impl Html {
 /// One piece of HTML text, by its byte range in the text.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Token {
-    /// A start tag, its name in lowercase, with the `rowspan` and `colspan` it gives and where
-    /// its `src` value stands, entities not yet decoded.
+    /// A start tag, its name in lowercase, with the attributes a reader uses.
     Start {
         name: String,
         range: Range<usize>,
-        rowspan: Option<usize>,
-        colspan: Option<usize>,
-        src: Option<Range<usize>>,
+        attributes: Attributes,
     },
     End {
         name: String,
@@ -142,6 +146,16 @@ pub(crate) enum Token {
         range: Range<usize>,
         what: String,
     },
+}
+
+/// The attributes of a start tag that a reader uses: the `rowspan` and `colspan` it gives, and
+/// where its `src` and `id` values stand, entities not yet decoded.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Attributes {
+    rowspan: Option<usize>,
+    colspan: Option<usize>,
+    src: Option<Range<usize>>,
+    id: Option<Range<usize>>,
 }
 
 impl Token {
@@ -257,8 +271,8 @@ fn bogus(text: &str, i: usize) -> (Token, usize) {
 }
 
 /// A start or end tag at `i`, with the span values its attributes give. Attributes are read
-/// as HTML reads them (quoted values may hold `>`), and only `rowspan`, `colspan` and `src`
-/// are kept.
+/// as HTML reads them (quoted values may hold `>`), and only `rowspan`, `colspan`, `src` and
+/// `id` are kept.
 fn tag(text: &str, i: usize, is_end: bool) -> (Token, usize) {
     let b = text.as_bytes();
     let mut j = i + if is_end { 2 } else { 1 };
@@ -268,7 +282,8 @@ fn tag(text: &str, i: usize, is_end: bool) -> (Token, usize) {
     }
     let name = text[name_start..j].to_ascii_lowercase();
     let cut = |name: &str| (Token::Cut { range: i..text.len(), what: format!("`<{}{name}` has no `>`", if is_end { "/" } else { "" }) }, text.len());
-    let (mut rowspan, mut colspan, mut src) = (None, None, None);
+    let mut attributes = Attributes::default();
+    let mut seen = 0u8;
     loop {
         while j < b.len() && (is_space(b[j]) || b[j] == b'/') {
             j += 1;
@@ -317,17 +332,21 @@ fn tag(text: &str, i: usize, is_end: bool) -> (Token, usize) {
                 start..j
             }
         };
-        if attr.eq_ignore_ascii_case(b"rowspan") {
-            rowspan = span_value(&b[value]);
-        } else if attr.eq_ignore_ascii_case(b"colspan") {
-            colspan = span_value(&b[value]);
-        } else if attr.eq_ignore_ascii_case(b"src") && src.is_none() {
-            // The first of a repeated attribute counts, as HTML parsers take it.
-            src = Some(value);
+        // Of a repeated attribute the first counts, as HTML parsers take it.
+        let read = ["rowspan", "colspan", "src", "id"].iter().position(|n| attr.eq_ignore_ascii_case(n.as_bytes()));
+        if let Some(k) = read.filter(|k| seen & (1 << k) == 0) {
+            seen |= 1 << k;
+            let a = &mut attributes;
+            match k {
+                0 => a.rowspan = span_value(&b[value]),
+                1 => a.colspan = span_value(&b[value]),
+                2 => a.src = Some(value),
+                _ => a.id = Some(value),
+            }
         }
     }
     let range = i..j;
-    let token = if is_end { Token::End { name, range } } else { Token::Start { name, range, rowspan, colspan, src } };
+    let token = if is_end { Token::End { name, range } } else { Token::Start { name, range, attributes } };
     (token, j)
 }
 
@@ -553,6 +572,8 @@ pub(super) struct Reader {
 /// A table being read.
 struct Table {
     index: usize,
+    /// Its `id`, the name a registry may give it.
+    name: Option<String>,
     /// The `<table` tag in the source, where a warning about the table points.
     at: Range<usize>,
     depth: usize,
@@ -599,6 +620,7 @@ impl Table {
     fn new(index: usize, at: Range<usize>, depth: usize) -> Table {
         Table {
             index,
+            name: None,
             at,
             depth,
             in_head: false,
@@ -666,6 +688,7 @@ impl Table {
                 block.unit = self.column_unit(cell.column).or_else(from_heading);
             }
             block.cell = Some(Cell { table: self.index, row: row_number, column: cell.column, row_label: row_label.clone(), column_label: self.column_label(cell.column) });
+            block.table_name.clone_from(&self.name);
             if let Some(b) = block.finish(0) {
                 blocks.push(b);
             }
@@ -859,21 +882,16 @@ impl Reader {
                 let at = at.start..at.start + html.text[range.clone()].chars().next().map_or(0, char::len_utf8);
                 self.warn(at, format!("{what} before the end of its HTML block: the rest of the block is not read"));
             }
-            Token::Start { name, range, rowspan, colspan, src } => {
+            Token::Start { name, range, attributes } => {
                 self.sup = None;
                 // An image the page shows is one of the article's figures, as a Markdown one is.
                 if name == "img"
-                    && let Some(src) = src
+                    && let Some(dest) = html.value(&attributes.src)
                 {
-                    let mut dest = String::new();
-                    decode(&html.text, src.clone(), |ch, _| dest.push(ch));
-                    let dest = dest.trim();
-                    if !dest.is_empty() {
-                        sink.images.push(dest.to_string());
-                    }
+                    sink.images.push(dest);
                 }
                 let at = html.source_range(range);
-                self.start(name, at, *rowspan, *colspan, sink, outside, block_mode);
+                self.start(name, at, attributes, html, sink, outside, block_mode);
             }
             Token::End { name, range } => {
                 self.sup = None;
@@ -976,7 +994,8 @@ impl Reader {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn start(&mut self, name: &str, at: Range<usize>, rowspan: Option<usize>, colspan: Option<usize>, sink: &mut Sink, outside: &mut Option<&mut Block>, block_mode: bool) {
+    fn start(&mut self, name: &str, at: Range<usize>, attributes: &Attributes, html: &Html, sink: &mut Sink, outside: &mut Option<&mut Block>, block_mode: bool) {
+        let Attributes { rowspan, colspan, .. } = *attributes;
         let structure = matches!(name, "table" | "tr" | "td" | "th" | "thead" | "tbody" | "tfoot" | "caption");
         if structure && self.too_deep > 0 {
             if name == "table" {
@@ -986,7 +1005,7 @@ impl Reader {
             return;
         }
         match name {
-            "table" => self.open_table(at, sink),
+            "table" => self.open_table(at, html.value(&attributes.id), sink),
             "tr" => match self.tables.last_mut() {
                 Some(t) => {
                     t.end_row(sink.blocks);
@@ -1144,7 +1163,7 @@ impl Reader {
         self.space(&at, sink, outside, block_mode);
     }
 
-    fn open_table(&mut self, at: Range<usize>, sink: &mut Sink) {
+    fn open_table(&mut self, at: Range<usize>, name: Option<String>, sink: &mut Sink) {
         match self.tables.last() {
             // A table in a cell is a table of its own, up to a depth.
             Some(t) if t.cell.is_some() && self.tables.len() >= MAX_NESTING => {
@@ -1161,7 +1180,7 @@ impl Reader {
             }
             None => self.flush(sink),
         }
-        self.tables.push(Table::new(*sink.n_tables, at, sink.depth));
+        self.tables.push(Table { name, ..Table::new(*sink.n_tables, at, sink.depth) });
         *sink.n_tables += 1;
         (self.code, self.sup) = (0, None);
     }
@@ -1223,7 +1242,7 @@ mod tests {
         let text = "<TD Align=\"right\" ROWSPAN='2' colspan=3>a > b</Td><!-- x <td> --><br/>";
         let tokens = tokenize(text);
         assert_eq!(texts(&tokens, text), ["<td>", "a > b", "</td>", "hidden", "<br>"]);
-        assert!(matches!(&tokens[0], Token::Start { rowspan: Some(2), colspan: Some(3), range, .. } if range.end == text.find("a >").unwrap()));
+        assert!(matches!(&tokens[0], Token::Start { attributes: Attributes { rowspan: Some(2), colspan: Some(3), .. }, range, .. } if range.end == text.find("a >").unwrap()));
     }
 
     #[test]
@@ -1323,6 +1342,20 @@ mod tests {
         assert_eq!(cell(&a, "a", "Time").text, "5 ms");
         let a = parse("<table>\n<tr><th>Name</th><th>Time</th></tr>\n<tr><th>Sub</th><th>Wall</th></tr>\n<tr><th>a</th><td>5 ms</td></tr>\n</table>\n");
         assert_eq!(cell(&a, "a", "Time › Wall").text, "5 ms");
+    }
+
+    /// A table's `id` is its name, entities decoded and trimmed, the first of a repeated one
+    /// counting; a nested table has its own, and a blank one is none.
+    #[test]
+    fn a_table_is_named_by_its_id() {
+        let a = parse(
+            "<table id=\" tab&#45;latency \" id=\"second\"><tr><th>Kernel</th><th>µs</th></tr><tr><td>copy</td><td>5.7\
+             <table ID='inner'><tr><td>x</td><td>1</td></tr></table></td></tr></table>\n\n\
+             <table id=\"\"><tr><td>y</td><td>2</td></tr></table>\n\n<table><tr><td>z</td><td>3</td></tr></table>\n",
+        );
+        assert_eq!(a.table_names.iter().map(|(t, n)| (*t, n.as_str())).collect::<Vec<_>>(), [(0, "tab-latency"), (1, "inner")]);
+        let named = |text: &str| a.sentences.iter().find(|s| s.text == text).and_then(|s| a.table_names.get(&s.cell.as_ref()?.table)).cloned();
+        assert_eq!((named("copy"), named("x"), named("y"), named("z")), (Some("tab-latency".into()), Some("inner".into()), None, None));
     }
 
     /// A header of two rows (a group over its columns) and a row label spanning two rows, as

@@ -72,8 +72,10 @@ pub struct Article {
     /// The markup the article was read as.
     pub syntax: Syntax,
     /// The names the article gives its tables, by table index: a LaTeX `\label` in the float
-    /// around a table or in a longtable, or an rst table directive's `:name:`. A registry's
-    /// cell may name its table by one.
+    /// around a table or in a longtable, an rst table directive's `:name:`, the `#id` in the
+    /// attributes of a pipe table's pandoc caption (`: Latency {#tbl-latency}`, as Quarto and
+    /// pandoc-crossref write it), or an HTML `<table>`'s `id`. A registry's cell may name its
+    /// table by one.
     pub table_names: BTreeMap<usize, String>,
 }
 
@@ -88,7 +90,8 @@ pub enum Syntax {
 
 impl Syntax {
     /// The syntax a file's extension names: `.rst` and `.rest` reStructuredText, `.tex`,
-    /// `.latex` and `.ltx` LaTeX, `.md`, `.markdown`, `.mdown` and `.mkd` Markdown; `None` for
+    /// `.latex` and `.ltx` LaTeX, `.md`, `.markdown`, `.mdown`, `.mkd`, Quarto's `.qmd` and R
+    /// Markdown's `.rmd` Markdown; `None` for
     /// any other, which a caller settles (a manuscript as Markdown, a draft as the manuscript
     /// it stands in for).
     pub fn of_path(path: &str) -> Option<Syntax> {
@@ -96,7 +99,7 @@ impl Syntax {
         match extension.as_str() {
             "rst" | "rest" => Some(Syntax::ReStructuredText),
             "tex" | "latex" | "ltx" => Some(Syntax::Latex),
-            "md" | "markdown" | "mdown" | "mkd" => Some(Syntax::Markdown),
+            "md" | "markdown" | "mdown" | "mkd" | "qmd" | "rmd" => Some(Syntax::Markdown),
             _ => None,
         }
     }
@@ -467,7 +470,7 @@ struct Block {
     /// Where in `text` a hard line break stands (Markdown's two trailing spaces or backslash):
     /// a sentence ends there, as a reader sees each line of `Model: 7B  ⏎ Context: 4096` apart.
     breaks: Vec<usize>,
-    /// For a table cell, the name the article gives its table (a LaTeX `\label`).
+    /// For a table cell, the name the article gives its table (see `Article::table_names`).
     table_name: Option<String>,
 }
 
@@ -559,6 +562,27 @@ impl Block {
         self.code.push(start..self.text.len());
     }
 
+    /// Reads the block as a table's caption, where it is one, and marks its attributes as code,
+    /// so that no number is read in them.
+    fn mark_caption(&mut self) -> Option<Caption> {
+        let caption = Caption::of(&self.text)?;
+        if let Some(a) = &caption.attributes {
+            self.code.push(a.clone());
+            self.code.sort_by_key(|c| c.start);
+        }
+        Some(caption)
+    }
+
+    /// Marks pandoc's attributes in the text as code: an id's digits (`#sec-2`) or a width
+    /// (`width=50%`) are no numbers the article states.
+    fn mark_attributes(&mut self) {
+        let found: Vec<Range<usize>> = ATTRIBUTES.find_iter(&self.text).map(|m| m.range()).filter(|m| !self.code.iter().any(|c| c.start < m.end && m.start < c.end)).collect();
+        if !found.is_empty() {
+            self.code.extend(found);
+            self.code.sort_by_key(|c| c.start);
+        }
+    }
+
     fn finish(mut self, end: usize) -> Option<Block> {
         self.offsets.push(self.offsets.last().map_or(end, |o| o + 1));
         if self.text.trim().is_empty() { None } else { Some(self) }
@@ -588,6 +612,48 @@ struct TableState {
     /// How many blocks there were when the row began, so that the row's cells can be found
     /// when it ends.
     row_start: usize,
+    /// The caption pandoc's Markdown (and Quarto's) gives a pipe table, where it has one.
+    caption: Option<Caption>,
+}
+
+/// A pipe table's caption as pandoc reads one: a paragraph directly before or after the table
+/// that begins with `:` (not followed by punctuation), `Table:` or `table:`, and may end in
+/// attributes whose `#id` names the table (`: Latency (µs) {#tbl-latency}`, as Quarto and
+/// pandoc-crossref write it). See <https://pandoc.org/MANUAL.html#extension-table_captions> and
+/// <https://quarto.org/docs/authoring/cross-references.html>.
+struct Caption {
+    /// The caption's words, without the marker and the attributes: a unit they state applies to
+    /// the cells as an enclosing heading's would.
+    text: String,
+    /// The `#id` of its attributes.
+    name: Option<String>,
+    /// Where its attributes stand in the text read: an id's digits (`#tbl-2`) or a width
+    /// (`tbl-colwidths="[75,25]"`) are not numbers the article states.
+    attributes: Option<Range<usize>>,
+}
+
+impl Caption {
+    /// The caption that `text`, a paragraph's text, is, if it is one.
+    fn of(text: &str) -> Option<Caption> {
+        let body = text.trim_start();
+        let start = text.len() - body.len();
+        let after = ["Table:", "table:"]
+            .iter()
+            .find_map(|m| body.strip_prefix(m))
+            .or_else(|| body.strip_prefix(':').filter(|rest| !rest.starts_with(|c: char| c.is_ascii_punctuation())))?;
+        let words_start = start + body.len() - after.len();
+        let trimmed = text.trim_end();
+        // The attributes are the last `{…}` of the paragraph, with nothing after them.
+        let attributes = trimmed
+            .strip_suffix('}')
+            .and_then(|t| t.rfind('{'))
+            .filter(|&open| open >= words_start && !trimmed[open + 1..trimmed.len() - 1].contains('{'))
+            .map(|open| open..trimmed.len());
+        let words_end = attributes.as_ref().map_or(trimmed.len(), |a| a.start);
+        let name =
+            attributes.as_ref().and_then(|a| text[a.start + 1..a.end - 1].split_whitespace().find_map(|w| w.strip_prefix('#')).filter(|id| !id.is_empty()).map(str::to_string));
+        Some(Caption { text: text[words_start..words_end.max(words_start)].trim().to_string(), name, attributes })
+    }
 }
 
 impl TableState {
@@ -604,6 +670,7 @@ impl TableState {
             bdn: None,
             asv: None,
             row_start: 0,
+            caption: None,
         }
     }
 
@@ -639,7 +706,8 @@ impl TableState {
                 block.unit = unit;
                 block.ratio_at = if ratio { console::trailing_ratio(&block.text) } else { None };
             } else {
-                let from_heading = || if self.column == 0 { None } else { section.iter().rev().find_map(|h| numbers::unit_in_label(h)) };
+                let from_heading =
+                    || if self.column == 0 { None } else { self.caption.iter().map(|c| &c.text).chain(section.iter().rev()).find_map(|h| numbers::unit_in_label(h)) };
                 // A label joined from header rows (`Time (ms) › Mean`) takes the unit of its
                 // innermost part that states one: a spanning header states it for the columns
                 // under it.
@@ -648,6 +716,7 @@ impl TableState {
         }
         block.binary_sizes = self.bdn.is_some();
         block.cell = Some(Cell { table: self.index, row: self.row, column: self.column, row_label: self.row_label.clone(), column_label });
+        block.table_name = self.caption.as_ref().and_then(|c| c.name.clone());
         self.column += 1;
     }
 
@@ -813,6 +882,16 @@ fn lay_out_table<T>(
 /// The prose blocks of `source`, the destinations of its images, and the warnings about its
 /// HTML, each at its source bytes.
 fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, String)>) {
+    // The front matter is read as blank lines: every byte of it a space but its line ends, so
+    // that every other byte keeps its offset.
+    let masked;
+    let source = match front_matter_end(source) {
+        Some(end) => {
+            masked = source[..end].bytes().map(|b| if b == b'\n' { '\n' } else { ' ' }).collect::<String>() + &source[end..];
+            masked.as_str()
+        }
+        None => source,
+    };
     let options = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
     let mut blocks = Vec::new();
     let mut section: Vec<String> = Vec::new();
@@ -829,6 +908,9 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
     let mut images = Vec::new();
     let mut table: Option<TableState> = None;
     let mut n_tables = 0;
+    // Where the paragraph that is the last table's caption after it begins: that paragraph's
+    // attributes are marked when it is read, and it is no caption of a table after it.
+    let mut caption_after: Option<usize> = None;
     // HTML: the reader keeps its open tables across events, since a table's cells may hold
     // Markdown between HTML blocks; the HTML block being gathered; and how deep in block quotes
     // and list items the events stand, so that a table never outlives the container it opened in.
@@ -895,8 +977,18 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 }
             }
             Event::Start(Tag::Table(_)) => {
-                table = Some(TableState::new(n_tables));
+                let mut t = TableState::new(n_tables);
                 n_tables += 1;
+                // A caption before the table, unless it was the caption after the one before.
+                if let Some(b) = blocks.last_mut().filter(|b| is_caption_before(b, source, range.start) && caption_after != b.offsets.first().copied()) {
+                    t.caption = b.mark_caption();
+                }
+                if t.caption.is_none()
+                    && let Some((at, caption)) = caption_after_table(source, range.end)
+                {
+                    (t.caption, caption_after) = (Some(caption), Some(at));
+                }
+                table = Some(t);
             }
             Event::End(TagEnd::Table) => table = None,
             Event::Start(Tag::TableHead) => {
@@ -956,7 +1048,10 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
             }
             Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::Image) => {
                 html.end_markdown_block();
-                if let Some(b) = open.pop().and_then(|b| b.finish(range.end)) {
+                if let Some(mut b) = open.pop().and_then(|b| b.finish(range.end)) {
+                    if caption_after.is_some() && b.offsets.first().copied() == caption_after {
+                        b.mark_caption();
+                    }
                     blocks.push(b);
                 }
                 // Paragraphs in an HTML cell are one sentence, their words apart.
@@ -1016,7 +1111,70 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
     if html.in_table() {
         html.close_tables(0, "the end of the article", &mut sink!());
     }
+    for block in &mut blocks {
+        block.mark_attributes();
+    }
     (blocks, images, html.into_warnings())
+}
+
+/// Where the front matter that static-site generators, Quarto and R Markdown read ends: a YAML
+/// block from a first line of `---` to a line of `---` or `...`, or a TOML one between lines of
+/// `+++` (Hugo), its first line not blank. Only at the very start of the article: elsewhere a
+/// line of `---` is a thematic break or a heading's underline, and the text after it is prose.
+fn front_matter_end(source: &str) -> Option<usize> {
+    let mut lines = source.split_inclusive('\n');
+    let first = lines.next()?;
+    let closes: &[&str] = match first.trim_end() {
+        "---" => &["---", "..."],
+        "+++" => &["+++"],
+        _ => return None,
+    };
+    let mut end = first.len();
+    for (k, line) in lines.enumerate() {
+        end += line.len();
+        let line = line.trim_end();
+        if k == 0 && (line.is_empty() || closes.contains(&line)) {
+            return None;
+        }
+        if closes.contains(&line) {
+            return Some(end.min(source.len()));
+        }
+    }
+    None
+}
+
+/// pandoc's attributes, as Quarto, R Markdown and pandoc-crossref write them after a heading,
+/// an image, a span or a div's fence: `{#sec-results}`, `{width=50%}`, `{#tbl-panel
+/// layout-ncol=2}`. A group of ids, classes and `key=value` pairs and nothing else.
+static ATTRIBUTES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r#"\{\s*(?:(?:#[^\s{}#.=]+|\.[^\s{}#=]+|[A-Za-z_][\w.:-]*=(?:"[^"]*"|'[^']*'|[^\s{}"']+))\s*)+\}"#).expect("attribute pattern is valid")
+});
+
+/// Whether `b` is a paragraph that ends where only blank space stands between it and `table`,
+/// the start of a table, and reads as a caption.
+fn is_caption_before(b: &Block, source: &str, table: usize) -> bool {
+    b.cell.is_none()
+        && !b.is_heading
+        && !b.console
+        && b.offsets.last().is_some_and(|&end| end <= table && source.get(end..table).is_some_and(|gap| gap.trim().is_empty()))
+        && Caption::of(&b.text).is_some()
+}
+
+/// The caption after a table that ends at `end`: the next paragraph, where it begins a line
+/// (indented by at most three spaces, so not code) and reads as one; with where it begins.
+fn caption_after_table(source: &str, end: usize) -> Option<(usize, Caption)> {
+    let rest = source.get(end..)?;
+    let body = rest.trim_start();
+    let at = end + rest.len() - body.len();
+    let indent = source[..at].rsplit('\n').next().unwrap_or_default();
+    if indent.len() > 3 || !indent.bytes().all(|b| b == b' ') {
+        return None;
+    }
+    // The paragraph runs to its first blank line; its whitespace is read as one space, as a
+    // block's text is.
+    let lines: Vec<&str> = body.lines().take_while(|l| !l.trim().is_empty()).collect();
+    let text = lines.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+    Caption::of(&text).map(|c| (at, c))
 }
 
 /// Where Markdown text goes: into the HTML table cell being read, where one is open (its
@@ -1566,6 +1724,67 @@ mod tests {
         assert_eq!(units("9 %"), [Some(Unit::Percent)], "a cell's own unit wins");
         assert_eq!(units("anyscale 5"), [None], "the first column names rows");
         assert_eq!(units("Prose with 0.5 here."), [None], "prose takes no unit from a heading");
+    }
+
+    /// pandoc's table captions, as Quarto and pandoc-crossref write them: a paragraph beginning
+    /// `:` or `Table:` directly after or before a pipe table captions it, its `#id` names the
+    /// table, and a unit it states applies to the cells as a heading's would, before the
+    /// heading's.
+    #[test]
+    fn a_pandoc_caption_names_its_table_and_states_its_unit() {
+        let md = "# Results (seconds)\n\n| Kernel | Median |\n|---|---|\n| copy | 5.7 |\n\n: Latency of each kernel (µs) {#tbl-latency tbl-colwidths=\"[75,25]\"}\n\n\
+                  Table: Throughput {#tbl:throughput}\n\n| Kernel | Rate |\n|---|---|\n| copy | 3.9 |\n\n\
+                  | Kernel | Median |\n|---|---|\n| fused | 6.1 |\n\n: Fused kernels, a caption with no id.\n\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        assert_eq!(a.table_names.iter().map(|(t, n)| (*t, n.as_str())).collect::<Vec<_>>(), [(0, "tbl-latency"), (1, "tbl:throughput")]);
+        let numbers = |text: &str| {
+            a.sentences.iter().find(|s| s.text.starts_with(text)).unwrap_or_else(|| panic!("{text}")).numbers.iter().map(|n| (n.text.clone(), n.unit.clone())).collect::<Vec<_>>()
+        };
+        assert_eq!(numbers("5.7"), [("5.7".to_string(), Some(Unit::Us))], "the caption's unit before the heading's");
+        assert_eq!(numbers("3.9"), [("3.9".to_string(), Some(Unit::S))], "a caption without a unit leaves the heading's");
+        assert_eq!(numbers("6.1"), [("6.1".to_string(), Some(Unit::S))]);
+        assert!(numbers(": Latency").is_empty(), "the attributes' digits are no numbers");
+        // The third table's caption would be the one after it; a paragraph that is the caption
+        // after one table is not also the caption before the next, and `::` is none.
+        let md = "| a | b |\n|---|---|\n| x | 1 |\n\n: First {#tbl-one}\n\n| a | b |\n|---|---|\n| x | 2 |\n\n:: no {#tbl-none}\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        assert_eq!(a.table_names.values().map(String::as_str).collect::<Vec<_>>(), ["tbl-one"]);
+        // An indented `:` after a table is code, no caption.
+        let a = Article::parse("a.md", b"| a | b |\n|---|---|\n| x | 1 |\n\n    : code {#tbl-code}\n").unwrap();
+        assert!(a.table_names.is_empty());
+    }
+
+    /// Front matter (YAML between `---` lines, or `...` closing it; TOML between `+++`) is no
+    /// prose, only at the very start; the lines after it keep their numbers.
+    #[test]
+    fn front_matter_is_not_prose() {
+        let md = "---\ntitle: \"Faster softmax\"\ndate: 2024-03-01\nfig-width: 8\n---\n\n# Results\n\nThe kernel took 5.7 µs.\n";
+        let a = Article::parse("post.qmd", md.as_bytes()).unwrap();
+        assert_eq!(a.sentences.iter().map(|s| s.text.as_str()).collect::<Vec<_>>(), ["The kernel took 5.7 µs."]);
+        assert_eq!((a.sentences[0].line, a.sentences[0].section.clone()), (9, vec!["Results".to_string()]));
+        let a = Article::parse("post.md", b"+++\ndate = 2024-03-01\n+++\nIt took 3 s.\n").unwrap();
+        assert_eq!(sentences_of(&a), ["It took 3 s."]);
+        let a = Article::parse("a.md", b"---\nweight: 5\n...\nIt took 3 s.\n").unwrap();
+        assert_eq!(sentences_of(&a), ["It took 3 s."]);
+        // Not at the start, not closed, or a blank first line: read as Markdown reads it.
+        for md in ["Intro.\n\n---\nIt took 4 s.\n\nThen 5 s.\n\n---\n", "---\nIt took 4 s.\n", "---\n\nIt took 4 s.\n\n---\n"] {
+            let a = Article::parse("a.md", md.as_bytes()).unwrap();
+            assert!(a.sentences.iter().any(|s| s.text.contains("4 s")), "{md:?}: {:?}", sentences_of(&a));
+        }
+    }
+
+    fn sentences_of(a: &Article) -> Vec<&str> {
+        a.sentences.iter().map(|s| s.text.as_str()).collect()
+    }
+
+    /// pandoc's attributes after a heading, an image or a div's fence hold no numbers the
+    /// article states; braces that are not attributes are read as text.
+    #[test]
+    fn pandoc_attributes_hold_no_numbers() {
+        let md = "## Results {#sec-2}\n\n![A 2x speed-up](f.png){width=50% fig-alt=\"bar 3\"}\n\n::: {#tbl-panel layout-ncol=2}\nSee [the 4 runs]{.mark}.\n:::\n\nThe set {1.5, 2} holds 2 values.\n";
+        let a = Article::parse("a.qmd", md.as_bytes()).unwrap();
+        let numbers: Vec<Vec<&str>> = a.sentences.iter().map(|s| s.numbers.iter().map(|n| n.text.as_str()).collect()).collect();
+        assert_eq!(numbers, [vec!["2x"], vec![], vec!["4"], vec![], vec!["1.5", "2", "2"]], "{:?}", sentences_of(&a));
     }
 
     #[test]

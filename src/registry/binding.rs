@@ -1072,6 +1072,24 @@ mod tests {
         assert_eq!((text("\"tab-nsga\""), text("\"tab-moead\""), text("\"tab-spea2\""), text("3")), ("8.97".into(), "3.25".into(), "1.50".into(), "5.86".into()));
     }
 
+    /// Markdown names a table by its pandoc caption's `#id` (Quarto's and pandoc-crossref's
+    /// cross-reference labels), and HTML by the `<table>`'s `id`; a name no table has is an
+    /// error that lists the names.
+    #[test]
+    fn markdown_and_html_tables_are_named_by_caption_ids_and_ids() {
+        let md = "# Latency (µs)\n\n| Kernel | H200 |\n|---|---|\n| copy | 5.7 |\n\n: Before {#tbl-before}\n\n\
+                  | Kernel | H200 |\n|---|---|\n| copy | 5.9 |\n\n: After {#tbl-after}\n\n\
+                  <table id=\"tab-html\"><tr><th>Kernel</th><th>H200</th></tr><tr><td>copy</td><td>6.0</td></tr></table>\n";
+        let a = article(md);
+        let text = |table: &str| match bind(&cell_claim(&format!("{{ row = \"copy\", column = \"H200\", table = {table} }}"), &[]), &a).remove(0) {
+            Binding::Bound(b) => a.sentences[b.sentence].text.clone(),
+            other => format!("{other:?}"),
+        };
+        assert_eq!((text("\"tbl-before\""), text("\"tbl-after\""), text("\"tab-html\"")), ("5.7".into(), "5.9".into(), "6.0".into()));
+        let selector = |table: &str| CellSelector { row: "copy".into(), column: "H200".into(), section: None, table: Some(TableRef::Named(table.into())) };
+        assert_eq!(missing_cell(&a, &selector("tbl-gone")), "no table is named `tbl-gone`; the names are `tbl-before`, `tbl-after`, `tab-html`");
+    }
+
     /// A table's place counts from 1, and a name is a non-empty string: anything else is
     /// refused where the registry writes it.
     #[test]

@@ -181,7 +181,8 @@ pub(crate) enum TableRef {
     /// rows and columns, as an article's `Before` and `After` of the same benchmarks.
     Place(usize),
     /// The name the article gives the table: a LaTeX `\label` in its float (or its
-    /// longtable), or the `:name:` option of a reStructuredText table directive. A name stays
+    /// longtable), the `:name:` option of a reStructuredText table directive, the `#id` of a
+    /// Markdown table's pandoc caption, or an HTML table's `id`. A name stays
     /// the table's when tables are added or moved around it, where a place does not.
     Named(String),
 }
