@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use claimcheck::article::Article;
 use sha2::{Digest, Sha256};
 
 use crate::support;
@@ -157,6 +158,8 @@ fn every_example_rechecks_offline_with_its_rows_as_found() {
         ("hash-funsies-criterion", 15, 0),
         ("pyperf-docs", 52, 0),
         ("vamos-paper", 183, 0),
+        // Its checks are arithmetic in the text: no latency to recompute from samples.
+        ("rust-blog-hint-mostly-unused", 0, 0),
     ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
@@ -645,4 +648,28 @@ fn hash_funsies_criterion_suggest_proposes_every_console_number_first() {
     let ratio = best("`1.5x` in");
     assert!(ratio.contains("inserts/vanilla/new/sample.json over mean time_ns") && ratio.contains("inserts/ahash/new"), "{ratio}");
     assert_eq!(best("`3.5x` in"), "# no statistic of the evidence reproduces it at its quoted precision and unit");
+}
+
+/// A blog post written for a static-site generator: its TOML front matter is read as no prose
+/// (the audit finds no unbound number in `path`, `title` or `authors`), a build time written
+/// `3m 48s` is one number of 228 s, and each signed `Delta` is recomputed from the two times
+/// beside it. The post publishes no raw timings, so the times are judgments; every check passes.
+#[test]
+fn rust_blog_post_audits_its_arithmetic_with_front_matter_unread_and_durations_whole() {
+    let example = "rust-blog-hint-mostly-unused";
+    let (code, review) = audit_json(&format!("examples/{example}"));
+    assert_eq!(code, stated_exit_code(example), "{review:#}");
+    assert_eq!(code, 0);
+    let registry = &review["registries"][0];
+    assert_eq!(registry["unbound"].as_array().unwrap().len(), 0, "{:#}", registry["unbound"]);
+    let claims = registry["claims"].as_array().unwrap();
+    let checks: Vec<&serde_json::Value> = claims.iter().flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert_eq!(checks.len(), 6);
+    assert!(checks.iter().all(|k| k["kind"] == "arith" && k["outcome"] == "pass"), "{checks:#?}");
+    let quoted: Vec<&str> = checks.iter().map(|k| k["number"].as_str().unwrap()).collect();
+    assert_eq!(quoted, ["-42%", "-23%", "-27%", "-51%", "-50%", "7.5s"]);
+    let article = Article::parse("post.md", &std::fs::read(format!("examples/{example}/article/call-for-testing-hint-mostly-unused.md")).unwrap()).unwrap();
+    let durations: Vec<(String, f64)> = article.sentences.iter().flat_map(|s| &s.numbers).filter(|n| n.text.contains('m')).map(|n| (n.text.clone(), n.value)).collect();
+    assert_eq!(durations, [("3m 48s".to_string(), 228.0), ("2m 55s".into(), 175.0), ("4m 07s".into(), 247.0), ("2m 04s".into(), 124.0)]);
+    assert!(!article.sentences.iter().any(|s| s.text.contains("authors =")), "the front matter is no prose");
 }
