@@ -566,10 +566,8 @@ impl Block {
     /// so that no number is read in them.
     fn mark_caption(&mut self) -> Option<Caption> {
         let caption = Caption::of(&self.text)?;
-        if let Some(a) = &caption.attributes {
-            self.code.push(a.clone());
-            self.code.sort_by_key(|c| c.start);
-        }
+        self.code.extend(caption.markup.iter().cloned());
+        self.code.sort_by_key(|c| c.start);
         Some(caption)
     }
 
@@ -617,19 +615,22 @@ struct TableState {
 }
 
 /// A pipe table's caption as pandoc reads one: a paragraph directly before or after the table
-/// that begins with `:` (not followed by punctuation), `Table:` or `table:`, and may end in
+/// that begins with `:` (not followed by punctuation), `Table:` or `table:`. It may end in
 /// attributes whose `#id` names the table (`: Latency (µs) {#tbl-latency}`, as Quarto and
-/// pandoc-crossref write it). See <https://pandoc.org/MANUAL.html#extension-table_captions> and
-/// <https://quarto.org/docs/authoring/cross-references.html>.
+/// pandoc-crossref write it), or begin with bookdown's label (`Table: (\#tab:latency) Latency`,
+/// as knitr's `kable` writes it for R Markdown books). See
+/// <https://pandoc.org/MANUAL.html#extension-table_captions>,
+/// <https://quarto.org/docs/authoring/cross-references.html> and
+/// <https://bookdown.org/yihui/bookdown/tables.html>.
 struct Caption {
-    /// The caption's words, without the marker and the attributes: a unit they state applies to
-    /// the cells as an enclosing heading's would.
+    /// The caption's words, without the marker, the label and the attributes: a unit they state
+    /// applies to the cells as an enclosing heading's would.
     text: String,
-    /// The `#id` of its attributes.
+    /// The `#id` of its attributes, or its bookdown label.
     name: Option<String>,
-    /// Where its attributes stand in the text read: an id's digits (`#tbl-2`) or a width
-    /// (`tbl-colwidths="[75,25]"`) are not numbers the article states.
-    attributes: Option<Range<usize>>,
+    /// Where its attributes and its label stand in the text read: an id's digits (`#tbl-2`) or
+    /// a width (`tbl-colwidths="[75,25]"`) are not numbers the article states.
+    markup: Vec<Range<usize>>,
 }
 
 impl Caption {
@@ -650,9 +651,27 @@ impl Caption {
             .filter(|&open| open >= words_start && !trimmed[open + 1..trimmed.len() - 1].contains('{'))
             .map(|open| open..trimmed.len());
         let words_end = attributes.as_ref().map_or(trimmed.len(), |a| a.start);
-        let name =
+        let mut name =
             attributes.as_ref().and_then(|a| text[a.start + 1..a.end - 1].split_whitespace().find_map(|w| w.strip_prefix('#')).filter(|id| !id.is_empty()).map(str::to_string));
-        Some(Caption { text: text[words_start..words_end.max(words_start)].trim().to_string(), name, attributes })
+        let mut markup: Vec<Range<usize>> = attributes.into_iter().collect();
+        // bookdown's `(\#tab:label)` first, its backslash gone where the Markdown was read.
+        let words = &text[words_start..words_end.max(words_start)];
+        let label_start = words_start + words.len() - words.trim_start().len();
+        let mut words_start = words_start;
+        if let Some(rest) = text[label_start..].strip_prefix("(\\#").or_else(|| text[label_start..].strip_prefix("(#"))
+            && let Some(close) = rest.find(')')
+            && let label = &rest[..close]
+            && !label.is_empty()
+            && !label.contains(char::is_whitespace)
+        {
+            let end = label_start + (text.len() - label_start - rest.len()) + close + 1;
+            if end <= words_end {
+                name = name.or_else(|| Some(label.to_string()));
+                markup.insert(0, label_start..end);
+                words_start = end;
+            }
+        }
+        Some(Caption { text: text[words_start..words_end.max(words_start)].trim().to_string(), name, markup })
     }
 }
 
@@ -1749,6 +1768,14 @@ mod tests {
         let md = "| a | b |\n|---|---|\n| x | 1 |\n\n: First {#tbl-one}\n\n| a | b |\n|---|---|\n| x | 2 |\n\n:: no {#tbl-none}\n";
         let a = Article::parse("a.md", md.as_bytes()).unwrap();
         assert_eq!(a.table_names.values().map(String::as_str).collect::<Vec<_>>(), ["tbl-one"]);
+        // bookdown's label, before the table as knitr's `kable` writes it or after it, names
+        // it too, and its digits are no number.
+        let md = "Table: (\\#tab:kable-2) Build times (s)\n\n| a | b |\n|---|---|\n| x | 1.5 |\n\n| a | b |\n|---|---|\n| y | 2.5 |\n\nTable: (\\#tab:after) Times (ms)\n";
+        let a = Article::parse("a.rmd", md.as_bytes()).unwrap();
+        assert_eq!(a.table_names.values().map(String::as_str).collect::<Vec<_>>(), ["tab:kable-2", "tab:after"]);
+        let numbers = |text: &str| a.sentences.iter().find(|s| s.text.starts_with(text)).unwrap().numbers.iter().map(|n| (n.text.clone(), n.unit.clone())).collect::<Vec<_>>();
+        assert_eq!((numbers("1.5"), numbers("2.5")), (vec![("1.5".to_string(), Some(Unit::S))], vec![("2.5".to_string(), Some(Unit::Ms))]));
+        assert!(numbers("Table: (#tab:kable-2)").is_empty());
         // An indented `:` after a table is code, no caption.
         let a = Article::parse("a.md", b"| a | b |\n|---|---|\n| x | 1 |\n\n    : code {#tbl-code}\n").unwrap();
         assert!(a.table_names.is_empty());
