@@ -105,7 +105,6 @@ impl Html {
         self.text.push_str(text);
     }
 
-    /// The source bytes of `range` of the text.
     /// An attribute's value, entities decoded and trimmed; none where it is absent or blank.
     fn value(&self, range: &Option<Range<usize>>) -> Option<String> {
         let mut value = String::new();
@@ -113,6 +112,7 @@ impl Html {
         Some(value.trim().to_string()).filter(|v| !v.is_empty())
     }
 
+    /// The source bytes of `range` of the text.
     fn source_range(&self, range: &Range<usize>) -> Range<usize> {
         match (self.offsets.get(range.start), range.end.checked_sub(1).and_then(|e| self.offsets.get(e))) {
             (Some(&start), Some(&last)) if range.end > range.start => start..(last + 1).max(start),

@@ -74,7 +74,8 @@ pub struct Article {
     /// The names the article gives its tables, by table index: a LaTeX `\label` in the float
     /// around a table or in a longtable, an rst table directive's `:name:`, the `#id` in the
     /// attributes of a pipe table's pandoc caption (`: Latency {#tbl-latency}`, as Quarto and
-    /// pandoc-crossref write it), or an HTML `<table>`'s `id`. A registry's cell may name its
+    /// pandoc-crossref write it) or the bookdown label its caption begins with
+    /// (`Table: (\#tab:latency)`), or an HTML `<table>`'s `id`. A registry's cell may name its
     /// table by one.
     pub table_names: BTreeMap<usize, String>,
 }
