@@ -10,7 +10,8 @@
 //!
 //! **Tables.** Each `<td>` and `<th>` is one sentence, as a Markdown table's cell is, with its
 //! table, row and column, the text of its row's first cell and of its column's header, and the
-//! unit its header or heading implies. The header is the rows in `<thead>`; in a table without
+//! unit its header, its `<caption>` or a heading implies; its `id` names it. The header is the
+//! rows in `<thead>`; in a table without
 //! one, the leading rows whose cells are all `<th>`, or else the first row, as in a Markdown
 //! table; and either way the rows that a header cell's `rowspan` reaches into. Every header row
 //! is row 0; body rows count from 1. A cell spanning columns takes the column it starts in. A
@@ -574,6 +575,8 @@ struct Table {
     index: usize,
     /// Its `id`, the name a registry may give it.
     name: Option<String>,
+    /// The text of its `<caption>`, once read.
+    caption: Option<String>,
     /// The `<table` tag in the source, where a warning about the table points.
     at: Range<usize>,
     depth: usize,
@@ -621,6 +624,7 @@ impl Table {
         Table {
             index,
             name: None,
+            caption: None,
             at,
             depth,
             in_head: false,
@@ -684,7 +688,7 @@ impl Table {
             let mut block = cell.block;
             if !header {
                 let names_row = cell.column == 0 || label_cells.contains(&k);
-                let from_heading = || if names_row { None } else { block.section.iter().rev().find_map(|h| numbers::unit_in_label(h)) };
+                let from_heading = || if names_row { None } else { self.caption.iter().chain(block.section.iter().rev()).find_map(|h| numbers::unit_in_label(h)) };
                 block.unit = self.column_unit(cell.column).or_else(from_heading);
             }
             block.cell = Some(Cell { table: self.index, row: row_number, column: cell.column, row_label: row_label.clone(), column_label: self.column_label(cell.column) });
@@ -1124,7 +1128,20 @@ impl Reader {
                 }
                 None => self.warn(at, format!("`</{name}>` closes no table section")),
             },
-            "caption" => self.block_break(&at, sink, outside, block_mode),
+            "caption" => {
+                // The caption's text is the prose read since `<caption>`: a unit it states
+                // applies to the table's cells, as a heading's would.
+                if block_mode
+                    && self.cell_id().is_none()
+                    && self.heading.is_none()
+                    && self.pre.is_none()
+                    && let Some(text) = self.prose.as_ref().map(|b| b.text.trim().to_string())
+                    && let Some(t) = self.tables.last_mut()
+                {
+                    t.caption = Some(text);
+                }
+                self.block_break(&at, sink, outside, block_mode)
+            }
             "br" => self.line_break(&at, sink, outside, block_mode),
             "img" | "wbr" => self.space(&at, sink, outside, block_mode),
             "sup" => {}
@@ -1342,6 +1359,18 @@ mod tests {
         assert_eq!(cell(&a, "a", "Time").text, "5 ms");
         let a = parse("<table>\n<tr><th>Name</th><th>Time</th></tr>\n<tr><th>Sub</th><th>Wall</th></tr>\n<tr><th>a</th><td>5 ms</td></tr>\n</table>\n");
         assert_eq!(cell(&a, "a", "Time › Wall").text, "5 ms");
+    }
+
+    /// A unit in a table's `<caption>` applies to its cells that state none, before a
+    /// heading's; the caption is still prose of its own.
+    #[test]
+    fn a_caption_s_unit_applies_to_the_cells() {
+        let a = parse(
+            "# Build (s)\n\n<table><caption>Median latency (µs)</caption><tr><th>Kernel</th><th>H200</th></tr><tr><td>copy</td><td>5.7</td></tr></table>\n\n<table><caption>Build times</caption><tr><th>Crate</th><th>Before</th></tr><tr><td>one</td><td>18.3</td></tr></table>\n",
+        );
+        let unit = |text: &str| a.sentences.iter().find(|s| s.text == text).unwrap().numbers[0].unit.clone();
+        assert_eq!((unit("5.7"), unit("18.3")), (Some(Unit::Us), Some(Unit::S)));
+        assert!(a.sentences.iter().any(|s| s.text == "Median latency (µs)"));
     }
 
     /// A table's `id` is its name, entities decoded and trimmed, the first of a repeated one
