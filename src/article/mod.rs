@@ -75,8 +75,8 @@ pub struct Article {
     /// around a table or in a longtable, an rst table directive's `:name:`, the `#id` in the
     /// attributes of a pipe table's pandoc caption (`: Latency {#tbl-latency}`, as Quarto and
     /// pandoc-crossref write it) or the bookdown label its caption begins with
-    /// (`Table: (\#tab:latency)`), or an HTML `<table>`'s `id`. A registry's cell may name its
-    /// table by one.
+    /// (`Table: (\#tab:latency)`), the `#id` of a Quarto div opened directly before it, or an
+    /// HTML `<table>`'s `id`. A registry's cell may name its table by one.
     pub table_names: BTreeMap<usize, String>,
 }
 
@@ -613,6 +613,8 @@ struct TableState {
     row_start: usize,
     /// The caption pandoc's Markdown (and Quarto's) gives a pipe table, where it has one.
     caption: Option<Caption>,
+    /// The `#id` of the Quarto div opened directly before the table, where one is.
+    div_name: Option<String>,
 }
 
 /// A pipe table's caption as pandoc reads one: a paragraph directly before or after the table
@@ -691,6 +693,7 @@ impl TableState {
             asv: None,
             row_start: 0,
             caption: None,
+            div_name: None,
         }
     }
 
@@ -736,7 +739,7 @@ impl TableState {
         }
         block.binary_sizes = self.bdn.is_some();
         block.cell = Some(Cell { table: self.index, row: self.row, column: self.column, row_label: self.row_label.clone(), column_label });
-        block.table_name = self.caption.as_ref().and_then(|c| c.name.clone());
+        block.table_name = self.caption.as_ref().and_then(|c| c.name.clone()).or_else(|| self.div_name.clone());
         self.column += 1;
     }
 
@@ -1008,6 +1011,11 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 {
                     (t.caption, caption_after) = (Some(caption), Some(at));
                 }
+                // A Quarto div opened directly before the table (`::: {#tbl-letters}`) names
+                // it where its caption does not.
+                if t.caption.as_ref().is_none_or(|c| c.name.is_none()) {
+                    t.div_name = blocks.last().filter(|b| ends_just_before(b, source, range.start)).and_then(|b| div_fence_id(&b.text));
+                }
                 table = Some(t);
             }
             Event::End(TagEnd::Table) => table = None,
@@ -1173,11 +1181,20 @@ static ATTRIBUTES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 /// Whether `b` is a paragraph that ends where only blank space stands between it and `table`,
 /// the start of a table, and reads as a caption.
 fn is_caption_before(b: &Block, source: &str, table: usize) -> bool {
-    b.cell.is_none()
-        && !b.is_heading
-        && !b.console
-        && b.offsets.last().is_some_and(|&end| end <= table && source.get(end..table).is_some_and(|gap| gap.trim().is_empty()))
-        && Caption::of(&b.text).is_some()
+    ends_just_before(b, source, table) && Caption::of(&b.text).is_some()
+}
+
+/// Whether `b` is a paragraph that ends where only blank space stands between it and `at`.
+fn ends_just_before(b: &Block, source: &str, at: usize) -> bool {
+    b.cell.is_none() && !b.is_heading && !b.console && b.offsets.last().is_some_and(|&end| end <= at && source.get(end..at).is_some_and(|gap| gap.trim().is_empty()))
+}
+
+/// The `#id` of a pandoc div's opening fence, `text` being the fence and nothing else
+/// (`::: {#tbl-letters}`, `:::: {#tbl-panel layout-ncol=2}`).
+fn div_fence_id(text: &str) -> Option<String> {
+    let attributes = text.trim().strip_prefix(":::")?.trim_start_matches(':').trim();
+    let whole = ATTRIBUTES.find(attributes).filter(|m| m.range() == (0..attributes.len()))?;
+    whole.as_str()[1..whole.len() - 1].split_whitespace().find_map(|w| w.strip_prefix('#')).filter(|id| !id.is_empty()).map(str::to_string)
 }
 
 /// The caption after a table that ends at `end`: the next paragraph, where it begins a line
@@ -1777,6 +1794,11 @@ mod tests {
         let numbers = |text: &str| a.sentences.iter().find(|s| s.text.starts_with(text)).unwrap().numbers.iter().map(|n| (n.text.clone(), n.unit.clone())).collect::<Vec<_>>();
         assert_eq!((numbers("1.5"), numbers("2.5")), (vec![("1.5".to_string(), Some(Unit::S))], vec![("2.5".to_string(), Some(Unit::Ms))]));
         assert!(numbers("Table: (#tab:kable-2)").is_empty());
+        // A Quarto div around a table names it, its caption the div's last paragraph; a
+        // subtable's own caption names it before the div around it does.
+        let md = "::: {#tbl-single}\n| a | b |\n|---|---|\n| x | 1 |\n\nA caption.\n:::\n\n::: {#tbl-panel layout-ncol=2}\n| a | b |\n|---|---|\n| x | 2 |\n\n: First {#tbl-first}\n\n:::\n\n::: {.callout-note}\n| a | b |\n|---|---|\n| x | 3 |\n:::\n";
+        let a = Article::parse("a.qmd", md.as_bytes()).unwrap();
+        assert_eq!(a.table_names.iter().map(|(t, n)| (*t, n.as_str())).collect::<Vec<_>>(), [(0, "tbl-single"), (1, "tbl-first")]);
         // An indented `:` after a table is code, no caption.
         let a = Article::parse("a.md", b"| a | b |\n|---|---|\n| x | 1 |\n\n    : code {#tbl-code}\n").unwrap();
         assert!(a.table_names.is_empty());
