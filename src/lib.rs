@@ -32,7 +32,8 @@
 //!
 //! - [`workspace`]: loading everything once; the only place that finds registries and reads a
 //!   draft (registries of identical text, copies of one another, are parsed once per load).
-//! - [`article`]: Markdown, reStructuredText (`article::rst`: titles, lists, directives,
+//! - [`article`]: Markdown (with Quarto's and R Markdown's: front matter left out, pandoc
+//!   attributes holding no numbers), reStructuredText (`article::rst`: titles, lists, directives,
 //!   literal blocks as code, grid, simple, list and CSV tables, inline roles), or LaTeX
 //!   (`article::latex`: the document's body as typeset, sectioning, the `tabular` family with
 //!   `\multicolumn` and `\multirow`, math, siunitx, the document's macros), into the same
