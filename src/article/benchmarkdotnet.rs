@@ -175,6 +175,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
                 unit: None,
                 ratio: None,
                 binary_sizes: true,
+                per_second: false,
             });
         }
     }

@@ -70,6 +70,8 @@ pub(crate) struct ConsoleCell {
     /// Whether the cell's `KB`, `MB` and `GB` are 1024-based, as BenchmarkDotNet prints every
     /// size.
     pub(crate) binary_sizes: bool,
+    /// Whether the cell's size is an amount a second, as wrk's `Transfer/sec: 5.52MB` is.
+    pub(crate) per_second: bool,
 }
 
 impl ConsoleCell {
@@ -87,6 +89,7 @@ impl ConsoleCell {
             unit: None,
             ratio: None,
             binary_sizes: false,
+            per_second: false,
         }
     }
 }
@@ -783,6 +786,7 @@ pub(crate) fn google_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             unit: None,
             ratio: None,
             binary_sizes: false,
+            per_second: false,
         };
         let name = cell(0, abs(&toks[0]), true);
         let shaped = words.len() >= 6 && is_value(words[1]) && is_unit(words[2]) && is_value(words[3]) && is_unit(words[4]) && is_count(words[5]);
@@ -1000,6 +1004,7 @@ pub(crate) fn pytest_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
             unit,
             ratio: ratio.as_ref().map(abs),
             binary_sizes: false,
+            per_second: false,
         };
         match pytest_row(text, &toks, columns) {
             Some((name, row_cells)) => {
@@ -1625,7 +1630,7 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let offset = usize::from(nameless);
         let mut push = |column_label: String, range: Range<usize>, is_name: bool, unit: Option<Unit>| {
             let column = row_cells.len() + offset;
-            row_cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range, is_name, unit, ratio: None, binary_sizes: false });
+            row_cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range, is_name, unit, ratio: None, binary_sizes: false, per_second: false });
         };
         if !nameless {
             push("Benchmark".into(), abs(&first), true, None);
@@ -1855,7 +1860,19 @@ pub(crate) fn jmh_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let p = h.params.len();
         let table = table.unwrap_or_default();
         let mut push = |column: usize, column_label: String, range: &Range<usize>, is_name: bool, unit: Option<Unit>| {
-            cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range: abs(range), is_name, unit, ratio: None, binary_sizes: false });
+            cells.push(ConsoleCell {
+                table,
+                row,
+                column,
+                row_label: label.clone(),
+                column_label,
+                range: abs(range),
+                is_name,
+                unit,
+                ratio: None,
+                binary_sizes: false,
+                per_second: false,
+            });
         };
         push(0, "Benchmark".into(), &r.name, true, None);
         if let Some(count) = &r.count {
@@ -1994,7 +2011,13 @@ pub(crate) fn wrk_cells(code: &str) -> Option<Vec<ConsoleCell>> {
     if !run.is_empty() {
         // The totals follow the distribution's table where wrk printed one, else the statistics'.
         let table = if percentiles > 0 { 2 } else { 1 };
-        cells.extend(run.into_iter().enumerate().map(|(k, (label, range))| ConsoleCell::plain(table, 1, k + 1, "Run", label, range)));
+        // wrk prints its sizes with 1024-based prefixes (`format_binary` in its `src/units.c`),
+        // and its transfer rate as a size a second.
+        cells.extend(run.into_iter().enumerate().map(|(k, (label, range))| ConsoleCell {
+            binary_sizes: matches!(label, "Read" | "Transfer/sec"),
+            per_second: label == "Transfer/sec",
+            ..ConsoleCell::plain(table, 1, k + 1, "Run", label, range)
+        }));
     }
     (!cells.is_empty()).then_some(cells)
 }
@@ -3010,6 +3033,9 @@ Transfer/sec:      4.83MB
             ]
         );
         assert!(cells.iter().all(|c| c.is_name == (c.column == 0) && c.unit.is_none()));
+        // Its sizes are 1024-based, and its transfer rate is a size a second.
+        let flags: Vec<(&str, bool, bool)> = cells.iter().filter(|c| c.binary_sizes || c.per_second).map(|c| (c.column_label.as_str(), c.binary_sizes, c.per_second)).collect();
+        assert_eq!(flags, [("Read", true, false), ("Transfer/sec", true, true)]);
         assert_eq!(super::cells(WRK).map(|c| c.len()), Some(22), "the console reader finds wrk's layout");
         // Without the distribution the totals are the second table.
         let plain = WRK.replace("--latency ", "").replace("  Latency Distribution\n     50%  380.00us\n     99%    1.02ms\n", "");

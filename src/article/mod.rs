@@ -345,6 +345,11 @@ impl Article {
                         n.unit = n.unit.take().map(Unit::binary);
                     }
                 }
+                if block.per_second {
+                    for n in &mut numbers {
+                        n.unit = n.unit.take().map(Unit::per_second);
+                    }
+                }
                 let mut sentence = Sentence {
                     index: sentences.len(),
                     fingerprint: fingerprint(&text),
@@ -461,6 +466,8 @@ struct Block {
     /// Whether the block's `KB`, `MB` and `GB` are 1024-based: a cell of BenchmarkDotNet's
     /// table, whose sizes are binary whatever their symbol.
     binary_sizes: bool,
+    /// Whether the block's sizes are amounts a second: a cell of wrk's `Transfer/sec`.
+    per_second: bool,
     /// For a Markdown table cell opened inside an HTML table cell, that HTML cell: the Markdown
     /// cell keeps its own text rather than giving it to the HTML cell around it.
     in_html_cell: Option<usize>,
@@ -490,6 +497,7 @@ impl Block {
             console: false,
             ratio_at: None,
             binary_sizes: false,
+            per_second: false,
             in_html_cell: None,
             verbatim: String::new(),
             breaks: Vec::new(),
@@ -1278,6 +1286,7 @@ fn console_blocks(parts: &[(String, Range<usize>)], source: &str, section: &[Str
         }
         b.unit = cell.unit;
         b.binary_sizes = cell.binary_sizes;
+        b.per_second = cell.per_second;
         b.cell = Some(Cell { table: first_table + cell.table, row: cell.row, column: cell.column, row_label: cell.row_label, column_label: cell.column_label });
         if let Some(b) = b.finish(end) {
             blocks.push(b);
@@ -1835,6 +1844,18 @@ mod tests {
         let a = Article::parse("a.qmd", md.as_bytes()).unwrap();
         let numbers: Vec<Vec<&str>> = a.sentences.iter().map(|s| s.numbers.iter().map(|n| n.text.as_str()).collect()).collect();
         assert_eq!(numbers, [vec!["2x"], vec![], vec!["4"], vec![], vec!["1.5", "2", "2"]], "{:?}", sentences_of(&a));
+    }
+
+    /// wrk's sizes, pasted in a code block, are 1024-based (its `format_binary`), and its
+    /// `Transfer/sec` is a rate: `4.83MB` there is 4.83 MiB/s, which converts to B/s and MB/s.
+    #[test]
+    fn wrk_s_transfer_rate_is_a_binary_rate() {
+        let md = "# Load\n\n```\nRunning 5s test @ http://localhost:3000/\n  2 threads and 16 connections\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\n    Latency   402.18us  120.07us   4.25ms   88.10%\n    Req/Sec    19.87k     0.93k   21.40k    71.00%\n  197712 requests in 5.00s, 24.13MB read\nRequests/sec:  39542.40\nTransfer/sec:      4.83MB\n```\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        let number = |text: &str| a.sentences.iter().find(|s| s.text == text).unwrap().numbers[0].clone();
+        assert_eq!((number("4.83MB").value, number("4.83MB").unit), (4.83, Some(Unit::MiBPerS)));
+        assert_eq!(number("24.13MB").unit, Some(Unit::MiB));
+        assert_eq!(number("402.18us").unit, Some(Unit::Us));
     }
 
     #[test]

@@ -119,6 +119,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
                     unit,
                     ratio: None,
                     binary_sizes: false,
+                    per_second: false,
                 });
             }
         }

@@ -215,6 +215,22 @@ impl Unit {
         }
     }
 
+    /// The rate of a size: its amount a second (`MiB` to `MiB/s`), as a harness means a size it
+    /// prints under a rate's label (wrk's `Transfer/sec: 5.52MB`); any other unit as it is.
+    pub(crate) fn per_second(self) -> Unit {
+        match self {
+            Unit::Bytes => Unit::BPerS,
+            Unit::Kb => Unit::KbPerS,
+            Unit::Mb => Unit::MbPerS,
+            Unit::Gb => Unit::GbPerS,
+            Unit::Tb => Unit::TbPerS,
+            Unit::KiB => Unit::KiBPerS,
+            Unit::MiB => Unit::MiBPerS,
+            Unit::GiB => Unit::GiBPerS,
+            other => other,
+        }
+    }
+
     /// A unit this module knows by one of its spellings.
     fn parse(text: &str) -> Option<Unit> {
         Some(match text {
