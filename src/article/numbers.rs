@@ -157,7 +157,7 @@ pub(crate) fn with_group_marks(text: &str, grouped: impl Fn(usize) -> bool) -> s
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| number_pattern(true));
 
 /// A duration as `time` and shells print one: hours (optional), minutes and seconds, each
-/// glued to its letter, nothing alphanumeric after.
+/// glued to its letter, the parts glued together or one space apart, nothing alphanumeric after.
 static DURATION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^((?:(\d+)h ?)?(\d+)m ?(\d+(?:\.\d+)?)s)(?:[^\w]|$)").expect("duration pattern is valid"));
 /// The same pattern without thousands grouped by spaces, for digits whose groups run on into
 /// a fourth digit (`12 3456`): those are two numbers, not a grouped one cut short.
@@ -903,8 +903,8 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             continue;
         }
         // A duration in hours, minutes and seconds as `time` prints one (`0m1.234s`,
-        // `79m35.197s`, `1h2m3s`), or with a space between its parts as people and cargo's
-        // `--timings` write one (`3m 48s`, `1h 2m 3s`): one number of seconds, as precise as its
+        // `79m35.197s`, `1h2m3s`), or with a space between its parts as people and cargo write
+        // one (`3m 48s`, cargo's `Finished … in 1m 17s`): one number of seconds, as precise as its
         // seconds' digits.
         if let Some(m) = DURATION.captures(&text[lo.start()..])
             && caps.name("sign").is_none()
@@ -1851,8 +1851,8 @@ mod tests {
         let read: Vec<(&str, f64, u32)> = n.iter().map(|n| (n.text.as_str(), n.value, n.decimals)).collect();
         assert_eq!(read, [("79m35.197s", 4775.197, 3), ("0m1.5s", 1.5, 1), ("1h2m3s", 3723.0, 0)]);
         assert!(n.iter().all(|n| n.unit == Some(super::Unit::S)));
-        // With a space between the parts, as a table of build times writes them; two spaces, or
-        // minutes without seconds, are no duration.
+        // With a space between the parts, as a table of build times writes them; parts two
+        // spaces apart are no duration.
         let n = super::extract("From 3m 48s to 2m 04s, then 1h 2m 3.5s; not 3m  4s.", &[]);
         let read: Vec<(&str, f64, u32)> = n.iter().map(|n| (n.text.as_str(), n.value, n.decimals)).collect();
         assert_eq!(&read[..3], [("3m 48s", 228.0, 0), ("2m 04s", 124.0, 0), ("1h 2m 3.5s", 3723.5, 1)]);
