@@ -164,19 +164,8 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
             if range.is_empty() || layout.names_row(column) {
                 continue;
             }
-            cells.push(ConsoleCell {
-                table: *index,
-                row,
-                column,
-                row_label: label.clone(),
-                column_label: headers.get(column).cloned().unwrap_or_default(),
-                range: start + range.start..start + range.end,
-                is_name: column == 0,
-                unit: None,
-                ratio: None,
-                binary_sizes: true,
-                per_second: false,
-            });
+            let column_label = headers.get(column).map_or("", |h| h.as_str());
+            cells.push(ConsoleCell { binary_sizes: true, ..ConsoleCell::plain(*index, row, column, &label, column_label, start + range.start..start + range.end) });
         }
     }
     if cells.is_empty() { None } else { Some(cells) }

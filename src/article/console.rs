@@ -776,17 +776,8 @@ pub(crate) fn google_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let abs = |r: &Range<usize>| start + r.start..start + r.end;
         let table = table.unwrap_or_default();
         let cell = |column: usize, range: Range<usize>, is_name: bool| ConsoleCell {
-            table,
-            row,
-            column,
-            row_label: label.clone(),
-            column_label: h.get(column).cloned().unwrap_or_default(),
-            range,
             is_name,
-            unit: None,
-            ratio: None,
-            binary_sizes: false,
-            per_second: false,
+            ..ConsoleCell::plain(table, row, column, &label, h.get(column).map_or("", |l| l.as_str()), range)
         };
         let name = cell(0, abs(&toks[0]), true);
         let shaped = words.len() >= 6 && is_value(words[1]) && is_unit(words[2]) && is_value(words[3]) && is_unit(words[4]) && is_count(words[5]);
@@ -994,17 +985,9 @@ pub(crate) fn pytest_benchmark_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let table = table.unwrap_or_default();
         let label_of = |column: usize| if column == 0 { name_label.clone() } else { columns.get(column - 1).map(|c| c.0.clone()).unwrap_or_default() };
         let cell = |column: usize, row_label: &str, range: Range<usize>, unit: Option<Unit>, ratio: Option<Range<usize>>| ConsoleCell {
-            table,
-            row,
-            column,
-            row_label: row_label.to_string(),
-            column_label: label_of(column),
-            range: abs(&range),
-            is_name: column == 0,
             unit,
             ratio: ratio.as_ref().map(abs),
-            binary_sizes: false,
-            per_second: false,
+            ..ConsoleCell::plain(table, row, column, row_label, &label_of(column), abs(&range))
         };
         match pytest_row(text, &toks, columns) {
             Some((name, row_cells)) => {
@@ -1630,7 +1613,7 @@ pub(crate) fn benchstat_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let offset = usize::from(nameless);
         let mut push = |column_label: String, range: Range<usize>, is_name: bool, unit: Option<Unit>| {
             let column = row_cells.len() + offset;
-            row_cells.push(ConsoleCell { table, row, column, row_label: label.clone(), column_label, range, is_name, unit, ratio: None, binary_sizes: false, per_second: false });
+            row_cells.push(ConsoleCell { is_name, unit, ..ConsoleCell::plain(table, row, column, &label, &column_label, range) });
         };
         if !nameless {
             push("Benchmark".into(), abs(&first), true, None);
@@ -1860,19 +1843,7 @@ pub(crate) fn jmh_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let p = h.params.len();
         let table = table.unwrap_or_default();
         let mut push = |column: usize, column_label: String, range: &Range<usize>, is_name: bool, unit: Option<Unit>| {
-            cells.push(ConsoleCell {
-                table,
-                row,
-                column,
-                row_label: label.clone(),
-                column_label,
-                range: abs(range),
-                is_name,
-                unit,
-                ratio: None,
-                binary_sizes: false,
-                per_second: false,
-            });
+            cells.push(ConsoleCell { is_name, unit, ..ConsoleCell::plain(table, row, column, &label, &column_label, abs(range)) });
         };
         push(0, "Benchmark".into(), &r.name, true, None);
         if let Some(count) = &r.count {

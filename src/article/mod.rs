@@ -621,8 +621,9 @@ struct TableState {
     row_start: usize,
     /// The caption pandoc's Markdown (and Quarto's) gives a pipe table, where it has one.
     caption: Option<Caption>,
-    /// The `#id` of the Quarto div opened directly before the table, where one is.
-    div_name: Option<String>,
+    /// The name the article gives the table: its caption's `#id` or label, else the `#id` of
+    /// the Quarto div opened directly before it.
+    name: Option<String>,
 }
 
 /// A pipe table's caption as pandoc reads one: a paragraph directly before or after the table
@@ -701,7 +702,7 @@ impl TableState {
             asv: None,
             row_start: 0,
             caption: None,
-            div_name: None,
+            name: None,
         }
     }
 
@@ -747,7 +748,7 @@ impl TableState {
         }
         block.binary_sizes = self.bdn.is_some();
         block.cell = Some(Cell { table: self.index, row: self.row, column: self.column, row_label: self.row_label.clone(), column_label });
-        block.table_name = self.caption.as_ref().and_then(|c| c.name.clone()).or_else(|| self.div_name.clone());
+        block.table_name.clone_from(&self.name);
         self.column += 1;
     }
 
@@ -1011,9 +1012,13 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 let mut t = TableState::new(n_tables);
                 n_tables += 1;
                 // A caption before the table, unless it was the caption after the one before.
-                if let Some(b) = blocks.last_mut().filter(|b| is_caption_before(b, source, range.start) && caption_after != b.offsets.first().copied()) {
-                    t.caption = b.mark_caption();
-                }
+                let before = blocks.last_mut().filter(|b| ends_just_before(b, source, range.start));
+                let (caption, fence) = match before {
+                    Some(b) if caption_after != b.offsets.first().copied() => (b.mark_caption(), div_fence_id(&b.text)),
+                    Some(b) => (None, div_fence_id(&b.text)),
+                    None => (None, None),
+                };
+                t.caption = caption;
                 if t.caption.is_none()
                     && let Some((at, caption)) = caption_after_table(source, range.end)
                 {
@@ -1021,9 +1026,7 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 }
                 // A Quarto div opened directly before the table (`::: {#tbl-letters}`) names
                 // it where its caption does not.
-                if t.caption.as_ref().is_none_or(|c| c.name.is_none()) {
-                    t.div_name = blocks.last().filter(|b| ends_just_before(b, source, range.start)).and_then(|b| div_fence_id(&b.text));
-                }
+                t.name = t.caption.as_ref().and_then(|c| c.name.clone()).or(fence);
                 table = Some(t);
             }
             Event::End(TagEnd::Table) => table = None,
@@ -1185,12 +1188,6 @@ fn front_matter_end(source: &str) -> Option<usize> {
 static ATTRIBUTES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(r#"\{\s*(?:(?:#[^\s{}#.=]+|\.[^\s{}#=]+|[A-Za-z_][\w.:-]*=(?:"[^"]*"|'[^']*'|[^\s{}"']+))\s*)+\}"#).expect("attribute pattern is valid")
 });
-
-/// Whether `b` is a paragraph that ends where only blank space stands between it and `table`,
-/// the start of a table, and reads as a caption.
-fn is_caption_before(b: &Block, source: &str, table: usize) -> bool {
-    ends_just_before(b, source, table) && Caption::of(&b.text).is_some()
-}
 
 /// Whether `b` is a paragraph that ends where only blank space stands between it and `at`.
 fn ends_just_before(b: &Block, source: &str, at: usize) -> bool {

@@ -108,19 +108,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
                     Kind::Ncu => unit.clone(),
                     Kind::Nsys => unit_in_label(&column_label),
                 };
-                cells.push(ConsoleCell {
-                    table,
-                    row,
-                    column,
-                    row_label: label.clone(),
-                    column_label,
-                    range: start + range.start..start + range.end,
-                    is_name: false,
-                    unit,
-                    ratio: None,
-                    binary_sizes: false,
-                    per_second: false,
-                });
+                cells.push(ConsoleCell { is_name: false, unit, ..ConsoleCell::plain(table, row, column, &label, &column_label, start + range.start..start + range.end) });
             }
         }
         table += 1;
