@@ -1959,13 +1959,14 @@ pub(crate) fn wrk_cells(code: &str) -> Option<Vec<ConsoleCell>> {
                 stats_row += 1;
                 cells.push(ConsoleCell::plain(0, stats_row, 0, name, "Thread Stats", at(0)));
                 for (k, label) in WRK_STATS.iter().enumerate() {
-                    cells.push(ConsoleCell::plain(0, stats_row, k + 1, name, label, at(k + 1)));
+                    let cell = ConsoleCell::plain(0, stats_row, k + 1, name, label, at(k + 1));
+                    cells.push(if name == "Latency" { wrk_minutes(code, cell) } else { cell });
                 }
             }
             (2, percentile, ..) if percentile.ends_with('%') && is_value(&percentile[..percentile.len() - 1]) => {
                 percentiles += 1;
                 cells.push(ConsoleCell::plain(1, percentiles, 0, percentile, "Latency Distribution", at(0)));
-                cells.push(ConsoleCell::plain(1, percentiles, 1, percentile, "Latency", at(1)));
+                cells.push(wrk_minutes(code, ConsoleCell::plain(1, percentiles, 1, percentile, "Latency", at(1))));
             }
             (5, "Running", _, "test", "@") => run.push(("Duration", at(1))),
             (5, _, "threads", "and", _) if word(4) == "connections" => run.extend([("Threads", at(0)), ("Connections", at(3))]),
@@ -1984,13 +1985,30 @@ pub(crate) fn wrk_cells(code: &str) -> Option<Vec<ConsoleCell>> {
         let table = if percentiles > 0 { 2 } else { 1 };
         // wrk prints its sizes with 1024-based prefixes (`format_binary` in its `src/units.c`),
         // and its transfer rate as a size a second.
-        cells.extend(run.into_iter().enumerate().map(|(k, (label, range))| ConsoleCell {
-            binary_sizes: matches!(label, "Read" | "Transfer/sec"),
-            per_second: label == "Transfer/sec",
-            ..ConsoleCell::plain(table, 1, k + 1, "Run", label, range)
+        cells.extend(run.into_iter().enumerate().map(|(k, (label, range))| {
+            wrk_minutes(
+                code,
+                ConsoleCell {
+                    binary_sizes: matches!(label, "Read" | "Transfer/sec"),
+                    per_second: label == "Transfer/sec",
+                    ..ConsoleCell::plain(table, 1, k + 1, "Run", label, range)
+                },
+            )
         }));
     }
     (!cells.is_empty()).then_some(cells)
+}
+
+/// `cell` with a value wrk printed in minutes read as such. wrk prints a time of 51 seconds or
+/// more in minutes, with a lone `m` (`1.00m`, `Running 1m test`; its `format_time_us` and
+/// `format_time_s`, which never go on to hours), where a lone `m` in prose is no unit. The
+/// cell then holds the digits alone, in minutes.
+fn wrk_minutes(code: &str, cell: ConsoleCell) -> ConsoleCell {
+    let text = &code[cell.range.clone()];
+    match text.strip_suffix('m') {
+        Some(digits) if is_value(digits) => ConsoleCell { range: cell.range.start..cell.range.end - 1, unit: Some(Unit::Min), ..cell },
+        _ => cell,
+    }
 }
 
 #[cfg(test)]
@@ -3013,5 +3031,16 @@ Transfer/sec:      4.83MB
         assert!(wrk_cells(&plain).unwrap().iter().all(|c| c.table == if c.row_label == "Run" { 1 } else { 0 }));
         // Without its statistics' header the same lines are not wrk's.
         assert_eq!(wrk_cells(&WRK.replace("Thread Stats", "Thread totals")), None);
+    }
+
+    /// wrk prints a time of 51 seconds or more in minutes with a lone `m`: the run's length,
+    /// its time and a latency. Those cells are their digits, in minutes.
+    #[test]
+    fn wrk_s_minutes_are_minutes() {
+        let code = WRK.replace("Running 5s", "Running 1m").replace("4.25ms", "1.50m").replace("in 5.00s,", "in 1.00m,");
+        let cells = wrk_cells(&code).unwrap();
+        let minutes: Vec<(&str, &str)> = cells.iter().filter(|c| c.unit == Some(Unit::Min)).map(|c| (c.column_label.as_str(), &code[c.range.clone()])).collect();
+        assert_eq!(minutes, [("Max", "1.50"), ("Duration", "1"), ("Time", "1.00")]);
+        assert_eq!(cells.iter().filter(|c| c.unit.is_some()).count(), 3, "no other cell is in minutes");
     }
 }

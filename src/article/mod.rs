@@ -1853,6 +1853,12 @@ mod tests {
         assert_eq!((number("4.83MB").value, number("4.83MB").unit), (4.83, Some(Unit::MiBPerS)));
         assert_eq!(number("24.13MB").unit, Some(Unit::MiB));
         assert_eq!(number("402.18us").unit, Some(Unit::Us));
+        // A run of a minute or more: wrk prints its length and time in minutes, with a lone `m`.
+        let md = md.replace("Running 5s", "Running 1m").replace("in 5.00s,", "in 1.00m,");
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        let time = a.sentences.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.column_label == "Time")).unwrap();
+        assert_eq!((time.text.as_str(), time.numbers[0].value, time.numbers[0].unit.clone()), ("1.00", 1.0, Some(Unit::Min)));
+        assert_eq!(numbers::convert(time.numbers[0].value, time.numbers[0].unit.as_ref(), Some(&Unit::S)), Ok(60.0));
     }
 
     #[test]

@@ -50,6 +50,11 @@ pub enum Unit {
     Us,
     Ms,
     S,
+    /// Minutes and hours, as build and CI times are quoted (`12 min`, `2.5 hours`) and as wrk
+    /// prints a time of a minute or more (`1.00m`, read by its console reader alone: in prose a
+    /// lone `m` is as often a metre or a million).
+    Min,
+    H,
     Bytes,
     KiB,
     MiB,
@@ -105,7 +110,7 @@ pub enum Unit {
 /// spellings come before their prefixes (`msec` before `ms`, `seconds` before `s`). Rates
 /// written without a slash (`Gbps`, `Mpps`, `GFLOPS`, `IOPS`) are listed whole, so that one
 /// glued to its digits (`28.8Gbps`) is read as a unit rather than as a name.
-const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|bps|[kKMGT]bps|pps|[kKMG]pps|[GTP]FLOPS|[GTP]Flops|[GTP]flops|[kKM]?IOPS|seconds|second|secs|sec|milliseconds|millisecond|msecond|msec|microseconds|microsecond|usecond|usec|nanoseconds|nanosecond|nsecond|nsec|KiB|MiB|GiB|bytes|Kbyte|Mbyte|Gbyte|Tbyte|byte|KB|kB|MB|GB|TB|GHz|MHz|kHz|µs|μs|us|ns|ms|%|×|x|X|s|B";
+const UNIT_PATTERN: &str = r"[A-Za-zµμ]+(?:/[A-Za-zµμ]+)+|bps|[kKMGT]bps|pps|[kKMG]pps|[GTP]FLOPS|[GTP]Flops|[GTP]flops|[kKM]?IOPS|seconds|second|secs|sec|minutes|minute|mins|min|hours|hour|hrs|hr|h|milliseconds|millisecond|msecond|msec|microseconds|microsecond|usecond|usec|nanoseconds|nanosecond|nsecond|nsec|KiB|MiB|GiB|bytes|Kbyte|Mbyte|Gbyte|Tbyte|byte|KB|kB|MB|GB|TB|GHz|MHz|kHz|µs|μs|us|ns|ms|%|×|x|X|s|B";
 
 static WHOLE_UNIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!("^(?:{UNIT_PATTERN})$")).expect("unit pattern is valid"));
 /// The characters that group thousands where SI and ISO 80000 write them: a thin, a narrow
@@ -158,7 +163,9 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| number_pattern(true));
 
 /// A duration as `time` and shells print one: hours (optional), minutes and seconds, each
 /// glued to its letter, the parts glued together or one space apart, nothing alphanumeric after.
-static DURATION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^((?:(\d+)h ?)?(\d+)m ?(\d+(?:\.\d+)?)s)(?:[^\w]|$)").expect("duration pattern is valid"));
+/// The seconds may be left out after hours (`1h 30m`), never after minutes alone: `5m` is as
+/// often five metres or five million.
+static DURATION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^((?:(\d+)h ?)?(\d+)m(?: ?(\d+(?:\.\d+)?)s)?)(?:[^\w]|$)").expect("duration pattern is valid"));
 /// The same pattern without thousands grouped by spaces, for digits whose groups run on into
 /// a fourth digit (`12 3456`): those are two numbers, not a grouped one cut short.
 static UNGROUPED: LazyLock<Regex> = LazyLock::new(|| number_pattern(false));
@@ -243,6 +250,8 @@ impl Unit {
             "µs" | "μs" | "us" | "usec" | "usecond" | "microsecond" | "microseconds" | "us/op" | "µs/op" | "μs/op" => Unit::Us,
             "ms" | "msec" | "msecond" | "millisecond" | "milliseconds" | "ms/op" => Unit::Ms,
             "s" | "sec" | "secs" | "second" | "seconds" | "s/op" => Unit::S,
+            "min" | "mins" | "minute" | "minutes" => Unit::Min,
+            "h" | "hr" | "hrs" | "hour" | "hours" => Unit::H,
             // Bytes per operation, as Go prints them (`B/op`), are bytes, as `ns/op` is a time.
             // Nsight Compute writes sizes and rates with decimal prefixes and the word `byte`
             // (`Mbyte`, `Gbyte/s`, `byte/second`): 9,830,400 bytes print as `9.83 Mbyte`.
@@ -320,6 +329,8 @@ impl Unit {
             Unit::Us => "µs",
             Unit::Ms => "ms",
             Unit::S => "s",
+            Unit::Min => "min",
+            Unit::H => "h",
             Unit::Bytes => "B",
             Unit::KiB => "KiB",
             Unit::MiB => "MiB",
@@ -368,7 +379,7 @@ impl Unit {
     pub fn scale(&self) -> Option<(Dimension, f64)> {
         const KI: f64 = 1024.0;
         Some(match self {
-            Unit::Ns | Unit::Us | Unit::Ms | Unit::S => (Dimension::Time, self.seconds()?),
+            Unit::Ns | Unit::Us | Unit::Ms | Unit::S | Unit::Min | Unit::H => (Dimension::Time, self.seconds()?),
             Unit::Bytes => (Dimension::Bytes, 1.0),
             Unit::KiB => (Dimension::Bytes, KI),
             Unit::MiB => (Dimension::Bytes, KI * KI),
@@ -416,6 +427,8 @@ impl Unit {
             Unit::Us => Some(1e-6),
             Unit::Ms => Some(1e-3),
             Unit::S => Some(1.0),
+            Unit::Min => Some(60.0),
+            Unit::H => Some(3600.0),
             _ => None,
         }
     }
@@ -907,26 +920,23 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
         // one (`3m 48s`, cargo's `Finished … in 1m 17s`): one number of seconds, as precise as its
         // seconds' digits.
         if let Some(m) = DURATION.captures(&text[lo.start()..])
+            && (m.get(2).is_some() || m.get(4).is_some())
             && caps.name("sign").is_none()
             && caps.name("cur").is_none()
             && !is_part_of_name(text, lo.start())
         {
             let whole = m.get(1).unwrap();
             let part = |i: usize| m.get(i).map_or(0.0, |g| g.as_str().parse::<f64>().unwrap_or(0.0));
-            let (_, decimals) = parse_digits(m.get(4).map_or("0", |g| g.as_str()));
+            // Without seconds the duration is as precise as its minutes (`1h 30m` is 90 min,
+            // give or take half a minute), so it is a number of minutes.
+            let (value, decimals, unit) = match m.get(4) {
+                Some(seconds) => (part(2) * 3600.0 + part(3) * 60.0 + part(4), parse_digits(seconds.as_str()).1, Unit::S),
+                None => (part(2) * 60.0 + part(3), 0, Unit::Min),
+            };
             let span = lo.start()..lo.start() + whole.end();
             at = span.end;
             if !overlaps(&span, skip) {
-                out.push(Number {
-                    text: whole.as_str().to_string(),
-                    span,
-                    value: part(2) * 3600.0 + part(3) * 60.0 + part(4),
-                    decimals,
-                    scale: Scale::None,
-                    unit: Some(Unit::S),
-                    shape: Shape::Single,
-                    bound: None,
-                });
+                out.push(Number { text: whole.as_str().to_string(), span, value, decimals, scale: Scale::None, unit: Some(unit), shape: Shape::Single, bound: None });
             }
             continue;
         }
@@ -1367,8 +1377,21 @@ pub fn parse_one(text: &str) -> Result<Number, String> {
         [one] if one.bound.is_some() && one.span.end == text.trim().len() => {
             Err(format!("`{text}` holds words before its number: write the number as the sentence quotes it, `{}`", one.text))
         }
-        [] => Err(format!("`{text}` holds no number")),
+        [] => minutes_as_wrk_writes_them(text.trim()).ok_or_else(|| format!("`{text}` holds no number")),
         _ => Err(format!("`{text}` is not one number with an optional unit")),
+    }
+}
+
+/// A registry's number written as wrk prints a time of a minute or more (`1.50m`), a number of
+/// minutes. In prose a lone `m` is no unit (it is as often a metre or a million), so such a
+/// number binds only to a value that a reader took to be minutes: a cell of wrk's report.
+fn minutes_as_wrk_writes_them(text: &str) -> Option<Number> {
+    let digits = text.strip_suffix('m')?;
+    match extract(digits, &[]).as_slice() {
+        [one] if one.span == (0..digits.len()) && one.unit.is_none() && one.scale == Scale::None && one.bound.is_none() && one.shape == Shape::Single => {
+            Some(Number { text: text.to_string(), span: 0..text.len(), unit: Some(Unit::Min), ..one.clone() })
+        }
+        _ => None,
     }
 }
 
@@ -1858,6 +1881,45 @@ mod tests {
         assert_eq!(&read[..3], [("3m 48s", 228.0, 0), ("2m 04s", 124.0, 0), ("1h 2m 3.5s", 3723.5, 1)]);
         assert!(!read.iter().any(|r| r.0.contains("  ")), "{read:?}");
         assert_eq!(super::parse_one("4m 07s").map(|n| (n.value, n.unit)), Ok((247.0, Some(super::Unit::S))));
+    }
+
+    /// Build and CI times are quoted in minutes and hours; a word that only begins like one of
+    /// their units (`minimum`, `H100`) gives the number no unit.
+    #[test]
+    fn minutes_and_hours_are_times() {
+        let n = super::extract("It takes 12 min on CI, 2.5 hours locally, 90 mins, 3 hrs, a 24 h soak and 2h; 5 minimum runs on 8 H100 GPUs.", &[]);
+        let read: Vec<(&str, f64, Option<super::Unit>)> = n.iter().map(|n| (n.text.as_str(), n.value, n.unit.clone())).collect();
+        use super::Unit::{H, Min};
+        assert_eq!(
+            read,
+            [
+                ("12 min", 12.0, Some(Min)),
+                ("2.5 hours", 2.5, Some(H)),
+                ("90 mins", 90.0, Some(Min)),
+                ("3 hrs", 3.0, Some(H)),
+                ("24 h", 24.0, Some(H)),
+                ("2h", 2.0, Some(H)),
+                ("5", 5.0, None),
+                ("8", 8.0, None)
+            ]
+        );
+        assert_eq!(n[1].key(), "2.5h");
+        let close = |v: Result<f64, String>, want: f64| assert!(v.as_ref().is_ok_and(|v| (v - want).abs() < 1e-9), "{v:?} against {want}");
+        close(convert(2.5, Some(&H), Some(&super::Unit::S)), 9000.0);
+        close(convert(90.0, Some(&super::Unit::S), Some(&Min)), 1.5);
+        // Hours and minutes without seconds are a number of minutes, as precise as they are
+        // written; minutes alone (`5m`) are no duration, since `m` is as often a metre.
+        let n = super::extract("It saves 1h 30m a day and 2h05m a week; 5m rows.", &[]);
+        let read: Vec<(&str, f64, u32, Option<super::Unit>)> = n.iter().map(|n| (n.text.as_str(), n.value, n.decimals, n.unit.clone())).collect();
+        assert_eq!(read, [("1h 30m", 90.0, 0, Some(Min)), ("2h05m", 125.0, 0, Some(Min))]);
+        assert_eq!(super::parse_one("1h 30m").map(|n| n.key()), Ok("90min".to_string()));
+        // A registry may write minutes as wrk prints them, since a registry's number is one
+        // number; anything else glued to a lone `m` is still none.
+        assert_eq!(super::parse_one("1.50m").map(|n| (n.key(), n.decimals)), Ok(("1.50min".to_string(), 2)));
+        assert!(super::parse_one("-2m").is_ok_and(|n| n.value == -2.0));
+        for not_minutes in ["m", "1.5km", "10km", "1e3m", "<2m", "2-3m", "4x4m"] {
+            assert!(super::parse_one(not_minutes).is_err(), "{not_minutes}");
+        }
     }
 
     #[test]
