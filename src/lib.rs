@@ -55,7 +55,10 @@
 //!   or its name column, cut into columns by the dashed rule, `evidence::readers::ruled`, which the
 //!   `nsys` evidence reader shares; `article::nsight`), or what pyperf prints (its result and
 //!   comparison lines, `stats`'s `Key: value` and percentile lines, `hist`'s bins, its
-//!   warnings, the benchmarks `compare_to` hides, and its grid table), pasted in a
+//!   warnings, the benchmarks `compare_to` hides, and its grid table), or wrk's report (its
+//!   statistics, distribution and totals, sizes 1024-based, a lone `m` minutes), or nccl-tests'
+//!   results (each message size's times in µs and bandwidths in GB/s under `out-of-place …` and
+//!   `in-place …`, its settings and footer as a row `Run`; `article::nccl`), pasted in a
 //!   code block read as one,
 //!   `article::console`, which takes Go's lines apart by the `go-bench` evidence reader's own
 //!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
