@@ -26,7 +26,7 @@
 //! from the settings line, `Out of bounds values` and `Avg bus bandwidth` from the footer.
 //!
 //! The layout has grown: older releases print no `root` column and head the validation column
-//! `error` (a largest error such as `1e-07`) rather than `#wrong`; `-R` adds each half's
+//! `error` (a largest error such as `1e-07`) rather than `#wrong`; `-I` adds each half's
 //! per-iteration statistics (`i_min`, `i_max`, `i_p99` in µs, `i_cv%`); `-C` titles the time
 //! `cputime`; a timestamp may end the line. The titles are read from the report itself, so each
 //! of these is read as it is printed. A `N/A` (no validation) gives no cell, and a line of any
@@ -116,6 +116,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
     let mut settings: Vec<(&'static str, Range<usize>)> = Vec::new();
     let mut found = false;
     for (start, text) in lines(code) {
+        let (start, text) = (start + launcher_prefix(text), &text[launcher_prefix(text)..]);
         let toks = tokens(text);
         let word = |k: usize| toks.get(k).map_or("", |r| &text[r.clone()]);
         let abs = |r: &Range<usize>| start + r.start..start + r.end;
@@ -201,6 +202,34 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
     }
     cells.sort_by_key(|c| (c.table, c.row, c.column));
     Some(cells)
+}
+
+/// The length of the tag a parallel launcher writes before each line of a rank's output, which
+/// multi-node reports are pasted with: Open MPI's `--tag-output` (`[1,0]<stdout>:`), Slurm's
+/// `srun --label` (`0: `, ` 12: `) and MPICH's `-prepend-rank` (`[0] `); 0 where the line has
+/// none.
+fn launcher_prefix(line: &str) -> usize {
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let lead = line.len() - line.trim_start_matches(' ').len();
+    let rest = &line[lead..];
+    if let Some(inner) = rest.strip_prefix('[') {
+        // `[1,0]<stdout>:` or `[0] `.
+        let (rank, after) = inner.split_once(']').unwrap_or(("", ""));
+        let is_rank = !rank.is_empty() && rank.split(',').all(|p| !p.is_empty() && digits(p) == p.len());
+        if is_rank {
+            for tag in ["<stdout>:", "<stderr>:"] {
+                if after.starts_with(tag) {
+                    return lead + 1 + rank.len() + 1 + tag.len();
+                }
+            }
+            if !rank.contains(',') && after.starts_with(' ') {
+                return lead + 1 + rank.len() + 2;
+            }
+        }
+        return 0;
+    }
+    let n = digits(rest);
+    if n > 0 && rest[n..].starts_with(": ") { lead + n + 2 } else { 0 }
 }
 
 /// The label of a footer's line that a reader may quote, `# Out of bounds values : 0 OK` or `#
@@ -346,6 +375,21 @@ mod tests {
         assert!(!labels.iter().any(|l| l.ends_with("#wrong")), "a `N/A` gives no cell: {labels:?}");
         assert_eq!(cells.iter().find(|c| c.column_label == "in-place i_cv%").map(|c| (&wide[c.range.clone()], c.unit.clone())), Some(("5.02", Some(Unit::Percent))));
         assert_eq!(cells.iter().find(|c| c.column_label == "out-of-place i_p99").map(|c| &wide[c.range.clone()]), Some("13.90"));
+    }
+
+    /// Reports of several nodes, each line tagged by the launcher with its rank: Open MPI's
+    /// `--tag-output`, Slurm's `--label`, MPICH's `-prepend-rank`; NCCL's own lines between.
+    #[test]
+    fn lines_tagged_by_a_launcher_read_as_the_report() {
+        let plain = cells(REPORT).unwrap();
+        for tag in ["[1,0]<stdout>:", "0: ", " 12: ", "[0] "] {
+            let tagged: String = REPORT.lines().map(|l| format!("{tag}{l}\n")).collect::<String>() + &format!("{tag}node-a:40211:40211 [0] NCCL INFO comm 0x55d0 rank 0 nranks 8 - Init COMPLETE\n");
+            let cells = cells(&tagged).unwrap();
+            let texts = |code: &str, cells: &[ConsoleCell]| cells.iter().map(|c| code[c.range.clone()].to_string()).collect::<Vec<_>>();
+            assert_eq!(texts(&tagged, &cells), texts(REPORT, &plain), "{tag}");
+        }
+        assert_eq!(launcher_prefix("12345  678 float"), 0, "a row's size is no rank");
+        assert_eq!(launcher_prefix("[1,x]<stdout>:#"), 0);
     }
 
     /// A run over several types repeats each size: its rows are named by the size and type.
