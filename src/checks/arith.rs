@@ -17,6 +17,14 @@
 //! expr = "(2.1 - 1.3) / 2.1 * 100"
 //! ```
 //! Fails as `expected 38.1 %, observed 61.5 %` when the denominator is wrong.
+//!
+//! A number the article printed rounded, as a harness prints its table, is written with a
+//! tilde: `~98.61` stands for every value that rounds to it, 98.605 to 98.615 (and `~43557`
+//! for 43,556.5 to 43,557.5). The expression is then also evaluated over those ranges, and the
+//! quote matches where any value of the range it gives rounds to it: a bus bandwidth recomputed
+//! from a printed algorithm bandwidth, `~98.61 * 2 * (32 - 1) / 32`, is 191.04 to 191.07, and
+//! the table's `191.05` is one of them, where the point value 191.057 would not round to it.
+//! Constants (`2`, the 32 ranks) are written without one: they are exact.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -25,7 +33,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::units::FieldUnits;
-use super::{Context, Observation, json, stat};
+use super::{Band, BandWhy, Context, Observation, json, stat};
 use crate::article::numbers::{Dimension, Quoted, Unit};
 use crate::diagnostic::Diagnostic;
 
@@ -87,8 +95,15 @@ impl Spec {
         }
         let unit = common.and_then(|c| c.unit);
         let value = expr.eval(&values).map_err(|e| ctx.error_at(format!("cannot evaluate: {}", e.message), self.inner_span(&e.at), "here"))?;
+        let band = expr.band(&values).map_err(|e| ctx.error_at(format!("cannot evaluate over its rounded numbers: {}", e.message), self.inner_span(&e.at), "here"))?;
         let shown = unit.as_ref().map_or(String::new(), |u| format!(" {}", u.symbol()));
-        Ok(Observation { value: Some(value), unit, problems: Vec::new(), detail: format!("{} = {value}{shown}", self.expr.get_ref()), band: None })
+        Ok(Observation {
+            value: Some(value),
+            unit,
+            problems: Vec::new(),
+            detail: format!("{} = {value}{shown}", self.expr.get_ref()),
+            band: band.map(|(low, high)| Band { low, high, why: BandWhy::RoundedOperands }),
+        })
     }
 }
 
@@ -228,6 +243,9 @@ pub(crate) struct ExprError {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Expr {
     Number(f64),
+    /// A number written `~98.61`: its value, and half its last written place (0.005), so that
+    /// it stands for every value that rounds to it.
+    Rounded(f64, f64),
     Var(String, Range<usize>),
     Neg(Box<Expr>),
     /// The first operand, then each operator with its operand and the operator's span.
@@ -268,7 +286,7 @@ impl Expr {
     /// and a number), or takes a power, root, logarithm or remainder of one that has a unit.
     fn quantity(&self, vars: &BTreeMap<&str, Quantity>) -> Option<Quantity> {
         match self {
-            Expr::Number(_) => Some(Quantity::default()),
+            Expr::Number(_) | Expr::Rounded(..) => Some(Quantity::default()),
             Expr::Var(name, _) => vars.get(name.as_str()).cloned(),
             Expr::Neg(e) => e.quantity(vars),
             Expr::Chain(first, rest) => rest.iter().try_fold(first.quantity(vars)?, |x, (op, e, _)| combine(*op, x, &e.quantity(vars)?)),
@@ -288,7 +306,7 @@ impl Expr {
 
     pub(crate) fn variables(&self) -> Vec<&str> {
         match self {
-            Expr::Number(_) => vec![],
+            Expr::Number(_) | Expr::Rounded(..) => vec![],
             Expr::Var(name, _) => vec![name.as_str()],
             Expr::Neg(e) => e.variables(),
             Expr::Chain(first, rest) => first.variables().into_iter().chain(rest.iter().flat_map(|(_, e, _)| e.variables())).collect(),
@@ -299,7 +317,7 @@ impl Expr {
 
     pub(crate) fn eval(&self, vars: &BTreeMap<&str, f64>) -> Result<f64, ExprError> {
         let v = match self {
-            Expr::Number(v) => *v,
+            Expr::Number(v) | Expr::Rounded(v, _) => *v,
             Expr::Var(name, at) => *vars.get(name.as_str()).ok_or(ExprError { message: format!("unknown variable `{name}`"), at: at.clone() })?,
             Expr::Neg(e) => -e.eval(vars)?,
             Expr::Chain(first, rest) => rest.iter().try_fold(first.eval(vars)?, |x, (op, e, at)| apply(*op, x, e.eval(vars)?, at))?,
@@ -330,6 +348,92 @@ impl Expr {
         };
         if v.is_finite() { Ok(v) } else { Err(ExprError { message: "the result is not a finite number".into(), at: 0..0 }) }
     }
+
+    /// Whether a number of the expression is written rounded (`~98.61`).
+    fn has_rounded(&self) -> bool {
+        match self {
+            Expr::Rounded(..) => true,
+            Expr::Number(_) | Expr::Var(..) => false,
+            Expr::Neg(e) => e.has_rounded(),
+            Expr::Chain(first, rest) => first.has_rounded() || rest.iter().any(|(_, e, _)| e.has_rounded()),
+            Expr::Power(base, exponent, _) => base.has_rounded() || exponent.has_rounded(),
+            Expr::Call(_, args, _) => args.iter().any(Expr::has_rounded),
+        }
+    }
+
+    /// The least and greatest values the expression takes where each rounded number is any
+    /// value that rounds to it (interval arithmetic), or `None` where it writes none. Every
+    /// operation here is monotonic in each argument over the ranges it accepts, so its least
+    /// and greatest values are at the ends of its arguments' ranges. A remainder is not, a
+    /// division by a range that holds zero and a power of a range that holds a negative base
+    /// are unbounded or undefined: those are errors at their operator.
+    pub(crate) fn band(&self, vars: &BTreeMap<&str, f64>) -> Result<Option<(f64, f64)>, ExprError> {
+        if !self.has_rounded() {
+            return Ok(None);
+        }
+        let (low, high) = self.interval(vars)?;
+        if low.is_finite() && high.is_finite() { Ok(Some((low, high))) } else { Err(ExprError { message: "the range of the result is not finite".into(), at: 0..0 }) }
+    }
+
+    fn interval(&self, vars: &BTreeMap<&str, f64>) -> Result<(f64, f64), ExprError> {
+        Ok(match self {
+            Expr::Number(v) => (*v, *v),
+            Expr::Rounded(v, half) => (v - half, v + half),
+            Expr::Var(..) => {
+                let v = self.eval(vars)?;
+                (v, v)
+            }
+            Expr::Neg(e) => {
+                let (low, high) = e.interval(vars)?;
+                (-high, -low)
+            }
+            Expr::Chain(first, rest) => rest.iter().try_fold(first.interval(vars)?, |x, (op, e, at)| interval_apply(*op, x, e.interval(vars)?, at))?,
+            Expr::Power(base, exponent, at) => interval_apply('^', base.interval(vars)?, exponent.interval(vars)?, at)?,
+            Expr::Call(name, args, at) => {
+                let ranges = args.iter().map(|a| a.interval(vars)).collect::<Result<Vec<_>, _>>()?;
+                match (name.as_str(), ranges.as_slice()) {
+                    ("min", [_, ..]) => (ranges.iter().map(|r| r.0).fold(f64::INFINITY, f64::min), ranges.iter().map(|r| r.1).fold(f64::INFINITY, f64::min)),
+                    ("max", [_, ..]) => (ranges.iter().map(|r| r.0).fold(f64::NEG_INFINITY, f64::max), ranges.iter().map(|r| r.1).fold(f64::NEG_INFINITY, f64::max)),
+                    ("abs", [(low, high)]) if *low < 0.0 && *high > 0.0 => (0.0, high.max(-low)),
+                    ("abs", [(low, high)]) => (low.abs().min(high.abs()), low.abs().max(high.abs())),
+                    ("sqrt", [(low, high)]) => (low.sqrt(), high.sqrt()),
+                    ("ln", [(low, high)]) => (low.ln(), high.ln()),
+                    ("log2", [(low, high)]) => (low.log2(), high.log2()),
+                    ("log10", [(low, high)]) => (low.log10(), high.log10()),
+                    ("exp", [(low, high)]) => (low.exp(), high.exp()),
+                    // The point evaluation says what is wrong with the call.
+                    _ => {
+                        let v = self.eval(vars)?;
+                        return Err(ExprError { message: format!("`{name}` cannot take a range (its value is {v})"), at: at.clone() });
+                    }
+                }
+            }
+        })
+    }
+}
+
+/// `x op y` over ranges: the least and greatest of the operator at the ends of its arguments.
+fn interval_apply(op: char, x: (f64, f64), y: (f64, f64), at: &Range<usize>) -> Result<(f64, f64), ExprError> {
+    let refuse = |why: &str| Err(ExprError { message: why.to_string(), at: at.clone() });
+    match op {
+        '/' if y.0 <= 0.0 && y.1 >= 0.0 => return refuse("division by a rounded range that holds zero"),
+        '%' => return refuse("a remainder of rounded numbers has no range here: write the numbers without `~`"),
+        '^' if x.0 < 0.0 => return refuse("a power of a rounded range that holds a negative base has no range here"),
+        _ => {}
+    }
+    let corners = [apply(op, x.0, y.0, at)?, apply(op, x.0, y.1, at)?, apply(op, x.1, y.0, at)?, apply(op, x.1, y.1, at)?];
+    Ok((corners.iter().copied().fold(f64::INFINITY, f64::min), corners.iter().copied().fold(f64::NEG_INFINITY, f64::max)))
+}
+
+/// Half the last place `text`, a number as written, states: 0.005 for `98.61`, 0.5 for
+/// `43557`, 50 for `1.5e3` (whose last place is the hundreds).
+fn half_place(text: &str) -> f64 {
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(k) => (&text[..k], text[k + 1..].parse::<i32>().unwrap_or(0)),
+        None => (text, 0),
+    };
+    let decimals = mantissa.split_once('.').map_or(0, |(_, d)| d.len() as i32);
+    0.5 * 10f64.powi(exponent - decimals)
 }
 
 /// The most tokens an expression may have: a registry's arithmetic is a line, not a program.
@@ -399,7 +503,7 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ExprError> {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
             }
-        } else if b"+-*/%^(),".contains(&c) {
+        } else if b"+-*/%^(),~".contains(&c) {
             i += 1;
         } else {
             let ch = text[i..].chars().next().unwrap_or('?');
@@ -482,6 +586,16 @@ impl Parser {
 
     fn atom(&mut self) -> Result<Expr, ExprError> {
         let t = self.next()?;
+        if t.text == "~" {
+            // A rounded number: the tilde is glued to digits, never to a name or a bracket.
+            let n = self.next()?;
+            let glued = n.at.start == t.at.end && n.text.as_bytes()[0].is_ascii_digit();
+            let clean = n.text.replace('_', "");
+            return match clean.parse::<f64>() {
+                Ok(v) if glued => Ok(Expr::Rounded(v, half_place(&clean))),
+                _ => Err(ExprError { message: "`~` marks a rounded number and is written before its digits, as `~98.61`".into(), at: t.at.start..n.at.end }),
+            };
+        }
         let first = t.text.as_bytes()[0];
         if first.is_ascii_digit() || first == b'.' {
             let clean = t.text.replace('_', "");
@@ -612,6 +726,42 @@ mod tests {
     #[test]
     fn division_by_zero_is_an_error_not_infinity() {
         assert!(parse("1/0").unwrap().eval(&BTreeMap::new()).is_err());
+    }
+
+    /// A number written `~98.61` stands for every value that rounds to it: the expression's
+    /// range is its least and greatest value over them, and a quote matches where any value of
+    /// the range rounds to it. nccl-tests' last all-reduce row of 32 ranks: `98.61` GB/s of
+    /// algorithm bandwidth and `191.05` of bus bandwidth, which 98.61 × 2 × 31/32 = 191.057
+    /// misses and the range 191.047 to 191.067 holds.
+    #[test]
+    fn rounded_numbers_give_a_range() {
+        let band = |text: &str| parse(text).unwrap().band(&BTreeMap::new()).unwrap();
+        assert_eq!([half_place("98.61"), half_place("43557"), half_place("1.5e3"), half_place("2.50e-3")], [0.005, 0.5, 50.0, 0.000005]);
+        let (low, high) = band("~98.61 * 2 * (32 - 1) / 32").unwrap();
+        assert!((low - 98.605 * 1.9375).abs() < 1e-9 && (high - 98.615 * 1.9375).abs() < 1e-9, "{low} {high}");
+        assert_eq!(band("98.61 * 2"), None, "without a tilde there is no range");
+        // Each operation at its arguments' ends: a difference, a quotient, a sign, functions.
+        assert_eq!(band("~10 - ~4"), Some((5.0, 7.0)));
+        assert_eq!(band("~8 / ~4"), Some((7.5 / 4.5, 8.5 / 3.5)));
+        assert_eq!(band("-~2"), Some((-2.5, -1.5)));
+        assert_eq!(band("abs(~0.1)"), Some((0.05, 0.15000000000000002)));
+        assert_eq!(band("abs(~0 - 0.25)"), Some((0.0, 0.75)), "a range across zero");
+        assert_eq!(band("max(~1, 1.2)"), Some((1.2, 1.5)));
+        assert_eq!(band("~4 ^ 0.5"), Some((3.5f64.sqrt(), 4.5f64.sqrt())));
+        // The point value is the written one.
+        assert_eq!(eval("~98.61 * 2"), 197.22);
+        // A range that makes a quotient, a remainder or a power undefined is a located error.
+        for (text, at) in [("1 / ~0.0", 2..3), ("~7 % 2", 3..4), ("~-1", 0..2), ("~x", 0..2), ("~ 5", 0..3), ("(~0.1 - 1) ^ 0.5", 11..12)] {
+            let e = parse(text).and_then(|e| e.band(&BTreeMap::new()));
+            assert!(e.as_ref().is_err_and(|e| e.at == at), "{text}: {e:?}");
+        }
+        // Through the check: 191.05 is quoted.
+        let f = Fixture::new(&[]);
+        let observed = f.observe(&check_toml("kind = \"arith\"\nexpr = \"~98.61 * 2 * (32 - 1) / 32\"\n")).unwrap();
+        assert_eq!(observed.band.map(|b| b.why), Some(BandWhy::RoundedOperands));
+        let quoted = Quoted { value: 191.05, decimals: 2, ..Quoted::default() };
+        let (low, high) = observed.band.map(|b| (b.low, b.high)).unwrap();
+        assert!(quoted.matches_within(low, high, None) && !quoted.matches(observed.value.unwrap(), None));
     }
 
     #[test]

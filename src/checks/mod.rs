@@ -263,10 +263,28 @@ pub(crate) struct Observation {
     pub problems: Vec<String>,
     /// A short account of what was seen, for the report.
     pub detail: String,
-    /// Where `value` is one draw of a random computation the harness also drew once (criterion's
-    /// bootstrap bounds), the values, in `value`'s unit, that the harness's own draw lies among:
-    /// a quote of any of them matches.
-    pub band: Option<(f64, f64)>,
+    /// The values, in `value`'s unit, that are as much the quoted number's source as `value`:
+    /// a quote of any of them matches. See [`BandWhy`].
+    pub band: Option<Band>,
+}
+
+/// A range of values any of which a quote may state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Band {
+    pub low: f64,
+    pub high: f64,
+    pub why: BandWhy,
+}
+
+/// Why a check's value is a range rather than one value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum BandWhy {
+    /// `value` is one draw of a random computation the harness also drew once (criterion's
+    /// bootstrap bounds): the harness's own draw lies in the band.
+    HarnessDraw,
+    /// `value` is computed from numbers an article printed rounded (`arith`'s `~98.61`): every
+    /// value that rounds to them gives one in the band.
+    RoundedOperands,
 }
 
 /// The result of one check.
@@ -463,8 +481,9 @@ pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observa
             return Outcome::Fail { expected: Some(quoted.shown()), observed: Some(observed), detail: format!("{detail}; {why}") };
         }
     };
-    // Within a band, any value is as likely the harness's draw as the one computed here.
-    let band = band.and_then(|(low, high)| {
+    // Within a band, any value is as much the quote's source as the one computed here.
+    let why = band.map(|b| b.why);
+    let band = band.and_then(|Band { low, high, .. }| {
         let low = crate::article::numbers::convert(low, unit.as_ref(), quoted.unit.as_ref()).ok()?;
         let high = crate::article::numbers::convert(high, unit.as_ref(), quoted.unit.as_ref()).ok()?;
         // Ordered where both are numbers; an end that is none stays, and matches nothing.
@@ -474,9 +493,12 @@ pub(crate) fn judge(check: &Check, quoted: Option<&Quoted>, observation: Observa
         Some((low, high)) => quoted.matches_within(low, high, check.common.tolerance),
         None => quoted.matches(value, check.common.tolerance),
     };
-    let shown = match band {
-        Some((low, high)) => format!("{} (the harness's own draw lies within {} to {})", quoted.display(value), quoted.display(low), quoted.display(high)),
-        None => quoted.display(value),
+    let shown = match (band, why) {
+        (Some((low, high)), Some(BandWhy::HarnessDraw)) => {
+            format!("{} (the harness's own draw lies within {} to {})", quoted.display(value), quoted.display(low), quoted.display(high))
+        }
+        (Some((low, high)), _) => format!("{} (its rounded numbers give {} to {})", quoted.display(value), quoted.display(low), quoted.display(high)),
+        (None, _) => quoted.display(value),
     };
     match (check.common.expect, matches) {
         (Expect::Match, true) => Outcome::Pass { detail: format!("{detail}: {shown}") },
@@ -522,7 +544,12 @@ mod tests {
     /// matches nothing.
     #[test]
     fn a_band_matches_the_quotes_it_spans_and_no_other() {
-        let obs = |v, band| Observation { value: Some(v), unit: Some(Unit::Us), band, ..Observation::default() };
+        let obs = |v, band: Option<(f64, f64)>| Observation {
+            value: Some(v),
+            unit: Some(Unit::Us),
+            band: band.map(|(low, high)| Band { low, high, why: BandWhy::HarnessDraw }),
+            ..Observation::default()
+        };
         // 4.7776 drawn here, 4.7781 quoted: inside the band 4.7768 to 4.7783.
         assert!(matches!(judge(&check(Expect::Match), Some(&us(4.7781, 4)), obs(4.7776, Some((4.7768, 4.7783)))), Outcome::Pass { .. }));
         assert!(!matches!(judge(&check(Expect::Match), Some(&us(4.7781, 4)), obs(4.7776, None)), Outcome::Pass { .. }));
@@ -531,6 +558,12 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(!matches!(judge(&check(Expect::Match), Some(&us(4.7781, 4)), obs(4.7776, Some((f64::NAN, 4.7783)))), Outcome::Pass { .. }));
+        // A band from rounded numbers says so.
+        let rounded = Observation { band: Some(Band { low: 4.7768, high: 4.7783, why: BandWhy::RoundedOperands }), ..obs(4.7776, None) };
+        match judge(&check(Expect::Match), Some(&us(4.7795, 4)), rounded) {
+            Outcome::Fail { observed, .. } => assert_eq!(observed.as_deref(), Some("4.7776 µs (its rounded numbers give 4.7768 µs to 4.7783 µs)")),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -212,7 +212,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Context, Observation, query, units};
+use super::{Band, BandWhy, Context, Observation, query, units};
 use crate::article::numbers::{Quoted, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::Summary;
@@ -726,7 +726,7 @@ impl Spec {
                 0 => format!("{what} of {n} samples{fenced}{bounds}"),
                 more => format!("median over {} runs of the {what}, {n} samples{fenced}", more + 1),
             },
-            band,
+            band: band.map(|(low, high)| Band { low, high, why: BandWhy::HarnessDraw }),
         })
     }
 
@@ -811,6 +811,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Band;
     use super::super::testing::{Fixture, check_toml};
     use crate::article::numbers::Unit;
 
@@ -1025,7 +1026,7 @@ statistic = "median""#;
             assert_eq!(obs.value, own["typical"]["estimate"].as_f64(), "{id}");
             // Its bounds, drawn by cargo-criterion's own bootstrap, lie in the bands of this one.
             for (statistic, key) in [("criterion-lower", "lower_bound"), ("criterion-upper", "upper_bound")] {
-                let (low, high) = f.observe(&check_toml(&check.replace("\"slope\"", &format!("\"{statistic}\"")))).unwrap().band.unwrap();
+                let Band { low, high, .. } = f.observe(&check_toml(&check.replace("\"slope\"", &format!("\"{statistic}\"")))).unwrap().band.unwrap();
                 let theirs = own["typical"][key].as_f64().unwrap();
                 assert!(low <= theirs && theirs <= high, "{id} {key}: {theirs} outside {low}..{high}");
             }
@@ -1047,7 +1048,7 @@ statistic = "median""#;
             for (statistic, key) in [("criterion-lower", "lower_bound"), ("criterion-upper", "upper_bound")] {
                 let obs = f.observe(&check_toml(&SLOPE.replace("e/b.jsonl", &path).replace("\"slope\"", &format!("\"{statistic}\"")))).unwrap();
                 let theirs = own["slope"]["confidence_interval"][key].as_f64().unwrap();
-                let (low, high) = obs.band.unwrap();
+                let Band { low, high, .. } = obs.band.unwrap();
                 assert!(low <= theirs && theirs <= high, "{id} {key}: {theirs} outside {low}..{high} around {:?}", obs.value);
                 assert_eq!(obs.unit, Some(Unit::Ns));
                 assert!(obs.detail.contains("bound of criterion's 95 % bootstrap interval of the slope of batch_time_ns over iters (100000 resamples) of 10 samples"), "{}", obs.detail);
@@ -1065,7 +1066,7 @@ statistic = "median""#;
         let lower = f.observe(&check_toml(&check.replace("\"slope\"", "\"criterion-lower\""))).unwrap();
         let upper = f.observe(&check_toml(&check.replace("\"slope\"", "\"criterion-upper\""))).unwrap();
         let slope = f.observe(&check_toml(&check)).unwrap().value.unwrap();
-        let ((_, lower_high), (upper_low, _)) = (lower.band.unwrap(), upper.band.unwrap());
+        let (Band { high: lower_high, .. }, Band { low: upper_low, .. }) = (lower.band.unwrap(), upper.band.unwrap());
         assert!(lower_high < slope && slope < upper_low, "{lower:?} {upper:?} {slope}");
         let refused = |extra: &str, statistic: &str| super::super::testing::parse_error(&format!("{}\n{extra}", check.replace("\"slope\"", &format!("\"{statistic}\""))));
         assert!(refused("resamples = 1000", "slope").contains("`resamples` is criterion's bootstrap's"));
