@@ -166,6 +166,9 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| number_pattern(true));
 /// The seconds may be left out after hours (`1h 30m`), never after minutes alone: `5m` is as
 /// often five metres or five million.
 static DURATION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^((?:(\d+)h ?)?(\d+)m(?: ?(\d+(?:\.\d+)?)s)?)(?:[^\w]|$)").expect("duration pattern is valid"));
+/// A PCI address: domain (optional), bus, device and function in hex, nothing alphanumeric
+/// after.
+static PCI_ADDRESS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\b").expect("PCI address pattern is valid"));
 /// The same pattern without thousands grouped by spaces, for digits whose groups run on into
 /// a fourth digit (`12 3456`): those are two numbers, not a grouped one cut short.
 static UNGROUPED: LazyLock<Regex> = LazyLock::new(|| number_pattern(false));
@@ -204,6 +207,7 @@ pub(crate) fn compile_patterns() {
     LazyLock::force(&UNGROUPED);
     LazyLock::force(&UNIT_AFTER);
     LazyLock::force(&DURATION);
+    LazyLock::force(&PCI_ADDRESS);
 }
 
 /// Words with a slash that read like a free unit but are not one.
@@ -915,6 +919,14 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             at = lo.start() + len;
             continue;
         }
+        // A PCI address (`0000:05:00.0`, lspci's `05:00.0`) names a device, as a GPU
+        // cluster's setup guide quotes a network card's.
+        if let Some(m) = PCI_ADDRESS.find(&text[lo.start()..])
+            && !text[..lo.start()].ends_with(|c: char| c.is_ascii_alphanumeric() || c == ':')
+        {
+            at = lo.start() + m.end();
+            continue;
+        }
         // A duration in hours, minutes and seconds as `time` prints one (`0m1.234s`,
         // `79m35.197s`, `1h2m3s`), or with a space between its parts as people and cargo write
         // one (`3m 48s`, cargo's `Finished … in 1m 17s`): one number of seconds, as precise as its
@@ -1468,7 +1480,11 @@ fn counts_a_name(after: &str) -> bool {
     let Some(rest) = after.strip_prefix(" × ").or_else(|| after.strip_prefix(" x ")) else { return false };
     let word: &str = rest.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).next().unwrap_or_default();
     let letters = word.strip_suffix('s').unwrap_or(word);
-    word.starts_with(|c: char| c.is_ascii_uppercase()) && (word.contains(|c: char| c.is_ascii_digit()) || (letters.len() >= 2 && letters.chars().all(|c| c.is_ascii_uppercase())))
+    let named = word.starts_with(|c: char| c.is_ascii_uppercase()) && (word.contains(|c: char| c.is_ascii_digit()) || (letters.len() >= 2 && letters.chars().all(|c| c.is_ascii_uppercase())));
+    // Or a part named by its size or speed, glued to its letters (`8 x 200G HCA`, `4 × 80GB`):
+    // the count of such parts, not a ratio.
+    let specified = word.starts_with(|c: char| c.is_ascii_digit()) && word.trim_start_matches(|c: char| c.is_ascii_digit()).starts_with(|c: char| c.is_ascii_alphabetic());
+    named || specified
 }
 
 /// The letters of asymptotic notation: big and little O, Θ and Ω, as LaTeX's `O`,
@@ -2105,6 +2121,12 @@ mod tests {
             read("on 8 × A100 GPUs, 4 × H100s, 2 x MI300X and 16 × NVIDIA cards"),
             [("8".to_string(), None), ("4".to_string(), None), ("2".to_string(), None), ("16".to_string(), None)]
         );
+        // A part named by its size or speed (`8 x 200G HCA`) is counted too; its size stays a
+        // number of its own.
+        assert_eq!(read("with 8 x 200G HCA and 4 × 80GB cards")[0], ("8".to_string(), None));
+        assert_eq!(read("with 8 x 200G HCA and 4 × 80GB cards")[2], ("4".to_string(), None));
+        // A PCI address names a device; a time of day stays as it was.
+        assert_eq!(read("the HCA \"0000:05:00.0\" (lspci's 05:00.1) on bus 5"), [("5".to_string(), None)]);
         let times = Some(Unit::Times);
         assert_eq!(
             read("2.3×, 2.3 × faster, 2.3× over, 2 × faster, 2.5 × A100 and 3 × Fibonacci's"),
