@@ -160,6 +160,7 @@ fn every_example_rechecks_offline_with_its_rows_as_found() {
         ("vamos-paper", 183, 0),
         // Its checks are arithmetic in the text: no latency to recompute from samples.
         ("rust-blog-hint-mostly-unused", 0, 0),
+        ("deepops-nccl-tests", 0, 0),
     ];
     for (example, matches, inconclusive) in examples {
         let root = format!("examples/{example}");
@@ -672,4 +673,51 @@ fn rust_blog_post_audits_its_arithmetic_with_front_matter_unread_and_durations_w
     let durations: Vec<(String, f64)> = article.sentences.iter().flat_map(|s| &s.numbers).filter(|n| n.text.contains('m')).map(|n| (n.text.clone(), n.value)).collect();
     assert_eq!(durations, [("3m 48s".to_string(), 228.0), ("2m 55s".into(), 175.0), ("4m 07s".into(), 247.0), ("2m 04s".into(), 124.0)]);
     assert!(!article.sentences.iter().any(|s| s.text.contains("authors =")), "the front matter is no prose");
+}
+
+/// Two DeepOps guides' pasted nccl-tests reports, read as tables (one row a message size, each
+/// value under its half's title, the footer a row `Run`), every number bound. Each algbw and busbw
+/// is recomputed from its row's size and printed time, standing for every value that rounds to
+/// it; at the point value, many would miss the printed two decimals by their rounding alone.
+/// An edited busbw, in a cell or in the prose, fails against its row's time.
+#[test]
+fn deepops_nccl_tests_reports_audit_from_their_own_arithmetic_and_an_edit_fails() {
+    let example = "deepops-nccl-tests";
+    let (code, review) = audit_json(&format!("examples/{example}"));
+    assert_eq!(code, stated_exit_code(example), "{review:#}");
+    assert_eq!(code, 0);
+    let registries = review["registries"].as_array().unwrap();
+    assert_eq!(registries.len(), 2);
+    let checks: Vec<&serde_json::Value> = registries.iter().flat_map(|r| r["claims"].as_array().unwrap()).flat_map(|c| c["checks"].as_array().unwrap()).collect();
+    assert_eq!(checks.len(), 180);
+    assert!(checks.iter().all(|k| k["kind"] == "arith" && k["outcome"] == "pass"), "{checks:#?}");
+    assert!(registries.iter().all(|r| r["unbound"].as_array().unwrap().is_empty()));
+    // Every cell of both tables that measures is bound: 13 and 30 rows of eight values.
+    let cells = registries.iter().flat_map(|r| r["claims"].as_array().unwrap()).filter(|c| c.get("cell").is_some_and(|c| !c.is_null())).count();
+    assert_eq!(cells, (13 + 30) * 8 + 2 * 2);
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join(example);
+    for sub in ["article", "claims"] {
+        std::fs::create_dir_all(root.join(sub)).unwrap();
+        for entry in std::fs::read_dir(format!("examples/{example}/{sub}")).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(entry.path(), root.join(sub).join(entry.file_name())).unwrap();
+        }
+    }
+    let text = std::fs::read_to_string(root.join("article/slurm-perf-cluster.md")).unwrap();
+    let edited = text.replacen("   85.19  1e-06", "   85.29  1e-06", 1).replacen("busbw of 191.05 GB/s", "busbw of 193.05 GB/s", 1);
+    assert_ne!(edited, text);
+    std::fs::write(root.join("article/draft.md"), edited).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_claimcheck"))
+        .args(["audit", "--format", "json", "--claims", "claims/slurm-perf-cluster.toml", "--draft"])
+        .arg(root.join("article/draft.md"))
+        .arg("--root")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let review: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let failed: Vec<&str> = review["registries"][0]["claims"].as_array().unwrap().iter().filter(|c| c["checks"].as_array().unwrap().iter().any(|k| k["outcome"] == "fail")).map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(failed, ["out-of-place-busbw-4gib", "in-busbw-16777216"]);
 }
