@@ -260,18 +260,30 @@ fn settings_of(text: &str, toks: &[Range<usize>]) -> Vec<(&'static str, Range<us
 }
 
 /// Each row's label: its size, and where sizes repeat in its table, the size with the case's
-/// columns whose texts differ between the rows of that table.
+/// columns whose texts differ between the rows of that table. Each table is looked over once,
+/// so that a long report costs no more than its rows.
 fn row_labels(rows: &[Row]) -> Vec<String> {
+    use std::collections::BTreeMap;
+    // For each table: how often each size occurs, and which of the case's columns vary.
+    let mut sizes: BTreeMap<(usize, &str), usize> = BTreeMap::new();
+    let mut first: BTreeMap<usize, &Row> = BTreeMap::new();
+    let mut varies: BTreeMap<(usize, usize), bool> = BTreeMap::new();
+    for row in rows {
+        *sizes.entry((row.table, row.case.first().map_or("", String::as_str))).or_insert(0) += 1;
+        let head = *first.entry(row.table).or_insert(row);
+        for k in 0..row.case.len().max(head.case.len()) {
+            *varies.entry((row.table, k)).or_insert(false) |= row.case.get(k) != head.case.get(k);
+        }
+    }
     rows.iter()
         .map(|row| {
-            let mates: Vec<&Row> = rows.iter().filter(|r| r.table == row.table).collect();
-            let repeats = mates.iter().filter(|r| r.case.first() == row.case.first()).count() > 1;
-            if !repeats {
-                return row.case.first().cloned().unwrap_or_default();
+            let size = row.case.first().map_or("", String::as_str);
+            if sizes[&(row.table, size)] < 2 {
+                return size.to_string();
             }
-            let varies = |k: usize| mates.iter().any(|r| r.case.get(k) != mates[0].case.get(k));
             // The count follows from the size and the type, so it tells no rows apart on its own.
-            let parts: Vec<&str> = row.case.iter().enumerate().filter(|(k, _)| *k == 0 || (*k > 1 && varies(*k))).map(|(_, t)| t.as_str()).collect();
+            let parts: Vec<&str> =
+                row.case.iter().enumerate().filter(|(k, _)| *k == 0 || (*k > 1 && varies.get(&(row.table, *k)).copied().unwrap_or(false))).map(|(_, t)| t.as_str()).collect();
             parts.join(" ")
         })
         .collect()

@@ -356,12 +356,36 @@ fn occurrence(wanted: &str) -> Option<(&str, usize)> {
 /// each took minutes over a table of thousands of rows.
 pub(crate) struct Selectors<'a> {
     article: &'a Article,
-    /// The cells bearing a row and a column label (each with its runs of whitespace as one).
-    by_labels: HashMap<(String, String), Vec<&'a crate::article::Cell>>,
+    /// For each pair of a row and a column label (each with its runs of whitespace as one),
+    /// the least and greatest table of the cells bearing them.
+    tables: HashMap<(String, String), (usize, usize)>,
     /// Each table's distinct rows bearing a row label, and columns bearing a column label, in
     /// order.
     rows: HashMap<(usize, String), Vec<usize>>,
     columns: HashMap<(usize, String), Vec<usize>>,
+    /// For each table and pair of labels, the least and greatest row and column of the cells
+    /// bearing them: whether another such cell stands in another row is then one look, where a
+    /// scan of them all for every cell took minutes over a table that repeats its labels in
+    /// thousands of rows.
+    spans: HashMap<(usize, String, String), Spans>,
+}
+
+/// The least and greatest rows and columns of a set of cells.
+#[derive(Clone, Copy)]
+struct Spans {
+    rows: (usize, usize),
+    columns: (usize, usize),
+}
+
+impl Spans {
+    fn of(c: &crate::article::Cell) -> Spans {
+        Spans { rows: (c.row, c.row), columns: (c.column, c.column) }
+    }
+
+    fn add(&mut self, c: &crate::article::Cell) {
+        self.rows = (self.rows.0.min(c.row), self.rows.1.max(c.row));
+        self.columns = (self.columns.0.min(c.column), self.columns.1.max(c.column));
+    }
 }
 
 /// A label as [`same_label`] compares it.
@@ -371,20 +395,22 @@ fn label_key(label: &str) -> String {
 
 impl<'a> Selectors<'a> {
     pub(crate) fn new(article: &'a Article) -> Selectors<'a> {
-        let mut by_labels: HashMap<(String, String), Vec<&crate::article::Cell>> = HashMap::new();
+        let mut tables: HashMap<(String, String), (usize, usize)> = HashMap::new();
         let mut rows: HashMap<(usize, String), Vec<usize>> = HashMap::new();
         let mut columns: HashMap<(usize, String), Vec<usize>> = HashMap::new();
+        let mut spans: HashMap<(usize, String, String), Spans> = HashMap::new();
         for c in article.sentences.iter().filter_map(|s| s.cell.as_ref().filter(|c| c.row > 0)) {
             let (row, column) = (label_key(&c.row_label), label_key(&c.column_label));
+            spans.entry((c.table, row.clone(), column.clone())).and_modify(|s| s.add(c)).or_insert_with(|| Spans::of(c));
             rows.entry((c.table, row.clone())).or_default().push(c.row);
             columns.entry((c.table, column.clone())).or_default().push(c.column);
-            by_labels.entry((row, column)).or_default().push(c);
+            tables.entry((row, column)).and_modify(|(low, high)| (*low, *high) = ((*low).min(c.table), (*high).max(c.table))).or_insert((c.table, c.table));
         }
         for places in rows.values_mut().chain(columns.values_mut()) {
             places.sort_unstable();
             places.dedup();
         }
-        Selectors { article, by_labels, rows, columns }
+        Selectors { article, tables, rows, columns, spans }
     }
 
     /// The row and column labels a selector writes for `cell`: each with ` #N` where another
@@ -394,15 +420,16 @@ impl<'a> Selectors<'a> {
     /// two cells share both.
     pub(crate) fn labels(&self, cell: &crate::article::Cell) -> (String, String) {
         let (row, column) = (label_key(&cell.row_label), label_key(&cell.column_label));
-        let twins = self.by_labels.get(&(row.clone(), column.clone())).map_or(&[][..], Vec::as_slice);
-        let twins = || twins.iter().filter(|o| o.table == cell.table);
+        // Whether another cell of the table bears both labels in another row (column).
+        let spans = self.spans.get(&(cell.table, row.clone(), column.clone()));
+        let other = |span: (usize, usize), at: usize| span != (at, at);
         let placed = |needed: bool, label: &str, places: Option<&Vec<usize>>, place: usize| match places.and_then(|p| p.binary_search(&place).ok()) {
             Some(k) if needed => format!("{label} #{}", k + 1).trim_start().to_string(),
             _ => label.to_string(),
         };
         (
-            placed(twins().any(|o| o.row != cell.row), &cell.row_label, self.rows.get(&(cell.table, row)), cell.row),
-            placed(twins().any(|o| o.column != cell.column), &cell.column_label, self.columns.get(&(cell.table, column)), cell.column),
+            placed(spans.is_some_and(|s| other(s.rows, cell.row)), &cell.row_label, self.rows.get(&(cell.table, row)), cell.row),
+            placed(spans.is_some_and(|s| other(s.columns, cell.column)), &cell.column_label, self.columns.get(&(cell.table, column)), cell.column),
         )
     }
 
@@ -415,7 +442,7 @@ impl<'a> Selectors<'a> {
         let (row, column) = self.labels(cell);
         // Only a cell whose labels stand in another table too needs the article searched for
         // the tables the selector names.
-        let elsewhere = self.by_labels.get(&(label_key(&cell.row_label), label_key(&cell.column_label))).is_some_and(|cells| cells.iter().any(|o| o.table != cell.table));
+        let elsewhere = self.tables.get(&(label_key(&cell.row_label), label_key(&cell.column_label))).is_some_and(|span| *span != (cell.table, cell.table));
         if !elsewhere {
             return CellSelector { row, column, section, table: None };
         }
