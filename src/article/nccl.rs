@@ -87,14 +87,8 @@ fn columns(line: &str) -> Option<Vec<Column>> {
 /// The settings nccl-tests prints at its start that a reader may quote, by the words before
 /// each value: `# nThread 1 nGpus 8 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters:
 /// 5 iters: 20 agg iters: 1 validation: 1 graph: 0`.
-const SETTINGS: [(&[&str], &str); 6] = [
-    (&["nThread"], "nThread"),
-    (&["nGpus"], "nGpus"),
-    (&["minBytes"], "minBytes"),
-    (&["maxBytes"], "maxBytes"),
-    (&["warmup", "iters:"], "warmup iters"),
-    (&["iters:"], "iters"),
-];
+const SETTINGS: [(&[&str], &str); 6] =
+    [(&["nThread"], "nThread"), (&["nGpus"], "nGpus"), (&["minBytes"], "minBytes"), (&["maxBytes"], "maxBytes"), (&["warmup", "iters:"], "warmup iters"), (&["iters:"], "iters")];
 
 /// One row of results as read, before its label is settled.
 struct Row {
@@ -114,14 +108,13 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
     let mut tables = 0;
     // The settings line comes before its table's titles; the footer after its rows.
     let mut settings: Vec<(&'static str, Range<usize>)> = Vec::new();
-    let mut found = false;
-    for (start, text) in lines(code) {
-        let (start, text) = (start + launcher_prefix(text), &text[launcher_prefix(text)..]);
+    for (start, line) in lines(code) {
+        let tag = launcher_prefix(line);
+        let (start, text) = (start + tag, &line[tag..]);
         let toks = tokens(text);
         let word = |k: usize| toks.get(k).map_or("", |r| &text[r.clone()]);
         let abs = |r: &Range<usize>| start + r.start..start + r.end;
         if let Some(found_columns) = columns(text.trim_start()) {
-            found = true;
             header = Some((tables, found_columns));
             tables += 2;
             if !settings.is_empty() {
@@ -173,7 +166,8 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         }
         rows.push(row);
     }
-    if !found {
+    // Every report opens with its line of titles: without one the block is no report.
+    if tables == 0 {
         return None;
     }
     let mut cells = Vec::new();
@@ -395,7 +389,8 @@ mod tests {
     fn lines_tagged_by_a_launcher_read_as_the_report() {
         let plain = cells(REPORT).unwrap();
         for tag in ["[1,0]<stdout>:", "0: ", " 12: ", "[0] "] {
-            let tagged: String = REPORT.lines().map(|l| format!("{tag}{l}\n")).collect::<String>() + &format!("{tag}node-a:40211:40211 [0] NCCL INFO comm 0x55d0 rank 0 nranks 8 - Init COMPLETE\n");
+            let tagged: String =
+                REPORT.lines().map(|l| format!("{tag}{l}\n")).collect::<String>() + &format!("{tag}node-a:40211:40211 [0] NCCL INFO comm 0x55d0 rank 0 nranks 8 - Init COMPLETE\n");
             let cells = cells(&tagged).unwrap();
             let texts = |code: &str, cells: &[ConsoleCell]| cells.iter().map(|c| code[c.range.clone()].to_string()).collect::<Vec<_>>();
             assert_eq!(texts(&tagged, &cells), texts(REPORT, &plain), "{tag}");
