@@ -63,7 +63,9 @@ pub(crate) struct ConsoleCell {
     /// arguments, not measurements.
     pub(crate) is_name: bool,
     /// The unit the column's header states for the cell's value (pytest-benchmark's
-    /// `Name (time in ms)` for every time column), where the value is printed without one.
+    /// `Name (time in ms)` for every time column), where the value is printed without one; or
+    /// the unit a harness means by a letter that is no unit in prose (wrk's minutes, `1.00m`,
+    /// whose cell is then the digits alone).
     pub(crate) unit: Option<Unit>,
     /// The bytes of the ratio printed after the value, `(1.28)`: pytest-benchmark's value over
     /// the best of its column in the table, a multiple rather than a quantity in the unit.

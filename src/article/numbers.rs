@@ -166,9 +166,9 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| number_pattern(true));
 /// The seconds may be left out after hours (`1h 30m`), never after minutes alone: `5m` is as
 /// often five metres or five million.
 static DURATION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^((?:(\d+)h ?)?(\d+)m(?: ?(\d+(?:\.\d+)?)s)?)(?:[^\w]|$)").expect("duration pattern is valid"));
-/// A PCI address: domain (optional), bus, device and function in hex, nothing alphanumeric
-/// after.
-static PCI_ADDRESS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\b").expect("PCI address pattern is valid"));
+/// A PCI address: domain (optional), bus, device (five bits, `00` to `1f`) and function (`0`
+/// to `7`) in hex, nothing alphanumeric after; so that a time written `12:34.5` is none.
+static PCI_ADDRESS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[01][0-9a-fA-F]\.[0-7]\b").expect("PCI address pattern is valid"));
 /// The same pattern without thousands grouped by spaces, for digits whose groups run on into
 /// a fourth digit (`12 3456`): those are two numbers, not a grouped one cut short.
 static UNGROUPED: LazyLock<Regex> = LazyLock::new(|| number_pattern(false));
@@ -2127,6 +2127,7 @@ mod tests {
         assert_eq!(read("with 8 x 200G HCA and 4 × 80GB cards")[2], ("4".to_string(), None));
         // A PCI address names a device; a time of day stays as it was.
         assert_eq!(read("the HCA \"0000:05:00.0\" (lspci's 05:00.1) on bus 5"), [("5".to_string(), None)]);
+        assert_eq!(read("a lap of 12:34.5").len(), 2, "a device number is at most 1f");
         let times = Some(Unit::Times);
         assert_eq!(
             read("2.3×, 2.3 × faster, 2.3× over, 2 × faster, 2.5 × A100 and 3 × Fibonacci's"),
