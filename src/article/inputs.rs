@@ -65,8 +65,10 @@ pub(super) struct Spliced {
 pub(super) enum Markup {
     Latex,
     ReStructuredText,
-    /// A syntax that brings in no file (Markdown, HTML): the main file alone.
-    None,
+    /// Markdown (and HTML, read as Markdown): no file is brought in, but the containers of
+    /// Python-Markdown's extensions, as MkDocs sites write them, are unindented
+    /// ([`Splicer::markdown`]).
+    Markdown,
 }
 
 /// How deep inputs may nest: LaTeX's own limit on open files is 15.
@@ -102,7 +104,7 @@ pub(super) fn splice(path: &str, text: &str, markup: Markup, dir: &str, load: Op
             let base = splicer.main_dir.clone();
             splicer.rst(0, 0..text.len(), &base);
         }
-        Markup::None => splicer.copy(0, 0..text.len()),
+        Markup::Markdown => splicer.markdown(0, 0..text.len()),
     }
     if splicer.segments.is_empty() {
         splicer.segments.push(Segment { at: 0, file: 0, offset: 0 });
@@ -210,7 +212,7 @@ impl Splicer<'_> {
         match markup {
             Markup::Latex => self.latex(index, range, &request.base),
             Markup::ReStructuredText => self.rst(index, range, &request.base),
-            Markup::None => self.copy(index, range),
+            Markup::Markdown => self.markdown(index, range),
         }
         self.in_package -= usize::from(request.quiet);
         self.open.pop();
@@ -396,6 +398,69 @@ impl Splicer<'_> {
         Ok(Request { candidates, base, body_only: command == "subfile", select: Select::default(), quiet: package })
     }
 
+    /// Copies Markdown, unindenting the containers of Python-Markdown's extensions as MkDocs
+    /// (and Material for MkDocs) renders them: an admonition (`!!! note "Title"`), a collapsible
+    /// block (`??? note`, `???+ note`) and a content tab (`=== "Tab"`), whose body is the lines
+    /// after the marker indented four spaces (or a tab) deeper. To CommonMark those lines would
+    /// continue the paragraph before them, or after a blank line be indented code: a fenced
+    /// block of a benchmark's output inside a tab would be read as prose, and prose inside a
+    /// note as code. Unindented, the body is read as Markdown, as the site shows it. Each body
+    /// line is copied from past its indentation, so that every byte still maps to its place in
+    /// the file; the marker stands as a paragraph of its own (a newline of the file copied
+    /// again before and after it). A marker inside a fenced block, or indented as code, is
+    /// text, and a body ends at the first line that is not blank and is indented less.
+    fn markdown(&mut self, file: usize, range: Range<usize>) {
+        let text = &self.files[file].text;
+        // The lines as (start, end without the newline, end with it), read once.
+        let mut lines = Vec::new();
+        let mut k = range.start;
+        while k < range.end {
+            let end = line_end(text.as_bytes(), k, range.end);
+            lines.push((k, end, (end + 1).min(range.end)));
+            k = end + 1;
+        }
+        let mut depth = 0;
+        let mut fence: Option<(u8, usize)> = None;
+        for (start, end, next) in lines {
+            let line = &self.files[file].text[start..end];
+            if line.trim().is_empty() {
+                // A blank line belongs to the body it stands in; its indentation is dropped.
+                self.copy(file, if depth > 0 { end..next } else { start..next });
+                continue;
+            }
+            let (levels, cut) = indentation(line, depth);
+            if levels < depth {
+                depth = levels;
+                fence = None;
+            }
+            let rest = &line[cut..];
+            match fence {
+                Some((mark, len)) => {
+                    if fence_of(rest).is_some_and(|(m, n, info)| m == mark && n >= len && info.trim().is_empty()) {
+                        fence = None;
+                    }
+                }
+                None if fence_of(rest).is_some() => fence = fence_of(rest).map(|(m, n, _)| (m, n)),
+                None if is_container_marker(rest) => {
+                    // The marker is a paragraph of its own: a newline of the file before it
+                    // (the one that ends the line above) where the text so far does not end
+                    // a block, and its own newline again after it.
+                    if start > 0 && !self.out.is_empty() && !self.out.ends_with("\n\n") {
+                        self.copy(file, start - 1..start);
+                    }
+                    self.copy(file, start + cut..next);
+                    if next > end {
+                        self.copy(file, end..next);
+                    }
+                    depth += 1;
+                    continue;
+                }
+                None => {}
+            }
+            self.copy(file, start + cut..next);
+        }
+    }
+
     /// Splices `range` of reStructuredText file `file`, whose includes resolve against `base`,
     /// its own folder.
     fn rst(&mut self, file: usize, range: Range<usize>, base: &str) {
@@ -500,6 +565,49 @@ pub(crate) fn folder_of(path: &str) -> String {
 }
 
 /// Where the line holding byte `k` ends (its `\n`), or `end`.
+/// How many of `depth` levels of indentation `line` has, each four spaces or a tab (after up
+/// to three spaces), and the bytes they take.
+fn indentation(line: &str, depth: usize) -> (usize, usize) {
+    let bytes = line.as_bytes();
+    let mut at = 0;
+    for level in 0..depth {
+        let spaces = bytes[at..].iter().take(4).take_while(|b| **b == b' ').count();
+        if spaces == 4 {
+            at += 4;
+        } else if bytes.get(at + spaces) == Some(&b'\t') {
+            at += spaces + 1;
+        } else {
+            return (level, at);
+        }
+    }
+    (depth, at)
+}
+
+/// The fence a line opens or closes (its character, its length and the text after it), as
+/// CommonMark writes one: up to three spaces, then three or more backticks or tildes.
+fn fence_of(line: &str) -> Option<(u8, usize, &str)> {
+    let trimmed = line.trim_start_matches(' ');
+    if line.len() - trimmed.len() > 3 {
+        return None;
+    }
+    let mark = *trimmed.as_bytes().first().filter(|b| matches!(b, b'`' | b'~'))?;
+    let len = trimmed.bytes().take_while(|b| *b == mark).count();
+    (len >= 3).then(|| (mark, len, &trimmed[len..]))
+}
+
+/// Whether `line`, at its container's own indentation, opens a Python-Markdown container: an
+/// admonition `!!! type` or `!!! type "Title"`, a collapsible block `??? type` or `???+ type`,
+/// or a content tab `=== "Tab"` (`===!` and `===+` too). A tab needs its quoted title, so that
+/// a setext heading's `===` underline stays one.
+fn is_container_marker(line: &str) -> bool {
+    let after = |mark: &str| line.strip_prefix(mark).filter(|rest| rest.starts_with(' '));
+    let typed = |rest: &str| rest.trim_start().starts_with(|c: char| c.is_alphanumeric() || c == '"');
+    if let Some(rest) = after("!!!").or_else(|| after("???+")).or_else(|| after("???")) {
+        return typed(rest);
+    }
+    ["===", "===!", "===+"].iter().any(|mark| after(mark).is_some_and(|rest| rest.trim_start().starts_with('"')))
+}
+
 fn line_end(bytes: &[u8], k: usize, end: usize) -> usize {
     (k..end).find(|&j| bytes[j] == b'\n').unwrap_or(end)
 }
@@ -818,7 +926,7 @@ mod tests {
 
     #[test]
     fn markup_that_brings_in_nothing_is_the_file_itself() {
-        let s = spliced("a.md", "\\input{x}\n.. include:: y\n", Markup::None, &[("x.tex", "X"), ("y", "Y")]);
+        let s = spliced("a.md", "\\input{x}\n.. include:: y\n", Markup::Markdown, &[("x.tex", "X"), ("y", "Y")]);
         assert_eq!(s.text, "\\input{x}\n.. include:: y\n");
         assert_eq!(s.segments, vec![Segment { at: 0, file: 0, offset: 0 }]);
     }

@@ -56,8 +56,9 @@ pub struct Article {
     /// The exact file text, with the text of every file it brings in (a LaTeX `\input`, a
     /// reStructuredText `include`) in place of the command that brings it in.
     pub source: String,
-    /// SHA-256 of `source`'s bytes, lowercase hex: the file's own hash where it brings in
-    /// nothing.
+    /// SHA-256 of the manuscript, lowercase hex: the file's own where it brings in nothing
+    /// (a Markdown file's `source` holds its MkDocs containers unindented), else of `source`'s
+    /// bytes.
     pub sha256: String,
     /// The files read: this one first, then each it brings in, once each.
     pub files: Vec<SourceFile>,
@@ -264,11 +265,15 @@ impl Article {
         let markup = match syntax {
             Syntax::Latex => inputs::Markup::Latex,
             Syntax::ReStructuredText => inputs::Markup::ReStructuredText,
-            Syntax::Markdown => inputs::Markup::None,
+            Syntax::Markdown => inputs::Markup::Markdown,
         };
         let spliced = inputs::splice(path, text, markup, dir, load);
         let source = spliced.text;
-        let sha256 = sha256_hex(source.as_bytes());
+        // A manuscript of one file is that file, whatever its reading unindents.
+        let sha256 = match spliced.files.as_slice() {
+            [only] => only.sha256.clone(),
+            _ => sha256_hex(source.as_bytes()),
+        };
         let (blocks, images, mut warned) = match syntax {
             Syntax::Markdown => prose_blocks(&source),
             Syntax::ReStructuredText => rst::prose_blocks(&source),
@@ -1726,6 +1731,26 @@ mod tests {
     fn non_utf8_is_located() {
         let err = Article::parse("a.md", b"ok\nab\xffc").unwrap_err();
         assert_eq!(err, ArticleError::NotUtf8 { path: "a.md".into(), line: 2, col: 3 });
+    }
+
+    /// MkDocs' containers: a note's body is prose of its own, a tab's fenced block is code
+    /// (here a harness's table, read as one), each reported at its place in the file, and the
+    /// manuscript's hash is the file's. A marker in a fenced block or indented as code, and a
+    /// setext heading's `===`, are what they were.
+    #[test]
+    fn mkdocs_containers_are_read_as_the_site_shows_them() {
+        let md = "# Results\n\nThe run below took 3 nodes.\n!!! note \"Why 2 GPUs\"\n    Each node held 2 GPUs and 4 cards.\n\n    A second paragraph of 5 words.\n\n=== \"Latency\"\n    ```\n    Benchmark        Time     CPU   Iterations\n    -------------------------------------------\n    BM_copy/64     21.5 ns   21.4 ns     3250000\n    ```\n\nAfter the tab, 7 runs.\n\n```\n!!! note \"in code\"\n    12 stays code\n```\n\n    !!! note \"indented code\"\n\nTitle 9\n===\n";
+        let a = Article::parse("a.md", md.as_bytes()).unwrap();
+        assert_eq!(a.sha256, sha256_hex(md.as_bytes()), "the manuscript's hash is the file's");
+        let at = |text: &str| a.sentences.iter().find(|s| s.text.contains(text)).map(|s| (s.text.clone(), s.line, s.col));
+        assert_eq!(at("took 3 nodes"), Some(("The run below took 3 nodes.".to_string(), 3, 1)), "the marker does not join the paragraph above");
+        assert_eq!(at("Each node"), Some(("Each node held 2 GPUs and 4 cards.".to_string(), 5, 5)));
+        assert_eq!(at("second paragraph"), Some(("A second paragraph of 5 words.".to_string(), 7, 5)));
+        let cell = a.sentences.iter().find(|s| s.cell.as_ref().is_some_and(|c| c.column_label == "Time")).unwrap();
+        assert_eq!((cell.text.as_str(), cell.line, cell.col), ("21.5 ns", 13, 20), "the tab's block is a console table");
+        assert_eq!(at("After the tab").map(|s| s.1), Some(16));
+        assert!(at("12 stays code").is_none() && at("indented code").is_none(), "markers in code are code");
+        assert!(!a.sentences.iter().any(|s| s.text.contains("Title 9")), "a setext underline is no marker: it makes a heading, which is no sentence");
     }
 
     #[test]
