@@ -1783,7 +1783,8 @@ const RELEASED: [&str; 82] = [
 
 /// Products whose name is two words, released as the name and a number (`Visual Studio 2017`,
 /// `.NET Core 3.1`, `SQL Server 2019`), compared as written, as [`RELEASED`]'s are.
-const RELEASED_TWO_WORDS: [&str; 7] = ["Visual Studio", "Android Studio", ".NET Core", ".NET Framework", "SQL Server", "Windows Server", "Mac OS"];
+const RELEASED_TWO_WORDS: [&str; 10] =
+    ["Visual Studio", "Android Studio", ".NET Core", ".NET Framework", "SQL Server", "Windows Server", "Mac OS", "DGX OS", "Rocky Linux", "Amazon Linux"];
 
 /// Whether the text before a number ends with a released product's name (`Python `, `Visual
 /// Studio `) or with `version` or `release` (`version 2`), so that the number names a release.
@@ -2536,6 +2537,8 @@ mod tests {
         assert!(texts("Python 3.8, Go 1.21, CUDA 12.4, Node 20, Java 17, .NET 8, Ubuntu 22.04, GCC 13.2 and version 2.").is_empty());
         assert_eq!(texts("Let it go 2 times; Python 3 ms; Pythons 3; python 3.8"), ["2", "3 ms", "3", "3.8"]);
         assert!(texts("Visual Studio 2010/2012, (Visual Studio 2017), .NET Core 3.1, SQL Server 2019 and Windows Server 2022.").is_empty());
+        // NVIDIA's DGX OS, as DeepOps' guides name it, and two Linux distributions.
+        assert!(texts("NVIDIA DGX OS 4.4 or greater, DGX OS 7, Rocky Linux 9 and Amazon Linux 2023.").is_empty());
         assert_eq!(texts("A studio 2 days; Studio 3; MyVisual Studio 4; .NET Core 5 ms"), ["2", "3", "4", "5 ms"]);
     }
 
