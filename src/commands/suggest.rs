@@ -665,6 +665,8 @@ fn name_field(format: Format) -> Option<&'static str> {
         Format::Asv => Some("name"),
         Format::Jmh => Some("name"),
         Format::BenchmarkDotNet => Some("name"),
+        // nccl-tests names a result by its size; its `experiment_name` is mostly empty.
+        Format::NcclTests => None,
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }
@@ -686,6 +688,7 @@ fn primary_field(format: Format) -> Option<&'static str> {
         Format::Hyperfine | Format::PytestBenchmark | Format::Pyperf | Format::Asv => Some("time_s"),
         Format::Jmh => Some("score"),
         Format::BenchmarkDotNet => Some("time_ns"),
+        Format::NcclTests => Some("time_us"),
         Format::Jsonl | Format::Json | Format::Csv | Format::Tsv => None,
     }
 }

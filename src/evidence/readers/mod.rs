@@ -23,6 +23,7 @@
 //! | `benchmarkdotnet` | BenchmarkDotNet's `<Type>-measurements.csv` (`,` or `;`), or its JSON export (`-report-full.json`, `-report-full-compressed.json`, `-report-brief.json`, …); or its log (`BenchmarkDotNet.Artifacts/<Title>.log`, the same text as its console output); or its disassembly report `<Type>-asm.md` | one per `Workload`/`Result` measurement (what its table is computed from; in a brief export, each value of `Statistics.OriginalValues`, the same times; in the log, each `WorkloadResult` line of the case's launches): `benchmark`, `name`, `type`, `namespace` (not from the log), `method`, `params`, `param_<Name>`, `job`, `case`, `launch`, `iteration`, `operations`, `time_ns`, `value_ns` (CSV only), `gen0_per_1000_ops`…`gen2_per_1000_ops`, `allocated_bytes`; from `-asm.md`, one per benchmark case (`##` section): `benchmark`, `name`, `type`, `namespace`, `method`, `runtime`, `job`, `code_size_bytes` (its `Code Size`), `methods` |
 //! | `ncu` | Nsight Compute's CSV: `ncu --csv` (the details page) or `ncu --csv --page raw`, with ncu's `==PROF==` lines and the program's output around it | one per kernel launch: `id`, `kernel`, `function`, `process_id`, `process`, `host`, `context`, `stream`, `device`, `cc`, `block_size`, `grid_size`, each metric in its base unit (`duration_ns`, `dram_throughput_pct`, `memory_throughput_bytes_per_s`; raw page: `gpu__time_duration.sum_ns`) |
 //! | `asv` | airspeed velocity's results file (`asv run --record-samples`), `benchmarks.json` above it naming the parameters | one per sample of every benchmark and parameter combination (one per memory or tracking result): `benchmark`, `name`, `param_<name>`, `sample`, `time_s`, `memory_bytes` or `value` and `unit`, `number`, `commit`, `machine`, `env` |
+//! | `nccl-tests` | nccl-tests' `-J FILE` JSON (`all_reduce_perf` …) of a run with `-I 1` | one per timed iteration of each size's out-of-place and in-place halves: `name`, `size_bytes`, `count`, `type`, `redop`, `root`, `place`, `iteration`, `skipped`, `time_us` |
 //! | `nsys` | Nsight Systems' per-event reports (`nsys stats --report cuda_gpu_trace --format csv`, one file a report or several on standard output), its summaries refused | one per event: `report`, each column by its title in snake case with its unit's suffix, times in nanoseconds (`start_ns`, `duration_ns`, `grdx`, `strm`, `name`), `function` on a kernel's row |
 //!
 //! `src/evidence/readers/README.md` lists every field of every harness format with its meaning.
@@ -33,7 +34,7 @@
 //!
 //! **Invariant:** a file that holds only summaries (criterion's `estimates.json`, Google
 //! Benchmark's aggregates, nvbench's `--json` without `--jsonbin`, ncu's per-kernel
-//! `--print-summary`, nsys's `*_sum` reports) is refused, with a sentence saying what to export instead: a statistic is
+//! `--print-summary`, nsys's `*_sum` reports, nccl-tests' JSON without `-I 1`) is refused, with a sentence saying what to export instead: a statistic is
 //! recomputed from samples or not at all.
 //!
 //! Time fields carry their unit as a suffix (`_s`, `_ns`), from which the checks infer units;
@@ -53,6 +54,7 @@ mod hyperfine;
 pub(crate) mod jmh;
 mod json;
 mod jsonl;
+mod nccl_tests;
 pub(crate) mod ncu;
 mod nsys;
 mod nvbench;
@@ -89,6 +91,7 @@ pub(crate) enum Format {
     Ncu,
     Nsys,
     Asv,
+    NcclTests,
 }
 
 /// How the format of a file was chosen.
@@ -178,6 +181,7 @@ pub(crate) fn read_with(
         Format::Pyperf => pyperf::read(&src, &doc()?)?,
         // asv writes Python's `NaN` for a skipped benchmark, which plain JSON has not.
         Format::Asv => asv::read(&src, &src.parse_python_json_or(parsed.take())?, sidecar)?,
+        Format::NcclTests => nccl_tests::read(&src, &doc()?)?,
         Format::GoBench => go_bench::read(&src)?,
         Format::Jmh => jmh::read(&src, &doc()?)?,
         // BenchmarkDotNet's measurements file and JSON export give the same records: its JSON
@@ -217,7 +221,7 @@ pub(crate) fn read_with(
 }
 
 impl Format {
-    pub(crate) const ALL: [Format; 17] = [
+    pub(crate) const ALL: [Format; 18] = [
         Format::Jsonl,
         Format::Json,
         Format::Csv,
@@ -235,6 +239,7 @@ impl Format {
         Format::Ncu,
         Format::Nsys,
         Format::Asv,
+        Format::NcclTests,
     ];
 
     /// The format a registry's `format = "..."` names.
@@ -262,6 +267,7 @@ impl Format {
             Format::Ncu => "ncu",
             Format::Nsys => "nsys",
             Format::Asv => "asv",
+            Format::NcclTests => "nccl-tests",
         }
     }
 
@@ -285,6 +291,7 @@ impl Format {
             Format::Ncu => "Nsight Compute CSV",
             Format::Nsys => "Nsight Systems `nsys stats` output",
             Format::Asv => "asv results JSON",
+            Format::NcclTests => "nccl-tests JSON",
         }
     }
 }
@@ -356,7 +363,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                     "cannot tell which format this JSON object is: it is none of the harness outputs claimcheck reads",
                     "this object",
                 )
-                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys, asv")
+                .with_note("name the format (`format = \"json\"` with `records = \"path.to.array\"` for an array of records inside an object), or point at a file of one of: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys, asv, nccl-tests")
             })?;
             Ok((format, Detected::ByContent, Some(doc)))
         }
@@ -420,7 +427,7 @@ fn detect(rel_path: &str, text: &str) -> Result<(Format, Detected, Option<Node>)
                 Ok((Format::Csv, Detected::ByContent, None))
             } else {
                 Err(src.error(0..header.len(), "cannot tell the format of this file: it is neither JSON, nor a table with a header row, nor Go benchmark output", "first line").with_note(
-                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys, asv",
+                    "name the format with `format = \"...\"`: jsonl, json, csv, tsv, criterion, cargo-criterion, google-benchmark, nvbench, hyperfine, pytest-benchmark, pyperf, go-bench, jmh, benchmarkdotnet, ncu, nsys, asv, nccl-tests",
                 ))
             }
         }
@@ -451,6 +458,10 @@ fn classify(doc: &Node, text: &str) -> Option<Format> {
     // asv too writes its results file on one line.
     if asv::looks_like(doc) {
         return Some(Format::Asv);
+    }
+    // nccl-tests writes its whole file on one line too.
+    if nccl_tests::looks_like(doc) {
+        return Some(Format::NcclTests);
     }
     let n_lines = text.trim().lines().count();
     if n_lines == 1 && cargo_criterion::first_line_is_a_message(text) {
@@ -766,6 +777,13 @@ mod tests {
             ),
             ("e/ncu.txt", "\"ID\",\"Kernel Name\",\"CC\",\"gpu__time_duration.sum\"\n\"\",\"\",\"\",\"ns\"\n\"0\",\"k()\",\"9.0\",\"2,976.5\"\n", Format::Ncu, Detected::ByContent),
             ("e/plain.csv", "\"ID\",\"Process ID\",\"Name\"\n\"0\",\"1\",\"k\"\n", Format::Csv, Detected::ByName),
+            // nccl-tests writes its file on one line, which is not taken for JSON Lines.
+            (
+                "e/all_reduce.json",
+                "{\"version\":3,\"config\":{\"ngpus\":8},\"results\":[{\"size\":8,\"count\":2,\"type\":\"float\",\"redop\":\"sum\",\"root\":\"    -1\",\"out_of_place\":{\"time\":1.0},\"out_of_place_per_iter\":{\"times_us\":[1.0]}}]}",
+                Format::NcclTests,
+                Detected::ByContent,
+            ),
         ];
         for (path, text, format, detected) in cases {
             let table = read_text(path, text, None).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -891,6 +909,7 @@ mod tests {
             ("benchmarkdotnet-log/net-mediate-0.15.8.log", Format::BenchmarkDotNet),
             ("ncu/torch-softmax-details.csv", Format::Ncu),
             ("ncu/torch-softmax-raw.csv", Format::Ncu),
+            ("nccl-tests/all_reduce_made_up.json", Format::NcclTests),
         ];
         let mut refused = 0;
         for (rel, format) in files {
