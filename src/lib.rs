@@ -93,8 +93,8 @@
 //!   (`ShuffleOrder`), whether they were timed in the same shuffled order),
 //!   `manifest`,
 //!   `accepted`, the `writer`), other harnesses' outputs read as records (`readers`, a closed
-//!   set of formats, one file each, Nsight Compute's CSV, Nsight Systems' per-event reports and
-//!   asv's results files among them (asv's alone read with Python's `NaN`, `tree::parse_python`), any gzip-compressed file read as the file it holds, up to a bound), the calibration the recheck reads (`calibration`), JSONL kept
+//!   set of formats, one file each, Nsight Compute's CSV, Nsight Systems' per-event reports,
+//!   nccl-tests' JSON (`-I 1`'s per-iteration times) and asv's results files among them (asv's alone read with Python's `NaN`, `tree::parse_python`), any gzip-compressed file read as the file it holds, up to a bound), the calibration the recheck reads (`calibration`), JSONL kept
 //!   compact (`jsonl`), the one reader (`store`), which also keeps what is derived from a file
 //!   once per process (a trace's tasks, a JSON document, a query's samples, a manifest's
 //!   verification, a run's rendered figures) for every registry and check, and reads and
