@@ -1030,6 +1030,11 @@ fn prose_blocks(source: &str) -> (Vec<Block>, Vec<String>, Vec<(Range<usize>, St
                 {
                     (t.caption, caption_after) = (Some(caption), Some(at));
                 }
+                // In a Quarto div, the paragraph that closes the div is the table's caption,
+                // whatever it begins with: a unit it states applies to the cells.
+                if t.caption.is_none() && fence.is_some() {
+                    t.caption = div_caption_after_table(source, range.end);
+                }
                 // A Quarto div opened directly before the table (`::: {#tbl-letters}`) names
                 // it where its caption does not.
                 t.name = t.caption.as_ref().and_then(|c| c.name.clone()).or(fence);
@@ -1223,6 +1228,33 @@ fn caption_after_table(source: &str, end: usize) -> Option<(usize, Caption)> {
     let lines: Vec<&str> = body.lines().take_while(|l| !l.trim().is_empty()).collect();
     let text = lines.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
     Caption::of(&text).map(|c| (at, c))
+}
+
+/// The caption of a table that ends at `end` inside a Quarto div: the paragraph after it where
+/// the div's closing fence (`:::`) follows that paragraph, as Quarto reads a div's last
+/// paragraph. Its words only: it carries no `#id` of its own, the div's names the table.
+fn div_caption_after_table(source: &str, end: usize) -> Option<Caption> {
+    let is_fence = |l: &str| {
+        let l = l.trim();
+        l.len() >= 3 && l.bytes().all(|b| b == b':')
+    };
+    let mut lines = source.get(end..)?.lines().skip_while(|l| l.trim().is_empty());
+    let mut paragraph = Vec::new();
+    let mut closed = false;
+    for line in lines.by_ref() {
+        if line.trim().is_empty() || is_fence(line) {
+            closed = is_fence(line);
+            break;
+        }
+        // An indented line is code, and a table's row a table: neither is a caption.
+        if line.starts_with("    ") || line.trim_start().starts_with('|') {
+            return None;
+        }
+        paragraph.push(line);
+    }
+    // After a blank line, the fence must be the next line that is not blank.
+    closed = closed || lines.find(|l| !l.trim().is_empty()).is_some_and(is_fence);
+    (closed && !paragraph.is_empty()).then(|| Caption { text: paragraph.join(" ").split_whitespace().collect::<Vec<_>>().join(" "), name: None, markup: Vec::new() })
 }
 
 /// Where Markdown text goes: into the HTML table cell being read, where one is open (its
@@ -1831,6 +1863,15 @@ mod tests {
         let md = "::: {#tbl-single}\n| a | b |\n|---|---|\n| x | 1 |\n\nA caption.\n:::\n\n::: {#tbl-panel layout-ncol=2}\n| a | b |\n|---|---|\n| x | 2 |\n\n: First {#tbl-first}\n\n:::\n\n::: {.callout-note}\n| a | b |\n|---|---|\n| x | 3 |\n:::\n";
         let a = Article::parse("a.qmd", md.as_bytes()).unwrap();
         assert_eq!(a.table_names.iter().map(|(t, n)| (*t, n.as_str())).collect::<Vec<_>>(), [(0, "tbl-single"), (1, "tbl-first")]);
+        // The div's caption states the cells' unit, a blank line before its fence or none; a
+        // paragraph the fence does not close is no caption.
+        for md in ["::: {#tbl-lat}\n| a | b |\n|---|---|\n| x | 1.5 |\n\nLatency (ms)\n:::\n", "::: {#tbl-lat}\n| a | b |\n|---|---|\n| x | 1.5 |\n\nLatency\n(ms)\n\n:::\n"] {
+            let a = Article::parse("a.qmd", md.as_bytes()).unwrap();
+            let cell = a.sentences.iter().find(|s| s.text == "1.5").unwrap();
+            assert_eq!(cell.numbers[0].unit, Some(Unit::Ms), "{md}");
+        }
+        let a = Article::parse("a.qmd", b"::: {#tbl-lat}\n| a | b |\n|---|---|\n| x | 1.5 |\n\nLatency (ms)\n\nMore text.\n:::\n").unwrap();
+        assert_eq!(a.sentences.iter().find(|s| s.text == "1.5").unwrap().numbers[0].unit, None);
         // An indented `:` after a table is code, no caption.
         let a = Article::parse("a.md", b"| a | b |\n|---|---|\n| x | 1 |\n\n    : code {#tbl-code}\n").unwrap();
         assert!(a.table_names.is_empty());
