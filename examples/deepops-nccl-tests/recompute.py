@@ -82,67 +82,78 @@ def report():
         print(f"  mean busbw over {len(busbws)} values: {(total - spread) / len(busbws):.4f}..{(total + spread) / len(busbws):.4f}")
 
 
+def claim(id, row, column, verdict, finding, labels=None, number=None, expr=None):
+    """One claim of a table cell: a judgment with its labels, or a check of it by `expr`."""
+    text = f'''[[claim]]
+id = "{id}"
+cell = {{ row = "{row}", column = "{column}" }}
+verdict = "{verdict}"
+finding = "{finding}"
+'''
+    if labels is not None:
+        text += f'labels = ["{labels}"]\n'
+    if expr is not None:
+        text += f'''
+  [[claim.check]]
+  kind = "arith"
+  number = "{number}"
+  expr = "{expr}"
+'''
+    return text
+
+
 def registry(name):
     path, n = DOCS[name]
-    table = rows(path)
     out = []
     busbws = []
-    for r in table:
+    for r in rows(path):
         size = r["size"]
         for place, label in (("out", "out-of-place"), ("in", "in-place")):
             t, a, b, e = r[place]
             busbws.append(b)
+            algbw = f"{size} / ~{t} / 1000"
             out.append(
-                f'''[[claim]]
-id = "{place}-time-{size}"
-cell = {{ row = "{size}", column = "{label} time" }}
-verdict = "judgment"
-finding = "The {label} all-reduce of {size} bytes as nccl-tests timed it, the mean of its iterations in µs; no raw timings are published. The algbw and busbw beside it are checked against it."
-labels = ["{t}"]
-
-[[claim]]
-id = "{place}-algbw-{size}"
-cell = {{ row = "{size}", column = "{label} algbw" }}
-verdict = "retain"
-finding = "The bytes over the time: {size} B in {t} µs, in decimal GB/s."
-
-  [[claim.check]]
-  kind = "arith"
-  number = "{a}"
-  expr = "{size} / ~{t} / 1000"
-
-[[claim]]
-id = "{place}-busbw-{size}"
-cell = {{ row = "{size}", column = "{label} busbw" }}
-verdict = "retain"
-finding = "The algorithm bandwidth times an all-reduce's 2(n - 1)/n for n = {n} ranks, from the size and time."
-
-  [[claim.check]]
-  kind = "arith"
-  number = "{b}"
-  expr = "{size} / ~{t} / 1000 * 2 * ({n} - 1) / {n}"
-
-[[claim]]
-id = "{place}-error-{size}"
-cell = {{ row = "{size}", column = "{label} error" }}
-verdict = "judgment"
-finding = "The largest relative error nccl-tests' validation found in the result, as printed; the footer's out-of-bounds count is 0."
-labels = ["{e}"]
-'''
+                claim(
+                    f"{place}-time-{size}",
+                    size,
+                    f"{label} time",
+                    "judgment",
+                    f"The {label} all-reduce of {size} bytes as nccl-tests timed it, the mean of its iterations in µs; no raw timings are published. The algbw and busbw beside it are checked against it.",
+                    labels=t,
+                )
+                + "\n"
+                + claim(f"{place}-algbw-{size}", size, f"{label} algbw", "retain", f"The bytes over the time: {size} B in {t} µs, in decimal GB/s.", number=a, expr=algbw)
+                + "\n"
+                + claim(
+                    f"{place}-busbw-{size}",
+                    size,
+                    f"{label} busbw",
+                    "retain",
+                    f"The algorithm bandwidth times an all-reduce's 2(n - 1)/n for n = {n} ranks, from the size and time.",
+                    number=b,
+                    expr=f"{algbw} * 2 * ({n} - 1) / {n}",
+                )
+                + "\n"
+                + claim(
+                    f"{place}-error-{size}",
+                    size,
+                    f"{label} error",
+                    "judgment",
+                    "The largest relative error nccl-tests' validation found in the result, as printed; the footer's out-of-bounds count is 0.",
+                    labels=e,
+                )
             )
     terms = " + ".join(f"~{b}" for b in busbws)
     out.append(
-        f'''[[claim]]
-id = "avg-bus-bandwidth"
-cell = {{ row = "Run", column = "Avg bus bandwidth" }}
-verdict = "retain"
-finding = "The mean of the table's {len(busbws)} bus bandwidths, out-of-place and in-place, each standing for every value that rounds to it."
-
-  [[claim.check]]
-  kind = "arith"
-  number = "{avg_of(path)}"
-  expr = "({terms}) / {len(busbws)}"
-'''
+        claim(
+            "avg-bus-bandwidth",
+            "Run",
+            "Avg bus bandwidth",
+            "retain",
+            f"The mean of the table's {len(busbws)} bus bandwidths, out-of-place and in-place, each standing for every value that rounds to it.",
+            number=avg_of(path),
+            expr=f"({terms}) / {len(busbws)}",
+        )
     )
     print("\n".join(out), end="")
 

@@ -440,7 +440,7 @@ impl Splicer<'_> {
                         fence = None;
                     }
                 }
-                None if fence_of(rest).is_some() => fence = fence_of(rest).map(|(m, n, _)| (m, n)),
+                None if let Some((mark, len, _)) = fence_of(rest) => fence = Some((mark, len)),
                 None if is_container_marker(rest) => {
                     // The marker is a paragraph of its own: a newline of the file before it
                     // (the one that ends the line above) where the text so far does not end

@@ -1213,9 +1213,19 @@ fn div_fence_id(text: &str) -> Option<String> {
     whole.as_str()[1..whole.len() - 1].split_whitespace().find_map(|w| w.strip_prefix('#')).filter(|id| !id.is_empty()).map(str::to_string)
 }
 
-/// The caption after a table that ends at `end`: the next paragraph, where it begins a line
-/// (indented by at most three spaces, so not code) and reads as one; with where it begins.
-fn caption_after_table(source: &str, end: usize) -> Option<(usize, Caption)> {
+/// The paragraph after a table, as the captions below read it.
+struct ParagraphAfter {
+    /// Where it begins in the source.
+    at: usize,
+    /// Its text, whitespace read as one space, as a block's text is.
+    text: String,
+    /// Whether a pandoc div's closing fence (`:::`) follows it, directly or after blank lines.
+    closes_div: bool,
+}
+
+/// The paragraph after a table that ends at `end`, where it begins a line indented by at most
+/// three spaces (so not code). It runs to its first blank line or a div's closing fence.
+fn paragraph_after_table(source: &str, end: usize) -> Option<ParagraphAfter> {
     let rest = source.get(end..)?;
     let body = rest.trim_start();
     let at = end + rest.len() - body.len();
@@ -1223,38 +1233,34 @@ fn caption_after_table(source: &str, end: usize) -> Option<(usize, Caption)> {
     if indent.len() > 3 || !indent.bytes().all(|b| b == b' ') {
         return None;
     }
-    // The paragraph runs to its first blank line; its whitespace is read as one space, as a
-    // block's text is.
-    let lines: Vec<&str> = body.lines().take_while(|l| !l.trim().is_empty()).collect();
-    let text = lines.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
-    Caption::of(&text).map(|c| (at, c))
-}
-
-/// The caption of a table that ends at `end` inside a Quarto div: the paragraph after it where
-/// the div's closing fence (`:::`) follows that paragraph, as Quarto reads a div's last
-/// paragraph. Its words only: it carries no `#id` of its own, the div's names the table.
-fn div_caption_after_table(source: &str, end: usize) -> Option<Caption> {
     let is_fence = |l: &str| {
         let l = l.trim();
         l.len() >= 3 && l.bytes().all(|b| b == b':')
     };
-    let mut lines = source.get(end..)?.lines().skip_while(|l| l.trim().is_empty());
-    let mut paragraph = Vec::new();
-    let mut closed = false;
-    for line in lines.by_ref() {
-        if line.trim().is_empty() || is_fence(line) {
-            closed = is_fence(line);
-            break;
-        }
-        // An indented line is code, and a table's row a table: neither is a caption.
-        if line.starts_with("    ") || line.trim_start().starts_with('|') {
-            return None;
-        }
-        paragraph.push(line);
-    }
-    // After a blank line, the fence must be the next line that is not blank.
-    closed = closed || lines.find(|l| !l.trim().is_empty()).is_some_and(is_fence);
-    (closed && !paragraph.is_empty()).then(|| Caption { text: paragraph.join(" ").split_whitespace().collect::<Vec<_>>().join(" "), name: None, markup: Vec::new() })
+    let mut lines = body.lines();
+    let paragraph: Vec<&str> = lines.by_ref().take_while(|l| !l.trim().is_empty() && !is_fence(l)).collect();
+    // `take_while` consumed the line that ended the paragraph: the fence, or a blank line
+    // after which the fence is the next line that is not blank.
+    let ended_by_fence = body.lines().nth(paragraph.len()).is_some_and(is_fence);
+    let closes_div = ended_by_fence || lines.find(|l| !l.trim().is_empty()).is_some_and(is_fence);
+    let text = paragraph.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+    (!text.is_empty()).then_some(ParagraphAfter { at, text, closes_div })
+}
+
+/// The caption after a table that ends at `end`: the next paragraph, where it reads as one;
+/// with where it begins.
+fn caption_after_table(source: &str, end: usize) -> Option<(usize, Caption)> {
+    let p = paragraph_after_table(source, end)?;
+    Caption::of(&p.text).map(|c| (p.at, c))
+}
+
+/// The caption of a table that ends at `end` inside a Quarto div: the paragraph after it where
+/// the div's closing fence (`:::`) follows that paragraph, as Quarto reads a div's last
+/// paragraph, and it is no table's row. Its words only: it carries no `#id` of its own, the
+/// div's names the table.
+fn div_caption_after_table(source: &str, end: usize) -> Option<Caption> {
+    let p = paragraph_after_table(source, end)?;
+    (p.closes_div && !p.text.starts_with('|')).then_some(Caption { text: p.text, name: None, markup: Vec::new() })
 }
 
 /// Where Markdown text goes: into the HTML table cell being read, where one is open (its
