@@ -698,13 +698,7 @@ fn deepops_nccl_tests_reports_audit_from_their_own_arithmetic_and_an_edit_fails(
 
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join(example);
-    for sub in ["article", "claims"] {
-        std::fs::create_dir_all(root.join(sub)).unwrap();
-        for entry in std::fs::read_dir(format!("examples/{example}/{sub}")).unwrap() {
-            let entry = entry.unwrap();
-            std::fs::copy(entry.path(), root.join(sub).join(entry.file_name())).unwrap();
-        }
-    }
+    support::copy_dir(&Path::new("examples").join(example), &root);
     let text = std::fs::read_to_string(root.join("article/slurm-perf-cluster.md")).unwrap();
     let edited = text.replacen("   85.19  1e-06", "   85.29  1e-06", 1).replacen("busbw of 191.05 GB/s", "busbw of 193.05 GB/s", 1);
     assert_ne!(edited, text);
