@@ -1583,6 +1583,212 @@ SLOT_KERNEL(4, 256, 4)
 SLOT_KERNEL(4, 1024, 1)
 
 // ---------------------------------------------------------------------------------------
+// fused, the RMS-scaled softmax of few long rows with one meeting instead of two (`mom`,
+// issue 16, version 21). The slot form's RMS-scaled blocks meet twice: the exponent needs the
+// row's scale g = 1 / rms(x), known only after the first meeting, and the row's sum of
+// exponentials needs the exponent. Version 12 timed the second meeting under load at 0.7 to
+// 2.3 us after the exponentials, more than the 0.58 us of a meeting alone. Here each block
+// guesses the scale from its own values, g0, and sends at the one meeting, beside its sum of
+// squares and its maximum m, the moments mu_k = sum exp(g0 u) u^k (k = 0..4) of u = x - m <= 0.
+// With d = g - g0, the block's share of the row's sum is exp(g (m - M)) sum exp(g0 u) exp(d u),
+// and exp(d u) is the series sum_k (d u)^k / k! up to k = 4, whose remainder is at most
+// |d u|^5 / 120 exp(|d| U), U the block's range (m - its minimum). Every row-mate rebuilds the
+// row's sum from the moments and bounds what the series leaves out by |d|^4 mu_4 |d| U
+// exp(|d| U) / 120 a block. Where that bound exceeds 2^-22 of the sum (or anything is not
+// finite) the row falls back to the slot form's second meeting. Every block of a row decides
+// alike, since each computes the decision from the same words in the same order, so the
+// fallback's slots keep equal tags as the slot form's do. `momx` always falls back: it times
+// what the moments add to the slot form's path. The plain softmax of both is the slot form's.
+// Words of a form's region: kind k of row r and piece p at (k rows + r) split + p; kinds 0 to
+// 8 are the sum of squares, maximum, g0, U and mu_0 to mu_4, kind 9 the fallback's partial.
+// The kernel needs split <= 32 (one lane of the polling warp a row-mate).
+
+__device__ __forceinline__ float warp_min(float v) {
+    for (int o = 16; o; o >>= 1) v = fminf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+template <int V>
+__device__ __forceinline__ void local_sq_max_min(const float4 (&v)[V], float& sq, float& mx, float& mn) {
+    local_sq_max(v, sq, mx);
+    mn = -NEG_INF;
+#pragma unroll
+    for (int k = 0; k < V; ++k) mn = fminf(mn, fminf(fminf(v[k].x, v[k].y), fminf(v[k].z, v[k].w)));
+}
+
+// Block-wide sum of s, max of m and min of n (one barrier pair), result in every thread.
+// `red` holds 96 floats.
+__device__ __forceinline__ void block_sum_max_min(float& s, float& m, float& n, float* red) {
+    s = warp_sum(s);
+    m = warp_max(m);
+    n = warp_min(n);
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nwarps = blockDim.x >> 5;
+    __syncthreads();
+    if (lane == 0) { red[warp] = s; red[32 + warp] = m; red[64 + warp] = n; }
+    __syncthreads();
+    s = warp_sum(lane < nwarps ? red[lane] : 0.f);
+    m = warp_max(lane < nwarps ? red[32 + lane] : NEG_INF);
+    n = warp_min(lane < nwarps ? red[64 + lane] : -NEG_INF);
+}
+
+// Block-wide sums of five values (one barrier pair), result in every thread. `red` holds 160
+// floats.
+__device__ __forceinline__ void block_sum5(float (&a)[5], float* red) {
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nwarps = blockDim.x >> 5;
+#pragma unroll
+    for (int k = 0; k < 5; ++k) a[k] = warp_sum(a[k]);
+    __syncthreads();
+    if (lane == 0) {
+#pragma unroll
+        for (int k = 0; k < 5; ++k) red[32 * k + warp] = a[k];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < 5; ++k) a[k] = warp_sum(lane < nwarps ? red[32 * k + lane] : 0.f);
+}
+
+// A thread's moments sum exp2(u k2) u^j, j = 0..4, of its values' u = x - m.
+template <int V>
+__device__ __forceinline__ void local_moments(const float4 (&v)[V], float m, float k2, float (&mu)[5]) {
+#pragma unroll
+    for (int j = 0; j < 5; ++j) mu[j] = 0.f;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const float c[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const float u = c[i] - m;
+            float p = exp2f(u * k2);
+            mu[0] += p;
+            p *= u;
+            mu[1] += p;
+            p *= u;
+            mu[2] += p;
+            p *= u;
+            mu[3] += p;
+            p *= u;
+            mu[4] += p;
+        }
+    }
+}
+
+template <bool EXACT, int V>
+__device__ void fused_mom_row(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ stats, unsigned long long* __restrict__ slots,
+                              int rows, int cols, int split, float eps) {
+    __shared__ float red[160];
+    __shared__ float row_stat[3];
+    __shared__ int fall_back;
+    const int T = blockDim.x;
+    const int row = blockIdx.x / split, piece = blockIdx.x % split;
+    const int lane = threadIdx.x & 31;
+    const size_t per = (size_t)4 * T * V;
+    // Kind k of this row's words starts at own + k * kind.
+    const size_t kind = (size_t)rows * split;
+    unsigned long long* own = slots + (size_t)row * split;
+    // The tags this launch writes, read before the row so that their latency hides behind it.
+    unsigned tag = 0, tag2 = 0;
+    if (threadIdx.x < 32) {
+        tag = (unsigned)(ld_slot(own + piece) >> 32) + 1;
+        tag2 = (unsigned)(ld_slot(own + 9 * kind + piece) >> 32) + 1;
+    }
+    const float4* xr = reinterpret_cast<const float4*>(x + (size_t)row * cols + piece * per);
+    float4* yr = reinterpret_cast<float4*>(y + (size_t)row * cols + piece * per);
+    float4 v[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) v[k] = __ldcs(xr + threadIdx.x + T * k);
+    float sq, mx, mn;
+    local_sq_max_min(v, sq, mx, mn);
+    block_sum_max_min(sq, mx, mn, red);
+    const float g0 = 1.f / sqrtf(sq / (float)per + eps);
+    float mu[5];
+    local_moments(v, mx, g0 * LOG2E, mu);
+    block_sum5(mu, red);
+    TRACE_MARK(2);
+    if (threadIdx.x < 32) {
+        // Lane k < 9 publishes kind k.
+        const float mine = lane == 0 ? sq : lane == 1 ? mx : lane == 2 ? g0 : lane == 3 ? mx - mn : lane == 4 ? mu[0] : lane == 5 ? mu[1] : lane == 6 ? mu[2] : lane == 7 ? mu[3] : mu[4];
+        if (lane < 9) st_slot(own + lane * kind + piece, tag, mine);
+        float q[9];
+        for (;;) {
+            bool ok = true;
+            if (lane < split) {
+#pragma unroll
+                for (int k = 0; k < 9; ++k) {
+                    unsigned long long w = ld_slot(own + k * kind + lane);
+                    ok = ok && slot_is(w, tag);
+                    q[k] = slot_value(w);
+                }
+            }
+            if (__all_sync(0xffffffffu, ok)) break;
+        }
+        // A butterfly gives every lane the same sum, bit for bit, and every block of the row
+        // runs these steps on the same words: all of them reach the same g, M, sum and verdict.
+        const float total_sq = warp_sum(lane < split ? q[0] : 0.f);
+        const float m_row = warp_max(lane < split ? q[1] : NEG_INF);
+        const float g = 1.f / sqrtf(total_sq / cols + eps);
+        float term = 0.f, bound = 0.f;
+        if (lane < split) {
+            const float d = g - q[2], ad = fabsf(d), du = ad * q[3];
+            const float w = exp2f((q[1] - m_row) * (g * LOG2E));
+            term = w * (q[4] + d * (q[5] + d * 0.5f * (q[6] + d * (1.f / 3.f) * (q[7] + d * 0.25f * q[8]))));
+            bound = w * (ad * ad) * (ad * ad) * q[8] * du * expf(du) * (1.f / 120.f);
+        }
+        const float s_row = warp_sum(term), b_row = warp_sum(bound);
+        if (lane == 0) {
+            row_stat[0] = g;
+            row_stat[1] = m_row;
+            row_stat[2] = s_row;
+            fall_back = EXACT || !(s_row > 0.f) || !(s_row < -NEG_INF) || !(b_row <= s_row * 2.384185791015625e-7f);
+        }
+    }
+    __syncthreads();
+    TRACE_MARK(3);
+    const float scale = row_stat[0];
+    mx = row_stat[1];
+    float s = exp_scaled(v, mx, scale * LOG2E);
+    if (fall_back) {
+        s = block_sum(s, red);
+        if (threadIdx.x < 32) {
+            unsigned long long* c = own + 9 * kind;
+            if (lane == 0) st_slot(c + piece, tag2, s);
+            float qs;
+            for (;;) {
+                qs = 0.f;
+                bool ok = true;
+                for (int i = lane; i < split; i += 32) {
+                    unsigned long long w = ld_slot(c + i);
+                    ok = ok && slot_is(w, tag2);
+                    qs += slot_value(w);
+                }
+                if (__all_sync(0xffffffffu, ok)) break;
+            }
+            qs = warp_sum(qs);
+            if (lane == 0) row_stat[2] = qs;
+        }
+        __syncthreads();
+    }
+    TRACE_MARK(4);
+    s = row_stat[2];
+    store_piece(yr, T, v, 1.f / s, stats, row, piece, scale, mx, s);
+}
+
+#define MOM_KERNEL(V, T, MINB)                                                                                                \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mom_rms_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_mom_row<false, V>(x, y, st, slots, rows, cols, split, eps);                                                      \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_momx_rms_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_mom_row<true, V>(x, y, st, slots, rows, cols, split, eps);                                                       \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_mom_plain_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_slot_row<false, V>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);                                        \
+    }                                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(T, MINB) fused_momx_plain_##V##_##T(const float* x, float* y, float* st, unsigned long long* slots, int rows, int cols, int split, float eps) { \
+        fused_slot_row<false, V>(x, y, st, slots, rows, cols, split, eps, blockIdx.x);                                        \
+    }
+MOM_KERNEL(4, 512, 2)
+MOM_KERNEL(8, 256, 2)
+
+// ---------------------------------------------------------------------------------------
 // fused, rows split over clusters of 16 blocks with the last row shared (issue 16, version
 // 20), for rows of 262144 floats. Version 12's block timelines put the slot form's loss at
 // 8x262144 in its meetings: about 0.6 us each, a round trip through the L2 after the slowest

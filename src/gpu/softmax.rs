@@ -83,6 +83,11 @@ pub(crate) enum Fused {
     /// launch's tag in one 64-bit word, so the poll that finds every tag current has the
     /// partials, with no counter and no fence (split = cols / (4 · threads · v)).
     Slot { v: usize, threads: u32 },
+    /// As `Slot`, but the RMS-scaled softmax meets once: each block sends the moments of its
+    /// exponentials at its own guess of the scale, from which every row-mate rebuilds the
+    /// row's sum, falling back to the second meeting where the series' bound is too large;
+    /// `exact` always falls back (split = cols / (4 · threads · v) <= 32).
+    Mom { v: usize, threads: u32, exact: bool },
     /// Rows == 8: every block of 256 threads holds a float4 a thread of every row (cols / 1024
     /// blocks), loads the rows in order, and stores row r once it is complete, `lag` rows
     /// later, while later rows still arrive; a row's blocks meet through the last of them to
@@ -199,9 +204,18 @@ pub(crate) const COUNTER_SLOTS: usize = 18;
 
 /// Regions of tagged slots, one for each `Slot` form (v in {2, 4, 8}, threads in {256, 512,
 /// 1024}), each `Ord` form (lag 1, 2, 4), each `Fan` form (six), each `Tail` form
-/// (TAIL_FORMS) and `Last` form (LAST_FORMS), and each of the three `ClShare` forms; each
-/// region holds as many words as the shape's largest user needs (`Fused::slot_words`).
-pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len() + LAST_FORMS.len() + 3;
+/// (TAIL_FORMS) and `Last` form (LAST_FORMS), each `Mom` form (MOM_FORMS), and each of the
+/// three `ClShare` forms; each region holds as many words as the shape's largest user needs
+/// (`Fused::slot_words`).
+pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len() + LAST_FORMS.len() + MOM_FORMS.len() + 3;
+
+/// The `Mom` forms timed as candidates (issue 16, version 21): the rule's blocks, their
+/// fallback-only control, and the 256-thread blocks of the same split.
+const MOM_FORMS: [Fused; 3] = [
+    Fused::Mom { v: 4, threads: 512, exact: false },
+    Fused::Mom { v: 4, threads: 512, exact: true },
+    Fused::Mom { v: 8, threads: 256, exact: false },
+];
 
 /// Blocks of a `ClShare` form's cluster (kernels/softmax.cu compiles it in).
 const CLSHARE_SIZE: usize = 16;
@@ -327,6 +341,7 @@ impl Fused {
             Fused::FlagD { v, threads, .. } => format!("fused_flagd_{flavour}_{v}_{threads}"),
             Fused::MixD { vr, vs, threads, .. } => format!("fused_mixd_{flavour}_{vr}_{vs}_{threads}"),
             Fused::Slot { v, threads } => format!("fused_slot_{flavour}_{v}_{threads}"),
+            Fused::Mom { v, threads, exact } => format!("fused_mom{}_{flavour}_{v}_{threads}", if *exact { "x" } else { "" }),
             Fused::ClShare { pre, cgwb } => format!("fused_clshare{}{}_{flavour}", if *pre { "p" } else { "" }, if *cgwb { "w" } else { "" }),
             Fused::Ord { lag } => format!("fused_ord_{flavour}_{lag}"),
             Fused::Fan { v, threads, wide } => format!("fused_fan{}_{flavour}_{v}_{threads}", if *wide { "w" } else { "" }),
@@ -365,6 +380,7 @@ impl Fused {
             | Fused::FlagD { threads, .. }
             | Fused::MixD { threads, .. }
             | Fused::Slot { threads, .. }
+            | Fused::Mom { threads, .. }
             | Fused::Fan { threads, .. }
             | Fused::Tail { threads, .. }
             | Fused::Last { threads, .. }
@@ -418,7 +434,7 @@ impl Fused {
     pub(crate) fn split(&self, cols: usize) -> usize {
         match self {
             Fused::Split { split } => *split,
-            Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } | Fused::Slot { v, threads } => cols / (4 * v * *threads as usize),
+            Fused::Flag { v, threads, .. } | Fused::FlagD { v, threads, .. } | Fused::Slot { v, threads } | Fused::Mom { v, threads, .. } => cols / (4 * v * *threads as usize),
             Fused::Pair { v, threads } | Fused::Stag { v, threads } => cols / (4 * v * *threads as usize),
             Fused::Ord { .. } => cols / 1024,
             Fused::Fan { v, threads, .. } => cols / (4 * v * *threads as usize),
@@ -473,6 +489,8 @@ impl Fused {
             Fused::Last { tail, .. } => tail * (1 + self.pieces(cols)),
             // Three words a block of the grid: every block holds a piece of the shared row.
             Fused::ClShare { .. } => 3 * self.blocks(rows, cols),
+            // Ten words a block: nine kinds at the one meeting, one at the fallback's.
+            Fused::Mom { .. } => 10 * rows * self.split(cols),
             _ if self.slot_region().is_some() => 3 * rows * self.split(cols) + 5 * rows,
             _ => 0,
         }
@@ -506,6 +524,8 @@ impl Fused {
             Fused::Tail { .. } => TAIL_FORMS.iter().position(|f| f == self).map(|i| 18 + i),
             // After them, the `Last` forms: their counters only work for one piece count each.
             Fused::Last { .. } => LAST_FORMS.iter().position(|f| f == self).map(|i| 18 + TAIL_FORMS.len() + i),
+            // After them, the `Mom` forms.
+            Fused::Mom { .. } => MOM_FORMS.iter().position(|f| f == self).map(|i| 18 + TAIL_FORMS.len() + LAST_FORMS.len() + i),
             // The last three regions.
             Fused::ClShare { pre, cgwb } => Some(SLOT_REGIONS - 3 + *pre as usize + *cgwb as usize),
             _ => None,
@@ -532,6 +552,7 @@ impl Fused {
             Fused::FlagD { v, threads, delay } => format!("flagd{delay}-{v}x{threads}"),
             Fused::MixD { vr, vs, threads, delay } => format!("mixd{delay}-{vr}-{vs}x{threads}"),
             Fused::Slot { v, threads } => format!("slot-{v}x{threads}"),
+            Fused::Mom { v, threads, exact } => format!("mom{}-{v}x{threads}", if *exact { "x" } else { "" }),
             Fused::ClShare { pre, cgwb } => format!("clshare{}16{}", if *pre { "p" } else { "" }, if *cgwb { "-cg-wb" } else { "" }),
             Fused::Ord { lag } => format!("ord{lag}"),
             Fused::Fan { v, threads, wide } => format!("fan{}-{v}x{threads}", if *wide { "w" } else { "" }),
@@ -717,6 +738,10 @@ impl Fused {
                         out.push(Fused::Slot { v, threads });
                     }
                 }
+                // The kernel polls with a lane a row-mate.
+                if on("mom") {
+                    out.extend(MOM_FORMS.iter().filter(|f| f.split(cols) <= 32));
+                }
                 if on("ord") && rows == 8 {
                     for lag in [1, 2, 4] {
                         out.push(Fused::Ord { lag });
@@ -805,6 +830,15 @@ impl Fused {
             Fused::Slot { v, threads } => {
                 format!("row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through partials stored with a tag in one word", 4 * v)
             }
+            Fused::Mom { v, threads, exact } => format!(
+                "row split over cooperative blocks of {threads} threads, {} values per thread, row-mates meet through tagged slots; the RMS-scaled softmax {}",
+                4 * v,
+                if *exact {
+                    "sends the moments of its exponentials at the block's own scale but always meets a second time for the row's sum (the control)"
+                } else {
+                    "meets once, rebuilding the row's sum from the moments of each block's exponentials at its own scale, and a second time only where the series' bound exceeds 2^-22 of the sum"
+                }
+            ),
             Fused::ClShare { pre, cgwb } => format!(
                 "cluster of 16 blocks of 1024 threads per row but the last, 16 values per thread, partials through distributed shared memory; the last row shared by every block, at most 4 values a thread, its pieces meeting through tagged slots{}, {}",
                 if *pre { ", the first poll loaded before the cluster meetings" } else { "" },
@@ -1138,7 +1172,7 @@ impl Shape {
                             b.launch_cooperative(cfg(blocks, threads, 0))?;
                         }
                     },
-                    Fused::Slot { .. } | Fused::Ord { .. } | Fused::Fan { .. } => unsafe {
+                    Fused::Slot { .. } | Fused::Mom { .. } | Fused::Ord { .. } | Fused::Fan { .. } => unsafe {
                         let threads = form.threads(self.cols);
                         let Some(region) = form.slot_region() else { anyhow::bail!("{form:?} has no slots") };
                         let stride = set.slots.len() / SLOT_REGIONS;
@@ -1602,6 +1636,7 @@ fn prepare(gpu: &Gpu, module: &super::device::Module, form: Fused, rows: usize, 
             | Fused::Stag { .. }
             | Fused::FlagD { .. }
             | Fused::Slot { .. }
+            | Fused::Mom { .. }
             | Fused::Ord { .. }
             | Fused::Fan { .. }
             | Fused::Split { .. } => {
@@ -1749,6 +1784,7 @@ mod tests {
             ["fused", "mix", _, vr, vs, t, ld] => format!("MIX_KERNEL({vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "mixf", _, vr, vs, t, ld] => format!("MIX_KERNELS(fused_mixf, {vr}, {vs}, {t}, {}, {ld})", if *t == "256" { 3 } else { 2 }),
             ["fused", "slot", _, v, t] => format!("SLOT_KERNEL({v}, {t},"),
+            ["fused", "mom" | "momx", _, v, t] => format!("MOM_KERNEL({v}, {t},"),
             ["fused", "ord", _, lag] => format!("ORD_KERNEL({lag})"),
             ["fused", "cap", "warp", _, v] => format!("WARP_KERNELS(fused_cap_warp, {v})"),
             ["fused", "cap", "reg", _, v, t] => format!("REG_KERNELS(fused_cap_reg, {v}, {t})"),
@@ -1866,7 +1902,8 @@ mod tests {
             | Fused::Pair { v, .. }
             | Fused::Stag { v, .. }
             | Fused::FlagD { v, .. }
-            | Fused::Slot { v, .. } => v,
+            | Fused::Slot { v, .. }
+            | Fused::Mom { v, .. } => v,
             Fused::ClShare { .. } => 4,
             Fused::Mix { vr, vs, .. }
             | Fused::ClMix { vr, vs, .. }
@@ -1949,6 +1986,33 @@ mod tests {
         assert_eq!(Fused::overridden("8x262144=fanw-2x256", 8, 262144), Some(Fused::Fan { v: 2, threads: 256, wide: true }));
         assert!(Fused::candidates(64, 262144, "fan").is_empty());
         assert_eq!(Fused::overridden("8x262144=slot-4x512", 8, 262144), Some(Fused::Slot { v: 4, threads: 512 }));
+    }
+
+    #[test]
+    fn the_one_meeting_forms_poll_a_lane_a_row_mate_in_regions_of_their_own() {
+        assert_eq!(Fused::candidates(8, 262144, "mom"), MOM_FORMS.to_vec());
+        // Only where the polling warp has a lane for every row-mate (split <= 32).
+        assert!(Fused::candidates(8, 524288, "mom").is_empty() && Fused::candidates(1024, 32768, "mom").is_empty());
+        let others: Vec<usize> = Fused::candidates(8, 262144, "all")
+            .into_iter()
+            .chain(TAIL_FORMS)
+            .chain(LAST_FORMS)
+            .filter(|f| !MOM_FORMS.contains(f))
+            .filter_map(|f| f.slot_region())
+            .collect();
+        let mut mine = Vec::new();
+        for form in MOM_FORMS {
+            assert_eq!(form.split(262144), 32);
+            assert_eq!(form.blocks(8, 262144), 256);
+            // Nine kinds of word at the one meeting and the fallback's one, a block each.
+            assert_eq!(form.slot_words(8, 262144), 10 * 8 * 32);
+            let region = form.slot_region().expect("the form meets through slots");
+            assert!(region < SLOT_REGIONS && !others.contains(&region) && !mine.contains(&region), "{form:?}: region {region} is shared");
+            mine.push(region);
+            assert_eq!(Fused::overridden(&format!("8x262144={}", form.short()), 8, 262144), Some(form));
+        }
+        assert_eq!(MOM_FORMS.map(|f| f.kernel(true)), ["fused_mom_rms_4_512", "fused_momx_rms_4_512", "fused_mom_rms_8_256"]);
+        assert_eq!(MOM_FORMS.map(|f| f.short()), ["mom-4x512", "momx-4x512", "mom-8x256"]);
     }
 
     #[test]
