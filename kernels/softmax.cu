@@ -124,6 +124,11 @@
 //             row's first poll before the cluster meetings, clsharepw as clsharep with L2-only
 //             loads and write-back stores. All validate; all are 4.7-5.4 us behind the rule
 //             plain and 7.8-8.5 us RMS-scaled: the shared row's meeting spans the whole grid.
+// Version 21 (kernels/NOTES.md; not measured yet, the device lent no machine):
+//   mom       cols == 262144: the slot form's blocks, the RMS-scaled softmax in one meeting, each
+//             block sending the moments of its exponentials at its own guess of the scale, from
+//             which every row-mate rebuilds the row's sum; momx always takes the second meeting
+//             too (the control).
 //
 // Exponentials use exp2f on arguments pre-multiplied by log2(e): the arguments are <= 0, the
 // relative error stays near 1e-6, and the declared tolerance is 1e-5.
