@@ -1054,6 +1054,21 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
                 end = u.end();
             }
         }
+        // A `B` glued to the digits sizes a language model in billions of parameters where the
+        // model's name stands before it (`Llama 2 7B`, `Mistral 7B`, `Qwen2.5 72B`): part of
+        // the name, as `Llama-3.1-8B` is. Where parameters or a model follow it (`7B
+        // parameters`, `a 13B-parameter model`, `a 70B model`) it counts them, a quantity a
+        // check may compute with (70B parameters at two bytes each). Anywhere else it stays a
+        // byte, as GPU articles write sizes (`128B` loads, a `64B` line).
+        let glued_b = unit == Some(Unit::Bytes) && matches!(shape, Shape::Single) && exp.is_none() && text[lo.end()..end] == *"B";
+        if glued_b && names_a_model(&text[..start]) {
+            continue;
+        }
+        let billions = glued_b && counts_parameters(&text[end..]);
+        if billions {
+            unit = None;
+            end = lo.end();
+        }
         // An uppercase `X` after four digits or more ends a model's name (`Ryzen 9 5950X`),
         // not a ratio (`52X`, `1.75X`).
         if unit == Some(Unit::Times) && text[..end].ends_with('X') && lo_decimals == 0 && lo.as_str().len() > 3 {
@@ -1088,6 +1103,7 @@ pub fn extract(text: &str, skip: &[Range<usize>]) -> Vec<Number> {
             let suffix = match (word, letter) {
                 (Some((word, m)), _) => Some((m, word.len())),
                 (None, Some(m @ ('k' | 'M' | 'G'))) => Some((m, 1)),
+                (None, Some('B')) if billions => Some(('B', 1)),
                 _ => None,
             };
             if let Some((m, len)) = suffix {
@@ -1781,6 +1797,48 @@ const RELEASED: [&str; 82] = [
     "JMH",
 ];
 
+/// Language models, released by name and number (`Llama 3.1`, `Gemma 2`, `Qwen 2.5`) and
+/// sized after it in billions of parameters (`Llama 2 7B`, `Mistral 7B`), as articles about
+/// serving them write both. A closed list, as [`RELEASED`] is.
+const MODEL_FAMILIES: [&str; 24] = [
+    "Llama", "LLaMA", "CodeLlama", "Mistral", "Mixtral", "Gemma", "Qwen", "QwQ", "Falcon", "Phi", "GPT", "OPT", "BLOOM", "Vicuna", "DeepSeek", "Yi", "Grok",
+    "Nemotron", "Granite", "OLMo", "StarCoder", "Baichuan", "InternLM", "Claude",
+];
+
+/// Whether `word` is a language model's family, alone or glued to its release (`Qwen2.5`,
+/// `Llama-3.1`, `Phi-3`).
+fn is_model_family(word: &str) -> bool {
+    MODEL_FAMILIES.iter().any(|family| {
+        word.strip_prefix(family).is_some_and(|rest| rest.strip_prefix('-').unwrap_or(rest).chars().all(|c| c.is_ascii_digit() || c == '.'))
+    })
+}
+
+/// Whether the text before a size ends with a language model's name, alone or with its release
+/// (`Mistral `, `Llama 2 `, `LLaMA v3.1 `, `Qwen2.5 `), so that the size is part of the name.
+fn names_a_model(before: &str) -> bool {
+    if !before.ends_with(' ') {
+        return false;
+    }
+    let mut words = before.split_whitespace().rev();
+    match (words.next(), words.next()) {
+        (Some(last), _) if is_model_family(last) => true,
+        (Some(release), Some(family)) => {
+            let digits = release.strip_prefix(['v', 'V']).unwrap_or(release);
+            digits.starts_with(|c: char| c.is_ascii_digit()) && digits.chars().all(|c| c.is_ascii_digit() || c == '.') && is_model_family(family)
+        }
+        _ => false,
+    }
+}
+
+/// Whether the text after a size glued to `B` says that it counts a model's parameters
+/// (`B parameters`, `B-parameter`, `B params`, `B model`, `B LLMs`).
+fn counts_parameters(after: &str) -> bool {
+    let rest = after.strip_prefix(['-', ' ']).unwrap_or(after);
+    ["parameters", "parameter", "params", "param", "models", "model", "LLMs", "LLM"].iter().any(|word| {
+        rest.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word)) && !rest[word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    })
+}
+
 /// Products whose name is two words, released as the name and a number (`Visual Studio 2017`,
 /// `.NET Core 3.1`, `SQL Server 2019`), compared as written, as [`RELEASED`]'s are.
 const RELEASED_TWO_WORDS: [&str; 10] =
@@ -1791,7 +1849,7 @@ const RELEASED_TWO_WORDS: [&str; 10] =
 fn names_a_release(before: &str) -> bool {
     let Some(word) = word_before(before) else { return false };
     // A licence is released by number as software is (`Apache License 2.0`, `GPL 3.0`).
-    if RELEASED.contains(&word) || ["version", "release", "license", "licence"].iter().any(|w| w.eq_ignore_ascii_case(word)) {
+    if RELEASED.contains(&word) || MODEL_FAMILIES.contains(&word) || ["version", "release", "license", "licence"].iter().any(|w| w.eq_ignore_ascii_case(word)) {
         return true;
     }
     let trimmed = before.trim_end_matches([' ', '\u{a0}']);
@@ -2540,6 +2598,37 @@ mod tests {
         // NVIDIA's DGX OS, as DeepOps' guides name it, and two Linux distributions.
         assert!(texts("NVIDIA DGX OS 4.4 or greater, DGX OS 7, Rocky Linux 9 and Amazon Linux 2023.").is_empty());
         assert_eq!(texts("A studio 2 days; Studio 3; MyVisual Studio 4; .NET Core 5 ms"), ["2", "3", "4", "5 ms"]);
+        // Language models are released by number too.
+        assert!(texts("Llama 2, Llama 3.1, Gemma 2, Qwen 2.5 and Phi 3").is_empty());
+    }
+
+    /// Articles about serving language models size them in billions of parameters with a `B`
+    /// glued to the digits: after the model's name it is part of the name, before parameters or
+    /// a model it counts them, and anywhere else it is still a byte.
+    #[test]
+    fn a_language_model_s_size_is_a_name_or_a_count_of_parameters_and_never_bytes() {
+        let read = |t: &str| extract(t, &[]).into_iter().map(|n| (n.text, n.value, n.scale, n.unit)).collect::<Vec<_>>();
+        assert!(texts("On Llama 2 7B, Mistral 7B, Llama 3.1 405B, Qwen2.5 72B, Gemma 2 9B and Llama-3-70B-Instruct").is_empty());
+        // TensorRT-LLM's performance overview names its models so (`LLaMA v3.1 70B`).
+        assert!(texts("LLaMA v3.1 8B and LLaMA v3.1 70B").is_empty());
+        let billions = |text: &str, value: f64| (text.to_string(), value, Scale::Suffix('B'), None);
+        assert_eq!(
+            read("a 70B model, a 13B-parameter model, 46.7B parameters, 1.5B params and two 8B LLMs"),
+            [billions("70B", 70e9), billions("13B", 13e9), billions("46.7B", 46.7e9), billions("1.5B", 1.5e9), billions("8B", 8e9)]
+        );
+        // A byte elsewhere, as GPU articles size loads, lines and sectors.
+        assert_eq!(
+            read("128B loads fill a 64B line of 32B sectors"),
+            [("128B".to_string(), 128.0, Scale::None, Some(Unit::Bytes)), ("64B".to_string(), 64.0, Scale::None, Some(Unit::Bytes)), ("32B".to_string(), 32.0, Scale::None, Some(Unit::Bytes))]
+        );
+        // A registry's `70B`, read alone, is bytes, but keys as the sentence's count does (the
+        // same digits and letter), so it binds to it.
+        assert_eq!(one("70B").unit, Some(Unit::Bytes));
+        assert_eq!(one("a 70B model").key(), one("70B").key());
+        // Neither a word that only begins like one nor a family's name inside another word
+        // makes a size: `7B modelling`, `Llamas 2 7B`.
+        assert_eq!(read("7B modelling"), [("7B".to_string(), 7.0, Scale::None, Some(Unit::Bytes))]);
+        assert_eq!(texts("Llamas 2 7B"), ["2", "7B"]);
     }
 
     /// A number after `Table`, `Fig.` or `§` names what it refers to; with a unit, or with no
