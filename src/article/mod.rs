@@ -30,6 +30,7 @@ mod console;
 mod html;
 mod inputs;
 mod latex;
+mod libtest;
 mod nccl;
 mod nsight;
 pub mod numbers;
