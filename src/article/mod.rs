@@ -27,6 +27,7 @@
 mod asv;
 mod benchmarkdotnet;
 mod console;
+mod divan;
 mod html;
 mod inputs;
 mod latex;
