@@ -61,6 +61,8 @@ mod recheck;
 mod recheck_harness;
 #[path = "review.rs"]
 mod review;
+#[path = "rust_bench_console.rs"]
+mod rust_bench_console;
 #[path = "scope.rs"]
 mod scope;
 #[path = "shipped.rs"]

@@ -143,6 +143,16 @@ fn the_jmh_article_seed_is_parsed() {
     fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/jmh.md").unwrap());
 }
 
+/// The `article` target's seeds of the two Rust harnesses' console output: libtest's `#[bench]`
+/// lines (with and without separators and decimals, tabs, a comment, lines cut short) and
+/// divan's tree (counters, the allocation profiler, minutes and hours, ASCII, a row cut in two),
+/// parsed with every number's place checked.
+#[test]
+fn the_rust_benchmark_article_seeds_are_parsed() {
+    fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/libtest-bench.md").unwrap());
+    fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/divan.md").unwrap());
+}
+
 /// The `article` target's LaTeX seeds, parsed with every sentence's and number's place checked:
 /// one of every construct the reader takes (siunitx, macros, `\multicolumn`, `\multirow`, a
 /// `longtable`'s heads, a console table in `verbatim`), and one of each left open or cut short

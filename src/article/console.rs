@@ -32,7 +32,10 @@
 //! compare_to --table` and Python's `tabulate` print (see [`grid_cells`]), and the HTTP load
 //! generator wrk's report (its thread statistics, latency distribution and totals; see
 //! [`wrk_cells`]), and nccl-tests' results (each message size's times and bandwidths;
-//! `super::nccl`).
+//! `super::nccl`), and the two Rust harnesses': libtest's `#[bench]` lines, which the `bencher`
+//! crate prints too (each benchmark's time, spread and throughput; `super::libtest`), and
+//! divan's tree table (each leaf's statistics, counters and allocations, by its path through
+//! the tree; `super::divan`).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
 //! article whose results were all in code audited as holding none. This module finds those
@@ -99,7 +102,7 @@ impl ConsoleCell {
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
 /// pytest-benchmark's, hyperfine's, criterion's, Go's, benchstat's, BenchmarkDotNet's, or
-/// Nsight Compute's and Nsight Systems', pyperf's lines, a grid table, asv's comparison, wrk's report, or nccl-tests'), or `None` when it
+/// Nsight Compute's and Nsight Systems', pyperf's lines, a grid table, asv's comparison, wrk's report, nccl-tests', libtest's or divan's), or `None` when it
 /// holds none. The layouts added last come last, so that a block any earlier layout reads is
 /// read as it was before they were known.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
@@ -117,6 +120,8 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         .or_else(|| super::asv::cells(code))
         .or_else(|| wrk_cells(code))
         .or_else(|| super::nccl::cells(code))
+        .or_else(|| super::libtest::cells(code))
+        .or_else(|| super::divan::cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.

@@ -27,9 +27,11 @@
 mod asv;
 mod benchmarkdotnet;
 mod console;
+mod divan;
 mod html;
 mod inputs;
 mod latex;
+mod libtest;
 mod nccl;
 mod nsight;
 pub mod numbers;
