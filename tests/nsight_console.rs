@@ -15,17 +15,7 @@ fn article() -> String {
 }
 
 fn root(registry: Option<&str>) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("article")).unwrap();
-    std::fs::create_dir_all(dir.path().join("evidence")).unwrap();
-    std::fs::write(dir.path().join("article/post.md"), article()).unwrap();
-    if let Some(claims) = registry {
-        std::fs::create_dir_all(dir.path().join("claims")).unwrap();
-        let sha = claimcheck::hash::sha256_hex(article().as_bytes());
-        std::fs::write(dir.path().join("claims/post.toml"), format!("[manuscript]\npath = \"article/post.md\"\nsha256 = \"{sha}\"\n\n[policy]\nunbound = \"warn\"\n\n{claims}"))
-            .unwrap();
-    }
-    dir
+    support::post_root(&article(), registry)
 }
 
 /// Every value of the 32 sections is a number `init` writes a skeleton for (21 a launch: ten in

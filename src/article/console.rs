@@ -2020,8 +2020,27 @@ fn wrk_minutes(code: &str, cell: ConsoleCell) -> ConsoleCell {
     }
 }
 
+/// Helpers the console layouts' tests share: a block's cells laid out as tuples that an
+/// assertion can spell.
+#[cfg(test)]
+pub(super) mod testing {
+    use super::ConsoleCell;
+    use crate::article::numbers::Unit;
+
+    /// Each cell as (table, row, row label, column label, text).
+    pub(in crate::article) fn laid_out<'a>(code: &'a str, cells: &'a [ConsoleCell]) -> Vec<(usize, usize, &'a str, &'a str, &'a str)> {
+        cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), &code[c.range.clone()])).collect()
+    }
+
+    /// Each cell as (table, row, row label, column label, text, unit).
+    pub(in crate::article) fn laid_out_with_units<'a>(code: &'a str, cells: &'a [ConsoleCell]) -> Vec<(usize, usize, &'a str, &'a str, &'a str, Option<Unit>)> {
+        cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), &code[c.range.clone()], c.unit.clone())).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::testing::laid_out;
     use super::*;
 
     /// hyperfine's console output as it prints it (1.16 and later: `Benchmark 1:`), one
@@ -2166,9 +2185,6 @@ is_sorted_by_hand                 2842 ns         2888 ns       248889
 ";
 
     /// Each cell's table, row, labels and text, as the tests compare them.
-    fn laid_out<'a>(code: &'a str, cells: &'a [ConsoleCell]) -> Vec<(usize, usize, &'a str, &'a str, &'a str)> {
-        cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), text(code, c))).collect()
-    }
 
     fn text<'a>(code: &'a str, c: &ConsoleCell) -> &'a str {
         &code[c.range.clone()]

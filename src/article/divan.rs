@@ -338,6 +338,7 @@ fn trimmed(line: &str, range: Range<usize>) -> Range<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::article::console::testing::laid_out_with_units as laid_out;
 
     /// divan's README (nvzqz/divan at bca5c9676a35751d0a8164df7d79bda70f23286b, MIT or
     /// Apache-2.0): one function over six arguments, times from ns to ms.
@@ -348,10 +349,6 @@ mod tests {
     /// The same README's encoding benchmarks: four functions, each over four arguments.
     const ENCODING: &str = include_str!("../../tests/fixtures/harness/divan-console/measured-readme-encoding.txt");
 
-    /// Each cell as (table, row, row label, column label, text, unit).
-    fn laid_out<'a>(code: &'a str, cells: &'a [ConsoleCell]) -> Vec<(usize, usize, &'a str, &'a str, &'a str, Option<Unit>)> {
-        cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), &code[c.range.clone()], c.unit.clone())).collect()
-    }
 
     /// The cells of the row labelled `row`, as (column label, text, unit).
     fn row<'a>(code: &'a str, cells: &'a [ConsoleCell], row: &str) -> Vec<(&'a str, &'a str, Option<Unit>)> {

@@ -133,6 +133,7 @@ fn is_amount(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::article::console::testing::laid_out_with_units as laid_out;
 
     /// The benchmarks of memchr 1.0's README (BurntSushi/memchr at
     /// c4cfa280eddcac76f664652f467141936623990e, MIT or Unlicense): integers with separators,
@@ -145,10 +146,6 @@ mod tests {
     /// or Apache-2.0): 114 benchmarks in six groups, two decimals, values from 1.57 ns to 12 ms.
     const CONST_HEX: &str = include_str!("../../tests/fixtures/harness/libtest-console/const-hex-readme.txt");
 
-    /// Each cell as (table, row, row label, column label, text, unit).
-    fn laid_out<'a>(code: &'a str, cells: &'a [ConsoleCell]) -> Vec<(usize, usize, &'a str, &'a str, &'a str, Option<Unit>)> {
-        cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), &code[c.range.clone()], c.unit.clone())).collect()
-    }
 
     #[test]
     fn a_line_gives_its_name_time_spread_and_throughput() {

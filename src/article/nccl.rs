@@ -286,6 +286,7 @@ fn row_labels(rows: &[Row]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::article::console::testing::laid_out;
 
     /// An 8-GPU all-reduce as nccl-tests 2.13 and later prints it (values made up here, in
     /// its layout), after the command that ran it and its devices.
@@ -305,10 +306,6 @@ mod tests {
 #
 # Collective test concluded: all_reduce_perf
 ";
-
-    fn laid_out<'a>(code: &'a str, cells: &'a [ConsoleCell]) -> Vec<(usize, usize, &'a str, &'a str, &'a str)> {
-        cells.iter().map(|c| (c.table, c.row, c.row_label.as_str(), c.column_label.as_str(), &code[c.range.clone()])).collect()
-    }
 
     #[test]
     fn a_report_gives_its_results_by_size_and_its_run() {

@@ -1801,16 +1801,36 @@ const RELEASED: [&str; 82] = [
 /// sized after it in billions of parameters (`Llama 2 7B`, `Mistral 7B`), as articles about
 /// serving them write both. A closed list, as [`RELEASED`] is.
 const MODEL_FAMILIES: [&str; 24] = [
-    "Llama", "LLaMA", "CodeLlama", "Mistral", "Mixtral", "Gemma", "Qwen", "QwQ", "Falcon", "Phi", "GPT", "OPT", "BLOOM", "Vicuna", "DeepSeek", "Yi", "Grok",
-    "Nemotron", "Granite", "OLMo", "StarCoder", "Baichuan", "InternLM", "Claude",
+    "Llama",
+    "LLaMA",
+    "CodeLlama",
+    "Mistral",
+    "Mixtral",
+    "Gemma",
+    "Qwen",
+    "QwQ",
+    "Falcon",
+    "Phi",
+    "GPT",
+    "OPT",
+    "BLOOM",
+    "Vicuna",
+    "DeepSeek",
+    "Yi",
+    "Grok",
+    "Nemotron",
+    "Granite",
+    "OLMo",
+    "StarCoder",
+    "Baichuan",
+    "InternLM",
+    "Claude",
 ];
 
 /// Whether `word` is a language model's family, alone or glued to its release (`Qwen2.5`,
 /// `Llama-3.1`, `Phi-3`).
 fn is_model_family(word: &str) -> bool {
-    MODEL_FAMILIES.iter().any(|family| {
-        word.strip_prefix(family).is_some_and(|rest| rest.strip_prefix('-').unwrap_or(rest).chars().all(|c| c.is_ascii_digit() || c == '.'))
-    })
+    MODEL_FAMILIES.iter().any(|family| word.strip_prefix(family).is_some_and(|rest| rest.strip_prefix('-').unwrap_or(rest).chars().all(|c| c.is_ascii_digit() || c == '.')))
 }
 
 /// Whether the text before a size ends with a language model's name, alone or with its release
@@ -1834,9 +1854,9 @@ fn names_a_model(before: &str) -> bool {
 /// (`B parameters`, `B-parameter`, `B params`, `B model`, `B LLMs`).
 fn counts_parameters(after: &str) -> bool {
     let rest = after.strip_prefix(['-', ' ']).unwrap_or(after);
-    ["parameters", "parameter", "params", "param", "models", "model", "LLMs", "LLM"].iter().any(|word| {
-        rest.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word)) && !rest[word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-    })
+    ["parameters", "parameter", "params", "param", "models", "model", "LLMs", "LLM"]
+        .iter()
+        .any(|word| rest.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word)) && !rest[word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// Products whose name is two words, released as the name and a number (`Visual Studio 2017`,
@@ -2619,7 +2639,11 @@ mod tests {
         // A byte elsewhere, as GPU articles size loads, lines and sectors.
         assert_eq!(
             read("128B loads fill a 64B line of 32B sectors"),
-            [("128B".to_string(), 128.0, Scale::None, Some(Unit::Bytes)), ("64B".to_string(), 64.0, Scale::None, Some(Unit::Bytes)), ("32B".to_string(), 32.0, Scale::None, Some(Unit::Bytes))]
+            [
+                ("128B".to_string(), 128.0, Scale::None, Some(Unit::Bytes)),
+                ("64B".to_string(), 64.0, Scale::None, Some(Unit::Bytes)),
+                ("32B".to_string(), 32.0, Scale::None, Some(Unit::Bytes))
+            ]
         );
         // A registry's `70B`, read alone, is bytes, but keys as the sentence's count does (the
         // same digits and letter), so it binds to it.

@@ -211,11 +211,7 @@ pub(crate) const SLOT_REGIONS: usize = 18 + TAIL_FORMS.len() + LAST_FORMS.len() 
 
 /// The `Mom` forms timed as candidates (issue 16, version 21): the rule's blocks, their
 /// fallback-only control, and the 256-thread blocks of the same split.
-const MOM_FORMS: [Fused; 3] = [
-    Fused::Mom { v: 4, threads: 512, exact: false },
-    Fused::Mom { v: 4, threads: 512, exact: true },
-    Fused::Mom { v: 8, threads: 256, exact: false },
-];
+const MOM_FORMS: [Fused; 3] = [Fused::Mom { v: 4, threads: 512, exact: false }, Fused::Mom { v: 4, threads: 512, exact: true }, Fused::Mom { v: 8, threads: 256, exact: false }];
 
 /// Blocks of a `ClShare` form's cluster (kernels/softmax.cu compiles it in).
 const CLSHARE_SIZE: usize = 16;
@@ -1993,13 +1989,8 @@ mod tests {
         assert_eq!(Fused::candidates(8, 262144, "mom"), MOM_FORMS.to_vec());
         // Only where the polling warp has a lane for every row-mate (split <= 32).
         assert!(Fused::candidates(8, 524288, "mom").is_empty() && Fused::candidates(1024, 32768, "mom").is_empty());
-        let others: Vec<usize> = Fused::candidates(8, 262144, "all")
-            .into_iter()
-            .chain(TAIL_FORMS)
-            .chain(LAST_FORMS)
-            .filter(|f| !MOM_FORMS.contains(f))
-            .filter_map(|f| f.slot_region())
-            .collect();
+        let others: Vec<usize> =
+            Fused::candidates(8, 262144, "all").into_iter().chain(TAIL_FORMS).chain(LAST_FORMS).filter(|f| !MOM_FORMS.contains(f)).filter_map(|f| f.slot_region()).collect();
         let mut mine = Vec::new();
         for form in MOM_FORMS {
             assert_eq!(form.split(262144), 32);

@@ -27,6 +27,24 @@ where
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
+/// A fresh root holding `article` as `article/post.md`, an empty `evidence/` and, where
+/// `registry` is given, `claims/post.toml`: the manuscript's hash and a warning policy for
+/// unbound numbers before the registry's claims.
+#[allow(dead_code)]
+pub fn post_root(article: &str, registry: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("article")).unwrap();
+    std::fs::create_dir_all(dir.path().join("evidence")).unwrap();
+    std::fs::write(dir.path().join("article/post.md"), article).unwrap();
+    if let Some(claims) = registry {
+        std::fs::create_dir_all(dir.path().join("claims")).unwrap();
+        let sha = claimcheck::hash::sha256_hex(article.as_bytes());
+        std::fs::write(dir.path().join("claims/post.toml"), format!("[manuscript]\npath = \"article/post.md\"\nsha256 = \"{sha}\"\n\n[policy]\nunbound = \"warn\"\n\n{claims}"))
+            .unwrap();
+    }
+    dir
+}
+
 /// A copy of what an audit of the shipped article reads, in a temporary directory.
 #[allow(dead_code)]
 pub fn repository_copy() -> tempfile::TempDir {
