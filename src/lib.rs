@@ -58,8 +58,11 @@
 //!   warnings, the benchmarks `compare_to` hides, and its grid table), or wrk's report (its
 //!   statistics, distribution and totals, sizes 1024-based, a lone `m` minutes), or nccl-tests'
 //!   results (each message size's times in µs and bandwidths in GB/s under `out-of-place …` and
-//!   `in-place …`, its settings and footer as a row `Run`; `article::nccl`), pasted in a
-//!   code block read as one,
+//!   `in-place …`, its settings and footer as a row `Run`; `article::nccl`), or libtest's
+//!   `#[bench]` lines (each benchmark's `ns/iter`, `+/-` and `MB/s`; `article::libtest`), or
+//!   divan's tree table (each leaf named by its path, its times in their own units, its
+//!   counters' and allocation profiler's lines under the leaf's row; `article::divan`), pasted
+//!   in a code block read as one,
 //!   `article::console`, which takes Go's lines apart by the `go-bench` evidence reader's own
 //!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
 //!   pasted as pipes read with their units; an HTML table's `<td>` and `<th>` cells, with row
