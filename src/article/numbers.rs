@@ -1850,11 +1850,12 @@ fn names_a_model(before: &str) -> bool {
     }
 }
 
-/// Whether the text after a size glued to `B` says that it counts a model's parameters
-/// (`B parameters`, `B-parameter`, `B params`, `B model`, `B LLMs`).
+/// Whether the text after a size glued to `B` says that it counts a model's parameters or the
+/// tokens it was trained on (`B parameters`, `B-parameter`, `B params`, `B model`, `B LLMs`,
+/// `B tokens`).
 fn counts_parameters(after: &str) -> bool {
     let rest = after.strip_prefix(['-', ' ']).unwrap_or(after);
-    ["parameters", "parameter", "params", "param", "models", "model", "LLMs", "LLM"]
+    ["parameters", "parameter", "params", "param", "models", "model", "LLMs", "LLM", "tokens", "token"]
         .iter()
         .any(|word| rest.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word)) && !rest[word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
@@ -2633,8 +2634,8 @@ mod tests {
         assert!(texts("LLaMA v3.1 8B and LLaMA v3.1 70B").is_empty());
         let billions = |text: &str, value: f64| (text.to_string(), value, Scale::Suffix('B'), None);
         assert_eq!(
-            read("a 70B model, a 13B-parameter model, 46.7B parameters, 1.5B params and two 8B LLMs"),
-            [billions("70B", 70e9), billions("13B", 13e9), billions("46.7B", 46.7e9), billions("1.5B", 1.5e9), billions("8B", 8e9)]
+            read("a 70B model, a 13B-parameter model, 46.7B parameters, 1.5B params, two 8B LLMs and 2B tokens"),
+            [billions("70B", 70e9), billions("13B", 13e9), billions("46.7B", 46.7e9), billions("1.5B", 1.5e9), billions("8B", 8e9), billions("2B", 2e9)]
         );
         // A byte elsewhere, as GPU articles size loads, lines and sectors.
         assert_eq!(
