@@ -69,7 +69,8 @@
 //! 73.59`) names the indented lines below it: their cells are under `Per-position acceptance
 //! (%) › Position 0`, in the list's unit. A line of `trtllm-bench`'s percentile table (`MIN:
 //! 167.0000  119.0000  300.0000`) gives a cell under each of the titles above it: `Input ›
-//! MIN`, `Output › MIN`, `Seq. Length › MIN`.
+//! MIN`, `Output › MIN`, `Seq. Length › MIN`; a row cut short, the cells it still holds, and
+//! a row of more values than titles, none.
 //!
 //! Only the lines a report frames are read: vLLM's and SGLang's from the banner (`Serving
 //! Benchmark Result` or `Offline Throughput Benchmark Result`) to the closing rule, a blank line
@@ -265,7 +266,7 @@ impl Tables {
 
     /// The cells of the line `line` (at `start` in the block), read as `entry`: under `group`'s
     /// label where it heads a list, in its unit where the label states none, and under each of
-    /// `titles` where the line holds as many values.
+    /// `titles`, in order, where a table's titles stand above it.
     fn entry(&mut self, start: usize, line: &str, entry: &Entry, group: Option<&Group>, titles: Option<&[String]>) {
         let Some(report) = self.current.as_mut() else { return };
         let Some(values) = &entry.values else { return };
@@ -274,9 +275,11 @@ impl Tables {
             Some(g) if !g.label.is_empty() => format!("{} › {}", g.label, entry.label),
             _ => entry.label.clone(),
         };
-        let columns: Vec<String> = match (values.len(), titles) {
-            (1, _) => vec![label],
-            (n, Some(titles)) if n == titles.len() => titles.iter().map(|t| format!("{t} › {label}")).collect(),
+        // Under titles, the values stand in their columns in order, and a row cut short holds
+        // the first of them.
+        let columns: Vec<String> = match titles {
+            Some(titles) if values.len() <= titles.len() => titles.iter().take(values.len()).map(|t| format!("{t} › {label}")).collect(),
+            None if values.len() == 1 => vec![label],
             _ => return,
         };
         let next_row = report.rows.len() + 1;
@@ -578,6 +581,12 @@ mod tests {
         assert_eq!(at("DATASET DETAILS", "Input › MAX"), Some(("1059.0000", None)));
         assert_eq!(at("DATASET DETAILS", "Seq. Length › P50"), Some(("427.0000", None)));
         assert_eq!(cells.len(), 4 + 6 + 14 + 1 + 7 * 3);
+        let cut = TRT_MULTIMODAL.replace("P99:  1059.0000           137.0000          1178.0000", "P99:  1059.0000").replace("P95:  1059.0000", "P95:  1 2 3 1059.0000");
+        let cells = super::cells(&cut).unwrap();
+        let row =
+            |stat: &str| cells.iter().filter(|c| c.column_label.ends_with(&format!("› {stat}"))).map(|c| (c.column_label.as_str(), &cut[c.range.clone()])).collect::<Vec<_>>();
+        assert_eq!(row("P99"), [("Input › P99", "1059.0000")]);
+        assert_eq!(row("P95"), [], "more values than titles");
     }
 
     /// 0.12's `STATISTICS` in seconds with a lowercase exponent, then a second report in the same
