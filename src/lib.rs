@@ -61,8 +61,10 @@
 //!   `in-place …`, its settings and footer as a row `Run`; `article::nccl`), or libtest's
 //!   `#[bench]` lines (each benchmark's `ns/iter`, `+/-` and `MB/s`; `article::libtest`), or
 //!   divan's tree table (each leaf named by its path, its times in their own units, its
-//!   counters' and allocation profiler's lines under the leaf's row; `article::divan`), pasted
-//!   in a code block read as one,
+//!   counters' and allocation profiler's lines under the leaf's row; `article::divan`), or the
+//!   LLM-serving benchmarks' reports (vLLM's and SGLang's `Serving Benchmark Result`,
+//!   `trtllm-bench`'s sections: a row for each group it prints, each value under its label in
+//!   the unit its parentheses state; `article::serving`), pasted in a code block read as one,
 //!   `article::console`, which takes Go's lines apart by the `go-bench` evidence reader's own
 //!   rule and names JMH's rows by the `jmh` reader's; pytest-benchmark's table and JMH's
 //!   pasted as pipes read with their units; an HTML table's `<td>` and `<th>` cells, with row

@@ -65,6 +65,8 @@ mod review;
 mod rust_bench_console;
 #[path = "scope.rs"]
 mod scope;
+#[path = "serving_console.rs"]
+mod serving_console;
 #[path = "shipped.rs"]
 mod shipped;
 #[path = "suggest.rs"]

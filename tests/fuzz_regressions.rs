@@ -153,6 +153,16 @@ fn the_rust_benchmark_article_seeds_are_parsed() {
     fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/divan.md").unwrap());
 }
 
+/// The `article` target's seed of the LLM-serving benchmarks' reports: vLLM's widest report
+/// (echoed arguments, a progress bar, `RPS`, a list under `Per-position acceptance (%):`), one
+/// cut short and edited by hand, SGLang's with text values, `trtllm-bench` 0.12's with Windows
+/// line endings and a newer one with tabs, a breakdown, a short row of percentiles and a section
+/// left open, and another program's banner, parsed with every number's place checked.
+#[test]
+fn the_serving_benchmark_article_seed_is_parsed() {
+    fuzz_api::parse_article(&std::fs::read("fuzz/seeds/article/serving.md").unwrap());
+}
+
 /// The `article` target's LaTeX seeds, parsed with every sentence's and number's place checked:
 /// one of every construct the reader takes (siunitx, macros, `\multicolumn`, `\multirow`, a
 /// `longtable`'s heads, a console table in `verbatim`), and one of each left open or cut short

@@ -35,7 +35,10 @@
 //! `super::nccl`), and the two Rust harnesses': libtest's `#[bench]` lines, which the `bencher`
 //! crate prints too (each benchmark's time, spread and throughput; `super::libtest`), and
 //! divan's tree table (each leaf's statistics, counters and allocations, by its path through
-//! the tree; `super::divan`).
+//! the tree; `super::divan`), and the LLM-serving benchmarks' reports: vLLM's and SGLang's
+//! `Serving Benchmark Result` and TensorRT-LLM's `trtllm-bench` sections (each value under its
+//! label, in the unit its parentheses state, a row for each group the report prints;
+//! `super::serving`).
 //!
 //! Left out, every number of such a table went unread: nothing to bind, nothing unbound, an
 //! article whose results were all in code audited as holding none. This module finds those
@@ -102,7 +105,7 @@ impl ConsoleCell {
 
 /// The cells of the harness console tables in `code` (Google Benchmark's, else JMH's,
 /// pytest-benchmark's, hyperfine's, criterion's, Go's, benchstat's, BenchmarkDotNet's, or
-/// Nsight Compute's and Nsight Systems', pyperf's lines, a grid table, asv's comparison, wrk's report, nccl-tests', libtest's or divan's), or `None` when it
+/// Nsight Compute's and Nsight Systems', pyperf's lines, a grid table, asv's comparison, wrk's report, nccl-tests', libtest's, divan's, or the serving benchmarks' reports), or `None` when it
 /// holds none. The layouts added last come last, so that a block any earlier layout reads is
 /// read as it was before they were known.
 pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
@@ -122,6 +125,7 @@ pub(crate) fn cells(code: &str) -> Option<Vec<ConsoleCell>> {
         .or_else(|| super::nccl::cells(code))
         .or_else(|| super::libtest::cells(code))
         .or_else(|| super::divan::cells(code))
+        .or_else(|| super::serving::cells(code))
 }
 
 /// The whitespace-separated tokens of `line`, as byte ranges of it.

@@ -36,6 +36,7 @@ mod nccl;
 mod nsight;
 pub mod numbers;
 mod rst;
+mod serving;
 
 pub(crate) use html::{Token as HtmlToken, tokenize as tokenize_html};
 pub(crate) use inputs::{Load, folder_of};
