@@ -25,15 +25,7 @@ fn root(registry: Option<&str>) -> tempfile::TempDir {
 #[test]
 fn init_names_every_profiler_value_by_a_selector_of_its_own() {
     let dir = root(None);
-    let at = dir.path().to_str().unwrap();
-    let (code, out, err) = claimcheck(["init", "article/post.md", "--root", at]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains(&format!("{} skeletons for {} numbers", 16 * 21 + 32, 16 * 21 + 32)), "{out}");
-    let text = std::fs::read_to_string(dir.path().join("claims/post.toml")).unwrap();
-    let selectors: Vec<&str> = text.lines().filter(|l| l.starts_with("# cell = ")).collect();
-    assert_eq!(selectors.len(), 16 * 21 + 32);
-    let unique: std::collections::BTreeSet<&str> = selectors.iter().copied().collect();
-    assert_eq!(unique.len(), selectors.len(), "two skeletons name the same cell");
+    let text = support::init_cells_one_selector_each(dir.path(), 16 * 21 + 32);
     assert!(text.contains(r#"# cell = { row = "Duration", column = "Metric Value", section = "Results", table = 1 }"#), "{text}");
     assert!(text.contains(r#"# cell = { row = "Duration", column = "Metric Value", section = "Results", table = 16 }"#), "{text}");
     // `Memory Throughput` is a row of both sections: 32 tables hold it.

@@ -32,16 +32,8 @@ fn root(registry: Option<&str>) -> tempfile::TempDir {
 #[test]
 fn init_names_every_rust_benchmark_value_by_a_selector_of_its_own() {
     let dir = root(None);
-    let at = dir.path().to_str().unwrap();
-    let (code, out, err) = claimcheck(["init", "article/post.md", "--root", at]);
-    assert_eq!(code, 0, "{out}{err}");
-    let numbers = 4 * 3 + 15 * 2 + 6 * 6 + 6 + 1 + 4 * 6 + 72;
-    assert!(out.contains(&format!("{numbers} skeletons for {numbers} numbers")), "{out}");
-    let text = std::fs::read_to_string(dir.path().join("claims/post.toml")).unwrap();
+    let text = support::init_cells_one_selector_each(dir.path(), 4 * 3 + 15 * 2 + 6 * 6 + 6 + 1 + 4 * 6 + 72);
     let selectors: Vec<&str> = text.lines().filter(|l| l.starts_with("# cell = ")).collect();
-    assert_eq!(selectors.len(), numbers);
-    let unique: std::collections::BTreeSet<&str> = selectors.iter().copied().collect();
-    assert_eq!(unique.len(), selectors.len(), "two skeletons name the same cell");
     for selector in [
         r#"# cell = { row = "libc_memchr", column = "ns/iter", section = "Results" }"#,
         r#"# cell = { row = "iterator", column = "MB/s", section = "Results" }"#,

@@ -34,16 +34,8 @@ fn root(registry: Option<&str>) -> tempfile::TempDir {
 #[test]
 fn init_names_every_serving_value_by_a_selector_of_its_own() {
     let dir = root(None);
-    let at = dir.path().to_str().unwrap();
-    let (code, out, err) = claimcheck(["init", "article/post.md", "--root", at]);
-    assert_eq!(code, 0, "{out}{err}");
-    let numbers = 16 + 4 * 16 + 30 + 9 + 14 + 46;
-    assert!(out.contains(&format!("{numbers} skeletons for {numbers} numbers")), "{out}");
-    let text = std::fs::read_to_string(dir.path().join("claims/post.toml")).unwrap();
+    let text = support::init_cells_one_selector_each(dir.path(), 16 + 4 * 16 + 30 + 9 + 14 + 46);
     let selectors: Vec<&str> = text.lines().filter(|l| l.starts_with("# cell = ")).collect();
-    assert_eq!(selectors.len(), numbers);
-    let unique: std::collections::BTreeSet<&str> = selectors.iter().copied().collect();
-    assert_eq!(unique.len(), selectors.len(), "two skeletons name the same cell");
     for selector in [
         r#"# cell = { row = "Time to First Token", column = "Mean TTFT (ms)", section = "Serving", table = 5 }"#,
         r#"# cell = { row = "Serving Benchmark Result", column = "Output token throughput (tok/s)", section = "Serving", table = 1 }"#,

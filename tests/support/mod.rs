@@ -45,6 +45,22 @@ pub fn post_root(article: &str, registry: Option<&str>) -> tempfile::TempDir {
     dir
 }
 
+/// Runs `init` on `article/post.md` under `root` and checks that it wrote a skeleton for each of
+/// `numbers` numbers, each under a `cell` selector no other skeleton names: the registry's text,
+/// whose `# cell = ...` lines a test then looks for.
+#[allow(dead_code)]
+pub fn init_cells_one_selector_each(root: &Path, numbers: usize) -> String {
+    let (code, out, err) = claimcheck(["init", "article/post.md", "--root", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(&format!("{numbers} skeletons for {numbers} numbers")), "{out}");
+    let text = std::fs::read_to_string(root.join("claims/post.toml")).unwrap();
+    let selectors: Vec<&str> = text.lines().filter(|l| l.starts_with("# cell = ")).collect();
+    assert_eq!(selectors.len(), numbers);
+    let unique: std::collections::BTreeSet<&str> = selectors.iter().copied().collect();
+    assert_eq!(unique.len(), selectors.len(), "two skeletons name the same cell");
+    text
+}
+
 /// A copy of what an audit of the shipped article reads, in a temporary directory.
 #[allow(dead_code)]
 pub fn repository_copy() -> tempfile::TempDir {
