@@ -8,8 +8,8 @@
 # worktree: put the binary, this script, h200-collect.sh, the peer and picker scripts and the
 # wheels in an ignored folder there, carry it, and set CARRY to it.
 # The tree a device call sends (tracked files and the carried folder) must stay under 64 MiB;
-# the committed runs went over it on 2026-12-03, so move some old runs out of the checkout for
-# the call and back after it (the bench needs none of them).
+# the committed runs went over it on 2026-12-03, so move them out of the checkout for the call
+# and back after it (`bash benches/runs-aside.sh out`, then `back`; the bench needs none of them).
 # Usage (device machine, repository root): bash benches/h200-explore.sh [N candidate benches] [M picked benches]
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$(python3 -c "import nvidia.cudnn as m; print(list(m.__path__)[0]+'/lib')"):${LD_LIBRARY_PATH:-}
