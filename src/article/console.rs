@@ -1043,7 +1043,7 @@ fn unquoted(text: &str) -> &str {
 
 /// The range of `part`, a subslice of `line`, with its surrounding whitespace trimmed; empty,
 /// after the whitespace, where `part` holds nothing else (the two trims would otherwise cross).
-fn trimmed_range(line: &str, part: &str) -> Range<usize> {
+pub(super) fn trimmed_range(line: &str, part: &str) -> Range<usize> {
     let start = part.as_ptr() as usize - line.as_ptr() as usize;
     let lead = part.len() - part.trim_start().len();
     start + lead..start + part.trim_end().len().max(lead)

@@ -47,7 +47,7 @@
 
 use std::ops::Range;
 
-use super::console::{ConsoleCell, lines};
+use super::console::{ConsoleCell, lines, trimmed_range};
 use super::numbers::Unit;
 
 /// divan's columns, in the order it prints them.
@@ -329,10 +329,7 @@ fn parts(line: &str) -> Vec<Range<usize>> {
 
 /// `range` of `line` without the whitespace at either end.
 fn trimmed(line: &str, range: Range<usize>) -> Range<usize> {
-    let part = &line[range.clone()];
-    let lead = part.len() - part.trim_start().len();
-    let start = range.start + lead;
-    start..start + part.trim().len()
+    trimmed_range(line, &line[range])
 }
 
 #[cfg(test)]
